@@ -1,0 +1,1 @@
+"""Compatibility faces (``flowgrad.compat.v1``)."""

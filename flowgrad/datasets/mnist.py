@@ -1,0 +1,555 @@
+"""MNIST with the interface of TensorFlow's old tutorial helper, in NumPy only.
+
+A re-implementation of ``tensorflow.examples.tutorials.mnist.input_data``
+(``tensorflow/contrib/learn/python/learn/datasets/mnist.py``), which TF 2.x
+removed::
+
+    from flowgrad.datasets import mnist as input_data
+    mnist = input_data.read_data_sets("MNIST_data/", one_hot=True)
+    batch_xs, batch_ys = mnist.train.next_batch(100)
+
+Semantics follow the old helper:
+
+* images are float32 in [0, 1] (``uint8 * (1/255)``) of shape (N, 784) with the
+  defaults; ``dtype=np.uint8`` keeps the raw bytes, ``reshape=False`` keeps the
+  shape (N, 28, 28, 1);
+* labels are uint8 (N,), or one-hot float64 (N, 10) with ``one_hot=True``;
+* ``.validation`` holds the first ``validation_size`` (5000) training images,
+  ``.train`` the rest (55000), ``.test`` the 10000 test images;
+* ``next_batch(n)`` shuffles at the start of the first epoch and of every later
+  epoch (with NumPy's global RNG, or a private ``np.random.RandomState(seed)``
+  when ``seed`` is given); a batch that crosses the end of an epoch is the rest
+  of that epoch followed by the start of the next one. With ``shuffle=False``
+  the batches come in file order and are the same arrays as the
+  ``shared/seed-snippets/_mnist.py`` stand-in returns.
+
+Like the old helper (and unlike the stand-in), ``epochs_completed`` is counted
+when a batch first reaches *past* the end of an epoch: after exactly one
+epoch's worth of examples it is still 0, and it becomes 1 with the next call.
+Unlike the old helper, this module never reseeds NumPy's global RNG and prints
+nothing while reading (``Extracting ...`` goes to the ``logging`` module).
+
+Where the files come from: ``train_dir`` if it holds all four files, else the
+directory in ``$MNIST_DIR`` if that holds them, else (only when ``train_dir``
+is None) the copy bundled with flowgrad in ``flowgrad/datasets/data/mnist``.
+When ``train_dir`` is given and lacks files (and ``$MNIST_DIR`` does not have
+them either) the missing files are downloaded into it from public mirrors.
+Every file is checked against a known SHA-256 before it is parsed.
+"""
+from __future__ import annotations
+
+import contextlib
+import gzip
+import hashlib
+import http.client
+import logging
+import os
+import sys
+import urllib.error
+import urllib.request
+import zlib
+from collections.abc import Callable, Iterator
+from pathlib import Path
+from typing import Any, BinaryIO, NamedTuple
+
+import numpy as np
+
+__all__ = [
+    "BUNDLED_DIR",
+    "CONTENT_SHA256",
+    "DEFAULT_SOURCE_URL",
+    "MIRRORS",
+    "SHA256",
+    "DataSet",
+    "Datasets",
+    "MnistChecksumError",
+    "MnistError",
+    "MnistFormatError",
+    "MnistNotFoundError",
+    "dense_to_one_hot",
+    "extract_images",
+    "extract_labels",
+    "read_data_sets",
+]
+
+_log = logging.getLogger(__name__)
+
+TRAIN_IMAGES = "train-images-idx3-ubyte.gz"
+TRAIN_LABELS = "train-labels-idx1-ubyte.gz"
+TEST_IMAGES = "t10k-images-idx3-ubyte.gz"
+TEST_LABELS = "t10k-labels-idx1-ubyte.gz"
+FILENAMES = (TRAIN_IMAGES, TRAIN_LABELS, TEST_IMAGES, TEST_LABELS)
+
+DEFAULT_SOURCE_URL = "https://storage.googleapis.com/cvdf-datasets/mnist/"
+MIRRORS = (DEFAULT_SOURCE_URL, "https://ossci-datasets.s3.amazonaws.com/mnist/")
+
+#: SHA-256 of the gzip files bundled with flowgrad (``data/mnist/SHA256SUMS``).
+SHA256 = {
+    TRAIN_IMAGES: "0b367032e93c5d0cea0925647cfdb18614af8ee15f83e6f2fc2ad904a6835971",
+    TRAIN_LABELS: "1787548bbe0bff1ec2ecdc0ef292b02df999e2d1a6002d27500982c652b17203",
+    TEST_IMAGES: "1a1a05eab793c14bb050b398624a11b0ffd1a2953baed553b1b9bd079e2a20be",
+    TEST_LABELS: "b91679a0acfe4ba0e50a2437a903084cba1f5f92592b016a25a7dfd00455798b",
+}
+
+#: SHA-256 of the uncompressed IDX content. Other copies of MNIST (the download
+#: mirrors) are compressed differently, so their gzip bytes differ from the
+#: bundled ones but their content has these hashes.
+CONTENT_SHA256 = {
+    TRAIN_IMAGES: "ba891046e6505d7aadcbbe25680a0738ad16aec93bde7f9b65e87a2fc25776db",
+    TRAIN_LABELS: "65a50cbbf4e906d70832878ad85ccda5333a97f0f4c3dd2ef09a8a9eef7101c5",
+    TEST_IMAGES: "0fa7898d509279e482958e8ce81c8e77db3f2f8254e26661ceb7762c4d494ce7",
+    TEST_LABELS: "ff7bcfd416de33731a308c3f266cc351222c34898ecbeaf847f06e48f7ec33f2",
+}
+
+#: The copy of MNIST that ships with flowgrad.
+BUNDLED_DIR = Path(__file__).resolve().parent / "data" / "mnist"
+
+ENV_VAR = "MNIST_DIR"
+IMAGES_MAGIC = 2051
+LABELS_MAGIC = 2049
+_DOWNLOAD_TIMEOUT_S = 60.0
+
+
+class MnistError(Exception):
+    """Base class of the errors raised by this module."""
+
+
+class MnistNotFoundError(MnistError, FileNotFoundError):
+    """The MNIST files are not on disk and could not be downloaded."""
+
+
+class MnistChecksumError(MnistError, ValueError):
+    """A file's SHA-256 does not match the known MNIST checksum."""
+
+
+class MnistFormatError(MnistError, ValueError):
+    """A file is not a (gzip-compressed) IDX file of the expected kind."""
+
+
+# --------------------------------------------------------------------------
+# IDX parsing
+# --------------------------------------------------------------------------
+
+def _parse_idx(content: bytes, magic: int, source: str) -> np.ndarray:
+    """The uint8 array stored in uncompressed IDX ``content`` (checks the magic number)."""
+    kind = "image" if magic == IMAGES_MAGIC else "label"
+    if len(content) < 4:
+        raise MnistFormatError(f"MNIST {kind} file {source} is too short to be an IDX file "
+                               f"({len(content)} bytes)")
+    got = int.from_bytes(content[:4], "big")
+    if got != magic:
+        raise MnistFormatError(f"Invalid magic number {got} in MNIST {kind} file {source}: "
+                               f"expected {magic}")
+    ndim = content[3]
+    header = 4 + 4 * ndim
+    if len(content) < header:
+        raise MnistFormatError(f"MNIST {kind} file {source} is truncated (incomplete header)")
+    dims = [int.from_bytes(content[4 + 4 * i:8 + 4 * i], "big") for i in range(ndim)]
+    count = int(np.prod(dims))
+    if len(content) < header + count:
+        raise MnistFormatError(f"MNIST {kind} file {source} is truncated: header says {dims} "
+                               f"({count} bytes of data), file has {len(content) - header}")
+    return np.frombuffer(content, dtype=np.uint8, count=count, offset=header).reshape(dims).copy()
+
+
+def _read_gzip(f: BinaryIO | str | os.PathLike[str]) -> tuple[bytes, str]:
+    """The decompressed bytes of a gzip file given as a path or a binary file object."""
+    if isinstance(f, (str, os.PathLike)):
+        source = os.fspath(f)
+        raw = Path(source).read_bytes()
+    else:
+        source = str(getattr(f, "name", repr(f)))
+        raw = f.read()
+    try:
+        return gzip.decompress(raw), source
+    except (OSError, EOFError, zlib.error) as exc:
+        raise MnistFormatError(f"{source} is not a valid gzip file: {exc}") from exc
+
+
+def extract_images(f: BinaryIO | str | os.PathLike[str]) -> np.ndarray:
+    """Extract a gzipped IDX image file into a 4-D uint8 array [index, y, x, depth=1].
+
+    ``f`` is a path or a binary file object; raises :class:`MnistFormatError`
+    when the magic number is not 2051.
+    """
+    content, source = _read_gzip(f)
+    data = _parse_idx(content, IMAGES_MAGIC, source)
+    return data.reshape(*data.shape, 1)
+
+
+def dense_to_one_hot(labels_dense: np.ndarray, num_classes: int) -> np.ndarray:
+    """Convert class labels from scalars to one-hot vectors (float64, as NumPy's default)."""
+    num_labels = labels_dense.shape[0]
+    index_offset = np.arange(num_labels) * num_classes
+    labels_one_hot = np.zeros((num_labels, num_classes))
+    labels_one_hot.flat[index_offset + labels_dense.ravel()] = 1
+    return labels_one_hot
+
+
+def extract_labels(f: BinaryIO | str | os.PathLike[str], one_hot: bool = False,
+                   num_classes: int = 10) -> np.ndarray:
+    """Extract a gzipped IDX label file into a 1-D uint8 array (or one-hot float64 2-D).
+
+    Raises :class:`MnistFormatError` when the magic number is not 2049.
+    """
+    content, source = _read_gzip(f)
+    return _labels_from_content(content, source, one_hot, num_classes)
+
+
+def _labels_from_content(content: bytes, source: str, one_hot: bool,
+                         num_classes: int = 10) -> np.ndarray:
+    labels = _parse_idx(content, LABELS_MAGIC, source)
+    if one_hot:
+        return dense_to_one_hot(labels, num_classes)
+    return labels
+
+
+# --------------------------------------------------------------------------
+# DataSet
+# --------------------------------------------------------------------------
+
+def _image_dtype(dtype: Any) -> np.dtype:
+    """NumPy dtype of ``dtype`` (a NumPy dtype, a name, or a flowgrad/TF DType)."""
+    base = getattr(dtype, "base_dtype", dtype)
+    base = getattr(base, "as_numpy_dtype", base)
+    try:
+        np_dtype = np.dtype(base)
+    except TypeError:
+        np_dtype = None
+    if np_dtype not in (np.dtype(np.uint8), np.dtype(np.float32)):
+        raise TypeError(f"Invalid image dtype {dtype!r}, expected uint8 or float32")
+    return np_dtype
+
+
+class DataSet:
+    """One split of MNIST: ``images``, ``labels`` and ``next_batch`` as in the old TF helper.
+
+    ``images`` is the raw uint8 array (N, rows, cols, 1): with ``reshape`` it
+    becomes (N, rows * cols), and with ``dtype`` float32 it is scaled to [0, 1].
+    ``seed`` gives the dataset its own ``np.random.RandomState(seed)`` for
+    shuffling; without it NumPy's global RNG is used.
+    """
+
+    def __init__(self, images: Any, labels: Any, fake_data: bool = False,
+                 one_hot: bool = False, dtype: Any = np.float32, reshape: bool = True,
+                 seed: int | None = None) -> None:
+        np_dtype = _image_dtype(dtype)
+        self._rng = np.random.RandomState(seed) if seed is not None else None
+        self.one_hot = one_hot
+        if fake_data:
+            self._num_examples = 10000
+        else:
+            images = np.asarray(images)
+            labels = np.asarray(labels)
+            if images.shape[0] != labels.shape[0]:
+                raise ValueError(f"images.shape: {images.shape} labels.shape: {labels.shape}")
+            self._num_examples = images.shape[0]
+            # [num examples, rows, columns, depth] -> [num examples, rows * columns]
+            if reshape:
+                if images.ndim != 4 or images.shape[3] != 1:
+                    raise ValueError("reshape=True expects images of shape "
+                                     f"[N, rows, cols, 1], got {images.shape}")
+                images = images.reshape(images.shape[0], images.shape[1] * images.shape[2])
+            if np_dtype == np.float32:
+                # [0, 255] -> [0.0, 1.0]
+                images = images.astype(np.float32)
+                images = np.multiply(images, 1.0 / 255.0)
+        self._images = images
+        self._labels = labels
+        self._epochs_completed = 0
+        self._index_in_epoch = 0
+
+    @property
+    def images(self) -> np.ndarray:
+        """The images, in the current (possibly shuffled) order."""
+        return self._images
+
+    @property
+    def labels(self) -> np.ndarray:
+        """The labels, in the same order as ``images``."""
+        return self._labels
+
+    @property
+    def num_examples(self) -> int:
+        """The number of examples in this split."""
+        return self._num_examples
+
+    @property
+    def epochs_completed(self) -> int:
+        """How many times ``next_batch`` has gone past the end of the data."""
+        return self._epochs_completed
+
+    def _shuffle(self) -> None:
+        perm = np.arange(self._num_examples)
+        if self._rng is not None:
+            self._rng.shuffle(perm)
+        else:
+            np.random.shuffle(perm)
+        self._images = self.images[perm]
+        self._labels = self.labels[perm]
+
+    def next_batch(self, batch_size: int, fake_data: bool = False,
+                   shuffle: bool = True) -> tuple[Any, Any]:
+        """Return the next ``batch_size`` examples as ``(images, labels)``.
+
+        With ``shuffle`` the data is shuffled before the first epoch and before
+        each following one; a batch crossing the end of an epoch is the rest of
+        that epoch followed by the start of the next.
+        """
+        if fake_data:
+            fake_image = [1] * 784
+            fake_label: Any = [1] + [0] * 9 if self.one_hot else 0
+            return ([fake_image for _ in range(batch_size)],
+                    [fake_label for _ in range(batch_size)])
+        start = self._index_in_epoch
+        # Shuffle for the first epoch
+        if self._epochs_completed == 0 and start == 0 and shuffle:
+            self._shuffle()
+        # Go to the next epoch
+        if start + batch_size > self._num_examples:
+            # Finished epoch
+            self._epochs_completed += 1
+            # Get the rest examples in this epoch
+            rest_num_examples = self._num_examples - start
+            images_rest_part = self._images[start:self._num_examples]
+            labels_rest_part = self._labels[start:self._num_examples]
+            # Shuffle the data
+            if shuffle:
+                self._shuffle()
+            # Start next epoch
+            start = 0
+            self._index_in_epoch = batch_size - rest_num_examples
+            end = self._index_in_epoch
+            images_new_part = self._images[start:end]
+            labels_new_part = self._labels[start:end]
+            return (np.concatenate((images_rest_part, images_new_part), axis=0),
+                    np.concatenate((labels_rest_part, labels_new_part), axis=0))
+        self._index_in_epoch += batch_size
+        end = self._index_in_epoch
+        return self._images[start:end], self._labels[start:end]
+
+
+class Datasets(NamedTuple):
+    """The three MNIST splits (``base.Datasets`` in the old helper)."""
+
+    train: DataSet
+    validation: DataSet
+    test: DataSet
+
+
+# --------------------------------------------------------------------------
+# Finding, downloading and checking the files
+# --------------------------------------------------------------------------
+
+def _sha256(data: bytes) -> str:
+    return hashlib.sha256(data).hexdigest()
+
+
+def _checked_content(raw: bytes, name: str, source: str, verify: bool) -> bytes:
+    """Decompress the gzip bytes ``raw`` of MNIST file ``name``, checking its SHA-256.
+
+    The file passes if its gzip bytes have the bundled copy's hash or (for copies
+    compressed differently) its uncompressed content has the known content hash.
+    """
+    if not verify:
+        try:
+            return gzip.decompress(raw)
+        except (OSError, EOFError, zlib.error) as exc:
+            raise MnistFormatError(f"{source} is not a valid gzip file: {exc}") from exc
+    actual = _sha256(raw)
+    known = actual == SHA256[name]
+    try:
+        content = gzip.decompress(raw)
+    except (OSError, EOFError, zlib.error) as exc:
+        if known:  # cannot happen with the bundled bytes, but fail clearly anyway
+            raise MnistFormatError(f"{source} is not a valid gzip file: {exc}") from exc
+        actual_content = f"none: not a valid gzip file ({exc})"
+    else:
+        if known:
+            return content
+        actual_content = _sha256(content)
+        if actual_content == CONTENT_SHA256[name]:
+            return content
+    raise MnistChecksumError(
+        f"SHA-256 checksum mismatch for MNIST file {name} ({source}): "
+        f"expected {SHA256[name]} for the gzip file (or {CONTENT_SHA256[name]} for its "
+        f"uncompressed content), got {actual} (content: {actual_content}). The file is "
+        "corrupted or incomplete: delete it so that it is downloaded again, or use the copy "
+        f"bundled with flowgrad ({BUNDLED_DIR}).")
+
+
+def _has_all(directory: Path) -> bool:
+    return all((directory / name).is_file() for name in FILENAMES)
+
+
+def _missing(directory: Path) -> list[str]:
+    return [name for name in FILENAMES if not (directory / name).is_file()]
+
+
+@contextlib.contextmanager
+def _progress(total: int | None, label: str) -> Iterator[Callable[[int], None]]:
+    """A callback reporting downloaded bytes: a tqdm bar if tqdm is installed, else text."""
+    try:
+        from tqdm import tqdm
+    except ImportError:
+        tqdm = None
+    if tqdm is not None:
+        with tqdm(total=total, unit="B", unit_scale=True, unit_divisor=1024,
+                  desc=label, file=sys.stderr) as bar:
+            yield bar.update
+        return
+    done = 0
+    shown = -1
+    interactive = sys.stderr.isatty()
+
+    def update(n: int) -> None:
+        nonlocal done, shown
+        done += n
+        if interactive and total:
+            percent = 100 * done // total
+            if percent != shown:
+                shown = percent
+                print(f"\r{label}: {percent:3d}% ({done / 1e6:.1f}/{total / 1e6:.1f} MB)",
+                      end="", file=sys.stderr, flush=True)
+
+    yield update
+    if interactive and total:
+        print(file=sys.stderr)
+    print(f"{label}: {done} bytes", file=sys.stderr)
+
+
+def _fetch(url: str, dest: Path, verify: bool) -> None:
+    """Download ``url`` to ``dest`` (through a ``.part`` file), checking its SHA-256."""
+    tmp = dest.with_name(dest.name + ".part")
+    print(f"Downloading {url} to {dest}", file=sys.stderr)
+    try:
+        with urllib.request.urlopen(url, timeout=_DOWNLOAD_TIMEOUT_S) as resp, \
+                open(tmp, "wb") as out:
+            headers = getattr(resp, "headers", None)
+            length = headers.get("Content-Length") if headers is not None else None
+            total = int(length) if length and str(length).isdigit() else None
+            with _progress(total, dest.name) as update:
+                while True:
+                    chunk = resp.read(1 << 16)
+                    if not chunk:
+                        break
+                    out.write(chunk)
+                    update(len(chunk))
+        _checked_content(tmp.read_bytes(), dest.name, url, verify)
+        os.replace(tmp, dest)
+    finally:
+        with contextlib.suppress(OSError):
+            tmp.unlink()
+
+
+def _download_missing(directory: Path, missing: list[str], source_url: str | None,
+                      verify: bool) -> None:
+    """Download the ``missing`` files into ``directory`` from the mirrors (or ``source_url``)."""
+    bases = [source_url] if source_url else list(MIRRORS)
+    try:
+        directory.mkdir(parents=True, exist_ok=True)
+    except OSError as exc:
+        raise _not_found(directory, missing, [f"cannot create {directory}: {exc}"]) from exc
+    for i, name in enumerate(missing):
+        errors = []
+        for base in bases:
+            url = base if base.endswith("/") else base + "/"
+            url += name
+            try:
+                _fetch(url, directory / name, verify)
+                break
+            except (OSError, http.client.HTTPException, MnistError) as exc:
+                errors.append(f"{url}: {exc}")
+        else:
+            raise _not_found(directory, missing[i:], errors)
+
+
+def _not_found(directory: Path, missing: list[str], errors: list[str]) -> MnistNotFoundError:
+    reasons = "".join(f"\n  {e}" for e in errors)
+    return MnistNotFoundError(
+        f"MNIST files missing from {directory}: {', '.join(missing)}. Downloading them "
+        f"failed:{reasons}\nPut the files ({', '.join(FILENAMES)}) into {directory}, or "
+        f"point ${ENV_VAR} at a directory that holds them, or call read_data_sets() "
+        f"without train_dir to use the copy bundled with flowgrad ({BUNDLED_DIR}).")
+
+
+def _locate(train_dir: str | os.PathLike[str] | None, source_url: str | None,
+            verify: bool) -> Path:
+    """The directory to read the four files from, downloading them into train_dir if needed."""
+    env = os.environ.get(ENV_VAR)
+    env_dir = Path(env).expanduser() if env else None
+    if train_dir is not None:
+        directory = Path(train_dir).expanduser()
+        if _has_all(directory):
+            return directory
+    if env_dir is not None and _has_all(env_dir):
+        return env_dir
+    if train_dir is None:
+        if _has_all(BUNDLED_DIR):
+            return BUNDLED_DIR
+        looked = ([f"${ENV_VAR} ({env_dir})"] if env_dir is not None else []) + \
+            [f"the copy bundled with flowgrad ({BUNDLED_DIR})"]
+        raise MnistNotFoundError(
+            f"MNIST files not found: looked in {' and '.join(looked)}; missing from the "
+            f"bundled copy: {', '.join(_missing(BUNDLED_DIR))}. Put the files "
+            f"({', '.join(FILENAMES)}) into {BUNDLED_DIR} or into a directory named by "
+            f"${ENV_VAR}, or pass train_dir=<directory> to download them there.")
+    _download_missing(directory, _missing(directory), source_url, verify)
+    return directory
+
+
+def read_data_sets(train_dir: str | os.PathLike[str] | None = None, one_hot: bool = False,
+                   dtype: Any = np.float32, reshape: bool = True, validation_size: int = 5000,
+                   seed: int | None = None, source_url: str | None = None, *,
+                   fake_data: bool = False, verify: bool = True) -> Datasets:
+    """Read MNIST into ``Datasets(train, validation, test)`` like the old TF helper.
+
+    ``train_dir``: where the files are (downloaded there if missing); None uses
+    ``$MNIST_DIR`` or the bundled copy. ``validation_size`` first training images
+    form ``.validation``. ``seed`` gives each split a private RandomState for
+    shuffling. ``source_url`` replaces the download mirrors. ``verify=False``
+    skips the SHA-256 check (for other data in MNIST's format, e.g.
+    Fashion-MNIST). ``fake_data`` gives splits whose ``next_batch`` returns
+    constant fake examples, as in the old helper.
+    """
+    if fake_data:
+        def fake() -> DataSet:
+            return DataSet([], [], fake_data=True, one_hot=one_hot, dtype=dtype, seed=seed)
+        return Datasets(train=fake(), validation=fake(), test=fake())
+
+    directory = _locate(train_dir, source_url or None, verify)
+
+    def content(name: str) -> tuple[bytes, str]:
+        path = directory / name
+        _log.info("Extracting %s", path)
+        return _checked_content(path.read_bytes(), name, str(path), verify), str(path)
+
+    def images(name: str) -> np.ndarray:
+        data, source = content(name)
+        array = _parse_idx(data, IMAGES_MAGIC, source)
+        return array.reshape(*array.shape, 1)
+
+    def labels(name: str) -> np.ndarray:
+        data, source = content(name)
+        return _labels_from_content(data, source, one_hot)
+
+    train_images = images(TRAIN_IMAGES)
+    train_labels = labels(TRAIN_LABELS)
+    test_images = images(TEST_IMAGES)
+    test_labels = labels(TEST_LABELS)
+
+    if not 0 <= validation_size <= len(train_images):
+        raise ValueError(f"Validation size should be between 0 and {len(train_images)}. "
+                         f"Received: {validation_size}.")
+
+    validation_images = train_images[:validation_size]
+    validation_labels = train_labels[:validation_size]
+    train_images = train_images[validation_size:]
+    train_labels = train_labels[validation_size:]
+
+    options: dict[str, Any] = {"one_hot": one_hot, "dtype": dtype, "reshape": reshape,
+                               "seed": seed}
+    train = DataSet(train_images, train_labels, **options)
+    validation = DataSet(validation_images, validation_labels, **options)
+    test = DataSet(test_images, test_labels, **options)
+    return Datasets(train=train, validation=validation, test=test)

@@ -1,0 +1,83 @@
+"""Global execution state: eager or graph mode, default graph and session stacks, tapes."""
+from __future__ import annotations
+
+import contextlib
+import os
+import sys
+from collections.abc import Iterator
+from typing import Any
+
+_PKG_DIR = os.path.dirname(os.path.dirname(os.path.abspath(__file__))) + os.sep
+
+
+class _State:
+    eager = True              # global default: TF2 eager, until disable_eager_execution()
+    default_graph: Any = None  # the global default graph (created lazily)
+    graph_stack: list = []     # graphs entered with Graph.as_default()
+    session_stack: list = []   # sessions entered as default
+    tapes: list = []           # active GradientTapes, innermost last
+    tensor_equality = True     # TF2: == on tensors is elementwise
+
+
+state = _State()
+
+
+def executing_eagerly() -> bool:
+    """True when ops run at once (eager mode) rather than building a graph."""
+    return state.eager and not state.graph_stack
+
+
+def enable_eager_execution(config: Any = None, device_policy: Any = None,
+                           execution_mode: Any = None) -> None:
+    """Makes eager execution the default (TF2 behaviour)."""
+    state.eager = True
+
+
+def disable_eager_execution() -> None:
+    """Makes graph building the default (TF1 behaviour)."""
+    state.eager = False
+
+
+def get_default_graph() -> Any:
+    """The graph that new ops are added to."""
+    if state.graph_stack:
+        return state.graph_stack[-1]
+    if state.default_graph is None:
+        from flowgrad.framework.graph import Graph
+        state.default_graph = Graph()
+    return state.default_graph
+
+
+def reset_default_graph() -> None:
+    """Replaces the global default graph with a new empty one."""
+    if state.graph_stack:
+        raise AssertionError("Do not use tf.reset_default_graph() to clear nested graphs. If you "
+                             "need a cleared graph, exit the nesting and create a new graph.")
+    from flowgrad.framework.graph import Graph
+    state.default_graph = Graph()
+
+
+@contextlib.contextmanager
+def graph_scope(graph: Any) -> Iterator[Any]:
+    """Makes ``graph`` the default graph (graph mode) inside the block."""
+    state.graph_stack.append(graph)
+    try:
+        yield graph
+    finally:
+        state.graph_stack.pop()
+
+
+def get_default_session() -> Any:
+    """The innermost session entered with ``with sess:`` / ``as_default()``, or None."""
+    return state.session_stack[-1] if state.session_stack else None
+
+
+def user_frame() -> tuple[str, int, str] | None:
+    """(file, line, function) of the innermost caller outside the flowgrad package."""
+    f = sys._getframe(1)
+    while f is not None:
+        fn = f.f_code.co_filename
+        if not fn.startswith(_PKG_DIR) and "importlib" not in fn:
+            return fn, f.f_lineno, f.f_code.co_name
+        f = f.f_back
+    return None

@@ -1,0 +1,161 @@
+"""TensorFlow data types (``tf.float32`` ...) on top of NumPy dtypes."""
+from __future__ import annotations
+
+import builtins
+from typing import Any
+
+import numpy as np
+
+
+class DType:
+    """A tensor element type; ``_ref`` variants describe TF1 variable references."""
+
+    __slots__ = ("name", "np", "is_ref", "_base")
+
+    def __init__(self, name: str, np_dtype: Any, is_ref: bool = False, base: DType | None = None):
+        self.name = name
+        self.np = np.dtype(np_dtype) if np_dtype is not None else None
+        self.is_ref = is_ref
+        self._base = base
+
+    @property
+    def base_dtype(self) -> DType:
+        return self._base if self.is_ref else self
+
+    @property
+    def as_numpy_dtype(self) -> type:
+        return self.base_dtype.np.type
+
+    @property
+    def is_floating(self) -> bool:
+        return self.base_dtype.np.kind == "f"
+
+    @property
+    def is_integer(self) -> bool:
+        return self.base_dtype.np.kind in "iu"
+
+    @property
+    def is_unsigned(self) -> bool:
+        return self.base_dtype.np.kind == "u"
+
+    @property
+    def is_bool(self) -> bool:
+        return self.base_dtype.np.kind == "b"
+
+    @property
+    def is_complex(self) -> bool:
+        return self.base_dtype.np.kind == "c"
+
+    @property
+    def is_numpy_compatible(self) -> bool:
+        return True
+
+    @property
+    def size(self) -> int:
+        return self.base_dtype.np.itemsize
+
+    @property
+    def min(self) -> Any:
+        d = self.base_dtype.np
+        return np.finfo(d).min if d.kind == "f" else np.iinfo(d).min
+
+    @property
+    def max(self) -> Any:
+        d = self.base_dtype.np
+        return np.finfo(d).max if d.kind == "f" else np.iinfo(d).max
+
+    def _as_ref(self) -> DType:
+        return _REFS[self.name]
+
+    def is_compatible_with(self, other: Any) -> bool:
+        return self.base_dtype is as_dtype(other).base_dtype
+
+    def __repr__(self) -> str:
+        return "tf." + self.name
+
+    def __str__(self) -> str:
+        return "<dtype: %r>" % self.name
+
+    def __eq__(self, other: object) -> bool:
+        if isinstance(other, DType):
+            return self is other
+        try:
+            return self is as_dtype(other)
+        except TypeError:
+            return False
+
+    def __ne__(self, other: object) -> bool:
+        return not self.__eq__(other)
+
+    def __hash__(self) -> int:
+        return hash(self.name)
+
+    def __reduce__(self):
+        return as_dtype, (self.name,)
+
+
+float16 = DType("float16", np.float16)
+float32 = DType("float32", np.float32)
+float64 = DType("float64", np.float64)
+bfloat16 = float16  # NumPy has no bfloat16; the closest storage type stands in.
+int8 = DType("int8", np.int8)
+int16 = DType("int16", np.int16)
+int32 = DType("int32", np.int32)
+int64 = DType("int64", np.int64)
+uint8 = DType("uint8", np.uint8)
+uint16 = DType("uint16", np.uint16)
+uint32 = DType("uint32", np.uint32)
+uint64 = DType("uint64", np.uint64)
+bool = DType("bool", np.bool_)  # noqa: A001 - TensorFlow's name
+complex64 = DType("complex64", np.complex64)
+complex128 = DType("complex128", np.complex128)
+string = DType("string", np.object_)
+half = float16
+double = float64
+
+_ALL = [float16, float32, float64, int8, int16, int32, int64, uint8, uint16, uint32, uint64,
+        bool, complex64, complex128, string]
+_BY_NAME = {d.name: d for d in _ALL}
+_BY_NP = {d.np: d for d in _ALL}
+_REFS = {d.name: DType(d.name + "_ref", d.np, True, d) for d in _ALL}
+_BY_NAME.update({r.name: r for r in _REFS.values()})
+_BY_NAME.update({"half": float16, "double": float64, "float": float32, "int": int32})
+_PY = {float: float32, int: int32, builtins.bool: bool, complex: complex64, str: string,
+       bytes: string}
+
+float32_ref = _REFS["float32"]
+float64_ref = _REFS["float64"]
+int32_ref = _REFS["int32"]
+int64_ref = _REFS["int64"]
+
+
+def as_dtype(value: Any) -> DType:
+    """Converts a DType, NumPy dtype, type name or Python type to a DType."""
+    if isinstance(value, DType):
+        return value
+    if isinstance(value, str):
+        d = _BY_NAME.get(value)
+        if d is not None:
+            return d
+    elif value in _PY:
+        return _PY[value]
+    try:
+        d = _BY_NP.get(np.dtype(value))
+    except TypeError:
+        d = None
+    if d is None:
+        raise TypeError("Cannot convert value %r to a TensorFlow DType." % (value,))
+    return d
+
+
+def from_numpy(np_dtype: np.dtype) -> DType:
+    """The DType of a NumPy dtype (fast path for kernels' results)."""
+    d = _BY_NP.get(np_dtype)
+    if d is None:
+        d = as_dtype(np_dtype)
+    return d
+
+
+def is_differentiable(dtype: DType) -> bool:
+    """Whether gradients flow through tensors of this dtype (floating or complex)."""
+    return dtype.base_dtype.np.kind in "fc"

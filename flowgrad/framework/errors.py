@@ -1,0 +1,41 @@
+"""TensorFlow's error classes (``tf.errors``)."""
+from __future__ import annotations
+
+from typing import Any
+
+
+class OpError(Exception):
+    """An error raised while running or building an op; carries the op if known."""
+
+    error_code = 2
+
+    def __init__(self, node_def: Any = None, op: Any = None, message: str = "", *args: Any):
+        super().__init__(message)
+        self.node_def = node_def
+        self.op = op
+        self.message = message
+
+    def __str__(self) -> str:
+        return self.message
+
+
+def _make(name: str, code: int) -> type:
+    return type(name, (OpError,), {"error_code": code, "__module__": __name__})
+
+
+CancelledError = _make("CancelledError", 1)
+UnknownError = _make("UnknownError", 2)
+InvalidArgumentError = _make("InvalidArgumentError", 3)
+DeadlineExceededError = _make("DeadlineExceededError", 4)
+NotFoundError = _make("NotFoundError", 5)
+AlreadyExistsError = _make("AlreadyExistsError", 6)
+PermissionDeniedError = _make("PermissionDeniedError", 7)
+ResourceExhaustedError = _make("ResourceExhaustedError", 8)
+FailedPreconditionError = _make("FailedPreconditionError", 9)
+AbortedError = _make("AbortedError", 10)
+OutOfRangeError = _make("OutOfRangeError", 11)
+UnimplementedError = _make("UnimplementedError", 12)
+InternalError = _make("InternalError", 13)
+UnavailableError = _make("UnavailableError", 14)
+DataLossError = _make("DataLossError", 15)
+UnauthenticatedError = _make("UnauthenticatedError", 16)

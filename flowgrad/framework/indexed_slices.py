@@ -1,0 +1,80 @@
+"""IndexedSlices: a sparse gradient (rows ``indices`` of a dense tensor hold ``values``)."""
+from __future__ import annotations
+
+from typing import Any
+
+from flowgrad.framework.tensor import register_tensor_conversion_function
+
+
+class IndexedSlices:
+    """Sparse representation of a tensor's rows: ``dense[indices[i]] += values[i]``."""
+
+    def __init__(self, values: Any, indices: Any, dense_shape: Any = None):
+        self._values = values
+        self._indices = indices
+        self._dense_shape = dense_shape
+
+    @property
+    def values(self) -> Any:
+        return self._values
+
+    @property
+    def indices(self) -> Any:
+        return self._indices
+
+    @property
+    def dense_shape(self) -> Any:
+        return self._dense_shape
+
+    @property
+    def dtype(self) -> Any:
+        return self._values.dtype
+
+    @property
+    def shape(self) -> Any:
+        from flowgrad.framework.shape_rules import shape_from_value
+        from flowgrad.framework.tensor_shape import TensorShape
+        if self._dense_shape is None:
+            return TensorShape(None)
+        return shape_from_value(self._dense_shape)
+
+    def get_shape(self) -> Any:
+        return self.shape
+
+    @property
+    def name(self) -> str:
+        return self._values.name
+
+    @property
+    def op(self) -> Any:
+        return self._values.op
+
+    @property
+    def graph(self) -> Any:
+        return self._values.graph
+
+    @property
+    def device(self) -> str:
+        return self._values.device
+
+    def __neg__(self) -> IndexedSlices:
+        from flowgrad.ops.math_ops import negative
+        return IndexedSlices(negative(self._values), self._indices, self._dense_shape)
+
+    def __repr__(self) -> str:
+        return "IndexedSlices(indices=%s, values=%s%s)" % (
+            self._indices, self._values,
+            ", dense_shape=%s" % (self._dense_shape,) if self._dense_shape is not None else "")
+
+
+def to_dense(s: IndexedSlices, dtype: Any = None, name: Any = None, as_ref: bool = False) -> Any:
+    """The dense tensor an IndexedSlices stands for (duplicate indices add up)."""
+    from flowgrad.ops.array_ops import unsorted_segment_sum
+    if s.dense_shape is None:
+        raise ValueError("Tensor conversion requested for IndexedSlices without dense_shape: %r"
+                         % (s,))
+    from flowgrad.ops.array_ops import gather
+    return unsorted_segment_sum(s.values, s.indices, gather(s.dense_shape, 0))
+
+
+register_tensor_conversion_function(IndexedSlices, to_dense)

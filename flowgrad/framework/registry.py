@@ -1,0 +1,166 @@
+"""The op registry (kernel + shape rule per op type) and the gradient registry."""
+from __future__ import annotations
+
+import difflib
+import functools
+import warnings
+from collections.abc import Callable
+from typing import Any
+
+from flowgrad.framework.context import user_frame
+
+_NO_GRADIENT = object()
+
+
+class OpDef:
+    """Everything flowgrad knows about one op type, registered under TensorFlow's name."""
+
+    __slots__ = ("type", "kernel", "infer", "input_names", "num_outputs", "stateful",
+                 "same_dtype", "updates", "reads_refs", "view", "foldable", "specialize", "rng")
+
+    def __init__(self, type: str, kernel: Callable | None, infer: Callable,
+                 input_names: tuple = (), num_outputs: int | Callable = 1,
+                 stateful: bool = False, same_dtype: bool = False, updates: tuple = (),
+                 reads_refs: bool = True, view: bool = False, foldable: bool | None = None,
+                 specialize: Callable | None = None, rng: bool = False):
+        self.type = type
+        self.kernel = kernel            # f(*input_values, **attrs) -> value | tuple of values
+        self.infer = infer              # f(input_tensors, attrs) -> (dtype, shape) | [...]
+        self.input_names = input_names  # argument names, for error messages and constant names
+        self.num_outputs = num_outputs  # int, or f(attrs) -> int
+        self.stateful = stateful        # never folded, merged or pruned as a duplicate
+        self.same_dtype = same_dtype    # all inputs must share one dtype
+        self.updates = updates          # indices of ref inputs this op writes (returns new values)
+        self.reads_refs = reads_refs    # False when the written refs' old values are not read
+        self.view = view                # the output may share memory with input 0
+        self.foldable = (not stateful) if foldable is None else foldable
+        self.specialize = specialize    # f(attrs) -> kernel of the inputs only (Session plans)
+        self.rng = rng                  # the kernel takes a np.random.Generator first
+
+    def bound_kernel(self, attrs: dict) -> Callable:
+        """The kernel with ``attrs`` bound: a function of the input values only."""
+        if self.specialize is not None:
+            return self.specialize(attrs)
+        if not attrs:
+            return self.kernel
+        return functools.partial(self.kernel, **attrs)
+
+    def n_outputs(self, attrs: dict) -> int:
+        n = self.num_outputs
+        return n(attrs) if callable(n) else n
+
+
+_ops: dict[str, OpDef] = {}
+_gradients: dict[str, Any] = {}
+_gradient_origin: dict[str, Any] = {}
+
+
+def register_op(type: str, kernel: Callable | None, infer: Callable, *,
+                grad: Callable | None | object = None, **kw: Any) -> OpDef:
+    """Registers an op type with its kernel and shape rule (and optionally its gradient)."""
+    if type in _ops:
+        raise KeyError("Op type %r is already registered." % type)
+    d = OpDef(type, kernel, infer, **kw)
+    _ops[type] = d
+    if grad is _NO_GRADIENT:
+        _gradients[type] = None
+    elif grad is not None:
+        _gradients[type] = grad
+    return d
+
+
+def defop(type: str, kernel: Callable | None, infer: Callable, **kw: Any) -> Callable:
+    """Decorator: registers an op type and the decorated function as its gradient."""
+    def deco(grad_fn: Callable) -> Callable:
+        register_op(type, kernel, infer, grad=grad_fn, **kw)
+        return grad_fn
+    return deco
+
+
+def get_op_def(type: str) -> OpDef:
+    """The OpDef of a registered op type; KeyError with a suggestion if unknown."""
+    d = _ops.get(type)
+    if d is None:
+        hint = difflib.get_close_matches(type, list(_ops), n=1)
+        raise KeyError("Unknown op type %r%s" % (type, " (did you mean %r?)" % hint[0] if hint
+                                                  else ""))
+    return d
+
+
+def registered_op_types() -> list[str]:
+    return sorted(_ops)
+
+
+class RegisterGradient:
+    """Decorator registering ``f(op, *grads)`` as the gradient for an op type or override name."""
+
+    def __init__(self, op_type: str):
+        if not isinstance(op_type, str):
+            raise TypeError("op_type must be a string")
+        self._op_type = op_type
+
+    def __call__(self, f: Callable) -> Callable:
+        name = self._op_type
+        if name in _gradients:
+            where = _gradient_origin.get(name)
+            raise KeyError("Registering two gradient with name '%s'! (Previous registration "
+                           "was in %s)" % (name, "%s:%d" % where[:2] if where else "flowgrad"))
+        _warn_if_near_miss(name)
+        _gradients[name] = f
+        _gradient_origin[name] = user_frame()
+        return f
+
+
+def NotDifferentiable(op_type: str) -> None:  # noqa: N802 - TensorFlow's name
+    """Declares that ops of this type have no gradient (gradients through them are None)."""
+    if not isinstance(op_type, str):
+        raise TypeError("op_type must be a string")
+    if op_type in _gradients:
+        raise KeyError("Gradient for op type '%s' is already registered." % op_type)
+    _gradients[op_type] = None
+
+
+no_gradient = NotDifferentiable
+
+
+def gradient_function(op: Any) -> Any:
+    """The gradient function of an op (honouring overrides), None if not differentiable.
+
+    Raises LookupError naming the op and its type when no gradient is registered."""
+    key = op._grad_type or op.type
+    try:
+        return _gradients[key]
+    except KeyError:
+        pass
+    if op._grad_type:
+        raise LookupError("gradient registry has no entry for: %s (the gradient_override_map "
+                          "entry of op '%s', type %s)" % (key, op.name, op.type))
+    raise LookupError("No gradient defined for operation '%s' (op type: %s). In general every "
+                      "operation must have an associated `@tf.RegisterGradient` for correct "
+                      "autodiff, which this op is lacking." % (op.name, op.type))
+
+
+def has_gradient_entry(name: str) -> bool:
+    return name in _gradients
+
+
+def _warn_if_near_miss(name: str) -> None:
+    """Warns when a registered gradient name looks like a misspelt op type."""
+    if name in _ops:
+        return
+    hint = difflib.get_close_matches(name, list(_ops), n=1, cutoff=0.85)
+    if hint and hint[0].lower() == name.lower():
+        warnings.warn("RegisterGradient(%r): no op type has this name; did you mean %r? "
+                      "(it will only be used through gradient_override_map)" % (name, hint[0]),
+                      stacklevel=3)
+
+
+def check_override_map(op_type_map: dict) -> None:
+    """Warns for override-map keys that are not op types (with a did-you-mean)."""
+    for op_type in op_type_map:
+        if op_type not in _ops:
+            hint = difflib.get_close_matches(op_type, list(_ops), n=1, cutoff=0.6)
+            warnings.warn("gradient_override_map: %r is not a registered op type%s; the "
+                          "override will match no op" % (
+                              op_type, ", did you mean %r?" % hint[0] if hint else ""),
+                          stacklevel=4)

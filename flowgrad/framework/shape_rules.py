@@ -1,0 +1,126 @@
+"""Shape/dtype rules shared by many ops, and static (build-time) tensor values."""
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+
+from flowgrad.framework import dtypes
+from flowgrad.framework.tensor import EagerTensor, Tensor
+from flowgrad.framework.tensor_shape import TensorShape, broadcast_shapes, unknown_shape
+
+
+def unary(ins: list, attrs: dict) -> tuple:
+    """Output like input 0."""
+    return ins[0].dtype.base_dtype, ins[0].shape
+
+
+def binary(ins: list, attrs: dict) -> tuple:
+    """NumPy broadcasting of two inputs of one dtype."""
+    return ins[0].dtype.base_dtype, broadcast_shapes(ins[0].shape, ins[1].shape)
+
+
+def comparison(ins: list, attrs: dict) -> tuple:
+    """Broadcasting, bool result."""
+    return dtypes.bool, broadcast_shapes(ins[0].shape, ins[1].shape)
+
+
+def of_dtype(dtype: dtypes.DType, rule: Any) -> Any:
+    """A rule giving ``rule``'s shape with a fixed dtype."""
+    def infer(ins: list, attrs: dict) -> tuple:
+        return dtype, rule(ins, attrs)[1]
+    return infer
+
+
+def attr_dtype(name: str = "dtype", shape_rule: Any = unary) -> Any:
+    """A rule taking the dtype from an attribute."""
+    def infer(ins: list, attrs: dict) -> tuple:
+        return dtypes.as_dtype(attrs[name]), shape_rule(ins, attrs)[1]
+    return infer
+
+
+def scalar_of(dtype: dtypes.DType) -> Any:
+    def infer(ins: list, attrs: dict) -> tuple:
+        return dtype, TensorShape(())
+    return infer
+
+
+def normalize_axis(axis: Any, rank: int | None) -> tuple | None:
+    """A sorted tuple of non-negative axes (None = all); needs rank for negative axes."""
+    if axis is None:
+        return None
+    axes = [int(a) for a in np.ravel(axis)]
+    if rank is None:
+        if any(a < 0 for a in axes):
+            raise ValueError("negative axis %s needs a known rank" % (axis,))
+        return tuple(sorted(set(axes)))
+    out = set()
+    for a in axes:
+        if not -rank <= a < max(rank, 1):
+            raise ValueError("Invalid reduction dimension %d for input with %d dimensions."
+                             % (a, rank))
+        out.add(a % rank if rank else 0)
+    return tuple(sorted(out))
+
+
+def reduced_shape(shape: TensorShape, axis: tuple | None, keepdims: bool) -> TensorShape:
+    """Static shape after reducing ``axis`` (None = all)."""
+    if shape.rank is None:
+        return TensorShape(None) if axis is not None or keepdims else TensorShape(())
+    dims = shape.as_list()
+    if axis is None:
+        return TensorShape([1] * len(dims) if keepdims else [])
+    if keepdims:
+        return TensorShape([1 if i in axis else d for i, d in enumerate(dims)])
+    return TensorShape([d for i, d in enumerate(dims) if i not in axis])
+
+
+def constant_value(t: Any) -> Any:
+    """The value of ``t`` if it is known when the graph is built, else None."""
+    if isinstance(t, EagerTensor):
+        return t._value
+    if not isinstance(t, Tensor):
+        return None
+    op = t.op
+    typ = op.type
+    if typ == "Const":
+        return op._attrs["value"]
+    if typ == "Shape":
+        s = op.inputs[0].shape
+        if s.is_fully_defined():
+            return np.array(s.as_list(), dtype=t.dtype.np)
+    elif typ == "Size":
+        n = op.inputs[0].shape.num_elements()
+        if n is not None:
+            return np.array(n, dtype=t.dtype.np)
+    elif typ == "Rank":
+        r = op.inputs[0].shape.rank
+        if r is not None:
+            return np.array(r, dtype=np.int32)
+    elif typ in ("Identity", "StopGradient"):
+        return constant_value(op.inputs[0])
+    elif typ == "Cast":
+        v = constant_value(op.inputs[0])
+        return None if v is None else np.asarray(v).astype(t.dtype.np)
+    elif typ == "Pack":
+        vals = [constant_value(x) for x in op.inputs]
+        if all(v is not None for v in vals):
+            return np.stack(vals, axis=op._attrs.get("axis", 0))
+    return None
+
+
+def shape_from_value(t: Any) -> TensorShape:
+    """A static shape from a shape-valued tensor (partially known if possible)."""
+    v = constant_value(t)
+    if v is not None:
+        return TensorShape([None if d < 0 else int(d) for d in np.ravel(v)])
+    if isinstance(t, Tensor) and t.op.type == "Pack":
+        return TensorShape([_dim(x) for x in t.op.inputs])
+    if isinstance(t, Tensor) and t.shape.rank == 1 and t.shape.as_tuple()[0] is not None:
+        return unknown_shape(t.shape.as_tuple()[0])
+    return TensorShape(None)
+
+
+def _dim(x: Any) -> int | None:
+    v = constant_value(x)
+    return None if v is None or int(v) < 0 else int(v)

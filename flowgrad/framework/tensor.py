@@ -1,0 +1,359 @@
+"""Tensors: symbolic graph tensors, eager tensors, and conversion of Python values."""
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+import numpy as np
+
+from flowgrad.framework import dtypes
+from flowgrad.framework.context import executing_eagerly, state
+from flowgrad.framework.tensor_shape import TensorShape, as_shape
+
+
+class TensorBase:
+    """Operator overloads shared by graph and eager tensors (methods set by ops.overloads)."""
+
+    __slots__ = ()
+    __array_priority__ = 100
+
+    def get_shape(self) -> TensorShape:
+        return self.shape
+
+    @property
+    def ndim(self) -> int | None:
+        return self.shape.rank
+
+
+class Tensor(TensorBase):
+    """A symbolic output of an Operation in a Graph."""
+
+    __slots__ = ("op", "value_index", "_dtype", "_shape", "_name", "_consumers", "__weakref__")
+
+    def __init__(self, op: Any, value_index: int, dtype: dtypes.DType, shape: TensorShape):
+        self.op = op
+        self.value_index = value_index
+        self._dtype = dtype
+        self._shape = shape
+        self._name = None
+        self._consumers: list = []
+
+    @property
+    def name(self) -> str:
+        if self._name is None:
+            self._name = "%s:%d" % (self.op.name, self.value_index)
+        return self._name
+
+    @property
+    def dtype(self) -> dtypes.DType:
+        return self._dtype
+
+    @property
+    def shape(self) -> TensorShape:
+        return self._shape
+
+    @property
+    def graph(self) -> Any:
+        return self.op.graph
+
+    @property
+    def device(self) -> str:
+        return self.op.device
+
+    def set_shape(self, shape: Any) -> None:
+        """Merges ``shape`` into this tensor's static shape."""
+        self._shape = self._shape.merge_with(as_shape(shape))
+
+    def consumers(self) -> list:
+        return list(self._consumers)
+
+    def eval(self, feed_dict: dict | None = None, session: Any = None) -> Any:
+        """Runs the default (or given) session to compute this tensor."""
+        from flowgrad.session import _session_for
+        return _session_for(session, self).run(self, feed_dict)
+
+    def _ref(self) -> Tensor:
+        return self
+
+    def __repr__(self) -> str:
+        return "<tf.Tensor '%s' shape=%s dtype=%s>" % (self.name, self._shape, self._dtype.name)
+
+    def __str__(self) -> str:
+        dev = ", device=%s" % self.op.device if self.op.device else ""
+        return 'Tensor("%s", shape=%s, dtype=%s%s)' % (self.name, self._shape, self._dtype.name,
+                                                       dev)
+
+    __hash__ = object.__hash__
+
+    def __eq__(self, other: Any) -> Any:
+        if state.tensor_equality and not isinstance(other, (type(None),)):
+            from flowgrad.ops.math_ops import equal
+            return equal(self, other)
+        return self is other
+
+    def __ne__(self, other: Any) -> Any:
+        if state.tensor_equality and other is not None:
+            from flowgrad.ops.math_ops import not_equal
+            return not_equal(self, other)
+        return self is not other
+
+    def __bool__(self) -> bool:
+        raise TypeError("Using a `tf.Tensor` as a Python `bool` is not allowed in Graph "
+                        "execution. Use Eager execution or decorate this function with "
+                        "@tf.function. (tensor %s)" % self.name)
+
+    def __iter__(self):
+        raise TypeError("Tensor objects are only iterable when eager execution is enabled. "
+                        "To iterate over this tensor use tf.map_fn or tf.unstack. (%s)" % self.name)
+
+    def __len__(self) -> int:
+        raise TypeError("len is not well defined for a symbolic Tensor (%s). Please call "
+                        "`x.shape` rather than `len(x)` for shape information." % self.name)
+
+    def __array__(self, dtype: Any = None, copy: Any = None) -> np.ndarray:
+        raise NotImplementedError(
+            "Cannot convert a symbolic tf.Tensor (%s) to a numpy array. Run it in a Session "
+            "(sess.run / .eval()) to get its value." % self.name)
+
+
+class EagerTensor(TensorBase):
+    """A tensor holding a concrete NumPy value (eager mode)."""
+
+    __slots__ = ("_value", "_dtype", "__weakref__")
+
+    def __init__(self, value: Any, dtype: dtypes.DType | None = None):
+        self._value = value
+        self._dtype = dtype if dtype is not None else dtypes.from_numpy(value.dtype)
+
+    @property
+    def dtype(self) -> dtypes.DType:
+        return self._dtype
+
+    @property
+    def shape(self) -> TensorShape:
+        return TensorShape(self._value.shape)
+
+    @property
+    def name(self) -> str:
+        raise AttributeError("Tensor.name is undefined when eager execution is enabled.")
+
+    @property
+    def op(self) -> Any:
+        raise AttributeError("Tensor.op is undefined when eager execution is enabled.")
+
+    @property
+    def device(self) -> str:
+        return "/job:localhost/replica:0/task:0/device:CPU:0"
+
+    def numpy(self) -> Any:
+        """The value as a NumPy array (a NumPy scalar for rank 0)."""
+        v = self._value
+        if type(v) is np.ndarray:
+            return v.copy() if v.ndim else v[()]
+        return v
+
+    def eval(self, feed_dict: Any = None, session: Any = None) -> Any:
+        return self.numpy()
+
+    def set_shape(self, shape: Any) -> None:
+        if not self.shape.is_compatible_with(shape):
+            raise ValueError("Tensor's shape %s is not compatible with supplied shape %s"
+                             % (self.shape, as_shape(shape)))
+
+    def __repr__(self) -> str:
+        return "<tf.Tensor: shape=%s, dtype=%s, numpy=%r>" % (
+            self.shape, self._dtype.name, self.numpy())
+
+    def __str__(self) -> str:
+        return "tf.Tensor(%s, shape=%s, dtype=%s)" % (
+            np.asarray(self._value), self.shape, self._dtype.name)
+
+    def __array__(self, dtype: Any = None, copy: Any = None) -> np.ndarray:
+        a = np.asarray(self._value)
+        return a if dtype is None else a.astype(dtype)
+
+    def __hash__(self) -> int:
+        raise TypeError("Tensor is unhashable. Instead, use tensor.ref() as the key.")
+
+    def ref(self) -> Any:
+        return _Ref(self)
+
+    def __eq__(self, other: Any) -> Any:
+        from flowgrad.ops.math_ops import equal
+        return equal(self, other)
+
+    def __ne__(self, other: Any) -> Any:
+        from flowgrad.ops.math_ops import not_equal
+        return not_equal(self, other)
+
+    def __bool__(self) -> bool:
+        return bool(self._value)
+
+    def __float__(self) -> float:
+        return float(self._value)
+
+    def __int__(self) -> int:
+        return int(self._value)
+
+    def __index__(self) -> int:
+        return int(self._value)
+
+    def __len__(self) -> int:
+        if not np.ndim(self._value):
+            raise TypeError("Scalar tensor has no `len()`")
+        return len(self._value)
+
+    def __iter__(self):
+        if not np.ndim(self._value):
+            raise TypeError("Cannot iterate over a scalar tensor.")
+        from flowgrad.ops.array_ops import unstack
+        return iter(unstack(self))
+
+    def __format__(self, spec: str) -> str:
+        return format(self.numpy(), spec)
+
+
+class _Ref:
+    """A hashable reference to a tensor (``tensor.ref()``)."""
+
+    __slots__ = ("_t",)
+
+    def __init__(self, t: Any):
+        self._t = t
+
+    def deref(self) -> Any:
+        return self._t
+
+    def __hash__(self) -> int:
+        return id(self._t)
+
+    def __eq__(self, other: Any) -> bool:
+        return isinstance(other, _Ref) and other._t is self._t
+
+
+def is_tensor(x: Any) -> bool:
+    """True for graph and eager tensors (and tensor-like objects such as Variables)."""
+    return isinstance(x, TensorBase) or hasattr(x, "_as_tensor")
+
+
+# Converters of tensor-like classes (Variable, IndexedSlices): type -> fn(value, dtype, as_ref).
+_conversion_functions: dict[type, Callable] = {}
+
+
+def register_tensor_conversion_function(base_type: type, fn: Callable) -> None:
+    """Registers ``fn(value, dtype=None, name=None, as_ref=False)`` to convert ``base_type``."""
+    _conversion_functions[base_type] = fn
+
+
+def infer_dtype(value: Any) -> dtypes.DType:
+    """TensorFlow's dtype for a Python or NumPy value (Python floats are float32)."""
+    if isinstance(value, (np.ndarray, np.generic)):
+        return dtypes.from_numpy(value.dtype)
+    if isinstance(value, bool):
+        return dtypes.bool
+    if isinstance(value, int):
+        return dtypes.int32 if -2**31 <= value < 2**31 else dtypes.int64
+    if isinstance(value, float):
+        return dtypes.float32
+    arr = np.asarray(value)
+    k = arr.dtype.kind
+    if k == "f":
+        return dtypes.float32
+    if k in "iu":
+        return dtypes.int32 if arr.size == 0 or (arr.min() >= -2**31 and arr.max() < 2**31) \
+            else dtypes.int64
+    if k == "b":
+        return dtypes.bool
+    if k == "c":
+        return dtypes.complex128
+    if k in "USO":
+        return dtypes.string
+    raise TypeError("Cannot infer a tensor dtype for %r" % (value,))
+
+
+def to_numpy(value: Any, dtype: dtypes.DType | None = None) -> np.ndarray:
+    """A NumPy array for a Python value, with TensorFlow's dtype rules and checks."""
+    dt = dtype.base_dtype if dtype is not None else infer_dtype(value)
+    if isinstance(value, (np.ndarray, np.generic)):
+        if value.dtype == dt.np:
+            return np.asarray(value)
+        if dt.np.kind in "iub" and value.dtype.kind in "fc" or \
+                dt.np.kind == "b" and value.dtype.kind != "b":
+            raise TypeError("Cannot convert a NumPy value of dtype %s to a tensor of dtype %s."
+                            % (value.dtype, dt.name))
+        return np.asarray(value, dtype=dt.np)
+    try:
+        arr = np.asarray(value)
+    except ValueError as e:
+        raise ValueError("Cannot convert %r to a tensor: %s" % (value, e)) from None
+    if arr.dtype.kind in "OUS" and dt is not dtypes.string:
+        raise TypeError("Cannot convert %r to a tensor of dtype %s." % (value, dt.name))
+    if arr.dtype.kind in "fc" and dt.np.kind in "iub" or \
+            arr.dtype.kind == "i" and dt.np.kind == "b":
+        raise TypeError("Cannot convert %r to EagerTensor of dtype %s" % (value, dt.name))
+    return arr.astype(dt.np, copy=False)
+
+
+def convert_to_tensor(value: Any, dtype: Any = None, name: str | None = None,
+                      preferred_dtype: Any = None, dtype_hint: Any = None,
+                      as_ref: bool = False) -> Any:
+    """Converts a tensor, Variable, NumPy array or Python value to a tensor."""
+    if dtype is not None:
+        dtype = dtypes.as_dtype(dtype)
+    if isinstance(value, TensorBase):
+        if dtype is not None and value.dtype.base_dtype is not dtype.base_dtype:
+            raise ValueError("Tensor conversion requested dtype %s for Tensor with dtype %s: %r"
+                             % (dtype.name, value.dtype.name, value))
+        if isinstance(value, Tensor) and executing_eagerly() and not as_ref:
+            return value
+        return value
+    fn = _conversion_functions.get(type(value))
+    if fn is None:
+        for t, f in _conversion_functions.items():
+            if isinstance(value, t):
+                fn = f
+                break
+    if fn is not None:
+        return fn(value, dtype=dtype, name=name, as_ref=as_ref)
+    if isinstance(value, (list, tuple)) and _contains_tensor(value):
+        from flowgrad.ops.array_ops import stack
+        return stack([convert_to_tensor(v, dtype) for v in value], name=name or "packed")
+    if dtype is None:
+        hint = preferred_dtype if preferred_dtype is not None else dtype_hint
+        if hint is not None:
+            try:
+                return constant(value, dtypes.as_dtype(hint), name=name or "Const")
+            except (TypeError, ValueError):
+                pass
+    return constant(value, dtype, name=name or "Const")
+
+
+def _contains_tensor(value: Any) -> bool:
+    for v in value:
+        if is_tensor(v) or isinstance(v, (list, tuple)) and _contains_tensor(v):
+            return True
+    return False
+
+
+def constant(value: Any, dtype: Any = None, shape: Any = None, name: str = "Const",
+             verify_shape: bool = False) -> Any:
+    """A constant tensor holding ``value`` (broadcast or reshaped to ``shape`` if given)."""
+    dt = dtypes.as_dtype(dtype) if dtype is not None else None
+    if is_tensor(value) and not isinstance(value, (np.ndarray, np.generic)):
+        from flowgrad.ops.math_ops import cast
+        t = convert_to_tensor(value)
+        return t if dt is None or t.dtype == dt else cast(t, dt)
+    arr = to_numpy(value, dt)
+    if shape is not None:
+        shape = tuple(as_shape(shape).as_list())
+        if arr.size == 1:
+            arr = np.broadcast_to(arr.reshape(()), shape)
+        elif arr.size == int(np.prod(shape)):
+            arr = arr.reshape(shape)
+        else:
+            raise TypeError("Expected Tensor's shape: %s, but got %s." % (shape, arr.shape))
+        arr = np.array(arr)
+    if executing_eagerly():
+        return EagerTensor(arr if arr.ndim else arr[()], dtypes.from_numpy(arr.dtype))
+    from flowgrad.framework.op_call import apply_op
+    return apply_op("Const", [], {"value": arr, "dtype": dtypes.from_numpy(arr.dtype)}, name=name)

@@ -1,0 +1,435 @@
+"""Variables and the ops that read and write them (VariableV2, Assign, AssignAdd, AssignSub)."""
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+
+from flowgrad.framework import dtypes
+from flowgrad.framework.context import executing_eagerly, state
+from flowgrad.framework.graph import GraphKeys, get_default_graph, name_scope
+from flowgrad.framework.op_call import apply_op
+from flowgrad.framework.registry import _NO_GRADIENT, register_op
+from flowgrad.framework.tensor import (
+    EagerTensor,
+    convert_to_tensor,
+    register_tensor_conversion_function,
+    to_numpy,
+)
+from flowgrad.framework.tensor_shape import TensorShape, as_shape
+from flowgrad.ops.array_ops import identity
+from flowgrad.ops.control_flow_ops import group
+
+# --------------------------------------------------------------------------------------
+# Ops
+
+register_op("VariableV2", None,
+            lambda ins, attrs: (attrs["dtype"]._as_ref(), attrs["shape"]),
+            grad=_NO_GRADIENT, stateful=True)
+
+
+def _assign_infer(ins: list, attrs: dict) -> tuple:
+    ref, value = ins
+    if attrs.get("validate_shape", True) and not ref.shape.is_compatible_with(value.shape):
+        raise ValueError("Shapes %s and %s are incompatible (assigning to %s)"
+                         % (ref.shape, value.shape, ref.name))
+    shape = value.shape if attrs.get("validate_shape", True) else ref.shape
+    return ref.dtype.base_dtype._as_ref(), ref.shape.merge_with(shape) \
+        if attrs.get("validate_shape", True) else shape
+
+
+def _assign_kernel(ref: Any, value: Any, *, validate_shape: bool = True,
+                   var_shape: Any = None) -> Any:
+    if var_shape is not None and not TensorShape(var_shape).is_compatible_with(np.shape(value)):
+        from flowgrad.framework.errors import InvalidArgumentError
+        raise InvalidArgumentError(None, None, "Assign requires shapes of both tensors to match. "
+                                   "lhs shape= %s rhs shape= %s" % (list(var_shape),
+                                                                    list(np.shape(value))))
+    return value
+
+
+def _assign_specialize(attrs: dict) -> Any:
+    if attrs.get("var_shape") is None:
+        return lambda ref, value: value
+    return lambda ref, value: _assign_kernel(ref, value, **attrs)
+
+
+def _update_infer(ins: list, attrs: dict) -> tuple:
+    ref, value = ins
+    if not ref.shape.is_compatible_with(value.shape):
+        raise ValueError("Shapes %s and %s are incompatible (updating %s)"
+                         % (ref.shape, value.shape, ref.name))
+    return ref.dtype.base_dtype._as_ref(), ref.shape
+
+
+register_op("Assign", _assign_kernel, _assign_infer, specialize=_assign_specialize,
+            grad=_NO_GRADIENT, stateful=True, updates=(0,), reads_refs=False,
+            input_names=("ref", "value"))
+register_op("AssignAdd", np.add, _update_infer, grad=_NO_GRADIENT, stateful=True,
+            updates=(0,), input_names=("ref", "value"))
+register_op("AssignSub", np.subtract, _update_infer, grad=_NO_GRADIENT, stateful=True,
+            updates=(0,), input_names=("ref", "value"))
+
+
+def _graph_update(op_type: str, ref: Any, value: Any, name: str | None,
+                  attrs: dict | None = None) -> Any:
+    return apply_op(op_type, [ref, value], attrs or {}, name=name, dtype=ref.dtype.base_dtype)
+
+
+def assign(ref: Any, value: Any, validate_shape: bool = True, use_locking: Any = None,
+           name: str | None = None) -> Any:
+    """Writes ``value`` into the variable ``ref``; returns the new value."""
+    return ref.assign(value, use_locking=use_locking, name=name) \
+        if isinstance(ref, Variable) else _graph_update("Assign", ref, value, name)
+
+
+def assign_add(ref: Any, value: Any, use_locking: Any = None, name: str | None = None) -> Any:
+    """Adds ``value`` to the variable ``ref``; returns the new value."""
+    return ref.assign_add(value, use_locking=use_locking, name=name)
+
+
+def assign_sub(ref: Any, value: Any, use_locking: Any = None, name: str | None = None) -> Any:
+    """Subtracts ``value`` from the variable ``ref``; returns the new value."""
+    return ref.assign_sub(value, use_locking=use_locking, name=name)
+
+
+# --------------------------------------------------------------------------------------
+# Variables
+
+
+class Variable:
+    """A mutable tensor-valued state: a graph (TF1) or an eager (TF2) variable."""
+
+    def __new__(cls, *args: Any, **kwargs: Any) -> Any:
+        if cls is Variable:
+            cls = EagerVariable if executing_eagerly() else RefVariable
+        return object.__new__(cls)
+
+    # Subclasses define: _as_tensor, value, dtype, shape, name, assign*, ...
+    def get_shape(self) -> TensorShape:
+        return self.shape
+
+    def __hash__(self) -> int:
+        return id(self)
+
+    def __eq__(self, other: Any) -> Any:
+        if state.tensor_equality and executing_eagerly():
+            from flowgrad.ops.math_ops import equal
+            return equal(self, other)
+        return self is other
+
+    def __ne__(self, other: Any) -> Any:
+        if state.tensor_equality and executing_eagerly():
+            from flowgrad.ops.math_ops import not_equal
+            return not_equal(self, other)
+        return self is not other
+
+    @property
+    def ndim(self) -> int | None:
+        return self.shape.rank
+
+
+def _initial_tensor(initial_value: Any, dtype: Any) -> Any:
+    if callable(initial_value):
+        with name_scope("Initializer"):
+            initial_value = initial_value()
+    return convert_to_tensor(initial_value, dtype, name="initial_value")
+
+
+class RefVariable(Variable):
+    """A graph-mode variable; its value lives in each Session."""
+
+    def __init__(self, initial_value: Any = None, trainable: bool | None = None,
+                 collections: list | None = None, validate_shape: bool = True,
+                 caching_device: Any = None, name: str | None = None, variable_def: Any = None,
+                 dtype: Any = None, expected_shape: Any = None, import_scope: Any = None,
+                 constraint: Any = None, use_resource: Any = None, synchronization: Any = None,
+                 aggregation: Any = None, shape: Any = None):
+        if initial_value is None:
+            raise ValueError("initial_value must be specified.")
+        if trainable is None:
+            trainable = True
+        dtype = dtypes.as_dtype(dtype) if dtype is not None else None
+        g = get_default_graph()
+        with name_scope(name, "Variable") as scope:
+            init = _initial_tensor(initial_value, dtype)
+            if dtype is not None and init.dtype.base_dtype is not dtype.base_dtype:
+                from flowgrad.ops.math_ops import cast
+                init = cast(init, dtype)
+            vshape = as_shape(shape) if shape is not None else (
+                init.shape if validate_shape else TensorShape(None))
+            self._variable = apply_op("VariableV2", [], {"shape": vshape,
+                                                         "dtype": init.dtype.base_dtype},
+                                      name=scope)
+            self._initial_value = init
+            attrs = {"validate_shape": validate_shape}
+            if validate_shape and not vshape.is_fully_defined():
+                attrs["var_shape"] = vshape.as_tuple()
+            self._initializer_op = apply_op("Assign", [self._variable, init], attrs,
+                                            name="Assign").op
+            self._snapshot = identity(self._variable, name="read")
+        self._trainable = trainable
+        self.constraint = constraint
+        self._graph = g
+        self._save_slice_info = None
+        if collections is None:
+            collections = [GraphKeys.GLOBAL_VARIABLES]
+        if trainable and GraphKeys.TRAINABLE_VARIABLES not in collections:
+            collections = list(collections) + [GraphKeys.TRAINABLE_VARIABLES]
+        g.add_to_collections(collections, self)
+
+    # -- identity ---------------------------------------------------------------------
+    @property
+    def name(self) -> str:
+        return self._variable.name
+
+    @property
+    def op(self) -> Any:
+        return self._variable.op
+
+    @property
+    def graph(self) -> Any:
+        return self._graph
+
+    @property
+    def device(self) -> str:
+        return self._variable.op.device
+
+    @property
+    def dtype(self) -> dtypes.DType:
+        return self._variable.dtype
+
+    @property
+    def shape(self) -> TensorShape:
+        return self._variable.shape
+
+    @property
+    def trainable(self) -> bool:
+        return self._trainable
+
+    @property
+    def initializer(self) -> Any:
+        return self._initializer_op
+
+    @property
+    def initial_value(self) -> Any:
+        return self._initial_value
+
+    def initialized_value(self) -> Any:
+        return self._initial_value
+
+    def set_shape(self, shape: Any) -> None:
+        self._variable.set_shape(shape)
+        self._snapshot.set_shape(shape)
+
+    # -- reading ----------------------------------------------------------------------
+    def value(self) -> Any:
+        """The variable's value as a tensor (its 'read' snapshot)."""
+        return self._snapshot
+
+    def read_value(self) -> Any:
+        return identity(self._variable, name="read")
+
+    def _ref(self) -> Any:
+        return self._variable
+
+    def _as_tensor(self) -> Any:
+        return self._snapshot
+
+    def _as_graph_element(self) -> Any:
+        return self._variable
+
+    def eval(self, session: Any = None) -> Any:
+        """The variable's current value in the default (or given) session."""
+        from flowgrad.session import _session_for
+        return _session_for(session, self._variable).run(self._variable)
+
+    def load(self, value: Any, session: Any = None) -> None:
+        """Writes ``value`` into the variable in the default (or given) session."""
+        from flowgrad.session import _session_for
+        _session_for(session, self._variable)._load_variable(self, value)
+
+    # -- writing ----------------------------------------------------------------------
+    def assign(self, value: Any, use_locking: Any = None, name: str | None = None,
+               read_value: bool = True) -> Any:
+        """An op writing ``value`` into the variable; evaluates to the new value."""
+        return _graph_update("Assign", self._variable, value, name)
+
+    def assign_add(self, delta: Any, use_locking: Any = None, name: str | None = None,
+                   read_value: bool = True) -> Any:
+        return _graph_update("AssignAdd", self._variable, delta, name)
+
+    def assign_sub(self, delta: Any, use_locking: Any = None, name: str | None = None,
+                   read_value: bool = True) -> Any:
+        return _graph_update("AssignSub", self._variable, delta, name)
+
+    def __repr__(self) -> str:
+        return "<tf.Variable '%s' shape=%s dtype=%s>" % (self.name, self.shape, self.dtype.name)
+
+
+class EagerVariable(Variable):
+    """An eager-mode variable holding its value directly."""
+
+    _counter: dict = {}
+
+    def __init__(self, initial_value: Any = None, trainable: bool | None = None,
+                 validate_shape: bool = True, caching_device: Any = None,
+                 name: str | None = None, variable_def: Any = None, dtype: Any = None,
+                 import_scope: Any = None, constraint: Any = None, synchronization: Any = None,
+                 aggregation: Any = None, shape: Any = None, collections: Any = None,
+                 use_resource: Any = None, expected_shape: Any = None):
+        if initial_value is None:
+            raise ValueError("initial_value must be specified.")
+        if callable(initial_value):
+            initial_value = initial_value()
+        dt = dtypes.as_dtype(dtype) if dtype is not None else None
+        if isinstance(initial_value, EagerTensor):
+            value = initial_value._value
+            if dt is not None and value.dtype != dt.np:
+                value = value.astype(dt.np)
+        else:
+            value = to_numpy(initial_value, dt)
+        value = np.array(value, copy=True)
+        self._value = value if value.ndim else value[()]
+        self._dtype = dtypes.from_numpy(self._value.dtype)
+        self._shape = as_shape(shape) if shape is not None else TensorShape(np.shape(value))
+        self._trainable = True if trainable is None else trainable
+        self.constraint = constraint
+        base = name or "Variable"
+        self._name = base + ":0"
+        self._handle_name = base
+
+    @property
+    def name(self) -> str:
+        return self._name
+
+    @property
+    def dtype(self) -> dtypes.DType:
+        return self._dtype
+
+    @property
+    def shape(self) -> TensorShape:
+        return self._shape
+
+    @property
+    def trainable(self) -> bool:
+        return self._trainable
+
+    @property
+    def device(self) -> str:
+        return "/job:localhost/replica:0/task:0/device:CPU:0"
+
+    def _set_value(self, value: Any) -> None:
+        self._value = value
+
+    def _as_tensor(self) -> EagerTensor:
+        t = EagerTensor(self._value, self._dtype)
+        if state.tapes:
+            from flowgrad.tape import variable_accessed
+            variable_accessed(self, t)
+        return t
+
+    def value(self) -> EagerTensor:
+        return self._as_tensor()
+
+    read_value = value
+
+    def numpy(self) -> Any:
+        v = self._value
+        return v.copy() if type(v) is np.ndarray else v
+
+    def _checked(self, value: Any) -> Any:
+        t = convert_to_tensor(value, self._dtype)
+        v = t._value
+        if not self._shape.is_compatible_with(np.shape(v)):
+            raise ValueError("Cannot assign value of shape %s to variable %s of shape %s"
+                             % (np.shape(v), self._handle_name, self._shape))
+        return v
+
+    def assign(self, value: Any, use_locking: Any = None, name: str | None = None,
+               read_value: bool = True) -> Any:
+        v = self._checked(value)
+        self._value = np.array(v, copy=True) if type(v) is np.ndarray else v
+        return self
+
+    def assign_add(self, delta: Any, use_locking: Any = None, name: str | None = None,
+                   read_value: bool = True) -> Any:
+        self._value = self._value + self._checked(delta)
+        return self
+
+    def assign_sub(self, delta: Any, use_locking: Any = None, name: str | None = None,
+                   read_value: bool = True) -> Any:
+        self._value = self._value - self._checked(delta)
+        return self
+
+    def __repr__(self) -> str:
+        return "<tf.Variable '%s' shape=%s dtype=%s, numpy=%r>" % (
+            self._name, self._shape, self._dtype.name, self.numpy())
+
+    def __array__(self, dtype: Any = None, copy: Any = None) -> np.ndarray:
+        a = np.asarray(self._value)
+        return a if dtype is None else a.astype(dtype)
+
+    def __float__(self) -> float:
+        return float(self._value)
+
+    def __int__(self) -> int:
+        return int(self._value)
+
+    def __bool__(self) -> bool:
+        return bool(self._value)
+
+
+def _convert_variable(v: Any, dtype: Any = None, name: Any = None, as_ref: bool = False) -> Any:
+    t = v._ref() if as_ref and isinstance(v, RefVariable) else v._as_tensor()
+    if dtype is not None and t.dtype.base_dtype is not dtypes.as_dtype(dtype).base_dtype:
+        raise ValueError("Incompatible type conversion requested to type '%s' for variable of "
+                         "type '%s' (%s)" % (dtypes.as_dtype(dtype).name, t.dtype.name, v.name))
+    return t
+
+
+register_tensor_conversion_function(Variable, _convert_variable)
+
+
+# --------------------------------------------------------------------------------------
+# Collections and initializers
+
+
+def global_variables(scope: str | None = None) -> list:
+    """Variables in the GLOBAL_VARIABLES collection."""
+    return get_default_graph().get_collection(GraphKeys.GLOBAL_VARIABLES, scope)
+
+
+all_variables = global_variables
+
+
+def trainable_variables(scope: str | None = None) -> list:
+    """Variables in the TRAINABLE_VARIABLES collection."""
+    return get_default_graph().get_collection(GraphKeys.TRAINABLE_VARIABLES, scope)
+
+
+def local_variables(scope: str | None = None) -> list:
+    return get_default_graph().get_collection(GraphKeys.LOCAL_VARIABLES, scope)
+
+
+def variables_initializer(var_list: list, name: str = "init") -> Any:
+    """An op that runs the initializers of ``var_list``."""
+    return group(*[v.initializer for v in var_list], name=name)
+
+
+def global_variables_initializer() -> Any:
+    """An op that initializes every global variable."""
+    return variables_initializer(global_variables(), name="init")
+
+
+initialize_all_variables = global_variables_initializer
+
+
+def local_variables_initializer() -> Any:
+    return variables_initializer(local_variables(), name="init_1")
+
+
+__all__ = ["Variable", "RefVariable", "EagerVariable", "assign", "assign_add", "assign_sub",
+           "global_variables", "all_variables", "trainable_variables", "local_variables",
+           "variables_initializer", "global_variables_initializer", "initialize_all_variables",
+           "local_variables_initializer"]

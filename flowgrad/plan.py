@@ -1,0 +1,385 @@
+"""Compiles a pruned subgraph into one generated Python function (a Session plan).
+
+Pruning, ordering, constant folding, common-subexpression merging and identity
+elimination happen once here; the generated function then only calls kernels."""
+from __future__ import annotations
+
+import collections
+import heapq
+import itertools
+from collections.abc import Callable
+from typing import Any
+
+import numpy as np
+
+from flowgrad.framework import errors
+from flowgrad.framework.graph import Operation
+from flowgrad.framework.tensor import Tensor
+
+_ALIAS_TYPES = frozenset(("Identity", "StopGradient", "PreventGradient", "Snapshot"))
+_FOLD_LIMIT = 1 << 22          # largest folded constant, in elements
+_SHAPE_OPS = frozenset(("Shape", "Size", "Rank"))
+
+
+def _sc(v: Any) -> Any:
+    """A fetched rank-0 value as a NumPy scalar."""
+    return v[()] if type(v) is np.ndarray else v
+
+
+def _out(v: Any, copy: bool) -> Any:
+    """A fetched value of unknown rank: scalar for rank 0, else an (owned) array."""
+    if type(v) is np.ndarray:
+        if not v.ndim:
+            return v[()]
+        return v.copy() if copy else v
+    return v
+
+
+def _attr_key(v: Any) -> Any:
+    if isinstance(v, np.ndarray):
+        return ("nd", v.dtype.str, v.shape, v.tobytes()) if v.size <= 64 else ("id", id(v))
+    if isinstance(v, list):
+        return tuple(_attr_key(x) for x in v)
+    try:
+        hash(v)
+    except TypeError:
+        return ("id", id(v))
+    return v
+
+
+def _static_value_of_shape_op(op: Operation) -> Any:
+    s = op.inputs[0].shape
+    if op.type == "Rank":
+        return None if s.rank is None else np.int32(s.rank)
+    if not s.is_fully_defined():
+        return None
+    dt = op.outputs[0].dtype.np
+    if op.type == "Shape":
+        return np.array(s.as_list(), dt)
+    return dt.type(s.num_elements())
+
+
+class Plan:
+    """A compiled (fetches, feeds) signature: ``plan(feed_values)`` runs it."""
+
+    __slots__ = ("fn", "var_ops", "ops_by_line", "source")
+
+    def __init__(self, fn: Callable, var_ops: set, ops_by_line: dict, source: str):
+        self.fn = fn
+        self.var_ops = var_ops
+        self.ops_by_line = ops_by_line
+        self.source = source
+
+
+class PlanCompiler:
+    """Builds a Plan for given fetch leaves and fed tensors.
+
+    ``state_ref`` is the mapping variable-op -> value the plan reads and commits;
+    ``rng_for(op)`` gives the random generator of a random op."""
+
+    def __init__(self, state_ref: Any, rng_for: Callable[[Operation], Any]):
+        self.state_ref = state_ref
+        self.rng_for = rng_for
+
+    # -- pruning and ordering --------------------------------------------------------
+    @staticmethod
+    def prune(targets: list, fed: dict) -> set:
+        """The ops needed to compute ``targets`` (tensors/ops) given the fed tensors."""
+        needed: set = set()
+        stack = []
+        for t in targets:
+            if isinstance(t, Tensor):
+                if t not in fed:
+                    stack.append(t.op)
+            else:
+                stack.append(t)
+        while stack:
+            op = stack.pop()
+            if op in needed:
+                continue
+            needed.add(op)
+            for t in op._inputs:
+                if t not in fed and t.op not in needed:
+                    stack.append(t.op)
+            for c in op.control_inputs:
+                if c not in needed:
+                    stack.append(c)
+        return needed
+
+    @staticmethod
+    def order(needed: set, fed: dict) -> list:
+        """A topological order that runs variable updates as late as possible."""
+        indeg = {op: 0 for op in needed}
+        users: dict = collections.defaultdict(list)
+        for op in needed:
+            preds = {t.op for t in op._inputs if t not in fed and t.op in needed}
+            preds.update(c for c in op.control_inputs if c in needed)
+            indeg[op] = len(preds)
+            for p in preds:
+                users[p].append(op)
+        ready: list = []
+        for op, d in indeg.items():
+            if d == 0:
+                heapq.heappush(ready, (1 if op._def.updates else 0, op._id, op))
+        out = []
+        while ready:
+            _, _, op = heapq.heappop(ready)
+            out.append(op)
+            for u in users[op]:
+                indeg[u] -= 1
+                if indeg[u] == 0:
+                    heapq.heappush(ready, (1 if u._def.updates else 0, u._id, u))
+        if len(out) != len(needed):
+            raise errors.InvalidArgumentError(None, None, "Graph has a cycle among ops %s"
+                                              % sorted(op.name for op in needed if op not in out))
+        return out
+
+    # -- code generation -------------------------------------------------------------
+    def compile(self, leaves: list, fed: list,
+                build_result: Callable[[Callable, Callable], str]) -> Plan:
+        """Compiles; ``build_result(expr_of, gname)`` returns the result expression source."""
+        fed_index = {t: i for i, t in enumerate(fed)}
+        targets = [x for x in leaves if x is not None]
+        needed = self.prune(targets, fed_index)
+        self._check_placeholders(needed, fed_index)
+        order = self.order(needed, fed_index)
+
+        g: dict = {"np": np, "_sc": _sc, "_out": _out, "asarray": np.asarray, "S": self.state_ref}
+        counter = itertools.count()
+        names: dict = {}                # tensor -> expression (local or global name)
+        persistent: set = set()         # local names whose value may alias state/feeds/consts
+        from_feed: set = set()
+        consts: dict = {}               # tensor -> constant value (folded)
+        body: list = []
+        ops_by_line: dict = {}
+        cse: dict = {}
+        var_local: dict = {}            # variable op -> current local name
+        loaded: set = set()
+        written: dict = {}
+        header = 1                      # lines before the body: the def
+
+        def gname(prefix: str, value: Any) -> str:
+            n = "%s%d" % (prefix, next(counter))
+            g[n] = value
+            return n
+
+        def set_const(t: Tensor, v: Any) -> None:
+            consts[t] = v
+            names[t] = gname("c", v)
+            persistent.add(names[t])
+
+        def emit(line: str, op: Operation | None) -> None:
+            body.append("    " + line)
+            if op is not None:
+                ops_by_line[header + len(body)] = op
+
+        # feeds
+        for t, i in fed_index.items():
+            local = "f%d" % i
+            dt = t.dtype.base_dtype.np
+            emit("%s = asarray(F[%d], %s)" % (local, i, gname("D", dt)), None)
+            dims = t.shape.as_tuple()
+            if dims is not None:
+                cond = ["%s.ndim != %d" % (local, len(dims))]
+                cond += ["%s.shape[%d] != %d" % (local, k, d) for k, d in enumerate(dims)
+                         if d is not None]
+                emit("if %s: _bad_feed(%d, %s)" % (" or ".join(cond), i, local), None)
+            if not dims:
+                emit("%s = %s[()]" % (local, local), None)
+            names[t] = local
+            persistent.add(local)
+            from_feed.add(local)
+        g["_bad_feed"] = lambda i, v: _bad_feed(fed[i], v)
+
+        def value_of(t: Tensor) -> str:
+            return names[t]
+
+        def var_value(vop: Operation) -> str:
+            if vop not in var_local:
+                local = "s%d" % next(counter)
+                key = gname("K", vop)
+                emit("%s = S[%s]" % (local, key), vop)
+                var_local[vop] = local
+                loaded.add(vop)
+            return var_local[vop]
+
+        for op in order:
+            typ = op.type
+            d = op._def
+            ins = op._inputs
+            if typ == "Const":
+                set_const(op.outputs[0], op._attrs["value"])
+                continue
+            if typ == "VariableV2":
+                continue            # its output is resolved by the consumers (state access)
+            if typ == "NoOp" or (not op.outputs and d.kernel is None):
+                continue
+            if typ in _SHAPE_OPS:
+                v = _static_value_of_shape_op(op)
+                if v is not None:
+                    set_const(op.outputs[0], v)
+                    continue
+            # refs: inputs produced by VariableV2 read the variable's current local
+            args = []
+            for k, t in enumerate(ins):
+                if t in names:
+                    args.append(names[t])
+                elif t.op.type == "VariableV2":
+                    if k in d.updates and not d.reads_refs:
+                        args.append("None")
+                    else:
+                        args.append(var_value(t.op))
+                else:
+                    raise errors.InternalError(None, op, "input %s of %s was not computed"
+                                               % (t.name, op.name))
+            if typ in _ALIAS_TYPES and ins:
+                if ins[0] in names:
+                    names[op.outputs[0]] = names[ins[0]]
+                else:           # a read of a variable: snapshot its current value here
+                    names[op.outputs[0]] = out = "t%d" % next(counter)
+                    emit("%s = %s" % (out, args[0]), None)
+                continue
+            if typ == "PlaceholderWithDefault":
+                names[op.outputs[0]] = args[0]
+                continue
+            if typ == "Placeholder":
+                raise errors.InternalError(None, op, "unfed placeholder %s" % op.name)
+            if d.updates:
+                self._emit_update(op, args, ins, g, gname, emit, var_local, written,
+                                  from_feed, names, counter)
+                continue
+            # constant folding
+            if d.foldable and all(t in consts for t in ins) and d.kernel is not None:
+                try:
+                    with np.errstate(all="ignore"):
+                        val = d.bound_kernel(op._attrs)(*[consts[t] for t in ins])
+                except Exception:  # leave it to run time, where the error gets its context
+                    val = None
+                if val is not None:
+                    outs = [val] if len(op.outputs) == 1 else list(val)
+                    if all(np.size(v) <= _FOLD_LIMIT for v in outs):
+                        for t, v in zip(op.outputs, outs):
+                            set_const(t, v)
+                        continue
+            # common subexpressions
+            key = None
+            if not d.stateful:
+                key = (typ, tuple(args), tuple(sorted((k, _attr_key(v))
+                                                      for k, v in op._attrs.items())))
+                prev = cse.get(key)
+                if prev is not None:
+                    for t, t2 in zip(op.outputs, prev.outputs):
+                        names[t] = names[t2]
+                    continue
+            kname = gname("k", self._kernel(op))
+            if d.rng:
+                args.insert(0, gname("R", self.rng_for(op)))
+            outs = ["t%d" % next(counter) for _ in op.outputs]
+            call = "%s(%s)" % (kname, ", ".join(args))
+            if len(outs) == 1:
+                emit("%s = %s" % (outs[0], call), op)
+            elif outs:
+                emit("%s, = %s" % (", ".join(outs), call), op)
+            else:
+                emit(call, op)
+            for t, o in zip(op.outputs, outs):
+                names[t] = o
+                if d.view:
+                    persistent.add(o)
+            if key is not None:
+                cse[key] = op
+
+        def expr_of(leaf: Any) -> str:
+            if not isinstance(leaf, Tensor):
+                return "None"
+            if leaf in names:
+                local = names[leaf]
+            elif leaf.op.type == "VariableV2":
+                local = var_value(leaf.op)
+                persistent.add(local)
+            else:
+                raise errors.InternalError(None, leaf.op, "fetch %s was not computed" % leaf.name)
+            rank = leaf.shape.rank
+            copy = local in persistent or local in var_local.values()
+            if rank == 0:
+                return "_sc(%s)" % local
+            if rank is None:
+                return "_out(%s, %s)" % (local, copy)
+            return "%s.copy()" % local if copy else local
+
+        result = build_result(expr_of, gname)
+        for vop, local in written.items():
+            emit("S[%s] = %s" % (gname("K", vop), local), None)
+        src = "def _plan(F):\n%s\n    return %s\n" % (
+            "\n".join(body) if body else "    pass", result)
+        code = compile(src, "<flowgrad plan>", "exec")
+        exec(code, g)
+        return Plan(g["_plan"], set(var_local) | set(written), ops_by_line, src)
+
+    def _kernel(self, op: Operation) -> Callable:
+        return op._def.bound_kernel(op._attrs)
+
+    def _emit_update(self, op: Operation, args: list, ins: list, g: dict, gname: Callable,
+                     emit: Callable, var_local: dict, written: dict, from_feed: set,
+                     names: dict, counter: Any) -> None:
+        d = op._def
+        vops = []
+        for k in d.updates:
+            t = ins[k]
+            if t.op.type != "VariableV2":
+                raise errors.InvalidArgumentError(None, op, "%s (%s) must update a variable, but "
+                                                  "its input %s is not one" % (op.name, op.type,
+                                                                               t.name))
+            vops.append(t.op)
+        for k, a in enumerate(args):
+            if a in from_feed and k not in d.updates:
+                args[k] = "np.array(%s)" % a
+        kname = gname("k", self._kernel(op))
+        new = ["s%d" % next(counter) for _ in vops]
+        emit("%s%s = %s(%s)" % (", ".join(new), "," if len(new) > 1 else "", kname,
+                                ", ".join(args)), op)
+        for vop, n in zip(vops, new):
+            var_local[vop] = n
+            written[vop] = n
+        if op.outputs:
+            out = "t%d" % next(counter)
+            emit("%s = %s" % (out, new[0]), None)
+            names[op.outputs[0]] = out
+
+    @staticmethod
+    def _check_placeholders(needed: set, fed: dict) -> None:
+        for op in sorted(needed, key=lambda o: o._id):
+            if op.type == "Placeholder" and op.outputs[0] not in fed:
+                t = op.outputs[0]
+                raise errors.InvalidArgumentError(
+                    None, op, "You must feed a value for placeholder tensor '%s' with dtype %s "
+                    "and shape %s" % (op.name, _tf_dtype_name(t.dtype),
+                                      _dims_str(t.shape)))
+
+
+def _tf_dtype_name(dt: Any) -> str:
+    return {"float32": "float", "float64": "double"}.get(dt.base_dtype.name, dt.base_dtype.name)
+
+
+def _dims_str(shape: Any) -> str:
+    dims = shape.as_tuple()
+    if dims is None:
+        return "<unknown>"
+    return "[%s]" % ",".join("?" if d is None else str(d) for d in dims)
+
+
+def _bad_feed(t: Tensor, v: Any) -> None:
+    raise ValueError("Cannot feed value of shape %s for Tensor %s, which has shape %s"
+                     % (tuple(np.shape(v)), t.name, t.shape))
+
+
+def failing_op(plan: Plan, exc: BaseException) -> Operation | None:
+    """The op whose generated line raised ``exc`` (from the traceback), if any."""
+    tb = exc.__traceback__
+    op = None
+    while tb is not None:
+        if tb.tb_frame.f_code.co_filename == "<flowgrad plan>":
+            op = plan.ops_by_line.get(tb.tb_lineno, op)
+        tb = tb.tb_next
+    return op
+

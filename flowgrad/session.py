@@ -1,0 +1,271 @@
+"""Session: runs pruned subgraphs through compiled plans; holds variable values."""
+from __future__ import annotations
+
+import contextlib
+from collections.abc import Callable, Iterator
+from typing import Any
+
+import numpy as np
+
+from flowgrad.framework import errors
+from flowgrad.framework.context import get_default_session, state
+from flowgrad.framework.graph import Graph, Operation, get_default_graph
+from flowgrad.framework.indexed_slices import IndexedSlices
+from flowgrad.framework.tensor import EagerTensor, Tensor, TensorBase
+from flowgrad.plan import Plan, PlanCompiler, failing_op
+
+
+class IndexedSlicesValue(tuple):
+    """The fetched value of an IndexedSlices: (values, indices, dense_shape)."""
+
+    __slots__ = ()
+
+    def __new__(cls, values: Any, indices: Any, dense_shape: Any) -> IndexedSlicesValue:
+        return tuple.__new__(cls, (values, indices, dense_shape))
+
+    values = property(lambda self: self[0])
+    indices = property(lambda self: self[1])
+    dense_shape = property(lambda self: self[2])
+
+    def __repr__(self) -> str:
+        return "IndexedSlicesValue(values=%r, indices=%r, dense_shape=%r)" % self
+
+
+def _fetch_key(f: Any) -> Any:
+    t = type(f)
+    if t is Tensor or t is Operation:
+        return f
+    if t is list or t is tuple or isinstance(f, tuple):
+        return (t, tuple([_fetch_key(x) for x in f]))
+    if isinstance(f, dict):
+        return (t, tuple(f), tuple([_fetch_key(x) for x in f.values()]))
+    if t is float or t is int:
+        return (t, f)
+    return f
+
+
+def _type_error(f: Any) -> TypeError:
+    if f is None:
+        return TypeError('Argument `fetch` = None has invalid type "NoneType". Cannot be None')
+    return TypeError('Argument `fetch` = %r has invalid type "%s" must be a string or Tensor. '
+                     "(Can not convert a %s into a Tensor or Operation.)"
+                     % (f, type(f).__name__, type(f).__name__))
+
+
+class BaseSession:
+    """A TF1 Session: ``run(fetches, feed_dict)`` over a graph, with its own variable values."""
+
+    def __init__(self, target: str = "", graph: Graph | None = None, config: Any = None):
+        self._graph = graph if graph is not None else get_default_graph()
+        self._state: dict = {}
+        self._rngs: dict = {}
+        self._plans: dict = {}
+        self._closed = False
+        self._compiler = PlanCompiler(self._state, self._rng_for)
+
+    @property
+    def graph(self) -> Graph:
+        return self._graph
+
+    @property
+    def graph_def(self) -> Graph:
+        return self._graph
+
+    @property
+    def sess_str(self) -> str:
+        return ""
+
+    # -- running ----------------------------------------------------------------------
+    def run(self, fetches: Any, feed_dict: dict | None = None, options: Any = None,
+            run_metadata: Any = None) -> Any:
+        """Computes ``fetches`` (any nesting of tensors, ops, variables) given the feeds."""
+        if self._closed:
+            raise RuntimeError("Attempted to use a closed Session.")
+        try:
+            key = (_fetch_key(fetches), tuple(feed_dict) if feed_dict else ())
+            plan = self._plans.get(key)
+        except TypeError:
+            key, plan = None, None
+        if plan is None:
+            plan = self._compile(fetches, list(feed_dict) if feed_dict else [])
+            if key is not None:
+                self._plans[key] = plan
+        try:
+            return plan.fn(tuple(feed_dict.values()) if feed_dict else ())
+        except Exception as e:
+            raise self._runtime_error(plan, e) from e
+
+    def make_callable(self, fetches: Any, feed_list: list | None = None,
+                      accept_options: bool = False) -> Callable:
+        """A function running ``fetches`` with positional values for ``feed_list``."""
+        plan = self._compile(fetches, list(feed_list or []))
+
+        def call(*args: Any, **kwargs: Any) -> Any:
+            try:
+                return plan.fn(args)
+            except Exception as e:
+                raise self._runtime_error(plan, e) from e
+        return call
+
+    def _compile(self, fetches: Any, feed_keys: list) -> Plan:
+        fed = [self._feed_tensor(k) for k in feed_keys]
+        leaves: list = []
+        template = self._template(fetches, leaves)
+
+        def build(expr_of: Callable, gname: Callable) -> str:
+            return _render(template, expr_of, gname)
+        return self._compiler.compile(leaves, fed, build)
+
+    def _element(self, f: Any) -> Any:
+        if f is None or isinstance(f, (int, float, complex, bool, np.ndarray, np.generic)):
+            raise _type_error(f)
+        if isinstance(f, EagerTensor):
+            raise TypeError("Cannot fetch an eager tensor from a Session: %r" % (f,))
+        try:
+            el = self._graph.as_graph_element(f)
+        except TypeError:
+            raise _type_error(f) from None
+        except KeyError as e:
+            raise ValueError("Fetch argument %r cannot be interpreted as a Tensor. (%s)"
+                             % (f, e.args[0])) from None
+        except ValueError:
+            raise ValueError("Fetch argument %r cannot be interpreted as a Tensor. (Tensor %s "
+                             "is not an element of this graph.)" % (f, f)) from None
+        return el
+
+    def _template(self, f: Any, leaves: list) -> tuple:
+        if isinstance(f, (list, tuple)):
+            return ("seq", type(f), [self._template(x, leaves) for x in f])
+        if isinstance(f, dict):
+            return ("dict", type(f), list(f), [self._template(x, leaves) for x in f.values()])
+        if isinstance(f, IndexedSlices):
+            parts = [f.values, f.indices] + ([f.dense_shape] if f.dense_shape is not None else [])
+            subs = [self._template(x, leaves) for x in parts]
+            if f.dense_shape is None:
+                subs.append(("none",))
+            return ("slices", subs)
+        el = self._element(f)
+        leaves.append(el)
+        return ("leaf", el)
+
+    def _feed_tensor(self, k: Any) -> Tensor:
+        if isinstance(k, TensorBase) or isinstance(k, str) or hasattr(k, "_as_graph_element"):
+            try:
+                t = self._graph.as_graph_element(k, allow_operation=False)
+            except (KeyError, ValueError, TypeError) as e:
+                raise TypeError("Cannot interpret feed_dict key %r as a Tensor: %s" % (k, e)) \
+                    from None
+            if isinstance(t, Tensor):
+                return t
+        raise TypeError("Cannot interpret feed_dict key as Tensor: %r" % (k,))
+
+    def _runtime_error(self, plan: Plan, e: Exception) -> Exception:
+        if isinstance(e, KeyError) and e.args and e.args[0] in plan.var_ops:
+            op = e.args[0]
+            where = " (created at %s:%d)" % op.traceback[:2] if op.traceback else ""
+            return errors.FailedPreconditionError(
+                None, op, "Attempting to use uninitialized value %s%s" % (op.name, where))
+        if isinstance(e, errors.OpError):
+            return e
+        op = failing_op(plan, e)
+        if op is None:
+            return e
+        where = " defined at %s:%d" % op.traceback[:2] if op.traceback else ""
+        msg = "%s: %s\n\t [[node %s (op %s)%s]]" % (type(e).__name__, e, op.name, op.type, where)
+        cls = errors.InvalidArgumentError if isinstance(
+            e, (ValueError, IndexError, TypeError, ArithmeticError)) else errors.UnknownError
+        return cls(None, op, msg)
+
+    def _rng_for(self, op: Operation) -> np.random.Generator:
+        rng = self._rngs.get(op)
+        if rng is None:
+            seed, seed2 = op._attrs.get("seed", 0), op._attrs.get("seed2", 0)
+            rng = np.random.default_rng([seed, seed2] if seed or seed2 else None)
+            self._rngs[op] = rng
+        return rng
+
+    def _load_variable(self, var: Any, value: Any) -> None:
+        from flowgrad.framework.tensor import to_numpy
+        v = np.array(to_numpy(value, var.dtype.base_dtype), copy=True)
+        if not var.shape.is_compatible_with(v.shape):
+            raise ValueError("Cannot load value of shape %s into variable %s of shape %s"
+                             % (v.shape, var.name, var.shape))
+        self._state[var.op] = v if v.ndim else v[()]
+
+    # -- lifetime ---------------------------------------------------------------------
+    def close(self) -> None:
+        """Releases the session's variable values and plans."""
+        self._closed = True
+        self._state.clear()
+        self._plans.clear()
+
+    @contextlib.contextmanager
+    def as_default(self) -> Iterator[BaseSession]:
+        """Makes this the default session inside the block (does not close it)."""
+        state.session_stack.append(self)
+        try:
+            yield self
+        finally:
+            state.session_stack.remove(self)
+
+    def __enter__(self) -> BaseSession:
+        state.session_stack.append(self)
+        return self
+
+    def __exit__(self, *exc: Any) -> None:
+        if self in state.session_stack:
+            state.session_stack.remove(self)
+        self.close()
+
+    def list_devices(self) -> list:
+        return ["/job:localhost/replica:0/task:0/device:CPU:0"]
+
+
+class Session(BaseSession):
+    """A TF1 Session (``tf.Session`` / ``tf.compat.v1.Session``)."""
+
+
+class InteractiveSession(BaseSession):
+    """A Session that installs itself as the default session on creation."""
+
+    def __init__(self, target: str = "", graph: Graph | None = None, config: Any = None):
+        super().__init__(target, graph, config)
+        state.session_stack.append(self)
+
+    def close(self) -> None:
+        if self in state.session_stack:
+            state.session_stack.remove(self)
+        super().close()
+
+
+def _render(node: tuple, expr_of: Callable, gname: Callable) -> str:
+    kind = node[0]
+    if kind == "leaf":
+        return expr_of(node[1])
+    if kind == "none":
+        return "None"
+    if kind == "slices":
+        return "%s(%s)" % (gname("T", IndexedSlicesValue),
+                           ", ".join(_render(n, expr_of, gname) for n in node[1]))
+    if kind == "seq":
+        typ, items = node[1], [_render(n, expr_of, gname) for n in node[2]]
+        if typ is list:
+            return "[%s]" % ", ".join(items)
+        if typ is tuple:
+            return "(%s)" % "".join(i + ", " for i in items)
+        if hasattr(typ, "_fields"):
+            return "%s(%s)" % (gname("T", typ), ", ".join(items))
+        return "%s([%s])" % (gname("T", typ), ", ".join(items))
+    typ, keys, items = node[1], node[2], [_render(n, expr_of, gname) for n in node[3]]
+    d = "{%s}" % ", ".join("%s: %s" % (gname("Q", k), v) for k, v in zip(keys, items))
+    return d if typ is dict else "%s(%s)" % (gname("T", typ), d)
+
+
+def _session_for(session: BaseSession | None, element: Any) -> BaseSession:
+    s = session or get_default_session()
+    if s is None:
+        raise ValueError("Cannot evaluate tensor using `eval()`: No default session is "
+                         "registered. Use `with sess.as_default()` or pass an explicit session "
+                         "to `eval(session=sess)` (evaluating %s)" % getattr(element, "name",
+                                                                               element))
+    return s
