@@ -292,7 +292,7 @@ def test_shuffle_matches_old_helper_algorithm(batch_size):
 
     unshuffled = _old_helper_batches(images.reshape(n, 4), labels, batch_size, 30, shuffle=False)
     ds = mnist.DataSet(images, labels, dtype=np.uint8)
-    for xs_e, ys_e, epochs in unshuffled:
+    for xs_e, _ys_e, epochs in unshuffled:
         xs, ys = ds.next_batch(batch_size, shuffle=False)
         np.testing.assert_array_equal(xs, xs_e)
         assert ds.epochs_completed == epochs

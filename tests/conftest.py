@@ -1,0 +1,18 @@
+"""Test fixtures: every test starts in graph mode (TF1 face) with a fresh default graph."""
+import pytest
+
+import flowgrad.compat.v1 as tf
+from flowgrad.framework.context import state
+
+
+@pytest.fixture(autouse=True)
+def graph_mode():
+    """Graph mode, TF1 behaviour and an empty default graph for each test."""
+    saved = (state.eager, state.tensor_equality, list(state.session_stack))
+    tf.disable_v2_behavior()
+    state.graph_stack.clear()
+    tf.reset_default_graph()
+    yield
+    state.session_stack[:] = saved[2]
+    state.graph_stack.clear()
+    tf.enable_v2_behavior()
