@@ -3,6 +3,8 @@ from __future__ import annotations
 
 from typing import Any
 
+import numpy as np
+
 from flowgrad.framework import dtypes
 from flowgrad.framework.context import executing_eagerly, state
 from flowgrad.framework.graph import get_default_graph
@@ -87,7 +89,10 @@ def _execute(opdef: Any, inputs: Any, attrs: dict, dtype: Any) -> Any:
         raise RuntimeError("Op %s cannot run eagerly." % opdef.type)
     if opdef.updates:
         return _execute_update(opdef, inputs, tensors, attrs)
-    out = opdef.kernel(*[t._value for t in tensors], **attrs)
+    if opdef.rng:
+        out = opdef.kernel(eager_rng(attrs), *[t._value for t in tensors], **attrs)
+    else:
+        out = opdef.kernel(*[t._value for t in tensors], **attrs)
     n = opdef.n_outputs(attrs)
     if n == 1:
         outs = [EagerTensor(out)]
@@ -113,3 +118,16 @@ def _execute_update(opdef: Any, inputs: Any, tensors: list, attrs: dict) -> Any:
     for v, val in zip(variables, new):
         v._set_value(val)
     return variables[0] if variables else None
+
+
+_eager_rngs: dict = {}
+
+
+def eager_rng(attrs: dict) -> Any:
+    """The generator of an eager random op: one stream per (seed, seed2) pair."""
+    key = (attrs.get("seed", 0), attrs.get("seed2", 0))
+    rng = _eager_rngs.get(key)
+    if rng is None:
+        rng = np.random.default_rng(list(key) if any(key) else None)
+        _eager_rngs[key] = rng
+    return rng
