@@ -1,0 +1,114 @@
+"""Session overhead and graph-mode training speed against hand-written NumPy.
+
+Run:  python benchmarks/bench_session.py [--repeat N]
+
+Prints a table of flowgrad's time, the hand-written NumPy time measured in the
+same run, and their ratio, for:
+  * one ``sess.run`` of ``tf.gradients(y, [w, x])`` for ``y = w * x`` (scalar variables);
+  * one epoch (550 steps of 100) of the seed's MNIST softmax regression trained with
+    ``tf.gradients`` + ``assign``.
+"""
+from __future__ import annotations
+
+import argparse
+import time
+from typing import Callable
+
+import numpy as np
+
+import flowgrad.compat.v1 as tf
+from flowgrad.datasets import mnist
+
+
+def best_of(fn: Callable[[], object], repeat: int, number: int = 1) -> float:
+    """Best wall time of ``number`` calls of fn, over ``repeat`` rounds, per call."""
+    best = float("inf")
+    for _ in range(repeat):
+        t0 = time.perf_counter()
+        for _ in range(number):
+            fn()
+        best = min(best, (time.perf_counter() - t0) / number)
+    return best
+
+
+def tiny_gradients(repeat: int) -> tuple[float, float]:
+    """Seconds per run: flowgrad Session vs NumPy, for the gradients of y = w * x."""
+    with tf.Graph().as_default():
+        x = tf.Variable(50.0)
+        w = tf.Variable(10.0)
+        y = w * x
+        grads = tf.gradients(y, [w, x])
+        sess = tf.Session()
+        sess.run(tf.global_variables_initializer())
+        ours = best_of(lambda: sess.run(grads), repeat, 20000)
+    state = {"w": np.float32(10.0), "x": np.float32(50.0)}
+
+    def numpy_step() -> list:
+        wv, xv = state["w"], state["x"]
+        gy = np.float32(1.0)
+        return [gy * xv, gy * wv]
+    theirs = best_of(numpy_step, repeat, 20000)
+    return ours, theirs
+
+
+def mnist_batches() -> list:
+    data = mnist.read_data_sets(None, one_hot=True)
+    return [data.train.next_batch(100, shuffle=False) for _ in range(550)]
+
+
+def mnist_gradients_epoch(batches: list, repeat: int) -> tuple[float, float]:
+    """Seconds per epoch: the seed's tf.gradients + assign training vs NumPy."""
+    lr = 0.01
+    with tf.Graph().as_default():
+        x = tf.placeholder(tf.float32, [None, 784])
+        y = tf.placeholder(tf.float32, [None, 10])
+        W = tf.Variable(tf.zeros([784, 10]))
+        b = tf.Variable(tf.zeros([10]))
+        pred = tf.nn.softmax(tf.matmul(x, W) + b)
+        cost = tf.reduce_mean(-tf.reduce_sum(y * tf.log(pred), reduction_indices=1))
+        grad_W, grad_b = tf.gradients(xs=[W, b], ys=cost)
+        new_W = W.assign(W - lr * grad_W)
+        new_b = b.assign(b - lr * grad_b)
+        sess = tf.Session()
+        fetches = [new_W, new_b, cost]
+
+        def epoch() -> None:
+            sess.run(tf.global_variables_initializer())
+            for bx, by in batches:
+                sess.run(fetches, feed_dict={x: bx, y: by})
+        ours = best_of(epoch, repeat)
+
+    def numpy_epoch() -> None:
+        Wv = np.zeros((784, 10), np.float32)
+        bv = np.zeros(10, np.float32)
+        for bx, by in batches:
+            by = by.astype(np.float32)
+            logits = bx @ Wv + bv
+            e = np.exp(logits - logits.max(axis=1, keepdims=True))
+            p = e / e.sum(axis=1, keepdims=True)
+            np.mean(-np.sum(by * np.log(p), axis=1))
+            d = (p - by) / np.float32(len(bx))
+            Wv = Wv - lr * (bx.T @ d)
+            bv = bv - lr * d.sum(axis=0)
+    theirs = best_of(numpy_epoch, repeat)
+    return ours, theirs
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    ap.add_argument("--repeat", type=int, default=5, help="rounds; the best is reported")
+    args = ap.parse_args()
+    tf.disable_v2_behavior()
+    rows = []
+    ours, theirs = tiny_gradients(args.repeat)
+    rows.append(("sess.run(tf.gradients(w*x, [w, x]))", ours * 1e6, theirs * 1e6, "us"))
+    batches = mnist_batches()
+    ours, theirs = mnist_gradients_epoch(batches, args.repeat)
+    rows.append(("MNIST softmax epoch, tf.gradients+assign", ours, theirs, "s"))
+    print("%-44s %12s %12s %7s" % ("benchmark", "flowgrad", "NumPy", "ratio"))
+    for name, a, b, unit in rows:
+        print("%-44s %10.3f %s %10.3f %s %6.2fx" % (name, a, unit, b, unit, a / b))
+
+
+if __name__ == "__main__":
+    main()
