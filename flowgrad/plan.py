@@ -261,6 +261,11 @@ class PlanCompiler:
                         for t, v in zip(op.outputs, outs):
                             set_const(t, v)
                         continue
+            if typ == "Mul":
+                k = self._times_one(ins, consts, op)
+                if k is not None:
+                    names[op.outputs[0]] = args[k]
+                    continue
             # common subexpressions
             key = None
             if not d.stateful:
@@ -315,6 +320,18 @@ class PlanCompiler:
         code = compile(src, "<flowgrad plan>", "exec")
         exec(code, g)
         return Plan(g["_plan"], set(var_local) | set(written), ops_by_line, src)
+
+    @staticmethod
+    def _times_one(ins: list, consts: dict, op: Operation) -> int | None:
+        """For x * 1 (a constant 1 that cannot change x's shape or dtype): x's index."""
+        for k in (0, 1):
+            v, x = consts.get(ins[1 - k]), ins[k]
+            if v is not None and np.size(v) == 1 and np.all(v == 1) and x not in consts:
+                r = x.shape.rank
+                if r is not None and np.ndim(v) <= r and \
+                        x.dtype.base_dtype is op.outputs[0].dtype.base_dtype:
+                    return k
+        return None
 
     def _kernel(self, op: Operation) -> Callable:
         return op._def.bound_kernel(op._attrs)
