@@ -169,8 +169,10 @@ class PlanCompiler:
             persistent.add(names[t])
 
         def emit(line: str, op: Operation | None) -> None:
-            body.append("    " + line)
-            if op is not None:
+            if op is None:
+                body.append("    " + line)
+            else:
+                body.append("    %s  # %s (%s)" % (line, op.name, op.type))
                 ops_by_line[header + len(body)] = op
 
         # feeds
