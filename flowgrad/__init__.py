@@ -14,13 +14,30 @@ from flowgrad.framework.graph import Graph, Operation, control_dependencies, dev
 from flowgrad.framework.graph import name_scope as _v1_name_scope
 from flowgrad.framework.indexed_slices import IndexedSlices
 from flowgrad.framework.registry import RegisterGradient, no_gradient
-from flowgrad.framework.tensor import Tensor, is_tensor
+from flowgrad.framework.tensor import TensorBase as Tensor  # eager and graph tensors, as in TF2
+from flowgrad.framework.tensor import is_tensor
 from flowgrad.framework.tensor_shape import TensorShape
 from flowgrad.gradients import UnconnectedGradients
 from flowgrad.ops.array_ops import *
 from flowgrad.ops.control_flow_ops import group, no_op
 from flowgrad.ops.math_ops import *
+from flowgrad.ops.math_ops import argmax_v2 as argmax, argmin_v2 as argmin
+from flowgrad import math_api as math
 from flowgrad.ops.state_ops import Variable
+from flowgrad import keras, nest
+from flowgrad.function import TensorSpec, function, init_scope
+from flowgrad.keras import optimizers
+from flowgrad.tape import GradientTape, custom_gradient
+from flowgrad.ops.clip_ops import *
+from flowgrad.ops.script_ops import numpy_function
+from flowgrad import summary, testing as test
+from flowgrad.debug import debugging
+from flowgrad.debug.explain import explain_gradient
+from flowgrad import initializers, random_api as random
+from flowgrad.initializers import (Constant as constant_initializer, Ones as ones_initializer,
+                                   RandomNormal as random_normal_initializer,
+                                   RandomUniform as random_uniform_initializer,
+                                   Zeros as zeros_initializer)
 
 __version__ = "0.1.0"
 

@@ -7,11 +7,12 @@ from __future__ import annotations
 
 import collections
 import enum
+import weakref
 from typing import Any
 
 from flowgrad.framework import dtypes
 from flowgrad.framework.context import executing_eagerly
-from flowgrad.framework.graph import Operation, name_scope
+from flowgrad.framework.graph import Operation, get_default_graph, name_scope
 from flowgrad.framework.indexed_slices import IndexedSlices
 from flowgrad.framework.registry import gradient_function
 from flowgrad.framework.tensor import Tensor, convert_to_tensor
@@ -95,8 +96,12 @@ def _aggregate(grads: list) -> Any:
     from flowgrad.ops.math_ops import add_n
     if all(isinstance(g, IndexedSlices) for g in grads):
         from flowgrad.ops.array_ops import concat
-        return IndexedSlices(concat([g.values for g in grads], 0),
-                             concat([g.indices for g in grads], 0), grads[0].dense_shape)
+        indices = [g.indices for g in grads]
+        if len({i.dtype.base_dtype for i in indices}) > 1:   # int32 and int64: int64, as TF
+            from flowgrad.ops.math_ops import cast
+            indices = [cast(i, dtypes.int64) for i in indices]
+        return IndexedSlices(concat([g.values for g in grads], 0), concat(indices, 0),
+                             grads[0].dense_shape)
     return add_n([convert_to_tensor(g) for g in grads])
 
 
@@ -137,6 +142,26 @@ def gradients(ys: Any, xs: Any, grad_ys: Any = None, name: str = "gradients",
                                                          stop_gradients=stop_gradients)[0]))
             out.append(g)
     return out
+
+
+_SELECT_TYPES = frozenset(("Select", "SelectV2"))
+# gradient op -> weak refs to (the forward op whose gradient function created it, the
+# out_grads of that call); weak, so that diagnostics never keep a graph alive
+_gradient_origins: weakref.WeakKeyDictionary = weakref.WeakKeyDictionary()
+
+
+def _record_origin(new_ops: list, op: Operation, out_grads: list) -> None:
+    origin = (weakref.ref(op), tuple(weakref.ref(g) for g in out_grads if g is not None))
+    for new_op in new_ops:
+        _gradient_origins.setdefault(new_op, origin)
+
+
+def gradient_origin(op: Operation) -> tuple | None:
+    """(forward op, incoming gradients) for an op made by a gradient function, else None."""
+    origin = _gradient_origins.get(op)
+    if origin is None:
+        return None
+    return origin[0](), tuple(r() for r in origin[1])
 
 
 def _default_grad_y(i: int, y: Tensor) -> Any:
@@ -185,12 +210,18 @@ def _backward(ys: list, xs: list, grad_ys: list, stop_gradient_ops: set,
                 and _has_trainable_input(op, between, xs_set):
             grad_fn = gradient_function(op)
             if grad_fn is not None:
+                if op.type in _SELECT_TYPES:
+                    from flowgrad.debug.unsafe_where import warn_unsafe_where
+                    warn_unsafe_where(op)
+                graph = get_default_graph()
+                first = len(graph._ops)
                 with name_scope(op.name + "_grad"):
                     for i, g in enumerate(out_grads):
                         if g is None and is_trainable(op.outputs[i]):
                             from flowgrad.ops.array_ops import zeros_like
                             out_grads[i] = zeros_like(op.outputs[i])
                     result = grad_fn(op, *out_grads)
+                    _record_origin(graph._ops[first:], op, out_grads)
                     in_grads = list(result) if isinstance(result, (list, tuple)) else [result]
                     if len(in_grads) != len(op.inputs):
                         raise ValueError("Num gradients %d generated for op %s do not match num "

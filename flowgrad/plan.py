@@ -77,9 +77,19 @@ class PlanCompiler:
     ``state_ref`` is the mapping variable-op -> value the plan reads and commits;
     ``rng_for(op)`` gives the random generator of a random op."""
 
+    fold_constants = True    # subclasses that check every op's output turn folding off
+
     def __init__(self, state_ref: Any, rng_for: Callable[[Operation], Any]):
         self.state_ref = state_ref
         self.rng_for = rng_for
+
+    def after_op(self, op: Operation, args: list, outs: list, gname: Callable) -> str | None:
+        """Source of a statement to run right after ``op``'s kernel call, or None.
+
+        ``args``/``outs`` are the generated names of its input and output values and
+        ``gname(prefix, value)`` binds a global. Plans emit nothing here; instrumented
+        plans (flowgrad.debug.numerics) override it."""
+        return None
 
     # -- pruning and ordering --------------------------------------------------------
     @staticmethod
@@ -251,7 +261,8 @@ class PlanCompiler:
                                   from_feed, names, counter)
                 continue
             # constant folding
-            if d.foldable and all(t in consts for t in ins) and d.kernel is not None:
+            if self.fold_constants and d.foldable and all(t in consts for t in ins) \
+                    and d.kernel is not None:
                 try:
                     with np.errstate(all="ignore"):
                         val = d.bound_kernel(op._attrs)(*[consts[t] for t in ins])
@@ -289,6 +300,9 @@ class PlanCompiler:
                 emit("%s, = %s" % (", ".join(outs), call), op)
             else:
                 emit(call, op)
+            extra = self.after_op(op, args[1:] if d.rng else args, outs, gname)
+            if extra is not None:
+                emit(extra, op)
             for t, o in zip(op.outputs, outs):
                 names[t] = o
                 if d.view:

@@ -55,13 +55,15 @@ def _type_error(f: Any) -> TypeError:
 class BaseSession:
     """A TF1 Session: ``run(fetches, feed_dict)`` over a graph, with its own variable values."""
 
-    def __init__(self, target: str = "", graph: Graph | None = None, config: Any = None):
+    def __init__(self, target: str = "", graph: Graph | None = None, config: Any = None,
+                 check_numerics: bool = False):
         self._graph = graph if graph is not None else get_default_graph()
         self._state: dict = {}
         self._rngs: dict = {}
         self._plans: dict = {}
         self._closed = False
         self._compiler = PlanCompiler(self._state, self._rng_for)
+        self._check_numerics = check_numerics   # flowgrad extension: see flowgrad.debug
 
     @property
     def graph(self) -> Graph:
@@ -82,7 +84,8 @@ class BaseSession:
         if self._closed:
             raise RuntimeError("Attempted to use a closed Session.")
         try:
-            key = (_fetch_key(fetches), tuple(feed_dict) if feed_dict else ())
+            key = (_fetch_key(fetches), tuple(feed_dict) if feed_dict else (),
+                   state.check_numerics)
             plan = self._plans.get(key)
         except TypeError:
             key, plan = None, None
@@ -114,7 +117,11 @@ class BaseSession:
 
         def build(expr_of: Callable, gname: Callable) -> str:
             return _render(template, expr_of, gname)
-        return self._compiler.compile(leaves, fed, build)
+        compiler = self._compiler
+        if self._check_numerics or state.check_numerics:
+            from flowgrad.debug.numerics import NumericsPlanCompiler
+            compiler = NumericsPlanCompiler(self._state, self._rng_for)
+        return compiler.compile(leaves, fed, build)
 
     def _element(self, f: Any) -> Any:
         if f is None or isinstance(f, (int, float, complex, bool, np.ndarray, np.generic)):
@@ -228,8 +235,9 @@ class Session(BaseSession):
 class InteractiveSession(BaseSession):
     """A Session that installs itself as the default session on creation."""
 
-    def __init__(self, target: str = "", graph: Graph | None = None, config: Any = None):
-        super().__init__(target, graph, config)
+    def __init__(self, target: str = "", graph: Graph | None = None, config: Any = None,
+                 check_numerics: bool = False):
+        super().__init__(target, graph, config, check_numerics)
         state.session_stack.append(self)
 
     def close(self) -> None:

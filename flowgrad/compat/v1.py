@@ -2,7 +2,7 @@
 from __future__ import annotations
 
 import flowgrad.ops  # registers every op
-from flowgrad import nn
+from flowgrad.compat import v1_nn as nn
 from flowgrad.framework import errors
 from flowgrad.framework.context import (disable_eager_execution, enable_eager_execution,
                                         executing_eagerly, get_default_session,
@@ -19,8 +19,25 @@ from flowgrad.gradients import AggregationMethod, UnconnectedGradients, gradient
 from flowgrad.ops.array_ops import *
 from flowgrad.ops.control_flow_ops import *
 from flowgrad.ops.math_ops import *
+from flowgrad.compat import v1_math as math
 from flowgrad.ops.state_ops import *
+from flowgrad.ops.init_ops import *
+from flowgrad.ops.random_ops import *
+from flowgrad.ops.script_ops import *
+from flowgrad.ops.variable_scope import *
+from flowgrad import random_api as random
+from flowgrad.compat import v1_initializers as initializers
 from flowgrad.session import InteractiveSession, Session
+from flowgrad.function import function
+from flowgrad.tape import GradientTape, custom_gradient
+from flowgrad import train
+from flowgrad.ops.clip_ops import *
+from flowgrad.debug import debugging
+from flowgrad.debug.explain import explain_gradient
+from flowgrad.debug.numerics_ops import add_check_numerics_ops, verify_tensor_all_finite
+from flowgrad.debug.numerics_ops import check_numerics
+from flowgrad.summary import v1 as summary
+from flowgrad.testing import v1 as test
 
 
 def disable_v2_behavior() -> None:

@@ -17,6 +17,7 @@ class _State:
     session_stack: list = []   # sessions entered as default
     tapes: list = []           # active GradientTapes, innermost last
     tensor_equality = True     # TF2: == on tensors is elementwise
+    check_numerics = False     # every op's output checked for NaN/Inf (flowgrad.debug)
 
 
 state = _State()

@@ -248,7 +248,10 @@ class Graph:
         try:
             yield
         finally:
-            missed = [k for k in op_type_map if k not in self._override_hits]
+            # an entry is missed unless some op used it, or used its gradient name through
+            # a sibling entry (the {"PyFunc": g, "PyFuncStateless": g} idiom)
+            used = {op_type_map[k] for k in op_type_map if k in self._override_hits}
+            missed = [k for k in op_type_map if op_type_map[k] not in used]
             if missed:
                 warnings.warn("gradient_override_map: no op of type %s was created inside the "
                               "scope, so the override %s matched nothing"

@@ -3,6 +3,8 @@ from __future__ import annotations
 
 from typing import Any
 
+import numpy as np
+
 from flowgrad.framework.tensor import register_tensor_conversion_function
 
 
@@ -33,9 +35,12 @@ class IndexedSlices:
     @property
     def shape(self) -> Any:
         from flowgrad.framework.shape_rules import shape_from_value
+        from flowgrad.framework.tensor import is_tensor
         from flowgrad.framework.tensor_shape import TensorShape
         if self._dense_shape is None:
             return TensorShape(None)
+        if not is_tensor(self._dense_shape):
+            return TensorShape([int(d) for d in np.ravel(self._dense_shape)])
         return shape_from_value(self._dense_shape)
 
     def get_shape(self) -> Any:
@@ -68,13 +73,21 @@ class IndexedSlices:
 
 
 def to_dense(s: IndexedSlices, dtype: Any = None, name: Any = None, as_ref: bool = False) -> Any:
-    """The dense tensor an IndexedSlices stands for (duplicate indices add up)."""
+    """The dense tensor an IndexedSlices stands for (rows of duplicate indices add up)."""
+    from flowgrad.framework import dtypes
     from flowgrad.ops.array_ops import unsorted_segment_sum
+    if dtype is not None and dtypes.as_dtype(dtype).base_dtype is not s.dtype.base_dtype:
+        raise ValueError("Tensor conversion requested dtype %s for IndexedSlices with dtype %s: %r"
+                         % (dtypes.as_dtype(dtype).name, s.dtype.base_dtype.name, s))
     if s.dense_shape is None:
         raise ValueError("Tensor conversion requested for IndexedSlices without dense_shape: %r"
                          % (s,))
-    from flowgrad.ops.array_ops import gather
-    return unsorted_segment_sum(s.values, s.indices, gather(s.dense_shape, 0))
+    shape = s.shape
+    rows = shape.as_tuple()[0] if shape.rank else None
+    out = unsorted_segment_sum(s.values, s.indices, s.dense_shape[0] if rows is None else rows,
+                               name=name)
+    out.set_shape(shape)
+    return out
 
 
 register_tensor_conversion_function(IndexedSlices, to_dense)

@@ -5,7 +5,7 @@ from typing import Any
 
 import numpy as np
 
-from flowgrad.framework import dtypes
+from flowgrad.framework import dtypes, errors
 from flowgrad.framework.context import executing_eagerly, state
 from flowgrad.framework.graph import get_default_graph
 from flowgrad.framework.registry import _ops, get_op_def
@@ -82,28 +82,78 @@ def _eager_input(x: Any, dtype: Any) -> EagerTensor:
 
 
 def _execute(opdef: Any, inputs: Any, attrs: dict, dtype: Any) -> Any:
+    """Runs the kernel now on eager values; returns EagerTensor(s), recorded on active tapes."""
     tensors = [x if type(x) is EagerTensor else _eager_input(x, dtype) for x in inputs]
     if opdef.same_dtype and len(tensors) > 1:
-        _check_same_dtype(opdef, tensors)
-    if opdef.kernel is None:
+        d0 = tensors[0]._dtype
+        for t in tensors:
+            if t._dtype is not d0:
+                _check_same_dtype(opdef, tensors)
+    kernel = opdef.kernel
+    if kernel is None:
         raise RuntimeError("Op %s cannot run eagerly." % opdef.type)
     if opdef.updates:
         return _execute_update(opdef, inputs, tensors, attrs)
-    if opdef.rng:
-        out = opdef.kernel(eager_rng(attrs), *[t._value for t in tensors], **attrs)
-    else:
-        out = opdef.kernel(*[t._value for t in tensors], **attrs)
-    n = opdef.n_outputs(attrs)
+    vals = [t._value for t in tensors]
+    try:
+        if opdef.rng:
+            out = kernel(eager_rng(attrs), *vals, **attrs)
+        elif attrs:
+            out = kernel(*vals, **attrs)
+        else:
+            out = kernel(*vals)
+    except errors.OpError as e:
+        if e.op is not None or "[Op:" in e.message:
+            raise
+        raise type(e)(e.node_def, None, "%s [Op:%s]" % (e.message, opdef.type)) from e
+    except _KERNEL_ERRORS as e:
+        raise _eager_error(opdef, tensors, attrs, e) from e
+    n = opdef.num_outputs
     if n == 1:
-        outs = [EagerTensor(out)]
-    else:
-        outs = [EagerTensor(v) for v in out]
-    if state.tapes:
-        from flowgrad.tape import record_operation
-        record_operation(opdef, tensors, outs, attrs)
+        t = EagerTensor(out)
+        if state.tapes or state.check_numerics:
+            _observe(opdef, tensors, [t], attrs)
+        return t
+    if n.__class__ is not int:
+        n = n(attrs)
+    outs = [EagerTensor(v) for v in out] if n else []
+    if outs and (state.tapes or state.check_numerics):
+        _observe(opdef, tensors, outs, attrs)
     if n == 1:
         return outs[0]
     return outs if n else None
+
+
+def _observe(opdef: Any, tensors: list, outs: list, attrs: dict) -> None:
+    """Numerics checks (flowgrad.debug) and tape recording of an eager op's outputs."""
+    if state.check_numerics:
+        from flowgrad.debug.numerics import check_eager
+        check_eager(opdef, tensors, outs)
+    if state.tapes:
+        _tape_hook()(opdef, tensors, outs, attrs)
+
+
+def _tape_hook() -> Any:
+    """flowgrad.tape.record_operation (imported on first use: tape.py imports the ops)."""
+    global _record_operation
+    if _record_operation is None:
+        from flowgrad.tape import record_operation
+        _record_operation = record_operation
+    return _record_operation
+
+
+_record_operation = None
+_KERNEL_ERRORS = (ValueError, TypeError, IndexError, ArithmeticError)
+
+
+def _eager_error(opdef: Any, tensors: list, attrs: dict, e: Exception) -> errors.OpError:
+    """TensorFlow's eager error for a failing kernel: the shape rule's message if it objects."""
+    msg = str(e)
+    try:
+        opdef.infer(tensors, attrs)
+    except (ValueError, TypeError) as bad:
+        msg = str(bad)
+    return errors.InvalidArgumentError(None, None, "%s [Op:%s]" % (msg, opdef.type))
 
 
 def _execute_update(opdef: Any, inputs: Any, tensors: list, attrs: dict) -> Any:

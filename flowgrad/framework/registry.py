@@ -144,23 +144,37 @@ def has_gradient_entry(name: str) -> bool:
     return name in _gradients
 
 
+def _close_op_type(name: str, cutoff: float) -> str | None:
+    """The registered op type closest to ``name`` ignoring case, if close enough."""
+    lower = {t.lower(): t for t in _ops}
+    hint = difflib.get_close_matches(name.lower(), list(lower), n=1, cutoff=cutoff)
+    return lower[hint[0]] if hint else None
+
+
 def _warn_if_near_miss(name: str) -> None:
     """Warns when a registered gradient name looks like a misspelt op type."""
     if name in _ops:
         return
-    hint = difflib.get_close_matches(name, list(_ops), n=1, cutoff=0.85)
-    if hint and hint[0].lower() == name.lower():
+    hint = _close_op_type(name, 0.9)
+    if hint:
         warnings.warn("RegisterGradient(%r): no op type has this name; did you mean %r? "
-                      "(it will only be used through gradient_override_map)" % (name, hint[0]),
+                      "(it will only be used through gradient_override_map)" % (name, hint),
                       stacklevel=3)
 
 
 def check_override_map(op_type_map: dict) -> None:
-    """Warns for override-map keys that are not op types (with a did-you-mean)."""
-    for op_type in op_type_map:
+    """Warns for override-map keys that are not op types, and for gradient names that are
+    not registered but close to one that is (each with a did-you-mean)."""
+    for op_type, grad_name in op_type_map.items():
         if op_type not in _ops:
-            hint = difflib.get_close_matches(op_type, list(_ops), n=1, cutoff=0.6)
+            hint = _close_op_type(op_type, 0.6)
             warnings.warn("gradient_override_map: %r is not a registered op type%s; the "
                           "override will match no op" % (
-                              op_type, ", did you mean %r?" % hint[0] if hint else ""),
+                              op_type, ", did you mean %r?" % hint if hint else ""),
                           stacklevel=4)
+        if isinstance(grad_name, str) and grad_name not in _gradients:
+            hint = difflib.get_close_matches(grad_name, list(_gradients), n=1, cutoff=0.85)
+            if hint:
+                warnings.warn("gradient_override_map: no gradient is registered under %r "
+                              "(mapped from %r); did you mean %r?" % (grad_name, op_type,
+                                                                      hint[0]), stacklevel=4)

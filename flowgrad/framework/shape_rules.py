@@ -116,6 +116,8 @@ def shape_from_value(t: Any) -> TensorShape:
         return TensorShape([None if d < 0 else int(d) for d in np.ravel(v)])
     if isinstance(t, Tensor) and t.op.type == "Pack":
         return TensorShape([_dim(x) for x in t.op.inputs])
+    if isinstance(t, Tensor) and t.op.type == "Shape":
+        return t.op.inputs[0].shape
     if isinstance(t, Tensor) and t.shape.rank == 1 and t.shape.as_tuple()[0] is not None:
         return unknown_shape(t.shape.as_tuple()[0])
     return TensorShape(None)

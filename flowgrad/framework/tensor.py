@@ -122,8 +122,9 @@ class EagerTensor(TensorBase):
     __slots__ = ("_value", "_dtype", "__weakref__")
 
     def __init__(self, value: Any, dtype: dtypes.DType | None = None):
-        self._value = value
-        self._dtype = dtype if dtype is not None else dtypes.from_numpy(value.dtype)
+        self._value = value         # an ndarray, or a NumPy scalar for rank 0
+        self._dtype = dtype if dtype is not None else (_DTYPE_OF_NP.get(value.dtype)
+                                                       or dtypes.as_dtype(value.dtype))
 
     @property
     def dtype(self) -> dtypes.DType:
@@ -131,7 +132,9 @@ class EagerTensor(TensorBase):
 
     @property
     def shape(self) -> TensorShape:
-        return TensorShape(self._value.shape)
+        s = object.__new__(TensorShape)
+        s._dims = self._value.shape
+        return s
 
     @property
     def name(self) -> str:
@@ -140,6 +143,10 @@ class EagerTensor(TensorBase):
     @property
     def op(self) -> Any:
         raise AttributeError("Tensor.op is undefined when eager execution is enabled.")
+
+    @property
+    def graph(self) -> Any:
+        raise AttributeError("Tensor.graph is undefined when eager execution is enabled.")
 
     @property
     def device(self) -> str:
@@ -161,28 +168,35 @@ class EagerTensor(TensorBase):
                              % (self.shape, as_shape(shape)))
 
     def __repr__(self) -> str:
-        return "<tf.Tensor: shape=%s, dtype=%s, numpy=%r>" % (
-            self.shape, self._dtype.name, self.numpy())
+        return "<tf.Tensor: shape=%s, dtype=%s, numpy=%s>" % (
+            self.shape, self._dtype.name, numpy_text(self.numpy(), is_repr=True))
 
     def __str__(self) -> str:
-        return "tf.Tensor(%s, shape=%s, dtype=%s)" % (
-            np.asarray(self._value), self.shape, self._dtype.name)
+        return "tf.Tensor(%s, shape=%s, dtype=%s)" % (numpy_text(self.numpy()), self.shape,
+                                                      self._dtype.name)
 
     def __array__(self, dtype: Any = None, copy: Any = None) -> np.ndarray:
         a = np.asarray(self._value)
         return a if dtype is None else a.astype(dtype)
 
     def __hash__(self) -> int:
-        raise TypeError("Tensor is unhashable. Instead, use tensor.ref() as the key.")
+        if state.tensor_equality:
+            raise TypeError("Tensor is unhashable. Instead, use tensor.ref() as the key.")
+        return id(self)
 
     def ref(self) -> Any:
+        """A hashable reference to this tensor."""
         return _Ref(self)
 
     def __eq__(self, other: Any) -> Any:
+        if not state.tensor_equality:
+            return self is other
         from flowgrad.ops.math_ops import equal
         return equal(self, other)
 
     def __ne__(self, other: Any) -> Any:
+        if not state.tensor_equality:
+            return self is not other
         from flowgrad.ops.math_ops import not_equal
         return not_equal(self, other)
 
@@ -211,6 +225,19 @@ class EagerTensor(TensorBase):
 
     def __format__(self, spec: str) -> str:
         return format(self.numpy(), spec)
+
+
+_DTYPE_OF_NP = dtypes._BY_NP
+
+
+def numpy_text(value: Any, is_repr: bool = False) -> str:
+    """A value as TensorFlow prints it in an eager tensor's repr or str."""
+    if is_repr:
+        text = repr(value.item()) if np.isscalar(value) and not isinstance(value, bytes) \
+            else repr(value)
+    else:
+        text = str(value)
+    return "\n" + text if "\n" in text else text
 
 
 class _Ref:

@@ -1,2 +1,4 @@
 """Op definitions by family; importing this package registers every op."""
 from flowgrad.ops import array_ops, control_flow_ops, math_ops, overloads, state_ops  # noqa: F401
+from flowgrad.ops import init_ops, random_ops, script_ops, variable_scope  # noqa: F401
+from flowgrad.ops import clip_ops, training_ops  # noqa: F401

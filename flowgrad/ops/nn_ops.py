@@ -1,32 +1,698 @@
-"""Neural-network ops: activations, softmax, losses, bias_add, dropout."""
+"""Neural-network ops: activations, softmax, cross-entropy losses, bias_add, l2_loss, dropout.
+
+Each op is TensorFlow's op type with a NumPy kernel, a shape rule and a gradient built
+from public ops; the fused gradient ops (ReluGrad, EluGrad, SoftplusGrad, BiasAddGrad,
+...) carry their own gradients, so every derivative can be differentiated again.
+Functions whose TF1 and TF2 signatures differ exist twice, as in TensorFlow: the TF1
+form under the plain name and the TF2 form with a ``_v2`` suffix (``flowgrad.nn``
+exports the TF2 forms under the plain names)."""
 from __future__ import annotations
 
+import numbers
 from typing import Any
 
 import numpy as np
 
+from flowgrad.framework import dtypes
+from flowgrad.framework.errors import InvalidArgumentError
+from flowgrad.framework.graph import name_scope
 from flowgrad.framework.op_call import apply_op
-from flowgrad.framework.registry import defop
-from flowgrad.framework.shape_rules import unary
-from flowgrad.ops.array_ops import _as_value
-from flowgrad.ops.math_ops import multiply, reduce_sum, subtract
+from flowgrad.framework.registry import _NO_GRADIENT, defop, register_op
+from flowgrad.framework.shape_rules import constant_value, reduced_shape, unary
+from flowgrad.framework.tensor import Tensor, convert_to_tensor, is_tensor
+from flowgrad.framework.tensor_shape import TensorShape
+from flowgrad.ops.array_ops import (
+    _as_value,
+    broadcast_to,
+    expand_dims,
+    rank,
+    reshape,
+    shape_of,
+    stop_gradient,
+    zeros_like,
+)
+from flowgrad.ops.math_ops import (
+    abs,
+    add,
+    cast,
+    exp,
+    greater_equal,
+    less,
+    multiply,
+    negative,
+    realdiv,
+    reduce_sum,
+    sigmoid,
+    sign,
+    square,
+    subtract,
+    tanh,
+    where,
+)
+
+# --------------------------------------------------------------------------------------
+# Helpers
+
+_FLOATS = "half, bfloat16, float, double"
+_REALS = "float, double, int32, uint8, int16, int8, int64, bfloat16, uint16, half, uint32, uint64"
 
 
-def _softmax_kernel(x: Any) -> Any:
-    e = np.exp(x - np.max(x, axis=-1, keepdims=True))
-    e /= np.sum(e, axis=-1, keepdims=True)
+def _input(x: Any, op_type: str, arg: str, floating_only: bool = True, dtype: Any = None) -> Any:
+    """``x`` as a tensor whose dtype ``op_type`` accepts (TypeError naming the op if not)."""
+    t = convert_to_tensor(_as_value(x), dtype)
+    dt = t.dtype.base_dtype
+    if not (dt.is_floating or not floating_only and dt.is_integer):
+        raise TypeError("Value for attr 'T' of %s is not in the list of allowed values: %s "
+                        "(input '%s' of %s)" % (dt.name, _FLOATS if floating_only else _REALS,
+                                                arg, op_type))
+    return t
+
+
+def _merged(ins: list, attrs: dict) -> tuple:
+    """Fused gradient ops: output like input 0, whose shape must match input 1's."""
+    return ins[0].dtype.base_dtype, ins[0].shape.merge_with(ins[1].shape)
+
+
+def _fused_grad(op_type: str, grad: Any, x: Any, **attrs: Any) -> Any:
+    return apply_op(op_type, (grad, x), attrs)
+
+
+def _zero(x: np.ndarray) -> Any:
+    return np.zeros((), x.dtype)
+
+
+def _is_zero(t: Any) -> bool:
+    """Whether gradient ``t`` is known to be all zeros (or absent) when the graph is built."""
+    if t is None:
+        return True
+    if isinstance(t, Tensor) and t.op.type == "ZerosLike":
+        return True
+    v = constant_value(t)
+    return v is not None and not np.any(v)
+
+
+def _class_axis(logits: Any, axis: Any, what: str) -> int:
+    """``axis`` of ``logits`` as an int (non-negative when the rank is known)."""
+    axis = -1 if axis is None else int(axis)
+    rank = logits.shape.rank
+    if rank is None:
+        return axis
+    if rank == 0:
+        raise ValueError("%s: logits must have rank >= 1, got a scalar (%s)"
+                         % (what, getattr(logits, "name", "eager tensor")))
+    if not -rank <= axis < rank:
+        raise ValueError("%s: axis %d is out of range for logits of rank %d (shape %s)"
+                         % (what, axis, rank, logits.shape))
+    return axis % rank
+
+
+def _sum_keepdims(t: Any, axis: int) -> Any:
+    """reduce_sum over one axis, keeping it; a negative axis of a tensor of unknown rank too."""
+    if axis < 0 and t.shape.rank is None:
+        return reduce_sum(t, add(rank(t), axis), keepdims=True)
+    return reduce_sum(t, axis, keepdims=True)
+
+
+# --------------------------------------------------------------------------------------
+# Piecewise-linear activations: relu, relu6, leaky_relu
+
+
+def _relu_grad_kernel(g: Any, x: Any) -> Any:
+    return np.where(x > 0, g, _zero(g))
+
+
+@defop("Relu", lambda x: np.maximum(x, 0), unary, input_names=("features",))
+def _relu_grad(op: Any, grad: Any) -> Any:
+    return _fused_grad("ReluGrad", grad, op.outputs[0])
+
+
+@defop("ReluGrad", _relu_grad_kernel, _merged, same_dtype=True,
+       input_names=("gradients", "features"))
+def _relu_grad_grad(op: Any, grad: Any) -> Any:
+    x = op.inputs[1]
+    return _fused_grad("ReluGrad", grad, x), zeros_like(x)
+
+
+def relu(features: Any, name: str | None = None) -> Any:
+    """max(features, 0) elementwise."""
+    return apply_op("Relu", (_input(features, "Relu", "features", False),), name=name)
+
+
+def _relu6_grad_kernel(g: Any, x: Any) -> Any:
+    return np.where((x > 0) & (x < 6), g, _zero(g))
+
+
+@defop("Relu6", lambda x: np.clip(x, 0, 6), unary, input_names=("features",))
+def _relu6_grad(op: Any, grad: Any) -> Any:
+    return _fused_grad("Relu6Grad", grad, op.inputs[0])
+
+
+@defop("Relu6Grad", _relu6_grad_kernel, _merged, same_dtype=True,
+       input_names=("gradients", "features"))
+def _relu6_grad_grad(op: Any, grad: Any) -> Any:
+    x = op.inputs[1]
+    return _fused_grad("Relu6Grad", grad, x), zeros_like(x)
+
+
+def relu6(features: Any, name: str | None = None) -> Any:
+    """min(max(features, 0), 6) elementwise."""
+    return apply_op("Relu6", (_input(features, "Relu6", "features", False),), name=name)
+
+
+def _leaky_relu_kernel(x: Any, *, alpha: float) -> Any:
+    return np.where(x > 0, x, x * np.asarray(alpha, x.dtype))
+
+
+def _leaky_relu_grad_kernel(g: Any, x: Any, *, alpha: float) -> Any:
+    return np.where(x > 0, g, g * np.asarray(alpha, g.dtype))
+
+
+@defop("LeakyRelu", _leaky_relu_kernel, unary, input_names=("features",))
+def _leaky_relu_grad(op: Any, grad: Any) -> Any:
+    return _fused_grad("LeakyReluGrad", grad, op.inputs[0], alpha=op.get_attr("alpha"))
+
+
+@defop("LeakyReluGrad", _leaky_relu_grad_kernel, _merged, same_dtype=True,
+       input_names=("gradients", "features"))
+def _leaky_relu_grad_grad(op: Any, grad: Any) -> Any:
+    x = op.inputs[1]
+    return _fused_grad("LeakyReluGrad", grad, x, alpha=op.get_attr("alpha")), zeros_like(x)
+
+
+def leaky_relu(features: Any, alpha: float = 0.2, name: str | None = None) -> Any:
+    """features where positive, else alpha * features."""
+    x = _input(features, "LeakyRelu", "features", False)
+    if x.dtype.is_integer:
+        x = cast(x, dtypes.float32)
+    return apply_op("LeakyRelu", (x,), {"alpha": float(alpha)}, name=name)
+
+
+# --------------------------------------------------------------------------------------
+# Smooth activations: elu, selu, softplus, softsign
+
+_SELU_ALPHA = 1.6732632423543772848170429916717
+_SELU_SCALE = 1.0507009873554804934193349852946
+
+
+def _elu_kernel(x: Any) -> Any:
+    return np.where(x < 0, np.expm1(np.minimum(x, 0)), x)
+
+
+def _elu_grad_kernel(g: Any, y: Any) -> Any:
+    return np.where(y < 0, g * (y + 1), g)
+
+
+@defop("Elu", _elu_kernel, unary, input_names=("features",))
+def _elu_grad(op: Any, grad: Any) -> Any:
+    return _fused_grad("EluGrad", grad, op.outputs[0])
+
+
+@defop("EluGrad", _elu_grad_kernel, _merged, same_dtype=True,
+       input_names=("gradients", "outputs"))
+def _elu_grad_grad(op: Any, grad: Any) -> Any:
+    g, y = op.inputs
+    return (_fused_grad("EluGrad", grad, y),
+            where(less(y, 0.0), multiply(grad, g), zeros_like(y)))
+
+
+def elu(features: Any, name: str | None = None) -> Any:
+    """exp(features) - 1 where negative, else features."""
+    return apply_op("Elu", (_input(features, "Elu", "features"),), name=name)
+
+
+def _selu_kernel(x: Any) -> Any:
+    neg = np.expm1(np.minimum(x, 0)) * np.asarray(_SELU_ALPHA, x.dtype)
+    return np.where(x < 0, neg, x) * np.asarray(_SELU_SCALE, x.dtype)
+
+
+def _selu_grad_kernel(g: Any, y: Any) -> Any:
+    scale = np.asarray(_SELU_SCALE, g.dtype)
+    return np.where(y < 0, g * (y + scale * np.asarray(_SELU_ALPHA, g.dtype)), g * scale)
+
+
+@defop("Selu", _selu_kernel, unary, input_names=("features",))
+def _selu_grad(op: Any, grad: Any) -> Any:
+    return _fused_grad("SeluGrad", grad, op.outputs[0])
+
+
+@defop("SeluGrad", _selu_grad_kernel, _merged, same_dtype=True,
+       input_names=("gradients", "outputs"))
+def _selu_grad_grad(op: Any, grad: Any) -> Any:
+    g, y = op.inputs
+    return (_fused_grad("SeluGrad", grad, y),
+            where(less(y, 0.0), multiply(grad, g), zeros_like(y)))
+
+
+def selu(features: Any, name: str | None = None) -> Any:
+    """scale * (alpha * (exp(features) - 1) where negative, else features)."""
+    return apply_op("Selu", (_input(features, "Selu", "features"),), name=name)
+
+
+def _sigmoid_np(x: Any) -> Any:
+    return np.exp(-np.logaddexp(0, -x))
+
+
+@defop("Softplus", lambda x: np.logaddexp(x, 0), unary, input_names=("features",))
+def _softplus_grad(op: Any, grad: Any) -> Any:
+    return _fused_grad("SoftplusGrad", grad, op.inputs[0])
+
+
+@defop("SoftplusGrad", lambda g, x: g * _sigmoid_np(x), _merged, same_dtype=True,
+       input_names=("gradients", "features"))
+def _softplus_grad_grad(op: Any, grad: Any) -> Any:
+    g, x = op.inputs
+    d2 = multiply(sigmoid(x), sigmoid(negative(x)))    # softplus'' without overflow
+    return _fused_grad("SoftplusGrad", grad, x), multiply(multiply(grad, g), d2)
+
+
+def softplus(features: Any, name: str | None = None) -> Any:
+    """log(exp(features) + 1), computed without overflow."""
+    return apply_op("Softplus", (_input(features, "Softplus", "features"),), name=name)
+
+
+@defop("Softsign", lambda x: x / (1 + np.abs(x)), unary, input_names=("features",))
+def _softsign_grad(op: Any, grad: Any) -> Any:
+    return _fused_grad("SoftsignGrad", grad, op.inputs[0])
+
+
+@defop("SoftsignGrad", lambda g, x: g / np.square(1 + np.abs(x)), _merged, same_dtype=True,
+       input_names=("gradients", "features"))
+def _softsign_grad_grad(op: Any, grad: Any) -> Any:
+    g, x = op.inputs
+    denom = add(abs(x), 1.0)
+    d2 = realdiv(multiply(-2.0, sign(x)), multiply(denom, square(denom)))
+    return _fused_grad("SoftsignGrad", grad, x), multiply(multiply(grad, g), d2)
+
+
+def softsign(features: Any, name: str | None = None) -> Any:
+    """features / (abs(features) + 1)."""
+    return apply_op("Softsign", (_input(features, "Softsign", "features"),), name=name)
+
+
+# --------------------------------------------------------------------------------------
+# softmax, log_softmax
+
+
+def _shifted_lse(x: Any, axis: int) -> tuple:
+    """(x - max(x), log(sum(exp(x - max(x))))) along ``axis``: log_softmax is their difference."""
+    shifted = x - np.max(x, axis=axis, keepdims=True)
+    return shifted, np.log(np.sum(np.exp(shifted), axis=axis, keepdims=True))
+
+
+def _log_softmax_np(x: Any, axis: int) -> Any:
+    shifted, lse = _shifted_lse(x, axis)
+    return shifted - lse
+
+
+def _softmax_kernel(x: Any, *, axis: int = -1) -> Any:
+    e = np.exp(x - np.max(x, axis=axis, keepdims=True))
+    e /= np.sum(e, axis=axis, keepdims=True)
     return e
 
 
 @defop("Softmax", _softmax_kernel, unary, input_names=("logits",))
 def _softmax_grad(op: Any, grad: Any) -> Any:
     y = op.outputs[0]
-    return multiply(subtract(grad, reduce_sum(multiply(grad, y), -1, keepdims=True)), y)
+    axis = op.get_attr("axis")
+    return multiply(subtract(grad, _sum_keepdims(multiply(grad, y), axis)), y)
 
 
-def softmax(logits: Any, axis: int | None = None, name: str | None = None, dim: Any = None) -> Any:
-    """exp(logits) / sum(exp(logits)) along the last axis."""
-    return apply_op("Softmax", [_as_value(logits)], name=name)
+@defop("LogSoftmax", lambda x, *, axis=-1: _log_softmax_np(x, axis), unary,
+       input_names=("logits",))
+def _log_softmax_grad(op: Any, grad: Any) -> Any:
+    y = op.outputs[0]
+    axis = op.get_attr("axis")
+    return subtract(grad, multiply(_sum_keepdims(grad, axis), exp(y)))
 
 
-__all__ = ["softmax"]
+def _softmax_op(op_type: str, logits: Any, axis: Any, name: str | None, dim: Any) -> Any:
+    if dim is not None:
+        if axis is not None and axis != dim:
+            raise ValueError("Cannot specify both 'axis' and 'dim'.")
+        axis = dim
+    x = _input(logits, op_type, "logits")
+    return apply_op(op_type, (x,), {"axis": _class_axis(x, axis, op_type)}, name=name)
+
+
+def softmax(logits: Any, axis: int | None = None, name: str | None = None,
+            dim: int | None = None) -> Any:
+    """exp(logits) / sum(exp(logits)) along ``axis`` (default the last), overflow-free."""
+    return _softmax_op("Softmax", logits, axis, name, dim)
+
+
+def log_softmax(logits: Any, axis: int | None = None, name: str | None = None,
+                dim: int | None = None) -> Any:
+    """logits - log(sum(exp(logits))) along ``axis`` (default the last), overflow-free."""
+    return _softmax_op("LogSoftmax", logits, axis, name, dim)
+
+
+# --------------------------------------------------------------------------------------
+# Softmax cross-entropy (dense and sparse labels): fused ops with outputs (loss, backprop)
+
+
+def _xent_infer(ins: list, attrs: dict) -> list:
+    dt = ins[0].dtype.base_dtype
+    s = ins[0].shape.merge_with(ins[1].shape)
+    loss = TensorShape(None) if s.rank is None else reduced_shape(
+        s, (attrs["axis"] % s.rank,), False)
+    return [(dt, loss), (dt, s)]
+
+
+def _xent_kernel(logits: Any, labels: Any, *, axis: int = -1) -> tuple:
+    if np.shape(logits) != np.shape(labels):
+        raise InvalidArgumentError(
+            None, None, "logits and labels must be the same size: logits_size=%s labels_size=%s"
+            % (list(np.shape(logits)), list(np.shape(labels))))
+    shifted, lse = _shifted_lse(logits, axis)
+    loss = np.sum(labels * (lse - shifted), axis=axis)
+    return loss, np.exp(shifted - lse) - labels
+
+
+def _xent_logits_grad(op: Any, grad_loss: Any, grad_grad: Any, axis: int) -> Any:
+    """d/dlogits of the fused cross-entropy op, including the path through ``backprop``."""
+    logits, backprop = op.inputs[0], op.outputs[1]
+    grad = multiply(expand_dims(grad_loss, axis), backprop)
+    if not _is_zero(grad_grad):
+        sm = softmax(logits, axis)
+        grad = add(grad, multiply(
+            subtract(grad_grad, _sum_keepdims(multiply(grad_grad, sm), axis)), sm))
+    return grad
+
+
+@defop("SoftmaxCrossEntropyWithLogits", _xent_kernel, _xent_infer, num_outputs=2,
+       same_dtype=True, input_names=("features", "labels"))
+def _xent_grad(op: Any, grad_loss: Any, grad_grad: Any) -> Any:
+    axis = op.get_attr("axis")
+    logits = op.inputs[0]
+    g_labels = multiply(expand_dims(grad_loss, axis),
+                        negative(log_softmax(logits, axis)))
+    if not _is_zero(grad_grad):     # backprop = softmax(logits) - labels
+        g_labels = subtract(g_labels, grad_grad)
+    return _xent_logits_grad(op, grad_loss, grad_grad, axis), g_labels
+
+
+def _sparse_xent_kernel(logits: Any, labels: Any) -> tuple:
+    labels = np.asarray(labels)
+    n = np.shape(logits)[-1]
+    bad = (labels < 0) | (labels >= n)
+    if np.any(bad):
+        raise InvalidArgumentError(
+            None, None, "Received a label value of %d which is outside the valid range of "
+            "[0, %d).  Label values: %s" % (labels[bad].flat[0], n,
+                                            " ".join(str(v) for v in labels.ravel())))
+    shifted, lse = _shifted_lse(logits, -1)
+    idx = labels[..., None].astype(np.intp)
+    loss = lse - np.take_along_axis(shifted, idx, axis=-1)
+    backprop = np.exp(shifted - lse)
+    np.put_along_axis(backprop, idx, np.exp(-loss) - 1, axis=-1)
+    return loss[..., 0], backprop
+
+
+def _sparse_xent_infer(ins: list, attrs: dict) -> list:
+    dt, s = ins[0].dtype.base_dtype, ins[0].shape
+    loss = TensorShape(None) if s.rank is None else TensorShape(s.as_list()[:-1])
+    return [(dt, loss.merge_with(ins[1].shape)), (dt, s)]
+
+
+@defop("SparseSoftmaxCrossEntropyWithLogits", _sparse_xent_kernel, _sparse_xent_infer,
+       num_outputs=2, input_names=("features", "labels"))
+def _sparse_xent_grad(op: Any, grad_loss: Any, grad_grad: Any) -> Any:
+    return _xent_logits_grad(op, grad_loss, grad_grad, -1), None
+
+
+def _check_xent_args(name: str, sentinel: Any, labels: Any, logits: Any) -> None:
+    if sentinel is not None:
+        raise ValueError("Only call `%s` with named arguments (labels=..., logits=..., ...). "
+                         "Received unnamed argument: %s" % (name, sentinel))
+    if labels is None or logits is None:
+        raise ValueError("Both labels and logits must be provided.")
+
+
+def _softmax_xent(labels: Any, logits: Any, axis: Any, name: str | None,
+                  stop_labels: bool) -> Any:
+    x = _input(logits, "SoftmaxCrossEntropyWithLogits", "features")
+    z = _input(labels, "SoftmaxCrossEntropyWithLogits", "labels", dtype=x.dtype.base_dtype)
+    if not x.shape.is_compatible_with(z.shape):
+        raise ValueError("logits and labels must have the same shape, received %s and %s"
+                         % (x.shape, z.shape))
+    if stop_labels:
+        z = stop_gradient(z)
+    a = _class_axis(x, axis, "softmax_cross_entropy_with_logits")
+    loss, _ = apply_op("SoftmaxCrossEntropyWithLogits", (x, z), {"axis": a}, name=name)
+    return loss
+
+
+def softmax_cross_entropy_with_logits_v2(labels: Any, logits: Any, axis: int = -1,
+                                         name: str | None = None, dim: Any = None) -> Any:
+    """-sum(labels * log_softmax(logits)) along ``axis``; differentiable in labels too."""
+    return _softmax_xent(labels, logits, axis if dim is None else dim, name, False)
+
+
+def softmax_cross_entropy_with_logits(_sentinel: Any = None, labels: Any = None,
+                                      logits: Any = None, dim: int = -1,
+                                      name: str | None = None, axis: int | None = None) -> Any:
+    """TF1 form: like the v2 op, but no gradient flows into ``labels``."""
+    _check_xent_args("softmax_cross_entropy_with_logits", _sentinel, labels, logits)
+    return _softmax_xent(labels, logits, dim if axis is None else axis, name, True)
+
+
+def sparse_softmax_cross_entropy_with_logits_v2(labels: Any, logits: Any,
+                                                name: str | None = None) -> Any:
+    """-log_softmax(logits)[label] per example; ``labels`` are int class indices."""
+    x = _input(logits, "SparseSoftmaxCrossEntropyWithLogits", "features")
+    z = convert_to_tensor(_as_value(labels))
+    if z.dtype.base_dtype not in (dtypes.int32, dtypes.int64):
+        raise TypeError("Value for attr 'Tlabels' of %s is not in the list of allowed values: "
+                        "int32, int64 (labels of SparseSoftmaxCrossEntropyWithLogits)"
+                        % z.dtype.name)
+    xs, zs = x.shape, z.shape
+    if xs.rank == 0:
+        raise ValueError("Logits cannot be scalars - received shape %s." % xs)
+    if xs.rank is not None and zs.rank is not None:
+        if zs.rank != xs.rank - 1:
+            raise ValueError("Rank mismatch: Rank of labels (received %d) should equal rank of "
+                             "logits minus 1 (received %d)." % (zs.rank, xs.rank))
+        if not TensorShape(xs.as_list()[:-1]).is_compatible_with(zs):
+            raise ValueError("Shape mismatch: The shape of labels (received %s) should equal "
+                             "the shape of logits except for the last dimension (received %s)."
+                             % (zs, xs))
+    loss, _ = apply_op("SparseSoftmaxCrossEntropyWithLogits", (x, z), name=name)
+    return loss
+
+
+def sparse_softmax_cross_entropy_with_logits(_sentinel: Any = None, labels: Any = None,
+                                             logits: Any = None, name: str | None = None) -> Any:
+    """TF1 form (keyword arguments only) of the sparse softmax cross-entropy."""
+    _check_xent_args("sparse_softmax_cross_entropy_with_logits", _sentinel, labels, logits)
+    return sparse_softmax_cross_entropy_with_logits_v2(labels, logits, name)
+
+
+# --------------------------------------------------------------------------------------
+# bias_add
+
+
+def _bias_format(data_format: str | None) -> str:
+    if data_format is None:
+        return "NHWC"
+    if data_format.startswith("NC"):
+        return "NCHW"
+    if data_format.startswith("N") and data_format.endswith("C"):
+        return "NHWC"
+    raise ValueError("data_format must be of the form `N...C` or `NC...`, got %r" % data_format)
+
+
+def _channel_axis(ndim: int, data_format: str) -> int:
+    return 1 if data_format == "NCHW" else ndim - 1
+
+
+def _bias_add_kernel(value: Any, bias: Any, *, data_format: str = "NHWC") -> Any:
+    c = _channel_axis(np.ndim(value), data_format)
+    if np.ndim(bias) != 1 or np.shape(value)[c] != np.shape(bias)[0]:
+        raise InvalidArgumentError(
+            None, None, "Must provide as many biases as the channel dimension of the input "
+            "tensor: %s vs. %s" % (list(np.shape(bias)), list(np.shape(value))))
+    if c != np.ndim(value) - 1:
+        bias = np.reshape(bias, (-1,) + (1,) * (np.ndim(value) - 2))
+    return value + bias
+
+
+def _bias_add_grad_kernel(g: Any, *, data_format: str = "NHWC") -> Any:
+    c = _channel_axis(np.ndim(g), data_format)
+    return np.sum(g, axis=tuple(a for a in range(np.ndim(g)) if a != c), dtype=g.dtype)
+
+
+def _bias_add_grad_infer(ins: list, attrs: dict) -> tuple:
+    s = ins[0].shape
+    if s.rank is None:
+        return ins[0].dtype.base_dtype, TensorShape([None])
+    return ins[0].dtype.base_dtype, TensorShape(
+        [s.as_tuple()[_channel_axis(s.rank, attrs["data_format"])]])
+
+
+def _bias_add_infer(ins: list, attrs: dict) -> tuple:
+    return ins[0].dtype.base_dtype, ins[0].shape
+
+
+@defop("BiasAdd", _bias_add_kernel, _bias_add_infer, same_dtype=True,
+       input_names=("value", "bias"))
+def _bias_add_grad(op: Any, grad: Any) -> Any:
+    return grad, apply_op("BiasAddGrad", (grad,), {"data_format": op.get_attr("data_format")})
+
+
+@defop("BiasAddGrad", _bias_add_grad_kernel, _bias_add_grad_infer,
+       input_names=("out_backprop",))
+def _bias_add_grad_grad(op: Any, grad: Any) -> Any:
+    g = op.inputs[0]
+    rank = g.shape.rank
+    if op.get_attr("data_format") == "NCHW" and rank is not None and rank > 2:
+        grad = reshape(grad, [-1] + [1] * (rank - 2))
+    return broadcast_to(grad, shape_of(g))
+
+
+def bias_add(value: Any, bias: Any, data_format: str | None = None,
+             name: str | None = None) -> Any:
+    """value + bias, with the 1-D ``bias`` added along the channel axis of ``data_format``."""
+    fmt = _bias_format(data_format)
+    x = _input(value, "BiasAdd", "value", False)
+    b = _input(bias, "BiasAdd", "bias", False, dtype=x.dtype.base_dtype)
+    if b.shape.rank is not None and b.shape.rank != 1:
+        raise ValueError("Shape must be rank 1 but is rank %d for bias of BiasAdd (shape %s)"
+                         % (b.shape.rank, b.shape))
+    rank = x.shape.rank
+    if rank is not None:
+        if rank < 2:
+            raise ValueError("Shape must be at least rank 2 but is rank %d for value of "
+                             "BiasAdd (shape %s)" % (rank, x.shape))
+        c = x.shape.as_tuple()[_channel_axis(rank, fmt)]
+        nb = b.shape.as_tuple()[0] if b.shape.rank == 1 else None
+        if c is not None and nb is not None and c != nb:
+            raise ValueError("Dimensions must be equal, but are %d and %d for 'BiasAdd' with "
+                             "input shapes: %s, %s." % (c, nb, x.shape, b.shape))
+    elif fmt == "NCHW":
+        raise ValueError("bias_add with data_format NCHW needs a value of known rank")
+    return apply_op("BiasAdd", (x, b), {"data_format": fmt}, name=name)
+
+
+# --------------------------------------------------------------------------------------
+# l2_loss
+
+
+def _l2_loss_kernel(x: Any) -> Any:
+    return x.dtype.type(np.sum(np.square(x)) / 2)
+
+
+@defop("L2Loss", _l2_loss_kernel, lambda ins, attrs: (ins[0].dtype.base_dtype, TensorShape(())),
+       input_names=("t",))
+def _l2_loss_grad(op: Any, grad: Any) -> Any:
+    return multiply(op.inputs[0], grad)
+
+
+def l2_loss(t: Any, name: str | None = None) -> Any:
+    """sum(t ** 2) / 2."""
+    return apply_op("L2Loss", (_input(t, "L2Loss", "t"),), name=name)
+
+
+# --------------------------------------------------------------------------------------
+# in_top_k
+
+
+def _in_top_k_kernel(predictions: Any, targets: Any, k: Any) -> Any:
+    n = np.shape(predictions)[1]
+    t = np.asarray(targets, np.int64)
+    valid = (t >= 0) & (t < n)
+    tp = np.take_along_axis(predictions, np.where(valid, t, 0)[:, None], axis=1)
+    finite = np.all(np.isfinite(predictions), axis=1)
+    above = np.sum(predictions > tp, axis=1)
+    return valid & finite & (above < k)
+
+
+def _in_top_k_infer(ins: list, attrs: dict) -> tuple:
+    s = ins[0].shape
+    batch = TensorShape(None if s.rank is None else s.as_list()[:1])
+    return dtypes.bool, batch.merge_with(ins[1].shape)
+
+
+register_op("InTopKV2", _in_top_k_kernel, _in_top_k_infer, grad=_NO_GRADIENT,
+            input_names=("predictions", "targets", "k"))
+
+
+def in_top_k(predictions: Any, targets: Any, k: Any, name: str | None = None) -> Any:
+    """TF1 argument order: whether each target is among the k largest predictions."""
+    p = _input(predictions, "InTopKV2", "predictions")
+    t = convert_to_tensor(_as_value(targets))
+    if t.dtype.base_dtype not in (dtypes.int32, dtypes.int64):
+        raise TypeError("targets of in_top_k must be int32 or int64, got %s" % t.dtype.name)
+    if p.shape.rank not in (None, 2) or t.shape.rank not in (None, 1):
+        raise ValueError("in_top_k needs rank-2 predictions and rank-1 targets, got shapes "
+                         "%s and %s" % (p.shape, t.shape))
+    if not TensorShape(p.shape.as_list()[:1] if p.shape.rank else None).is_compatible_with(
+            t.shape):
+        raise ValueError("First dimension of predictions %s must match length of targets %s"
+                         % (p.shape, t.shape))
+    return apply_op("InTopKV2", (p, t, convert_to_tensor(k, t.dtype.base_dtype)), name=name)
+
+
+def in_top_k_v2(targets: Any, predictions: Any, k: Any, name: str | None = None) -> Any:
+    """TF2 argument order of ``in_top_k``."""
+    return in_top_k(predictions, targets, k, name)
+
+
+# --------------------------------------------------------------------------------------
+# dropout
+
+
+def _noise_shape(x: Any, noise_shape: Any) -> Any:
+    if noise_shape is None:
+        return shape_of(x)
+    if is_tensor(noise_shape):
+        return noise_shape
+    dims = list(noise_shape)
+    xd = x.shape.as_tuple()
+    if xd is not None and len(xd) == len(dims):
+        dims = [xd[i] if d is None else d for i, d in enumerate(dims)]
+    return dims
+
+
+def dropout_v2(x: Any, rate: Any, noise_shape: Any = None, seed: int | None = None,
+               name: str | None = None) -> Any:
+    """Zeros each element with probability ``rate`` and scales the rest by 1 / (1 - rate)."""
+    from flowgrad.ops.random_ops import random_uniform
+    with name_scope(name, "dropout", [x]) as scope:
+        x = convert_to_tensor(_as_value(x))
+        dt = x.dtype.base_dtype
+        if not dt.is_floating:
+            raise ValueError("x has to be a floating point tensor since it's going to be "
+                             "scaled. Got a %s tensor instead." % dt.name)
+        if isinstance(rate, numbers.Real):
+            if not 0 <= rate < 1:
+                raise ValueError("rate must be a scalar tensor or a float in the range [0, 1), "
+                                 "got %g" % rate)
+            if rate == 0:
+                return x
+        rate = convert_to_tensor(_as_value(rate), dt)
+        if rate.shape.rank not in (None, 0):
+            raise ValueError("rate must be a scalar tensor, got shape %s" % rate.shape)
+        noise = random_uniform(_noise_shape(x, noise_shape), dtype=dt, seed=seed)
+        keep = cast(greater_equal(noise, rate), dt)
+        return multiply(realdiv(x, subtract(1.0, rate)), keep, name=scope)
+
+
+def dropout(x: Any, keep_prob: Any = None, noise_shape: Any = None, seed: int | None = None,
+            name: str | None = None, rate: Any = None) -> Any:
+    """TF1 form: keeps each element with probability ``keep_prob`` (or 1 - ``rate``)."""
+    if keep_prob is not None:
+        if rate is not None:
+            raise ValueError("Cannot specify both 'rate' and 'keep_prob'.")
+        if isinstance(keep_prob, numbers.Real) and not 0 < keep_prob <= 1:
+            raise ValueError("keep_prob must be a scalar tensor or a float in the range (0, 1], "
+                             "got %g" % keep_prob)
+        rate = 1 - keep_prob
+    if rate is None:
+        raise ValueError("You must provide a rate to dropout.")
+    return dropout_v2(x, rate, noise_shape, seed, name)
+
+
+__all__ = ["relu", "relu6", "leaky_relu", "elu", "selu", "softplus", "softsign", "sigmoid",
+           "tanh", "softmax", "log_softmax", "softmax_cross_entropy_with_logits",
+           "softmax_cross_entropy_with_logits_v2", "sparse_softmax_cross_entropy_with_logits",
+           "bias_add", "l2_loss", "in_top_k", "dropout"]

@@ -1,6 +1,7 @@
 """Variables and the ops that read and write them (VariableV2, Assign, AssignAdd, AssignSub)."""
 from __future__ import annotations
 
+import itertools
 from typing import Any
 
 import numpy as np
@@ -12,7 +13,9 @@ from flowgrad.framework.op_call import apply_op
 from flowgrad.framework.registry import _NO_GRADIENT, register_op
 from flowgrad.framework.tensor import (
     EagerTensor,
+    _Ref,
     convert_to_tensor,
+    numpy_text,
     register_tensor_conversion_function,
     to_numpy,
 )
@@ -102,7 +105,7 @@ class Variable:
 
     def __new__(cls, *args: Any, **kwargs: Any) -> Any:
         if cls is Variable:
-            cls = EagerVariable if executing_eagerly() else RefVariable
+            cls = EagerVariable if executing_eagerly() or _tracing_function() else RefVariable
         return object.__new__(cls)
 
     # Subclasses define: _as_tensor, value, dtype, shape, name, assign*, ...
@@ -127,6 +130,12 @@ class Variable:
     @property
     def ndim(self) -> int | None:
         return self.shape.rank
+
+
+def _tracing_function() -> bool:
+    """Whether tf.function is tracing into the default graph (its variables are eager)."""
+    from flowgrad.function import FuncGraph
+    return isinstance(get_default_graph(), FuncGraph)
 
 
 def _initial_tensor(initial_value: Any, dtype: Any) -> Any:
@@ -268,9 +277,13 @@ class RefVariable(Variable):
 
 
 class EagerVariable(Variable):
-    """An eager-mode variable holding its value directly."""
+    """An eager-mode variable holding its value directly.
 
-    _counter: dict = {}
+    Inside a ``tf.function`` trace its reads and writes become ops of the traced
+    graph on a captured variable, which the compiled plan reads and writes back."""
+
+    _ids = itertools.count()
+    __array_priority__ = 100    # NumPy defers ``ndarray * variable`` to the variable
 
     def __init__(self, initial_value: Any = None, trainable: bool | None = None,
                  validate_shape: bool = True, caching_device: Any = None,
@@ -280,13 +293,24 @@ class EagerVariable(Variable):
                  use_resource: Any = None, expected_shape: Any = None):
         if initial_value is None:
             raise ValueError("initial_value must be specified.")
+        if not executing_eagerly():     # created while tf.function traces: lift it out
+            from flowgrad.function import init_scope
+            with init_scope():
+                if not executing_eagerly():
+                    raise RuntimeError("An eager variable can only be created in eager mode or "
+                                       "while tf.function traces, not in a TF1 graph.")
+                self.__init__(initial_value, trainable, name=name, dtype=dtype,
+                              constraint=constraint, shape=shape)
+            return
         if callable(initial_value):
             initial_value = initial_value()
         dt = dtypes.as_dtype(dtype) if dtype is not None else None
+        if hasattr(initial_value, "_as_tensor"):
+            initial_value = initial_value._as_tensor()
         if isinstance(initial_value, EagerTensor):
             value = initial_value._value
             if dt is not None and value.dtype != dt.np:
-                value = value.astype(dt.np)
+                value = to_numpy(value, dt)
         else:
             value = to_numpy(initial_value, dt)
         value = np.array(value, copy=True)
@@ -298,6 +322,7 @@ class EagerVariable(Variable):
         base = name or "Variable"
         self._name = base + ":0"
         self._handle_name = base
+        self._unique_id = next(EagerVariable._ids)
 
     @property
     def name(self) -> str:
@@ -320,21 +345,35 @@ class EagerVariable(Variable):
         return "/job:localhost/replica:0/task:0/device:CPU:0"
 
     def _set_value(self, value: Any) -> None:
+        if type(value) is np.ndarray and not value.ndim:
+            value = value[()]
         self._value = value
 
-    def _as_tensor(self) -> EagerTensor:
-        t = EagerTensor(self._value, self._dtype)
+    def _as_tensor(self) -> Any:
+        if executing_eagerly():
+            t = EagerTensor(self._value, self._dtype)
+        else:
+            t = _func_graph(self).read_variable(self)
         if state.tapes:
             from flowgrad.tape import variable_accessed
             variable_accessed(self, t)
         return t
 
-    def value(self) -> EagerTensor:
+    def _ref(self) -> Any:
+        """The captured variable in the graph being traced (for symbolic gradients)."""
+        return _func_graph(self).capture(self)
+
+    def value(self) -> Any:
+        """The current value as a tensor."""
         return self._as_tensor()
 
     read_value = value
 
     def numpy(self) -> Any:
+        """The current value as a NumPy array (a NumPy scalar for rank 0)."""
+        if not executing_eagerly():
+            raise NotImplementedError("numpy() is only available when eager execution is "
+                                      "enabled.")
         v = self._value
         return v.copy() if type(v) is np.ndarray else v
 
@@ -342,29 +381,53 @@ class EagerVariable(Variable):
         t = convert_to_tensor(value, self._dtype)
         v = t._value
         if not self._shape.is_compatible_with(np.shape(v)):
-            raise ValueError("Cannot assign value of shape %s to variable %s of shape %s"
-                             % (np.shape(v), self._handle_name, self._shape))
+            raise ValueError("Cannot assign value to variable ' %s': Shape mismatch.The variable "
+                             "shape %s, and the assigned value shape %s are incompatible."
+                             % (self._name, self._shape, TensorShape(np.shape(v))))
         return v
+
+    def _update(self, op_type: str, value: Any, name: str | None, read_value: bool) -> Any:
+        if executing_eagerly():
+            v = self._checked(value)
+            if op_type == "Assign":
+                self._value = np.array(v, copy=True) if type(v) is np.ndarray else v
+            else:
+                self._set_value(np.add(self._value, v) if op_type == "AssignAdd"
+                                else np.subtract(self._value, v))
+            return self if read_value else None
+        return _func_graph(self).write_variable(self, op_type, value, name)
 
     def assign(self, value: Any, use_locking: Any = None, name: str | None = None,
                read_value: bool = True) -> Any:
-        v = self._checked(value)
-        self._value = np.array(v, copy=True) if type(v) is np.ndarray else v
-        return self
+        """Writes ``value`` into the variable."""
+        return self._update("Assign", value, name, read_value)
 
     def assign_add(self, delta: Any, use_locking: Any = None, name: str | None = None,
                    read_value: bool = True) -> Any:
-        self._value = self._value + self._checked(delta)
-        return self
+        """Adds ``delta`` to the variable."""
+        return self._update("AssignAdd", delta, name, read_value)
 
     def assign_sub(self, delta: Any, use_locking: Any = None, name: str | None = None,
                    read_value: bool = True) -> Any:
-        self._value = self._value - self._checked(delta)
-        return self
+        """Subtracts ``delta`` from the variable."""
+        return self._update("AssignSub", delta, name, read_value)
+
+    def __hash__(self) -> int:
+        if state.tensor_equality:
+            raise TypeError("Variable is unhashable. Instead, use variable.ref() as the key. "
+                            "(Variable: %r)" % (self,))
+        return id(self)
+
+    def ref(self) -> Any:
+        """A hashable reference to this variable."""
+        return _Ref(self)
 
     def __repr__(self) -> str:
-        return "<tf.Variable '%s' shape=%s dtype=%s, numpy=%r>" % (
-            self._name, self._shape, self._dtype.name, self.numpy())
+        if not executing_eagerly():
+            return "<tf.Variable '%s' shape=%s dtype=%s>" % (self._name, self._shape,
+                                                            self._dtype.name)
+        return "<tf.Variable '%s' shape=%s dtype=%s, numpy=%s>" % (
+            self._name, self._shape, self._dtype.name, numpy_text(self.numpy(), is_repr=True))
 
     def __array__(self, dtype: Any = None, copy: Any = None) -> np.ndarray:
         a = np.asarray(self._value)
@@ -380,6 +443,16 @@ class EagerVariable(Variable):
         return bool(self._value)
 
 
+def _func_graph(var: EagerVariable) -> Any:
+    """The tf.function graph being traced, where ``var`` is used."""
+    from flowgrad.function import FuncGraph
+    g = get_default_graph()
+    if not isinstance(g, FuncGraph):
+        raise TypeError("The eager variable %s can only be used in a graph while tf.function "
+                        "traces it, not in a TF1 graph." % var.name)
+    return g
+
+
 def _convert_variable(v: Any, dtype: Any = None, name: Any = None, as_ref: bool = False) -> Any:
     t = v._ref() if as_ref and isinstance(v, RefVariable) else v._as_tensor()
     if dtype is not None and t.dtype.base_dtype is not dtypes.as_dtype(dtype).base_dtype:
@@ -389,6 +462,8 @@ def _convert_variable(v: Any, dtype: Any = None, name: Any = None, as_ref: bool 
 
 
 register_tensor_conversion_function(Variable, _convert_variable)
+register_tensor_conversion_function(EagerVariable, _convert_variable)
+register_tensor_conversion_function(RefVariable, _convert_variable)
 
 
 # --------------------------------------------------------------------------------------

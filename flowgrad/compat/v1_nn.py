@@ -1,0 +1,4 @@
+"""``tf.nn`` of the TF1 face (``import flowgrad.compat.v1 as tf``): TensorFlow 1's signatures
+(``dropout(x, keep_prob)``, ``softmax_cross_entropy_with_logits`` without label gradients)."""
+from flowgrad.ops.nn_impl import *  # noqa: F401,F403
+from flowgrad.ops.nn_ops import *  # noqa: F401,F403

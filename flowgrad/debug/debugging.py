@@ -1,0 +1,5 @@
+"""``tf.debugging``: numeric checks (both faces)."""
+from flowgrad.debug.numerics import disable_check_numerics, enable_check_numerics
+from flowgrad.debug.numerics_ops import check_numerics
+
+__all__ = ["check_numerics", "enable_check_numerics", "disable_check_numerics"]

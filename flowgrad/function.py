@@ -1,0 +1,352 @@
+"""``tf.function``: traces a Python function into a graph and runs its compiled plan.
+
+A Function traces once per input signature: the dtype and shape of each tensor
+(or NumPy array) argument and the value (or, for unhashable objects, the
+identity) of every other argument. Tensor arguments become placeholders; eager
+variables the function reads or writes are captured by reference (one
+VariableV2 op each) and the compiled plan reads and writes their values
+directly; other eager tensors it closes over become constants. The graph is
+compiled once per signature by ``flowgrad.plan.PlanCompiler``, so a call costs
+one generated Python function plus the kernels.
+
+Reads and writes of a captured variable keep program order (a read depends on
+the last write before it, a write on the reads and write before it), as
+TensorFlow's automatic control dependencies guarantee. Every variable write the
+trace made runs on each call, whether or not an output depends on it.
+
+Gradients through a call: when an active GradientTape watches a tensor argument
+or a variable the function uses, the call runs the Python function eagerly
+instead of the plan, so the tape records every op and the gradient, to any
+order, is exactly the eager one. Python side effects then happen on such calls
+too. Tracing does not convert Python control flow (no autograph): branching on
+a tensor's value inside a traced function raises TypeError."""
+from __future__ import annotations
+
+import contextlib
+import functools
+from collections.abc import Callable, Iterator
+from typing import Any
+
+import numpy as np
+
+from flowgrad import nest
+from flowgrad.framework import dtypes, errors
+from flowgrad.framework.context import executing_eagerly, state
+from flowgrad.framework.graph import Graph, Operation
+from flowgrad.framework.indexed_slices import IndexedSlices
+from flowgrad.framework.op_call import apply_op, eager_rng
+from flowgrad.framework.tensor import EagerTensor, Tensor, _Ref, convert_to_tensor
+from flowgrad.framework.tensor_shape import TensorShape, as_shape
+from flowgrad.ops.array_ops import identity, placeholder
+from flowgrad.ops.state_ops import Variable
+from flowgrad.plan import Plan, PlanCompiler, failing_op
+
+
+class FuncGraph(Graph):
+    """The graph a tf.function traces into; captures eager variables by reference."""
+
+    def __init__(self, name: str):
+        super().__init__()
+        self.name = name
+        self.captures: dict = {}        # id(variable) -> (variable, its VariableV2 output)
+        self._last_write: dict = {}     # id(variable) -> the last op that wrote it
+        self._reads: dict = {}          # id(variable) -> its read ops since that write
+
+    def capture(self, var: Any) -> Tensor:
+        """The VariableV2 tensor standing for the eager variable ``var`` in this graph."""
+        c = self.captures.get(id(var))
+        if c is None:
+            with self.control_dependencies(None), self.name_scope(None):
+                ref = apply_op("VariableV2", [], {"shape": var.shape, "dtype": var.dtype},
+                               name=var._handle_name)
+            c = self.captures[id(var)] = (var, ref)
+        return c[1]
+
+    def read_variable(self, var: Any) -> Tensor:
+        """A read of ``var`` that runs after the writes traced before it."""
+        t = identity(self.capture(var), name="read")
+        last = self._last_write.get(id(var))
+        if last is not None:
+            t.op._add_control_input(last)
+        self._reads.setdefault(id(var), []).append(t.op)
+        return t
+
+    def write_variable(self, var: Any, op_type: str, value: Any, name: str | None) -> Tensor:
+        """An Assign/AssignAdd/AssignSub of ``var`` ordered after its earlier reads and writes."""
+        ref = self.capture(var)
+        attrs = {"validate_shape": True} if op_type == "Assign" else {}
+        out = apply_op(op_type, [ref, value], attrs, name=name, dtype=var.dtype)
+        deps = self._reads.pop(id(var), [])
+        last = self._last_write.get(id(var))
+        if last is not None:
+            deps.append(last)
+        out.op._add_control_inputs(deps)
+        self._last_write[id(var)] = out.op
+        return out
+
+
+@contextlib.contextmanager
+def init_scope() -> Iterator[None]:
+    """Leaves the tf.function traces in progress (ops run eagerly again) and pauses tapes."""
+    graphs = list(state.graph_stack)
+    tapes = list(state.tapes)
+    while state.graph_stack and isinstance(state.graph_stack[-1], FuncGraph):
+        state.graph_stack.pop()
+    state.tapes.clear()
+    try:
+        yield
+    finally:
+        state.graph_stack[:] = graphs
+        state.tapes[:] = tapes
+
+
+class TensorSpec:
+    """Describes a tensor argument of a tf.function (shape may have None dimensions)."""
+
+    def __init__(self, shape: Any, dtype: Any = dtypes.float32, name: str | None = None):
+        self.shape = as_shape(shape)
+        self.dtype = dtypes.as_dtype(dtype)
+        self.name = name
+
+    def is_compatible_with(self, t: Any) -> bool:
+        return self.dtype.base_dtype is t.dtype.base_dtype and self.shape.is_compatible_with(
+            t.shape)
+
+    def __eq__(self, other: object) -> bool:
+        return isinstance(other, TensorSpec) and (self.shape, self.dtype, self.name) == (
+            other.shape, other.dtype, other.name)
+
+    def __hash__(self) -> int:
+        return hash((self.shape, self.dtype, self.name))
+
+    def __repr__(self) -> str:
+        return "TensorSpec(shape=%s, dtype=tf.%s, name=%r)" % (self.shape, self.dtype.name,
+                                                               self.name)
+
+
+class _CapturedValues:
+    """The plan's variable state: each captured VariableV2 op reads/writes its eager variable."""
+
+    __slots__ = ("_vars",)
+
+    def __init__(self, vars_by_op: dict):
+        self._vars = vars_by_op
+
+    def __getitem__(self, op: Operation) -> Any:
+        return self._vars[op]._value
+
+    def __setitem__(self, op: Operation, value: Any) -> None:
+        self._vars[op]._set_value(value)
+
+
+_TENSOR, _SLICES, _CONST = 0, 1, 2
+
+
+class ConcreteFunction:
+    """One trace of a tf.function: its graph and compiled plan, called with flat tensors."""
+
+    def __init__(self, graph: FuncGraph, inputs: list, structured_outputs: Any):
+        self.graph = graph
+        self.inputs = inputs
+        self.structured_outputs = structured_outputs
+        self.variables = [v for v, _ in graph.captures.values()]
+        leaves: list = []
+        spec: list = []
+        for x in nest.flatten(structured_outputs):
+            if isinstance(x, Tensor):
+                spec.append((_TENSOR, len(leaves), x.dtype.base_dtype))
+                leaves.append(x)
+            elif isinstance(x, IndexedSlices) and isinstance(x.values, Tensor):
+                parts = [x.values, x.indices] + ([x.dense_shape] if x.dense_shape is not None
+                                                 else [])
+                spec.append((_SLICES, len(leaves), [p.dtype.base_dtype for p in parts]))
+                leaves.extend(parts)
+            else:
+                spec.append((_CONST, x, None))
+        self._spec = spec
+        self._single = len(spec) == 1 and spec[0][0] == _TENSOR and \
+            not nest.is_nested(structured_outputs)
+        writes = [op for op in graph._ops if op._def.updates]
+        values = _CapturedValues({ref.op: v for v, ref in graph.captures.values()})
+        compiler = PlanCompiler(values, lambda op: eager_rng(op._attrs))
+        self._plan: Plan = compiler.compile(
+            leaves + writes, inputs,
+            lambda expr_of, gname: "(%s)" % "".join(expr_of(t) + ", " for t in leaves))
+
+    def _call_flat(self, feeds: list) -> Any:
+        try:
+            vals = self._plan.fn(feeds)
+        except Exception as e:
+            raise _runtime_error(self._plan, e) from e
+        if self._single:
+            return EagerTensor(vals[0], self._spec[0][2])
+        flat = []
+        for kind, i, dt in self._spec:
+            if kind == _TENSOR:
+                flat.append(EagerTensor(vals[i], dt))
+            elif kind == _SLICES:
+                parts = [EagerTensor(vals[i + k], d) for k, d in enumerate(dt)]
+                flat.append(IndexedSlices(*parts))
+            else:
+                flat.append(i)
+        return nest.pack_sequence_as(self.structured_outputs, flat)
+
+    def __call__(self, *args: Any) -> Any:
+        """Runs this trace on tensors for its inputs, in order."""
+        if len(args) != len(self.inputs):
+            raise TypeError("This ConcreteFunction takes %d tensor arguments, got %d"
+                            % (len(self.inputs), len(args)))
+        return self._call_flat([convert_to_tensor(a, t.dtype.base_dtype)._value
+                                for a, t in zip(args, self.inputs)])
+
+
+def _runtime_error(plan: Plan, e: Exception) -> Exception:
+    """An error of a plan's kernel as TensorFlow reports it: with the failing node."""
+    op = failing_op(plan, e)
+    if op is None or (isinstance(e, errors.OpError) and e.op is not None):
+        return e
+    if isinstance(e, errors.OpError):
+        return type(e)(e.node_def, op, "%s\n\t [[node %s (op %s)]]" % (e.message, op.name,
+                                                                        op.type))
+    if not isinstance(e, (ValueError, TypeError, IndexError, ArithmeticError)):
+        return e
+    return errors.InvalidArgumentError(None, op, "%s: %s\n\t [[node %s (op %s)]]"
+                                       % (type(e).__name__, e, op.name, op.type))
+
+
+def _signature(obj: Any, feeds: list, tensors: list) -> Any:
+    """A hashable key for an argument; appends its tensor values to ``feeds``."""
+    if isinstance(obj, EagerTensor):
+        feeds.append(obj._value)
+        tensors.append(obj)
+        return (_TENSOR, obj._dtype, obj._value.shape)
+    if isinstance(obj, np.ndarray):
+        feeds.append(obj)
+        return (_TENSOR, dtypes.as_dtype(obj.dtype), obj.shape)
+    if isinstance(obj, (list, tuple)):
+        return (type(obj), tuple([_signature(x, feeds, tensors) for x in obj]))
+    if isinstance(obj, dict):
+        return (dict, tuple([(k, _signature(obj[k], feeds, tensors)) for k in sorted(obj)]))
+    if isinstance(obj, Variable):
+        return (Variable, _Ref(obj))
+    try:
+        hash(obj)
+    except TypeError:
+        return (object, _Ref(obj))
+    return (type(obj), obj)
+
+
+def _symbolic_args(structure: Any, placeholders: list) -> Any:
+    """``structure`` with its tensor arguments replaced by new placeholders (in order)."""
+    def sub(x: Any) -> Any:
+        if not isinstance(x, (EagerTensor, np.ndarray)):
+            return x
+        dt = x._dtype if isinstance(x, EagerTensor) else dtypes.as_dtype(x.dtype)
+        p = placeholder(dt, TensorShape(x.shape), name="args_%d" % len(placeholders))
+        placeholders.append(p)
+        return p
+    return nest.map_structure(sub, structure)
+
+
+class Function:
+    """A Python function compiled per input signature (see the module docstring)."""
+
+    def __init__(self, python_function: Callable, name: str | None = None,
+                 input_signature: Any = None):
+        self._python_function = python_function
+        self._name = name or getattr(python_function, "__name__", "function")
+        self._input_signature = None if input_signature is None else list(input_signature)
+        for s in self._input_signature or ():
+            if not isinstance(s, TensorSpec):
+                raise TypeError("input_signature must be a list of tf.TensorSpec, got %r" % (s,))
+        self._concrete: dict = {}
+        self._trace_count = 0
+        functools.update_wrapper(self, python_function)
+
+    @property
+    def python_function(self) -> Callable:
+        return self._python_function
+
+    def __get__(self, instance: Any, owner: Any = None) -> Any:
+        if instance is None:
+            return self
+        return functools.partial(self.__call__, instance)
+
+    def __call__(self, *args: Any, **kwargs: Any) -> Any:
+        if not executing_eagerly():             # inside another trace or a TF1 graph: inline
+            return self._python_function(*args, **kwargs)
+        key, feeds, tensors = self._key(args, kwargs)
+        cf = self._concrete.get(key)
+        if cf is None:
+            cf = self._trace(key, args, kwargs)
+        if state.tapes and any(t._watches_call(tensors, cf.variables) for t in state.tapes):
+            return self._python_function(*args, **kwargs)
+        return cf._call_flat(feeds)
+
+    def _key(self, args: tuple, kwargs: dict) -> tuple:
+        feeds: list = []
+        tensors: list = []
+        if self._input_signature is None:
+            return _signature((args, kwargs), feeds, tensors), feeds, tensors
+        sig = self._input_signature
+        if kwargs or len(args) != len(sig):
+            raise TypeError("%s() takes %d positional tensor arguments matching its "
+                            "input_signature, got %d positional and %d keyword arguments"
+                            % (self._name, len(sig), len(args), len(kwargs)))
+        for a, spec in zip(args, sig):
+            t = convert_to_tensor(a, spec.dtype) if not isinstance(a, EagerTensor) else a
+            if not spec.is_compatible_with(t):
+                raise ValueError("Python inputs incompatible with input_signature:\n  inputs: "
+                                 "%r\n  input_signature: %r." % (args, tuple(sig)))
+            feeds.append(t._value)
+            tensors.append(t)
+        return "input_signature", feeds, tensors
+
+    def _trace(self, key: Any, args: tuple, kwargs: dict) -> ConcreteFunction:
+        g = FuncGraph(self._name)
+        tapes = list(state.tapes)
+        state.tapes.clear()            # the trace itself is not recorded by outer tapes
+        try:
+            with g.as_default():
+                placeholders: list = []
+                if self._input_signature is None:
+                    args2, kwargs2 = _symbolic_args((args, kwargs), placeholders)
+                else:
+                    args2 = [placeholder(s.dtype, s.shape, name=s.name or "args_%d" % i)
+                             for i, s in enumerate(self._input_signature)]
+                    placeholders = list(args2)
+                    kwargs2 = {}
+                out = self._python_function(*args2, **kwargs2)
+        finally:
+            state.tapes[:] = tapes
+        cf = ConcreteFunction(g, placeholders, out)
+        self._concrete[key] = cf
+        self._trace_count += 1
+        return cf
+
+    def get_concrete_function(self, *args: Any, **kwargs: Any) -> ConcreteFunction:
+        """The trace for these arguments (traced now if needed)."""
+        key, _, _ = self._key(args, kwargs)
+        return self._concrete.get(key) or self._trace(key, args, kwargs)
+
+    def experimental_get_tracing_count(self) -> int:
+        """How many times this function has been traced."""
+        return self._trace_count
+
+    def __repr__(self) -> str:
+        return "<flowgrad.function.Function %s>" % self._name
+
+
+def function(func: Callable | None = None, input_signature: Any = None, autograph: bool = True,
+             jit_compile: Any = None, reduce_retracing: bool = False,
+             experimental_implements: Any = None, experimental_autograph_options: Any = None,
+             experimental_attributes: Any = None, experimental_relax_shapes: Any = None,
+             experimental_compile: Any = None,
+             experimental_follow_type_hints: Any = None) -> Any:
+    """Compiles ``func`` into a graph per input signature (usable as a decorator)."""
+    def decorate(f: Callable) -> Function:
+        return Function(f, input_signature=input_signature)
+    return decorate if func is None else decorate(func)
+
+
+__all__ = ["function", "Function", "ConcreteFunction", "FuncGraph", "TensorSpec", "init_scope"]

@@ -1,0 +1,130 @@
+"""``tf.initializers`` / ``tf.keras.initializers``: TF2 initializers (Keras defaults).
+
+They differ from TF1's ``init_ops`` classes only where TF2 does: random
+initializers default to a 0.05 scale, and ``Constant`` takes its dtype from the
+value and only broadcasts scalars."""
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+
+from flowgrad.framework import dtypes
+from flowgrad.framework.tensor import constant as _constant
+from flowgrad.ops import init_ops
+from flowgrad.ops.init_ops import (
+    GlorotNormal,
+    GlorotUniform,
+    Identity,
+    Initializer,
+    Ones,
+    VarianceScaling,
+    Zeros,
+)
+
+
+class Constant(Initializer):
+    """Tensors holding ``value`` (a scalar is broadcast; otherwise the sizes must match)."""
+
+    def __init__(self, value: Any = 0):
+        if not (np.isscalar(value) or isinstance(value, (list, tuple, np.ndarray))):
+            raise TypeError("Invalid type for initial value: %s. Expected Python scalar, list "
+                            "or tuple of values, or numpy.ndarray." % type(value).__name__)
+        self.value = value
+
+    def __call__(self, shape: Any, dtype: Any = None, **kwargs: Any) -> Any:
+        return _constant(self.value, None if dtype is None else dtypes.as_dtype(dtype),
+                         shape=shape)
+
+
+class RandomUniform(init_ops.RandomUniform):
+    """Uniform samples in [minval, maxval), by default [-0.05, 0.05)."""
+
+    def __init__(self, minval: Any = -0.05, maxval: Any = 0.05, seed: int | None = None):
+        super().__init__(minval, maxval, seed)
+
+
+class RandomNormal(init_ops.RandomNormal):
+    """Normal samples N(mean, stddev**2), by default stddev 0.05."""
+
+    def __init__(self, mean: Any = 0.0, stddev: Any = 0.05, seed: int | None = None):
+        super().__init__(mean, stddev, seed)
+
+
+class TruncatedNormal(init_ops.TruncatedNormal):
+    """Truncated normal samples, by default stddev 0.05."""
+
+    def __init__(self, mean: Any = 0.0, stddev: Any = 0.05, seed: int | None = None):
+        super().__init__(mean, stddev, seed)
+
+
+class HeNormal(VarianceScaling):
+    """Truncated normal with stddev sqrt(2 / fan_in)."""
+
+    def __init__(self, seed: int | None = None):
+        super().__init__(2.0, "fan_in", "truncated_normal", seed)
+
+
+class HeUniform(VarianceScaling):
+    """U(-limit, limit) with limit = sqrt(6 / fan_in)."""
+
+    def __init__(self, seed: int | None = None):
+        super().__init__(2.0, "fan_in", "uniform", seed)
+
+
+class LecunNormal(VarianceScaling):
+    """Truncated normal with stddev sqrt(1 / fan_in)."""
+
+    def __init__(self, seed: int | None = None):
+        super().__init__(1.0, "fan_in", "truncated_normal", seed)
+
+
+class LecunUniform(VarianceScaling):
+    """U(-limit, limit) with limit = sqrt(3 / fan_in)."""
+
+    def __init__(self, seed: int | None = None):
+        super().__init__(1.0, "fan_in", "uniform", seed)
+
+
+zeros = Zeros
+ones = Ones
+constant = Constant
+random_uniform = RandomUniform
+random_normal = RandomNormal
+truncated_normal = TruncatedNormal
+variance_scaling = VarianceScaling
+glorot_uniform = GlorotUniform
+glorot_normal = GlorotNormal
+he_normal = HeNormal
+he_uniform = HeUniform
+lecun_normal = LecunNormal
+lecun_uniform = LecunUniform
+identity = Identity
+
+_BY_NAME = {"zeros": Zeros, "ones": Ones, "constant": Constant, "random_uniform": RandomUniform,
+            "random_normal": RandomNormal, "truncated_normal": TruncatedNormal,
+            "variance_scaling": VarianceScaling, "glorot_uniform": GlorotUniform,
+            "glorot_normal": GlorotNormal, "he_normal": HeNormal, "he_uniform": HeUniform,
+            "lecun_normal": LecunNormal, "lecun_uniform": LecunUniform, "identity": Identity}
+_BY_NAME.update({cls.__name__: cls for cls in list(_BY_NAME.values())})
+
+
+def get(identifier: Any) -> Any:
+    """An initializer from a name ('glorot_uniform', 'HeNormal'), a config dict or itself."""
+    if identifier is None or callable(identifier) and not isinstance(identifier, type):
+        return identifier
+    if isinstance(identifier, type) and issubclass(identifier, Initializer):
+        return identifier()
+    if isinstance(identifier, str) and identifier in _BY_NAME:
+        return _BY_NAME[identifier]()
+    if isinstance(identifier, dict) and identifier.get("class_name") in _BY_NAME:
+        return _BY_NAME[identifier["class_name"]](**identifier.get("config", {}))
+    raise ValueError("Could not interpret initializer identifier: %r" % (identifier,))
+
+
+__all__ = ["Initializer", "Zeros", "Ones", "Constant", "RandomUniform", "RandomNormal",
+           "TruncatedNormal", "VarianceScaling", "GlorotUniform", "GlorotNormal", "HeNormal",
+           "HeUniform", "LecunNormal", "LecunUniform", "Identity", "zeros", "ones", "constant",
+           "random_uniform", "random_normal", "truncated_normal", "variance_scaling",
+           "glorot_uniform", "glorot_normal", "he_normal", "he_uniform", "lecun_normal",
+           "lecun_uniform", "identity", "get"]

@@ -1,0 +1,4 @@
+"""``tf.keras``: the Keras 3 optimizers (``tf.keras.optimizers``)."""
+from flowgrad.keras import optimizers
+
+__all__ = ["optimizers"]

@@ -1,0 +1,86 @@
+"""``tf.nest``: flattening and rebuilding nested structures of lists, tuples and dicts.
+
+As in TensorFlow, dicts flatten in sorted key order, namedtuples keep their type,
+and everything that is not a list, tuple or dict (None included) is a leaf."""
+from __future__ import annotations
+
+from collections.abc import Callable, Iterator
+from typing import Any
+
+
+def is_nested(structure: Any) -> bool:
+    """True for lists, tuples (namedtuples included) and dicts."""
+    return isinstance(structure, (list, tuple, dict))
+
+
+def _children(structure: Any) -> list:
+    if isinstance(structure, dict):
+        return [structure[k] for k in _sorted_keys(structure)]
+    return list(structure)
+
+
+def _sorted_keys(d: dict) -> list:
+    try:
+        return sorted(d)
+    except TypeError:
+        raise TypeError("nest only supports dicts with sortable keys, got keys %r"
+                        % (list(d),)) from None
+
+
+def _leaves(structure: Any) -> Iterator[Any]:
+    if is_nested(structure):
+        for child in _children(structure):
+            yield from _leaves(child)
+    else:
+        yield structure
+
+
+def flatten(structure: Any, expand_composites: bool = False) -> list:
+    """The leaves of ``structure`` in order (a leaf alone gives a one-element list)."""
+    if not is_nested(structure):
+        return [structure]
+    return list(_leaves(structure))
+
+
+def _rebuild(structure: Any, children: list) -> Any:
+    if isinstance(structure, dict):
+        keyed = dict(zip(_sorted_keys(structure), children))
+        return type(structure)((k, keyed[k]) for k in structure)
+    if isinstance(structure, tuple) and hasattr(structure, "_fields"):
+        return type(structure)(*children)
+    return type(structure)(children)
+
+
+def _pack(structure: Any, flat: list, start: int) -> tuple[Any, int]:
+    if not is_nested(structure):
+        return flat[start], start + 1
+    children = []
+    for child in _children(structure):
+        packed, start = _pack(child, flat, start)
+        children.append(packed)
+    return _rebuild(structure, children), start
+
+
+def pack_sequence_as(structure: Any, flat_sequence: list, expand_composites: bool = False) -> Any:
+    """``structure`` with its leaves replaced, in order, by ``flat_sequence``."""
+    flat = list(flat_sequence)
+    n = len(flatten(structure))
+    if len(flat) != n:
+        raise ValueError("Could not pack sequence. Structure had %d atoms, but flat_sequence "
+                         "had %d items. Structure: %r" % (n, len(flat), structure))
+    return _pack(structure, flat, 0)[0]
+
+
+def map_structure(func: Callable, *structures: Any) -> Any:
+    """Applies ``func`` to corresponding leaves of structures of the same shape."""
+    if not structures:
+        raise ValueError("Must provide at least one structure")
+    flats = [flatten(s) for s in structures]
+    for s, f in zip(structures[1:], flats[1:]):
+        if len(f) != len(flats[0]):
+            raise ValueError("The two structures don't have the same number of elements: "
+                             "%r and %r" % (structures[0], s))
+    return pack_sequence_as(structures[0], [func(*xs) for xs in zip(*flats)])
+
+
+__all__ = ["is_nested", "flatten", "pack_sequence_as", "map_structure"]

@@ -1,0 +1,159 @@
+"""Neural-network functions composed of other ops: sigmoid/weighted cross-entropy, moments,
+normalization, silu.
+
+As in ``nn_ops``, a TF1 form keeps the plain name and the TF2 form of a function whose
+signature changed has a ``_v2`` suffix."""
+from __future__ import annotations
+
+from typing import Any
+
+from flowgrad.framework import dtypes
+from flowgrad.framework.graph import name_scope
+from flowgrad.framework.tensor import convert_to_tensor
+from flowgrad.ops.array_ops import _as_value, reshape, shape_of, zeros_like
+from flowgrad.ops.math_ops import (
+    abs,
+    add,
+    cast,
+    equal,
+    exp,
+    greater_equal,
+    log1p,
+    maximum,
+    multiply,
+    negative,
+    reduce_mean,
+    reduce_sum,
+    rsqrt,
+    sigmoid,
+    square,
+    subtract,
+    where,
+)
+from flowgrad.ops.nn_ops import _check_xent_args, _input, relu
+
+
+def _same_shape_labels(labels: Any, logits: Any, what: str) -> tuple:
+    x = _input(logits, what, "logits")
+    z = convert_to_tensor(_as_value(labels), x.dtype.base_dtype)
+    if not x.shape.is_compatible_with(z.shape):
+        raise ValueError("logits and labels must have the same shape (%s vs %s)"
+                         % (x.shape, z.shape))
+    return z, x
+
+
+def sigmoid_cross_entropy_with_logits_v2(labels: Any = None, logits: Any = None,
+                                         name: str | None = None) -> Any:
+    """Elementwise logistic loss max(x, 0) - x * z + log(1 + exp(-|x|)) (overflow-free)."""
+    with name_scope(name, "logistic_loss", [logits, labels]) as scope:
+        z, x = _same_shape_labels(labels, logits, "sigmoid_cross_entropy_with_logits")
+        zeros = zeros_like(x)
+        cond = greater_equal(x, zeros)
+        relu_logits = where(cond, x, zeros)
+        neg_abs_logits = where(cond, negative(x), x)
+        return add(subtract(relu_logits, multiply(x, z)), log1p(exp(neg_abs_logits)),
+                   name=scope)
+
+
+def sigmoid_cross_entropy_with_logits(_sentinel: Any = None, labels: Any = None,
+                                      logits: Any = None, name: str | None = None) -> Any:
+    """TF1 form (keyword arguments only) of the logistic loss."""
+    _check_xent_args("sigmoid_cross_entropy_with_logits", _sentinel, labels, logits)
+    return sigmoid_cross_entropy_with_logits_v2(labels, logits, name)
+
+
+def weighted_cross_entropy_with_logits(labels: Any = None, logits: Any = None,
+                                       pos_weight: Any = None, name: str | None = None,
+                                       targets: Any = None) -> Any:
+    """Logistic loss with the positive term weighted by ``pos_weight``.
+
+    (1 - z) * x + (1 + (q - 1) * z) * (log(1 + exp(-|x|)) + max(-x, 0)); ``targets`` is
+    TF1's name for ``labels``."""
+    if targets is not None:
+        if labels is not None:
+            raise ValueError("Cannot specify both 'labels' and 'targets'.")
+        labels = targets
+    with name_scope(name, "logistic_loss", [logits, labels]) as scope:
+        z, x = _same_shape_labels(labels, logits, "weighted_cross_entropy_with_logits")
+        q = convert_to_tensor(_as_value(pos_weight), x.dtype.base_dtype)
+        log_weight = add(multiply(subtract(q, 1.0), z), 1.0)
+        softplus_neg = add(log1p(exp(negative(abs(x)))), relu(negative(x)))
+        return add(multiply(subtract(1.0, z), x), multiply(log_weight, softplus_neg),
+                   name=scope)
+
+
+def moments_v2(x: Any, axes: Any, shift: Any = None, keepdims: bool = False,
+               name: str | None = None) -> tuple:
+    """(mean, variance) of ``x`` over ``axes``.
+
+    Unlike TensorFlow, the variance does not stop the gradient through the mean: the first
+    derivative is the same, and the second is then the true one. ``shift`` is unused, as
+    in TensorFlow."""
+    with name_scope(name, "moments", [x, axes]):
+        y = convert_to_tensor(_as_value(x))
+        mean = reduce_mean(y, axes, keepdims=True, name="mean")
+        variance = reduce_mean(square(subtract(y, mean)), axes, keepdims=keepdims,
+                               name="variance")
+        if not keepdims:
+            mean = reshape(mean, shape_of(variance))
+        return mean, variance
+
+
+def moments(x: Any, axes: Any, shift: Any = None, name: str | None = None,
+            keep_dims: bool | None = None, keepdims: bool | None = None) -> tuple:
+    """TF1 form of ``moments`` (``keep_dims`` spelling)."""
+    if keep_dims is not None:
+        if keepdims is not None:
+            raise ValueError("Cannot specify both 'keep_dims' and 'keepdims'.")
+        keepdims = keep_dims
+    return moments_v2(x, axes, shift, bool(keepdims), name)
+
+
+def l2_normalize(x: Any, axis: Any = None, epsilon: float = 1e-12, name: str | None = None,
+                 dim: Any = None) -> Any:
+    """x / sqrt(max(sum(x ** 2, axis), epsilon))."""
+    if dim is not None:
+        if axis is not None:
+            raise ValueError("Cannot specify both 'axis' and 'dim'.")
+        axis = dim
+    with name_scope(name, "l2_normalize", [x]) as scope:
+        x = _input(x, "l2_normalize", "x")
+        square_sum = reduce_sum(square(x), axis, keepdims=True)
+        inv_norm = rsqrt(maximum(square_sum, epsilon))
+        return multiply(x, inv_norm, name=scope)
+
+
+def batch_normalization(x: Any, mean: Any, variance: Any, offset: Any, scale: Any,
+                        variance_epsilon: float, name: str | None = None) -> Any:
+    """(x - mean) * scale / sqrt(variance + variance_epsilon) + offset (broadcasting)."""
+    with name_scope(name, "batchnorm", [x, mean, variance, scale, offset]) as scope:
+        x = _input(x, "batch_normalization", "x")
+        dt = x.dtype.base_dtype
+        inv = rsqrt(add(convert_to_tensor(_as_value(variance), dt), variance_epsilon))
+        if scale is not None:
+            inv = multiply(inv, convert_to_tensor(_as_value(scale), dt))
+        shift = negative(multiply(convert_to_tensor(_as_value(mean), dt), inv))
+        if offset is not None:
+            shift = add(shift, convert_to_tensor(_as_value(offset), dt))
+        return add(multiply(x, inv), shift, name=scope)
+
+
+def silu(features: Any, beta: float = 1.0, name: str | None = None) -> Any:
+    """features * sigmoid(beta * features) (also called swish)."""
+    with name_scope(name, "silu", [features]) as scope:
+        x = _input(features, "silu", "features")
+        return multiply(x, sigmoid(multiply(x, beta)), name=scope)
+
+
+swish = silu
+
+
+def zero_fraction(value: Any, name: str | None = None) -> Any:
+    """The fraction of elements of ``value`` that are zero, as a float32 scalar."""
+    with name_scope(name, "zero_fraction", [value]):
+        v = convert_to_tensor(_as_value(value))
+        return reduce_mean(cast(equal(v, zeros_like(v)), dtypes.float32))
+
+
+__all__ = ["sigmoid_cross_entropy_with_logits", "weighted_cross_entropy_with_logits",
+           "moments", "l2_normalize", "batch_normalization", "silu", "swish", "zero_fraction"]

@@ -1,0 +1,122 @@
+"""Python functions as ops: ``py_func`` / ``numpy_function`` (PyFunc, PyFuncStateless).
+
+Not differentiable, as in TensorFlow: give them a gradient with
+``RegisterGradient`` + ``gradient_override_map({"PyFunc": ..., "PyFuncStateless": ...})``."""
+from __future__ import annotations
+
+import itertools
+from collections.abc import Callable
+from typing import Any
+
+import numpy as np
+
+from flowgrad.framework import dtypes
+from flowgrad.framework.context import executing_eagerly
+from flowgrad.framework.op_call import apply_op
+from flowgrad.framework.registry import _NO_GRADIENT, register_op
+from flowgrad.framework.tensor import convert_to_tensor
+from flowgrad.framework.tensor_shape import TensorShape
+from flowgrad.nest import flatten
+from flowgrad.ops.array_ops import _as_value
+
+_tokens = itertools.count()
+_TF_NAMES = {"float32": "float", "float64": "double", "string": "string"}
+
+
+def _tf_name(dtype: dtypes.DType) -> str:
+    return _TF_NAMES.get(dtype.name, dtype.name)
+
+
+def _argument(value: Any) -> Any:
+    """An input as the function sees it: a private array copy, a NumPy scalar for rank 0."""
+    if type(value) is np.ndarray:
+        return value[()] if value.ndim == 0 else value.copy()
+    return value
+
+
+def _convert(value: Any) -> np.ndarray:
+    """A returned value as an array (str/bytes become object arrays of bytes, as in TF)."""
+    result = np.array(value, order="C")
+    if result.dtype.kind == "S":
+        return np.array(value, order="C", dtype=object)
+    if result.dtype.kind == "U":
+        return np.vectorize(lambda x: x.encode(), otypes=[object])(result)
+    return result
+
+
+def _returned_dtype(i: int, value: np.ndarray, token: str) -> dtypes.DType:
+    if value.dtype == object:
+        bad = next((x for x in value.flat if not isinstance(x, bytes)), None)
+        if bad is not None:
+            raise TypeError("%d-th value returned by %s has unsupported object type %s"
+                            % (i, token, type(bad).__name__))
+        return dtypes.string
+    try:
+        return dtypes.from_numpy(value.dtype)
+    except TypeError:
+        raise TypeError("%d-th value returned by %s has unsupported dtype %s"
+                        % (i, token, value.dtype)) from None
+
+
+def _py_func_kernel(*args: Any, func: Callable, Tout: tuple, token: str) -> Any:
+    ret = func(*[_argument(a) for a in args])
+    if isinstance(ret, bytes):
+        ret = [ret]
+    if isinstance(ret, (list, tuple)):
+        outs = [_convert(x) for x in ret]
+    else:
+        out = _convert(ret)
+        outs = [] if out.ndim == 0 and out.dtype == object and out[()] is None else [out]
+    if len(outs) != len(Tout):
+        raise ValueError("%s returns %d values, but expects to see %d values."
+                         % (token, len(outs), len(Tout)))
+    for i, (v, dt) in enumerate(zip(outs, Tout)):
+        got = _returned_dtype(i, v, token)
+        if got is not dt:
+            raise ValueError("%d-th value returned by %s is %s, but expects %s"
+                             % (i, token, _tf_name(got), _tf_name(dt)))
+    return outs[0] if len(outs) == 1 else tuple(outs)
+
+
+def _py_func_infer(ins: list, attrs: dict) -> list:
+    return [(dt, TensorShape(None)) for dt in attrs["Tout"]]
+
+
+_PY_FUNC = dict(grad=_NO_GRADIENT, num_outputs=lambda attrs: len(attrs["Tout"]),
+                input_names=("input",))
+register_op("PyFunc", _py_func_kernel, _py_func_infer, stateful=True, **_PY_FUNC)
+register_op("PyFuncStateless", _py_func_kernel, _py_func_infer, foldable=False, **_PY_FUNC)
+
+
+def py_func(func: Callable, inp: list, Tout: Any, stateful: bool = True,
+            name: str | None = None) -> Any:
+    """Runs ``func`` on the NumPy values of ``inp`` as an op (PyFunc / PyFuncStateless).
+
+    ``Tout`` a list of dtypes gives a list of tensors (of unknown shape), a single
+    dtype one tensor; ``func`` must return values of exactly those dtypes. In eager
+    mode ``func`` runs at once and its results are converted to tensors."""
+    if not callable(func):
+        raise ValueError("Expected func to be callable. Received func=%r of type %s."
+                         % (func, type(func)))
+    if executing_eagerly():
+        result = [x if x is None else convert_to_tensor(x)
+                  for x in flatten(func(*[np.array(x) for x in inp]))]
+        return result[0] if len(result) == 1 else result
+    is_list = isinstance(Tout, (list, tuple))
+    tout = tuple(dtypes.as_dtype(t).base_dtype for t in (Tout if is_list else [Tout]))
+    attrs = {"func": func, "Tout": tout, "token": "pyfunc_%d" % next(_tokens)}
+    out = apply_op("PyFunc" if stateful else "PyFuncStateless",
+                   [convert_to_tensor(_as_value(x)) for x in inp], attrs, name=name)
+    if not tout:
+        return out
+    outs = [out] if len(tout) == 1 else out
+    return outs if is_list else outs[0]
+
+
+def numpy_function(func: Callable, inp: list, Tout: Any, stateful: bool = True,
+                   name: str | None = None) -> Any:
+    """Runs ``func`` on the NumPy values of ``inp`` as an op (same semantics as py_func)."""
+    return py_func(func, inp, Tout, stateful=stateful, name=name)
+
+
+__all__ = ["py_func", "numpy_function"]

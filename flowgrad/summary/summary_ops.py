@@ -1,0 +1,97 @@
+"""TF1 summary ops: ScalarSummary, HistogramSummary, text (TensorSummaryV2), MergeSummary.
+
+Each op's value is a serialized ``Summary`` protocol buffer (bytes), as in
+TensorFlow; ``FileWriter.add_summary`` writes it to an event file."""
+from __future__ import annotations
+
+import re
+from typing import Any
+
+from flowgrad.framework import dtypes
+from flowgrad.framework.graph import GraphKeys, add_to_collection, get_collection, name_scope
+from flowgrad.framework.op_call import apply_op
+from flowgrad.framework.registry import _NO_GRADIENT, register_op
+from flowgrad.framework.tensor import convert_to_tensor
+from flowgrad.framework.tensor_shape import TensorShape
+from flowgrad.summary import protos
+
+
+def _string_scalar(ins: list, attrs: dict) -> tuple:
+    return dtypes.string, TensorShape([])
+
+
+def _scalar_infer(ins: list, attrs: dict) -> tuple:
+    rank = ins[0].shape.rank
+    if rank not in (None, 0):
+        raise ValueError("tags and values not the same shape: [] != %s (summary '%s' needs a "
+                         "scalar)" % (ins[0].shape, attrs["tag"]))
+    if not (ins[0].dtype.is_floating or ins[0].dtype.is_integer or ins[0].dtype.is_bool):
+        raise TypeError("scalar summary '%s' needs a real number, got %s"
+                        % (attrs["tag"], ins[0].dtype.name))
+    return _string_scalar(ins, attrs)
+
+
+register_op("ScalarSummary",
+            lambda values, *, tag: protos.serialize(protos.scalar_value(tag, values)),
+            _scalar_infer, grad=_NO_GRADIENT, input_names=("values",))
+register_op("HistogramSummary",
+            lambda values, *, tag: protos.serialize(protos.histogram_value(tag, values)),
+            _string_scalar, grad=_NO_GRADIENT, input_names=("values",))
+register_op("TensorSummaryV2",
+            lambda tensor, *, tag: protos.serialize(protos.text_value(tag, tensor)),
+            _string_scalar, grad=_NO_GRADIENT, input_names=("tensor",))
+register_op("MergeSummary", lambda *inputs: protos.merge(inputs), _string_scalar,
+            grad=_NO_GRADIENT, input_names=("inputs",))
+
+
+def clean_tag(name: str) -> str:
+    """``name`` with characters TensorBoard does not allow in tags replaced by '_'."""
+    if name is None:
+        return None
+    return re.sub(r"[^-/\w\.]", "_", name).lstrip("/")
+
+
+def _summary(op_type: str, name: str, tensor: Any, collections: Any, family: Any) -> Any:
+    protos.pb()                      # fail early, at graph construction, without tensorboard
+    name, family = clean_tag(name), clean_tag(family)
+    base = name if family is None else "%s/%s" % (family, name)
+    with name_scope(base) as scope:
+        tag = scope.rstrip("/") if family is None else "%s/%s" % (family, scope.rstrip("/"))
+        out = apply_op(op_type, [convert_to_tensor(tensor)], {"tag": tag}, name=scope)
+    for key in (collections if collections is not None else [GraphKeys.SUMMARIES]):
+        add_to_collection(key, out)
+    return out
+
+
+def scalar(name: str, tensor: Any, collections: Any = None, family: str | None = None) -> Any:
+    """A summary op (serialized Summary bytes) holding the scalar ``tensor``."""
+    return _summary("ScalarSummary", name, tensor, collections, family)
+
+
+def histogram(name: str, values: Any, collections: Any = None, family: str | None = None) -> Any:
+    """A summary op holding a histogram of ``values`` (any shape)."""
+    return _summary("HistogramSummary", name, values, collections, family)
+
+
+def text(name: str, tensor: Any, collections: Any = None) -> Any:
+    """A summary op holding a string tensor for TensorBoard's text dashboard."""
+    t = convert_to_tensor(tensor)
+    if t.dtype.base_dtype is not dtypes.string:
+        raise ValueError("Expected tensor %s to have dtype string, got %s"
+                         % (getattr(t, "name", t), t.dtype.name))
+    return _summary("TensorSummaryV2", name, t, collections, None)
+
+
+def merge(inputs: list, collections: Any = None, name: str | None = None) -> Any:
+    """One summary op holding the values of all ``inputs`` (tags must be unique)."""
+    protos.pb()
+    out = apply_op("MergeSummary", list(inputs), name=name)
+    for key in collections or []:
+        add_to_collection(key, out)
+    return out
+
+
+def merge_all(key: str = GraphKeys.SUMMARIES, scope: Any = None, name: str | None = None) -> Any:
+    """``merge`` of every summary in collection ``key`` (None if there is none)."""
+    summaries = get_collection(key, scope=scope)
+    return merge(summaries, name=name) if summaries else None

@@ -1,0 +1,571 @@
+"""GradientTape: records eager ops and replays the registered gradient functions backwards.
+
+Every eager op call reports to ``record_operation`` and every eager variable read
+to ``variable_accessed`` while a tape is active. A tape keeps the tensors it
+watches and the outputs of the ops it recorded (by id, holding the tensor so the
+id stays unique) and, per output, the op record that produced it. ``gradient``
+walks the records backwards and calls the very gradient functions graph mode
+uses; their ops run eagerly and are recorded in turn by any outer tape that
+watches their inputs, which is how nested tapes give higher derivatives.
+
+Inside a graph (``flowgrad.compat.v1``, or while ``tf.function`` traces),
+``gradient`` builds symbolic gradients with ``flowgrad.gradients.gradients``.
+There a source counts as watched when it was passed to ``watch``, is a variable
+(accessed under the tape, or any trainable TF1 variable when
+``watch_accessed_variables``), or was created while the tape was recording."""
+from __future__ import annotations
+
+import contextlib
+import functools
+import inspect
+import itertools
+import logging
+from collections.abc import Callable, Iterator
+from typing import Any
+
+import numpy as np
+
+from flowgrad import nest
+from flowgrad.framework.context import executing_eagerly, state
+from flowgrad.framework.graph import get_default_graph
+from flowgrad.framework.registry import RegisterGradient, _gradients, gradient_function
+from flowgrad.framework.tensor import EagerTensor, Tensor, TensorBase, constant, convert_to_tensor
+from flowgrad.gradients import UnconnectedGradients, _aggregate
+from flowgrad.ops.array_ops import (identity, identity_n, ones_like, reshape, stack, zeros,
+                                    zeros_like)
+from flowgrad.ops.state_ops import RefVariable, Variable
+
+_log = logging.getLogger("flowgrad")
+
+
+def _trainable(t: Any) -> bool:
+    """Whether gradients flow through ``t`` (floating or complex dtype)."""
+    if type(t) is EagerTensor:
+        return t._dtype.np.kind in "fc"
+    return t.dtype.base_dtype.np.kind in "fc"
+
+
+def _is_variable(x: Any) -> bool:
+    return isinstance(x, Variable)
+
+
+class _OpRecord:
+    """One recorded eager op, shaped like a graph Operation for the gradient functions."""
+
+    __slots__ = ("type", "inputs", "outputs", "_attrs", "grad_fn", "skip_input_indices")
+    _grad_type = None
+
+    def __init__(self, type: str, inputs: list, outputs: list, attrs: dict,
+                 grad_fn: Callable | None = None):
+        self.type = type
+        self.inputs = inputs
+        self.outputs = outputs
+        self._attrs = attrs
+        self.grad_fn = grad_fn      # set for custom gradients; else the registry's is used
+        self.skip_input_indices: tuple | None = None  # inputs whose gradient nobody needs
+
+    @property
+    def name(self) -> str:
+        return self.type
+
+    def get_attr(self, name: str) -> Any:
+        try:
+            return self._attrs[name]
+        except KeyError:
+            raise ValueError("Operation '%s' has no attr named '%s'." % (self.type, name)) \
+                from None
+
+    def __repr__(self) -> str:
+        return "<recorded op %s>" % self.type
+
+
+class GradientTape:
+    """Records operations for automatic differentiation (TensorFlow 2's ``tf.GradientTape``).
+
+    Ops whose inputs the tape watches are recorded while it is active (inside its
+    ``with`` block); trainable variables read there are watched automatically
+    unless ``watch_accessed_variables=False``. A tape that is not ``persistent``
+    computes one set of gradients (or jacobians) and then releases its records."""
+
+    def __init__(self, persistent: bool = False, watch_accessed_variables: bool = True):
+        self._persistent = persistent
+        self._watch_accessed_variables = watch_accessed_variables
+        self._recording = False
+        self._consumed = False
+        self._watched_after_use: tuple = ()
+        self._clear()
+
+    def _clear(self) -> None:
+        self._tensors: dict = {}        # id -> tensor on the tape (watched or recorded output)
+        self._producer: dict = {}       # id(output) -> the record that produced it
+        self._records: list = []        # in execution order
+        self._variables: dict = {}      # id(variable) -> watched variable
+        self._reads: dict = {}          # id(variable) -> its read tensors on the tape
+        self._graph_watched: dict = {}  # id -> symbolic tensor passed to watch
+        self._graph_spans: list = []    # [graph, first op id, end op id or None]
+
+    # -- recording --------------------------------------------------------------------
+    def __enter__(self) -> GradientTape:
+        if self._recording:
+            raise ValueError("Tape is still recording, This can happen if you try to re-enter "
+                             "an already-active tape.")
+        if self._consumed:
+            self._consumed = False
+            self._clear()
+        self._resume()
+        return self
+
+    def __exit__(self, *exc: Any) -> None:
+        if self._recording:
+            self._pause()
+
+    def _resume(self) -> None:
+        state.tapes.append(self)
+        self._recording = True
+        if not executing_eagerly():
+            g = get_default_graph()
+            self._graph_spans.append([g, len(g._ops), None])
+
+    def _pause(self) -> None:
+        if not self._recording:
+            raise ValueError("Tape is not recording.")
+        state.tapes.remove(self)
+        self._recording = False
+        for span in self._graph_spans:
+            if span[2] is None:
+                span[2] = len(span[0]._ops)
+
+    @contextlib.contextmanager
+    def stop_recording(self) -> Iterator[None]:
+        """Temporarily stops recording: ops run inside are not differentiated."""
+        self._pause()
+        try:
+            yield
+        finally:
+            self._resume()
+
+    def reset(self) -> None:
+        """Clears everything recorded so far (the tape keeps recording)."""
+        self._pause()
+        self._clear()
+        self._resume()
+
+    def watch(self, tensor: Any) -> None:
+        """Makes the tape track ``tensor`` (a tensor, variable or a structure of them)."""
+        for t in nest.flatten(tensor):
+            if _is_variable(t):
+                self._variables[id(t)] = t
+            elif isinstance(t, EagerTensor):
+                if _trainable(t):
+                    self._tensors[id(t)] = t
+                else:
+                    _log.warning("The dtype of the watched tensor must be floating (e.g. "
+                                 "tf.float32), got %r", t.dtype)
+            elif isinstance(t, Tensor):
+                self._graph_watched[id(t)] = t
+            else:
+                raise ValueError("Passed in object %r of type %r, not tf.Tensor or tf.Variable "
+                                 "or ExtensionType." % (t, type(t).__name__))
+
+    def watched_variables(self) -> tuple:
+        """The variables this tape watches, in creation order."""
+        if self._consumed:
+            return self._watched_after_use
+        return tuple(sorted(self._variables.values(),
+                            key=lambda v: getattr(v, "_unique_id", 0)))
+
+    def _variable_accessed(self, var: Any, t: Any) -> None:
+        vid = id(var)
+        if vid not in self._variables:
+            if not (self._watch_accessed_variables and var.trainable):
+                return
+            self._variables[vid] = var
+        if type(t) is EagerTensor and _trainable(t):
+            self._tensors[id(t)] = t
+            self._reads.setdefault(vid, []).append(t)
+
+    def _record(self, rec: _OpRecord, live_outputs: list) -> None:
+        self._records.append(rec)
+        tensors, producer = self._tensors, self._producer
+        for o in live_outputs:
+            tensors[id(o)] = o
+            producer[id(o)] = rec
+
+    def _watches_call(self, tensors: list, variables: list) -> bool:
+        """Whether this tape would record a call with these inputs and captured variables."""
+        ts = self._tensors
+        if any(id(t) in ts for t in tensors):
+            return True
+        return any(id(v) in self._variables or (self._watch_accessed_variables and v.trainable)
+                   for v in variables)
+
+    # -- gradients --------------------------------------------------------------------
+    def _check_usable(self) -> None:
+        if self._consumed:
+            raise RuntimeError("A non-persistent GradientTape can only be used to compute one "
+                               "set of gradients (or jacobians)")
+        if self._recording and not self._persistent:
+            self._pause()
+
+    def _consume(self) -> None:
+        if not self._persistent:
+            self._watched_after_use = self.watched_variables()
+            self._clear()
+            self._consumed = True
+
+    def gradient(self, target: Any, sources: Any, output_gradients: Any = None,
+                 unconnected_gradients: Any = UnconnectedGradients.NONE) -> Any:
+        """The gradient of (the sum of) ``target`` with respect to each of ``sources``.
+
+        ``target`` and ``sources`` may be tensors, variables or nested lists, tuples
+        and dicts of them; the result has the structure of ``sources``. Sources the
+        target does not depend on (or not through recorded float ops) get None, or
+        zeros with ``unconnected_gradients='zero'``."""
+        self._check_usable()
+        unconnected = UnconnectedGradients(unconnected_gradients)
+        flat_targets = nest.flatten(target)
+        flat_out = None if output_gradients is None else nest.flatten(output_gradients)
+        if flat_out is not None and len(flat_out) != len(flat_targets):
+            raise ValueError("Got %d output_gradients for %d targets"
+                             % (len(flat_out), len(flat_targets)))
+        grads = self._gradients(flat_targets, nest.flatten(sources), flat_out, unconnected)
+        self._consume()
+        return nest.pack_sequence_as(sources, grads)
+
+    def _gradients(self, targets: list, sources: list, output_gradients: list | None,
+                   unconnected: UnconnectedGradients) -> list:
+        for s in sources:
+            if not (_is_variable(s) or isinstance(s, TensorBase)):
+                raise TypeError("GradientTape.gradient: sources must be tensors or variables, "
+                                "got %r" % (s,))
+        if any(isinstance(t, Tensor) for t in targets):
+            grads = self._graph_gradients(targets, sources, output_gradients, unconnected)
+        else:
+            grads = self._eager_gradients(targets, sources, output_gradients)
+        if unconnected is UnconnectedGradients.NONE:
+            return grads
+        for i, g in enumerate(grads):
+            if g is None:
+                if unconnected is UnconnectedGradients.RAISE:
+                    raise ValueError("Target is not connected to source %d (%r), or only "
+                                     "through integer or unrecorded ops" % (i, sources[i]))
+                grads[i] = zeros_like(sources[i])
+        return grads
+
+    def _eager_gradients(self, targets: list, sources: list,
+                         output_gradients: list | None) -> list:
+        src_keys = []
+        for s in sources:
+            if not _trainable(s):
+                src_keys.append(())
+            elif _is_variable(s):
+                src_keys.append([id(t) for t in self._reads.get(id(s), ())] + [id(s)])
+            else:
+                src_keys.append((id(s),))
+        reach = {k for keys in src_keys for k in keys}
+        grads: dict = {}
+        for i, t in enumerate(targets):
+            key = id(t)
+            if t is None or not _trainable(t) or (key not in reach and key not in self._tensors):
+                continue
+            g = output_gradients[i] if output_gradients is not None else None
+            grads.setdefault(key, []).append(ones_like(t) if g is None else convert_to_tensor(g))
+        self._backward(reach, grads)
+        out = []
+        for keys in src_keys:
+            out.append(_aggregate([g for k in keys for g in grads.get(k, ())]))
+        return out
+
+    def _backward(self, reach: set, grads: dict) -> None:
+        """Accumulates into ``grads`` (id -> contributions) every tensor in ``reach``."""
+        needed = []
+        for rec in self._records:       # the records downstream of the sources, in order
+            for t in rec.inputs:
+                if id(t) in reach:
+                    needed.append(rec)
+                    reach.update(id(o) for o in rec.outputs)
+                    break
+        producer = self._producer
+        for rec in reversed(needed):
+            out_grads = []
+            flowing = False
+            for o in rec.outputs:
+                k = id(o)
+                contribs = grads.get(k)
+                g = None
+                if contribs and producer.get(k) is rec:
+                    g = _aggregate(contribs) if len(contribs) > 1 else contribs[0]
+                    grads[k] = [g]
+                    flowing = True
+                out_grads.append(g)
+            if not flowing:
+                continue
+            fn = rec.grad_fn or gradient_function(rec)
+            if fn is None:
+                continue
+            for i, o in enumerate(rec.outputs):
+                if out_grads[i] is None and _trainable(o):
+                    out_grads[i] = zeros_like(o)
+            rec.skip_input_indices = tuple(i for i, t in enumerate(rec.inputs)
+                                           if id(t) not in reach or not _trainable(t))
+            result = fn(rec, *out_grads)
+            in_grads = list(result) if isinstance(result, (list, tuple)) else [result]
+            if len(in_grads) != len(rec.inputs):
+                raise ValueError("Num gradients %d generated for op %s do not match num inputs %d"
+                                 % (len(in_grads), rec.type, len(rec.inputs)))
+            for t, g in zip(rec.inputs, in_grads):
+                if g is not None and id(t) in reach and _trainable(t):
+                    grads.setdefault(id(t), []).append(g)
+
+    def _graph_gradients(self, targets: list, sources: list, output_gradients: list | None,
+                         unconnected: UnconnectedGradients) -> list:
+        from flowgrad.gradients import gradients
+        out: list = [None] * len(sources)
+        idx = [i for i, s in enumerate(sources) if _trainable(s) and self._graph_watches(s)]
+        if idx:
+            gs = gradients([t for t in targets if t is not None], [sources[i] for i in idx],
+                           grad_ys=output_gradients, unconnected_gradients=unconnected)
+            for i, g in zip(idx, gs):
+                out[i] = g
+        return out
+
+    def _graph_watches(self, s: Any) -> bool:
+        if _is_variable(s):
+            return id(s) in self._variables or (isinstance(s, RefVariable) and s.trainable
+                                                and self._watch_accessed_variables)
+        if id(s) in self._graph_watched:
+            return True
+        op = getattr(s, "op", None)
+        return op is not None and any(g is op.graph and lo <= op._id and (hi is None or op._id < hi)
+                                      for g, lo, hi in self._graph_spans)
+
+    # -- jacobians --------------------------------------------------------------------
+    def jacobian(self, target: Any, sources: Any,
+                 unconnected_gradients: Any = UnconnectedGradients.NONE,
+                 parallel_iterations: Any = None, experimental_use_pfor: bool = True) -> Any:
+        """d target[i...] / d source[j...] for each source: shape target.shape + source.shape."""
+        self._check_usable()
+        unconnected = UnconnectedGradients(unconnected_gradients)
+        flat_sources = nest.flatten(sources)
+        t_shape = _static_dims(target, "jacobian target")
+        n = int(np.prod(t_shape))
+        rows: list = [[] for _ in flat_sources]
+        for i in range(n):
+            seed = np.zeros(n, target.dtype.base_dtype.np)
+            seed[i] = 1
+            gs = self._gradients([target], flat_sources, [constant(seed.reshape(t_shape))],
+                                 UnconnectedGradients.NONE)
+            for r, g in zip(rows, gs):
+                r.append(g)
+        out = [_stack_rows(r, s, t_shape, 0, unconnected) for r, s in zip(rows, flat_sources)]
+        self._consume()
+        return nest.pack_sequence_as(sources, out)
+
+    def batch_jacobian(self, target: Any, source: Any,
+                       unconnected_gradients: Any = UnconnectedGradients.NONE,
+                       parallel_iterations: Any = None, experimental_use_pfor: bool = True) -> Any:
+        """d target[b, i...] / d source[b, j...] per example b (examples independent)."""
+        self._check_usable()
+        unconnected = UnconnectedGradients(unconnected_gradients)
+        t_shape = _static_dims(target, "batch_jacobian target")
+        s_shape = _static_dims(source, "batch_jacobian source")
+        if not t_shape or not s_shape or t_shape[0] != s_shape[0]:
+            raise ValueError("Need first dimension of target shape (%s) and source shape (%s) to "
+                             "match." % (list(t_shape), list(s_shape)))
+        b = t_shape[0]
+        m = int(np.prod(t_shape[1:]))
+        cols = []
+        for j in range(m):
+            seed = np.zeros((b, m), target.dtype.base_dtype.np)
+            seed[:, j] = 1
+            cols.append(self._gradients([target], [source], [constant(seed.reshape(t_shape))],
+                                        UnconnectedGradients.NONE)[0])
+        out = _stack_rows(cols, source, t_shape[1:], 1, unconnected)
+        self._consume()
+        return out
+
+
+def _static_dims(t: Any, what: str) -> tuple:
+    dims = t.shape.as_tuple()
+    if dims is None or None in dims:
+        raise ValueError("%s needs a fully known shape, got %s" % (what, t.shape))
+    return dims
+
+
+def _stack_rows(rows: list, source: Any, t_shape: tuple, axis: int,
+                unconnected: UnconnectedGradients) -> Any:
+    """Stacks per-element gradients into a jacobian (None rows are zeros)."""
+    s_shape = _static_dims(source, "jacobian source")
+    if all(g is None for g in rows) and unconnected is UnconnectedGradients.NONE:
+        return None
+    dt = source.dtype.base_dtype
+    out_shape = (s_shape[0],) + tuple(t_shape) + s_shape[1:] if axis else tuple(t_shape) + s_shape
+    if not rows:                    # a target with no elements
+        return zeros(out_shape, dt)
+    dense = [zeros(s_shape, dt) if g is None else convert_to_tensor(g) for g in rows]
+    return reshape(stack(dense, axis=axis), out_shape)
+
+
+# --------------------------------------------------------------------------------------
+# Hooks called by eager op execution and variable reads
+
+
+def record_operation(opdef: Any, inputs: list, outputs: list, attrs: dict) -> None:
+    """Records an eager op on every active tape that watches one of its inputs."""
+    if _gradients.get(opdef.type, True) is None:
+        return                      # registered as not differentiable: nothing flows back
+    rec = None
+    live: list = []
+    for tape in state.tapes:
+        ts = tape._tensors
+        if not ts:
+            continue
+        for t in inputs:
+            if id(t) in ts:
+                break
+        else:
+            continue
+        if rec is None:
+            live = [o for o in outputs if _trainable(o)]
+            if not live:
+                return
+            rec = _OpRecord(opdef.type, inputs, outputs, attrs)
+        tape._record(rec, live)
+
+
+def variable_accessed(var: Any, t: Any) -> None:
+    """Tells the active tapes that ``var`` was read as ``t`` (eager or symbolic)."""
+    for tape in state.tapes:
+        tape._variable_accessed(var, t)
+
+
+def _record_custom(type: str, inputs: list, outputs: list, grad_fn: Callable) -> None:
+    rec = None
+    for tape in state.tapes:
+        ts = tape._tensors
+        if ts and any(id(t) in ts for t in inputs):
+            if rec is None:
+                rec = _OpRecord(type, inputs, outputs, {}, grad_fn)
+            tape._record(rec, [o for o in outputs if _trainable(o)])
+
+
+@contextlib.contextmanager
+def stop_recording() -> Iterator[None]:
+    """Pauses every active GradientTape inside the block."""
+    paused = [t for t in state.tapes if isinstance(t, GradientTape)]
+    for t in paused:
+        t._pause()
+    try:
+        yield
+    finally:
+        for t in paused:
+            t._resume()
+
+
+class _VariableWatcher:
+    """Collects the variables read while it is active (for custom_gradient's ``variables``)."""
+
+    _tensors: dict = {}             # records no op
+
+    def __init__(self) -> None:
+        self.variables: dict = {}
+
+    def __enter__(self) -> _VariableWatcher:
+        state.tapes.append(self)
+        return self
+
+    def __exit__(self, *exc: Any) -> None:
+        state.tapes.remove(self)
+
+    def _variable_accessed(self, var: Any, t: Any) -> None:
+        self.variables.setdefault(id(var), var)
+
+    def _watches_call(self, tensors: list, variables: list) -> bool:
+        return bool(variables)
+
+
+# --------------------------------------------------------------------------------------
+# custom_gradient
+
+
+def _accepts_variables(fn: Callable) -> bool:
+    try:
+        params = inspect.signature(fn).parameters.values()
+    except (TypeError, ValueError):
+        return True
+    return any(p.name == "variables" or p.kind is p.VAR_KEYWORD for p in params)
+
+
+def _input_gradients(grad_fn: Callable, dys: tuple, n_args: int, variables: list) -> list:
+    """Calls the user's grad_fn and checks that it returns one gradient per input."""
+    if variables:
+        input_grads, variable_grads = grad_fn(*dys, variables=variables)
+        variable_grads = list(variable_grads)
+        if len(variable_grads) != len(variables):
+            raise ValueError("Must return gradient for each variable from @custom_gradient "
+                             "grad_fn.")
+    else:
+        input_grads, variable_grads = grad_fn(*dys), []
+    flat = nest.flatten(input_grads)
+    if len(flat) != n_args:
+        raise ValueError("custom_gradient function expected to return %d gradients, but "
+                         "returned %d instead." % (n_args, len(flat)))
+    return flat + variable_grads
+
+
+def custom_gradient(f: Callable | None = None) -> Callable:
+    """Decorator giving a function its own gradient: ``f`` returns ``(y, grad_fn)``.
+
+    ``grad_fn(*dys)`` returns one gradient per argument of ``f`` (and, when ``f``
+    reads variables, takes ``variables=`` and returns ``(input_grads,
+    variable_grads)``). Eagerly, the call is recorded on the active tapes as one op
+    whose gradient is ``grad_fn``. In a graph, the outputs go through an IdentityN
+    op whose gradient is overridden with ``grad_fn`` (registered under a unique
+    name, as TensorFlow does)."""
+    if f is None:
+        return custom_gradient
+
+    @functools.wraps(f)
+    def decorated(*args: Any, **kwargs: Any) -> Any:
+        with _VariableWatcher() as watcher:
+            result, grad_fn = f(*args, **kwargs)
+        flat_args = nest.flatten(args)
+        known = {id(x) for x in flat_args + nest.flatten(kwargs)}
+        variables = [v for v in watcher.variables.values() if id(v) not in known]
+        if variables and not _accepts_variables(grad_fn):
+            raise TypeError("@tf.custom_gradient grad_fn must accept keyword argument "
+                            "'variables', since function uses variables: %s" % variables)
+        inputs = [convert_to_tensor(x) for x in flat_args] + [v.value() for v in variables]
+        flat_result = [convert_to_tensor(y) for y in nest.flatten(result)]
+        n_args = len(flat_args)
+        if executing_eagerly():
+            outs = [identity(y) for y in flat_result]
+
+            def eager_grad(op: Any, *dys: Any) -> list:
+                return _input_gradients(grad_fn, dys, n_args, variables)
+            _record_custom(f.__name__, inputs, outs, eager_grad)
+        else:
+            outs = _graph_custom_outputs(flat_result, inputs, grad_fn, n_args, variables)
+        return nest.pack_sequence_as(result, outs)
+    return decorated
+
+
+_custom_ids = itertools.count()
+
+
+def _graph_custom_outputs(flat_result: list, inputs: list, grad_fn: Callable, n_args: int,
+                          variables: list) -> list:
+    n = len(flat_result)
+    name = "CustomGradient-%d" % next(_custom_ids)
+
+    @RegisterGradient(name)
+    def _grad(op: Any, *grads: Any) -> list:
+        return [None] * n + _input_gradients(grad_fn, grads[:n], n_args, variables)
+
+    outs = identity_n(flat_result + inputs)
+    outs[0].op._grad_type = name
+    return outs[:n]
+
+
+__all__ = ["GradientTape", "custom_gradient", "record_operation", "variable_accessed",
+           "stop_recording"]

@@ -1,0 +1,27 @@
+"""``tf.test`` (TF2): gradient checking for custom gradients, and device queries.
+
+``compute_gradient(f, x)`` gives the theoretical and numerical Jacobians of ``f``;
+``compute_gradient_error`` (a flowgrad helper) their largest gap. The TF1 versions
+(``compute_gradient(x, x_shape, y, y_shape, ...)``) are ``flowgrad.compat.v1.test``."""
+from __future__ import annotations
+
+from flowgrad.testing.gradient_checker import compute_gradient, compute_gradient_error, max_error
+
+
+def is_gpu_available(cuda_only: bool = False, min_cuda_compute_capability: object = None) -> bool:
+    """False: flowgrad runs on the CPU."""
+    return False
+
+
+def is_built_with_cuda() -> bool:
+    """False: flowgrad runs on the CPU."""
+    return False
+
+
+def gpu_device_name() -> str:
+    """'' (no GPU)."""
+    return ""
+
+
+__all__ = ["compute_gradient", "compute_gradient_error", "max_error", "is_gpu_available",
+           "is_built_with_cuda", "gpu_device_name"]

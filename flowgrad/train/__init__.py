@@ -1,0 +1,37 @@
+"""``tf.train`` (TF1): optimizers, the global step, learning-rate schedules, Saver."""
+from flowgrad.train.adadelta import AdadeltaOptimizer
+from flowgrad.train.adagrad import AdagradOptimizer
+from flowgrad.train.adam import AdamOptimizer
+from flowgrad.train.checkpoint_management import (
+    CheckpointState,
+    checkpoint_exists,
+    get_checkpoint_state,
+    latest_checkpoint,
+    update_checkpoint_state,
+)
+from flowgrad.train.gradient_descent import GradientDescentOptimizer
+from flowgrad.train.learning_rate_decay import (
+    exponential_decay,
+    inverse_time_decay,
+    piecewise_constant,
+    polynomial_decay,
+)
+from flowgrad.train.momentum import MomentumOptimizer
+from flowgrad.train.optimizer import Optimizer
+from flowgrad.train.rmsprop import RMSPropOptimizer
+from flowgrad.train.saver import Saver
+from flowgrad.train.training_util import (
+    assert_global_step,
+    create_global_step,
+    get_global_step,
+    get_or_create_global_step,
+    global_step,
+)
+
+__all__ = ["AdadeltaOptimizer", "AdagradOptimizer", "AdamOptimizer", "CheckpointState",
+           "GradientDescentOptimizer", "MomentumOptimizer", "Optimizer", "RMSPropOptimizer",
+           "Saver", "assert_global_step", "checkpoint_exists", "create_global_step",
+           "exponential_decay", "get_checkpoint_state", "get_global_step",
+           "get_or_create_global_step", "global_step", "inverse_time_decay",
+           "latest_checkpoint", "piecewise_constant", "polynomial_decay",
+           "update_checkpoint_state"]

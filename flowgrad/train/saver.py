@@ -1,0 +1,215 @@
+"""``tf.train.Saver``: saves variables to checkpoints and restores them.
+
+A checkpoint ``<prefix>`` is one file, ``<prefix>.npz``: a zip archive with one
+``.npy`` entry per variable, named by the variable (``eval_net/w``). Every save
+writes a temporary file, flushes it to disk and renames it into place, and only
+then updates the directory's ``checkpoint`` state file, so a save that fails
+half-way leaves the previous checkpoint and state untouched. ``restore`` reads
+and checks the whole checkpoint (present, readable, matching names, shapes and
+dtypes) before it assigns any variable."""
+from __future__ import annotations
+
+import io
+import logging
+import os
+import time
+import zipfile
+import zlib
+from typing import IO, Any
+
+import numpy as np
+
+from flowgrad.framework import errors
+from flowgrad.framework.context import executing_eagerly
+from flowgrad.ops.state_ops import Variable, global_variables
+from flowgrad.train import checkpoint_management as cm
+from flowgrad.train.training_util import global_step as global_step_value
+
+_log = logging.getLogger(__name__)
+
+
+def _var_name(v: Any) -> str:
+    name = v.name
+    return name[:-2] if name.endswith(":0") else name
+
+
+def _var_map(var_list: Any) -> dict:
+    """{checkpoint name: variable} for a list or dict of variables."""
+    if isinstance(var_list, dict):
+        items = list(var_list.items())
+    else:
+        items = [(None, v) for v in var_list]
+    out: dict = {}
+    for name, v in items:
+        if not isinstance(v, Variable):
+            raise TypeError("Variable to save is not a Variable: %r" % (v,))
+        name = _var_name(v) if name is None else name
+        if name in out:
+            raise ValueError("At least two variables have the same name: %s" % name)
+        out[name] = v
+    return out
+
+
+def _write_arrays(f: IO[bytes], arrays: dict) -> None:
+    with zipfile.ZipFile(f, "w", zipfile.ZIP_STORED) as zf:
+        for name, value in arrays.items():
+            with zf.open(name + ".npy", "w", force_zip64=True) as member:
+                np.lib.format.write_array(member, np.asarray(value), allow_pickle=False)
+
+
+def _read_arrays(path: str) -> dict:
+    """All arrays of the checkpoint file ``path``; DataLossError if it cannot be read whole."""
+    arrays = {}
+    try:
+        with zipfile.ZipFile(path) as zf:
+            for info in zf.infolist():
+                if not info.filename.endswith(".npy"):
+                    raise ValueError("unexpected entry %r" % info.filename)
+                data = zf.read(info)         # checks the entry's CRC-32
+                arrays[info.filename[:-4]] = np.lib.format.read_array(io.BytesIO(data),
+                                                                      allow_pickle=False)
+    except (zipfile.BadZipFile, zlib.error, EOFError, OSError, ValueError) as e:
+        raise errors.DataLossError(None, None, "Unable to read checkpoint file %s: %s. The file "
+                                   "is truncated or corrupted." % (path, e)) from e
+    return arrays
+
+
+class Saver:
+    """Saves and restores variables (all global variables by default).
+
+    ``max_to_keep`` newest checkpoints are kept (None or 0 keeps all); one
+    checkpoint every ``keep_checkpoint_every_n_hours`` is kept in addition. The
+    arguments of TensorFlow's Saver that shape its graph ops and file layout
+    (reshape, sharded, saver_def, builder, write_version, filename ...) are accepted
+    and have no effect; paths in the state file are always relative."""
+
+    def __init__(self, var_list: Any = None, reshape: bool = False, sharded: bool = False,
+                 max_to_keep: int | None = 5, keep_checkpoint_every_n_hours: float = 10000.0,
+                 name: str | None = None, restore_sequentially: bool = False,
+                 saver_def: Any = None, builder: Any = None, defer_build: bool = False,
+                 allow_empty: bool = False, write_version: int = 2,
+                 pad_step_number: bool = False, save_relative_paths: bool = False,
+                 filename: str | None = None):
+        if var_list is None:
+            if executing_eagerly():
+                raise RuntimeError("When eager execution is enabled, `var_list` must specify a "
+                                   "list or dict of variables to save")
+            var_list = global_variables()
+        self._var_map = _var_map(var_list)
+        if not self._var_map and not allow_empty:
+            raise ValueError("No variables to save")
+        self._max_to_keep = max_to_keep
+        self._keep_every_s = keep_checkpoint_every_n_hours * 3600.0
+        self._next_kept_time = time.time() + self._keep_every_s
+        self._pad_step_number = pad_step_number
+        self._last_checkpoints: list = []   # [(prefix, time saved)], oldest first
+
+    @property
+    def last_checkpoints(self) -> list:
+        """The prefixes of the checkpoints this Saver keeps, oldest first."""
+        return [p for p, _ in self._last_checkpoints]
+
+    def recover_last_checkpoints(self, checkpoint_paths: list) -> None:
+        """Adopts existing checkpoints (e.g. after a restart) so that max_to_keep covers them."""
+        now = time.time()
+        self._last_checkpoints = [(p, now) for p in checkpoint_paths
+                                  if cm.checkpoint_exists(p)]
+
+    # -- saving -----------------------------------------------------------------------
+    def save(self, sess: Any, save_path: str, global_step: Any = None,
+             latest_filename: str | None = None, meta_graph_suffix: str = "meta",
+             write_meta_graph: bool = True, write_state: bool = True,
+             strip_default_attrs: bool = False, save_debug_info: bool = False) -> str:
+        """Saves the variables to ``save_path`` (``save_path-<step>`` with ``global_step``).
+
+        Returns the checkpoint's prefix, for ``restore``. No meta graph is written."""
+        if global_step is not None:
+            step = global_step if isinstance(global_step, (int, np.integer)) \
+                else global_step_value(sess, global_step)
+            save_path = ("%s-%08d" if self._pad_step_number else "%s-%d") % (save_path,
+                                                                            int(step))
+        save_dir = os.path.dirname(save_path) or "."
+        if not os.path.isdir(save_dir):
+            raise ValueError("Parent directory of %s doesn't exist, can't save." % save_path)
+        names = list(self._var_map)
+        variables = [self._var_map[n] for n in names]
+        if executing_eagerly():
+            values = [v.numpy() for v in variables]
+        else:
+            values = sess.run(variables)
+        arrays = dict(zip(names, values))
+        cm.write_atomically(save_path + cm.DATA_SUFFIX, lambda f: _write_arrays(f, arrays))
+        if write_state:
+            dropped = self._record(save_path)
+            cm.update_checkpoint_state(save_dir, save_path, self.last_checkpoints,
+                                       latest_filename)
+            self._delete(dropped)
+        return save_path
+
+    def _record(self, path: str) -> list:
+        """Adds ``path`` to the kept checkpoints; returns those that max_to_keep drops."""
+        if not self._max_to_keep:
+            return []
+        self._last_checkpoints = [(p, t) for p, t in self._last_checkpoints if p != path]
+        self._last_checkpoints.append((path, time.time()))
+        n_drop = max(len(self._last_checkpoints) - self._max_to_keep, 0)
+        dropped = self._last_checkpoints[:n_drop]
+        del self._last_checkpoints[:n_drop]
+        return dropped
+
+    def _delete(self, dropped: list) -> None:
+        """Deletes dropped checkpoints, except one every keep_checkpoint_every_n_hours."""
+        for path, saved in dropped:
+            if saved > self._next_kept_time:
+                self._next_kept_time += self._keep_every_s
+                continue
+            try:
+                os.remove(path + cm.DATA_SUFFIX)
+            except FileNotFoundError:
+                pass
+            except OSError as e:
+                _log.warning("Ignoring: %s", e)
+
+    # -- restoring --------------------------------------------------------------------
+    def restore(self, sess: Any, save_path: str) -> None:
+        """Restores every variable from the checkpoint ``save_path``.
+
+        Raises (and changes no variable) when the checkpoint is missing
+        (ValueError), cannot be read (DataLossError), lacks variables
+        (NotFoundError) or holds values of another shape or dtype
+        (InvalidArgumentError)."""
+        if save_path is None:
+            raise ValueError("Can't load save_path when it is None.")
+        if not self._var_map:
+            return
+        if not cm.checkpoint_exists(save_path):
+            raise ValueError("The passed save_path is not a valid checkpoint: %s" % save_path)
+        path = save_path + cm.DATA_SUFFIX
+        arrays = _read_arrays(path)
+        self._check(arrays, path)
+        for name, v in self._var_map.items():
+            if executing_eagerly():
+                v.assign(arrays[name])
+            else:
+                v.load(arrays[name], session=sess)
+
+    def _check(self, arrays: dict, path: str) -> None:
+        missing = [n for n in self._var_map if n not in arrays]
+        if missing:
+            raise errors.NotFoundError(None, None, "Key%s %s not found in checkpoint %s" % (
+                "s" if len(missing) > 1 else "", ", ".join(missing), path))
+        problems = []
+        for name, v in self._var_map.items():
+            a = arrays[name]
+            want = v.dtype.base_dtype
+            if a.dtype != want.np:
+                problems.append("tensor_name = %s; expected dtype %s does not equal original "
+                                "dtype %s" % (name, want.name, a.dtype.name))
+            elif not v.shape.is_compatible_with(a.shape):
+                problems.append("tensor_name = %s; shape of the variable %s does not match the "
+                                "shape stored in checkpoint: %s" % (name, v.shape,
+                                                                    list(a.shape)))
+        if problems:
+            raise errors.InvalidArgumentError(None, None, "Restoring from checkpoint %s failed "
+                                              "(no variable was changed):\n%s"
+                                              % (path, "\n".join(problems)))

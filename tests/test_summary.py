@@ -1,0 +1,194 @@
+"""tf.summary writes real TensorBoard event files: read back with TensorBoard's own reader."""
+import glob
+
+import numpy as np
+import pytest
+
+pytest.importorskip("tensorboard", reason="tf.summary needs the optional 'tensorboard' package "
+                                          "(pip install flowgrad[tensorboard])")
+from tensorboard.backend.event_processing import event_accumulator  # noqa: E402
+
+import flowgrad  # noqa: E402
+import flowgrad.compat.v1 as tf  # noqa: E402
+from flowgrad.summary import protos  # noqa: E402
+
+
+def _read(logdir):
+    ea = event_accumulator.EventAccumulator(str(logdir),
+                                            size_guidance={"tensors": 0, "histograms": 0})
+    ea.Reload()
+    return ea
+
+
+@pytest.fixture
+def eager():
+    tf.enable_v2_behavior()
+    yield
+    tf.disable_v2_behavior()
+
+
+# --------------------------------------------------------------------------------------
+# TF1
+
+
+def test_scalar_histogram_merge_all_and_file_writer(tmp_path):
+    x = tf.placeholder(tf.float32, [None], name="inputs")
+    loss = tf.reduce_mean(tf.square(x))
+    s1 = tf.summary.scalar("loss", loss)
+    s2 = tf.summary.histogram("x", x)
+    assert s1.dtype == tf.string and s1.shape.as_list() == [] and s1.op.type == "ScalarSummary"
+    assert tf.get_collection(tf.GraphKeys.SUMMARIES) == [s1, s2]
+    merged = tf.summary.merge_all()
+    sess = tf.Session()
+    with tf.summary.FileWriter(str(tmp_path), sess.graph) as writer:
+        for step in range(3):
+            data = np.arange(4, dtype=np.float32) + step
+            summary = sess.run(merged, {x: data})
+            assert isinstance(summary, bytes)
+            writer.add_summary(summary, global_step=step)
+    assert len(glob.glob(str(tmp_path / "events.out.tfevents.*"))) == 1
+    ea = _read(tmp_path)
+    assert ea.Tags()["scalars"] == ["loss"] and ea.Tags()["histograms"] == ["x"]
+    scalars = ea.Scalars("loss")
+    assert [e.step for e in scalars] == [0, 1, 2]
+    np.testing.assert_allclose([e.value for e in scalars],
+                               [np.mean((np.arange(4) + s) ** 2) for s in range(3)])
+    h = ea.Histograms("x")[2].histogram_value
+    assert (h.min, h.max, h.num, h.sum, h.sum_squares) == (2.0, 5.0, 4.0, 14.0, 54.0)
+    assert sum(h.bucket) == 4.0
+    # the graph, for TensorBoard's graph tab
+    assert ea.Tags()["graph"]
+    names = {n.name: n for n in ea.Graph().node}
+    assert names["inputs"].op == "Placeholder"
+    assert list(names["Square"].input) == ["inputs"]
+    assert names["Square"].attr["_output_shapes"].list.shape[0].dim[0].size == -1
+
+
+def test_histogram_buckets_follow_tensorflows_layout():
+    v = np.array([-3.0, 0.0, 0.5, 0.5, 1e-13, 100.0])
+    h = protos.histogram_value("h", v).histo
+    limits = protos.default_bucket_limits()
+    assert len(limits) == 1551 and limits[775] == 0.0
+    assert sum(h.bucket) == v.size
+    # each non-empty bucket's upper limit is above its values and the previous limit below
+    lims = np.array(h.bucket_limit)
+    for value in v:
+        i = np.searchsorted(lims, value, side="right")
+        assert h.bucket[i] > 0 and (i == 0 or lims[i - 1] <= value < lims[i])
+
+
+def test_tags_follow_name_scopes_and_are_unique():
+    x = tf.constant(1.0)
+    with tf.name_scope("train"):
+        a = tf.summary.scalar("loss", x)
+        b = tf.summary.scalar("loss", x)
+    c = tf.summary.scalar("bad name!", x, family="fam")
+    tags = [protos.pb().summary_pb2.Summary.FromString(v).value[0].tag
+            for v in tf.Session().run([a, b, c])]
+    assert tags == ["train/loss", "train/loss_1", "fam/fam/bad_name_"]
+
+
+def test_merge_errors_and_nan_histograms():
+    x = tf.placeholder(tf.float32, [2])
+    a = tf.summary.scalar("a", x[0])
+    m = tf.summary.merge([a, a])
+    with pytest.raises(tf.errors.InvalidArgumentError, match="Duplicate tag a"):
+        tf.Session().run(m, {x: [1.0, 2.0]})
+    h = tf.summary.histogram("h", x)
+    with pytest.raises(tf.errors.InvalidArgumentError, match="Nan in summary histogram for: h"):
+        tf.Session().run(h, {x: [1.0, np.nan]})
+    with pytest.raises(ValueError, match="needs a scalar"):
+        tf.summary.scalar("v", x)
+    assert tf.summary.merge_all(key="nothing_here") is None
+
+
+def test_histogram_gradients_logs_none_gradients_instead_of_crashing(tmp_path):
+    # the seed: tf.summary.histogram(gradients[0].name, gradients[0]) crashes on None
+    w1 = tf.Variable(2.0, name="w1")
+    w2 = tf.Variable(2.0, name="w2")
+    b = tf.multiply(tf.stop_gradient(tf.multiply(w1, 3.0)), w2)
+    grads = tf.gradients(b, xs=tf.trainable_variables())
+    assert grads[0] is None
+    summary_op = tf.summary.histogram_gradients(zip(grads, tf.trainable_variables()), loss=b)
+    sess = tf.Session()
+    sess.run(tf.global_variables_initializer())
+    with tf.summary.FileWriter(str(tmp_path)) as writer:
+        writer.add_summary(sess.run(summary_op), 1)
+    ea = _read(tmp_path)
+    assert ea.Tags()["histograms"] == ["gradients/w2"]
+    h = ea.Histograms("gradients/w2")[0].histogram_value
+    assert (h.num, h.sum) == (1.0, 6.0)               # d(b)/d(w2) = 3 * w1 = 6
+    (text_event,) = ea.Tensors("gradients/none_gradients")
+    text = text_event.tensor_proto.string_val[0].decode()
+    assert "No gradient (None) for 1 variable(s): w1." in text
+    assert "tf.stop_gradient" in text                   # the explanation, from the loss
+
+
+def test_file_writer_refuses_eager_mode(eager, tmp_path):
+    with pytest.raises(RuntimeError, match="not compatible with eager execution"):
+        tf.summary.FileWriter(str(tmp_path))
+
+
+# --------------------------------------------------------------------------------------
+# TF2
+
+
+def test_create_file_writer_eager(eager, tmp_path):
+    writer = flowgrad.summary.create_file_writer(str(tmp_path))
+    assert flowgrad.summary.scalar("loss", 1.0, step=0) is False     # no default writer
+    with writer.as_default():
+        for step in range(3):
+            assert flowgrad.summary.scalar("loss", flowgrad.constant(0.5 * step), step=step)
+        assert flowgrad.summary.histogram("w", flowgrad.constant([1.0, 2.0, 2.0, 3.0]), step=2,
+                                          buckets=4)
+        assert flowgrad.summary.text("note", "hello", step=0)
+        with pytest.raises(ValueError, match="No step set"):
+            flowgrad.summary.scalar("loss", 1.0)
+        flowgrad.summary.experimental.set_step(7)
+        try:
+            assert flowgrad.summary.scalar("later", 2.0)
+        finally:
+            flowgrad.summary.experimental.set_step(None)
+        with flowgrad.summary.record_if(False):
+            assert flowgrad.summary.scalar("skipped", 1.0, step=1) is False
+    writer.close()
+    ea = _read(tmp_path)
+    assert [(e.step, e.value) for e in ea.Scalars("loss")] == [(0, 0.0), (1, 0.5), (2, 1.0)]
+    assert [e.step for e in ea.Scalars("later")] == [7]
+    assert "skipped" not in ea.Tags()["scalars"]
+    h = ea.Histograms("w")[0].histogram_value
+    assert list(h.bucket) == [1.0, 0.0, 2.0, 1.0] and h.num == 4
+    assert ea.Tensors("note")[0].tensor_proto.string_val == [b"hello"]
+
+
+def test_eager_histogram_gradients(eager, tmp_path):
+    w = flowgrad.Variable([1.0, 2.0], name="w")
+    v = flowgrad.Variable(3.0, name="v")
+    with flowgrad.GradientTape() as tape:
+        loss = flowgrad.reduce_sum(w * w)
+    grads = tape.gradient(loss, [w, v])
+    assert grads[1] is None
+    with flowgrad.summary.create_file_writer(str(tmp_path)).as_default():
+        assert flowgrad.summary.histogram_gradients(zip(grads, [w, v]), step=5)
+    ea = _read(tmp_path)
+    assert ea.Tags()["histograms"] == ["gradients/w"]
+    assert ea.Histograms("gradients/w")[0].histogram_value.sum == 6.0
+    text = ea.Tensors("gradients/none_gradients")[0].tensor_proto.string_val[0].decode()
+    assert "for 1 variable(s): v" in text
+
+
+def test_tf2_summary_ops_refuse_graph_mode():
+    with pytest.raises(NotImplementedError, match="compat.v1.summary"):
+        flowgrad.summary.scalar("x", 1.0, step=0)
+
+
+def test_summary_graph_for_tensorboard(eager, tmp_path):
+    g = tf.Graph()
+    with g.as_default():
+        a = tf.placeholder(tf.float32, [2], name="a")
+        tf.identity(tf.cast(a, tf.int32), name="out")
+    with flowgrad.summary.create_file_writer(str(tmp_path)).as_default():
+        assert flowgrad.summary.graph(g)
+    nodes = {n.name: n for n in _read(tmp_path).Graph().node}
+    assert nodes["Cast"].attr["DstT"].type == 3          # DT_INT32
+    assert list(nodes["out"].input) == ["Cast"]
