@@ -22,6 +22,8 @@ from flowgrad.ops.array_ops import *
 from flowgrad.ops.control_flow_ops import group, no_op
 from flowgrad.ops.math_ops import *
 from flowgrad.ops.math_ops import argmax_v2 as argmax, argmin_v2 as argmin
+from flowgrad.ops.array_ops import (boolean_mask_v2 as boolean_mask, gather_v2 as gather,
+                                    pad_v2 as pad, transpose_v2 as transpose)
 from flowgrad import math_api as math
 from flowgrad.ops.state_ops import Variable
 from flowgrad import keras, nest

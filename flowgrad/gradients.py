@@ -226,10 +226,15 @@ def _backward(ys: list, xs: list, grad_ys: list, stop_gradient_ops: set,
                     if len(in_grads) != len(op.inputs):
                         raise ValueError("Num gradients %d generated for op %s do not match num "
                                          "inputs %d" % (len(in_grads), op.name, len(op.inputs)))
-                    if gate_gradients and sum(g is not None for g in in_grads) > 1:
-                        in_grads = _gate(in_grads, gate_tuple)
+                    if gate_gradients:
+                        # gate only the gradients that flow on (TF also gates the unused
+                        # ones, which only makes every step compute them)
+                        used = [g if _flows(t, between, xs_set) else None
+                                for g, t in zip(in_grads, op.inputs)]
+                        if sum(g is not None for g in used) > 1:
+                            in_grads = _gate(used, gate_tuple)
         for t_in, g in zip(op.inputs, in_grads):
-            if g is not None and is_trainable(t_in) and (t_in.op in between or t_in in xs_set):
+            if g is not None and _flows(t_in, between, xs_set):
                 if isinstance(g, Tensor) and not g.shape.is_compatible_with(t_in.shape):
                     raise ValueError(
                         "Incompatible shapes between op input and calculated input gradient. "
@@ -247,8 +252,13 @@ def _backward(ys: list, xs: list, grad_ys: list, stop_gradient_ops: set,
     return grads
 
 
+def _flows(t: Tensor, between: set, xs_set: set) -> bool:
+    """Whether a gradient for input ``t`` continues backwards (or reaches an x)."""
+    return is_trainable(t) and (t.op in between or t in xs_set)
+
+
 def _has_trainable_input(op: Operation, between: set, xs_set: set) -> bool:
-    return any(is_trainable(t) and (t.op in between or t in xs_set) for t in op.inputs)
+    return any(_flows(t, between, xs_set) for t in op.inputs)
 
 
 def _gate(in_grads: list, gate_tuple: Any) -> list:

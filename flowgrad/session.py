@@ -172,13 +172,17 @@ class BaseSession:
             where = " (created at %s:%d)" % op.traceback[:2] if op.traceback else ""
             return errors.FailedPreconditionError(
                 None, op, "Attempting to use uninitialized value %s%s" % (op.name, where))
-        if isinstance(e, errors.OpError):
-            return e
         op = failing_op(plan, e)
+        if isinstance(e, errors.OpError):
+            if e.op is not None or op is None:
+                return e
+            e = type(e)(e.node_def, op, "%s\n\t [[node %s (op %s)%s]]" % (
+                e.message, op.name, op.type, _where(op)))
+            return e
         if op is None:
             return e
-        where = " defined at %s:%d" % op.traceback[:2] if op.traceback else ""
-        msg = "%s: %s\n\t [[node %s (op %s)%s]]" % (type(e).__name__, e, op.name, op.type, where)
+        msg = "%s: %s\n\t [[node %s (op %s)%s]]" % (type(e).__name__, e, op.name, op.type,
+                                                     _where(op))
         cls = errors.InvalidArgumentError if isinstance(
             e, (ValueError, IndexError, TypeError, ArithmeticError)) else errors.UnknownError
         return cls(None, op, msg)
@@ -244,6 +248,10 @@ class InteractiveSession(BaseSession):
         if self in state.session_stack:
             state.session_stack.remove(self)
         super().close()
+
+
+def _where(op: Operation) -> str:
+    return " defined at %s:%d" % op.traceback[:2] if op.traceback else ""
 
 
 def _render(node: tuple, expr_of: Callable, gname: Callable) -> str:

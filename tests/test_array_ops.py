@@ -243,6 +243,21 @@ def test_forward_matches_numpy(name, build, expected):
         assert t.shape.is_compatible_with(g.shape)
 
 
+def test_tensorflow2_face_uses_tensorflow2_argument_orders():
+    import flowgrad
+    from flowgrad.ops.array_ops import embedding_lookup_v2
+    tf.enable_eager_execution()
+    x = flowgrad.constant([[1.0, 2.0], [3.0, 4.0]])
+    np.testing.assert_array_equal(flowgrad.gather(x, [1], None, 1).numpy(), [[2.0], [4.0]])
+    np.testing.assert_array_equal(flowgrad.pad(x, [[0, 0], [1, 0]], "CONSTANT", 9.0).numpy(),
+                                  [[9, 1, 2], [9, 3, 4]])
+    np.testing.assert_array_equal(flowgrad.transpose(x, None, False).numpy(), [[1, 3], [2, 4]])
+    np.testing.assert_array_equal(flowgrad.boolean_mask(x, [True, False], 1).numpy(),
+                                  [[1.0], [3.0]])
+    np.testing.assert_array_equal(embedding_lookup_v2(x, [1, 1]).numpy(), [[3, 4], [3, 4]])
+    assert tf.gather is not flowgrad.gather and tf.pad is not flowgrad.pad
+
+
 def test_fetched_views_do_not_alias_the_feed():
     a = np.arange(6.0).reshape(2, 3)
     p = tf.placeholder(tf.float64, [2, 3])

@@ -281,6 +281,20 @@ def test_stop_recording_and_reset():
             pass
 
 
+def test_module_stop_recording_pauses_every_tape():
+    from flowgrad.tape import stop_recording
+    x = tf.constant(2.0)
+    with tf.GradientTape(persistent=True) as a, tf.GradientTape(persistent=True) as b:
+        a.watch(x)
+        b.watch(x)
+        with stop_recording():
+            assert not state.tapes
+            hidden = x * x
+        seen = x * x
+    assert a.gradient(hidden, x) is None and b.gradient(hidden, x) is None
+    assert a.gradient(seen, x).numpy() == b.gradient(seen, x).numpy() == 4.0
+
+
 def test_reentering_an_active_tape_is_an_error():
     tape = tf.GradientTape()
     with tape:

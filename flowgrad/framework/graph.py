@@ -368,10 +368,7 @@ def name_scope(name: str | None, default_name: str | None = None,
             g = v.graph
             break
     g = g or get_default_graph()
-    if name is None and default_name is None:
-        yield g.get_name_scope() + "/" if g.get_name_scope() else ""
-        return
-    with g.name_scope(n) as scope:
+    with g.name_scope(n) as scope:      # name and default_name None: the root scope
         yield scope
 
 

@@ -1844,6 +1844,41 @@ def boolean_mask(tensor: Any, mask: Any, name: str = "boolean_mask", axis: Any =
         return gather(flat, picked, axis=a)
 
 
+
+# --------------------------------------------------------------------------------------
+# TensorFlow 2 argument orders (the TF2 face imports these under the plain names)
+
+
+def transpose_v2(a: Any, perm: Any = None, conjugate: bool = False,
+                 name: str = "transpose") -> Any:
+    """``transpose`` with TensorFlow 2's argument order (conjugate before name)."""
+    return transpose(a, perm, name, conjugate)
+
+
+def pad_v2(tensor: Any, paddings: Any, mode: str = "CONSTANT", constant_values: Any = 0,
+           name: str | None = None) -> Any:
+    """``pad`` with TensorFlow 2's argument order (constant_values before name)."""
+    return pad(tensor, paddings, mode, name, constant_values)
+
+
+def gather_v2(params: Any, indices: Any, validate_indices: Any = None, axis: Any = None,
+              batch_dims: int = 0, name: str | None = None) -> Any:
+    """``gather`` with TensorFlow 2's argument order (axis before name)."""
+    return gather(params, indices, validate_indices, name, axis, batch_dims)
+
+
+def boolean_mask_v2(tensor: Any, mask: Any, axis: Any = None,
+                    name: str = "boolean_mask") -> Any:
+    """``boolean_mask`` with TensorFlow 2's argument order (axis before name)."""
+    return boolean_mask(tensor, mask, name, axis)
+
+
+def embedding_lookup_v2(params: Any, ids: Any, max_norm: Any = None,
+                        name: str | None = None) -> Any:
+    """``tf.nn.embedding_lookup`` of TensorFlow 2: (params, ids, max_norm, name)."""
+    return embedding_lookup(params, ids, name=name, max_norm=max_norm)
+
+
 __all__ = ["placeholder", "placeholder_with_default", "identity", "identity_n", "stop_gradient",
            "shape", "size", "rank", "reshape", "fill", "zeros", "ones", "zeros_like",
            "ones_like", "broadcast_to", "stack", "unstack", "constant", "convert_to_tensor",

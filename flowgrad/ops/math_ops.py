@@ -1,4 +1,10 @@
-"""Math ops: elementwise arithmetic and functions, reductions, matmul, casts, comparisons."""
+"""Math ops: elementwise arithmetic and functions, comparisons and logic, casts, reductions,
+scans (cumsum/cumprod), argmax, matmul, and the composite norm and clip_by_value.
+
+Each op has TensorFlow's op type, dtype rules (integer true division gives float64, integer
+means truncate) and gradient (ties of maximum go to x, ties of reduce_max share the
+gradient, piecewise-constant ops have none); fused gradient ops (SqrtGrad, TanhGrad, ...)
+have gradients of their own, so every derivative can be differentiated again."""
 from __future__ import annotations
 
 from typing import Any
@@ -1329,32 +1335,37 @@ def _batch_matmul_specialize(attrs: dict) -> Any:
     return _matmul_specialize({"transpose_a": attrs["adj_x"], "transpose_b": attrs["adj_y"]})
 
 
-def _matmul_input_grads(a: Any, b: Any, grad: Any, ta: bool, tb: bool) -> tuple:
-    """The gradients of matmul(a, b, ta, tb) for a and b, before undoing batch broadcasting."""
+def _matmul_input_grads(op: Any, grad: Any, ta: bool, tb: bool) -> tuple:
+    """The gradients of matmul(a, b, ta, tb) for a and b, before undoing batch broadcasting.
+
+    Inputs the caller does not need (an eager tape's ``skip_input_indices``) get None."""
+    a, b = op.inputs
+    skip = getattr(op, "skip_input_indices", None) or ()
     if not ta and not tb:
-        return matmul(grad, b, transpose_b=True), matmul(a, grad, transpose_a=True)
-    if not ta:
-        return matmul(grad, b), matmul(grad, a, transpose_a=True)
-    if not tb:
-        return matmul(b, grad, transpose_b=True), matmul(a, grad)
-    return (matmul(b, grad, transpose_a=True, transpose_b=True),
-            matmul(grad, a, transpose_a=True, transpose_b=True))
+        fa, fb = (lambda: matmul(grad, b, transpose_b=True),
+                  lambda: matmul(a, grad, transpose_a=True))
+    elif not ta:
+        fa, fb = lambda: matmul(grad, b), lambda: matmul(grad, a, transpose_a=True)
+    elif not tb:
+        fa, fb = lambda: matmul(b, grad, transpose_b=True), lambda: matmul(a, grad)
+    else:
+        fa, fb = (lambda: matmul(b, grad, transpose_a=True, transpose_b=True),
+                  lambda: matmul(grad, a, transpose_a=True, transpose_b=True))
+    return None if 0 in skip else fa(), None if 1 in skip else fb()
 
 
 @defop("MatMul", _matmul_kernel, _matmul_infer, specialize=_matmul_specialize,
        same_dtype=True, input_names=("a", "b"))
 def _matmul_grad(op: Any, grad: Any) -> Any:
-    a, b = op.inputs
-    return _matmul_input_grads(a, b, grad, op.get_attr("transpose_a"),
-                               op.get_attr("transpose_b"))
+    return _matmul_input_grads(op, grad, op.get_attr("transpose_a"), op.get_attr("transpose_b"))
 
 
 @defop("BatchMatMulV2", _batch_matmul_kernel, _matmul_infer,
        specialize=_batch_matmul_specialize, same_dtype=True, input_names=("x", "y"))
 def _batch_matmul_grad(op: Any, grad: Any) -> Any:
+    ga, gb = _matmul_input_grads(op, grad, op.get_attr("adj_x"), op.get_attr("adj_y"))
     a, b = op.inputs
-    ga, gb = _matmul_input_grads(a, b, grad, op.get_attr("adj_x"), op.get_attr("adj_y"))
-    return sum_to(ga, a), sum_to(gb, b)
+    return (None if ga is None else sum_to(ga, a)), (None if gb is None else sum_to(gb, b))
 
 
 def matmul(a: Any, b: Any, transpose_a: bool = False, transpose_b: bool = False,

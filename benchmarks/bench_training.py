@@ -1,0 +1,129 @@
+"""tf.train training speed against the same training step hand-written in NumPy.
+
+Run:  python benchmarks/bench_training.py [--repeat N]
+
+  * one epoch of the seed's MNIST softmax regression with
+    ``GradientDescentOptimizer(0.01).minimize`` (550 steps of 100);
+  * a 784-512-512-10 ReLU MLP with softmax cross-entropy and ``AdamOptimizer``
+    (100 steps of 128).
+"""
+from __future__ import annotations
+
+import argparse
+import os
+
+os.environ.setdefault("OPENBLAS_NUM_THREADS", "1")  # small matmuls: threads only add noise
+
+import numpy as np  # noqa: E402
+from bench_session import best_of, mnist_batches, print_table  # noqa: E402
+
+import flowgrad.compat.v1 as tf  # noqa: E402
+
+
+def softmax_minimize_epoch(batches: list, repeat: int) -> tuple[float, float]:
+    lr = 0.01
+    with tf.Graph().as_default():
+        x = tf.placeholder(tf.float32, [None, 784])
+        y = tf.placeholder(tf.float32, [None, 10])
+        W = tf.Variable(tf.zeros([784, 10]))
+        b = tf.Variable(tf.zeros([10]))
+        pred = tf.nn.softmax(tf.matmul(x, W) + b)
+        cost = tf.reduce_mean(-tf.reduce_sum(y * tf.log(pred), reduction_indices=1))
+        train = tf.train.GradientDescentOptimizer(lr).minimize(cost)
+        sess = tf.Session()
+        init = tf.global_variables_initializer()
+
+        def epoch() -> None:
+            sess.run(init)
+            for bx, by in batches:
+                sess.run([train, cost], feed_dict={x: bx, y: by})
+        ours = best_of(epoch, repeat)
+
+    def numpy_epoch() -> None:
+        Wv = np.zeros((784, 10), np.float32)
+        bv = np.zeros(10, np.float32)
+        for bx, by in batches:
+            by = by.astype(np.float32)
+            logits = bx @ Wv + bv
+            e = np.exp(logits - logits.max(axis=1, keepdims=True))
+            p = e / e.sum(axis=1, keepdims=True)
+            np.mean(-np.sum(by * np.log(p), axis=1))
+            d = (p - by) / np.float32(len(bx))
+            Wv = Wv - lr * (bx.T @ d)
+            bv = bv - lr * d.sum(axis=0)
+    return ours, best_of(numpy_epoch, repeat)
+
+
+def _init_params(rng: np.random.RandomState) -> list:
+    sizes = [784, 512, 512, 10]
+    params = []
+    for i in range(3):
+        lim = np.sqrt(6.0 / (sizes[i] + sizes[i + 1]))
+        params.append(rng.uniform(-lim, lim, (sizes[i], sizes[i + 1])).astype(np.float32))
+        params.append(np.zeros(sizes[i + 1], np.float32))
+    return params
+
+
+def mlp_adam(batches: list, repeat: int) -> tuple[float, float]:
+    lr, b1, b2, eps = 0.001, 0.9, 0.999, 1e-8
+    init_vals = _init_params(np.random.RandomState(0))
+    with tf.Graph().as_default():
+        x = tf.placeholder(tf.float32, [None, 784])
+        y = tf.placeholder(tf.float32, [None, 10])
+        ps = [tf.Variable(v) for v in init_vals]
+        h = tf.nn.relu(tf.matmul(x, ps[0]) + ps[1])
+        h = tf.nn.relu(tf.matmul(h, ps[2]) + ps[3])
+        logits = tf.matmul(h, ps[4]) + ps[5]
+        loss = tf.reduce_mean(tf.nn.softmax_cross_entropy_with_logits_v2(labels=y, logits=logits))
+        train = tf.train.AdamOptimizer(lr, b1, b2, eps).minimize(loss)
+        sess = tf.Session()
+        init = tf.global_variables_initializer()
+
+        def run() -> None:
+            sess.run(init)
+            for bx, by in batches:
+                sess.run([train, loss], feed_dict={x: bx, y: by})
+        ours = best_of(run, repeat)
+
+    def numpy_run() -> None:
+        p = [v.copy() for v in init_vals]
+        m = [np.zeros_like(v) for v in p]
+        v2 = [np.zeros_like(v) for v in p]
+        for t, (bx, by) in enumerate(batches, 1):
+            by = by.astype(np.float32)
+            a1 = bx @ p[0] + p[1]
+            h1 = np.maximum(a1, 0)
+            a2 = h1 @ p[2] + p[3]
+            h2 = np.maximum(a2, 0)
+            logits = h2 @ p[4] + p[5]
+            z = logits - logits.max(axis=1, keepdims=True)
+            e = np.exp(z)
+            s = e.sum(axis=1, keepdims=True)
+            np.mean(np.log(s)[:, 0] - (by * z).sum(axis=1))
+            d3 = (e / s - by) / np.float32(len(bx))
+            d2 = (d3 @ p[4].T) * (a2 > 0)
+            d1 = (d2 @ p[2].T) * (a1 > 0)
+            grads = [bx.T @ d1, d1.sum(0), h1.T @ d2, d2.sum(0), h2.T @ d3, d3.sum(0)]
+            lr_t = np.float32(lr * np.sqrt(1 - b2 ** t) / (1 - b1 ** t))
+            for i, g in enumerate(grads):
+                m[i] = m[i] + (g - m[i]) * np.float32(1 - b1)
+                v2[i] = v2[i] + (g * g - v2[i]) * np.float32(1 - b2)
+                p[i] = p[i] - lr_t * m[i] / (np.sqrt(v2[i]) + np.float32(eps))
+    return ours, best_of(numpy_run, repeat)
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    ap.add_argument("--repeat", type=int, default=3, help="rounds; the best is reported")
+    args = ap.parse_args()
+    tf.disable_v2_behavior()
+    rows = []
+    ours, theirs = softmax_minimize_epoch(mnist_batches(), args.repeat)
+    rows.append(("MNIST softmax epoch, GradientDescent.minimize", ours, theirs, "s"))
+    ours, theirs = mlp_adam(mnist_batches(128, 100), args.repeat)
+    rows.append(("MLP 784-512-512-10, Adam, 100 steps of 128", ours, theirs, "s"))
+    print_table(rows)
+
+
+if __name__ == "__main__":
+    main()
