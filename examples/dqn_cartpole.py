@@ -158,10 +158,10 @@ class Config:
     buffer_size: int = 50_000
     learning_starts: int = 1_000
     train_every: int = 1
-    target_update: int = 500
+    target_update: int = 100
     eps_start: float = 1.0
     eps_end: float = 0.02
-    eps_decay_steps: int = 10_000
+    eps_decay_steps: int = 5_000
     stop_when_solved: bool = True
     eval_episodes: int = 0
     log_every: int = 10

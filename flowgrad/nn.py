@@ -15,3 +15,4 @@ from flowgrad.ops.nn_ops import (
 from flowgrad.ops.nn_ops import (
     sparse_softmax_cross_entropy_with_logits_v2 as sparse_softmax_cross_entropy_with_logits,
 )
+from flowgrad.ops.array_ops import embedding_lookup_v2 as embedding_lookup

@@ -793,3 +793,15 @@ def test_boolean_mask_errors():
         tf.boolean_mask(x, [True, False, True])
     with pytest.raises(TypeError, match="mask must be a bool tensor"):
         tf.boolean_mask(x, [1, 0])
+
+
+def test_where_with_only_a_condition_gives_coordinates_and_nn_exports_embedding_lookup():
+    c = tf.constant([[True, False], [False, True]])
+    with tf.Session() as sess:
+        out = sess.run(tf.where(c))
+    np.testing.assert_array_equal(out, [[0, 0], [1, 1]])
+    assert out.dtype == np.int64
+    params = tf.constant([[1.0, 2.0], [3.0, 4.0]])
+    with tf.Session() as sess:
+        np.testing.assert_array_equal(sess.run(tf.nn.embedding_lookup(params, [1, 1])),
+                                      [[3.0, 4.0], [3.0, 4.0]])

@@ -2,3 +2,4 @@
 (``dropout(x, keep_prob)``, ``softmax_cross_entropy_with_logits`` without label gradients)."""
 from flowgrad.ops.nn_impl import *  # noqa: F401,F403
 from flowgrad.ops.nn_ops import *  # noqa: F401,F403
+from flowgrad.ops.array_ops import embedding_lookup  # noqa: F401

@@ -53,9 +53,10 @@ def reduce_to_shape_of(grad: Any, like: Any) -> Any:
 
 
 def _broadcast_to_shape_of(g: Any, like: Any, axes: Any = None) -> Any:
+    shape = np.shape(like)
     if axes:
-        g = np.expand_dims(g, axes)
-    out = np.empty(np.shape(like), g.dtype)
+        g = np.reshape(g, [1 if i in axes else d for i, d in enumerate(shape)])
+    out = np.empty(shape, g.dtype)
     out[...] = g
     return out
 
@@ -77,7 +78,9 @@ def broadcast_to_shape_of(x: Any, like: Any, axes: tuple | None = None) -> Any:
 
 def _reduced_size(x: Any, *, axes: Any, dtype: Any) -> Any:
     s = np.shape(x)
-    n = int(np.prod(s)) if axes is None else int(np.prod([s[a] for a in axes]))
+    n = 1
+    for d in (s if axes is None else [s[a] for a in axes]):
+        n *= d
     return dtype.np.type(n)
 
 

@@ -691,7 +691,10 @@ def _select_grad(op: Any, grad: Any) -> Any:
 def where(condition: Any, x: Any = None, y: Any = None, name: str | None = None) -> Any:
     """Elementwise ``x if condition else y`` (broadcasting)."""
     if x is None and y is None:
-        raise NotImplementedError("where(condition) without x and y is not supported")
+        from flowgrad.ops.array_ops import _where_indices
+        return _where_indices(condition, name)
+    if x is None or y is None:
+        raise ValueError("x and y must both be non-None or both be None.")
     x, y = _as_value(x), _as_value(y)
     dt = x.dtype.base_dtype if is_tensor(x) else (y.dtype.base_dtype if is_tensor(y)
                                                   else infer_dtype(x))
@@ -764,8 +767,9 @@ def _axes(axis: Any, axes_in: Any) -> Any:
 
 def _sum_kernel(x: Any, axes_in: Any = None, *, axis: Any = None, keepdims: bool = False) -> Any:
     dt = x.dtype
-    return np.sum(x, axis=_axes(axis, axes_in), keepdims=keepdims,
-                  dtype=dt if dt.kind in "iu" else None)
+    if dt.kind in "iu":
+        return np.sum(x, axis=_axes(axis, axes_in), keepdims=keepdims, dtype=dt)
+    return np.add.reduce(x, axis=_axes(axis, axes_in), keepdims=keepdims)
 
 
 def _mean_kernel(x: Any, axes_in: Any = None, *, axis: Any = None, keepdims: bool = False) -> Any:
@@ -775,7 +779,9 @@ def _mean_kernel(x: Any, axes_in: Any = None, *, axis: Any = None, keepdims: boo
         n = max(np.size(x) if a is None else int(np.prod([np.shape(x)[i] for i in a])), 1)
         q = np.abs(s) // n
         return np.where(s < 0, -q, q).astype(x.dtype)
-    return np.mean(x, axis=a, keepdims=keepdims)
+    s = np.add.reduce(x, axis=a, keepdims=keepdims)
+    n = np.size(x) // max(np.size(s), 1) if np.size(s) else 1
+    return np.true_divide(s, n, dtype=x.dtype)
 
 
 def _reduce_specialize(kernel: Any) -> Any:

@@ -305,8 +305,8 @@ def _log_softmax_np(x: Any, axis: int) -> Any:
 
 
 def _softmax_kernel(x: Any, *, axis: int = -1) -> Any:
-    e = np.exp(x - np.max(x, axis=axis, keepdims=True))
-    e /= np.sum(e, axis=axis, keepdims=True)
+    e = np.exp(x - np.maximum.reduce(x, axis=axis, keepdims=True))
+    e /= np.add.reduce(e, axis=axis, keepdims=True)
     return e
 
 
