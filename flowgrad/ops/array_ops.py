@@ -14,6 +14,7 @@ from flowgrad.framework.op_call import apply_op
 from flowgrad.framework.registry import _NO_GRADIENT, defop, register_op
 from flowgrad.framework.shape_rules import constant_value, shape_from_value, unary
 from flowgrad.framework.tensor import (
+    EagerTensor,
     Tensor,
     constant,
     convert_to_tensor,
@@ -107,10 +108,14 @@ def stop_gradient(input: Any, name: str | None = None) -> Any:
 
 def _as_value(x: Any) -> Any:
     """Variables and IndexedSlices as plain tensors; other values unchanged."""
+    if type(x) in _PLAIN:
+        return x
     if hasattr(x, "_as_tensor") or type(x).__name__ == "IndexedSlices":
         return convert_to_tensor(x)
     return x
 
+
+_PLAIN = frozenset((Tensor, EagerTensor, float, int))
 
 # --------------------------------------------------------------------------------------
 # Shapes
@@ -308,7 +313,9 @@ def _cast(x: Any, dt: Any) -> Any:
 
 
 def _broadcast_to_kernel(x: Any, shape_in: Any = None, *, shape: Any = None) -> Any:
-    return np.broadcast_to(x, shape if shape_in is None else tuple(shape_in))
+    out = np.empty(shape if shape_in is None else tuple(shape_in), np.result_type(x))
+    out[...] = x        # raises for shapes that do not broadcast, like np.broadcast_to
+    return out
 
 
 def _broadcast_to_infer(ins: list, attrs: dict) -> tuple:
@@ -317,7 +324,7 @@ def _broadcast_to_infer(ins: list, attrs: dict) -> tuple:
     return ins[0].dtype.base_dtype, target
 
 
-@defop("BroadcastTo", _broadcast_to_kernel, _broadcast_to_infer, view=True,
+@defop("BroadcastTo", _broadcast_to_kernel, _broadcast_to_infer,
        input_names=("input", "shape"))
 def _broadcast_to_grad(op: Any, grad: Any) -> Any:
     from flowgrad.ops.math_ops import sum_to

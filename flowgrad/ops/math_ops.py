@@ -25,7 +25,7 @@ from flowgrad.framework.shape_rules import (
     reduced_shape,
     unary,
 )
-from flowgrad.framework.tensor import convert_to_tensor, infer_dtype, is_tensor
+from flowgrad.framework.tensor import EagerTensor, convert_to_tensor, infer_dtype, is_tensor
 from flowgrad.framework.tensor_shape import TensorShape, broadcast_shapes
 from flowgrad.ops.broadcast_grad_ops import (broadcast_to_shape_of, reduce_to_shape_of,
                                              reduced_size)
@@ -75,7 +75,10 @@ def _binary(op_type: str, x: Any, y: Any, name: str | None, kinds: str | None = 
 
     ``kinds`` (NumPy dtype kinds, e.g. "fc") restricts the dtypes the op accepts."""
     x, y = _as_value(x), _as_value(y)
-    dt = _dtype_of(y) if is_tensor(y) and not is_tensor(x) else _dtype_of(x)
+    if type(x) is EagerTensor:
+        dt = x._dtype
+    else:
+        dt = _dtype_of(y) if is_tensor(y) and not is_tensor(x) else _dtype_of(x)
     if kinds is not None:
         _check_kind(op_type, "x", dt, kinds)
     return apply_op(op_type, (x, y), name=name, dtype=dt)
