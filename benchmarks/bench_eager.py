@@ -13,7 +13,8 @@ import os
 os.environ.setdefault("OPENBLAS_NUM_THREADS", "1")  # small matmuls: threads only add noise
 
 import numpy as np  # noqa: E402
-from bench_session import best_of, mnist_batches, print_table  # noqa: E402
+from bench_session import (best_of, mnist_batches, numpy_softmax_epoch,  # noqa: E402
+                           print_table)
 
 import flowgrad as tf  # noqa: E402
 
@@ -48,29 +49,13 @@ def eager_epochs(batches: list, repeat: int) -> tuple[float, float]:
     return best_of(lambda: run(step), repeat), best_of(lambda: run(compiled), repeat)
 
 
-def numpy_epoch(batches: list, repeat: int) -> float:
-    def epoch() -> None:
-        Wv = np.zeros((784, 10), np.float32)
-        bv = np.zeros(10, np.float32)
-        for bx, by in batches:
-            by = by.astype(np.float32)
-            logits = bx @ Wv + bv
-            e = np.exp(logits - logits.max(axis=1, keepdims=True))
-            p = e / e.sum(axis=1, keepdims=True)
-            np.mean(-np.sum(by * np.log(p), axis=1))
-            d = (p - by) / np.float32(len(bx))
-            Wv = Wv - LR * (bx.T @ d)
-            bv = bv - LR * d.sum(axis=0)
-    return best_of(epoch, repeat)
-
-
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("--repeat", type=int, default=3, help="rounds; the best is reported")
     args = ap.parse_args()
     batches = mnist_batches()
     eager, compiled = eager_epochs(batches, args.repeat)
-    base = numpy_epoch(batches, args.repeat)
+    base = best_of(lambda: numpy_softmax_epoch(batches, LR), args.repeat)
     print_table([("MNIST softmax epoch, GradientTape (eager)", eager, base, "s"),
                  ("MNIST softmax epoch, GradientTape in tf.function", compiled, base, "s")])
 

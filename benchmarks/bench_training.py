@@ -15,7 +15,8 @@ import os
 os.environ.setdefault("OPENBLAS_NUM_THREADS", "1")  # small matmuls: threads only add noise
 
 import numpy as np  # noqa: E402
-from bench_session import best_of, mnist_batches, print_table  # noqa: E402
+from bench_session import (best_of, mnist_batches, numpy_softmax_epoch,  # noqa: E402
+                           print_table)
 
 import flowgrad.compat.v1 as tf  # noqa: E402
 
@@ -39,19 +40,7 @@ def softmax_minimize_epoch(batches: list, repeat: int) -> tuple[float, float]:
                 sess.run([train, cost], feed_dict={x: bx, y: by})
         ours = best_of(epoch, repeat)
 
-    def numpy_epoch() -> None:
-        Wv = np.zeros((784, 10), np.float32)
-        bv = np.zeros(10, np.float32)
-        for bx, by in batches:
-            by = by.astype(np.float32)
-            logits = bx @ Wv + bv
-            e = np.exp(logits - logits.max(axis=1, keepdims=True))
-            p = e / e.sum(axis=1, keepdims=True)
-            np.mean(-np.sum(by * np.log(p), axis=1))
-            d = (p - by) / np.float32(len(bx))
-            Wv = Wv - lr * (bx.T @ d)
-            bv = bv - lr * d.sum(axis=0)
-    return ours, best_of(numpy_epoch, repeat)
+    return ours, best_of(lambda: numpy_softmax_epoch(batches, lr), repeat)
 
 
 def _init_params(rng: np.random.RandomState) -> list:

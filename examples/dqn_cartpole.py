@@ -350,7 +350,8 @@ def main(argv: list | None = None) -> int:
         print("greedy evaluation over %d episodes: mean return %.1f"
               % (len(result.eval_returns), np.mean(result.eval_returns)))
     if args.plot:
-        plot_learning_curve(result, args.plot)
+        plot_learning_curve(result, args.plot, "DQN on CartPole-v1 (seed %d, %s)"
+                            % (cfg.seed, cfg.target_mode))
         print("learning curve saved to", args.plot)
     if result.solved_at_step is None:
         print("not solved within %d steps" % cfg.max_steps)

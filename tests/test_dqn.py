@@ -168,11 +168,41 @@ def test_missing_gymnasium_names_the_install_command(monkeypatch):
         dqn_cartpole.make_env()
 
 
+def _random_policy_returns(episodes: int, seed: int) -> list:
+    env = dqn_cartpole.make_env()
+    rng = np.random.default_rng(seed)
+    returns = []
+    for k in range(episodes):
+        env.reset(seed=seed + k)
+        total, over = 0.0, False
+        while not over:
+            _, r, terminated, truncated, _ = env.step(int(rng.integers(N_ACTIONS)))
+            total, over = total + r, terminated or truncated
+        returns.append(total)
+    return returns
+
+
 def test_short_seeded_run_beats_a_random_policy():
     pytest.importorskip("gymnasium")
     cfg = dqn_cartpole.Config(seed=0, max_steps=4000, eval_episodes=10, log_every=0,
                               stop_when_solved=False)
     result = dqn_cartpole.train(cfg, log=lambda msg: None)
-    assert result.steps == 4000
-    # A uniformly random policy averages about 22 on CartPole-v1.
-    assert np.mean(result.eval_returns) > 100
+    assert result.steps == 4000 and result.solved_at_step is None
+    assert sum(result.returns) <= 4000 and result.episode_end_steps[-1] <= 4000
+    # The same evaluation episodes under a uniformly random policy average about 22.
+    random_mean = np.mean(_random_policy_returns(10, cfg.seed + 10_000))
+    assert random_mean < 40
+    assert np.mean(result.eval_returns) > max(100, 4 * random_mean)
+
+
+def test_command_line_logs_and_saves_a_plot(tmp_path, capsys):
+    pytest.importorskip("gymnasium")
+    pytest.importorskip("matplotlib")
+    path = tmp_path / "curve.png"
+    rc = dqn_cartpole.main(["--seed", "1", "--max-steps", "600", "--learning-starts", "200",
+                            "--target-mode", "placeholder", "--log-every", "5",
+                            "--plot", str(path)])
+    out = capsys.readouterr().out
+    assert rc == 1 and "not solved within 600 steps" in out
+    assert "episode    5  step" in out and "learning curve saved to" in out
+    assert path.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"

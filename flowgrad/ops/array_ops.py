@@ -281,30 +281,28 @@ register_op("OnesLike", lambda x: np.ones_like(x), unary, grad=_NO_GRADIENT,
             input_names=("x",))
 
 
-def zeros_like(tensor: Any, dtype: Any = None, name: str | None = None,
-               optimize: bool = True) -> Any:
-    """Zeros with the shape (and dtype, unless given) of ``tensor``."""
-    tensor = _as_value(tensor)
-    t = convert_to_tensor(tensor)
+def _filled_like(op_type: str, fill: Any, tensor: Any, dtype: Any, name: str,
+                 optimize: bool) -> Any:
+    """A constant (static shape) or ``op_type`` op with the shape of ``tensor``."""
+    t = convert_to_tensor(_as_value(tensor))
     s = static_shape(t)
     dt = dtypes.as_dtype(dtype) if dtype is not None else t.dtype.base_dtype
     if s is not None and optimize:
-        return constant(np.zeros(s, dt.np), name=name or "zeros_like")
-    out = apply_op("ZerosLike", [t], name=name or "zeros_like")
+        return constant(fill(s, dt.np), name=name)
+    out = apply_op(op_type, [t], name=name)
     return out if dt is t.dtype.base_dtype else _cast(out, dt)
+
+
+def zeros_like(tensor: Any, dtype: Any = None, name: str | None = None,
+               optimize: bool = True) -> Any:
+    """Zeros with the shape (and dtype, unless given) of ``tensor``."""
+    return _filled_like("ZerosLike", np.zeros, tensor, dtype, name or "zeros_like", optimize)
 
 
 def ones_like(tensor: Any, dtype: Any = None, name: str | None = None,
               optimize: bool = True) -> Any:
     """Ones with the shape (and dtype, unless given) of ``tensor``."""
-    tensor = _as_value(tensor)
-    t = convert_to_tensor(tensor)
-    s = static_shape(t)
-    dt = dtypes.as_dtype(dtype) if dtype is not None else t.dtype.base_dtype
-    if s is not None and optimize:
-        return constant(np.ones(s, dt.np), name=name or "ones_like")
-    out = apply_op("OnesLike", [t], name=name or "ones_like")
-    return out if dt is t.dtype.base_dtype else _cast(out, dt)
+    return _filled_like("OnesLike", np.ones, tensor, dtype, name or "ones_like", optimize)
 
 
 def _cast(x: Any, dt: Any) -> Any:
