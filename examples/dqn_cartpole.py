@@ -116,6 +116,7 @@ class DQNGraph:
         return float(loss)
 
     def greedy_action(self, sess: Any, obs: np.ndarray) -> int:
+        """argmax_a Q(obs, a) of the main network for one observation."""
         return int(np.argmax(sess.run(self.q, {self.o: obs[None]})[0]))
 
 
@@ -227,7 +228,7 @@ def train(cfg: Config, log: Callable[[str], None] = print) -> Result:
         sess.run(init)
         sess.run(dqn.sync_op)
         obs, _ = env.reset(seed=cfg.seed)
-        episode_return, loss = 0.0, float("nan")
+        episode_return, loss, step = 0.0, float("nan"), 0
         for step in range(1, cfg.max_steps + 1):
             eps = epsilon(cfg, step)
             if rng.random() < eps:
@@ -258,11 +259,10 @@ def train(cfg: Config, log: Callable[[str], None] = print) -> Result:
                         "episodes (%.1fs)" % (episode, step, mean100, SOLVED_WINDOW,
                                               time.perf_counter() - start))
                     if cfg.stop_when_solved:
-                        result.steps = step
                         break
                 obs, _ = env.reset()
                 episode_return = 0.0
-            result.steps = step
+        result.steps = step
         result.seconds = time.perf_counter() - start
         if cfg.eval_episodes:
             result.eval_returns = evaluate(sess, dqn, env, cfg.eval_episodes, cfg.seed + 10_000)
@@ -298,6 +298,7 @@ def plot_learning_curve(result: Result, path: str, title: str = "DQN on CartPole
 
 
 def parse_args(argv: list | None = None) -> tuple[Config, argparse.Namespace]:
+    """The run's Config and the raw flags (``--plot``) from the command line."""
     d = Config()
     p = argparse.ArgumentParser(description="DQN with a target network on CartPole-v1 "
                                             "(flowgrad.compat.v1).")
@@ -341,6 +342,7 @@ def parse_args(argv: list | None = None) -> tuple[Config, argparse.Namespace]:
 
 
 def main(argv: list | None = None) -> int:
+    """Trains, reports, optionally plots; exit status 0 if CartPole was solved."""
     cfg, args = parse_args(argv)
     tf.disable_v2_behavior()
     result = train(cfg)

@@ -195,14 +195,21 @@ def test_short_seeded_run_beats_a_random_policy():
     assert np.mean(result.eval_returns) > max(100, 4 * random_mean)
 
 
-def test_command_line_logs_and_saves_a_plot(tmp_path, capsys):
+def test_command_line_runs_the_placeholder_mode(capsys):
     pytest.importorskip("gymnasium")
-    pytest.importorskip("matplotlib")
-    path = tmp_path / "curve.png"
     rc = dqn_cartpole.main(["--seed", "1", "--max-steps", "600", "--learning-starts", "200",
                             "--target-mode", "placeholder", "--log-every", "5",
-                            "--plot", str(path)])
+                            "--eval-episodes", "1"])
     out = capsys.readouterr().out
     assert rc == 1 and "not solved within 600 steps" in out
-    assert "episode    5  step" in out and "learning curve saved to" in out
+    assert "episode    5  step" in out and "greedy evaluation over 1 episodes" in out
+
+
+def test_learning_curve_png(tmp_path):
+    pytest.importorskip("matplotlib")
+    returns = [float(20 + i) for i in range(150)]
+    result = dqn_cartpole.Result(returns=returns, episode_end_steps=list(np.cumsum(returns)),
+                                 steps=int(sum(returns)), seconds=1.0, solved_at_step=20000)
+    path = tmp_path / "curve.png"
+    dqn_cartpole.plot_learning_curve(result, str(path))
     assert path.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
