@@ -87,10 +87,6 @@ def get_op_def(type: str) -> OpDef:
     return d
 
 
-def registered_op_types() -> list[str]:
-    return sorted(_ops)
-
-
 class RegisterGradient:
     """Decorator registering ``f(op, *grads)`` as the gradient for an op type or override name."""
 

@@ -32,19 +32,6 @@ def of_dtype(dtype: dtypes.DType, rule: Any) -> Any:
     return infer
 
 
-def attr_dtype(name: str = "dtype", shape_rule: Any = unary) -> Any:
-    """A rule taking the dtype from an attribute."""
-    def infer(ins: list, attrs: dict) -> tuple:
-        return dtypes.as_dtype(attrs[name]), shape_rule(ins, attrs)[1]
-    return infer
-
-
-def scalar_of(dtype: dtypes.DType) -> Any:
-    def infer(ins: list, attrs: dict) -> tuple:
-        return dtype, TensorShape(())
-    return infer
-
-
 def normalize_axis(axis: Any, rank: int | None) -> tuple | None:
     """A sorted tuple of non-negative axes (None = all); needs rank for negative axes."""
     if axis is None:
