@@ -96,7 +96,7 @@ class BaseSession:
         try:
             return plan.fn(tuple(feed_dict.values()) if feed_dict else ())
         except Exception as e:
-            raise self._runtime_error(plan, e) from e
+            _reraise(self._runtime_error(plan, e), e)
 
     def make_callable(self, fetches: Any, feed_list: list | None = None,
                       accept_options: bool = False) -> Callable:
@@ -107,7 +107,7 @@ class BaseSession:
             try:
                 return plan.fn(args)
             except Exception as e:
-                raise self._runtime_error(plan, e) from e
+                _reraise(self._runtime_error(plan, e), e)
         return call
 
     def _compile(self, fetches: Any, feed_keys: list) -> Plan:
@@ -248,6 +248,13 @@ class InteractiveSession(BaseSession):
         if self in state.session_stack:
             state.session_stack.remove(self)
         super().close()
+
+
+def _reraise(err: Exception, cause: Exception) -> None:
+    """Raises ``err``, chained to ``cause`` unless it is ``cause`` itself."""
+    if err is cause:
+        raise err
+    raise err from cause
 
 
 def _where(op: Operation) -> str:

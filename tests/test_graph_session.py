@@ -255,3 +255,23 @@ def test_make_callable():
     x = tf.placeholder(tf.float32, [])
     f = tf.Session().make_callable(x * 3.0, [x])
     assert f(2.0) == 6.0
+
+
+def test_convert_to_tensor_rejects_arbitrary_objects():
+    with pytest.raises(TypeError, match="Cannot infer a tensor dtype"):
+        tf.convert_to_tensor(object())
+
+
+def test_library_wheres_do_not_warn_but_user_wheres_do():
+    import warnings
+
+    from flowgrad.debug.unsafe_where import NumericsWarning
+    x = tf.placeholder(tf.float32, [3])
+    with warnings.catch_warnings():
+        warnings.simplefilter("error", NumericsWarning)
+        for y in (tf.clip_by_norm(x, 1.0), tf.nn.l2_normalize(x, 0),
+                  tf.nn.sigmoid_cross_entropy_with_logits(labels=x, logits=x)):
+            (g,) = tf.gradients(tf.reduce_sum(y), x)
+            tf.gradients(tf.reduce_sum(g), x)
+    with pytest.warns(NumericsWarning, match="double-where"):
+        tf.gradients(tf.where(x > 0, tf.sqrt(x), tf.zeros_like(x)), x)

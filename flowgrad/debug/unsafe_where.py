@@ -13,6 +13,7 @@ from typing import Any
 from flowgrad.debug._where import created_at
 from flowgrad.framework.context import user_frame
 from flowgrad.gradients import gradient_origin
+from flowgrad.ops.math_ops import LIBRARY_WHERES
 
 
 class NumericsWarning(UserWarning):
@@ -59,8 +60,9 @@ def unsafe_branch_ops(op: Any) -> list:
 def warn_unsafe_where(op: Any) -> None:
     """Warns once per op when a where's branch has a sqrt/log/div/pow that can blow up
     on the masked side, suggesting the double-where rewrite."""
-    if op in _warned or not hasattr(op.inputs[0], "op") or gradient_origin(op) is not None:
-        return              # eager records, and wheres built by gradient functions
+    if op in _warned or not hasattr(op.inputs[0], "op") or gradient_origin(op) is not None \
+            or op in LIBRARY_WHERES:
+        return              # eager records, and wheres built by gradient or library functions
     _warned.add(op)
     unsafe = unsafe_branch_ops(op)
     if not unsafe:

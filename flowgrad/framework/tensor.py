@@ -276,6 +276,8 @@ def infer_dtype(value: Any) -> dtypes.DType:
     """TensorFlow's dtype for a Python or NumPy value (Python floats are float32)."""
     if isinstance(value, (np.ndarray, np.generic)):
         return dtypes.from_numpy(value.dtype)
+    if isinstance(value, TensorBase):
+        return value.dtype.base_dtype
     if isinstance(value, bool):
         return dtypes.bool
     if isinstance(value, int):
@@ -293,7 +295,7 @@ def infer_dtype(value: Any) -> dtypes.DType:
         return dtypes.bool
     if k == "c":
         return dtypes.complex128
-    if k in "USO":
+    if k in "US" or k == "O" and all(isinstance(v, (str, bytes)) for v in arr.ravel()):
         return dtypes.string
     raise TypeError("Cannot infer a tensor dtype for %r" % (value,))
 

@@ -7,6 +7,8 @@ gradient, piecewise-constant ops have none); fused gradient ops (SqrtGrad, TanhG
 have gradients of their own, so every derivative can be differentiated again."""
 from __future__ import annotations
 
+import sys
+import weakref
 from typing import Any
 
 import numpy as np
@@ -25,7 +27,9 @@ from flowgrad.framework.shape_rules import (
     reduced_shape,
     unary,
 )
-from flowgrad.framework.tensor import EagerTensor, convert_to_tensor, infer_dtype, is_tensor
+from flowgrad.framework.context import _PKG_DIR
+from flowgrad.framework.tensor import (EagerTensor, Tensor, convert_to_tensor, infer_dtype,
+                                       is_tensor)
 from flowgrad.framework.tensor_shape import TensorShape, broadcast_shapes
 from flowgrad.ops.broadcast_grad_ops import (broadcast_to_shape_of, reduce_to_shape_of,
                                              reduced_size)
@@ -703,7 +707,14 @@ def where(condition: Any, x: Any = None, y: Any = None, name: str | None = None)
                                                   else infer_dtype(x))
     x = convert_to_tensor(x, dt) if not is_tensor(x) else x
     y = convert_to_tensor(y, dt) if not is_tensor(y) else y
-    return apply_op("SelectV2", (condition, x, y), name=name)
+    out = apply_op("SelectV2", (condition, x, y), name=name)
+    if type(out) is Tensor and sys._getframe(1).f_code.co_filename.startswith(_PKG_DIR):
+        LIBRARY_WHERES.add(out.op)
+    return out
+
+
+# where ops that flowgrad's own functions build (guarded by construction; not warned about)
+LIBRARY_WHERES: weakref.WeakSet = weakref.WeakSet()
 
 
 # --------------------------------------------------------------------------------------
