@@ -26,7 +26,7 @@ from typing import Any
 import numpy as np
 
 from flowgrad import nest
-from flowgrad.framework.context import executing_eagerly, state
+from flowgrad.framework.context import executing_eagerly, state, user_frame
 from flowgrad.framework.graph import get_default_graph
 from flowgrad.framework.registry import RegisterGradient, _gradients, gradient_function
 from flowgrad.framework.tensor import EagerTensor, Tensor, TensorBase, constant, convert_to_tensor
@@ -52,7 +52,8 @@ def _is_variable(x: Any) -> bool:
 class _OpRecord:
     """One recorded eager op, shaped like a graph Operation for the gradient functions."""
 
-    __slots__ = ("type", "inputs", "outputs", "_attrs", "grad_fn", "skip_input_indices")
+    __slots__ = ("type", "inputs", "outputs", "_attrs", "grad_fn", "skip_input_indices",
+                 "traceback")
     _grad_type = None
 
     def __init__(self, type: str, inputs: list, outputs: list, attrs: dict,
@@ -63,6 +64,8 @@ class _OpRecord:
         self._attrs = attrs
         self.grad_fn = grad_fn      # set for custom gradients; else the registry's is used
         self.skip_input_indices: tuple | None = None  # inputs whose gradient nobody needs
+        # the user line that ran it, recorded while check-numerics mode is on
+        self.traceback = user_frame() if state.check_numerics else None
 
     @property
     def name(self) -> str:

@@ -235,3 +235,15 @@ def test_eager_check_numerics_and_enable(eager):
         flowgrad.debugging.disable_check_numerics()
     with pytest.raises(RuntimeError, match="eager"):
         tf.add_check_numerics_ops()
+
+
+def test_eager_gradient_nan_names_the_line_that_ran_the_forward_op(eager):
+    x = flowgrad.Variable(0.0)
+    with check_numerics_mode():
+        with flowgrad.GradientTape() as tape:
+            y = flowgrad.sqrt(x)  # the forward sqrt
+        with pytest.raises(tf.errors.InvalidArgumentError) as info:
+            tape.gradient(y, x)
+    msg = str(info.value)
+    assert "gradient of op 'Sqrt'" in msg
+    assert "%s:%d" % (HERE, _line_of("# the forward sqrt")) in msg and "created at" in msg
