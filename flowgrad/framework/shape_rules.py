@@ -34,6 +34,20 @@ def of_dtype(dtype: dtypes.DType, rule: Any) -> Any:
 
 def normalize_axis(axis: Any, rank: int | None) -> tuple | None:
     """A sorted tuple of non-negative axes (None = all); needs rank for negative axes."""
+    if axis is None or type(axis) is int or type(axis) is tuple:
+        key = (axis, rank)
+        ax = _axis_cache.get(key)
+        if ax is None:
+            ax = _axis_cache[key] = _normalize_axis(axis, rank)
+        return ax
+    return _normalize_axis(axis, rank)
+
+
+_axis_cache: dict = {}
+
+
+def _normalize_axis(axis: Any, rank: int | None) -> tuple | None:
+    """A sorted tuple of non-negative axes (None = all); needs rank for negative axes."""
     if axis is None:
         return None
     axes = [int(a) for a in np.ravel(axis)]
