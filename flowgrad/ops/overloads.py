@@ -5,23 +5,23 @@ from collections.abc import Callable
 from typing import Any
 
 from flowgrad.framework.tensor import TensorBase
-from flowgrad.ops import math_ops
+from flowgrad.ops import array_ops, math_ops
 from flowgrad.ops.state_ops import Variable
 
 
 def _fn(name: str) -> Callable:
-    """Looks the op function up at call time so that later op modules can provide it."""
-    import flowgrad.ops.array_ops as a
-    import flowgrad.ops.math_ops as m
-    return getattr(m, name, None) or getattr(a, name)
+    """The op function behind an operator (math_ops first, then array_ops)."""
+    return getattr(math_ops, name, None) or getattr(array_ops, name)
 
 
 def _binary(fn_name: str, op_name: str) -> tuple[Callable, Callable]:
+    fn = _fn(fn_name)
+
     def f(self: Any, other: Any) -> Any:
-        return _fn(fn_name)(self, other, name=op_name)
+        return fn(self, other, name=op_name)
 
     def r(self: Any, other: Any) -> Any:
-        return _fn(fn_name)(other, self, name=op_name)
+        return fn(other, self, name=op_name)
     return f, r
 
 
@@ -43,10 +43,10 @@ def _install(cls: type) -> None:
     for dunder, fn_name in _COMPARE.items():
         setattr(cls, "__%s__" % dunder, _binary(fn_name, None)[0])
     cls.__neg__ = lambda self: math_ops.negative(self, name="Neg")
-    cls.__abs__ = lambda self: _fn("abs")(self, name="Abs")
-    cls.__invert__ = lambda self: _fn("logical_not")(self, name="LogicalNot")
+    cls.__abs__ = lambda self: math_ops.abs(self, name="Abs")
+    cls.__invert__ = lambda self: math_ops.logical_not(self, name="LogicalNot")
     cls.__pos__ = lambda self: self
-    cls.__getitem__ = lambda self, key: _fn("_slice_helper")(self, key)
+    cls.__getitem__ = lambda self, key: array_ops._slice_helper(self, key)
 
 
 _install(TensorBase)
