@@ -82,16 +82,22 @@ def numpy_softmax_epoch(batches: list, lr: float) -> None:
         bv = bv - lr * d.sum(axis=0)
 
 
+def softmax_model() -> tuple:
+    """The seed's softmax regression graph: (x, y, W, b, cost) in the default graph."""
+    x = tf.placeholder(tf.float32, [None, 784])
+    y = tf.placeholder(tf.float32, [None, 10])
+    W = tf.Variable(tf.zeros([784, 10]))
+    b = tf.Variable(tf.zeros([10]))
+    pred = tf.nn.softmax(tf.matmul(x, W) + b)
+    cost = tf.reduce_mean(-tf.reduce_sum(y * tf.log(pred), reduction_indices=1))
+    return x, y, W, b, cost
+
+
 def mnist_gradients_epoch(batches: list, repeat: int) -> tuple[float, float]:
     """Seconds per epoch: the seed's tf.gradients + assign training vs NumPy."""
     lr = 0.01
     with tf.Graph().as_default():
-        x = tf.placeholder(tf.float32, [None, 784])
-        y = tf.placeholder(tf.float32, [None, 10])
-        W = tf.Variable(tf.zeros([784, 10]))
-        b = tf.Variable(tf.zeros([10]))
-        pred = tf.nn.softmax(tf.matmul(x, W) + b)
-        cost = tf.reduce_mean(-tf.reduce_sum(y * tf.log(pred), reduction_indices=1))
+        x, y, W, b, cost = softmax_model()
         grad_W, grad_b = tf.gradients(xs=[W, b], ys=cost)
         new_W = W.assign(W - lr * grad_W)
         new_b = b.assign(b - lr * grad_b)

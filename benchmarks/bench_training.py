@@ -16,7 +16,7 @@ os.environ.setdefault("OPENBLAS_NUM_THREADS", "1")  # small matmuls: threads onl
 
 import numpy as np  # noqa: E402
 from bench_session import (best_of, mnist_batches, numpy_softmax_epoch,  # noqa: E402
-                           print_table)
+                           print_table, softmax_model)
 
 import flowgrad.compat.v1 as tf  # noqa: E402
 
@@ -24,12 +24,7 @@ import flowgrad.compat.v1 as tf  # noqa: E402
 def softmax_minimize_epoch(batches: list, repeat: int) -> tuple[float, float]:
     lr = 0.01
     with tf.Graph().as_default():
-        x = tf.placeholder(tf.float32, [None, 784])
-        y = tf.placeholder(tf.float32, [None, 10])
-        W = tf.Variable(tf.zeros([784, 10]))
-        b = tf.Variable(tf.zeros([10]))
-        pred = tf.nn.softmax(tf.matmul(x, W) + b)
-        cost = tf.reduce_mean(-tf.reduce_sum(y * tf.log(pred), reduction_indices=1))
+        x, y, _, _, cost = softmax_model()
         train = tf.train.GradientDescentOptimizer(lr).minimize(cost)
         sess = tf.Session()
         init = tf.global_variables_initializer()

@@ -10,16 +10,13 @@ import flowgrad.compat.v1 as tf
 from flowgrad.debug import explain
 from flowgrad.debug.explain import explain_gradient, explain_no_gradients
 
+from source_lines import line_of  # noqa: E402
+
 HERE = os.path.basename(__file__)
 
 
 def _line_of(text):
-    """The line number in this file of the first line containing ``text``."""
-    with open(__file__) as f:
-        for i, line in enumerate(f, 1):
-            if text in line and "_line_of" not in line:
-                return i
-    raise AssertionError(text)
+    return line_of(__file__, text)
 
 
 def test_connected_gradient_reports_its_path():

@@ -12,15 +12,13 @@ import flowgrad.compat.v1 as tf
 from flowgrad.debug import NumericsWarning, check_numerics_mode
 from flowgrad.framework.context import state
 
+from source_lines import line_of  # noqa: E402
+
 HERE = os.path.basename(__file__)
 
 
 def _line_of(text):
-    with open(__file__) as f:
-        for i, line in enumerate(f, 1):
-            if text in line and "_line_of" not in line:
-                return i
-    raise AssertionError(text)
+    return line_of(__file__, text)
 
 
 @pytest.fixture

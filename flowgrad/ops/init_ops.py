@@ -118,6 +118,8 @@ class RandomUniform(Initializer):
 class RandomNormal(Initializer):
     """Normal samples N(mean, stddev**2)."""
 
+    _sample = staticmethod(random_normal)
+
     def __init__(self, mean: Any = 0.0, stddev: Any = 1.0, seed: int | None = None,
                  dtype: Any = dtypes.float32):
         self.mean = mean
@@ -126,23 +128,14 @@ class RandomNormal(Initializer):
         self.dtype = _assert_float_dtype(dtype)
 
     def __call__(self, shape: Any, dtype: Any = None, partition_info: Any = None) -> Any:
-        return random_normal(shape, self.mean, self.stddev,
-                             self.dtype if dtype is None else dtype, seed=self.seed)
+        return self._sample(shape, self.mean, self.stddev,
+                            self.dtype if dtype is None else dtype, seed=self.seed)
 
 
-class TruncatedNormal(Initializer):
+class TruncatedNormal(RandomNormal):
     """Normal samples re-drawn where more than two stddevs from the mean."""
 
-    def __init__(self, mean: Any = 0.0, stddev: Any = 1.0, seed: int | None = None,
-                 dtype: Any = dtypes.float32):
-        self.mean = mean
-        self.stddev = stddev
-        self.seed = seed
-        self.dtype = _assert_float_dtype(dtype)
-
-    def __call__(self, shape: Any, dtype: Any = None, partition_info: Any = None) -> Any:
-        return truncated_normal(shape, self.mean, self.stddev,
-                                self.dtype if dtype is None else dtype, seed=self.seed)
+    _sample = staticmethod(truncated_normal)
 
 
 class VarianceScaling(Initializer):
