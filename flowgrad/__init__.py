@@ -65,6 +65,8 @@ from flowgrad.initializers import (Constant as constant_initializer, Ones as one
                                    Zeros as zeros_initializer)
 
 from flowgrad import version
+from flowgrad.debug.tf_logging import get_logger
+from flowgrad.ops.logging_ops import timestamp
 
 __version__ = version.VERSION   # TensorFlow API version; flowgrad's: version.FLOWGRAD_VERSION
 

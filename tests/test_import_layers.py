@@ -26,7 +26,7 @@ LAYERS: list[tuple[str, list[str]]] = [
                          "flowgrad.forward_mode", "flowgrad.pfor", "flowgrad.plan"]),
     ("execution", ["flowgrad.session", "flowgrad.tape", "flowgrad.function",
                    "flowgrad.autograph", "flowgrad.vectorized_jacobians",
-                   "flowgrad.forward_accumulator", "flowgrad.autodiff"]),
+                   "flowgrad.forward_accumulator", "flowgrad.autodiff", "flowgrad.session_config"]),
     ("libraries", ["flowgrad.train", "flowgrad.keras", "flowgrad.layers", "flowgrad.losses",
                    "flowgrad.metrics", "flowgrad.data", "flowgrad.datasets",
                    "flowgrad.distribute", "flowgrad.distributions", "flowgrad.debug",

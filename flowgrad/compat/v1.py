@@ -85,6 +85,10 @@ from flowgrad.debug.numerics_ops import add_check_numerics_ops, verify_tensor_al
 from flowgrad.debug.numerics_ops import check_numerics
 from flowgrad.summary import v1 as summary
 from flowgrad.testing import v1 as test
+from flowgrad.debug import tf_logging as logging
+from flowgrad.debug.tf_logging import get_logger
+from flowgrad.ops.logging_ops import timestamp
+from flowgrad import session_config as _session_config
 
 
 def disable_v2_behavior() -> None:
@@ -107,6 +111,14 @@ def disable_tensor_equality() -> None:
 
 def enable_tensor_equality() -> None:
     _state.tensor_equality = True
+
+
+def __getattr__(name: str) -> type:
+    """TF1's session option messages (``ConfigProto``, ``GPUOptions``, ``RunOptions``, ...),
+    loaded on first use (see :mod:`flowgrad.session_config`)."""
+    if name in _session_config.MESSAGES:
+        return _session_config.message_class(name)
+    raise AttributeError("module 'flowgrad.compat.v1' has no attribute %r" % name)
 
 
 # -- Keep this block last: the face shows TensorFlow 1's names (tests/test_namespace.py) --

@@ -10,12 +10,14 @@ from __future__ import annotations
 
 import logging
 import sys
+import time
 from typing import Any
 
 import numpy as np
 
 from flowgrad import nest
 from flowgrad.framework.context import executing_eagerly
+from flowgrad.framework.dtypes import float64
 from flowgrad.framework.graph import get_default_graph
 from flowgrad.framework.op_call import apply_op
 from flowgrad.framework.registry import _NO_GRADIENT, register_op
@@ -198,4 +200,30 @@ def Print(input_: Any, data: list, message: str | None = None,  # noqa: N802 - T
     return apply_op("Print", [input_] + list(data), attrs, name=name)
 
 
-__all__ = ["print_v2", "Print"]
+def _timestamp_kernel() -> np.ndarray:
+    return np.asarray(time.time(), np.float64)
+
+
+def _timestamp_infer(ins: list, attrs: dict) -> tuple:
+    return float64, ()
+
+
+register_op("Timestamp", _timestamp_kernel, _timestamp_infer, grad=_NO_GRADIENT, stateful=True)
+
+
+def timestamp(name: str | None = None) -> Any:
+    """The time of evaluation, in seconds since the epoch, as a float64 scalar.
+
+    In a graph (a Session run, a ``tf.function``) the op reads the clock each time it runs,
+    as TensorFlow's ``Timestamp`` op does; eagerly it reads it at once.
+
+    Args:
+      name: a name for the op.
+
+    Returns:
+      A float64 scalar tensor.
+    """
+    return apply_op("Timestamp", [], {}, name=name)
+
+
+__all__ = ["print_v2", "Print", "timestamp"]

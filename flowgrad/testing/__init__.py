@@ -6,6 +6,7 @@
 from __future__ import annotations
 
 from flowgrad.testing.gradient_checker import compute_gradient, compute_gradient_error, max_error
+from flowgrad.testing.test_case import TestCase, main
 
 
 def is_gpu_available(cuda_only: bool = False, min_cuda_compute_capability: object = None) -> bool:
@@ -23,5 +24,6 @@ def gpu_device_name() -> str:
     return ""
 
 
-__all__ = ["compute_gradient", "compute_gradient_error", "max_error", "is_gpu_available",
+__all__ = ["TestCase", "main", "compute_gradient", "compute_gradient_error", "max_error",
+           "is_gpu_available",
            "is_built_with_cuda", "gpu_device_name"]

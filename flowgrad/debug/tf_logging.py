@@ -1,0 +1,136 @@
+"""``tf.compat.v1.logging`` and ``tf.get_logger``: TensorFlow's Python logger.
+
+TensorFlow logs through the standard :mod:`logging` module under the logger named
+``"tensorflow"``; TF1's ``tf.logging`` functions are thin wrappers over it. flowgrad does the
+same, so handlers, levels and filters a program installs on ``logging.getLogger("tensorflow")``
+see the same records.
+"""
+from __future__ import annotations
+
+import logging as _logging
+import sys
+from typing import Any
+
+DEBUG = _logging.DEBUG
+INFO = _logging.INFO
+WARN = _logging.WARN
+ERROR = _logging.ERROR
+FATAL = _logging.FATAL
+
+_counts: dict[Any, int] = {}
+
+
+def get_logger() -> _logging.Logger:
+    """The logger TensorFlow writes to (``logging.getLogger("tensorflow")``).
+
+    As TensorFlow does, the first call gives it a handler printing to stderr when the root
+    logger has none, so ``tf.get_logger().setLevel("INFO")`` shows messages.
+
+    Returns:
+      The ``"tensorflow"`` :class:`logging.Logger`.
+    """
+    logger = _logging.getLogger("tensorflow")
+    if not logger.handlers and not _logging.getLogger().handlers:
+        handler = _logging.StreamHandler(sys.stderr)
+        handler.setFormatter(_logging.Formatter(_logging.BASIC_FORMAT, None))
+        logger.addHandler(handler)
+    return logger
+
+
+def log(level: int, msg: Any, *args: Any, **kwargs: Any) -> None:
+    """Logs ``msg % args`` at ``level``."""
+    get_logger().log(level, msg, *args, **kwargs)
+
+
+def debug(msg: Any, *args: Any, **kwargs: Any) -> None:
+    """Logs at DEBUG."""
+    get_logger().debug(msg, *args, **kwargs)
+
+
+def info(msg: Any, *args: Any, **kwargs: Any) -> None:
+    """Logs at INFO."""
+    get_logger().info(msg, *args, **kwargs)
+
+
+def warning(msg: Any, *args: Any, **kwargs: Any) -> None:
+    """Logs at WARNING."""
+    get_logger().warning(msg, *args, **kwargs)
+
+
+warn = warning
+
+
+def error(msg: Any, *args: Any, **kwargs: Any) -> None:
+    """Logs at ERROR."""
+    get_logger().error(msg, *args, **kwargs)
+
+
+def fatal(msg: Any, *args: Any, **kwargs: Any) -> None:
+    """Logs at FATAL (CRITICAL); as in TensorFlow's Python logger, the program goes on."""
+    get_logger().fatal(msg, *args, **kwargs)
+
+
+def vlog(level: int, msg: Any, *args: Any, **kwargs: Any) -> None:
+    """Logs at ``level`` (TensorFlow's verbose-log levels are plain logging levels)."""
+    get_logger().log(level, msg, *args, **kwargs)
+
+
+def log_every_n(level: int, msg: Any, n: int, *args: Any) -> None:
+    """Logs ``msg`` on the first call from this place and every ``n``-th call after it.
+
+    Args:
+      level: the logging level.
+      msg: the message (``%`` formatted with ``args``).
+      n: log once every ``n`` calls.
+      *args: the format arguments.
+    """
+    caller = sys._getframe(1)  # noqa: SLF001 - the call site keys the count, as in TensorFlow
+    key = (caller.f_code.co_filename, caller.f_lineno)
+    count = _counts.get(key, 0)
+    _counts[key] = count + 1
+    if count % max(int(n), 1) == 0:
+        get_logger().log(level, msg, *args)
+
+
+def log_first_n(level: int, msg: Any, n: int, *args: Any) -> None:
+    """Logs ``msg`` on the first ``n`` calls from this place.
+
+    Args:
+      level: the logging level.
+      msg: the message (``%`` formatted with ``args``).
+      n: how many calls log.
+      *args: the format arguments.
+    """
+    caller = sys._getframe(1)  # noqa: SLF001
+    key = (caller.f_code.co_filename, caller.f_lineno, "first")
+    count = _counts.get(key, 0)
+    _counts[key] = count + 1
+    if count < n:
+        get_logger().log(level, msg, *args)
+
+
+def log_if(level: int, msg: Any, condition: Any, *args: Any) -> None:
+    """Logs ``msg`` when ``condition`` holds."""
+    if condition:
+        get_logger().log(level, msg, *args)
+
+
+def get_verbosity() -> int:
+    """The ``"tensorflow"`` logger's effective level."""
+    return get_logger().getEffectiveLevel()
+
+
+def set_verbosity(v: int | str) -> None:
+    """Sets the ``"tensorflow"`` logger's level (a number or a name such as ``"INFO"``)."""
+    get_logger().setLevel(v)
+
+
+def flush() -> None:
+    """Flushes the logger's handlers."""
+    for handler in get_logger().handlers:
+        handler.flush()
+
+
+__all__ = ["DEBUG", "INFO", "WARN", "ERROR", "FATAL", "get_logger", "log", "debug", "info",
+           "warning", "warn", "error", "fatal", "vlog", "log_every_n", "log_first_n", "log_if",
+           "get_verbosity", "set_verbosity", "flush"]
