@@ -15,6 +15,7 @@ Usage::
 
     python tools/api_scan.py scan SRC... --out tools/api_scan_results.json
     python tools/api_scan.py check [--results tools/api_scan_results.json] [--top 40]
+    /path/to/tf-venv/bin/python tools/api_scan.py reference   # marks what TensorFlow has
 
 ``SRC`` is a folder, or a bare git repository (read at ``HEAD`` with ``git``); the sources
 used for the committed results are listed in ``tools/api_scan_sources.txt``. The results file
@@ -206,23 +207,44 @@ def scan(sources: list[str]) -> dict:
             "programs": [[n, [index[c] for c in cs]] for n, cs in per_program]}
 
 
-def resolves(chain: str) -> bool:
-    """Whether ``chain`` (``tf.a.b``) names something on flowgrad's faces."""
+def resolves(chain: str, package: str = "flowgrad") -> bool:
+    """Whether ``chain`` (``tf.a.b``) names something in ``package`` (flowgrad's faces, or
+    ``tensorflow`` for the reference)."""
     import importlib
 
-    import flowgrad
-
-    obj = flowgrad
+    obj = importlib.import_module(package)
     parts = chain.split(".")[1:]
     for i, part in enumerate(parts):
         try:
             obj = getattr(obj, part)
         except Exception:  # noqa: BLE001 - any failure means "does not resolve"
             try:  # a module path not bound as an attribute (tensorflow.keras.layers.x)
-                obj = importlib.import_module("flowgrad." + ".".join(parts[:i + 1]))
+                obj = importlib.import_module(package + "." + ".".join(parts[:i + 1]))
             except Exception:  # noqa: BLE001
                 return False
     return True
+
+
+def reference(results: str) -> int:
+    """Marks in ``results`` which chains TensorFlow itself resolves (run with TensorFlow
+    installed); ``check`` then also reports coverage of the names TensorFlow 2 still has.
+
+    Args:
+      results: the JSON file written by ``scan``; updated in place.
+
+    Returns:
+      How many chains TensorFlow resolves.
+    """
+    import tensorflow as tf
+
+    with open(results, encoding="utf-8") as f:
+        data = json.load(f)
+    data["reference"] = "tensorflow " + tf.__version__
+    data["tf_resolves"] = [int(resolves(c, "tensorflow")) for c, _, _ in data["chains"]]
+    with open(results, "w", encoding="utf-8") as f:
+        json.dump(data, f, separators=(",", ":"))
+        f.write("\n")
+    return sum(data["tf_resolves"])
 
 
 def check(results: str, top: int) -> dict:
@@ -245,19 +267,31 @@ def check(results: str, top: int) -> dict:
     progs = data["programs"]
     full = sum(all(ok[i] for i in idx) for _, idx in progs)
     missing = [(c, p, u) for (c, p, u), good in zip(rows, ok) if not good]
+    tf_ok = data.get("tf_resolves") or [1] * len(rows)
+    tf_total = sum(u for (_, _, u), t in zip(rows, tf_ok) if t)
+    tf_covered = sum(u for (_, _, u), good, t in zip(rows, ok, tf_ok) if good and t)
+    tf_progs = [idx for _, idx in progs if all(tf_ok[i] for i in idx)]
+    tf_full = sum(all(ok[i] for i in idx) for idx in tf_progs)
     figures = {"uses": total, "uses_covered": covered, "chains": len(rows),
                "chains_covered": sum(ok), "programs": len(progs), "programs_covered": full,
+               "tf_uses": tf_total, "tf_uses_covered": tf_covered,
+               "tf_programs": len(tf_progs), "tf_programs_covered": tf_full,
                "missing": missing}
+    ref = data.get("reference", "TensorFlow")
     print("| measure | covered | total | share |")
     print("|---|---|---|---|")
     for label, a, b in (("uses of tf.* names", covered, total),
+                        ("uses of names %s has" % ref, tf_covered, tf_total),
                         ("distinct tf.* names", sum(ok), len(rows)),
-                        ("programs using only covered names", full, len(progs))):
+                        ("programs using only covered names", full, len(progs)),
+                        ("programs %s runs (all names resolve there) fully covered" % ref,
+                         tf_full, len(tf_progs))):
         print("| %s | %d | %d | %.1f%% |" % (label, a, b, 100.0 * a / max(b, 1)))
     print()
-    print("Most used names that do not resolve (programs, uses):")
+    print("Most used names that do not resolve (programs, uses; * = %s lacks it too):" % ref)
+    marks = {c: t for (c, _, _), t in zip(rows, tf_ok)}
     for c, p, u in missing[:top]:
-        print("  %-64s %4d %5d" % (c, p, u))
+        print("  %-64s %4d %5d %s" % (c, p, u, "" if marks[c] else "*"))
     return figures
 
 
@@ -271,6 +305,9 @@ def main(argv: list[str] | None = None) -> int:
     p_check = sub.add_parser("check", help="resolve the collected chains on flowgrad")
     p_check.add_argument("--results", default="tools/api_scan_results.json")
     p_check.add_argument("--top", type=int, default=40)
+    p_ref = sub.add_parser("reference", help="mark the chains TensorFlow resolves (run it "
+                           "where TensorFlow is installed)")
+    p_ref.add_argument("--results", default="tools/api_scan_results.json")
     args = parser.parse_args(argv)
     if args.cmd == "scan":
         data = scan(args.sources)
@@ -279,6 +316,8 @@ def main(argv: list[str] | None = None) -> int:
             f.write("\n")
         print("%d programs, %d distinct chains -> %s" % (len(data["programs"]),
                                                         len(data["chains"]), args.out))
+    elif args.cmd == "reference":
+        print("%d chains resolve on TensorFlow" % reference(args.results))
     else:
         check(args.results, args.top)
     return 0
