@@ -4,6 +4,8 @@
 ``import flowgrad.compat.v1 as tf`` is the TF1 face (graph mode, Session)."""
 from __future__ import annotations
 
+import sys as _sys
+
 import flowgrad.ops  # registers every op
 from flowgrad import nn
 from flowgrad.framework import errors
@@ -80,6 +82,8 @@ from flowgrad import compat
 from flowgrad.compat import v1 as _v1
 
 compat.v1 = _v1
+compat.v2 = _sys.modules[__name__]   # TensorFlow 2's API is this face
+_v1.compat = compat
 
 
 # -- Keep this block last: the face shows TensorFlow 2's names (flowgrad/_tf2_namespace.py) --
