@@ -19,7 +19,7 @@ import numpy as np
 from flowgrad.framework import errors, fp_state
 from flowgrad.framework.graph import Operation
 from flowgrad.framework.op_call import eager_rng
-from flowgrad.framework.tensor import Tensor
+from flowgrad.framework.tensor import Tensor, as_bytes_array
 from flowgrad.ops.subgraph import register_function_compiler
 from flowgrad.ops.training_ops import INPLACE_UPDATE_TYPES as _INPLACE_TYPES
 from flowgrad.ops.training_ops import inplace_update_kernel
@@ -295,7 +295,8 @@ class PlanCompiler:
         if self.parallel:
             order, run_async, heavy_ops = self.overlap(order, fed_index)
 
-        g: dict = {"np": np, "_sc": _sc, "_out": _out, "asarray": np.asarray, "S": self.state_ref}
+        g: dict = {"np": np, "_sc": _sc, "_out": _out, "asarray": np.asarray, "S": self.state_ref,
+             "as_bytes_array": as_bytes_array}
         if self.owned is not None:
             g["O"], g["_own"] = self.owned, _owner(self.owned)
         if run_async:
@@ -351,7 +352,10 @@ class PlanCompiler:
                 from_feed.add(local)
                 continue
             dt = t.dtype.base_dtype.np
-            emit("%s = asarray(F[%d], %s)" % (local, i, gname("D", dt)), None)
+            if dt.kind == "O":      # strings: bytes, as TensorFlow feeds them
+                emit("%s = as_bytes_array(F[%d])" % (local, i), None)
+            else:
+                emit("%s = asarray(F[%d], %s)" % (local, i, gname("D", dt)), None)
             dims = t.shape.as_tuple()
             if dims is not None:
                 cond = ["%s.ndim != %d" % (local, len(dims))]

@@ -165,12 +165,13 @@ def test_check_numerics_still_sees_eager_ops():
 
 
 def test_string_scalars_keep_a_dtype_and_a_shape():
+    # TensorFlow's strings are bytes: str values are UTF-8 encoded, numpy() gives bytes
     c = tf.constant("a")
-    assert c.dtype == tf.string and c.shape == () and c.numpy() == "a"
+    assert c.dtype == tf.string and c.shape == () and c.numpy() == b"a"
     v = tf.Variable("a")
     assert v.dtype == tf.string and v.shape == ()
-    assert tf.identity(v).numpy() == "a"
+    assert tf.identity(v).numpy() == b"a"
     v.assign("bc")
-    assert v.numpy() == "bc"
-    assert tf.constant(["x", "y"]).numpy().tolist() == ["x", "y"]
+    assert v.numpy() == b"bc"
+    assert tf.constant(["x", "y"]).numpy().tolist() == [b"x", b"y"]
     assert type(tf.constant(3.0)._value) is np.float32      # numbers stay NumPy scalars

@@ -317,8 +317,8 @@ class _TensorSliceDataset(Dataset):
                 None, None, "All components must have the same size in the 0th dimension: "
                 "got sizes %s." % [v.shape[0] for v in values])
         n = sizes.pop() if sizes else 0
-        for i in range(n):
-            yield [v[i] for v in values]
+        for i in range(n):      # v[i, ...]: a string element stays a 0-d object array
+            yield [v[i, ...] if v.dtype.kind == "O" else v[i] for v in values]
 
     def _cardinality(self) -> int:
         return UNKNOWN if self._n is None else self._n

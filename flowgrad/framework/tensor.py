@@ -133,6 +133,8 @@ class EagerTensor(TensorBase):
     __slots__ = ("_value", "_dtype", "__weakref__")
 
     def __init__(self, value: Any, dtype: dtypes.DType | None = None):
+        if type(value) is bytes:    # a string scalar a plan returned: a 0-d object array
+            value = np.array(value, dtype=object)
         self._value = value         # an ndarray, or a NumPy scalar for rank 0
         self._dtype = dtype if dtype is not None else (_DTYPE_OF_NP.get(value.dtype)
                                                        or dtypes.as_dtype(value.dtype))
@@ -292,7 +294,7 @@ def register_tensor_conversion_function(base_type: type, fn: Callable) -> None:
 def infer_dtype(value: Any) -> dtypes.DType:
     """TensorFlow's dtype for a Python or NumPy value (Python floats are float32)."""
     if isinstance(value, (np.ndarray, np.generic)):
-        return dtypes.from_numpy(value.dtype)
+        return dtypes.string if value.dtype.kind in "US" else dtypes.from_numpy(value.dtype)
     if isinstance(value, TensorBase):
         return value.dtype.base_dtype
     if isinstance(value, bool):
@@ -314,12 +316,49 @@ def infer_dtype(value: Any) -> dtypes.DType:
         return dtypes.complex128
     if k in "US" or k == "O" and all(isinstance(v, (str, bytes)) for v in arr.ravel()):
         return dtypes.string
+    if k == "O" and any(isinstance(v, (str, bytes)) for v in arr.ravel()):
+        raise ValueError("Can't convert Python sequence with mixed types to Tensor.")
     raise TypeError("Cannot infer a tensor dtype for %r" % (value,))
+
+
+def _to_bytes(x: Any) -> bytes:
+    if isinstance(x, bytes):
+        return bytes(x)
+    if isinstance(x, str):
+        return x.encode("utf-8")
+    raise TypeError("Cannot convert %r to EagerTensor of dtype string" % (x,))
+
+
+def as_bytes_array(value: Any) -> np.ndarray:
+    """TensorFlow's string value: an object array of ``bytes`` (``str`` is UTF-8 encoded).
+
+    Raises:
+        TypeError: an element is neither ``str`` nor ``bytes``.
+    """
+    arr = np.asarray(value, dtype=object)
+    if arr.dtype.kind != "O":
+        arr = arr.astype(object)
+    if all(type(x) is bytes for x in arr.flat):
+        return arr
+    out = np.empty(arr.shape, dtype=object)
+    out.flat[:] = [_to_bytes(x) for x in arr.flat] if arr.size else []
+    return out
 
 
 def to_numpy(value: Any, dtype: dtypes.DType | None = None) -> np.ndarray:
     """A NumPy array for a Python value, with TensorFlow's dtype rules and checks."""
     dt = dtype.base_dtype if dtype is not None else infer_dtype(value)
+    if dt is dtypes.string:
+        if isinstance(value, (np.ndarray, np.generic)) and value.dtype.kind not in "OUS":
+            raise TypeError("Cannot convert a NumPy value of dtype %s to a tensor of dtype "
+                            "string." % value.dtype)
+        if dtype is None:
+            try:
+                return as_bytes_array(value)
+            except TypeError:
+                raise ValueError("Can't convert Python sequence with mixed types to "
+                                 "Tensor.") from None
+        return as_bytes_array(value)
     if isinstance(value, (np.ndarray, np.generic)):
         if value.dtype == dt.np:
             return np.asarray(value)

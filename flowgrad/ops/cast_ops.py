@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from flowgrad.framework import dtypes, hooks
+from flowgrad.framework import dtypes, errors, hooks
 from flowgrad.framework.op_call import apply_op
 from flowgrad.framework.registry import defop, register_jvp
 from flowgrad.framework.tensor import convert_to_tensor
@@ -12,6 +12,9 @@ from flowgrad.ops.array_op_util import _as_value
 
 
 def _cast_kernel(x: Any, *, DstT: Any) -> Any:
+    if (x.dtype.kind == "O") != (DstT is dtypes.string):
+        raise errors.UnimplementedError(None, None, "Cast %s to %s is not supported" % (
+            dtypes.from_numpy(x.dtype).name, DstT.name))
     return x.astype(DstT.np)
 
 

@@ -58,13 +58,18 @@ def fill(dims: Any, value: Any, name: str | None = None) -> Any:
     return apply_op("Fill", [value, convert_to_tensor(dims, dtypes.int32)], name=name)
 
 
+def _zeros(shape: Any, np_dtype: np.dtype) -> np.ndarray:
+    """``np.zeros``; a string's zero is b"" as in TensorFlow."""
+    return np.full(shape, b"", object) if np_dtype.kind == "O" else np.zeros(shape, np_dtype)
+
+
 def zeros(shape: Any, dtype: Any = dtypes.float32, name: str | None = None) -> Any:
-    """A tensor of zeros."""
+    """A tensor of zeros (empty strings for ``tf.string``)."""
     dtype = dtypes.as_dtype(dtype)
     static = _static_int_list(shape)
     if static is not None:
-        return constant(np.zeros(static, dtype.np), name=name or "zeros")
-    return fill(shape, np.zeros((), dtype.np), name=name or "zeros")
+        return constant(_zeros(static, dtype.np), name=name or "zeros")
+    return fill(shape, _zeros((), dtype.np), name=name or "zeros")
 
 
 def ones(shape: Any, dtype: Any = dtypes.float32, name: str | None = None) -> Any:
@@ -76,7 +81,7 @@ def ones(shape: Any, dtype: Any = dtypes.float32, name: str | None = None) -> An
     return fill(shape, np.ones((), dtype.np), name=name or "ones")
 
 
-register_op("ZerosLike", lambda x: np.zeros_like(x), unary, grad=_NO_GRADIENT,
+register_op("ZerosLike", lambda x: _zeros(x.shape, x.dtype), unary, grad=_NO_GRADIENT,
             input_names=("x",))
 
 
@@ -99,7 +104,7 @@ def _filled_like(op_type: str, fill: Any, tensor: Any, dtype: Any, name: str,
 def zeros_like(tensor: Any, dtype: Any = None, name: str | None = None,
                optimize: bool = True) -> Any:
     """Zeros with the shape (and dtype, unless given) of ``tensor``."""
-    return _filled_like("ZerosLike", np.zeros, tensor, dtype, name or "zeros_like", optimize)
+    return _filled_like("ZerosLike", _zeros, tensor, dtype, name or "zeros_like", optimize)
 
 
 def ones_like(tensor: Any, dtype: Any = None, name: str | None = None,
