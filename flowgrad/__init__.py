@@ -40,6 +40,7 @@ from flowgrad import autograph
 from flowgrad.module import Module
 from flowgrad.ops.tensor_array_ops import TensorArray
 from flowgrad import saved_model
+from flowgrad.saved_model.graph_def import import_graph_def
 from flowgrad.ops.sequence_ops import linspace
 from flowgrad.keras import optimizers
 from flowgrad.tape import GradientTape, custom_gradient

@@ -1,0 +1,464 @@
+"""TensorFlow's NodeDefs as flowgrad ops: ``tf.compat.v1.import_graph_def`` and the body
+importer that the SavedModel and MetaGraph loaders share.
+
+Each supported op type has one entry in :data:`IMPORTERS`: a function of the node's input
+tensors, its attributes (decoded from AttrValues) and its name that builds the op with
+flowgrad's own op functions. Inputs that TensorFlow passes as tensors but flowgrad keeps as
+attributes (a reduction's axes, a reshape's shape, a transpose's permutation, ...) are read
+from constant inputs; where they are not constant, flowgrad's dynamic form of the op is
+used. An op type without an entry is an ``InvalidArgumentError`` naming the op type and the
+node (and the function it is in).
+
+Variables: ``VariableV2`` nodes become flowgrad variables' ``VariableV2`` ops, and so do
+resource variables (``VarHandleOp``); their ``ReadVariableOp`` reads are identities of the
+variable and ``AssignVariableOp`` an ``Assign``. Inside a function of a SavedModel, a
+resource handle is the loaded flowgrad variable it was captured from.
+
+Names: a GraphDef names an output ``node`` or ``node:i``; a FunctionDef body names one
+``node:output_arg:i`` (the i-th tensor of that output argument) and the function's arguments
+by their names. Control inputs are ``^node`` in both."""
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+import numpy as np
+
+from flowgrad.framework import errors
+from flowgrad.framework.graph import get_default_graph
+from flowgrad.framework.op_call import apply_op
+from flowgrad.framework.tensor import Tensor, TensorBase, constant
+from flowgrad.ops import (
+    arithmetic_ops,
+    cast_ops,
+    comparison_ops,
+    concat_ops,
+    constant_ops,
+    conv_ops,
+    fill_ops,
+    indexing_ops,
+    matmul_ops,
+    nn_ops,
+    pooling_ops,
+    reduction_ops,
+    shape_ops,
+    slicing_ops,
+    state_ops,
+    sum_ops,
+)
+from flowgrad.saved_model import tf_protos
+
+# --------------------------------------------------------------------------------------
+# Attributes
+
+
+def attr_value(av: Any) -> Any:
+    """The Python value of an AttrValue: str, int, float, bool, DType, TensorShape, ndarray,
+    a list of those, or the NameAttrList of a function attribute."""
+    kind = av.WhichOneof("value")
+    if kind == "s":
+        return av.s.decode("utf-8", "replace")
+    if kind in ("i", "f", "b"):
+        return getattr(av, kind)
+    if kind == "type":
+        return tf_protos.as_dtype(av.type)
+    if kind == "shape":
+        return tf_protos.as_shape(av.shape)
+    if kind == "tensor":
+        return tf_protos.to_array(av.tensor)
+    if kind == "func":
+        return av.func
+    if kind == "placeholder":
+        return av.placeholder
+    if kind == "list":
+        lst = av.list
+        for field, conv in (("s", lambda v: v.decode("utf-8", "replace")), ("i", int),
+                            ("f", float), ("b", bool), ("type", tf_protos.as_dtype),
+                            ("shape", tf_protos.as_shape), ("tensor", tf_protos.to_array),
+                            ("func", lambda v: v)):
+            vals = getattr(lst, field)
+            if len(vals):
+                return [conv(v) for v in vals]
+        return []
+    return None
+
+
+def node_attrs(node: Any) -> dict:
+    """A NodeDef's attributes as Python values (TensorFlow's private ``_*`` ones left out)."""
+    return {k: attr_value(v) for k, v in node.attr.items() if not k.startswith("_")}
+
+
+# --------------------------------------------------------------------------------------
+# The table: op type -> builder(inputs, attrs, name)
+
+
+def _static(t: Any, what: str, node: str) -> Any:
+    """The constant value of an input flowgrad keeps as an attribute."""
+    from flowgrad.ops.array_op_util import constant_value
+    v = constant_value(t) if isinstance(t, TensorBase) else t
+    if v is None:
+        raise errors.UnimplementedError(None, None, "Node '%s': flowgrad needs its %s to be a "
+                                        "constant (it is computed at run time)" % (node, what))
+    return np.asarray(v)
+
+
+def _axis_list(t: Any, node: str) -> list:
+    return [int(a) for a in np.ravel(_static(t, "axis", node))]
+
+
+def _same(op_type: str) -> Callable:
+    """An op whose flowgrad form takes the same inputs and no attributes."""
+    return lambda ins, a, name: apply_op(op_type, ins, {}, name=name)
+
+
+def _reduce(fn: Callable) -> Callable:
+    return lambda ins, a, name: fn(ins[0], _axis_list(ins[1], name),
+                                   keepdims=bool(a.get("keep_dims", False)), name=name)
+
+
+def _variable(ins: list, a: dict, name: str) -> Any:
+    return apply_op("VariableV2", [], {"shape": a["shape"], "dtype": a["dtype"]}, name=name)
+
+
+def _read(ins: list, a: dict, name: str) -> Any:
+    return constant_ops.identity(ins[0], name=name)
+
+
+def _assign(ins: list, a: dict, name: str) -> Any:
+    ref, value = ins
+    if hasattr(ref, "assign") and not isinstance(ref, Tensor):       # a loaded variable
+        return ref.assign(value, name=name)
+    return state_ops.assign(ref, value, validate_shape=a.get("validate_shape", True),
+                            name=name)
+
+
+def _assign_update(kind: str) -> Callable:
+    def build(ins: list, a: dict, name: str) -> Any:
+        ref, value = ins
+        if hasattr(ref, kind) and not isinstance(ref, Tensor):
+            return getattr(ref, kind)(value, name=name)
+        return getattr(state_ops, kind)(ref, value, name=name)
+    return build
+
+
+def _no_op(ins: list, a: dict, name: str) -> Any:
+    from flowgrad.ops.control_flow_ops import no_op
+    return no_op(name=name)
+
+
+def _const(ins: list, a: dict, name: str) -> Any:
+    value = a["value"]
+    return constant(value, dtype=a["dtype"], shape=value.shape, name=name)
+
+
+def _placeholder(ins: list, a: dict, name: str) -> Any:
+    shape = a.get("shape")
+    return constant_ops.placeholder(a["dtype"], shape=shape, name=name)
+
+
+def _strided_slice(ins: list, a: dict, name: str) -> Any:
+    return slicing_ops.strided_slice(
+        ins[0], ins[1], ins[2], ins[3], begin_mask=a.get("begin_mask", 0),
+        end_mask=a.get("end_mask", 0), ellipsis_mask=a.get("ellipsis_mask", 0),
+        new_axis_mask=a.get("new_axis_mask", 0), shrink_axis_mask=a.get("shrink_axis_mask", 0),
+        name=name)
+
+
+def _conv2d(ins: list, a: dict, name: str) -> Any:
+    padding = a["padding"]
+    if padding == "EXPLICIT":
+        ep = a["explicit_paddings"]
+        padding = [ep[i:i + 2] for i in range(0, len(ep), 2)]
+    return conv_ops.conv2d_v2(ins[0], ins[1], strides=a["strides"], padding=padding,
+                              data_format=a.get("data_format", "NHWC"),
+                              dilations=a.get("dilations"), name=name)
+
+
+def _pool(fn: Callable) -> Callable:
+    return lambda ins, a, name: fn(ins[0], ksize=a["ksize"], strides=a["strides"],
+                                   padding=a["padding"], data_format=a.get("data_format",
+                                                                           "NHWC"), name=name)
+
+
+def _split(ins: list, a: dict, name: str) -> Any:
+    axis, value = ins
+    return concat_ops.split(value, a["num_split"], axis=int(_static(axis, "axis", name)),
+                            name=name)
+
+
+def _split_v(ins: list, a: dict, name: str) -> Any:
+    value, sizes, axis = ins
+    return concat_ops.split(value, [int(s) for s in _static(sizes, "size_splits", name)],
+                            axis=int(_static(axis, "axis", name)), name=name)
+
+
+def _einsum(ins: list, a: dict, name: str) -> Any:
+    from flowgrad.ops.einsum_ops import einsum
+    return einsum(a["equation"], *ins, name=name)
+
+
+def _leaky_relu(ins: list, a: dict, name: str) -> Any:
+    return nn_ops.leaky_relu(ins[0], alpha=a.get("alpha", 0.2), name=name)
+
+
+def _top_k(ins: list, a: dict, name: str) -> Any:
+    from flowgrad.ops.sort_ops import top_k
+    return top_k(ins[0], int(_static(ins[1], "k", name)), sorted=a.get("sorted", True),
+                 name=name)
+
+
+IMPORTERS: dict[str, Callable] = {
+    "Const": _const, "Placeholder": _placeholder,
+    "PlaceholderWithDefault": lambda ins, a, name: constant_ops.placeholder_with_default(
+        ins[0], a["shape"], name=name),
+    "Identity": lambda ins, a, name: constant_ops.identity(ins[0], name=name),
+    "IdentityN": lambda ins, a, name: constant_ops.identity_n(ins, name=name),
+    "StopGradient": lambda ins, a, name: constant_ops.stop_gradient(ins[0], name=name),
+    "NoOp": _no_op,
+    # variables
+    "VariableV2": _variable, "VarHandleOp": _variable, "ReadVariableOp": _read,
+    "Assign": _assign, "AssignVariableOp": _assign,
+    "AssignAdd": _assign_update("assign_add"), "AssignAddVariableOp": _assign_update("assign_add"),
+    "AssignSub": _assign_update("assign_sub"), "AssignSubVariableOp": _assign_update("assign_sub"),
+    # linear algebra and nn
+    "MatMul": lambda ins, a, name: matmul_ops.matmul(
+        ins[0], ins[1], transpose_a=a.get("transpose_a", False),
+        transpose_b=a.get("transpose_b", False), name=name),
+    "BatchMatMulV2": lambda ins, a, name: matmul_ops.matmul(
+        ins[0], ins[1], adjoint_a=a.get("adj_x", False), adjoint_b=a.get("adj_y", False),
+        name=name),
+    "BiasAdd": lambda ins, a, name: nn_ops.bias_add(
+        ins[0], ins[1], data_format=a.get("data_format", "NHWC"), name=name),
+    "Softmax": lambda ins, a, name: nn_ops.softmax(ins[0], name=name),
+    "LogSoftmax": lambda ins, a, name: nn_ops.log_softmax(ins[0], name=name),
+    "LeakyRelu": _leaky_relu, "Conv2D": _conv2d,
+    "MaxPool": _pool(pooling_ops.max_pool2d), "AvgPool": _pool(pooling_ops.avg_pool2d),
+    "Einsum": _einsum,
+    # shapes
+    "Reshape": lambda ins, a, name: shape_ops.reshape(ins[0], ins[1], name=name),
+    "Transpose": lambda ins, a, name: shape_ops.transpose(
+        ins[0], [int(p) for p in _static(ins[1], "perm", name)], name=name),
+    "Squeeze": lambda ins, a, name: shape_ops.squeeze(
+        ins[0], a.get("squeeze_dims") or None, name=name),
+    "ExpandDims": lambda ins, a, name: shape_ops.expand_dims(
+        ins[0], int(_static(ins[1], "axis", name)), name=name),
+    "Shape": lambda ins, a, name: shape_ops.shape(ins[0], out_type=a.get("out_type"),
+                                                  name=name),
+    "Size": lambda ins, a, name: shape_ops.size(ins[0], out_type=a.get("out_type"),
+                                                name=name),
+    "Rank": lambda ins, a, name: shape_ops.rank(ins[0], name=name),
+    "Pack": lambda ins, a, name: shape_ops.stack(ins, axis=a.get("axis", 0), name=name),
+    "Unpack": lambda ins, a, name: shape_ops.unstack(ins[0], num=a.get("num"),
+                                                     axis=a.get("axis", 0), name=name),
+    "ConcatV2": lambda ins, a, name: concat_ops.concat(
+        ins[:-1], int(_static(ins[-1], "axis", name)), name=name),
+    "Split": _split, "SplitV": _split_v,
+    "Tile": lambda ins, a, name: concat_ops.tile(ins[0], ins[1], name=name),
+    "StridedSlice": _strided_slice,
+    "Slice": lambda ins, a, name: slicing_ops.slice(ins[0], ins[1], ins[2], name=name),
+    "Pad": lambda ins, a, name: slicing_ops.pad(ins[0], ins[1], name=name),
+    "Fill": lambda ins, a, name: fill_ops.fill(ins[0], ins[1], name=name),
+    "ZerosLike": lambda ins, a, name: fill_ops.zeros_like(ins[0], name=name),
+    "OnesLike": lambda ins, a, name: fill_ops.ones_like(ins[0], name=name),
+    "Range": lambda ins, a, name: fill_ops.range(ins[0], ins[1], ins[2], name=name),
+    "BroadcastTo": lambda ins, a, name: shape_ops.broadcast_to(ins[0], ins[1], name=name),
+    "GatherV2": lambda ins, a, name: indexing_ops.gather(
+        ins[0], ins[1], axis=int(_static(ins[2], "axis", name)),
+        batch_dims=a.get("batch_dims", 0), name=name),
+    "Cast": lambda ins, a, name: cast_ops.cast(ins[0], a["DstT"], name=name),
+    "SelectV2": lambda ins, a, name: comparison_ops.where(ins[0], ins[1], ins[2], name=name),
+    "AddN": lambda ins, a, name: arithmetic_ops.add_n(ins, name=name),
+    # reductions
+    "Sum": _reduce(sum_ops.reduce_sum), "Mean": _reduce(reduction_ops.reduce_mean),
+    "Max": _reduce(reduction_ops.reduce_max), "Min": _reduce(reduction_ops.reduce_min),
+    "Prod": _reduce(reduction_ops.reduce_prod), "All": _reduce(reduction_ops.reduce_all),
+    "Any": _reduce(reduction_ops.reduce_any),
+    "ArgMax": lambda ins, a, name: reduction_ops.argmax(
+        ins[0], int(_static(ins[1], "dimension", name)),
+        output_type=a.get("output_type"), name=name),
+    "ArgMin": lambda ins, a, name: reduction_ops.argmin(
+        ins[0], int(_static(ins[1], "dimension", name)),
+        output_type=a.get("output_type"), name=name),
+    "TopKV2": _top_k,
+}
+# Elementwise ops: the same inputs, no attributes, in flowgrad and TensorFlow alike.
+for _t in ("Abs", "Neg", "Exp", "Log", "Log1p", "Expm1", "Sqrt", "Rsqrt", "Square",
+           "Reciprocal", "Sin", "Cos", "Tan", "Tanh", "Sigmoid", "Relu", "Relu6", "Elu", "Selu",
+           "Softplus", "Softsign", "Sign", "Floor", "Ceil", "Round", "Rint", "Erf", "Erfc",
+           "IsFinite", "IsNan", "IsInf", "LogicalNot", "AddV2", "Sub", "Mul", "RealDiv",
+           "DivNoNan", "FloorDiv", "FloorMod", "Maximum", "Minimum", "Pow",
+           "SquaredDifference", "Equal", "NotEqual", "Less", "LessEqual", "Greater",
+           "GreaterEqual", "LogicalAnd", "LogicalOr"):
+    IMPORTERS[_t] = _same(_t)
+IMPORTERS["Add"] = _same("AddV2")
+IMPORTERS["Select"] = IMPORTERS["SelectV2"]
+IMPORTERS["Div"] = lambda ins, a, name: arithmetic_ops.div(ins[0], ins[1], name=name)
+
+#: Output arguments of ops with more than one (for ``node:arg:i`` names in functions).
+OUTPUT_ARGS = {"TopKV2": ("values", "indices"), "Unique": ("y", "idx"),
+               "SoftmaxCrossEntropyWithLogits": ("loss", "backprop"),
+               "SparseSoftmaxCrossEntropyWithLogits": ("loss", "backprop")}
+
+
+# --------------------------------------------------------------------------------------
+# Importing a list of nodes
+
+
+def unsupported(op_type: str, node: str, where: str) -> errors.InvalidArgumentError:
+    """The error for a node whose op type flowgrad cannot build."""
+    return errors.InvalidArgumentError(
+        None, None, "Op type not registered '%s' in binary: flowgrad has no %s op (node '%s'%s). "
+        "Supported op types: %s" % (op_type, op_type, node, where, ", ".join(sorted(IMPORTERS))))
+
+
+def topological(nodes: list, inputs_of: Callable[[Any], list]) -> list:
+    """``nodes`` ordered so that each comes after the nodes it reads (data and control)."""
+    by_name = {n.name: n for n in nodes}
+    order, state = [], {}
+    for root in nodes:
+        stack = [(root, False)]
+        while stack:
+            n, done = stack.pop()
+            if done:
+                state[n.name] = 2
+                order.append(n)
+                continue
+            if state.get(n.name):
+                continue
+            state[n.name] = 1
+            stack.append((n, True))
+            for src in inputs_of(n):
+                dep = by_name.get(src)
+                if dep is None:
+                    continue
+                if state.get(src) == 1:
+                    raise errors.InvalidArgumentError(
+                        None, None, "The graph has a cycle through node '%s' (TF1 while loops "
+                        "are not supported; TF2's functional While is)" % src)
+                if not state.get(src):
+                    stack.append((dep, False))
+    return order
+
+
+def source_node(ref: str) -> str:
+    """The node an input reference (``^n``, ``n``, ``n:1``, ``n:arg:0``) reads."""
+    return ref.lstrip("^").split(":", 1)[0]
+
+
+class Importer:
+    """Builds NodeDefs into the default graph.
+
+    Args:
+      library: FunctionDefs by name (for PartitionedCall/StatefulPartitionedCall).
+      where: text naming the container, for errors (`` in function 'f'``).
+      function_body: whether names are a FunctionDef body's (``node:arg:i``)."""
+
+    def __init__(self, library: dict, where: str = "", function_body: bool = False):
+        self.library = library
+        self.where = where
+        self.function_body = function_body
+        self.values: dict[str, Any] = {}
+
+    def lookup(self, ref: str) -> Any:
+        """The tensor (or variable, for a resource handle) an input reference names."""
+        parts = ref.split(":")
+        out = self.values.get(parts[0])
+        if out is None:
+            raise errors.InvalidArgumentError(None, None, "Input '%s' names no node%s"
+                                              % (ref, self.where))
+        if not isinstance(out, list):
+            return out
+        if len(parts) == 1:
+            i = 0
+        elif len(parts) == 2:
+            i = int(parts[1])
+        else:
+            i = self._flat_index(parts[0], parts[1], int(parts[2]))
+        if i >= len(out):
+            raise errors.InvalidArgumentError(None, None, "Input '%s': node '%s' has %d "
+                                              "outputs%s" % (ref, parts[0], len(out), self.where))
+        return out[i]
+
+    def _flat_index(self, node: str, arg: str, i: int) -> int:
+        args = OUTPUT_ARGS.get(self.types.get(node, ""))
+        return args.index(arg) + i if args and arg in args else i
+
+    def run(self, nodes: list, prefix: str = "", skip: Callable[[Any], bool] | None = None
+            ) -> None:
+        """Builds ``nodes`` (in dependency order) under the name ``prefix``."""
+        g = get_default_graph()
+        self.types = {n.name: n.op for n in nodes}
+        for node in topological(nodes, lambda n: [source_node(r) for r in n.input]):
+            if node.name in self.values or (skip is not None and skip(node)):
+                continue
+            data = [self.lookup(r) for r in node.input if not r.startswith("^")]
+            control = [self.values.get(source_node(r)) for r in node.input
+                       if r.startswith("^")]
+            control = [_as_op(c) for c in control if c is not None]
+            control = [c for c in control if c is not None]
+            name = prefix + node.name
+            if control:
+                with g.control_dependencies(control):
+                    out = self.build(node, data, name)
+            else:
+                out = self.build(node, data, name)
+            self.values[node.name] = _as_outputs(out)
+
+    def build(self, node: Any, inputs: list, name: str) -> Any:
+        """One node: its importer, or the call of a library function (inlined)."""
+        if node.op in ("StatefulPartitionedCall", "PartitionedCall"):
+            return self.call(node.attr["f"].func.name, inputs, name + "/")
+        if node.op in self.library:
+            return self.call(node.op, inputs, name + "/")
+        fn = IMPORTERS.get(node.op)
+        if fn is None:
+            raise unsupported(node.op, node.name, self.where)
+        try:
+            return fn(inputs, node_attrs(node), name)
+        except errors.OpError:
+            raise
+        except (ValueError, TypeError, KeyError) as e:
+            raise errors.InvalidArgumentError(None, None, "Cannot import node '%s' (op %s)%s: "
+                                              "%s" % (node.name, node.op, self.where, e)) from e
+
+    def call(self, fname: str, inputs: list, prefix: str) -> list:
+        """The outputs of library function ``fname`` on ``inputs``, its body built inline."""
+        fdef = self.library.get(fname)
+        if fdef is None:
+            raise errors.NotFoundError(None, None, "Function '%s' is not in the graph's "
+                                       "library%s" % (fname, self.where))
+        return import_function_body(fdef, inputs, self.library, prefix)
+
+
+def _as_op(value: Any) -> Any:
+    if isinstance(value, list):
+        return value[0].op if value else None
+    if isinstance(value, Tensor):
+        return value.op
+    return value if hasattr(value, "outputs") else None
+
+
+def _as_outputs(out: Any) -> Any:
+    """A node's value: the list of its output tensors, or the variable/op itself."""
+    if isinstance(out, (list, tuple)):
+        return list(out)
+    if isinstance(out, Tensor):
+        return list(out.op.outputs) if out.value_index == 0 else [out]
+    if hasattr(out, "outputs") and not hasattr(out, "assign"):      # an Operation
+        return list(out.outputs) or out
+    return out
+
+
+def import_function_body(fdef: Any, inputs: list, library: dict, prefix: str) -> list:
+    """Builds a FunctionDef's body on ``inputs`` (one per input argument) into the default
+    graph under ``prefix``; returns its outputs (in output-argument order)."""
+    sig = fdef.signature
+    where = " in function '%s'" % sig.name
+    if len(inputs) != len(sig.input_arg):
+        raise errors.InvalidArgumentError(None, None, "Function '%s' takes %d inputs, got %d"
+                                          % (sig.name, len(sig.input_arg), len(inputs)))
+    imp = Importer(library, where, function_body=True)
+    for arg, value in zip(sig.input_arg, inputs):
+        imp.values[arg.name] = value if not isinstance(value, Tensor) else [value]
+    imp.run(list(fdef.node_def), prefix)
+    return [imp.lookup(fdef.ret[arg.name]) for arg in sig.output_arg]

@@ -1,0 +1,88 @@
+"""GraphDefs written by TensorFlow 2.21 (tests/data/tf_graphs/, made by
+tools/tf_reference/make_graphs.py) load into flowgrad and reproduce TensorFlow's outputs."""
+import os
+
+import numpy as np
+import pytest
+
+import flowgrad.compat.v1 as tf
+from flowgrad.saved_model import tf_protos
+
+DATA = os.path.join(os.path.dirname(__file__), "data", "tf_graphs")
+
+
+def _graph_def(name):
+    return tf_protos.read_message(tf_protos.pb().graph_pb2.GraphDef(), os.path.join(DATA, name))
+
+
+@pytest.mark.parametrize("filename", ["mlp_graph.pb", "mlp_graph.pbtxt"])
+def test_tf_graph_def_reproduces_tensorflows_outputs(filename):
+    ref = np.load(os.path.join(DATA, "mlp_graph.npz"))
+    probs, out = tf.import_graph_def(_graph_def(filename), return_elements=["probs:0", "out:0"])
+    assert probs.name == "import/probs:0" and out.name == "import/out:0"
+    g = tf.get_default_graph()
+    assert g.get_operation_by_name("import/hidden").type == "Relu"
+    with tf.Session() as sess:
+        p, o = sess.run([probs, out], {"import/x:0": ref["in_x"]})
+    np.testing.assert_allclose(p, ref["out_probs"], rtol=1e-6, atol=1e-7)
+    np.testing.assert_allclose(o, ref["out_out"], rtol=1e-5, atol=1e-6)
+
+
+def test_gradient_through_an_imported_graph_matches_central_differences():
+    ref = np.load(os.path.join(DATA, "mlp_graph.npz"))
+    x = tf.placeholder(tf.float32, [None, 3])
+    (probs,) = tf.import_graph_def(_graph_def("mlp_graph.pb"), input_map={"x:0": x},
+                                   return_elements=["probs:0"], name="")
+    loss = tf.reduce_sum(probs * np.arange(3, dtype=np.float32))
+    (grad,) = tf.gradients(loss, [x])
+    with tf.Session() as sess:
+        g = sess.run(grad, {x: ref["in_x"]})
+        num = np.zeros_like(g)
+        x0, eps = ref["in_x"].astype(np.float64), 1e-3
+        for idx in np.ndindex(*x0.shape):
+            up, down = x0.copy(), x0.copy()
+            up[idx] += eps
+            down[idx] -= eps
+            num[idx] = (sess.run(loss, {x: up}) - sess.run(loss, {x: down})) / (2 * eps)
+    np.testing.assert_allclose(g, num, rtol=1e-2, atol=1e-3)
+
+
+def test_frozen_graph_with_input_map_and_no_prefix():
+    ref = np.load(os.path.join(DATA, "var_model.npz"))
+    x = tf.placeholder(tf.float32, [None, 3], name="features")
+    y, loss = tf.import_graph_def(_graph_def("frozen.pb"), input_map={"x": x},
+                                  return_elements=["y:0", "loss:0"], name="")
+    assert y.name == "y:0"
+    with tf.Session() as sess:
+        y_val, loss_val = sess.run([y, loss], {x: ref["in_x"]})
+    np.testing.assert_allclose(y_val, ref["out_y"], rtol=1e-6)
+    np.testing.assert_allclose(loss_val, ref["out_loss"], rtol=1e-6)
+
+
+def test_return_elements_name_ops_and_tensors():
+    op, t = tf.import_graph_def(_graph_def("mlp_graph.pb"), return_elements=["out", "x:0"],
+                                name="net")
+    assert op.name == "net/out" and op.type == "Identity"
+    assert t.name == "net/x:0" and t.op.type == "Placeholder"
+    with pytest.raises(ValueError, match="nope"):
+        tf.import_graph_def(_graph_def("mlp_graph.pb"), return_elements=["nope:0"])
+    with pytest.raises(ValueError, match="nope"):
+        tf.import_graph_def(_graph_def("mlp_graph.pb"), input_map={"nope:0": t})
+
+
+def test_unknown_op_type_names_the_op_type_and_the_node():
+    gd = _graph_def("mlp_graph.pb")
+    node = gd.node.add(name="weird", op="FancyUnheardOfOp")
+    node.input.append("out")
+    with pytest.raises(tf.errors.InvalidArgumentError, match="FancyUnheardOfOp.*'weird'"):
+        tf.import_graph_def(gd)
+
+
+def test_extract_sub_graph_keeps_what_tensorflow_keeps():
+    ref = np.load(os.path.join(DATA, "mlp_graph.npz"))
+    sub = tf.graph_util.extract_sub_graph(_graph_def("mlp_graph.pb"), ["probs", "Mean"])
+    assert [n.name for n in sub.node] == list(ref["sub_graph_nodes"])
+    with pytest.raises(AssertionError, match="missing"):
+        tf.graph_util.extract_sub_graph(_graph_def("mlp_graph.pb"), ["missing"])
+    with pytest.raises(TypeError):
+        tf.graph_util.extract_sub_graph(_graph_def("mlp_graph.pb"), "probs")

@@ -1,0 +1,135 @@
+"""Writes the GraphDef / MetaGraphDef / SavedModel fixtures of tests/data/tf_graphs/ with real
+TensorFlow 2.21 (run with the TensorFlow venv: /work/venv-tf/bin/python
+tools/tf_reference/make_graphs.py). Every fixture comes with the inputs fed and TensorFlow's
+outputs in ``<name>.npz`` (``in_<name>`` and ``out_<name>`` arrays), so flowgrad's tests
+compare against numbers TensorFlow computed, without TensorFlow.
+
+Fixtures:
+- ``mlp_graph.pb`` / ``mlp_graph.pbtxt``: a TF1 graph (constants only): matmul, bias, relu,
+  softmax, reductions, reshape/transpose/concat/slices, written by ``tf.io.write_graph``;
+- ``var_model.meta`` + ``var_model.index``/``.data-*`` + ``checkpoint``: a TF1 graph with
+  VariableV2 and resource variables, saved by ``tf.compat.v1.train.Saver``;
+- ``frozen.pb``: that graph frozen by ``convert_variables_to_constants``;
+- ``tf1_saved_model/``: that graph saved by ``tf.compat.v1.saved_model.simple_save``;
+- ``module_saved_model/``: a ``tf.Module`` whose ``@tf.function(input_signature=...)`` does
+  matmul + bias + relu with variables, saved by ``tf.saved_model.save``;
+- ``keras_saved_model/``: a small Keras model saved by ``tf.saved_model.save``.
+"""
+import os
+import shutil
+
+import numpy as np
+import tensorflow as tf
+
+OUT = os.path.join(os.path.dirname(__file__), "..", "..", "tests", "data", "tf_graphs")
+rng = np.random.default_rng(0)
+
+
+def fresh(path):
+    if os.path.isdir(path):
+        shutil.rmtree(path)
+    elif os.path.exists(path):
+        os.remove(path)
+    return path
+
+
+def mlp_graph():
+    x_val = rng.standard_normal((4, 3)).astype(np.float32)
+    w = rng.standard_normal((3, 5)).astype(np.float32)
+    b = rng.standard_normal(5).astype(np.float32)
+    g = tf.Graph()
+    with g.as_default():
+        x = tf.compat.v1.placeholder(tf.float32, [None, 3], name="x")
+        h = tf.nn.relu(tf.matmul(x, tf.constant(w)) + tf.constant(b), name="hidden")
+        h2 = tf.nn.bias_add(tf.matmul(h, tf.constant(w), transpose_b=True), tf.constant(x_val[0]))
+        p = tf.nn.softmax(h2, name="probs")
+        t = tf.transpose(tf.reshape(h, [-1, 5, 1]), [0, 2, 1])
+        c = tf.concat([tf.squeeze(t, 1), tf.tanh(h), tf.sigmoid(h)], axis=1)
+        s = tf.reduce_sum(c * 2.0 - 1.0, axis=1, keepdims=True)
+        m = tf.reduce_mean(tf.exp(-tf.abs(c)) / 3.0, axis=[0, 1])
+        out = tf.identity(s + m + tf.reduce_max(p, axis=-1, keepdims=True)
+                          + tf.cast(tf.argmax(p, axis=1)[:, None], tf.float32), name="out")
+        tf.io.write_graph(g.as_graph_def(), OUT, "mlp_graph.pb", as_text=False)
+        tf.io.write_graph(g.as_graph_def(), OUT, "mlp_graph.pbtxt", as_text=True)
+        with tf.compat.v1.Session() as sess:
+            probs, o = sess.run([p, out], {x: x_val})
+    sub = tf.compat.v1.graph_util.extract_sub_graph(g.as_graph_def(), ["probs", "Mean"])
+    np.savez(os.path.join(OUT, "mlp_graph.npz"), in_x=x_val, out_probs=probs, out_out=o,
+             sub_graph_nodes=np.array([n.name for n in sub.node]))
+
+
+def var_model():
+    x_val = rng.standard_normal((2, 3)).astype(np.float32)
+    g = tf.Graph()
+    with g.as_default():
+        tf.compat.v1.set_random_seed(1)
+        x = tf.compat.v1.placeholder(tf.float32, [None, 3], name="x")
+        w = tf.compat.v1.get_variable("w", [3, 4], use_resource=False)
+        b = tf.compat.v1.get_variable("b", [4], use_resource=True,
+                                      initializer=tf.compat.v1.random_normal_initializer())
+        y = tf.nn.relu(tf.matmul(x, w) + b, name="y")
+        loss = tf.reduce_sum(tf.square(y), name="loss")
+        saver = tf.compat.v1.train.Saver()
+        with tf.compat.v1.Session() as sess:
+            sess.run(tf.compat.v1.global_variables_initializer())
+            y_val, loss_val, w_val, b_val = sess.run([y, loss, w, b], {x: x_val})
+            prefix = os.path.join(OUT, "var_model")
+            saver.save(sess, prefix, write_meta_graph=True, write_state=False)
+            frozen = tf.compat.v1.graph_util.convert_variables_to_constants(
+                sess, g.as_graph_def(), ["y", "loss"])
+            tf.io.write_graph(frozen, OUT, "frozen.pb", as_text=False)
+            sm = fresh(os.path.join(OUT, "tf1_saved_model"))
+            tf.compat.v1.saved_model.simple_save(sess, sm, inputs={"x": x}, outputs={"y": y})
+    np.savez(os.path.join(OUT, "var_model.npz"), in_x=x_val, out_y=y_val, out_loss=loss_val,
+             w=w_val, b=b_val)
+
+
+class Dense(tf.Module):
+    def __init__(self):
+        super().__init__()
+        self.w = tf.Variable(rng.standard_normal((3, 2)).astype(np.float32), name="w")
+        self.b = tf.Variable(rng.standard_normal(2).astype(np.float32), name="b")
+
+    @tf.function(input_signature=[tf.TensorSpec([None, 3], tf.float32, name="x")])
+    def __call__(self, x):
+        return tf.nn.relu(tf.matmul(x, self.w) + self.b)
+
+    @tf.function(input_signature=[tf.TensorSpec([None, 3], tf.float32, name="x")])
+    def loss(self, x):
+        return {"loss": tf.reduce_sum(tf.square(self(x))), "scaled": 2.0 * self(x)}
+
+
+def module_saved_model():
+    m = Dense()
+    x_val = rng.standard_normal((4, 3)).astype(np.float32)
+    path = fresh(os.path.join(OUT, "module_saved_model"))
+    tf.saved_model.save(m, path, signatures={"serving_default": m.__call__,
+                                             "loss": m.loss})
+    with tf.GradientTape() as tape:
+        y = m(tf.constant(x_val))
+        total = tf.reduce_sum(y * y)
+    gw, gb = tape.gradient(total, [m.w, m.b])
+    np.savez(os.path.join(OUT, "module_saved_model.npz"), in_x=x_val, out_y=y.numpy(),
+             out_loss=m.loss(x_val)["loss"].numpy(), grad_w=gw.numpy(), grad_b=gb.numpy(),
+             w=m.w.numpy(), b=m.b.numpy())
+
+
+def keras_saved_model():
+    tf.keras.utils.set_random_seed(2)
+    inputs = tf.keras.Input((4,), name="features")
+    h = tf.keras.layers.Dense(8, activation="tanh")(inputs)
+    outputs = tf.keras.layers.Dense(3, activation="softmax")(h)
+    model = tf.keras.Model(inputs, outputs)
+    x_val = rng.standard_normal((5, 4)).astype(np.float32)
+    path = fresh(os.path.join(OUT, "keras_saved_model"))
+    tf.saved_model.save(model, path)
+    np.savez(os.path.join(OUT, "keras_saved_model.npz"), in_features=x_val,
+             out_y=model(x_val).numpy())
+
+
+if __name__ == "__main__":
+    os.makedirs(OUT, exist_ok=True)
+    mlp_graph()
+    var_model()
+    module_saved_model()
+    keras_saved_model()
