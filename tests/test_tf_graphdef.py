@@ -7,6 +7,7 @@ import pytest
 
 import flowgrad.compat.v1 as tf
 from flowgrad.saved_model import tf_protos
+from flowgrad.saved_model.graph_export import write_graph
 
 DATA = os.path.join(os.path.dirname(__file__), "data", "tf_graphs")
 
@@ -86,3 +87,76 @@ def test_extract_sub_graph_keeps_what_tensorflow_keeps():
         tf.graph_util.extract_sub_graph(_graph_def("mlp_graph.pb"), ["missing"])
     with pytest.raises(TypeError):
         tf.graph_util.extract_sub_graph(_graph_def("mlp_graph.pb"), "probs")
+
+
+# --------------------------------------------------------------------------------------
+# flowgrad graphs as GraphDefs
+
+
+def _mlp_like(x_val):
+    """The mlp_graph fixture's computation built in flowgrad (same op types as TF's)."""
+    x = tf.placeholder(tf.float32, [None, 3], name="x")
+    w = tf.Variable(np.linspace(-1, 1, 15).reshape(3, 5).astype(np.float32), name="w")
+    h = tf.nn.relu(tf.matmul(x, w) + np.arange(5, dtype=np.float32), name="hidden")
+    p = tf.nn.softmax(tf.nn.bias_add(tf.matmul(h, w, transpose_b=True), x_val[0]), name="probs")
+    t = tf.transpose(tf.reshape(h, [-1, 5, 1]), [0, 2, 1])
+    c = tf.concat([tf.squeeze(t, 1), tf.tanh(h), tf.sigmoid(h)], axis=1)
+    s = tf.reduce_sum(c * 2.0 - 1.0, axis=1, keepdims=True)
+    m = tf.reduce_mean(tf.exp(-tf.abs(c)) / 3.0, axis=[0, 1])
+    out = tf.identity(s + m + tf.reduce_max(p, axis=-1, keepdims=True)
+                      + tf.cast(tf.argmax(p, axis=1)[:, None], tf.float32), name="out")
+    return x, w, out
+
+
+def test_as_graph_def_uses_tensorflows_attribute_names():
+    x_val = np.load(os.path.join(DATA, "mlp_graph.npz"))["in_x"]
+    _mlp_like(x_val)
+    ours = tf.get_default_graph().as_graph_def()
+    theirs = _graph_def("mlp_graph.pb")
+    tf_attrs = {n.op: n.attr for n in theirs.node}
+    checked = set()
+    for node in ours.node:
+        if node.op not in tf_attrs:
+            continue
+        ref = tf_attrs[node.op]
+        # TensorFlow adds the attributes that have defaults (grad_a, ...); ours are a subset
+        # with the same values where both set them.
+        assert set(node.attr) <= set(ref), (node.op, set(node.attr) - set(ref))
+        for k in ("T", "Tidx", "Tshape", "Tperm", "dtype", "DstT", "SrcT", "output_type"):
+            if k in node.attr and node.op not in ("Const", "Cast"):
+                assert node.attr[k] == ref[k], (node.op, k)
+        checked.add(node.op)
+    assert {"MatMul", "Sum", "Mean", "Max", "ArgMax", "ConcatV2", "Reshape", "Transpose",
+            "StridedSlice", "Squeeze", "BiasAdd", "Softmax", "Cast"} <= checked
+    by_name = {n.name: n for n in ours.node}
+    assert list(by_name["Sum"].input) == ["sub", "Sum/reduction_indices"]
+    assert by_name["Sum/reduction_indices"].op == "Const"
+
+
+def test_graph_def_round_trip_through_files(tmp_path):
+    x_val = np.load(os.path.join(DATA, "mlp_graph.npz"))["in_x"]
+    x, w, out = _mlp_like(x_val)
+    with tf.Session() as sess:
+        sess.run(w.initializer)
+        expected = sess.run(out, {x: x_val})
+        frozen = tf.graph_util.convert_variables_to_constants(
+            sess, sess.graph.as_graph_def(), ["out"])
+    assert "VariableV2" not in {n.op for n in frozen.node}
+    for as_text, name in ((True, "g.pbtxt"), (False, "g.pb")):
+        path = write_graph(frozen, str(tmp_path), name, as_text=as_text)
+        with tf.Graph().as_default():
+            (y,) = tf.import_graph_def(_graph_def_at(path), return_elements=["out:0"])
+            with tf.Session() as sess:
+                np.testing.assert_allclose(sess.run(y, {"import/x:0": x_val}), expected,
+                                           rtol=1e-6)
+
+
+def _graph_def_at(path):
+    return tf_protos.read_message(tf_protos.pb().graph_pb2.GraphDef(), path)
+
+
+def test_exporting_an_op_tensorflow_lacks_names_it():
+    x = tf.placeholder(tf.float32, [2], name="x")
+    tf.py_func(lambda a: a, [x], tf.float32, name="mine")
+    with pytest.raises(ValueError, match="'mine'.*PyFunc"):
+        tf.get_default_graph().as_graph_def()

@@ -287,6 +287,18 @@ class Graph:
     def get_operations(self) -> list:
         return list(self._ops)
 
+    def as_graph_def(self, from_version: int | None = None, add_shapes: bool = False) -> Any:
+        """This graph as TensorFlow's ``GraphDef`` proto (see flowgrad.saved_model.graph_export).
+
+        Args:
+          from_version: only the ops added after this ``version``.
+          add_shapes: record each node's output shapes (``_output_shapes``).
+
+        Returns:
+          The GraphDef.
+        """
+        return hooks.graph_def(self, from_version, add_shapes)
+
     def get_operation_by_name(self, name: str) -> Operation:
         try:
             return self._ops_by_name[name]

@@ -18,6 +18,7 @@ imported (``import flowgrad`` imports them all):
   (an eager variable was read), called while a tape is active;
 * ``flowgrad.debug.numerics``: ``check_eager_numerics`` (an eager op's outputs, in
   check-numerics mode) and ``numerics_plan_compiler`` (the session's plan compiler then);
+* ``flowgrad.saved_model.graph_export``: ``graph_def`` (``Graph.as_graph_def``);
 * ``flowgrad.debug``: ``explain_gradient`` (why a gradient is None) and
   ``warn_unsafe_where`` (a ``tf.where`` whose gradient may be NaN).
 """
@@ -40,6 +41,7 @@ _PROVIDERS = {
     "numerics_plan_compiler": "flowgrad.debug.numerics",
     "explain_gradient": "flowgrad.debug.explain",
     "warn_unsafe_where": "flowgrad.debug.unsafe_where",
+    "graph_def": "flowgrad.saved_model.graph_export",
 }
 
 
@@ -72,6 +74,7 @@ check_eager_numerics: Callable = _unregistered("check_eager_numerics")
 numerics_plan_compiler: Callable = _unregistered("numerics_plan_compiler")
 explain_gradient: Callable = _unregistered("explain_gradient")
 warn_unsafe_where: Callable = _unregistered("warn_unsafe_where")
+graph_def: Callable = _unregistered("graph_def")
 
 
 def register(**hooks: Callable) -> None:

@@ -1,0 +1,84 @@
+"""TensorFlow loads what flowgrad wrote: GraphDefs (text and binary, frozen and with
+variables) and, where flowgrad writes them, SavedModels.
+
+Two halves, run by two interpreters (the CI's interop job runs both):
+
+    python tools/tf_reference/graphdef_interop.py write DIR       # flowgrad's python
+    /path/to/tf-venv/bin/python tools/tf_reference/graphdef_interop.py check DIR
+
+``write`` builds small models with flowgrad, writes their files into DIR with the inputs
+and flowgrad's outputs (``expected.npz``); ``check`` loads each file with TensorFlow 2.21,
+runs it on the same inputs and fails unless TensorFlow's outputs match flowgrad's."""
+import os
+import sys
+
+import numpy as np
+
+# flowgrad from this checkout (the script runs from tools/tf_reference/)
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", ".."))
+FETCHES = ["probs:0", "out:0", "Shape:0", "concat:0", "strided_slice:0", "GatherV2:0"]
+
+
+def write(out_dir):
+    import flowgrad.compat.v1 as tf
+    from flowgrad.saved_model.graph_export import write_graph
+    tf.disable_v2_behavior()
+    os.makedirs(out_dir, exist_ok=True)
+    rng = np.random.default_rng(0)
+    x_val = rng.standard_normal((4, 3)).astype(np.float32)
+    x = tf.placeholder(tf.float32, [None, 3], name="x")
+    idx = tf.placeholder(tf.int32, [None], name="idx")
+    w = tf.Variable(rng.standard_normal((3, 5)).astype(np.float32), name="w")
+    h = tf.nn.relu(tf.matmul(x, w) + np.arange(5, dtype=np.float32), name="hidden")
+    p = tf.nn.softmax(tf.nn.bias_add(tf.matmul(h, w, transpose_b=True), [1.0, 2.0, 3.0]),
+                      name="probs")
+    c = tf.concat([tf.squeeze(tf.transpose(tf.reshape(h, [-1, 5, 1]), [0, 2, 1]), 1),
+                   tf.tanh(h), tf.fill(tf.shape(h), 0.5)], axis=1)
+    s = tf.reduce_sum(c * 2.0 - 1.0, axis=1, keepdims=True)
+    tf.identity(s + tf.reduce_mean(tf.exp(-tf.abs(c)), axis=[0, 1])
+                + tf.cast(tf.argmax(p, axis=1)[:, None], tf.float32), name="out")
+    tf.identity(c[:, 2], name="strided_slice")
+    tf.gather(tf.stack([p, p], axis=1), idx, axis=0)
+    feeds = {x: x_val, idx: [1, 0, 1]}
+    with tf.Session() as sess:
+        sess.run(w.initializer)
+        values = sess.run(FETCHES, feeds)
+        w_val = sess.run(w)
+        gd = sess.graph.as_graph_def()
+        frozen = tf.graph_util.convert_variables_to_constants(
+            sess, gd, sorted({f.split(":")[0] for f in FETCHES}))
+    write_graph(gd, out_dir, "graph.pbtxt", as_text=True)
+    write_graph(gd, out_dir, "graph.pb", as_text=False)
+    write_graph(frozen, out_dir, "frozen.pb", as_text=False)
+    np.savez(os.path.join(out_dir, "expected.npz"), x=x_val, idx=np.array([1, 0, 1]),
+             w=w_val, **{"out%d" % i: v for i, v in enumerate(values)})
+
+
+def check(out_dir):
+    import tensorflow as tf
+    from google.protobuf import text_format
+    tf.compat.v1.disable_eager_execution()
+    ref = np.load(os.path.join(out_dir, "expected.npz"))
+    for name in ("graph.pbtxt", "graph.pb", "frozen.pb"):
+        gd = tf.compat.v1.GraphDef()
+        with open(os.path.join(out_dir, name), "rb") as f:
+            data = f.read()
+        if name.endswith(".pbtxt"):
+            text_format.Parse(data.decode(), gd)
+        else:
+            gd.ParseFromString(data)
+        with tf.Graph().as_default():
+            tf.import_graph_def(gd, name="")
+            with tf.compat.v1.Session() as sess:
+                if name != "frozen.pb":
+                    sess.run("w/Assign")
+                got = sess.run(FETCHES, {"x:0": ref["x"], "idx:0": ref["idx"]})
+        for i, (fetch, value) in enumerate(zip(FETCHES, got)):
+            np.testing.assert_allclose(value, ref["out%d" % i], rtol=1e-5, atol=1e-6,
+                                       err_msg="%s: %s" % (name, fetch))
+        print("TensorFlow %s loads flowgrad's %s: %d outputs match"
+              % (tf.__version__, name, len(FETCHES)))
+
+
+if __name__ == "__main__":
+    {"write": write, "check": check}[sys.argv[1]](sys.argv[2])
