@@ -70,6 +70,7 @@ from flowgrad.initializers import (Constant as constant_initializer, Ones as one
 from flowgrad import version
 from flowgrad.debug.tf_logging import get_logger
 from flowgrad.ops.logging_ops import timestamp
+from flowgrad import io_api as io
 
 __version__ = version.VERSION   # TensorFlow API version; flowgrad's: version.FLOWGRAD_VERSION
 

@@ -80,12 +80,20 @@ def public_names(namespace: dict) -> list:
     return sorted(n for n, v in list(namespace.items()) if not _hidden(n, v))
 
 
+def _lazy_names(view: types.ModuleType, names: tuple, getter: Any) -> None:
+    """Adds ``names``, looked up by ``getter`` on first use, to the module ``view``."""
+    view.__all__ = list(view.__all__) + list(names)
+    view.__getattr__ = getter
+    view.__dir__ = lambda: sorted(view.__all__)
+
+
 def finish(namespace: dict) -> None:
     """Makes the package namespace ``namespace`` TensorFlow 2's (see the module docstring)."""
     for name in REMOVED:
         namespace.pop(name, None)
     train = sys.modules["flowgrad.train"]
     namespace["train"] = _subset("flowgrad.train", train.__doc__, vars(train), TF2_TRAIN)
+    _lazy_names(namespace["train"], train.EXAMPLE_MESSAGES, train.__getattr__)
     namespace["dtypes"] = _subset("flowgrad.dtypes", "``tf.dtypes``: the DType objects and casts.",
                                   namespace, TF2_DTYPES)
     namespace["gradients"] = sys.modules["flowgrad.gradients"].gradients

@@ -33,7 +33,8 @@ LAYERS: list[tuple[str, list[str]]] = [
                    "flowgrad.summary", "flowgrad.testing", "flowgrad.module", "flowgrad.rnn",
                    "flowgrad.saved_model", "flowgrad.initializers", "flowgrad.config"]),
     ("faces", ["flowgrad", "flowgrad.compat", "flowgrad._tf2_namespace", "flowgrad.nn",
-               "flowgrad.math_api", "flowgrad.linalg_api", "flowgrad.random_api"]),
+               "flowgrad.math_api", "flowgrad.linalg_api", "flowgrad.random_api",
+               "flowgrad.io_api", "flowgrad.gfile_api"]),
 ]
 
 PACKAGE_DIR = pathlib.Path(flowgrad.__file__).parent

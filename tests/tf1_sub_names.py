@@ -48,6 +48,46 @@ TF1_SUB_NAMESPACES = {
             UNAUTHENTICATED UNAVAILABLE UNIMPLEMENTED UNKNOWN
         """,
     },
+    # gfile, io, io.gfile, python_io (and strings, sparse, ragged): TensorFlow 2.21's
+    # tf.compat.v1 API
+    "gfile": {
+        "class": """
+            FastGFile GFile Open
+        """,
+        "function": """
+            Copy DeleteRecursively Exists Glob IsDirectory ListDirectory MakeDirs MkDir
+            Remove Rename Stat Walk
+        """,
+    },
+    "io": {
+        "module": """
+            gfile
+        """,
+        "class": """
+            FixedLenFeature FixedLenSequenceFeature PaddingFIFOQueue PriorityQueue
+            QueueBase RaggedFeature RandomShuffleQueue SparseFeature
+            TFRecordCompressionType TFRecordOptions TFRecordWriter VarLenFeature
+        """,
+        "function": """
+            decode_and_crop_jpeg decode_base64 decode_bmp decode_compressed decode_csv
+            decode_gif decode_image decode_jpeg decode_json_example decode_jxl
+            decode_png decode_proto decode_raw decode_webp deserialize_many_sparse
+            encode_base64 encode_jpeg encode_png encode_proto extract_jpeg_shape is_jpeg
+            match_filenames_once matching_files parse_example parse_sequence_example
+            parse_single_example parse_single_sequence_example parse_tensor read_file
+            serialize_many_sparse serialize_sparse serialize_tensor tf_record_iterator
+            write_file write_graph
+        """,
+    },
+    "io.gfile": {
+        "class": """
+            GFile
+        """,
+        "function": """
+            copy exists get_registered_schemes glob isdir join listdir makedirs mkdir
+            remove rename rmtree stat walk
+        """,
+    },
     "layers": {
         "module": """
             experimental
@@ -158,6 +198,14 @@ TF1_SUB_NAMESPACES = {
         "class": """
             BasicLSTMCell BasicRNNCell DeviceWrapper DropoutWrapper GRUCell LSTMCell LSTMStateTuple
             MultiRNNCell RNNCell ResidualWrapper
+        """,
+    },
+    "python_io": {
+        "class": """
+            TFRecordCompressionType TFRecordOptions TFRecordWriter
+        """,
+        "function": """
+            tf_record_iterator
         """,
     },
     "random": {

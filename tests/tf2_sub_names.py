@@ -93,6 +93,35 @@ TF2_SUB_NAMESPACES = {
             UNAUTHENTICATED UNAVAILABLE UNIMPLEMENTED UNKNOWN
         """,
     },
+    # io, io.gfile (and strings, sparse, ragged): TensorFlow 2.21's generated API
+    "io": {
+        "module": """
+            gfile
+        """,
+        "class": """
+            FixedLenFeature FixedLenSequenceFeature RaggedFeature SparseFeature
+            TFRecordOptions TFRecordWriter VarLenFeature
+        """,
+        "function": """
+            decode_and_crop_jpeg decode_base64 decode_bmp decode_compressed decode_csv
+            decode_gif decode_image decode_jpeg decode_json_example decode_jxl
+            decode_png decode_proto decode_raw decode_webp deserialize_many_sparse
+            encode_base64 encode_jpeg encode_png encode_proto extract_jpeg_shape is_jpeg
+            match_filenames_once matching_files parse_example parse_sequence_example
+            parse_single_example parse_single_sequence_example parse_tensor read_file
+            serialize_many_sparse serialize_sparse serialize_tensor write_file
+            write_graph
+        """,
+    },
+    "io.gfile": {
+        "class": """
+            GFile
+        """,
+        "function": """
+            copy exists get_registered_schemes glob isdir join listdir makedirs mkdir
+            remove rename rmtree stat walk
+        """,
+    },
     "keras": {
         "module": """
             activations applications backend callbacks constraints datasets dtensor estimator

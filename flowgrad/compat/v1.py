@@ -91,6 +91,7 @@ from flowgrad.ops.logging_ops import timestamp
 from flowgrad import session_config as _session_config
 from flowgrad.compat import v1_graph_util as graph_util
 from flowgrad.saved_model.graph_def import import_graph_def
+from flowgrad.compat import v1_gfile as gfile, v1_io as io, v1_python_io as python_io
 
 
 def disable_v2_behavior() -> None:

@@ -29,6 +29,9 @@ from flowgrad.train.training_util import (
     global_step,
 )
 
+from flowgrad.ops import example_protos
+from flowgrad.ops.example_protos import MESSAGES as EXAMPLE_MESSAGES
+
 piecewise_constant_decay = piecewise_constant  # TensorFlow 1 exports it under both names
 
 __all__ = ["AdadeltaOptimizer", "AdagradOptimizer", "AdamOptimizer", "Checkpoint",
@@ -40,7 +43,14 @@ __all__ = ["AdadeltaOptimizer", "AdagradOptimizer", "AdamOptimizer", "Checkpoint
            "get_or_create_global_step", "global_step", "inverse_time_decay",
            "latest_checkpoint", "piecewise_constant", "piecewise_constant_decay",
            "polynomial_decay",
-           "update_checkpoint_state"]
+           "update_checkpoint_state"] + list(EXAMPLE_MESSAGES)
+
+
+def __getattr__(name: str) -> type:
+    """``tf.train.Example`` and the other Example protos, built on first use (protobuf)."""
+    if name in EXAMPLE_MESSAGES:
+        return getattr(example_protos, name)
+    raise AttributeError("module 'flowgrad.train' has no attribute %r" % name)
 
 
 def __dir__() -> list:

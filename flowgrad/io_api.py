@@ -1,0 +1,13 @@
+"""``tf.io`` of the TF2 face: files, TFRecords, serialized tensors and raw bytes (the TF1
+face's ``tf.io``, flowgrad/compat/v1_io.py, adds TensorFlow 1's names)."""
+from flowgrad import gfile_api as gfile
+from flowgrad.ops.io_ops import (decode_raw, matching_files, parse_tensor, read_file,
+                                 serialize_tensor, write_file)
+from flowgrad.ops.tf_record import TFRecordOptions, TFRecordWriter
+
+__all__ = ["gfile", "TFRecordOptions", "TFRecordWriter", "decode_raw", "matching_files",
+           "parse_tensor", "read_file", "serialize_tensor", "write_file"]
+
+
+def __dir__() -> list:
+    return sorted(__all__)
