@@ -4,9 +4,10 @@ from flowgrad import gfile_api as gfile
 from flowgrad.ops.io_ops import (decode_raw, matching_files, parse_tensor, read_file,
                                  serialize_tensor, write_file)
 from flowgrad.ops.tf_record import TFRecordOptions, TFRecordWriter
+from flowgrad.saved_model.graph_export import write_graph
 
 __all__ = ["gfile", "TFRecordOptions", "TFRecordWriter", "decode_raw", "matching_files",
-           "parse_tensor", "read_file", "serialize_tensor", "write_file"]
+           "parse_tensor", "read_file", "serialize_tensor", "write_file", "write_graph"]
 
 
 def __dir__() -> list:
