@@ -113,8 +113,8 @@ def test_format_is_documented_json_and_npz(tmp_path):
 def test_clear_errors(tmp_path):
     tf_dir = tmp_path / "from_tensorflow"
     tf_dir.mkdir()
-    (tf_dir / "saved_model.pb").write_bytes(b"\x08\x01")
-    with pytest.raises(ValueError, match="written by TensorFlow"):
+    (tf_dir / "saved_model.pb").write_bytes(b"\x08\x01")     # TensorFlow's, no MetaGraphDef
+    with pytest.raises(RuntimeError, match="MetaGraphDef associated with tags"):
         tf.saved_model.load(str(tf_dir))
     with pytest.raises(OSError, match="SavedModel file does not exist"):
         tf.saved_model.load(str(tmp_path / "nothing"))

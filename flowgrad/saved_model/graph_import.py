@@ -25,9 +25,10 @@ from typing import Any
 import numpy as np
 
 from flowgrad.framework import errors
+from flowgrad.framework.context import executing_eagerly
 from flowgrad.framework.graph import get_default_graph
 from flowgrad.framework.op_call import apply_op
-from flowgrad.framework.tensor import Tensor, TensorBase, constant
+from flowgrad.framework.tensor import EagerTensor, Tensor, TensorBase, constant
 from flowgrad.ops import (
     arithmetic_ops,
     cast_ops,
@@ -387,13 +388,14 @@ class Importer:
             ) -> None:
         """Builds ``nodes`` (in dependency order) under the name ``prefix``."""
         g = get_default_graph()
+        eager = executing_eagerly()       # a loaded function replayed op by op under a tape
         self.types = {n.name: n.op for n in nodes}
         for node in topological(nodes, lambda n: [source_node(r) for r in n.input]):
             if node.name in self.values or (skip is not None and skip(node)):
                 continue
             data = [self.lookup(r) for r in node.input if not r.startswith("^")]
-            control = [self.values.get(source_node(r)) for r in node.input
-                       if r.startswith("^")]
+            control = [] if eager else [self.values.get(source_node(r)) for r in node.input
+                                        if r.startswith("^")]
             control = [_as_op(c) for c in control if c is not None]
             control = [c for c in control if c is not None]
             name = prefix + node.name
@@ -442,6 +444,8 @@ def _as_outputs(out: Any) -> Any:
     """A node's value: the list of its output tensors, or the variable/op itself."""
     if isinstance(out, (list, tuple)):
         return list(out)
+    if isinstance(out, EagerTensor):
+        return [out]
     if isinstance(out, Tensor):
         return list(out.op.outputs) if out.value_index == 0 else [out]
     if hasattr(out, "outputs") and not hasattr(out, "assign"):      # an Operation

@@ -24,7 +24,7 @@ variables, they run their graph op by op eagerly, so the tape records them and a
 model can be fine-tuned (gradients to any order); this is not possible yet through
 If/While ops (NotImplementedError). Ops whose attributes are Python callables
 (``py_func``) cannot be saved: ``save`` says which. A directory written by TensorFlow
-(``saved_model.pb``) is refused with a clear error."""
+(``saved_model.pb``) is loaded by ``flowgrad.saved_model.tf_loader``."""
 from __future__ import annotations
 
 import json
@@ -44,6 +44,7 @@ from flowgrad.function import ConcreteFunction, FuncGraph, Function, TensorSpec,
 from flowgrad.module import Module
 from flowgrad.ops.state_ops import EagerVariable
 from flowgrad.ops.subgraph import HistoryFlag, SubGraph, TracedFunction
+from flowgrad.saved_model import tf_loader
 from flowgrad.train import checkpoint_management as cm
 from flowgrad.train.checkpoint import build_object_graph
 from flowgrad.train.saver import _read_arrays, _write_arrays
@@ -520,13 +521,8 @@ def load(export_dir: str, tags: Any = None, options: Any = None) -> Any:
     export_dir = os.fspath(export_dir)
     meta_path = os.path.join(export_dir, META_FILENAME)
     if not os.path.isfile(meta_path):
-        if os.path.isfile(os.path.join(export_dir, "saved_model.pb")) or \
-                os.path.isfile(os.path.join(export_dir, "saved_model.pbtxt")):
-            raise ValueError("%s was written by TensorFlow (saved_model.pb): flowgrad loads only "
-                             "its own SavedModel format, written by flowgrad's "
-                             "tf.saved_model.save. Export the weights from TensorFlow (e.g. as "
-                             "NumPy arrays) and assign them to a flowgrad model instead."
-                             % export_dir)
+        if tf_loader.is_tf_saved_model(export_dir):
+            return tf_loader.load(export_dir, tags)
         raise OSError("SavedModel file does not exist at: %s/{%s}" % (export_dir, META_FILENAME))
     with open(meta_path, encoding="utf-8") as f:
         meta = json.load(f)

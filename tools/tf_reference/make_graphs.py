@@ -123,8 +123,14 @@ def keras_saved_model():
     x_val = rng.standard_normal((5, 4)).astype(np.float32)
     path = fresh(os.path.join(OUT, "keras_saved_model"))
     tf.saved_model.save(model, path)
-    np.savez(os.path.join(OUT, "keras_saved_model.npz"), in_features=x_val,
-             out_y=model(x_val).numpy())
+    x = tf.constant(x_val)
+    with tf.GradientTape() as tape:
+        y = model(x)
+        loss = tf.reduce_sum(y * tf.range(3, dtype=tf.float32))
+    grads = tape.gradient(loss, model.trainable_variables)
+    np.savez(os.path.join(OUT, "keras_saved_model.npz"), in_features=x_val, out_y=y.numpy(),
+             **{"var_" + v.path: v.numpy() for v in model.variables},
+             **{"grad_" + v.path: g.numpy() for v, g in zip(model.trainable_variables, grads)})
 
 
 if __name__ == "__main__":
