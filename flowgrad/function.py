@@ -25,6 +25,7 @@ from __future__ import annotations
 import contextlib
 import functools
 import inspect
+import threading
 import types
 import weakref
 from collections.abc import Callable, Iterator
@@ -377,6 +378,7 @@ class Function:
             if not isinstance(s, TensorSpec):
                 raise TypeError("input_signature must be a list of tf.TensorSpec, got %r" % (s,))
         self._concrete: dict = {}
+        self._lock = threading.RLock()    # one thread traces at a time, as in TensorFlow
         self._trace_count = 0
         self._created_variables: list = []    # made by the first trace (they live outside)
         self._bound: Any = weakref.WeakKeyDictionary()  # instance -> its own Function
@@ -399,18 +401,19 @@ class Function:
         except TypeError:                         # not weak-referenceable or unhashable
             return functools.partial(self.__call__, instance)
         if bound is None:
-            bound = Function(types.MethodType(self._python_function, instance), self._name,
-                             self._input_signature, self._autograph)
-            self._bound[instance] = bound
+            with self._lock:
+                bound = self._bound.get(instance)
+                if bound is None:
+                    bound = Function(types.MethodType(self._python_function, instance),
+                                     self._name, self._input_signature, self._autograph)
+                    self._bound[instance] = bound
         return bound
 
     def __call__(self, *args: Any, **kwargs: Any) -> Any:
         if not executing_eagerly():             # inside another trace or a TF1 graph: inline
             return tf_convert(self._python_function, self._autograph)(*args, **kwargs)
         key, feeds, tensors = self._key(args, kwargs)
-        cf = self._concrete.get(key)
-        if cf is None:
-            cf = self._trace(key, args, kwargs, feeds)
+        cf = self._concrete.get(key) or self._trace(key, args, kwargs, feeds)
         if state.tapes and any(t._watches_call(tensors, cf.variables) for t in state.tapes):
             return self._python_function(*args, **kwargs)
         return cf._call_flat(feeds)
@@ -436,6 +439,14 @@ class Function:
 
     def _trace(self, key: Any, args: tuple, kwargs: dict,
                feeds: list | None = None) -> ConcreteFunction:
+        """The trace for ``key``: made now, unless another thread made it while this one
+        waited for the lock."""
+        with self._lock:
+            cf = self._concrete.get(key)
+            return cf if cf is not None else self._trace_locked(key, args, kwargs, feeds)
+
+    def _trace_locked(self, key: Any, args: tuple, kwargs: dict,
+                      feeds: list | None) -> ConcreteFunction:
         g = FuncGraph(self._name)
         g.seed = global_seed()         # ops traced here derive their seeds from it, as in TF
         if self._created_variables:

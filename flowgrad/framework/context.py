@@ -4,6 +4,7 @@ from __future__ import annotations
 import contextlib
 import os
 import sys
+import threading
 from collections.abc import Iterator
 from typing import Any
 
@@ -12,17 +13,39 @@ from flowgrad.framework import hooks
 _PKG_DIR = os.path.dirname(os.path.dirname(os.path.abspath(__file__))) + os.sep
 
 
-class _State:
-    eager = True              # global default: TF2 eager, until disable_eager_execution()
-    default_graph: Any = None  # the global default graph (created lazily)
-    graph_stack: list = []     # graphs entered with Graph.as_default()
-    session_stack: list = []   # sessions entered as default
-    tapes: list = []           # active GradientTapes, innermost last
-    tensor_equality = True     # TF2: == on tensors is elementwise
-    check_numerics = False     # every op's output checked for NaN/Inf (flowgrad.debug)
-    autograph: list = []       # AutoGraph status of the functions being traced, innermost last
-    eager_name_scope = ""      # the name scope opened in eager mode ('a/b/' or '')
-    inter_op_threads = 0       # tf.config.threading's inter-op thread count (0: default)
+def _shared(name: str, default: Any) -> property:
+    """A setting every thread shares (eager mode, the global default graph, ...)."""
+    _SHARED[name] = default
+
+    def get(self: Any) -> Any:
+        return _SHARED[name]
+
+    def set_(self: Any, value: Any) -> None:
+        _SHARED[name] = value
+    return property(get, set_)
+
+
+_SHARED: dict = {}
+
+
+class _State(threading.local):
+    """The execution state. As in TensorFlow, what a trace or a ``with`` block enters (the
+    graph stack, sessions, tapes, name scope) belongs to the thread that entered it, so a
+    tf.function traced on one thread never captures ops another thread runs meanwhile;
+    the mode and the global default graph are shared."""
+
+    eager = _shared("eager", True)          # global default: TF2 eager (disable_eager_execution)
+    default_graph = _shared("default_graph", None)   # the global default graph (made lazily)
+    tensor_equality = _shared("tensor_equality", True)   # TF2: == on tensors is elementwise
+    check_numerics = _shared("check_numerics", False)    # every op's output checked (debug)
+    inter_op_threads = _shared("inter_op_threads", 0)    # tf.config.threading's count (0: default)
+
+    def __init__(self) -> None:
+        self.graph_stack: list = []     # graphs entered with Graph.as_default()
+        self.session_stack: list = []   # sessions entered as default
+        self.tapes: list = []           # active GradientTapes, innermost last
+        self.autograph: list = []       # AutoGraph status of the functions being traced
+        self.eager_name_scope = ""      # the name scope opened in eager mode ('a/b/' or '')
 
 
 state = _State()

@@ -3,6 +3,7 @@ from __future__ import annotations
 
 import contextlib
 import re
+import threading
 import warnings
 from collections.abc import Iterator
 from typing import Any
@@ -126,22 +127,47 @@ class Operation:
         return "\n".join(lines) + "\n"
 
 
+class _BuildState(threading.local):
+    """What a thread building a graph has entered: as in TensorFlow, name scopes, control
+    dependencies, devices and gradient overrides opened on one thread do not apply to the
+    ops another thread adds to the same graph."""
+
+    def __init__(self) -> None:
+        self.name_stack = ""
+        self.control_stack: list[list] = []
+        self.device_stack: list[str] = []
+        self.gradient_override_map: dict[str, str] = {}
+        self.override_hits: set = set()
+
+
+def _per_thread(name: str) -> property:
+    def get(self: Any) -> Any:
+        return getattr(self._build, name)
+
+    def set_(self: Any, value: Any) -> None:
+        setattr(self._build, name, value)
+    return property(get, set_)
+
+
 class Graph:
     """A TensorFlow computation graph: operations, names, scopes and collections."""
 
     building_function = False   # True for the graphs tf.function traces into (FuncGraph)
 
+    _name_stack = _per_thread("name_stack")
+    _control_stack = _per_thread("control_stack")
+    _device_stack = _per_thread("device_stack")
+    _gradient_override_map = _per_thread("gradient_override_map")
+    _override_hits = _per_thread("override_hits")
+
     def __init__(self) -> None:
+        self._build = _BuildState()
+        self._lock = threading.RLock()    # held while a name is taken or an op added
         self._ops: list[Operation] = []
         self._ops_by_name: dict[str, Operation] = {}
         self._names_in_use: dict[str, int] = {}
-        self._name_stack = ""
-        self._control_stack: list[list] = []
-        self._device_stack: list[str] = []
         self._collections: dict[str, list] = {}
         self._finalized = False
-        self._gradient_override_map: dict[str, str] = {}
-        self._override_hits: set = set()
         self.seed: int | None = None
         self._var_store: dict[str, Any] = {}
         self._var_scope_stack: list = []
@@ -174,17 +200,18 @@ class Graph:
         if self._name_stack:
             name = self._name_stack + "/" + name
         key = name.lower()
-        i = self._names_in_use.get(key, 0)
-        if mark_as_used:
-            self._names_in_use[key] = i + 1
-        if i > 0:
-            base = key
-            while key in self._names_in_use:
-                key = "%s_%d" % (base, i)
-                i += 1
+        with self._lock:
+            i = self._names_in_use.get(key, 0)
             if mark_as_used:
-                self._names_in_use[key] = 1
-            name = "%s_%d" % (name, i - 1)
+                self._names_in_use[key] = i + 1
+            if i > 0:
+                base = key
+                while key in self._names_in_use:
+                    key = "%s_%d" % (base, i)
+                    i += 1
+                if mark_as_used:
+                    self._names_in_use[key] = 1
+                name = "%s_%d" % (name, i - 1)
         return name
 
     @contextlib.contextmanager
@@ -268,20 +295,22 @@ class Graph:
                    ) -> Operation:
         if self._finalized:
             raise RuntimeError("Graph is finalized and cannot be modified.")
-        name = name[:-1] if name.endswith("/") else self.unique_name(name)
-        if name in self._ops_by_name:
-            name = self.unique_name(name)
         controls: list = []
-        if self._control_stack:
+        control_stack = self._control_stack
+        if control_stack:
             seen = {t.op for t in inputs}
-            for ops in self._control_stack:
+            for ops in control_stack:
                 for c in ops:
                     if c not in seen:
                         seen.add(c)
                         controls.append(c)
-        op = Operation(self, opdef, name, inputs, attrs, out_specs, controls)
-        self._ops.append(op)
-        self._ops_by_name[name] = op
+        with self._lock:
+            name = name[:-1] if name.endswith("/") else self.unique_name(name)
+            if name in self._ops_by_name:
+                name = self.unique_name(name)
+            op = Operation(self, opdef, name, inputs, attrs, out_specs, controls)
+            self._ops.append(op)
+            self._ops_by_name[name] = op
         return op
 
     def get_operations(self) -> list:
