@@ -91,6 +91,7 @@ from flowgrad.ops.logging_ops import timestamp
 from flowgrad import session_config as _session_config
 from flowgrad.compat import v1_graph_util as graph_util
 from flowgrad.saved_model.graph_def import import_graph_def
+from flowgrad.saved_model import tf_protos as _tf_protos
 from flowgrad.compat import v1_gfile as gfile, v1_io as io, v1_python_io as python_io
 
 
@@ -117,10 +118,13 @@ def enable_tensor_equality() -> None:
 
 
 def __getattr__(name: str) -> type:
-    """TF1's session option messages (``ConfigProto``, ``GPUOptions``, ``RunOptions``, ...),
-    loaded on first use (see :mod:`flowgrad.session_config`)."""
+    """TF1's session option messages (``ConfigProto``, ``GPUOptions``, ``RunOptions``, ...)
+    and graph messages (``GraphDef``, ``NodeDef``, ``MetaGraphDef``, ...), loaded on first
+    use (see :mod:`flowgrad.session_config`, :mod:`flowgrad.saved_model.tf_protos`)."""
     if name in _session_config.MESSAGES:
         return _session_config.message_class(name)
+    if name in _tf_protos.GRAPH_MESSAGES:
+        return _tf_protos.message_class(name)
     raise AttributeError("module 'flowgrad.compat.v1' has no attribute %r" % name)
 
 

@@ -29,6 +29,20 @@ _DT_NAMES = {"float16": "DT_HALF", "float32": "DT_FLOAT", "float64": "DT_DOUBLE"
              "variant": "DT_VARIANT"}
 
 
+#: TF1's top-level message classes: name -> (module attribute of :func:`pb`, class name).
+GRAPH_MESSAGES = {"GraphDef": ("graph_pb2", "GraphDef"), "NodeDef": ("node_def_pb2", "NodeDef"),
+                  "MetaGraphDef": ("meta_graph_pb2", "MetaGraphDef"),
+                  "AttrValue": ("attr_value_pb2", "AttrValue"),
+                  "NameAttrList": ("attr_value_pb2", "NameAttrList"),
+                  "TensorInfo": ("meta_graph_pb2", "TensorInfo")}
+
+
+def message_class(name: str) -> type:
+    """The class of TF1's message ``name`` (``tf.compat.v1.GraphDef``, ...)."""
+    module, cls = GRAPH_MESSAGES[name]
+    return getattr(getattr(pb(), module), cls)
+
+
 @functools.cache
 def pb() -> SimpleNamespace:
     """The proto modules; ImportError with the install hint when tensorboard is missing."""
