@@ -71,6 +71,8 @@ from flowgrad import version
 from flowgrad.debug.tf_logging import get_logger
 from flowgrad.ops.logging_ops import timestamp
 from flowgrad import io_api as io
+from flowgrad.ops.complex_ops import complex
+from flowgrad.ops.trig_ops import acos, acosh, asin, asinh, atan, atan2, atanh, cosh, sinh
 
 __version__ = version.VERSION   # TensorFlow API version; flowgrad's: version.FLOWGRAD_VERSION
 

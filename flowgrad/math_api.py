@@ -78,6 +78,12 @@ from flowgrad.ops.segment_ops import (segment_max, segment_mean, segment_min, se
                                      unsorted_segment_max, unsorted_segment_mean,
                                      unsorted_segment_min)
 from flowgrad.ops.sort_ops import top_k
+from flowgrad.ops.bessel_ops import bessel_i0, bessel_i0e, bessel_i1, bessel_i1e
+from flowgrad.ops.complex_ops import angle, conj, imag, real
+from flowgrad.ops.elementwise_ops import nextafter
+from flowgrad.ops.nn_ops import log_sigmoid
+from flowgrad.ops.segment_ops import segment_prod, unsorted_segment_prod
+from flowgrad.ops.trig_ops import acos, acosh, asin, asinh, atan, atan2, atanh, cosh, sinh
 # tf.math's names for functions flowgrad keeps with other ops (the same functions in TensorFlow)
 from flowgrad.ops.array_ops import invert_permutation
 from flowgrad.ops.nn_impl import l2_normalize, zero_fraction
@@ -97,4 +103,7 @@ __all__ = [
     "tan", "tanh", "truediv", "segment_max", "segment_mean", "segment_min", "segment_sum",
     "unsorted_segment_max", "unsorted_segment_mean", "unsorted_segment_min",
     "unsorted_segment_sum", "top_k", "invert_permutation", "l2_normalize", "zero_fraction",
+    "bessel_i0", "bessel_i0e", "bessel_i1", "bessel_i1e", "angle", "conj", "imag", "real",
+    "nextafter", "log_sigmoid", "segment_prod", "unsorted_segment_prod", "acos", "acosh",
+    "asin", "asinh", "atan", "atan2", "atanh", "cosh", "sinh",
 ]

@@ -220,6 +220,25 @@ RECIPES = {
     "While": (_while, [_a(3)]),
 }
 
+# tf.math's trigonometric, hyperbolic, Bessel, complex and segment-product ops
+RECIPES.update({
+    "Acos": (tf.math.acos, [_a(3) * 0.9]), "Acosh": (tf.math.acosh, [_pos(3) + 1]),
+    "Asin": (tf.math.asin, [_a(3) * 0.9]), "Asinh": (tf.math.asinh, [_a(3)]),
+    "Atan": (tf.math.atan, [_a(3)]), "Atan2": (tf.math.atan2, [_a(2, 3), _pos(3)]),
+    "Atanh": (tf.math.atanh, [_a(3) * 0.9]), "Cosh": (tf.math.cosh, [_a(3)]),
+    "Sinh": (tf.math.sinh, [_a(3)]), "BesselI0": (tf.math.bessel_i0, [_a(3)]),
+    "BesselI0e": (tf.math.bessel_i0e, [_pos(3)]), "BesselI1": (tf.math.bessel_i1, [_pos(3)]),
+    "BesselI1e": (tf.math.bessel_i1e, [-_pos(3)]),
+    "NextAfter": (tf.math.nextafter, [_a(2, 3), _a(3)]),
+    "Complex": (lambda a, b: tf.math.real(tf.complex(a, b)), [_a(3), _a(3)]),
+    "Real": (lambda a, b: tf.math.real(tf.complex(a, b)), [_a(3), _a(3)]),
+    "Imag": (lambda a, b: tf.math.imag(tf.complex(a, b)), [_a(3), _a(3)]),
+    "Conj": (lambda a, b: tf.math.imag(tf.math.conj(tf.complex(a, b))), [_a(3), _a(3)]),
+    "Angle": (lambda a, b: tf.math.angle(tf.complex(a, b)), [_pos(3), _a(3)]),
+    "SegmentProd": (lambda d: tf.math.segment_prod(d, _SEG), [_pos(4, 2)]),
+    "UnsortedSegmentProd": (lambda d: tf.math.unsorted_segment_prod(d, _SEG, 3), [_pos(4)]),
+})
+
 # op types made only by internal code paths no public TensorFlow function reaches
 EXCLUDED = {
     "BroadcastToShapeOf": "internal gradient helper (broadcast to another tensor's shape)",

@@ -45,6 +45,10 @@ from flowgrad.vectorized_jacobians import vectorized_map
 train = _importlib.import_module("flowgrad.train")  # the module: flowgrad.train is TF2's
 from flowgrad import distributions, metrics
 from flowgrad.ops.special_math_ops import digamma, erf, erfc, lgamma, polygamma
+from flowgrad.ops.complex_ops import angle, complex, conj, imag, real
+from flowgrad.ops.nn_ops import log_sigmoid
+from flowgrad.ops.segment_ops import segment_prod, unsorted_segment_prod
+from flowgrad.ops.trig_ops import acos, acosh, asin, asinh, atan, atan2, atanh, cosh, sinh
 from flowgrad.compat import v1_linalg as linalg
 from flowgrad.ops.einsum_ops import einsum, tensordot
 from flowgrad.ops.linalg_ops import cholesky_solve, eigh as self_adjoint_eig

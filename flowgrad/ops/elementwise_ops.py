@@ -11,7 +11,7 @@ import numpy as np
 from flowgrad.framework import dtypes
 from flowgrad.framework.op_call import apply_op
 from flowgrad.framework.registry import _NO_GRADIENT, defop, register_jvp, register_op
-from flowgrad.framework.shape_rules import of_dtype, unary
+from flowgrad.framework.shape_rules import binary, of_dtype, unary
 from flowgrad.framework.tensor import convert_to_tensor
 from flowgrad.ops.array_ops import _as_value, elementwise_jvp, sum_tangents, zeros_like
 from flowgrad.ops.arithmetic_ops import _ARITH, add, multiply, negative, realdiv, subtract
@@ -230,6 +230,29 @@ register_op("IsNan", np.isnan, of_dtype(dtypes.bool, unary), grad=_NO_GRADIENT,
             input_names=("x",))
 register_op("IsInf", np.isinf, of_dtype(dtypes.bool, unary), grad=_NO_GRADIENT,
             input_names=("x",))
+
+
+@defop("NextAfter", np.nextafter, binary, same_dtype=True, input_names=("x1", "x2"))
+def _next_after_grad(op: Any, grad: Any) -> Any:
+    x1, x2 = op.inputs
+    return sum_to(grad, x1), sum_to(zeros_like(grad), x2)     # TensorFlow's: slopes 1 and 0
+
+
+register_jvp("NextAfter", lambda op, t1, t2: sum_tangents(op.outputs[0], [t1]))
+
+
+def nextafter(x1: Any, x2: Any, name: str | None = None) -> Any:
+    """The next representable value after ``x1`` in the direction of ``x2``, elementwise.
+
+    Args:
+      x1: A float32 or float64 tensor.
+      x2: A tensor of ``x1``'s dtype (broadcasts against ``x1``).
+      name: A name for the operation.
+
+    Returns:
+      A tensor of the broadcast shape.
+    """
+    return _binary("NextAfter", x1, x2, name, "f")
 
 
 def square(x: Any, name: str | None = None) -> Any:

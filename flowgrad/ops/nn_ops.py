@@ -291,6 +291,20 @@ def softplus(features: Any, name: str | None = None) -> Any:
     return apply_op("Softplus", (_input(features, "Softplus", "features"),), name=name)
 
 
+def log_sigmoid(x: Any, name: str | None = None) -> Any:
+    """log(sigmoid(x)), computed as TensorFlow does: ``-softplus(-x)`` (no overflow).
+
+    Args:
+      x: A floating point tensor.
+      name: A name for the operation.
+
+    Returns:
+      A tensor of ``x``'s dtype and shape.
+    """
+    with name_scope(name, "LogSigmoid", [x]) as scope:
+        return negative(softplus(negative(_input(x, "Softplus", "features"))), name=scope)
+
+
 @defop("Softsign", lambda x: x / (1 + np.abs(x)), unary, input_names=("features",))
 def _softsign_grad(op: Any, grad: Any) -> Any:
     return _fused_grad("SoftsignGrad", grad, op.inputs[0])

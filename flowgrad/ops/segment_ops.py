@@ -48,15 +48,20 @@ def _check_ids(ids: Any, what: str) -> Any:
 # SegmentSum (sorted ids)
 
 
+def _check_sorted(op_type: str, data: np.ndarray, ids: np.ndarray) -> None:
+    if ids.ndim != 1 or data.ndim < 1 or data.shape[0] != ids.shape[0]:
+        raise InvalidArgumentError(None, None, "%s: segment_ids should be a vector of "
+                                   "the size of data's first dimension, got %s for data %s"
+                                   % (op_type, list(ids.shape), list(data.shape)))
+    if ids.size and (ids[0] < 0 or np.any(np.diff(ids) < 0)):
+        raise InvalidArgumentError(None, None, "%s: segment ids must be non-negative "
+                                   "and sorted (not decreasing), got %s"
+                                   % (op_type, ids.tolist()))
+
+
 def _segment_sum_kernel(data: Any, ids: Any) -> Any:
     data, ids = np.asarray(data), np.asarray(ids)
-    if ids.ndim != 1 or data.ndim < 1 or data.shape[0] != ids.shape[0]:
-        raise InvalidArgumentError(None, None, "SegmentSum: segment_ids should be a vector of "
-                                   "the size of data's first dimension, got %s for data %s"
-                                   % (list(ids.shape), list(data.shape)))
-    if ids.size and (ids[0] < 0 or np.any(np.diff(ids) < 0)):
-        raise InvalidArgumentError(None, None, "SegmentSum: segment ids must be non-negative "
-                                   "and sorted (not decreasing), got %s" % ids.tolist())
+    _check_sorted("SegmentSum", data, ids)
     out = np.zeros((int(ids[-1]) + 1 if ids.size else 0,) + data.shape[1:], data.dtype)
     np.add.at(out, ids, data)
     return out
@@ -206,5 +211,103 @@ def unsorted_segment_mean(data: Any, segment_ids: Any, num_segments: Any,
                           maximum(counts, 1.0), name=scope)
 
 
-__all__ = ["segment_max", "segment_mean", "segment_min", "segment_sum",
-           "unsorted_segment_max", "unsorted_segment_mean", "unsorted_segment_min"]
+# --------------------------------------------------------------------------------------
+# SegmentProd / UnsortedSegmentProd
+
+
+def _segment_prod_kernel(data: Any, ids: Any) -> Any:
+    data, ids = np.asarray(data), np.asarray(ids)
+    _check_sorted("SegmentProd", data, ids)
+    out = np.ones((int(ids[-1]) + 1 if ids.size else 0,) + data.shape[1:], data.dtype)
+    np.multiply.at(out, ids, data)
+    return out
+
+
+def _unsorted_prod_kernel(data: Any, ids: Any, n_in: Any = None, *,
+                          num_segments: Any = None) -> Any:
+    data, ids = np.asarray(data), np.asarray(ids)
+    n = int(num_segments if n_in is None else n_in)
+    if np.any(ids >= n):
+        raise InvalidArgumentError(None, None, "UnsortedSegmentProd: segment id %d is out of "
+                                   "range [0, %d)" % (int(ids.max()), n))
+    rows = data.reshape((-1,) + data.shape[ids.ndim:])
+    flat = ids.reshape(-1)
+    keep = flat >= 0
+    out = np.ones((n,) + data.shape[ids.ndim:], data.dtype)
+    np.multiply.at(out, flat[keep], rows[keep])
+    return out
+
+
+def _prod_grad(op: Any, grad: Any, segment_sum_of: Any, segment_prod_of: Any,
+               gather_of: Any) -> Any:
+    """TensorFlow's: divide the product by each entry where the segment holds no zero; the
+    product of the others at a segment's only zero; 0 in segments with two zeros or more."""
+    data = op.inputs[0]
+    is_zero = equal(data, zeros_like(data))
+    num_zeros = segment_sum_of(cast(is_zero, dtypes.int32))
+    grad = where(greater(num_zeros, 1), zeros_like(grad), grad)
+    non_zero_data = where(is_zero, ones_like(data), data)
+    non_zero_prod = segment_prod_of(non_zero_data)
+    partial = where(is_zero, gather_of(non_zero_prod),
+                    gather_of(op.outputs[0]) / non_zero_data)
+    return gather_of(grad) * partial
+
+
+@defop("SegmentProd", _segment_prod_kernel, _segment_sum_infer,
+       input_names=("data", "segment_ids"))
+def _segment_prod_grad(op: Any, grad: Any) -> Any:
+    ids = op.inputs[1]
+    return _prod_grad(op, grad, lambda x: segment_sum(x, ids), lambda x: segment_prod(x, ids),
+                      lambda x: gather(x, ids)), None
+
+
+@defop("UnsortedSegmentProd", _unsorted_prod_kernel, _extreme_infer,
+       input_names=("data", "segment_ids", "num_segments"))
+def _unsorted_segment_prod_grad(op: Any, grad: Any) -> Any:
+    ids, n = op.inputs[1], _num_segments(op)
+    dx = _prod_grad(op, grad, lambda x: unsorted_segment_sum(x, ids, n),
+                    lambda x: unsorted_segment_prod(x, ids, n),
+                    lambda x: _gather_drop_negatives(x, ids))
+    return [dx, None, None][:len(op.inputs)]
+
+
+def segment_prod(data: Any, segment_ids: Any, name: str | None = None) -> Any:
+    """Products of rows of ``data`` by sorted segment ids (1 for an empty segment).
+
+    Args:
+      data: A numeric tensor.
+      segment_ids: A sorted int32/int64 tensor, a prefix of ``data``'s shape.
+      name: A name for the operation.
+
+    Returns:
+      A tensor of ``segment_ids[-1] + 1`` rows.
+
+    Raises:
+      InvalidArgumentError: if the ids are negative or not sorted.
+    """
+    ids = _check_ids(segment_ids, "segment_prod")
+    return apply_op("SegmentProd", [convert_to_tensor(_as_value(data)), ids], name=name)
+
+
+def unsorted_segment_prod(data: Any, segment_ids: Any, num_segments: Any,
+                          name: str | None = None) -> Any:
+    """Products of ``data`` by segment (1 for an empty segment; negative ids are dropped).
+
+    Args:
+      data: A numeric tensor.
+      segment_ids: An int32/int64 tensor, a prefix of ``data``'s shape.
+      num_segments: The number of segments (a scalar).
+      name: A name for the operation.
+
+    Returns:
+      A tensor of ``num_segments`` rows.
+
+    Raises:
+      InvalidArgumentError: if an id is ``num_segments`` or more.
+    """
+    return _unsorted_extreme("UnsortedSegmentProd", data, segment_ids, num_segments, name)
+
+
+__all__ = ["segment_max", "segment_mean", "segment_min", "segment_prod", "segment_sum",
+           "unsorted_segment_max", "unsorted_segment_mean", "unsorted_segment_min",
+           "unsorted_segment_prod"]

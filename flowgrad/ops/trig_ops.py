@@ -1,0 +1,162 @@
+"""Inverse trigonometric and hyperbolic functions: ``Asin``, ``Acos``, ``Atan``, ``Atan2``,
+``Sinh``, ``Cosh``, ``Asinh``, ``Acosh`` and ``Atanh``.
+
+Each op's gradient is TensorFlow's formula (``math_grad.py``) written with ops, so it can be
+differentiated again; each has a JVP rule of the same formula."""
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+
+from flowgrad.framework.registry import defop, register_jvp
+from flowgrad.framework.shape_rules import unary
+from flowgrad.ops.arithmetic_ops import _ARITH, add, multiply, negative, realdiv, subtract
+from flowgrad.ops.array_op_util import elementwise_jvp
+from flowgrad.ops.array_ops import sum_tangents
+from flowgrad.ops.elementwise_ops import reciprocal, rsqrt, square
+from flowgrad.ops.math_helpers import _FLOATING, _binary, _unary
+from flowgrad.ops.sum_ops import sum_to
+
+
+@defop("Asin", np.arcsin, unary, input_names=("x",))
+def _asin_grad(op: Any, grad: Any) -> Any:
+    return multiply(grad, rsqrt(subtract(1.0, square(op.inputs[0]))))
+
+
+register_jvp("Asin", elementwise_jvp(lambda x, y, t: t * rsqrt(1.0 - square(x))))
+
+
+@defop("Acos", np.arccos, unary, input_names=("x",))
+def _acos_grad(op: Any, grad: Any) -> Any:
+    return negative(multiply(grad, rsqrt(subtract(1.0, square(op.inputs[0])))))
+
+
+register_jvp("Acos", elementwise_jvp(lambda x, y, t: -t * rsqrt(1.0 - square(x))))
+
+
+@defop("Atan", np.arctan, unary, input_names=("x",))
+def _atan_grad(op: Any, grad: Any) -> Any:
+    return multiply(grad, reciprocal(add(1.0, square(op.inputs[0]))))
+
+
+register_jvp("Atan", elementwise_jvp(lambda x, y, t: t / (1.0 + square(x))))
+
+
+@defop("Atan2", np.arctan2, **dict(_ARITH, input_names=("y", "x")))
+def _atan2_grad(op: Any, grad: Any) -> Any:
+    y, x = op.inputs
+    g = realdiv(grad, add(square(x), square(y)))
+    return sum_to(multiply(g, x), y), sum_to(negative(multiply(g, y)), x)
+
+
+def _atan2_jvp(op: Any, ty: Any, tx: Any) -> Any:
+    y, x = op.inputs
+    r2 = square(x) + square(y)
+    return sum_tangents(op.outputs[0], [None if ty is None else ty * x / r2,
+                                        None if tx is None else -tx * y / r2])
+
+
+register_jvp("Atan2", _atan2_jvp)
+
+
+@defop("Sinh", np.sinh, unary, input_names=("x",))
+def _sinh_grad(op: Any, grad: Any) -> Any:
+    return multiply(grad, cosh(op.inputs[0]))
+
+
+register_jvp("Sinh", elementwise_jvp(lambda x, y, t: t * cosh(x)))
+
+
+@defop("Cosh", np.cosh, unary, input_names=("x",))
+def _cosh_grad(op: Any, grad: Any) -> Any:
+    return multiply(grad, sinh(op.inputs[0]))
+
+
+register_jvp("Cosh", elementwise_jvp(lambda x, y, t: t * sinh(x)))
+
+
+@defop("Asinh", np.arcsinh, unary, input_names=("x",))
+def _asinh_grad(op: Any, grad: Any) -> Any:
+    return realdiv(grad, cosh(op.outputs[0]))
+
+
+register_jvp("Asinh", elementwise_jvp(lambda x, y, t: t / cosh(y)))
+
+
+@defop("Acosh", np.arccosh, unary, input_names=("x",))
+def _acosh_grad(op: Any, grad: Any) -> Any:
+    return realdiv(grad, sinh(op.outputs[0]))
+
+
+register_jvp("Acosh", elementwise_jvp(lambda x, y, t: t / sinh(y)))
+
+
+@defop("Atanh", np.arctanh, unary, input_names=("x",))
+def _atanh_grad(op: Any, grad: Any) -> Any:
+    return multiply(grad, reciprocal(subtract(1.0, square(op.inputs[0]))))
+
+
+register_jvp("Atanh", elementwise_jvp(lambda x, y, t: t / (1.0 - square(x))))
+
+
+def asin(x: Any, name: str | None = None) -> Any:
+    """The inverse sine, elementwise (NaN outside [-1, 1]).
+
+    Args:
+      x: A floating point tensor.
+      name: A name for the operation.
+
+    Returns:
+      A tensor of ``x``'s dtype and shape.
+    """
+    return _unary("Asin", x, name, _FLOATING)
+
+
+def acos(x: Any, name: str | None = None) -> Any:
+    """The inverse cosine, elementwise (NaN outside [-1, 1]); see :func:`asin`."""
+    return _unary("Acos", x, name, _FLOATING)
+
+
+def atan(x: Any, name: str | None = None) -> Any:
+    """The inverse tangent, elementwise; see :func:`asin`."""
+    return _unary("Atan", x, name, _FLOATING)
+
+
+def atan2(y: Any, x: Any, name: str | None = None) -> Any:
+    """The angle of the point (x, y), elementwise, in [-pi, pi]; broadcasts ``y`` and ``x``.
+
+    Args:
+      y: A floating point tensor.
+      x: A tensor of ``y``'s dtype.
+      name: A name for the operation.
+
+    Returns:
+      A tensor of the broadcast shape.
+    """
+    return _binary("Atan2", y, x, name, "f")
+
+
+def sinh(x: Any, name: str | None = None) -> Any:
+    """The hyperbolic sine, elementwise; see :func:`asin`."""
+    return _unary("Sinh", x, name, _FLOATING)
+
+
+def cosh(x: Any, name: str | None = None) -> Any:
+    """The hyperbolic cosine, elementwise; see :func:`asin`."""
+    return _unary("Cosh", x, name, _FLOATING)
+
+
+def asinh(x: Any, name: str | None = None) -> Any:
+    """The inverse hyperbolic sine, elementwise; see :func:`asin`."""
+    return _unary("Asinh", x, name, _FLOATING)
+
+
+def acosh(x: Any, name: str | None = None) -> Any:
+    """The inverse hyperbolic cosine, elementwise (NaN below 1); see :func:`asin`."""
+    return _unary("Acosh", x, name, _FLOATING)
+
+
+def atanh(x: Any, name: str | None = None) -> Any:
+    """The inverse hyperbolic tangent, elementwise (NaN outside [-1, 1]); see :func:`asin`."""
+    return _unary("Atanh", x, name, _FLOATING)

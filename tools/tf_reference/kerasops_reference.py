@@ -1,0 +1,94 @@
+"""Records TensorFlow 2.21's values of the op-level functions Keras's TensorFlow backend calls.
+
+Run with the TensorFlow venv
+(``/work/venv-tf/bin/python tools/tf_reference/kerasops_reference.py``); it writes
+``tests/data/kerasops/reference.json``, which ``tests/test_kerasops_reference.py`` checks
+flowgrad against (without TensorFlow). Each case is a Python expression over ``tf`` and named
+inputs; the same expression is evaluated on flowgrad (``import flowgrad as tf``). Outputs are
+stored with their dtype and shape; a tuple result stores each element.
+"""
+from __future__ import annotations
+
+import json
+import sys
+from pathlib import Path
+
+import numpy as np
+
+OUT = Path(__file__).resolve().parents[2] / "tests" / "data" / "kerasops" / "reference.json"
+
+_TRIG = [-0.99, -0.5, 0.0, 0.3, 0.999]
+_WIDE = [-30.0, -3.5, -0.2, 0.0, 0.7, 2.0, 19.0, 25.0]
+
+#: (id, expression, {input name: (values, dtype)})
+CASES = [
+    ("asin", "tf.math.asin(x)", {"x": (_TRIG, "float32")}),
+    ("acos", "tf.math.acos(x)", {"x": (_TRIG, "float64")}),
+    ("atan", "tf.math.atan(x)", {"x": (_WIDE, "float32")}),
+    ("atan2", "tf.math.atan2(y, x)", {"y": ([[1.0, -2.0, 0.0], [0.5, -0.5, 3.0]], "float32"),
+                                     "x": ([-1.0, 0.5, 2.0], "float32")}),
+    ("sinh", "tf.math.sinh(x)", {"x": ([-3.0, -0.1, 0.0, 1.5, 10.0], "float64")}),
+    ("cosh", "tf.math.cosh(x)", {"x": ([-3.0, -0.1, 0.0, 1.5, 10.0], "float32")}),
+    ("asinh", "tf.math.asinh(x)", {"x": (_WIDE, "float64")}),
+    ("acosh", "tf.math.acosh(x)", {"x": ([1.0, 1.5, 3.0, 100.0], "float32")}),
+    ("atanh", "tf.math.atanh(x)", {"x": (_TRIG, "float64")}),
+    ("bessel_i0", "tf.math.bessel_i0(x)", {"x": (_WIDE, "float64")}),
+    ("bessel_i0e", "tf.math.bessel_i0e(x)", {"x": (_WIDE + [300.0], "float64")}),
+    ("bessel_i1", "tf.math.bessel_i1(x)", {"x": (_WIDE, "float64")}),
+    ("bessel_i1e", "tf.math.bessel_i1e(x)", {"x": (_WIDE + [300.0], "float32")}),
+    ("nextafter", "tf.math.nextafter(x, y)", {"x": ([1.0, 0.0, -2.0], "float32"),
+                                             "y": ([2.0, -1.0, -2.0], "float32")}),
+    ("log_sigmoid", "tf.math.log_sigmoid(x)", {"x": ([-800.0, -3.0, 0.0, 4.0, 50.0],
+                                                     "float32")}),
+    ("segment_prod", "tf.math.segment_prod(x, ids)",
+     {"x": ([[1.0, 2.0], [3.0, 4.0], [5.0, 6.0], [0.5, 2.0]], "float64"),
+      "ids": ([0, 0, 2, 2], "int32")}),
+    ("unsorted_segment_prod", "tf.math.unsorted_segment_prod(x, ids, 4)",
+     {"x": ([1.0, 2.0, 3.0, 4.0, 5.0], "float32"), "ids": ([2, 0, 2, -1, 0], "int32")}),
+    ("complex_parts", "(tf.math.real(tf.complex(a, b)), tf.math.imag(tf.complex(a, b)), "
+                      "tf.math.angle(tf.complex(a, b)), tf.math.real(tf.math.conj("
+                      "tf.complex(a, b))), tf.math.imag(tf.math.conj(tf.complex(a, b))))",
+     {"a": ([1.0, -2.0, 0.0, -1.0], "float32"), "b": ([0.5, 3.0, -1.0, 0.0], "float32")}),
+    ("real_input", "(tf.math.real(x), tf.math.imag(x), tf.math.angle(x), tf.math.conj(x))",
+     {"x": ([-1.5, 0.0, 2.0], "float64")}),
+]
+
+
+def _encode(value: object) -> dict:
+    arr = np.asarray(value)
+    if arr.dtype.kind == "c":
+        return {"real": arr.real.tolist(), "imag": arr.imag.tolist(), "dtype": str(arr.dtype),
+                "shape": list(arr.shape)}
+    return {"value": arr.tolist(), "dtype": str(arr.dtype), "shape": list(arr.shape)}
+
+
+def record() -> list:
+    """Evaluates every case on TensorFlow and returns the records."""
+    import tensorflow as tf
+
+    records = []
+    for case_id, expr, inputs in CASES:
+        env = {"tf": tf, "np": np}
+        env.update({k: tf.constant(np.asarray(v, dtype=dt)) for k, (v, dt) in inputs.items()})
+        out = eval(expr, env)  # noqa: S307 - the expressions are this file's own
+        outs = list(out) if isinstance(out, (tuple, list)) else [out]
+        records.append({"id": case_id, "expr": expr,
+                        "inputs": {k: {"value": v, "dtype": dt}
+                                   for k, (v, dt) in inputs.items()},
+                        "tuple": isinstance(out, (tuple, list)),
+                        "outputs": [_encode(o.numpy()) for o in outs]})
+    return records
+
+
+def main() -> None:
+    """Writes the records next to the tests."""
+    import tensorflow as tf
+
+    records = record()
+    OUT.parent.mkdir(parents=True, exist_ok=True)
+    OUT.write_text(json.dumps({"tensorflow": tf.__version__, "cases": records}, indent=1) + "\n")
+    print("wrote %d cases to %s" % (len(records), OUT), file=sys.stderr)
+
+
+if __name__ == "__main__":
+    main()
