@@ -73,6 +73,10 @@ from flowgrad.ops.logging_ops import timestamp
 from flowgrad import io_api as io
 from flowgrad.ops.complex_ops import complex
 from flowgrad.ops.trig_ops import acos, acosh, asin, asinh, atan, atan2, atanh, cosh, sinh
+from flowgrad import ragged_api as ragged, sparse_api as sparse, strings_api as strings
+from flowgrad.ops.ragged_tensor import RaggedTensor
+from flowgrad.ops.sparse_tensor import SparseTensor
+from flowgrad.ops.string_ops import as_string
 
 __version__ = version.VERSION   # TensorFlow API version; flowgrad's: version.FLOWGRAD_VERSION
 

@@ -31,6 +31,28 @@ def dec(v):
     return v
 
 
+def same_value(got, want) -> None:
+    """Asserts a flowgrad result (tensor, RaggedTensor, SparseTensor or bytes) equals a
+    recorded TensorFlow result."""
+    if isinstance(want, dict) and want.get("ragged"):
+        assert type(got).__name__ == "RaggedTensor", type(got)
+        same(got.flat_values, dec(want["flat_values"]))
+        splits = [dec(s) for s in want["nested_row_splits"]]
+        assert len(got.nested_row_splits) == len(splits)
+        for g, w in zip(got.nested_row_splits, splits):
+            same(g, w)
+    elif isinstance(want, dict) and want.get("sparse"):
+        assert type(got).__name__ == "SparseTensor", type(got)
+        for k in ("indices", "values", "dense_shape"):
+            same(getattr(got, k), dec(want[k]))
+    elif isinstance(want, dict) and not ("hex" in want or "values" in want):
+        assert sorted(got) == sorted(want), (sorted(got), sorted(want))
+        for k in want:
+            same_value(got[k], want[k])
+    else:
+        same(got, dec(want))
+
+
 def same(got, want) -> None:
     """Asserts a flowgrad value equals a recorded TensorFlow value (dtype, shape, elements)."""
     got = got.numpy() if hasattr(got, "numpy") else got

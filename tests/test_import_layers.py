@@ -34,7 +34,8 @@ LAYERS: list[tuple[str, list[str]]] = [
                    "flowgrad.saved_model", "flowgrad.initializers", "flowgrad.config"]),
     ("faces", ["flowgrad", "flowgrad.compat", "flowgrad._tf2_namespace", "flowgrad.nn",
                "flowgrad.math_api", "flowgrad.linalg_api", "flowgrad.random_api",
-               "flowgrad.io_api", "flowgrad.gfile_api"]),
+               "flowgrad.io_api", "flowgrad.gfile_api", "flowgrad.strings_api",
+               "flowgrad.ragged_api", "flowgrad.sparse_api"]),
 ]
 
 PACKAGE_DIR = pathlib.Path(flowgrad.__file__).parent

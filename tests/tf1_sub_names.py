@@ -208,6 +208,16 @@ TF1_SUB_NAMESPACES = {
             tf_record_iterator
         """,
     },
+    "ragged": {
+        "class": """
+            RaggedTensorValue
+        """,
+        "function": """
+            boolean_mask constant constant_value cross cross_hashed map_flat_values
+            placeholder range row_splits_to_segment_ids segment_ids_to_row_splits stack
+            stack_dynamic_partitions
+        """,
+    },
     "random": {
         "module": """
             experimental
@@ -223,6 +233,27 @@ TF1_SUB_NAMESPACES = {
             stateless_multinomial stateless_normal stateless_parameterized_truncated_normal
             stateless_poisson stateless_truncated_normal stateless_uniform truncated_normal uniform
             uniform_candidate_sampler
+        """,
+    },
+    "sparse": {
+        "class": """
+            SparseConditionalAccumulator SparseTensor
+        """,
+        "function": """
+            add bincount concat cross cross_hashed expand_dims eye fill_empty_rows
+            from_dense mask matmul maximum merge minimum placeholder reduce_max
+            reduce_max_sparse reduce_sum reduce_sum_sparse reorder reset_shape reshape
+            retain segment_mean segment_sqrt_n segment_sum slice softmax
+            sparse_dense_matmul split to_dense to_indicator transpose
+        """,
+    },
+    "strings": {
+        "function": """
+            as_string bytes_split format join length lower ngrams reduce_join
+            regex_full_match regex_replace split strip substr to_hash_bucket
+            to_hash_bucket_fast to_hash_bucket_strong to_number unicode_decode
+            unicode_decode_with_offsets unicode_encode unicode_script unicode_split
+            unicode_split_with_offsets unicode_transcode unsorted_segment_join upper
         """,
     },
     "summary": {

@@ -333,6 +333,13 @@ TF2_SUB_NAMESPACES = {
             stateless_uniform truncated_normal uniform uniform_candidate_sampler
         """,
     },
+    "ragged": {
+        "function": """
+            boolean_mask constant cross cross_hashed map_flat_values range
+            row_splits_to_segment_ids segment_ids_to_row_splits stack
+            stack_dynamic_partitions
+        """,
+    },
     "saved_model": {
         "module": """
             experimental
@@ -350,6 +357,27 @@ TF2_SUB_NAMESPACES = {
             REGRESS_INPUTS REGRESS_METHOD_NAME REGRESS_OUTPUTS SAVED_MODEL_FILENAME_PB
             SAVED_MODEL_FILENAME_PBTXT SAVED_MODEL_SCHEMA_VERSION SERVING TPU TRAINING
             VARIABLES_DIRECTORY VARIABLES_FILENAME
+        """,
+    },
+    "sparse": {
+        "class": """
+            SparseTensor
+        """,
+        "function": """
+            add bincount concat cross cross_hashed expand_dims eye fill_empty_rows
+            from_dense map_values mask maximum minimum reduce_max reduce_sum reorder
+            reset_shape reshape retain sampled_addmm segment_mean segment_sqrt_n
+            segment_sum slice softmax sparse_dense_matmul split to_dense to_indicator
+            transpose
+        """,
+    },
+    "strings": {
+        "function": """
+            as_string bytes_split format join length lower ngrams reduce_join
+            regex_full_match regex_replace split strip substr to_hash_bucket
+            to_hash_bucket_fast to_hash_bucket_strong to_number unicode_decode
+            unicode_decode_with_offsets unicode_encode unicode_script unicode_split
+            unicode_split_with_offsets unicode_transcode unsorted_segment_join upper
         """,
     },
     "summary": {

@@ -97,6 +97,18 @@ from flowgrad.compat import v1_graph_util as graph_util
 from flowgrad.saved_model.graph_def import import_graph_def
 from flowgrad.saved_model import tf_protos as _tf_protos
 from flowgrad.compat import v1_gfile as gfile, v1_io as io, v1_python_io as python_io
+from flowgrad import ragged_api as ragged, sparse_api as sparse, strings_api as strings
+from flowgrad.ops.ragged_tensor import RaggedTensor
+from flowgrad.ops.sparse_tensor import SparseTensor
+from flowgrad.ops.string_ops import (as_string, reduce_join, regex_replace, string_split,
+                                     substr)
+from flowgrad.ops.string_ops import join as string_join
+from flowgrad.ops.string_ops import strip as string_strip
+from flowgrad.ops.string_ops import to_hash_bucket_fast as string_to_hash_bucket_fast
+from flowgrad.ops.string_ops import to_hash_bucket_strong as string_to_hash_bucket_strong
+from flowgrad.ops.string_ops import to_number as string_to_number
+from flowgrad.ops.io_ops import (decode_raw, matching_files, parse_tensor, read_file,
+                                 serialize_tensor, write_file)
 
 
 def disable_v2_behavior() -> None:

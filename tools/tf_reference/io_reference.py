@@ -124,6 +124,114 @@ def record_files(ref: dict) -> None:
     damaged.unlink(missing_ok=True)
 
 
+# tf.strings cases: (name, function under tf., args, kwargs); {"ragged": x} is
+# tf.ragged.constant(x). The tests call flowgrad's function with the same arguments.
+STRING_CASES = [
+    ("split_whitespace", "strings.split", [["hello world", " a  b\tc ", ""]], {}),
+    ("split_sep", "strings.split", [["a,b,,c", ",x,"]], {"sep": ","}),
+    ("split_multichar_sep", "strings.split", [["a<>b<>c"]], {"sep": "<>"}),
+    ("split_maxsplit", "strings.split", [["a b c d"]], {"maxsplit": 2}),
+    ("split_scalar", "strings.split", ["x y  z"], {}),
+    ("split_matrix", "strings.split", [[["a b", "c"], ["d e f", ""]]], {}),
+    ("split_ragged", "strings.split", [{"ragged": [["a b"], ["c", "d e"]]}], {}),
+    ("bytes_split", "strings.bytes_split", [["ab", "", "h\u00e9"]], {}),
+    ("join", "strings.join", [[["a", "b"], ["x", "y"]]], {"separator": "-"}),
+    ("join_broadcast", "strings.join", [[["a", "b"], "z"]], {}),
+    ("reduce_join_all", "strings.reduce_join", [[["a", "b"], ["c", "d"]]], {}),
+    ("reduce_join_axis1", "strings.reduce_join", [[["a", "b"], ["c", "d"]]],
+     {"axis": 1, "separator": ","}),
+    ("reduce_join_axis0_keepdims", "strings.reduce_join", [[["a", "b"], ["c", "d"]]],
+     {"axis": 0, "keepdims": True}),
+    ("reduce_join_neg_axis", "strings.reduce_join", [[["a", "b"], ["c", "d"]]], {"axis": -1}),
+    ("regex_replace", "strings.regex_replace", [["aaa bab", "xyz"], "a+", "<\\0>"], {}),
+    ("regex_replace_group", "strings.regex_replace", [["2024-01-31"], "(\\d+)-(\\d+)-(\\d+)",
+                                                       "\\3/\\2/\\1"], {}),
+    ("regex_replace_first", "strings.regex_replace", [["a a a"], "a", "b"],
+     {"replace_global": False}),
+    ("regex_replace_punct", "strings.regex_replace", [["Hello, World! It's"], "[^a-z ]", ""],
+     {}),
+    ("regex_full_match", "strings.regex_full_match", [["abc", "ab", "abcd", ""], "ab.?"], {}),
+    ("to_number_float", "strings.to_number", [["1.5", "-2e3", " 7", "inf", "0x10", ".5"]], {}),
+    ("to_number_float_bad", "strings.to_number", [["1.5", "abc"]], {}),
+    ("to_number_int", "strings.to_number", [["12", "-7", "+3"]], {"out_type": "int32"}),
+    ("to_number_int_bad", "strings.to_number", [["1.5"]], {"out_type": "int32"}),
+    ("to_number_int64", "strings.to_number", [["9007199254740993"]], {"out_type": "int64"}),
+    ("to_number_float64", "strings.to_number", [["0.1", "1e-320"]], {"out_type": "float64"}),
+    ("hash_fast", "strings.to_hash_bucket_fast", [["hello", "", "TensorFlow", "h\u00e9"], 1000],
+     {}),
+    ("hash_strong", "strings.to_hash_bucket_strong", [["hello", "", "TensorFlow"], 77, [1, 2]],
+     {}),
+    ("as_string_float", "strings.as_string", [[1.5, -2.0, 1e10, 1e-7]], {}),
+    ("as_string_precision", "strings.as_string", [[3.14159, 2.5]], {"precision": 2}),
+    ("as_string_scientific", "strings.as_string", [[1234.5]], {"scientific": True}),
+    ("as_string_shortest", "strings.as_string", [[0.1, 100.0, 1e-7]], {"shortest": True}),
+    ("as_string_int_width", "strings.as_string", [[1, -22, 333]], {"width": 5}),
+    ("as_string_int_fill", "strings.as_string", [[1, 22]], {"width": 4, "fill": "0"}),
+    ("as_string_bool", "strings.as_string", [[True, False]], {}),
+    ("length_bytes", "strings.length", [["h\u00e9llo", "", "abc"]], {}),
+    ("length_chars", "strings.length", [["h\u00e9llo", "", "abc"]], {"unit": "UTF8_CHAR"}),
+    ("substr", "strings.substr", [["hello", "world"], 1, 3], {}),
+    ("substr_negative", "strings.substr", [["hello"], -3, 2], {}),
+    ("substr_long", "strings.substr", [["hello"], 2, 10], {}),
+    ("substr_chars", "strings.substr", [["h\u00e9llo"], 1, 2], {"unit": "UTF8_CHAR"}),
+    ("substr_vector_pos", "strings.substr", [["hello", "world"], [0, 1], [1, 2]], {}),
+    ("substr_bad_pos", "strings.substr", [["hi"], 3, 1], {}),
+    ("lower", "strings.lower", [["ABC def \u00c9"]], {}),
+    ("lower_utf8", "strings.lower", [["ABC def \u00c9"]], {"encoding": "utf-8"}),
+    ("upper", "strings.upper", [["abc \u00e9"]], {}),
+    ("upper_utf8", "strings.upper", [["abc \u00e9"]], {"encoding": "utf-8"}),
+    ("strip", "strings.strip", [["  a b \n", "\t", "x"]], {}),
+    ("unicode_decode", "strings.unicode_decode", [["h\u00e9", "ab", ""], "UTF-8"], {}),
+    ("unicode_decode_scalar", "strings.unicode_decode", ["h\u00e9\u4e16", "UTF-8"], {}),
+    ("unicode_decode_bad", "strings.unicode_decode", [{"hex": "61ff62"}, "UTF-8"], {}),
+    ("unicode_decode_bad_strict", "strings.unicode_decode", [{"hex": "61ff62"}, "UTF-8"],
+     {"errors": "strict"}),
+    ("unicode_split", "strings.unicode_split", [["h\u00e9", "ab"], "UTF-8"], {}),
+    ("unicode_encode_ragged", "strings.unicode_encode", [{"ragged": [[104, 233], [19990]]},
+                                                          "UTF-8"], {}),
+    ("unicode_encode_vector", "strings.unicode_encode", [[104, 105], "UTF-8"], {}),
+    ("ngrams", "strings.ngrams", [{"ragged": [["a", "b", "c", "d"], ["e"]]}, 2], {}),
+    ("ngrams_multi", "strings.ngrams", [{"ragged": [["a", "b", "c"]]}, [1, 3]],
+     {"separator": "_"}),
+    ("format", "strings.format", ["x={} y={}", [[1, 2], "s"]], {}),
+    ("format_summarize", "strings.format", ["{}", [list(range(10))]], {"summarize": 2}),
+    ("format_floats", "strings.format", ["{}", [[1.5, 0.1]]], {}),
+    ("format_strings", "strings.format", ["v: {}", [["a", "b"]]], {}),
+    ("as_string_top", "as_string", [[1, 2]], {}),
+]
+
+
+def tf_argument(v):
+    if isinstance(v, dict) and "ragged" in v:
+        return tf.ragged.constant(v["ragged"])
+    if isinstance(v, dict) and "hex" in v:
+        return bytes.fromhex(v["hex"])
+    return v
+
+
+def call_case(fn: str, args: list, kwargs: dict):
+    f = tf
+    for part in fn.split("."):
+        f = getattr(f, part)
+    kw = {k: (getattr(tf, v) if k == "out_type" else v) for k, v in kwargs.items()}
+    args = [tf_argument(a) for a in args]
+    if fn == "strings.format":
+        args[1] = [tf.constant(x) for x in args[1]]
+    return f(*args, **kw)
+
+
+def strings_reference(ref: dict) -> None:
+    out = {}
+    for name, fn, args, kwargs in STRING_CASES:
+        spec = {"fn": fn, "args": args, "kwargs": kwargs}
+        err = error_of(lambda fn=fn, args=args, kwargs=kwargs: call_case(fn, args, kwargs))
+        spec["error" if err else "result"] = err or enc(call_case(fn, args, kwargs))
+        out[name] = spec
+    ref["strings"] = out
+    ref["repr"] = {"scalar": repr(tf.constant("abc")), "vector": repr(tf.constant(["a", "bc"])),
+                   "ragged": repr(tf.ragged.constant([[b"a"], []]))}
+
+
 def main() -> None:
     OUT.mkdir(parents=True, exist_ok=True)
     ref: dict = {"tensorflow": tf.__version__}

@@ -1,0 +1,337 @@
+"""A minimal ``tf.RaggedTensor``: rows of different lengths, held as flat ``values`` and
+``row_splits`` (row ``i`` is ``values[row_splits[i]:row_splits[i + 1]]``), nested for more
+ragged dimensions. Factories (``from_row_splits``/``from_row_lengths``/``from_value_rowids``,
+``tf.ragged.constant``), ``to_tensor`` (the RaggedTensorToTensor op, both modes) and, in
+eager mode, ``to_list``/``numpy``. Built to be extended (ragged ops, tf.data batching)."""
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+
+from flowgrad.framework import dtypes, errors
+from flowgrad.framework.context import executing_eagerly
+from flowgrad.framework.op_call import apply_op
+from flowgrad.framework.registry import NotDifferentiable, register_op
+from flowgrad.framework.tensor import EagerTensor, convert_to_tensor, to_numpy
+from flowgrad.framework.tensor import constant as dense_constant
+from flowgrad.framework.shape_rules import constant_value
+from flowgrad.framework.tensor_shape import TensorShape, unknown_shape
+from flowgrad.ops.concat_ops import concat
+from flowgrad.ops.fill_ops import ones_like
+from flowgrad.ops.indexing_ops import unsorted_segment_sum
+from flowgrad.ops.reduction_ops import cumsum
+from flowgrad.ops.shape_ops import shape as shape_of
+
+
+class RaggedTensor:
+    """Rows of different lengths: ``values`` (a tensor or a RaggedTensor) and ``row_splits``
+    (an int64 vector, starting at 0, non-decreasing, ending at ``len(values)``)."""
+
+    def __init__(self, values: Any, row_splits: Any, internal: bool = False):
+        if not internal:
+            raise ValueError("RaggedTensor constructor is private; please use one of the "
+                             "factory methods instead (e.g., RaggedTensor.from_row_lengths())")
+        self._values = values
+        self._row_splits = row_splits
+
+    # -- factories ---------------------------------------------------------------------
+    @classmethod
+    def from_row_splits(cls, values: Any, row_splits: Any, name: str | None = None,
+                        validate: bool = True) -> RaggedTensor:
+        """Row ``i`` is ``values[row_splits[i]:row_splits[i + 1]]``.
+
+        Raises:
+            InvalidArgumentError: (eager, ``validate``) the splits do not partition values.
+        """
+        values = _as_values(values)
+        splits = convert_to_tensor(row_splits, dtypes.int64) if not _is_tensor(row_splits) \
+            else row_splits
+        if splits.dtype.base_dtype not in (dtypes.int32, dtypes.int64):
+            raise ValueError("row_splits must have dtype int32 or int64, got %s"
+                             % splits.dtype.name)
+        if validate and isinstance(splits, EagerTensor):
+            s = np.asarray(splits.numpy())
+            n = _nrows_of(values)
+            if s.ndim != 1 or s.size == 0 or s[0] != 0 or np.any(np.diff(s) < 0) or \
+                    (n is not None and s[-1] != n):
+                raise errors.InvalidArgumentError(
+                    None, None, "Arguments to from_row_splits do not form a valid "
+                    "RaggedTensor: row_splits %s for %s values" % (s.tolist(), n))
+        return cls(values, splits, internal=True)
+
+    @classmethod
+    def from_row_lengths(cls, values: Any, row_lengths: Any, name: str | None = None,
+                         validate: bool = True) -> RaggedTensor:
+        """Row ``i`` has ``row_lengths[i]`` values."""
+        lengths = convert_to_tensor(row_lengths, dtypes.int64) if not _is_tensor(row_lengths) \
+            else row_lengths
+        zero = dense_constant(np.zeros(1, lengths.dtype.base_dtype.np))
+        return cls.from_row_splits(values, concat([zero, cumsum(lengths)], 0), validate=validate)
+
+    @classmethod
+    def from_value_rowids(cls, values: Any, value_rowids: Any, nrows: Any = None,
+                          name: str | None = None, validate: bool = True) -> RaggedTensor:
+        """``values[j]`` belongs to row ``value_rowids[j]`` (sorted); ``nrows`` rows."""
+        rowids = convert_to_tensor(value_rowids, dtypes.int64) if not _is_tensor(value_rowids) \
+            else value_rowids
+        if nrows is None:
+            if not isinstance(rowids, EagerTensor):
+                raise ValueError("from_value_rowids needs nrows for a graph tensor")
+            ids = np.asarray(rowids.numpy())
+            nrows = int(ids.max()) + 1 if ids.size else 0
+        lengths = unsorted_segment_sum(ones_like(rowids), rowids, nrows)
+        return cls.from_row_lengths(values, lengths, validate=validate)
+
+    @classmethod
+    def from_nested_row_splits(cls, flat_values: Any, nested_row_splits: Any,
+                               name: str | None = None, validate: bool = True) -> RaggedTensor:
+        """Several ragged dimensions: ``nested_row_splits`` from the outermost in."""
+        result = _as_values(flat_values)
+        for splits in reversed(list(nested_row_splits)):
+            result = cls.from_row_splits(result, splits, validate=validate)
+        return result
+
+    # -- structure ---------------------------------------------------------------------
+    @property
+    def values(self) -> Any:
+        return self._values
+
+    @property
+    def row_splits(self) -> Any:
+        return self._row_splits
+
+    @property
+    def flat_values(self) -> Any:
+        v = self._values
+        while isinstance(v, RaggedTensor):
+            v = v.values
+        return v
+
+    @property
+    def nested_row_splits(self) -> tuple:
+        out, rt = [], self
+        while isinstance(rt, RaggedTensor):
+            out.append(rt.row_splits)
+            rt = rt.values
+        return tuple(out)
+
+    @property
+    def ragged_rank(self) -> int:
+        return len(self.nested_row_splits)
+
+    @property
+    def dtype(self) -> dtypes.DType:
+        return self.flat_values.dtype
+
+    @property
+    def row_splits_dtype(self) -> dtypes.DType:
+        return self._row_splits.dtype
+
+    @property
+    def shape(self) -> TensorShape:
+        """[nrows, None (ragged), ..., the flat values' inner dimensions]."""
+        n = self._row_splits.shape.as_tuple()
+        nrows = None if n is None or n[0] is None else n[0] - 1
+        inner = self.flat_values.shape.as_tuple()
+        if inner is None:
+            return unknown_shape()
+        return TensorShape([nrows] + [None] * self.ragged_rank + list(inner[1:]))
+
+    def nrows(self, out_type: Any = None, name: str | None = None) -> Any:
+        return shape_of(self._row_splits, out_type=out_type or self._row_splits.dtype)[0] - 1
+
+    def row_lengths(self, axis: int = 1, name: str | None = None) -> Any:
+        """The length of each row (of the ragged dimension ``axis``)."""
+        if axis == 1:
+            return self._row_splits[1:] - self._row_splits[:-1]
+        return self.with_values(self._values.row_lengths(axis - 1))
+
+    def with_values(self, new_values: Any) -> RaggedTensor:
+        return RaggedTensor(_as_values(new_values), self._row_splits, internal=True)
+
+    def with_flat_values(self, new_values: Any) -> RaggedTensor:
+        if isinstance(self._values, RaggedTensor):
+            return self.with_values(self._values.with_flat_values(new_values))
+        return self.with_values(new_values)
+
+    # -- conversion --------------------------------------------------------------------
+    def to_tensor(self, default_value: Any = None, name: str | None = None,
+                  shape: Any = None) -> Any:
+        """A dense tensor: rows padded with ``default_value`` (zero/b"") to the longest row
+        (or cut or padded to ``shape``)."""
+        flat = self.flat_values
+        dt = flat.dtype.base_dtype
+        if default_value is None:
+            default_value = b"" if dt is dtypes.string else np.zeros((), dt.np)
+        splits = [s if s.dtype.base_dtype is dtypes.int64 else
+                  convert_to_tensor(s) for s in self.nested_row_splits]
+        rank = self.ragged_rank + (flat.shape.rank if flat.shape.rank is not None else 1)
+        dims = [-1] * rank if shape is None else \
+            [-1 if d is None else int(d) for d in TensorShape(shape).as_list()]
+        return apply_op("RaggedTensorToTensor",
+                        [dense_constant(np.array(dims, np.int64)), flat,
+                         convert_to_tensor(default_value, dt)] + splits,
+                        {"row_partition_types": ("ROW_SPLITS",) * len(splits)},
+                        name=name or "RaggedToTensor")
+
+    def _eager_check(self, what: str) -> None:
+        if not executing_eagerly() or not isinstance(self.flat_values, EagerTensor):
+            raise ValueError("RaggedTensor.%s() is only supported in eager mode." % what)
+
+    def to_list(self) -> list:
+        """The rows as nested Python lists (eager mode)."""
+        self._eager_check("to_list")
+        return _to_list(np.asarray(self.flat_values.numpy()),
+                        [np.asarray(s.numpy()) for s in self.nested_row_splits])
+
+    def numpy(self) -> np.ndarray:
+        """An object array of the rows, each a NumPy array (eager mode, as TensorFlow)."""
+        self._eager_check("numpy")
+        rows = [np.asarray(v.numpy()) if isinstance(v, EagerTensor) else v.numpy()
+                for v in _rows(self)]
+        out = np.empty(len(rows), dtype=object)
+        out[:] = rows
+        return out
+
+    def __repr__(self) -> str:
+        if executing_eagerly() and isinstance(self.flat_values, EagerTensor):
+            return "<tf.RaggedTensor %s>" % self.to_list()
+        return "tf.RaggedTensor(values=%s, row_splits=%s)" % (self._values, self._row_splits)
+
+    __str__ = __repr__
+
+
+def _is_tensor(x: Any) -> bool:
+    return hasattr(x, "dtype") and hasattr(x, "shape") and not isinstance(x, np.ndarray)
+
+
+def _as_values(values: Any) -> Any:
+    return values if isinstance(values, RaggedTensor) or _is_tensor(values) \
+        else convert_to_tensor(values)
+
+
+def _nrows_of(values: Any) -> int | None:
+    if isinstance(values, RaggedTensor):
+        s = values.row_splits
+        return int(s.shape[0]) - 1 if s.shape[0] is not None else None
+    dims = values.shape.as_tuple()
+    return None if not dims else dims[0]
+
+
+def _rows(rt: RaggedTensor) -> list:
+    s = np.asarray(rt.row_splits.numpy())
+    v = rt.values
+    if isinstance(v, RaggedTensor):
+        return [_slice_ragged(v, int(a), int(b)) for a, b in zip(s[:-1], s[1:])]
+    arr = np.asarray(v.numpy())
+    return [EagerTensor(arr[a:b]) for a, b in zip(s[:-1], s[1:])]
+
+
+def _slice_ragged(rt: RaggedTensor, a: int, b: int) -> RaggedTensor:
+    s = np.asarray(rt.row_splits.numpy())
+    sub = s[a:b + 1]
+    inner = rt.values
+    lo, hi = int(sub[0]), int(sub[-1])
+    vals = _slice_ragged(inner, lo, hi) if isinstance(inner, RaggedTensor) \
+        else EagerTensor(np.asarray(inner.numpy())[lo:hi])
+    return RaggedTensor(vals, EagerTensor(sub - sub[0]), internal=True)
+
+
+def _to_list(flat: np.ndarray, splits: list) -> list:
+    if not splits:
+        return flat.tolist()
+    s, rest = splits[0], splits[1:]
+    if not rest:
+        return [flat[a:b].tolist() for a, b in zip(s[:-1], s[1:])]
+    inner = _to_list(flat, rest)
+    return [inner[a:b] for a, b in zip(s[:-1], s[1:])]
+
+
+def _to_tensor_kernel(shape: Any, values: Any, default_value: Any, *splits: Any,
+                      row_partition_types: tuple) -> np.ndarray:
+    values = np.asarray(values, dtype=object) if isinstance(values, bytes) else \
+        np.asarray(values)
+    nested = _to_list(values, [np.asarray(s) for s in splits]) if splits else values.tolist()
+    ragged = len(splits)
+    inner = values.shape[1:]
+    dims = [int(d) for d in np.asarray(shape)]
+    # the longest row at each ragged level
+    sizes = [len(nested)] + [0] * ragged
+    level = [nested]
+    for k in range(1, ragged + 1):
+        level = [row for rows in level for row in rows]
+        sizes[k] = max((len(r) for r in level), default=0)
+    sizes += list(inner)
+    sizes = [s if d < 0 else d for s, d in zip(sizes, dims)]
+    out = np.empty(sizes, dtype=values.dtype)
+    out[...] = np.asarray(default_value, dtype=values.dtype)
+
+    def fill(rows: Any, index: tuple, depth: int) -> None:
+        for i, row in enumerate(rows[:sizes[depth]]):
+            if depth == ragged:
+                out[index + (i,)] = np.asarray(row, dtype=values.dtype)[
+                    tuple(slice(0, n) for n in sizes[depth + 1:])] if inner else row
+            else:
+                fill(row, index + (i,), depth + 1)
+    fill(nested, (), 0)
+    return out
+
+
+def _to_tensor_rule(ins: list, attrs: dict) -> tuple:
+    dims = constant_value(ins[0])
+    shape = unknown_shape() if dims is None else TensorShape(
+        [None if d < 0 else int(d) for d in np.asarray(dims).tolist()])
+    return ins[1].dtype.base_dtype, shape
+
+
+register_op("RaggedTensorToTensor", _to_tensor_kernel, _to_tensor_rule,
+            input_names=("shape", "values", "default_value"))
+NotDifferentiable("RaggedTensorToTensor")
+
+
+def constant(pylist: Any, dtype: Any = None, ragged_rank: int | None = None,
+             inner_shape: Any = None, name: str | None = None,
+             row_splits_dtype: Any = dtypes.int64) -> Any:
+    """``tf.ragged.constant``: a RaggedTensor of nested Python lists (rows of any length).
+
+    Args:
+        pylist: nested lists (or tuples) of scalars.
+        dtype: the element type (inferred like ``tf.constant`` when None).
+        ragged_rank: how many dimensions are ragged (default: all but the values').
+        inner_shape: accepted for TensorFlow's signature; the values are scalars.
+        name: unused (eager values).
+        row_splits_dtype: int64 (default) or int32.
+
+    Returns:
+        A RaggedTensor (or a tensor for a list of depth <= 1).
+    """
+    depth = _depth(pylist)
+    rank = depth - 1 if ragged_rank is None else int(ragged_rank)
+    split_dt = dtypes.as_dtype(row_splits_dtype)
+    if depth <= 1 or rank == 0:
+        return _const(pylist, dtype)
+    splits = []
+    level = list(pylist)
+    for _ in range(rank):
+        splits.append(np.concatenate([[0], np.cumsum([len(x) for x in level])])
+                      .astype(split_dt.np))
+        level = [y for x in level for y in x]
+    dt = dtypes.as_dtype(dtype) if dtype is not None else None
+    rt = _const(level, dt) if level else _const(np.zeros(0, (dt or dtypes.float32).np), dt)
+    for split in reversed(splits):
+        rt = RaggedTensor(rt, _const(split, split_dt), internal=True)
+    return rt
+
+
+def _const(value: Any, dtype: Any) -> Any:
+    dt = dtypes.as_dtype(dtype) if dtype is not None else None
+    if dt is not None and dt is not dtypes.string:
+        return dense_constant(np.asarray(to_numpy(value, dt)), dt)
+    return dense_constant(value, dt)
+
+
+def _depth(x: Any) -> int:
+    if isinstance(x, (list, tuple)):
+        return 1 + max((_depth(y) for y in x), default=0)
+    return 0

@@ -1,0 +1,153 @@
+"""A minimal ``tf.sparse.SparseTensor``: ``indices`` (int64 [N, rank]), ``values`` ([N]) and
+``dense_shape`` (int64 [rank]), with ``tf.sparse.to_dense`` (the SparseToDense op, both
+modes) and ``tf.sparse.from_dense``. Built to be extended (sparse ops and their gradients)."""
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+
+from flowgrad.framework import dtypes, errors
+from flowgrad.framework.op_call import apply_op
+from flowgrad.framework.registry import NotDifferentiable, register_op
+from flowgrad.framework.shape_rules import constant_value
+from flowgrad.framework.tensor import convert_to_tensor
+from flowgrad.framework.tensor_shape import TensorShape, unknown_shape
+from flowgrad.ops.comparison_ops import not_equal, where
+from flowgrad.ops.scatter_nd_ops import gather_nd
+from flowgrad.ops.shape_ops import shape as shape_of
+
+
+class SparseTensor:
+    """A sparse tensor: the ``values`` at ``indices`` of a tensor of shape ``dense_shape``.
+
+    Args:
+        indices: int64 [N, rank], in row-major order.
+        values: [N].
+        dense_shape: int64 [rank].
+    """
+
+    def __init__(self, indices: Any, values: Any, dense_shape: Any):
+        self._indices = convert_to_tensor(indices, dtypes.int64) if not _is_tensor(indices) \
+            else indices
+        self._values = convert_to_tensor(values) if not _is_tensor(values) else values
+        self._dense_shape = convert_to_tensor(dense_shape, dtypes.int64) \
+            if not _is_tensor(dense_shape) else dense_shape
+        if self._indices.shape.rank not in (2, None):
+            raise ValueError("indices must be a matrix, got shape %s" % self._indices.shape)
+
+    @property
+    def indices(self) -> Any:
+        return self._indices
+
+    @property
+    def values(self) -> Any:
+        return self._values
+
+    @property
+    def dense_shape(self) -> Any:
+        return self._dense_shape
+
+    @property
+    def dtype(self) -> dtypes.DType:
+        return self._values.dtype
+
+    @property
+    def shape(self) -> TensorShape:
+        """The static dense shape (known entries of ``dense_shape``)."""
+        value = constant_value(self._dense_shape)
+        if value is not None:
+            return TensorShape([int(d) for d in np.asarray(value)])
+        n = self._dense_shape.shape.as_tuple()
+        return unknown_shape() if n is None or n[0] is None else TensorShape([None] * n[0])
+
+    def get_shape(self) -> TensorShape:
+        return self.shape
+
+    def with_values(self, new_values: Any) -> SparseTensor:
+        return SparseTensor(self._indices, new_values, self._dense_shape)
+
+    def __repr__(self) -> str:
+        return "SparseTensor(indices=%s, values=%s, dense_shape=%s)" % (
+            self._indices, self._values, self._dense_shape)
+
+    @staticmethod
+    def from_value(value: Any) -> SparseTensor:
+        return value
+
+
+def _is_tensor(x: Any) -> bool:
+    return hasattr(x, "dtype") and hasattr(x, "shape") and not isinstance(x, np.ndarray)
+
+
+def _sparse_to_dense_kernel(indices: Any, output_shape: Any, values: Any, default: Any, *,
+                            validate_indices: bool) -> np.ndarray:
+    shape = tuple(int(d) for d in np.asarray(output_shape).reshape(-1))
+    values = np.asarray(values, dtype=object) if isinstance(values, bytes) else \
+        np.asarray(values)
+    default = np.asarray(default, dtype=values.dtype)
+    out = np.empty(shape, dtype=values.dtype)
+    out[...] = default
+    idx = np.asarray(indices, dtype=np.int64).reshape(-1, len(shape)) if shape else \
+        np.zeros((np.asarray(indices).shape[0] if np.ndim(indices) else 0, 0), np.int64)
+    if idx.size and (np.any(idx < 0) or np.any(idx >= np.array(shape))):
+        bad = int(np.argmax(np.any((idx < 0) | (idx >= np.array(shape)), axis=1)))
+        raise errors.InvalidArgumentError(None, None, "indices[%d] = %s is out of bounds: need "
+                                          "0 <= index < %s" % (bad, idx[bad].tolist(),
+                                                               list(shape)))
+    if validate_indices and len(idx) > 1:
+        flat = np.ravel_multi_index(idx.T, shape) if shape else np.zeros(len(idx))
+        d = np.diff(flat)
+        if np.any(d <= 0):
+            i = int(np.argmax(d <= 0)) + 1
+            what = "repeated" if d[i - 1] == 0 else "out of order"
+            raise errors.InvalidArgumentError(None, None, "indices[%d] = %s is %s. Many sparse "
+                                              "ops require sorted indices.\n    Use "
+                                              "`tf.sparse.reorder` to create a correctly "
+                                              "ordered copy.\n\n" % (i, idx[i].tolist(), what))
+    vals = np.broadcast_to(values, (len(idx),)) if values.ndim == 0 else values
+    if len(idx):
+        out[tuple(idx.T)] = vals
+    return out
+
+
+def _sparse_to_dense_rule(ins: list, attrs: dict) -> tuple:
+    value = constant_value(ins[1])
+    if value is not None:
+        return ins[2].dtype.base_dtype, TensorShape([int(d) for d in np.asarray(value)
+                                                     .reshape(-1)])
+    n = ins[1].shape.as_tuple()
+    return ins[2].dtype.base_dtype, (unknown_shape() if not n or n[0] is None
+                                     else TensorShape([None] * n[0]))
+
+
+register_op("SparseToDense", _sparse_to_dense_kernel, _sparse_to_dense_rule,
+            input_names=("sparse_indices", "output_shape", "sparse_values", "default_value"))
+NotDifferentiable("SparseToDense")
+
+
+def to_dense(sp_input: SparseTensor, default_value: Any = None, validate_indices: bool = True,
+             name: str | None = None) -> Any:
+    """The dense tensor of ``sp_input`` (``default_value``, zero or b"", elsewhere).
+
+    Raises:
+        InvalidArgumentError: an index is out of bounds, repeated or out of order.
+    """
+    if not isinstance(sp_input, SparseTensor):
+        raise TypeError("Input must be a SparseTensor.")
+    dt = sp_input.dtype.base_dtype
+    if default_value is None:
+        default_value = b"" if dt is dtypes.string else np.zeros((), dt.np)
+    return apply_op("SparseToDense", [sp_input.indices, sp_input.dense_shape, sp_input.values,
+                                      convert_to_tensor(default_value, dt)],
+                    {"validate_indices": bool(validate_indices)}, name=name or "SparseToDense")
+
+
+def from_dense(tensor: Any, name: str | None = None) -> SparseTensor:
+    """The SparseTensor of the non-zero (non-empty) elements of ``tensor``."""
+    t = convert_to_tensor(tensor)
+    zero = b"" if t.dtype.base_dtype is dtypes.string else np.zeros((), t.dtype.base_dtype.np)
+    indices = where(not_equal(t, convert_to_tensor(zero, t.dtype.base_dtype)))
+    return SparseTensor(indices, gather_nd(t, indices), shape_of(t, out_type=dtypes.int64))
+
+
