@@ -7,7 +7,6 @@ import pytest
 
 import flowgrad.compat.v1 as tf
 from flowgrad.saved_model import tf_protos
-from flowgrad.saved_model.graph_export import write_graph
 
 DATA = os.path.join(os.path.dirname(__file__), "data", "tf_graphs")
 
@@ -143,7 +142,7 @@ def test_graph_def_round_trip_through_files(tmp_path):
             sess, sess.graph.as_graph_def(), ["out"])
     assert "VariableV2" not in {n.op for n in frozen.node}
     for as_text, name in ((True, "g.pbtxt"), (False, "g.pb")):
-        path = write_graph(frozen, str(tmp_path), name, as_text=as_text)
+        path = tf.train.write_graph(frozen, str(tmp_path), name, as_text=as_text)
         with tf.Graph().as_default():
             (y,) = tf.import_graph_def(_graph_def_at(path), return_elements=["out:0"])
             with tf.Session() as sess:
@@ -160,3 +159,50 @@ def test_exporting_an_op_tensorflow_lacks_names_it():
     tf.py_func(lambda a: a, [x], tf.float32, name="mine")
     with pytest.raises(ValueError, match="'mine'.*PyFunc"):
         tf.get_default_graph().as_graph_def()
+
+
+# --------------------------------------------------------------------------------------
+# MetaGraphDefs
+
+
+def test_import_meta_graph_of_tensorflows_saver_files():
+    ref = np.load(os.path.join(DATA, "var_model.npz"))
+    saver = tf.train.import_meta_graph(os.path.join(DATA, "var_model.meta"))
+    assert isinstance(saver, tf.train.Saver)
+    w, b = tf.global_variables()
+    assert (w.name, b.name) == ("w:0", "b:0")         # b is a resource variable in TF
+    assert tf.trainable_variables() == [w, b]
+    g = tf.get_default_graph()
+    assert not [op for op in g.get_operations() if op.type in ("SaveV2", "RestoreV2")]
+    with tf.Session() as sess:
+        sess.run(tf.global_variables_initializer())
+        assert sess.run(w).shape == (3, 4)
+        w.load(ref["w"], sess)
+        b.load(ref["b"], sess)
+        y, loss = sess.run(["y:0", "loss:0"], {"x:0": ref["in_x"]})
+        (grad_w,) = sess.run(tf.gradients(g.get_tensor_by_name("loss:0"), [w]),
+                             {"x:0": ref["in_x"]})
+    np.testing.assert_allclose(y, ref["out_y"], rtol=1e-6)
+    np.testing.assert_allclose(loss, ref["out_loss"], rtol=1e-6)
+    relu = ref["out_y"] > 0      # d loss / d w = x^T (2 y * relu'(.))
+    np.testing.assert_allclose(grad_w, ref["in_x"].T @ (2 * ref["out_y"] * relu), rtol=1e-5)
+
+
+def test_export_meta_graph_round_trip(tmp_path):
+    x = tf.placeholder(tf.float32, [None, 3], name="x")
+    w = tf.get_variable("w", [3, 2])
+    tf.nn.relu(tf.matmul(x, w), name="y")
+    path = str(tmp_path / "model.meta")
+    meta = tf.train.export_meta_graph(path)
+    assert sorted(meta.collection_def) == ["trainable_variables", "variables"]
+    x_val = np.ones((2, 3), np.float32)
+    with tf.Session() as sess:
+        sess.run(w.initializer)
+        w_val, expected = sess.run([w, "y:0"], {x: x_val})
+    with tf.Graph().as_default():
+        tf.train.import_meta_graph(path, import_scope="copy")
+        (w2,) = tf.global_variables()
+        assert w2.name == "copy/w:0"
+        with tf.Session() as sess:
+            w2.load(w_val, sess)
+            np.testing.assert_allclose(sess.run("copy/y:0", {"copy/x:0": x_val}), expected)

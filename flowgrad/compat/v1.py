@@ -96,6 +96,11 @@ from flowgrad import session_config as _session_config
 from flowgrad.compat import v1_graph_util as graph_util
 from flowgrad.saved_model.graph_def import import_graph_def
 from flowgrad.saved_model import tf_protos as _tf_protos
+from flowgrad.saved_model import graph_export as _graph_export, meta_graph as _meta_graph
+# TF1's tf.train names that live above the flowgrad.train package (they import it):
+train.import_meta_graph = _meta_graph.import_meta_graph
+train.export_meta_graph = _meta_graph.export_meta_graph
+train.write_graph = _graph_export.write_graph
 from flowgrad.compat import v1_gfile as gfile, v1_io as io, v1_python_io as python_io
 from flowgrad import ragged_api as ragged, sparse_api as sparse, strings_api as strings
 from flowgrad.ops.ragged_tensor import RaggedTensor

@@ -219,6 +219,9 @@ class RefVariable(Variable):
                  dtype: Any = None, expected_shape: Any = None, import_scope: Any = None,
                  constraint: Any = None, use_resource: Any = None, synchronization: Any = None,
                  aggregation: Any = None, shape: Any = None):
+        if variable_def is not None:
+            self._init_from_proto(variable_def, import_scope)
+            return
         if initial_value is None:
             raise ValueError("initial_value must be specified.")
         if trainable is None:
@@ -251,6 +254,25 @@ class RefVariable(Variable):
         if trainable and GraphKeys.TRAINABLE_VARIABLES not in collections:
             collections = list(collections) + [GraphKeys.TRAINABLE_VARIABLES]
         g.add_to_collections(collections, self)
+
+    def _init_from_proto(self, variable_def: Any, import_scope: str | None) -> None:
+        """The variable whose ops a VariableDef names in the default graph (TensorFlow's
+        ``Variable(variable_def=...)``, as ``import_meta_graph`` recreates variables)."""
+        g = get_default_graph()
+
+        def scoped(name: str) -> str:
+            return "%s/%s" % (import_scope, name) if import_scope else name
+
+        self._variable = g.get_tensor_by_name(scoped(variable_def.variable_name))
+        self._initializer_op = g.get_operation_by_name(scoped(variable_def.initializer_name))
+        self._snapshot = g.get_tensor_by_name(scoped(variable_def.snapshot_name)) \
+            if variable_def.snapshot_name else identity(self._variable, name="read")
+        self._initial_value = g.get_tensor_by_name(scoped(variable_def.initial_value_name)) \
+            if variable_def.initial_value_name else None
+        self._trainable = bool(variable_def.trainable)
+        self.constraint = None
+        self._graph = g
+        self._save_slice_info = None
 
     # -- identity ---------------------------------------------------------------------
     @property

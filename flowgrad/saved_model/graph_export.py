@@ -268,6 +268,12 @@ def _pool(op: Any) -> tuple:
                  "padding": a["padding"], "data_format": a.get("data_format", "NHWC")}
 
 
+def _random(op: Any) -> tuple:
+    return [("shape", _ints(op._attrs["shape"]), dtypes.int32)], {
+        "T": dtypes.int32, "dtype": op.outputs[0].dtype, "seed": int(op._attrs.get("seed", 0)),
+        "seed2": int(op._attrs.get("seed2", 0))}
+
+
 EXPORTERS: dict[str, Callable] = {
     "Const": _const, "Placeholder": _placeholder,
     "PlaceholderWithDefault": lambda op: ([0], {"dtype": _t(op),
@@ -290,6 +296,7 @@ EXPORTERS: dict[str, Callable] = {
     "SelectV2": lambda op: (_own(op), {"T": _t(op, 1)}),
     "AddN": lambda op: (_own(op), {"T": _t(op), "N": len(op.inputs)}),
     "ArgMax": _arg, "ArgMin": _arg,
+    "RandomUniform": _random, "RandomStandardNormal": _random, "TruncatedNormal": _random,
     "Sum": _reduce, "Mean": _reduce, "Max": _reduce, "Min": _reduce, "Prod": _reduce,
     "All": lambda op: (_reduce(op)[0], {"Tidx": dtypes.int32,
                                         "keep_dims": bool(op._attrs.get("keepdims"))}),

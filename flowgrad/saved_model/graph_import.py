@@ -208,6 +208,15 @@ def _top_k(ins: list, a: dict, name: str) -> Any:
                  name=name)
 
 
+def _random(op_type: str) -> Callable:
+    def build(ins: list, a: dict, name: str) -> Any:
+        shape = tuple(int(d) for d in _static(ins[0], "shape", name).reshape(-1))
+        return apply_op(op_type, [], {"shape": shape, "dtype": a["dtype"],
+                                      "seed": a.get("seed", 0), "seed2": a.get("seed2", 0)},
+                        name=name)
+    return build
+
+
 IMPORTERS: dict[str, Callable] = {
     "Const": _const, "Placeholder": _placeholder,
     "PlaceholderWithDefault": lambda ins, a, name: constant_ops.placeholder_with_default(
@@ -281,6 +290,9 @@ IMPORTERS: dict[str, Callable] = {
         ins[0], int(_static(ins[1], "dimension", name)),
         output_type=a.get("output_type"), name=name),
     "TopKV2": _top_k,
+    "RandomUniform": _random("RandomUniform"),
+    "RandomStandardNormal": _random("RandomStandardNormal"),
+    "TruncatedNormal": _random("TruncatedNormal"),
 }
 # Elementwise ops: the same inputs, no attributes, in flowgrad and TensorFlow alike.
 for _t in ("Abs", "Neg", "Exp", "Log", "Log1p", "Expm1", "Sqrt", "Rsqrt", "Square",

@@ -61,6 +61,7 @@ def pb() -> SimpleNamespace:
             tensor_shape_pb2,
             trackable_object_graph_pb2,
             types_pb2,
+            variable_pb2,
             versions_pb2,
         )
     except ImportError as e:
@@ -73,7 +74,7 @@ def pb() -> SimpleNamespace:
         saved_object_graph_pb2=saved_object_graph_pb2, saver_pb2=saver_pb2,
         struct_pb2=struct_pb2, tensor_pb2=tensor_pb2, tensor_shape_pb2=tensor_shape_pb2,
         trackable_object_graph_pb2=trackable_object_graph_pb2, types_pb2=types_pb2,
-        versions_pb2=versions_pb2, text_format=text_format,
+        variable_pb2=variable_pb2, versions_pb2=versions_pb2, text_format=text_format,
         SavedModel=_saved_model_class(descriptor_pb2, descriptor_pool, message_factory,
                                       meta_graph_pb2))
 

@@ -1,5 +1,5 @@
 """TensorFlow loads what flowgrad wrote: GraphDefs (text and binary, frozen and with
-variables) and, where flowgrad writes them, SavedModels.
+variables) and MetaGraphDefs (``.meta``).
 
 Two halves, run by two interpreters (the CI's interop job runs both):
 
@@ -47,6 +47,7 @@ def write(out_dir):
         gd = sess.graph.as_graph_def()
         frozen = tf.graph_util.convert_variables_to_constants(
             sess, gd, sorted({f.split(":")[0] for f in FETCHES}))
+    tf.train.export_meta_graph(os.path.join(out_dir, "model.meta"))
     write_graph(gd, out_dir, "graph.pbtxt", as_text=True)
     write_graph(gd, out_dir, "graph.pb", as_text=False)
     write_graph(frozen, out_dir, "frozen.pb", as_text=False)
@@ -78,6 +79,19 @@ def check(out_dir):
                                        err_msg="%s: %s" % (name, fetch))
         print("TensorFlow %s loads flowgrad's %s: %d outputs match"
               % (tf.__version__, name, len(FETCHES)))
+    with tf.Graph().as_default():
+        saver = tf.compat.v1.train.import_meta_graph(os.path.join(out_dir, "model.meta"))
+        (w,) = tf.compat.v1.global_variables()
+        assert saver is not None and w.name == "w:0" and tf.compat.v1.trainable_variables() == [w]
+        with tf.compat.v1.Session() as sess:
+            sess.run(tf.compat.v1.global_variables_initializer())
+            w.load(ref["w"], sess)
+            got = sess.run(FETCHES, {"x:0": ref["x"], "idx:0": ref["idx"]})
+        for i, (fetch, value) in enumerate(zip(FETCHES, got)):
+            np.testing.assert_allclose(value, ref["out%d" % i], rtol=1e-5, atol=1e-6,
+                                       err_msg="model.meta: %s" % fetch)
+        print("TensorFlow %s imports flowgrad's model.meta (variable collections included)"
+              % tf.__version__)
 
 
 if __name__ == "__main__":
