@@ -232,6 +232,77 @@ def strings_reference(ref: dict) -> None:
                    "ragged": repr(tf.ragged.constant([[b"a"], []]))}
 
 
+# Parsing cases: (name, function, which serialized input, features). A feature is
+# [kind, shape, dtype, default] ("fixed", "seq": FixedLenSequenceFeature(allow_missing=True))
+# or [kind, dtype] ("var", "ragged").
+PARSE_CASES = [
+    ("single_fixed", "parse_single_example", "example",
+     {"age": ["fixed", [], "int64", None], "scores": ["fixed", [3], "float32", None],
+      "name": ["fixed", [2], "string", None]}),
+    ("single_default", "parse_single_example", "example",
+     {"missing": ["fixed", [2], "float32", [0.5, 1.5]], "m2": ["fixed", [], "string", "d"]}),
+    ("single_matrix", "parse_single_example", "example",
+     {"scores": ["fixed", [3, 1], "float32", None]}),
+    ("single_var", "parse_single_example", "example",
+     {"scores": ["var", "float32"], "name": ["var", "string"], "nope": ["var", "int64"],
+      "empty": ["var", "int64"]}),
+    ("single_seq", "parse_single_example", "example",
+     {"scores": ["seq", [], "float32", None], "nope": ["seq", [], "int64", None]}),
+    ("single_ragged", "parse_single_example", "example", {"scores": ["ragged", "float32"]}),
+    ("batch_fixed", "parse_example", "batch",
+     {"age": ["fixed", [], "int64", [-1]], "name": ["fixed", [], "string", "?"]}),
+    ("batch_var", "parse_example", "batch",
+     {"scores": ["var", "float32"], "name": ["var", "string"]}),
+    ("batch_seq", "parse_example", "batch",
+     {"scores": ["seq", [], "float32", None], "age": ["seq", [], "int64", 9]}),
+    ("batch_ragged", "parse_example", "batch", {"scores": ["ragged", "float32"]}),
+    ("missing_required", "parse_single_example", "example",
+     {"missing": ["fixed", [], "int64", None]}),
+    ("wrong_count", "parse_single_example", "example", {"scores": ["fixed", [2], "float32", None]}),
+    ("wrong_type", "parse_single_example", "example", {"age": ["fixed", [], "float32", None]}),
+    ("wrong_default_size", "parse_single_example", "example",
+     {"age": ["fixed", [], "int64", [1, 2]]}),
+]
+
+
+def make_feature(spec):
+    kind = spec[0]
+    if kind == "var":
+        return tf.io.VarLenFeature(getattr(tf, spec[1]))
+    if kind == "ragged":
+        return tf.io.RaggedFeature(getattr(tf, spec[1]))
+    cls = tf.io.FixedLenFeature if kind == "fixed" else \
+        (lambda s, d, default_value=None: tf.io.FixedLenSequenceFeature(
+            s, d, allow_missing=True, default_value=default_value))
+    return cls(spec[1], getattr(tf, spec[2]), default_value=spec[3])
+
+
+def parse_inputs():
+    f = tf.train
+    other = f.Example(features=f.Features(feature={
+        "age": f.Feature(int64_list=f.Int64List(value=[3])),
+        "scores": f.Feature(float_list=f.FloatList(value=[7.0]))}))
+    return {"example": example().SerializeToString(deterministic=True),
+            "batch": [example().SerializeToString(deterministic=True),
+                      other.SerializeToString(deterministic=True),
+                      f.Example().SerializeToString()]}
+
+
+def parsing_reference(ref: dict) -> None:
+    inputs = parse_inputs()
+    ref["parse_inputs"] = {k: enc(v) for k, v in inputs.items()}
+    out = {}
+    for name, fn, which, feats in PARSE_CASES:
+        def run(fn=fn, which=which, feats=feats):
+            return getattr(tf.io, fn)(inputs[which], {k: make_feature(v)
+                                                      for k, v in feats.items()})
+        spec = {"fn": fn, "input": which, "features": feats}
+        err = error_of(run)
+        spec["error" if err else "result"] = err or enc(run())
+        out[name] = spec
+    ref["parsing"] = out
+
+
 def main() -> None:
     OUT.mkdir(parents=True, exist_ok=True)
     ref: dict = {"tensorflow": tf.__version__}
