@@ -8,14 +8,14 @@ from collections import namedtuple
 import types
 from typing import Any
 
+from flowgrad.framework import threads as _threads
 from flowgrad.framework.context import state
 
 PhysicalDevice = namedtuple("PhysicalDevice", ["name", "device_type"])
 LogicalDevice = namedtuple("LogicalDevice", ["name", "device_type"])
 
 _CPU = PhysicalDevice("/physical_device:CPU:0", "CPU")
-_settings: dict = {"visible": [_CPU], "memory_growth": {}, "soft_placement": True,
-                   "intra_op": 0}
+_settings: dict = {"visible": [_CPU], "memory_growth": {}, "soft_placement": True}
 
 
 def list_physical_devices(device_type: str | None = None) -> list:
@@ -62,10 +62,10 @@ def get_soft_device_placement() -> bool:
     return _settings["soft_placement"]
 
 
-def _setter(key: str) -> Any:
-    def set_threads(num_threads: int) -> None:
-        _settings[key] = int(num_threads)
-    return set_threads
+def _set_intra_op_threads(num_threads: int) -> None:
+    """The most threads one kernel (NumPy's BLAS pool) may use; 0 lets flowgrad choose
+    (the free cores: see ``flowgrad.framework.threads``)."""
+    _threads.set_intra_op_threads(num_threads)
 
 
 def _set_inter_op_threads(num_threads: int) -> None:
@@ -89,9 +89,9 @@ experimental = _module(
     set_memory_growth=set_memory_growth, get_memory_growth=get_memory_growth)
 threading = _module(
     "threading", "``tf.config.threading``: thread-pool sizes.",
-    set_intra_op_parallelism_threads=_setter("intra_op"),
+    set_intra_op_parallelism_threads=_set_intra_op_threads,
     set_inter_op_parallelism_threads=_set_inter_op_threads,
-    get_intra_op_parallelism_threads=lambda: _settings["intra_op"],
+    get_intra_op_parallelism_threads=_threads.intra_op_threads,
     get_inter_op_parallelism_threads=lambda: state.inter_op_threads)
 
 __all__ = ["LogicalDevice", "PhysicalDevice", "experimental", "get_soft_device_placement",

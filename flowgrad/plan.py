@@ -16,7 +16,7 @@ from typing import Any
 
 import numpy as np
 
-from flowgrad.framework import errors, fp_state
+from flowgrad.framework import errors, fp_state, threads
 from flowgrad.framework.graph import Operation
 from flowgrad.framework.op_call import eager_rng
 from flowgrad.framework.tensor import Tensor, as_bytes_array
@@ -89,17 +89,13 @@ if hasattr(os, "register_at_fork"):
 
 
 def inter_op_parallelism() -> bool:
-    """Whether plans may run big kernels on a worker thread: on two or more cores with a
-    single-threaded BLAS (OpenBLAS reads OPENBLAS_NUM_THREADS, GOTO_NUM_THREADS, then
-    OMP_NUM_THREADS), where a second GEMM finds a core of its own. A threaded BLAS already
-    spreads each GEMM over the cores, and two GEMMs at once would fight over them."""
-    if (os.cpu_count() or 1) < 2:
-        return False
-    for name in ("OPENBLAS_NUM_THREADS", "GOTO_NUM_THREADS", "OMP_NUM_THREADS"):
-        value = os.environ.get(name, "").strip()
-        if value:
-            return value == "1"
-    return False
+    """Whether plans may run big kernels on a worker thread: on two or more cores where each
+    kernel keeps to one BLAS thread (``flowgrad.framework.threads.intra_op_cap``: the
+    intra-op setting or the environment's OPENBLAS_NUM_THREADS and the like is 1), so that
+    a second GEMM finds a core of its own. A threaded BLAS already spreads each GEMM over
+    the cores, and two GEMMs at once would fight over them. At run time a kernel goes to
+    the worker only while two cores are free (``threads.overlap_allowed``)."""
+    return threads.usable_cores() >= 2 and threads.intra_op_cap() == 1
 
 
 def _inter_op_executor() -> concurrent.futures.Executor:
@@ -777,6 +773,8 @@ def _in_halves(kernel: Callable, n_updated: int) -> Callable:
         if rows < 2 or any(type(a) is np.ndarray and a.ndim and a.shape != var.shape
                            for a in args):
             return kernel(*args)        # (and its checks raise the error, if any)
+        if not threads.overlap_allowed():
+            return kernel(*args)        # no free core for the worker now
         h = rows // 2
         first = [a[:h] if type(a) is np.ndarray and a.ndim else a for a in args]
         f = _inter_op_executor().submit(kernel, *first)
@@ -789,8 +787,16 @@ def _in_halves(kernel: Callable, n_updated: int) -> Callable:
 
 
 def _submit(futures: list, kernel: Callable, *args: Any) -> concurrent.futures.Future:
-    """The future of ``kernel(*args)`` on the worker thread, appended to ``futures``."""
-    f = _inter_op_executor().submit(kernel, *args)
+    """The future of ``kernel(*args)`` on the worker thread, appended to ``futures``; run
+    here at once (its future already done) while no second core is free."""
+    if threads.overlap_allowed():
+        f = _inter_op_executor().submit(kernel, *args)
+    else:
+        f = concurrent.futures.Future()
+        try:
+            f.set_result(kernel(*args))
+        except Exception as e:          # raised where the plan waits for it, as the worker's
+            f.set_exception(e)
     futures.append(f)
     return f
 

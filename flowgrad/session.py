@@ -10,7 +10,7 @@ from typing import Any
 import numpy as np
 
 from flowgrad import nest
-from flowgrad.framework import errors, hooks
+from flowgrad.framework import errors, hooks, threads
 from flowgrad.framework.context import state
 from flowgrad.framework.graph import Graph, Operation, get_default_graph
 from flowgrad.framework.indexed_slices import IndexedSlices
@@ -69,6 +69,7 @@ class BaseSession:
         self._plans: dict = {}
         self._var_locks: dict = {}      # variable op -> the lock its writers hold
         self._closed = False
+        threads.session_intra_op_threads(getattr(config, "intra_op_parallelism_threads", 0))
         self._compiler = PlanCompiler(self._state, self._rng_for, self._owned,
                                       _parallel(config))
         self._check_numerics = check_numerics   # flowgrad extension: see flowgrad.debug

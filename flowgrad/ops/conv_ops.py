@@ -22,6 +22,7 @@ from typing import Any
 import numpy as np
 from numpy.lib.stride_tricks import as_strided
 
+from flowgrad.framework import threads
 from flowgrad.framework.errors import InvalidArgumentError
 from flowgrad.framework.graph import name_scope
 from flowgrad.framework.op_call import apply_op
@@ -188,6 +189,7 @@ def col2im(dcols: np.ndarray, in_shape: tuple, k_hw: tuple, strides: tuple,
 
 
 def _conv2d_kernel(x: np.ndarray, f: np.ndarray, **attrs: Any) -> np.ndarray:
+    threads.check()
     fmt = attrs["data_format"]
     x = to_nhwc(x, fmt)
     kh, kw, c, o = f.shape
@@ -203,6 +205,7 @@ def _conv2d_kernel(x: np.ndarray, f: np.ndarray, **attrs: Any) -> np.ndarray:
 
 def _conv2d_backprop_input_kernel(input_sizes: Any, f: np.ndarray, dy: np.ndarray,
                                   **attrs: Any) -> np.ndarray:
+    threads.check()
     fmt = attrs["data_format"]
     in_shape = _nhwc_shape(input_sizes, fmt)
     dy = to_nhwc(dy, fmt)
@@ -250,6 +253,7 @@ def _padded_zeros(in_shape: tuple, pads: tuple, dtype: Any) -> tuple:
 
 def _conv2d_backprop_filter_kernel(x: np.ndarray, filter_sizes: Any, dy: np.ndarray,
                                    **attrs: Any) -> np.ndarray:
+    threads.check()
     fmt = attrs["data_format"]
     x, dy = to_nhwc(x, fmt), to_nhwc(dy, fmt)
     kh, kw, c, o = (int(v) for v in filter_sizes)

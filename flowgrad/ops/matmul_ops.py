@@ -6,6 +6,7 @@ from typing import Any
 
 import numpy as np
 
+from flowgrad.framework import threads
 from flowgrad.framework.op_call import apply_op
 from flowgrad.framework.registry import defop, register_jvp
 from flowgrad.framework.tensor import EagerTensor, is_tensor
@@ -17,6 +18,7 @@ from flowgrad.ops.sum_ops import sum_to
 
 def _matmul_same_dtype(a: Any, b: Any) -> Any:
     """a @ b in a's dtype (NumPy computes bfloat16 products in float32)."""
+    threads.check()
     r = np.matmul(a, b)
     return r if r.dtype == a.dtype else r.astype(a.dtype)
 
