@@ -77,6 +77,7 @@ from flowgrad import ragged_api as ragged, sparse_api as sparse, strings_api as 
 from flowgrad.ops.ragged_tensor import RaggedTensor
 from flowgrad.ops.sparse_tensor import SparseTensor
 from flowgrad.ops.string_ops import as_string
+from flowgrad.dropin import install_as_tensorflow
 
 __version__ = version.VERSION   # TensorFlow API version; flowgrad's: version.FLOWGRAD_VERSION
 

@@ -22,7 +22,8 @@ import types
 from typing import Any
 
 #: flowgrad additions shown by the TF2 face.
-EXTENSIONS = frozenset({"explain_gradient", "safe_norm", "debug", "datasets"})
+EXTENSIONS = frozenset({"explain_gradient", "safe_norm", "debug", "datasets",
+                        "install_as_tensorflow"})
 
 #: TensorFlow 2 namespaces the TF2 face provides (as flowgrad submodules or aliases).
 TF2_MODULES = frozenset({

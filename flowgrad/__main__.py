@@ -1,0 +1,95 @@
+"""``python -m flowgrad``: runs an unmodified TensorFlow program on flowgrad.
+
+    python -m flowgrad SCRIPT [ARGS...]
+    python -m flowgrad -m MODULE [ARGS...]     # e.g. python -m flowgrad -m pytest tests/
+    python -m flowgrad -c CODE [ARGS...]
+
+It installs flowgrad as ``tensorflow`` (:func:`flowgrad.install_as_tensorflow`) and runs the
+program as ``python`` would: ``sys.argv``, ``__name__ == "__main__"``, ``sys.path[0]`` (the
+script's directory; the current directory for ``-m`` and ``-c``), the exit status
+(``SystemExit``'s code; 1 after an uncaught exception, whose traceback starts at the
+program's own frames).
+"""
+from __future__ import annotations
+
+import os
+import runpy
+import sys
+
+from flowgrad.dropin import install_as_tensorflow
+
+USAGE = ("usage: python -m flowgrad SCRIPT [ARGS...]\n"
+         "       python -m flowgrad -m MODULE [ARGS...]\n"
+         "       python -m flowgrad -c CODE [ARGS...]\n"
+         "Runs a TensorFlow program unchanged, with flowgrad as `tensorflow`.")
+
+_RUNNER_FILES = {os.path.abspath(__file__), os.path.abspath(runpy.__file__)}
+
+
+def _is_runner(filename: str) -> bool:
+    return filename == "<frozen runpy>" or os.path.abspath(filename) in _RUNNER_FILES
+
+
+def _program_traceback(tb):  # noqa: ANN001, ANN202 - a traceback object
+    """``tb`` without its leading frames of this runner and runpy."""
+    while tb is not None and _is_runner(tb.tb_frame.f_code.co_filename):
+        tb = tb.tb_next
+    return tb
+
+
+def _run(kind: str, target: str) -> None:
+    if kind == "module":
+        runpy.run_module(target, run_name="__main__", alter_sys=True)
+    elif kind == "code":
+        namespace = {"__name__": "__main__", "__builtins__": __builtins__}
+        exec(compile(target, "<string>", "exec"), namespace)
+    else:
+        runpy.run_path(target, run_name="__main__")
+
+
+def main(argv: list[str]) -> int:
+    """Runs the program ``argv`` names (the arguments after ``python -m flowgrad``).
+
+    Args:
+      argv: ``SCRIPT [ARGS...]``, ``-m MODULE [ARGS...]`` or ``-c CODE [ARGS...]``.
+
+    Returns:
+      The exit status: 0, SystemExit's code, 1 after an uncaught exception, 2 for a bad
+      command line.
+    """
+    if not argv or argv[0] in ("-h", "--help"):
+        print(USAGE, file=sys.stdout if argv else sys.stderr)
+        return 0 if argv else 2
+    if argv[0] in ("-m", "-c"):
+        if len(argv) < 2:
+            print("python -m flowgrad: argument expected for the %s option\n%s"
+                  % (argv[0], USAGE), file=sys.stderr)
+            return 2
+        kind = "module" if argv[0] == "-m" else "code"
+        target = argv[1]
+        sys.argv = [("-m" if kind == "module" else "-c")] + argv[2:]
+        sys.path[0] = os.getcwd() if kind == "module" else ""
+    else:
+        kind, target = "script", argv[0]
+        if not os.path.exists(target):
+            print("python -m flowgrad: can't open file %r: [Errno 2] No such file or directory"
+                  % os.path.abspath(target), file=sys.stderr)
+            return 2
+        sys.argv = list(argv)
+        sys.path[0] = os.path.dirname(os.path.realpath(target))
+    install_as_tensorflow()
+    try:
+        _run(kind, target)
+    except SystemExit:
+        raise
+    except BaseException as e:  # noqa: BLE001 - reported as python reports it
+        if isinstance(e, KeyboardInterrupt):
+            raise
+        tb = _program_traceback(e.__traceback__)
+        sys.excepthook(type(e), e.with_traceback(tb), tb)
+        return 1
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv[1:]))

@@ -1,0 +1,135 @@
+"""flowgrad as ``tensorflow``: unmodified TensorFlow programs import flowgrad.
+
+:func:`install_as_tensorflow` puts :class:`TensorFlowFinder` first on ``sys.meta_path``.
+It serves every module name under ``tensorflow``:
+
+- ``tensorflow`` itself is the TF2 face (the ``flowgrad`` package object).
+- ``tensorflow.<name>`` for a TF2 namespace of the face (``keras``, ``compat``, ``nn``,
+  ``math``, ``data``, ...) is the face's attribute of that name, and deeper names follow the
+  attribute chain (``tensorflow.compat.v1`` is ``flowgrad.compat.v1``,
+  ``tensorflow.keras.layers`` is the face's ``keras.layers``), importing a flowgrad
+  submodule of the same name where the attribute is not loaded yet.
+- Every other name (``tensorflow.python.*``, ``tensorflow.core.*``, the tutorials' MNIST
+  reader, ...) is the module of the same path under ``flowgrad.tf_internal``: the home of
+  the TensorFlow-internal modules that libraries such as Keras import.
+
+The modules served are the flowgrad modules themselves, registered under both names, so
+``tensorflow.keras is flowgrad.keras``; their ``__name__`` and ``__spec__`` stay flowgrad's.
+"""
+from __future__ import annotations
+
+import importlib
+import importlib.abc
+import importlib.machinery
+import sys
+import types
+
+_ROOT = "tensorflow"
+_INTERNAL = "flowgrad.tf_internal"
+
+
+def _face() -> types.ModuleType:
+    """The TF2 face (this module's parent package is always loaded first)."""
+    return sys.modules["flowgrad"]
+
+
+def _child(parent: types.ModuleType, name: str) -> types.ModuleType | None:
+    """``parent``'s submodule ``name``: its attribute, else a flowgrad submodule of that name."""
+    value = getattr(parent, name, None)
+    if isinstance(value, types.ModuleType):
+        return value
+    if value is None and hasattr(parent, "__path__") and parent.__name__.startswith("flowgrad"):
+        try:
+            return importlib.import_module(parent.__name__ + "." + name)
+        except ModuleNotFoundError as e:
+            if e.name != parent.__name__ + "." + name:
+                raise
+    return None
+
+
+def resolve(fullname: str) -> types.ModuleType | None:
+    """The flowgrad module that serves the TensorFlow module ``fullname``, or None.
+
+    Args:
+      fullname: a dotted module name, ``tensorflow`` or below it.
+
+    Returns:
+      The module object, or None when ``fullname`` is not a TensorFlow name flowgrad has.
+    """
+    parts = fullname.split(".")
+    if parts[0] != _ROOT:
+        return None
+    face = _face()
+    if len(parts) == 1:
+        return face
+    from flowgrad import _tf2_namespace
+    head = parts[1]
+    public = head in _tf2_namespace.TF2_MODULES or head in _tf2_namespace.EXTENSIONS
+    module = _child(face, head) if public else None
+    if module is not None:
+        for name in parts[2:]:
+            module = _child(module, name)
+            if module is None:
+                return None
+        return module
+    try:
+        return importlib.import_module(".".join([_INTERNAL] + parts[1:]))
+    except ModuleNotFoundError as e:
+        if e.name is not None and e.name.startswith(_INTERNAL):
+            return None
+        raise
+
+
+class _ExistingModuleLoader(importlib.abc.Loader):
+    """Loads a TensorFlow name as the flowgrad module that already serves it."""
+
+    def __init__(self, module: types.ModuleType) -> None:
+        self._module = module
+        self._spec = getattr(module, "__spec__", None)
+
+    def create_module(self, spec: importlib.machinery.ModuleSpec) -> types.ModuleType:
+        return self._module
+
+    def exec_module(self, module: types.ModuleType) -> None:
+        module.__spec__ = self._spec      # the import system set it to the tensorflow one
+
+
+class TensorFlowFinder(importlib.abc.MetaPathFinder):
+    """Serves ``tensorflow`` and its submodule names from flowgrad (see the module doc)."""
+
+    def find_spec(self, fullname: str, path, target=None):  # noqa: ANN001, ANN201
+        if fullname != _ROOT and not fullname.startswith(_ROOT + "."):
+            return None
+        module = resolve(fullname)
+        if module is None:     # not None: the finders after this one would load flowgrad's files
+            raise ModuleNotFoundError("No module named %r (flowgrad serves `tensorflow`; it has "
+                                      "no module of that name)" % fullname, name=fullname)
+        # is_package: every served module may be a parent (``tensorflow.compat.v1.nn``)
+        return importlib.machinery.ModuleSpec(fullname, _ExistingModuleLoader(module),
+                                              is_package=True)
+
+
+def installed() -> bool:
+    """Whether ``tensorflow`` names resolve to flowgrad in this process."""
+    return any(isinstance(f, TensorFlowFinder) for f in sys.meta_path)
+
+
+def install_as_tensorflow() -> None:
+    """Makes ``import tensorflow`` (and every ``tensorflow.*`` name flowgrad has) import flowgrad.
+
+    The pattern of ``pymysql.install_as_MySQLdb()``: call it before the program (or a
+    library it uses) imports TensorFlow. Calling it again does nothing.
+
+    Raises:
+      ImportError: the real TensorFlow is already imported in this process (mixing the two
+        would hand flowgrad tensors to TensorFlow and the reverse).
+    """
+    loaded = sys.modules.get(_ROOT)
+    if loaded is not None and loaded is not _face():
+        raise ImportError(
+            "flowgrad.install_as_tensorflow(): the real TensorFlow is already imported (from %s);"
+            " call it before anything imports tensorflow, or run the program with "
+            "`python -m flowgrad SCRIPT`." % getattr(loaded, "__file__", loaded))
+    if not installed():
+        sys.meta_path.insert(0, TensorFlowFinder())
+    sys.modules[_ROOT] = _face()

@@ -1,0 +1,1 @@
+"""``tensorflow.examples``: the tutorials TensorFlow 1 shipped."""
