@@ -78,6 +78,7 @@ from flowgrad.ops.ragged_tensor import RaggedTensor
 from flowgrad.ops.sparse_tensor import SparseTensor
 from flowgrad.ops.string_ops import as_string
 from flowgrad.dropin import install_as_tensorflow
+from flowgrad import image_api as image
 
 __version__ = version.VERSION   # TensorFlow API version; flowgrad's: version.FLOWGRAD_VERSION
 

@@ -78,6 +78,10 @@ TF2_REQUIRED = {
     "saved_model": "save load",
     "errors": "InvalidArgumentError OutOfRangeError NotFoundError OpError",
     "dtypes": "DType as_dtype float32 int32",
+    "image": """resize ResizeMethod resize_with_pad resize_with_crop_or_pad flip_left_right
+        random_flip_left_right rot90 central_crop adjust_brightness adjust_contrast
+        adjust_saturation adjust_hue rgb_to_grayscale convert_image_dtype
+        per_image_standardization random_brightness random_contrast random_crop ssim psnr""",
     "nest": "flatten map_structure pack_sequence_as",
 }
 

@@ -116,6 +116,7 @@ from flowgrad.ops.io_ops import (decode_raw, matching_files, parse_tensor, read_
                                  serialize_tensor, write_file)
 from flowgrad.ops.parsing_ops import (FixedLenFeature, FixedLenSequenceFeature, VarLenFeature,
                                       parse_example, parse_single_example)
+from flowgrad.compat import v1_image as image
 
 
 def disable_v2_behavior() -> None:
