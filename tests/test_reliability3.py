@@ -6,9 +6,12 @@ import contextlib
 import threading
 import time
 
+import pytest
+
 
 import flowgrad
 import flowgrad.compat.v1 as tf
+from flowgrad.framework import errors
 from flowgrad.framework.context import state
 
 
@@ -139,3 +142,70 @@ def test_graph_default_is_per_thread():
         t.start()
         t.join()
     assert seen["g"] is not g and seen["g"] is tf.get_default_graph()
+
+
+# --------------------------------------------------------------------------------------
+# while_loop: a negative maximum_iterations runs no iteration (TensorFlow); bad arguments
+
+
+@pytest.mark.parametrize("limit", [-1, -5])
+def test_graph_while_negative_maximum_iterations_runs_no_iteration(limit):
+    m = tf.placeholder(tf.int32, [])
+    fed = tf.while_loop(lambda i: i < 10, lambda i: i + 1, [0], maximum_iterations=m)
+    const = tf.while_loop(lambda i: i < 10, lambda i: i + 1, [0], maximum_iterations=limit)
+    free = tf.while_loop(lambda i: i < 10, lambda i: i + 1, [0])
+    with tf.Session() as s:
+        assert s.run(fed, {m: limit}) == 0 and s.run(fed, {m: 3}) == 3
+        assert s.run(const) == 0 and s.run(free) == 10   # TensorFlow: 0, 3, 0, 10
+
+
+def test_graph_while_negative_limit_in_gradient_and_map():
+    x = tf.constant(2.0)
+    m = tf.placeholder(tf.int32, [])
+    y = tf.while_loop(lambda i, a: i < 10, lambda i, a: (i + 1, a * x), [0, 1.0],
+                      maximum_iterations=m)[1]
+    g = tf.gradients(y, x)[0]
+    with tf.Session() as s:
+        assert s.run([y, g], {m: -2}) == [1.0, 0.0]
+        assert s.run([y, g], {m: 3}) == [8.0, 12.0]
+
+
+def test_while_maximum_iterations_float_names_the_argument():
+    with pytest.raises(TypeError, match="maximum_iterations: Expected int32, but got 2.5"):
+        tf.while_loop(lambda i: i < 10, lambda i: i + 1, [0], maximum_iterations=2.5)
+    with eager():    # TensorFlow's eager loop compares the counter with 2.5: 2 iterations
+        r = flowgrad.while_loop(lambda i: i < 10, lambda i: [i + 1], [0],
+                                maximum_iterations=2.5)
+        assert r[0].numpy() == 2
+
+
+@pytest.mark.parametrize("p", [0, -1])
+def test_parallel_iterations_below_one_is_type_error(p):
+    x = tf.constant([1.0, 2.0])
+    for call in (lambda: tf.while_loop(lambda i: i < 3, lambda i: i + 1, [0],
+                                       parallel_iterations=p),
+                 lambda: flowgrad.while_loop(lambda i: i < 3, lambda i: [i + 1], [0],
+                                             parallel_iterations=p),
+                 lambda: tf.scan(lambda a, b: a + b, x, parallel_iterations=p),
+                 lambda: tf.foldl(lambda a, b: a + b, x, parallel_iterations=p),
+                 lambda: tf.foldr(lambda a, b: a + b, x, parallel_iterations=p)):
+        with pytest.raises(TypeError, match="'parallel_iterations' must be a positive integer"):
+            call()
+    tf.map_fn(lambda a: a * 2, x, parallel_iterations=p)    # TensorFlow accepts it here
+
+
+def test_non_scalar_predicates_fed_at_run_time_are_invalid_argument():
+    p = tf.placeholder(tf.bool)
+    r = tf.cond(p, lambda: tf.constant(1), lambda: tf.constant(2))
+    w = tf.while_loop(lambda i: p, lambda i: i + 1, [0], maximum_iterations=3)
+    m = tf.placeholder(tf.int32)
+    w2 = tf.while_loop(lambda i: i < 5, lambda i: i + 1, [0], maximum_iterations=m)
+    with tf.Session() as s:
+        with pytest.raises(errors.InvalidArgumentError,
+                           match=r"must be a scalar, but it has shape \[2\]"):
+            s.run(r, {p: [True, False]})
+        with pytest.raises(errors.InvalidArgumentError, match=r"loop condition must be a scalar"):
+            s.run(w, {p: [True, False]})
+        with pytest.raises(errors.InvalidArgumentError, match=r"maximum_iterations must be a"):
+            s.run(w2, {m: [1, 2]})
+        assert s.run(r, {p: False}) == 2 and s.run(w, {p: True}) == 3

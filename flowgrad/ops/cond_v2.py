@@ -45,6 +45,9 @@ def _if_specialize(attrs: dict) -> Callable:
     single = len(attrs["Tout"]) == 1
 
     def run(pred: Any, *args: Any) -> Any:
+        if getattr(pred, "ndim", 0):
+            raise errors.InvalidArgumentError(None, None, "The second input must be a scalar, "
+                                              "but it has shape %s" % list(pred.shape))
         f = then_f if pred else else_f
         try:
             out = f.compiled()(args)

@@ -16,7 +16,7 @@ from flowgrad.framework.context import executing_eagerly
 from flowgrad.framework.graph import name_scope
 from flowgrad.framework.tensor import convert_to_tensor
 from flowgrad.ops.array_ops import concat, expand_dims, reverse, stack, stop_gradient
-from flowgrad.ops.while_v2 import build_while
+from flowgrad.ops.while_v2 import build_while, check_parallel_iterations
 
 
 def _elements(elems: Any, name: str) -> tuple[list, int | None]:
@@ -147,18 +147,21 @@ def scan(fn: Callable, elems: Any, initializer: Any = None, parallel_iterations:
 
     Without ``initializer`` the first row is the initial accumulator (and the first
     output). ``reverse`` scans from the last row, keeping outputs in row order."""
+    check_parallel_iterations(parallel_iterations)
     return _scan(fn, elems, initializer, back_prop, reverse, name or "scan", True)
 
 
 def foldl(fn: Callable, elems: Any, initializer: Any = None, parallel_iterations: int = 10,
           back_prop: bool = True, swap_memory: bool = False, name: str | None = None) -> Any:
     """The final ``acc = fn(acc, x)`` over the rows of ``elems``, first to last."""
+    check_parallel_iterations(parallel_iterations)
     return _scan(fn, elems, initializer, back_prop, False, name or "foldl", False)
 
 
 def foldr(fn: Callable, elems: Any, initializer: Any = None, parallel_iterations: int = 10,
           back_prop: bool = True, swap_memory: bool = False, name: str | None = None) -> Any:
     """The final ``acc = fn(acc, x)`` over the rows of ``elems``, last to first."""
+    check_parallel_iterations(parallel_iterations)
     return _scan(fn, elems, initializer, back_prop, True, name or "foldr", False)
 
 

@@ -54,6 +54,16 @@ from flowgrad.ops.subgraph import (SIDE_EFFECTS, HistoryFlag, TracedFunction, as
                                    inline, random_outputs, register_random_outputs, trace)
 
 
+def _scalar_pred(go: Any, where: str) -> Any:
+    """The loop condition's value; InvalidArgumentError (TensorFlow's LoopCond) unless it is
+    a scalar (its shape can be unknown while the graph is built)."""
+    if getattr(go, "ndim", 0):
+        raise errors.InvalidArgumentError(None, None, "%s: the loop condition must be a "
+                                          "scalar, but it has shape %s" % (where,
+                                                                           list(go.shape)))
+    return go
+
+
 def _while_infer(ins: list, attrs: dict) -> list:
     n_static = attrs["static_n"]
     finals = [(t.dtype.base_dtype, s) for t, s in zip(ins, attrs["shapes"])]
@@ -94,19 +104,23 @@ def _while_specialize(attrs: dict) -> Callable:
     where = body_f.graph.name[:-len("_body")]
     ragged = attrs.get("ragged", False)
     n_random = attrs["num_random"]
+    bounded = attrs.get("bounded", True)
 
     def run(*args: Any) -> tuple:
         vals = list(args[:-1])      # loop variables, (rows of) sliced inputs, captures
         sliced = args[n:n + ns]
-        limit = int(args[-1])
-        if limit < 0:
-            limit = 1 << 62
+        if getattr(args[-1], "ndim", 0):
+            raise errors.InvalidArgumentError(None, None, "%s: maximum_iterations must be a "
+                                              "scalar, but it has shape %s"
+                                              % (where, list(args[-1].shape)))
+        # a negative maximum_iterations runs no iteration, as in TensorFlow
+        limit = max(int(args[-1]), 0) if bounded else 1 << 62
         for s in sliced:
             limit = min(limit, len(s))
         b = body_f.compiled()
         go = True
         if cond_f is not None:      # the body computes the next condition itself
-            go = cond_f.compiled()(vals[:n] + vals[n + ns:])[0]
+            go = _scalar_pred(cond_f.compiled()(vals[:n] + vals[n + ns:])[0], where)
         keep = flag.keep
         hist: list = [[] for _ in range(n)]
         ext: list = [[] for _ in range(e)]
@@ -125,7 +139,7 @@ def _while_specialize(attrs: dict) -> Callable:
             for k in range(e):
                 ext[k].append(out[n + k])
             if cond_f is not None:
-                go = out[n + e]
+                go = _scalar_pred(out[n + e], where)
             t += 1
         xs = vals[:n]
         first = args[:n]
@@ -232,16 +246,20 @@ def build_while(cond_fn: Callable | None, body_fn: Callable, loop_vars: list, sh
             go = inline(f_cond, f_body.outputs[:n] + [g_b.capture(t) for t in caps])
         f_body.outputs.append(go[0])
     f_body.bind_captures(caps)
-    if max_iter is None:
-        max_iter = -1
-    max_iter = convert_to_tensor(max_iter, dtypes.int32, name="maximum_iterations")
+    bounded = max_iter is not None
+    try:
+        max_iter = convert_to_tensor(max_iter if bounded else -1, dtypes.int32,
+                                     name="maximum_iterations")
+    except TypeError:
+        raise TypeError("%s: maximum_iterations: Expected int32, but got %r of type %r."
+                        % (name, max_iter, type(max_iter).__name__)) from None
     if max_iter.shape.rank not in (None, 0):
         raise ValueError("%s: maximum_iterations must be a scalar, got shape %s"
                          % (name, max_iter.shape))
     attrs = {"cond": f_cond, "body": f_body, "shapes": shapes, "num_sliced": len(sliced),
              "extras": [(t.dtype.base_dtype, t.shape) for t in outs[n:] + randoms],
              "num_random": len(randoms), "keep_history": HistoryFlag(), "static_n": static_n,
-             "ragged": ragged}
+             "ragged": ragged, "bounded": bounded}
     out = apply_op("While", loop_vars + list(sliced) + caps + [max_iter], attrs, name=name)
     if g_b.side_effects or f_cond is not None and f_cond.graph.side_effects:
         get_default_graph().add_to_collection(SIDE_EFFECTS, out[0].op)   # the body prints
@@ -282,7 +300,8 @@ def _while_with_samples(op: Any, ins: list, samples: dict) -> list:
         return outs[:n], outs[n:n + e - r]
     finals, extras, count, hist = build_while(
         cond_fn if cond_f is not None else None, body_fn, list(ins[:n]), attrs["shapes"],
-        sliced=list(ins[n:n + ns]) + [samples[k] for k in drawn], max_iter=ins[-1],
+        sliced=list(ins[n:n + ns]) + [samples[k] for k in drawn],
+        max_iter=ins[-1] if attrs.get("bounded", True) else None,
         name=op.name.rsplit("/", 1)[-1], static_n=attrs["static_n"],
         ragged=attrs.get("ragged", False))
     return list(finals) + list(extras) + [samples[k] for k in drawn] + [count] + list(hist)
@@ -368,6 +387,12 @@ def _invariants(name: str, flat: list, shape_invariants: Any) -> list:
     return out
 
 
+def check_parallel_iterations(parallel_iterations: Any) -> None:
+    """Raises TensorFlow's TypeError unless ``parallel_iterations`` is at least 1."""
+    if parallel_iterations < 1:
+        raise TypeError("'parallel_iterations' must be a positive integer.")
+
+
 def _while_loop(cond: Callable, body: Callable, loop_vars: Any, shape_invariants: Any,
                 back_prop: bool, name: str | None, maximum_iterations: Any,
                 return_same_structure: bool) -> Any:
@@ -415,6 +440,7 @@ def while_loop_v1(cond: Callable, body: Callable, loop_vars: Any, shape_invarian
 
     With one loop variable and ``return_same_structure=False`` the result is that
     tensor itself. ``maximum_iterations`` bounds the number of iterations."""
+    check_parallel_iterations(parallel_iterations)
     return _while_loop(cond, body, loop_vars, shape_invariants, back_prop, name,
                        maximum_iterations, return_same_structure)
 
@@ -424,6 +450,7 @@ def while_loop(cond: Callable, body: Callable, loop_vars: Any, shape_invariants:
                maximum_iterations: Any = None, name: str | None = None) -> Any:
     """Repeats ``loop_vars = body(*loop_vars)`` while ``cond(*loop_vars)`` (TF2 signature:
     the result has the structure of ``loop_vars``)."""
+    check_parallel_iterations(parallel_iterations)
     return _while_loop(cond, body, loop_vars, shape_invariants, back_prop, name,
                        maximum_iterations, True)
 
