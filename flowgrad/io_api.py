@@ -1,6 +1,7 @@
 """``tf.io`` of the TF2 face: files, TFRecords, serialized tensors and raw bytes (the TF1
 face's ``tf.io``, flowgrad/compat/v1_io.py, adds TensorFlow 1's names)."""
 from flowgrad import gfile_api as gfile
+from flowgrad.ops.csv_ops import decode_csv
 from flowgrad.ops.io_ops import (decode_raw, matching_files, parse_tensor, read_file,
                                  serialize_tensor, write_file)
 from flowgrad.ops.parsing_ops import (FixedLenFeature, FixedLenSequenceFeature, RaggedFeature,
@@ -11,7 +12,7 @@ from flowgrad.saved_model.graph_export import write_graph
 __all__ = ["gfile", "TFRecordOptions", "TFRecordWriter", "decode_raw", "matching_files",
            "parse_tensor", "read_file", "serialize_tensor", "write_file", "write_graph",
            "FixedLenFeature", "FixedLenSequenceFeature", "RaggedFeature", "VarLenFeature",
-           "parse_example", "parse_single_example"]
+           "parse_example", "parse_single_example", "decode_csv"]
 
 
 def __dir__() -> list:

@@ -114,6 +114,7 @@ from flowgrad.ops.string_ops import to_hash_bucket_strong as string_to_hash_buck
 from flowgrad.ops.string_ops import to_number as string_to_number
 from flowgrad.ops.io_ops import (decode_raw, matching_files, parse_tensor, read_file,
                                  serialize_tensor, write_file)
+from flowgrad.ops.csv_ops import decode_csv
 from flowgrad.ops.parsing_ops import (FixedLenFeature, FixedLenSequenceFeature, VarLenFeature,
                                       parse_example, parse_single_example)
 from flowgrad.compat import v1_image as image

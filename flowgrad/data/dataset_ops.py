@@ -28,6 +28,7 @@ from flowgrad.framework.tensor import EagerTensor, Tensor, constant, convert_to_
 from flowgrad.framework.tensor_shape import TensorShape, as_shape
 from flowgrad.function import ConcreteFunction, FuncGraph, TensorSpec
 from flowgrad.ops.array_ops import identity, placeholder
+from flowgrad.ops import file_io
 from flowgrad.ops.random_ops import get_seed
 
 AUTOTUNE = -1
@@ -115,6 +116,28 @@ class Dataset(structure.ElementStructure):
     def from_tensors(tensors: Any, name: str | None = None) -> Dataset:
         """A dataset of the single element ``tensors``."""
         return _TensorDataset(tensors)
+
+    @staticmethod
+    def list_files(file_pattern: Any, shuffle: bool | None = None, seed: int | None = None,
+                   name: str | None = None) -> Dataset:
+        """The file names matching ``file_pattern`` (a glob or a list of them), sorted, then
+        shuffled each epoch unless ``shuffle=False``.
+
+        Raises:
+            InvalidArgumentError: no file matches.
+        """
+        patterns = file_pattern.numpy() if isinstance(file_pattern, EagerTensor) \
+            else file_pattern
+        patterns = [patterns] if isinstance(patterns, (str, bytes)) else \
+            list(np.asarray(patterns, dtype=object).reshape(-1))
+        names = file_io.glob(patterns)
+        if not names:
+            raise errors.InvalidArgumentError(
+                None, None, "Expected 'tf.Tensor(False, shape=(), dtype=bool)' to be true. "
+                "Summarized data: b'No files matched pattern: %s'"
+                % ", ".join(file_io._path(p) for p in patterns))
+        ds = Dataset.from_tensor_slices(names)
+        return ds.shuffle(len(names), seed) if shuffle is None or shuffle else ds
 
     @staticmethod
     def range(*args: Any, output_type: Any = dtypes.int64, name: str | None = None) -> Dataset:

@@ -4,6 +4,7 @@ from __future__ import annotations
 from typing import Any
 
 from flowgrad.data.dataset_ops import AUTOTUNE, INFINITE, UNKNOWN
+from flowgrad.data.readers import CsvDataset, make_csv_dataset
 
 INFINITE_CARDINALITY = INFINITE
 UNKNOWN_CARDINALITY = UNKNOWN
@@ -14,4 +15,5 @@ def cardinality(dataset: Any) -> Any:
     return dataset.cardinality()
 
 
-__all__ = ["AUTOTUNE", "INFINITE_CARDINALITY", "UNKNOWN_CARDINALITY", "cardinality"]
+__all__ = ["AUTOTUNE", "INFINITE_CARDINALITY", "UNKNOWN_CARDINALITY", "cardinality",
+           "CsvDataset", "make_csv_dataset"]

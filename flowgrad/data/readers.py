@@ -4,6 +4,8 @@ string element per record or line), with TensorFlow's compression types ("", "ZL
 string, a list or vector of strings, or a dataset of strings."""
 from __future__ import annotations
 
+import collections
+import csv
 import gzip
 import itertools
 import zlib
@@ -15,9 +17,11 @@ import numpy as np
 from flowgrad.data.dataset_ops import Dataset
 from flowgrad.data.structure import IterationContext
 from flowgrad.framework import dtypes, errors
+from flowgrad.framework.shape_rules import constant_value
 from flowgrad.framework.tensor import convert_to_tensor
 from flowgrad.function import TensorSpec
 from flowgrad.ops.array_ops import reshape
+from flowgrad.ops import csv_ops, file_io
 from flowgrad.ops.file_io import os_error
 from flowgrad.ops.io_ops import scalar_bytes
 from flowgrad.ops.tf_record import TFRecordOptions, iterate_records
@@ -147,5 +151,202 @@ def _lines(path: str, compression: str) -> Iterator[bytes]:
         yield line[:-1] if line.endswith(b"\r") else line
 
 
-__all__ = ["TFRecordDataset", "TextLineDataset"]
 
+
+class CsvDataset(Dataset):
+    """The records of CSV files as tuples of column tensors
+    (``tf.data.experimental.CsvDataset``); fields are parsed as ``tf.io.decode_csv`` does.
+
+    Args:
+        filenames: a string, strings, or a dataset of strings naming the files.
+        record_defaults: per column, a default or an empty tensor (a required column), or
+            a dtype (a required column of it).
+        compression_type: "" (none), "ZLIB" or "GZIP".
+        buffer_size: accepted for TensorFlow's signature.
+        header: whether each file's first line is a header (skipped).
+        field_delim: the one-character field separator.
+        use_quote_delim: whether double quotes delimit fields.
+        na_value: a field that reads as missing.
+        select_cols: the (increasing) columns to return.
+        exclude_cols: the columns not to return (instead of ``select_cols``).
+    """
+
+    def __init__(self, filenames: Any, record_defaults: Any, compression_type: Any = None,
+                 buffer_size: Any = None, header: bool = False, field_delim: str = ",",
+                 use_quote_delim: bool = True, na_value: str = "", select_cols: Any = None,
+                 exclude_cols: Any = None, name: str | None = None):
+        defaults = csv_ops.record_default_tensors(
+            [np.zeros(0, dtypes.as_dtype(d).np) if _is_dtype(d) else d
+             for d in record_defaults])
+        if select_cols is not None and exclude_cols is not None:
+            raise ValueError("Either select_cols or exclude_cols should be set, but not both.")
+        self._exclude = None if exclude_cols is None else sorted(int(c) for c in exclude_cols)
+        self._attrs = csv_ops.csv_attrs(defaults, field_delim, use_quote_delim, na_value,
+                                        select_cols)
+        values = [constant_value(d) for d in defaults]
+        if any(v is None for v in values):
+            raise ValueError("CsvDataset needs constant record_defaults.")
+        self._defaults = [csv_ops.default_of(v, d.dtype.base_dtype)
+                          for v, d in zip(values, defaults)]
+        self._header = bool(header)
+        self._kind = _compression(compression_type)
+        spec = tuple(TensorSpec([], d.dtype.base_dtype) for d in defaults)
+        super().__init__(spec, (_filenames(filenames),))
+
+    def _iterate(self, ctx: IterationContext) -> Iterator[list]:
+        a = self._attrs
+        for flat in self._inputs[0]._iterate(ctx):
+            path = scalar_bytes(flat[0]).decode("utf-8")
+            lines = _lines(path, self._kind)
+            if self._header:
+                next(lines, None)
+            for line in lines:
+                cols = a["select_cols"]
+                if self._exclude is not None:
+                    n = len(csv_ops.split_record(line, a["field_delim"], a["use_quote_delim"]))
+                    cols = tuple(c for c in range(n) if c not in self._exclude)
+                    if len(cols) != len(a["OUT_TYPE"]):
+                        raise errors.InvalidArgumentError(
+                            None, None, "Expect %d fields but have %d in record"
+                            % (len(a["OUT_TYPE"]) + len(self._exclude), n))
+                values = csv_ops.parse_record(line, None, a["OUT_TYPE"], self._defaults,
+                                              a["field_delim"], a["use_quote_delim"],
+                                              a["na_value"], cols)
+                yield [np.array(v, dtype=object if dt is dtypes.string else dt.np)
+                       for v, dt in zip(values, a["OUT_TYPE"])]
+
+
+def _is_dtype(value: Any) -> bool:
+    return isinstance(value, dtypes.DType)
+
+
+_INFER_ORDER = (dtypes.int32, dtypes.int64, dtypes.float32, dtypes.float64, dtypes.string)
+
+
+def _fits(text: str, dt: dtypes.DType) -> bool:
+    try:
+        if dt is dtypes.int32:
+            return np.int32(text) == np.int64(text)
+        if dt is dtypes.int64:
+            np.int64(text)
+            return True
+        if dt.is_floating:
+            return dt.np.type(text) < np.inf
+    except (ValueError, OverflowError):
+        return False
+    return True
+
+
+def _infer_type(text: str, na_value: str, prev: dtypes.DType | None) -> dtypes.DType | None:
+    """TensorFlow's column type inference: the least permissive type all values fit."""
+    if text in ("", na_value):
+        return prev
+    for i, dt in enumerate(_INFER_ORDER):
+        if _fits(text, dt) and (prev is None or prev in _INFER_ORDER[:i + 1]):
+            return dt
+    return dtypes.string
+
+
+def _csv_rows(path: str, compression: str, delim: str, use_quote: bool) -> Iterator[list]:
+    text = (line.decode("utf-8") for line in _lines(path, compression))
+    return csv.reader(text, delimiter=delim,
+                      quoting=csv.QUOTE_MINIMAL if use_quote else csv.QUOTE_NONE)
+
+
+def make_csv_dataset(file_pattern: Any, batch_size: int, column_names: Any = None,
+                     column_defaults: Any = None, label_name: str | None = None,
+                     select_columns: Any = None, field_delim: str = ",",
+                     use_quote_delim: bool = True, na_value: str = "", header: bool = True,
+                     num_epochs: int | None = None, shuffle: bool = True,
+                     shuffle_buffer_size: int = 10000, shuffle_seed: int | None = None,
+                     prefetch_buffer_size: Any = None, num_parallel_reads: Any = None,
+                     sloppy: bool = False, num_rows_for_inference: int = 100,
+                     compression_type: Any = None, ignore_errors: bool = False,
+                     encoding: str = "utf-8") -> Dataset:
+    """Batches of CSV records as (features dict, label) pairs, as TensorFlow's
+    ``tf.data.experimental.make_csv_dataset``: column names from the header, column types
+    inferred from the first ``num_rows_for_inference`` rows unless ``column_defaults``,
+    files and records shuffled unless ``shuffle=False``, repeated ``num_epochs`` times
+    (forever when None, dropping the last partial batch then).
+
+    Raises:
+        ValueError: no file matches, duplicate or unknown column names, or a ``label_name``
+            that is not a column.
+    """
+    names = file_io.glob(file_pattern)
+    if not names:
+        raise ValueError("No files match `file_pattern` %s." % (file_pattern,))
+    kind = _compression(compression_type)
+    files = Dataset.from_tensor_slices(names)
+    if shuffle:
+        files = files.shuffle(len(names), shuffle_seed)
+    if column_names is None:
+        if not header:
+            raise ValueError("Expected `column_names` or `header` arguments. Neither is "
+                             "provided.")
+        headers = [next(_csv_rows(n, kind, field_delim, use_quote_delim), None) for n in names]
+        if headers[0] is None:
+            raise ValueError("Failed when reading the header line of %s. Is it an empty file?"
+                             % names[0])
+        for n, h in zip(names[1:], headers[1:]):
+            if h != headers[0]:
+                raise ValueError("All input CSV files should have the same column names in "
+                                 "the header row. File %s has different column names." % n)
+        column_names = headers[0]
+    column_names = list(column_names)
+    if len(set(column_names)) != len(column_names):
+        dup = sorted({c for c in column_names if column_names.count(c) > 1})
+        raise ValueError("Either `column_names` argument or CSV header row contains duplicate "
+                         "column names: %s." % set(dup))
+    cols = None
+    if select_columns is not None:
+        index = {n: i for i, n in enumerate(column_names)}
+        cols = sorted(index[c] if isinstance(c, str) else int(c) for c in select_columns)
+    if column_defaults is not None:
+        defaults = [np.zeros(0, dtypes.as_dtype(d).np) if _is_dtype(d) else d
+                    for d in column_defaults]
+    else:
+        picked = cols if cols is not None else range(len(column_names))
+        types: list = [None] * len(picked)
+        rows = (r for n in names for i, r in enumerate(_csv_rows(n, kind, field_delim,
+                                                                 use_quote_delim))
+                if not (header and i == 0))
+        for k, row in enumerate(rows):
+            if num_rows_for_inference is not None and k >= num_rows_for_inference:
+                break
+            if len(row) != len(column_names):
+                raise ValueError("Problem inferring types: CSV row %d has %d number of fields. "
+                                 "Expected: %d." % (k + 1 + header, len(row),
+                                                    len(column_names)))
+            types = [_infer_type(row[c], na_value, t) for c, t in zip(picked, types)]
+        defaults = [np.array([b"" if (t or dtypes.string) is dtypes.string else 0],
+                             dtype=(t or dtypes.string).np) for t in types]
+    if cols is not None and len(column_names) > len(cols):
+        column_names = [column_names[i] for i in cols]
+    if label_name is not None and label_name not in column_names:
+        raise ValueError("`label_name` provided must be one of the columns: %s. Received: %s."
+                         % (column_names, label_name))
+    data = files.interleave(
+        lambda f: CsvDataset(f, defaults, compression_type=kind, header=header,
+                             field_delim=field_delim, use_quote_delim=use_quote_delim,
+                             na_value=na_value, select_cols=cols),
+        cycle_length=1 if num_parallel_reads in (None, -1) else int(num_parallel_reads),
+        block_length=1)
+    if num_epochs != 1 and shuffle:
+        data = data.shuffle(shuffle_buffer_size, shuffle_seed).repeat(num_epochs)
+    elif shuffle:
+        data = data.shuffle(shuffle_buffer_size, shuffle_seed)
+    elif num_epochs != 1:
+        data = data.repeat(num_epochs)
+    data = data.batch(batch_size, drop_remainder=num_epochs is None)
+
+    def to_features(*columns: Any) -> Any:
+        features = collections.OrderedDict(zip(column_names, columns))
+        if label_name is None:
+            return features
+        label = features.pop(label_name)
+        return features, label
+    return data.map(to_features)
+
+
+__all__ = ["TFRecordDataset", "TextLineDataset", "CsvDataset", "make_csv_dataset"]

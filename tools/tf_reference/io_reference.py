@@ -303,6 +303,94 @@ def parsing_reference(ref: dict) -> None:
     ref["parsing"] = out
 
 
+CSV_TEXT = ('id,score,name,flag\n1,2.5,ada,\n2,,"b,c",NA\n3,-1e3,"q""t",1\n'
+            '4,7,plain,0\n')
+TEXT_LINES = "first\r\nsecond\n\nlast no newline"
+
+# decode_csv cases: (name, records, record_defaults, kwargs); "" marks a required column of
+# the type named in the list ["required", dtype].
+CSV_CASES = [
+    ("basic", ["1,2.5,a", '3,,"b,c"'], [[0], [0.0], ["x"]], {}),
+    ("escaped_quote", ['"a""b",2'], [[""], [0]], {}),
+    ("na_value", ["NA,2"], [[5], [0]], {"na_value": "NA"}),
+    ("delim", ["1;2"], [[5], [0]], {"field_delim": ";"}),
+    ("select_cols", ["1,2,3"], [[5], [0]], {"select_cols": [0, 2]}),
+    ("int64_float64", ["99999999999,0.1"], [["int64", 5], ["float64", 0.0]], {}),
+    ("no_quote", ['"a",2'], [[""], [0]], {"use_quote_delim": False}),
+    ("spaces", [" 1 , 2"], [[0], [0.0]], {}),
+    ("matrix", [["1,a", "2,b"], ["3,c", "4,d"]], [[0], [""]], {}),
+    ("too_few", ["1,2"], [[0], [0], [0]], {}),
+    ("too_many", ["1,2,3"], [[0], [0]], {}),
+    ("bad_int", ["a,2"], [[0], [0]], {}),
+    ("bad_float", ["1,x"], [[0], [0.0]], {}),
+    ("int_overflow", ["99999999999,2"], [[5], [0]], {}),
+    ("required_missing", [",2"], [["required", "int32"], [0]], {}),
+    ("bad_quote", ['"ab"c,2'], [[""], [0]], {}),
+    ("unclosed_quote", ['"ab,2'], [[""], [0]], {}),
+]
+
+
+def tf_defaults(defaults):
+    out = []
+    for d in defaults:
+        if d and d[0] == "required":
+            out.append(tf.constant([], getattr(tf, d[1])))
+        elif d and d[0] in ("int64", "float64"):
+            out.append(tf.constant([d[1]], getattr(tf, d[0])))
+        else:
+            out.append(d)
+    return out
+
+
+def csv_reference(ref: dict) -> None:
+    (OUT / "table.csv").write_text(CSV_TEXT)
+    (OUT / "lines.txt").write_text(TEXT_LINES)
+    import gzip
+    (OUT / "lines.txt.gz").write_bytes(gzip.compress(TEXT_LINES.encode(), mtime=0))
+    out = {}
+    for name, records, defaults, kwargs in CSV_CASES:
+        def run(records=records, defaults=defaults, kwargs=kwargs):
+            return tf.io.decode_csv(records, tf_defaults(defaults), **kwargs)
+        spec = {"records": records, "defaults": defaults, "kwargs": kwargs}
+        err = error_of(run)
+        spec["error" if err else "result"] = err or enc(run())
+        out[name] = spec
+    ref["decode_csv"] = out
+    path = str(OUT / "table.csv")
+    ex = tf.data.experimental
+    ref["csv_dataset"] = {
+        "all": enc([list(r) for r in ex.CsvDataset(
+            path, [[0], [0.0], [""], [-1]], header=True, na_value="NA").as_numpy_iterator()]),
+        "select": enc([list(r) for r in ex.CsvDataset(
+            path, [tf.int64, tf.string], header=True, select_cols=[0, 2]).as_numpy_iterator()]),
+        "exclude": enc([list(r) for r in ex.CsvDataset(
+            path, [[0], [""]], header=True, exclude_cols=[1, 3]).as_numpy_iterator()]),
+        "no_header_error": error_of(lambda: list(ex.CsvDataset(path, [[0], [0.0], [""], [0]]))),
+    }
+    batches = []
+    for features, label in ex.make_csv_dataset(path, 3, label_name="name", shuffle=False,
+                                               num_epochs=1, na_value="NA"):
+        batches.append({"features": enc(dict(features)), "label": enc(label),
+                        "order": list(features)})
+    ref["make_csv_dataset"] = {"label_name": batches}
+    batches = []
+    for features in ex.make_csv_dataset(path, 2, select_columns=["id", "name"], shuffle=False,
+                                        num_epochs=2):
+        batches.append({"features": enc(dict(features)), "order": list(features)})
+    ref["make_csv_dataset"]["select_two_epochs"] = batches
+    forever = ex.make_csv_dataset(path, 3, shuffle=False, column_defaults=[tf.int32, 0.0, "",
+                                                                          tf.string])
+    ref["make_csv_dataset"]["forever_spec"] = {k: [v.shape.as_list(), v.dtype.name]
+                                               for k, v in forever.element_spec.items()}
+    ref["text_lines"] = {
+        "plain": enc(list(tf.data.TextLineDataset(str(OUT / "lines.txt")).as_numpy_iterator())),
+        "gzip": enc(list(tf.data.TextLineDataset(str(OUT / "lines.txt.gz"), "GZIP")
+                         .as_numpy_iterator())),
+        "skip_header": enc(list(tf.data.TextLineDataset(str(OUT / "table.csv")).skip(1)
+                                .as_numpy_iterator())),
+    }
+
+
 def main() -> None:
     OUT.mkdir(parents=True, exist_ok=True)
     ref: dict = {"tensorflow": tf.__version__}
