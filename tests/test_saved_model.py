@@ -91,21 +91,34 @@ def test_trained_module_loads_and_runs_in_a_fresh_process(tmp_path):
     assert "TensorSpec(shape=(None, 3), dtype=tf.float32, name='x')" in out
 
 
-def test_format_is_documented_json_and_npz(tmp_path):
+def test_format_is_tensorflows_and_flowgrads_own_only_for_ops_tensorflow_lacks(tmp_path):
     m = tf.Module()
     m.v = tf.Variable([1.0, 2.0], name="v")
     m.f = tf.function(lambda x: x * m.v, input_signature=[tf.TensorSpec([2])])
     tf.saved_model.save(m, str(tmp_path / "sm"))
+    assert sorted(os.listdir(tmp_path / "sm")) == ["saved_model.pb", "variables"]
+    assert sorted(os.listdir(tmp_path / "sm" / "variables")) == [
+        "variables.data-00000-of-00001", "variables.index"]
+    loaded = tf.saved_model.load(str(tmp_path / "sm"))
+    assert loaded.f(tf.constant([3.0, 4.0])).numpy().tolist() == [3.0, 8.0]
+    with pytest.raises(ValueError, match="Could not find matching concrete function"):
+        loaded.f(tf.constant([1.0, 2.0, 3.0]))
+
+    # a functional If has no TensorFlow exporter yet: flowgrad's own format, with a warning
+    m.g = tf.function(lambda x: tf.cond(x[0] > 0, lambda: x * m.v, lambda: x),
+                      input_signature=[tf.TensorSpec([2])])
+    with pytest.warns(UserWarning, match="flowgrad's own SavedModel format.*If"):
+        tf.saved_model.save(m, str(tmp_path / "sm"))
     assert sorted(os.listdir(tmp_path / "sm")) == ["constants.npz", "flowgrad_saved_model.json",
                                                    "variables"]
     with open(tmp_path / "sm" / "flowgrad_saved_model.json") as f:
         meta = json.load(f)
     assert meta["format"] == "flowgrad-saved-model" and meta["version"] == 1
-    (fn,) = meta["functions"]
+    fn = next(fn for fn in meta["functions"] if fn["attribute"] == "f")
     (trace,) = fn["concrete_functions"]
-    assert fn["attribute"] == "f" and "Mul" in [op["type"] for op in trace["ops"]]
+    assert "Mul" in [op["type"] for op in trace["ops"]]
     loaded = tf.saved_model.load(str(tmp_path / "sm"))
-    assert loaded.f(tf.constant([3.0, 4.0])).numpy().tolist() == [3.0, 8.0]
+    assert loaded.g(tf.constant([3.0, 4.0])).numpy().tolist() == [3.0, 8.0]
     with pytest.raises(ValueError, match="incompatible with input_signature"):
         loaded.f(tf.constant([1.0, 2.0, 3.0]))
 

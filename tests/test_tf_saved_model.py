@@ -132,8 +132,42 @@ def test_an_op_type_flowgrad_lacks_names_it_and_its_function():
 
 
 def test_tf_saved_model_load_restores_the_variables():
-    pytest.importorskip("flowgrad.train.tensor_bundle")     # the checkpoint reader (issue 22)
     ref = np.load(os.path.join(DATA, "module_saved_model.npz"))
     m = tf.saved_model.load(os.path.join(DATA, "module_saved_model"))
     np.testing.assert_array_equal(m.w.numpy(), ref["w"])
     np.testing.assert_allclose(m(tf.constant(ref["in_x"])).numpy(), ref["out_y"], rtol=1e-6)
+    k = tf.saved_model.load(os.path.join(DATA, "keras_saved_model"))
+    kref = np.load(os.path.join(DATA, "keras_saved_model.npz"))
+    out = k.signatures["serving_default"](inputs=tf.constant(kref["in_features"]))
+    np.testing.assert_allclose(out["output_0"].numpy(), kref["out_y"], rtol=1e-5, atol=1e-6)
+
+
+def test_flowgrad_writes_tensorflows_format_and_loads_it_back(tmp_path):
+    class Dense(tf.Module):
+        def __init__(self):
+            super().__init__()
+            self.w = tf.Variable(np.arange(6, dtype=np.float32).reshape(3, 2) / 5, name="w")
+            self.b = tf.Variable([0.1, -0.2], name="b")
+            self.steps = tf.Variable(0, trainable=False, name="steps")
+
+        @tf.function(input_signature=[tf.TensorSpec([None, 3], tf.float32, name="x")])
+        def __call__(self, x):
+            self.steps.assign_add(1)
+            return tf.nn.relu(tf.matmul(x, self.w) + self.b)
+
+    m = Dense()
+    x = np.array([[1, 2, 3], [-1, 0.5, 2]], np.float32)
+    expected = m(x).numpy()
+    tf.saved_model.save(m, str(tmp_path / "sm"))
+    meta = tf_loader.meta_graph_for(tf_loader.read_saved_model(str(tmp_path / "sm")), None, "")
+    ops = {n.op for f in meta.graph_def.library.function for n in f.node_def}
+    assert {"ReadVariableOp", "AssignAddVariableOp", "MatMul", "Relu"} <= ops
+    assert list(meta.signature_def) == ["serving_default"]
+    loaded = tf.saved_model.load(str(tmp_path / "sm"))
+    np.testing.assert_array_equal(loaded.signatures["serving_default"](x=x)["output_0"].numpy(),
+                                  expected)
+    np.testing.assert_array_equal(loaded(x).numpy(), expected)
+    assert int(loaded.steps.numpy()) == 3 and not loaded.steps.trainable   # saved at 1
+    with tf.GradientTape() as tape:
+        total = tf.reduce_sum(loaded(x))
+    assert tape.gradient(total, loaded.w).shape == (3, 2)

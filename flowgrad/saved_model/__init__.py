@@ -1,5 +1,6 @@
 """``tf.saved_model``: save a tf.Module with its tf.functions and load it in another process
-(flowgrad's own format; see ``flowgrad.saved_model.saved_model``)."""
+(TensorFlow's format, or flowgrad's own where TensorFlow's cannot express a function; see
+``flowgrad.saved_model.saved_model``)."""
 from flowgrad.saved_model import graph_export  # noqa: F401 - installs Graph.as_graph_def
 from flowgrad.saved_model.saved_model import DEFAULT_SERVING_SIGNATURE_DEF_KEY, load, save
 

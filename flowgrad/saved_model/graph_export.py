@@ -22,6 +22,10 @@ from flowgrad.framework import dtypes, hooks
 from flowgrad.framework.tensor_shape import TensorShape
 from flowgrad.saved_model import tf_protos
 
+class UnexportableOpError(ValueError):
+    """An op that TensorFlow's GraphDef cannot express (named in the message)."""
+
+
 #: The GraphDef version TensorFlow 2.21 writes (``tf.version.GRAPH_DEF_VERSION``).
 PRODUCER = 2474
 
@@ -100,8 +104,8 @@ def _axes(op: Any) -> np.ndarray:
     if axis is None:
         rank = op.inputs[0].shape.rank
         if rank is None:
-            raise ValueError("op '%s' (%s) reduces all axes of a tensor of unknown rank"
-                             % (op.name, op.type))
+            raise UnexportableOpError("op '%s' (%s) reduces all axes of a tensor of unknown "
+                                      "rank" % (op.name, op.type))
         axis = range(rank)
     return _ints(axis if isinstance(axis, (list, tuple, range)) else [axis])
 
@@ -121,8 +125,8 @@ def _attr_or_input(op: Any, key: str, suffix: str) -> list:
 def _softmax(op: Any) -> tuple:
     axis, rank = op._attrs.get("axis", -1), op.inputs[0].shape.rank
     if axis not in (-1, None) and (rank is None or axis != rank - 1):
-        raise ValueError("op '%s': TensorFlow's %s works on the last axis only (axis=%s)"
-                         % (op.name, op.type, axis))
+        raise UnexportableOpError("op '%s': TensorFlow's %s works on the last axis only "
+                                  "(axis=%s)" % (op.name, op.type, axis))
     return [0], {"T": _t(op)}
 
 
@@ -324,18 +328,46 @@ def tensor_ref(t: Any) -> str:
     return t.op.name if t.value_index == 0 else "%s:%d" % (t.op.name, t.value_index)
 
 
-def export_op(op: Any, add_node: Callable, input_ref: Callable = tensor_ref) -> None:
+#: The output argument of each exported op type (TensorFlow's OpDefs; "output" unless
+#: listed), which FunctionDef bodies name as ``node:arg:index``.
+OUTPUT_ARG = {"AddN": "sum", "MatMul": "product", "Softmax": "softmax",
+              "LogSoftmax": "logsoftmax", "VariableV2": "ref", "Assign": "output_ref",
+              "AssignAdd": "output_ref", "AssignSub": "output_ref",
+              "ReadVariableOp": "value", "VarHandleOp": "resource"}
+for _name in ("Abs", "Cast", "Ceil", "Cos", "Erf", "Erfc", "Exp", "Expm1", "Floor",
+              "IsFinite", "IsInf", "IsNan", "Log", "Log1p", "LogicalNot", "Neg", "OnesLike",
+              "Reciprocal", "Rint", "Round", "Rsqrt", "Sigmoid", "Sign", "Sin", "Sqrt", "Square",
+              "Tan", "Tanh", "Transpose", "ZerosLike"):
+    OUTPUT_ARG[_name] = "y"
+for _name in ("AddV2", "DivNoNan", "Equal", "FloorDiv", "FloorMod", "Greater", "GreaterEqual",
+              "Less", "LessEqual", "LogicalAnd", "LogicalOr", "Maximum", "Minimum", "Mul",
+              "NotEqual", "Pow", "RealDiv", "SquaredDifference", "Sub"):
+    OUTPUT_ARG[_name] = "z"
+for _name in ("Elu", "LeakyRelu", "Relu", "Relu6", "Selu", "Softplus", "Softsign"):
+    OUTPUT_ARG[_name] = "activations"
+
+
+def function_ref(t: Any) -> str:
+    """A FunctionDef body's name of a tensor: ``node:output_arg:index``."""
+    return "%s:%s:%d" % (t.op.name, OUTPUT_ARG.get(t.op.type, "output"), t.value_index)
+
+
+def export_op(op: Any, add_node: Callable, input_ref: Callable = tensor_ref,
+              const_ref: Callable = lambda name: name) -> None:
     """Adds the NodeDef(s) of ``op`` through ``add_node(name, op_type, inputs, attrs,
-    device)``: its own node and the Const nodes of attributes TensorFlow takes as inputs."""
+    device)``: its own node and the Const nodes of attributes TensorFlow takes as inputs
+    (named for the op's inputs by ``const_ref``)."""
     fn = EXPORTERS.get(op.type)
     if fn is None:
-        raise ValueError("Cannot export op '%s' of type %s to a TensorFlow GraphDef: flowgrad "
-                         "does not know it as a TensorFlow op (exportable op types: %s)"
-                         % (op.name, op.type, ", ".join(sorted(EXPORTERS))))
+        raise UnexportableOpError(
+            "Cannot export op '%s' of type %s to a TensorFlow GraphDef: flowgrad has no "
+            "exporter for it (the exportable op types are "
+            "flowgrad.saved_model.graph_export.EXPORTERS)" % (op.name, op.type))
     try:
         inputs, attrs = fn(op)
     except (KeyError, TypeError) as e:
-        raise ValueError("Cannot export op '%s' of type %s: %s" % (op.name, op.type, e)) from e
+        raise UnexportableOpError("Cannot export op '%s' of type %s: %s"
+                                  % (op.name, op.type, e)) from e
     refs = []
     for i in inputs:
         if isinstance(i, int):
@@ -346,7 +378,7 @@ def export_op(op: Any, add_node: Callable, input_ref: Callable = tensor_ref) -> 
             value = np.asarray(value, dtype=dt.as_numpy_dtype)
             add_node(name, "Const", [], {"dtype": dt, "value": tf_protos.tensor_proto(value, dt)},
                      op.device)
-            refs.append(name)
+            refs.append(const_ref(name))
     refs.extend("^" + c.name for c in op.control_inputs)
     add_node(op.name, op.type, refs, attrs, op.device)
 

@@ -1,6 +1,13 @@
-"""``tf.saved_model.save`` / ``load`` in flowgrad's own format (not TensorFlow's protobufs).
+"""``tf.saved_model.save`` / ``load``.
 
-A SavedModel directory holds:
+``save`` writes TensorFlow's SavedModel format (``flowgrad.saved_model.tf_saver``), which
+TensorFlow 2 loads. Where that cannot express a saved function (an op without a TensorFlow
+exporter: functional If/While, ``py_func``) or protobuf is missing, it writes flowgrad's own
+format below instead and warns, naming the reason. ``load`` reads both: TensorFlow's format
+(written by TensorFlow or by flowgrad; ``flowgrad.saved_model.tf_loader``) and flowgrad's own
+(as written by flowgrad 0.1.0, which stays readable).
+
+flowgrad's own format: a SavedModel directory holds:
 
 - ``variables/variables.npz``: the objects' values, a ``tf.train.Checkpoint`` of the
   saved object (same keys, same object graph);
@@ -29,6 +36,7 @@ from __future__ import annotations
 
 import json
 import os
+import warnings
 from typing import Any
 
 import numpy as np
@@ -44,7 +52,7 @@ from flowgrad.function import ConcreteFunction, FuncGraph, Function, TensorSpec,
 from flowgrad.module import Module
 from flowgrad.ops.state_ops import EagerVariable
 from flowgrad.ops.subgraph import HistoryFlag, SubGraph, TracedFunction
-from flowgrad.saved_model import tf_loader
+from flowgrad.saved_model import tf_loader, tf_saver
 from flowgrad.train import checkpoint_management as cm
 from flowgrad.train.checkpoint import build_object_graph
 from flowgrad.train.saver import _read_arrays, _write_arrays
@@ -267,6 +275,9 @@ def save(obj: Any, export_dir: str, signatures: Any = None, options: Any = None)
         for fn in signature_map.values():
             if isinstance(fn, Function):
                 fn.get_concrete_function()
+        reason = _save_tf_format(obj, export_dir, signature_map)
+        if reason is None:
+            return
         graph, values, objects = build_object_graph(obj)
         node_of = {id(o): i for i, o in enumerate(objects)}
         constants: dict = {}
@@ -294,6 +305,28 @@ def save(obj: Any, export_dir: str, signatures: Any = None, options: Any = None)
             "functions": functions, "signatures": serving}
     text = json.dumps(meta).encode("utf-8")
     cm.write_atomically(os.path.join(export_dir, META_FILENAME), lambda f: f.write(text))
+    _remove(os.path.join(export_dir, tf_saver.SAVED_MODEL_FILENAME_PB))
+    warnings.warn("tf.saved_model.save wrote flowgrad's own SavedModel format to %s (flowgrad "
+                  "loads it, TensorFlow does not): %s" % (export_dir, reason), stacklevel=2)
+
+
+def _save_tf_format(obj: Any, export_dir: str, signature_map: dict) -> str | None:
+    """Writes TensorFlow's format; None when done, else why it cannot be (an op TensorFlow
+    lacks, or no protobuf), so that flowgrad's own format is written instead."""
+    try:
+        tf_saver.save(obj, export_dir, signature_map)
+    except tf_saver.UnexportableOpError as e:
+        return str(e)
+    except ImportError as e:
+        return str(e)
+    _remove(os.path.join(export_dir, META_FILENAME))
+    return None
+
+
+def _remove(path: str) -> None:
+    """Removes a file of the other SavedModel format, so a load reads what was just saved."""
+    if os.path.exists(path):
+        os.remove(path)
 
 
 # --------------------------------------------------------------------------------------

@@ -167,8 +167,11 @@ class _Loader:
     def _object(self, i: int, node: Any) -> Any:
         kind = node.WhichOneof("kind")
         if kind == "function":
+            spec = node.function.function_spec
+            signature = decode_structure(spec.input_signature) \
+                if spec.HasField("input_signature") else None
             return RestoredFunction([self.concrete_function(n)
-                                     for n in node.function.concrete_functions])
+                                     for n in node.function.concrete_functions], signature)
         if kind == "bare_concrete_function":
             b = node.bare_concrete_function
             return self.concrete_function(b.concrete_function_name, list(b.argument_keywords))
@@ -186,11 +189,8 @@ class _Loader:
         return self.concrete[key]
 
 
-class _Trackable:
+class _Trackable(Module):
     """A restored object other than the root (TensorFlow's ``_UserObject``)."""
-
-    def __repr__(self) -> str:
-        return "<_UserObject with attributes %s>" % sorted(vars(self))
 
 
 class _CallableTrackable(_Trackable):
@@ -234,7 +234,7 @@ class RestoredConcreteFunction:
         self.structured_input_signature = (args, kwargs)
         self.structured_outputs = decode_structure(saved.output_signature)
         self._keywords = keywords if keywords else None
-        self._arg_specs = nest.flatten((args, kwargs))
+        self._arg_specs = [s for s in nest.flatten((args, kwargs)) if isinstance(s, TensorSpec)]
         n_user = len(self._fdef.signature.input_arg) - len(self._captures)
         if n_user != len(self._arg_specs):
             raise errors.InvalidArgumentError(
@@ -263,35 +263,56 @@ class RestoredConcreteFunction:
         return nest.pack_sequence_as(self.structured_outputs, outs) \
             if self.structured_outputs is not None else None
 
-    def matches(self, args: tuple) -> bool:
-        """Whether positional ``args`` fit this function's input signature."""
-        from flowgrad.framework.tensor import convert_to_tensor
-        flat = nest.flatten(args)
-        if len(flat) != len(self._arg_specs) or self._kw_order:
-            return False
-        try:
-            return all(s.is_compatible_with(convert_to_tensor(a, s.dtype))
-                       for a, s in zip(flat, self._arg_specs))
-        except (TypeError, ValueError):
-            return False
+    def tensors_for(self, args: tuple) -> list | None:
+        """The tensors of positional ``args`` when they fit this function's input signature
+        (its TensorSpecs, and its Python literals exactly), else None."""
+        sig = self.structured_input_signature[0]
+        if self._kw_order or len(args) != len(sig):
+            return None
+        out: list = []
+        return out if all(_fits(s, a, out) for s, a in zip(sig, args)) else None
 
     def __call__(self, *args: Any, **kwargs: Any) -> Any:
-        if self._kw_order and not args:
+        if self._kw_order:
+            if args:
+                raise TypeError("%s() takes keyword arguments only (%s), got %d positional "
+                                "arguments" % (self.name, ", ".join(self._kw_order), len(args)))
             missing = [k for k in self._kw_order if k not in kwargs]
             extra = [k for k in kwargs if k not in self._kw_order]
             if missing or extra:
                 raise TypeError("%s() expects the keyword arguments %s, got %s"
                                 % (self.name, self._kw_order, sorted(kwargs)))
-            flat = [kwargs[k] for k in self._kw_order]
-        else:
-            if kwargs:
-                raise TypeError("%s() takes positional arguments only, got %s"
-                                % (self.name, sorted(kwargs)))
-            flat = nest.flatten(args)
+            return self._function(*[kwargs[k] for k in self._kw_order])
+        if kwargs:
+            raise TypeError("%s() takes positional arguments only, got %s"
+                            % (self.name, sorted(kwargs)))
+        flat = self.tensors_for(args)
+        if flat is None:
+            raise ValueError("Could not find matching concrete function to call: %r does not "
+                             "fit %r" % (args, self.structured_input_signature))
         return self._function(*flat)
 
     def __repr__(self) -> str:
         return "<RestoredConcreteFunction %s>" % self.name
+
+
+def _fits(sig: Any, value: Any, tensors: list) -> bool:
+    """Whether ``value`` fits ``sig`` (a TensorSpec, or a Python literal it must equal);
+    the tensors it holds are appended to ``tensors``."""
+    from flowgrad.framework.tensor import convert_to_tensor
+    if isinstance(sig, TensorSpec):
+        try:
+            t = convert_to_tensor(value, sig.dtype)
+        except (TypeError, ValueError):
+            return False
+        if not sig.is_compatible_with(t):
+            return False
+        tensors.append(t)
+        return True
+    if isinstance(sig, (list, tuple)):
+        return (type(value) is type(sig) and len(value) == len(sig)
+                and all(_fits(s, v, tensors) for s, v in zip(sig, value)))
+    return type(value) is type(sig) and value == sig
 
 
 def _arg_name(spec: TensorSpec, fallback: str) -> str:
@@ -302,15 +323,16 @@ class RestoredFunction:
     """A ``tf.function`` of the saved object: calls the concrete function its arguments
     fit (TensorFlow's ``RestoredFunction``)."""
 
-    def __init__(self, concrete_functions: list):
+    def __init__(self, concrete_functions: list, input_signature: Any = None):
         self.concrete_functions = concrete_functions
+        self.input_signature = input_signature
 
     def __call__(self, *args: Any, **kwargs: Any) -> Any:
         if kwargs:
             raise TypeError("A restored function takes positional arguments (got keyword "
                             "arguments %s)" % sorted(kwargs))
         for cf in self.concrete_functions:
-            if cf.matches(args):
+            if cf.tensors_for(args) is not None:
                 return cf(*args)
         raise ValueError("Could not find matching concrete function to call loaded from the "
                          "SavedModel. Got:\n  Positional arguments (%d total): %r\n Expected "
@@ -323,7 +345,7 @@ class RestoredFunction:
         if not args and len(self.concrete_functions) == 1:
             return self.concrete_functions[0]
         for cf in self.concrete_functions:
-            if cf.matches(args):
+            if cf.tensors_for(args) is not None:
                 return cf
         raise ValueError("No concrete function matches %r" % (args,))
 

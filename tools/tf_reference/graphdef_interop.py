@@ -1,5 +1,5 @@
 """TensorFlow loads what flowgrad wrote: GraphDefs (text and binary, frozen and with
-variables) and MetaGraphDefs (``.meta``).
+variables), MetaGraphDefs (``.meta``) and SavedModels (``tf.saved_model.save``).
 
 Two halves, run by two interpreters (the CI's interop job runs both):
 
@@ -51,13 +51,48 @@ def write(out_dir):
     write_graph(gd, out_dir, "graph.pbtxt", as_text=True)
     write_graph(gd, out_dir, "graph.pb", as_text=False)
     write_graph(frozen, out_dir, "frozen.pb", as_text=False)
+    saved_model_half(out_dir, x_val)
     np.savez(os.path.join(out_dir, "expected.npz"), x=x_val, idx=np.array([1, 0, 1]),
              w=w_val, **{"out%d" % i: v for i, v in enumerate(values)})
+
+
+def saved_model_half(out_dir, x_val):
+    """A tf.Module with variables and two signatures, saved by flowgrad (TF2 mode)."""
+    import flowgrad as tf
+    import flowgrad.compat.v1 as tf1
+    tf1.enable_v2_behavior()
+
+    class Dense(tf.Module):
+        def __init__(self):
+            super().__init__()
+            self.w = tf.Variable(np.linspace(-1, 1, 6, dtype=np.float32).reshape(3, 2),
+                                 name="w")
+            self.b = tf.Variable([0.1, -0.2], name="b")
+            self.calls = tf.Variable(0, trainable=False, name="calls")
+
+        @tf.function(input_signature=[tf.TensorSpec([None, 3], tf.float32, name="x")])
+        def __call__(self, x):
+            self.calls.assign_add(1)
+            return tf.nn.softmax(tf.matmul(x, self.w) + self.b)
+
+        @tf.function(input_signature=[tf.TensorSpec([None, 3], tf.float32, name="x")])
+        def loss(self, x):
+            p = self(x)
+            return {"loss": tf.reduce_mean(-tf.math.log(p[:, 0])), "probs": p}
+
+    m = Dense()
+    probs = m(x_val).numpy()
+    loss = m.loss(x_val)["loss"].numpy()
+    tf.saved_model.save(m, os.path.join(out_dir, "saved_model"),
+                        signatures={"serving_default": m.__call__, "loss": m.loss})
+    np.savez(os.path.join(out_dir, "saved_model.npz"), x=x_val, probs=probs, loss=loss,
+             calls=m.calls.numpy())
 
 
 def check(out_dir):
     import tensorflow as tf
     from google.protobuf import text_format
+    check_saved_model(out_dir)           # TF2 (eager) first, then TF1's graph mode
     tf.compat.v1.disable_eager_execution()
     ref = np.load(os.path.join(out_dir, "expected.npz"))
     for name in ("graph.pbtxt", "graph.pb", "frozen.pb"):
@@ -92,6 +127,25 @@ def check(out_dir):
                                        err_msg="model.meta: %s" % fetch)
         print("TensorFlow %s imports flowgrad's model.meta (variable collections included)"
               % tf.__version__)
+
+
+def check_saved_model(out_dir):
+    import tensorflow as tf
+    ref = np.load(os.path.join(out_dir, "saved_model.npz"))
+    m = tf.saved_model.load(os.path.join(out_dir, "saved_model"))
+    x = tf.constant(ref["x"])
+    assert sorted(m.signatures) == ["loss", "serving_default"]
+    np.testing.assert_allclose(m.signatures["serving_default"](x=x)["output_0"].numpy(),
+                               ref["probs"], rtol=1e-6)
+    out = m.signatures["loss"](x=x)
+    np.testing.assert_allclose(out["loss"].numpy(), ref["loss"], rtol=1e-6)
+    np.testing.assert_allclose(m(x).numpy(), ref["probs"], rtol=1e-6)
+    assert int(m.calls.numpy()) == int(ref["calls"]) + 3
+    with tf.GradientTape() as tape:
+        total = m.loss(x)["loss"]
+    assert tape.gradient(total, m.w).shape == (3, 2)
+    print("TensorFlow %s loads flowgrad's SavedModel: signatures, functions and variables "
+          "match" % tf.__version__)
 
 
 if __name__ == "__main__":
