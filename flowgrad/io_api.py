@@ -2,8 +2,8 @@
 face's ``tf.io``, flowgrad/compat/v1_io.py, adds TensorFlow 1's names)."""
 from flowgrad import gfile_api as gfile
 from flowgrad.ops.csv_ops import decode_csv
-from flowgrad.ops.io_ops import (decode_raw, matching_files, parse_tensor, read_file,
-                                 serialize_tensor, write_file)
+from flowgrad.ops.io_ops import (decode_json_example, decode_raw, matching_files, parse_tensor,
+                                 read_file, serialize_tensor, write_file)
 from flowgrad.ops.parsing_ops import (FixedLenFeature, FixedLenSequenceFeature, RaggedFeature,
                                       VarLenFeature, parse_example, parse_single_example)
 from flowgrad.ops.tf_record import TFRecordOptions, TFRecordWriter
@@ -12,7 +12,8 @@ from flowgrad.saved_model.graph_export import write_graph
 __all__ = ["gfile", "TFRecordOptions", "TFRecordWriter", "decode_raw", "matching_files",
            "parse_tensor", "read_file", "serialize_tensor", "write_file", "write_graph",
            "FixedLenFeature", "FixedLenSequenceFeature", "RaggedFeature", "VarLenFeature",
-           "parse_example", "parse_single_example", "decode_csv"]
+           "parse_example", "parse_single_example", "decode_csv",
+           "decode_json_example"]
 
 
 def __dir__() -> list:

@@ -96,3 +96,17 @@ def test_feature_configs_are_checked():
         tf.io.parse_single_example(b"garbage", {"x": tf.io.FixedLenFeature([], tf.int64)})
     assert np.asarray(tf1.parse_single_example(
         INPUTS["example"], {"age": tf1.FixedLenFeature([], tf.int64)})["age"]) == 29
+
+
+def test_decode_json_example_gives_tensorflows_example():
+    ref = REF["json_example"]
+    got = tf.io.decode_json_example(ref["json"]).numpy()
+    Example = tf.train.Example
+    # TensorFlow writes the int64 values unpacked; both encodings parse to one Example
+    assert Example.FromString(got) == Example.FromString(dec(ref["binary"]))
+    assert Example.FromString(got) == Example.FromString(INPUTS["example"])
+    with pytest.raises(errors.InvalidArgumentError) as e:
+        tf.io.decode_json_example('{"nope": 1}')
+    assert ref["error"]["class"] == "InvalidArgumentError"
+    assert str(e.value).startswith("Error while parsing JSON: ")
+    assert "nope" in str(e.value)

@@ -11,6 +11,12 @@ MESSAGES = ("BytesList", "FloatList", "Int64List", "Feature", "Features", "Featu
              "FeatureLists", "Example", "SequenceExample")
 
 
+def _camel(name: str) -> str:
+    """protoc's JSON name of a field: ``int64_list`` -> ``int64List``."""
+    head, *rest = name.split("_")
+    return head + "".join(w[:1].upper() + w[1:] for w in rest)
+
+
 def _file_descriptor(descriptor_pb2: object) -> object:
     """The FileDescriptorProto of feature.proto and example.proto (one file, package
     ``tensorflow``)."""
@@ -25,7 +31,7 @@ def _file_descriptor(descriptor_pb2: object) -> object:
             m.oneof_decl.add(name=oneof)
         for fname, number, label, ftype, type_name, packed in fields:
             fld = m.field.add(name=fname, number=number, label=label, type=ftype,
-                              json_name=fname)
+                              json_name=_camel(fname))
             if type_name:
                 fld.type_name = type_name
             if packed:

@@ -13,7 +13,7 @@ from flowgrad.framework.op_call import apply_op
 from flowgrad.framework.registry import NotDifferentiable, register_op
 from flowgrad.framework.tensor import convert_to_tensor
 from flowgrad.framework.tensor_shape import TensorShape, unknown_shape
-from flowgrad.ops import file_io
+from flowgrad.ops import example_protos, file_io
 
 
 def scalar_bytes(value: Any) -> bytes:
@@ -242,3 +242,36 @@ def parse_tensor(serialized: Any, out_type: Any, name: str | None = None) -> Any
     """
     return apply_op("ParseTensor", [convert_to_tensor(serialized, dtypes.string)],
                     {"out_type": dtypes.as_dtype(out_type)}, name=name)
+
+
+def _decode_json_example_kernel(json_examples: Any) -> np.ndarray:
+    example = example_protos.pb().Example   # protobuf is present from here on
+    from google.protobuf import json_format
+
+    def convert(text: bytes) -> bytes:
+        try:
+            return json_format.Parse(text.decode("utf-8"), example()).SerializeToString()
+        except (json_format.ParseError, UnicodeDecodeError) as e:
+            raise errors.InvalidArgumentError(None, None, "Error while parsing JSON: %s"
+                                              % e) from None
+    arr = np.asarray(json_examples, dtype=object)
+    out = np.empty(arr.shape, dtype=object)
+    if arr.size:
+        out.flat[:] = [convert(b) for b in arr.flat]
+    return out
+
+
+register_op("DecodeJSONExample", _decode_json_example_kernel,
+            lambda ins, attrs: (dtypes.string, ins[0].shape), input_names=("json_examples",))
+NotDifferentiable("DecodeJSONExample")
+
+
+def decode_json_example(json_examples: Any, name: str | None = None) -> Any:
+    """Each JSON-encoded ``tf.train.Example`` (protobuf's JSON mapping) as the serialized
+    binary Example.
+
+    Raises:
+        InvalidArgumentError: (when run) text that is not such JSON.
+    """
+    return apply_op("DecodeJSONExample", [convert_to_tensor(json_examples, dtypes.string)],
+                    name=name)

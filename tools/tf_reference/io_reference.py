@@ -301,6 +301,10 @@ def parsing_reference(ref: dict) -> None:
         spec["error" if err else "result"] = err or enc(run())
         out[name] = spec
     ref["parsing"] = out
+    from google.protobuf import json_format
+    text = json_format.MessageToJson(example())
+    ref["json_example"] = {"json": text, "binary": enc(tf.io.decode_json_example(text)),
+                           "error": error_of(lambda: tf.io.decode_json_example('{"nope": 1}'))}
 
 
 CSV_TEXT = ('id,score,name,flag\n1,2.5,ada,\n2,,"b,c",NA\n3,-1e3,"q""t",1\n'
