@@ -67,5 +67,5 @@ def test_committed_scan_covers_at_least_the_recorded_share(capsys):
     figures = api_scan.check(str(ROOT / "tools" / "api_scan_results.json"), top=0)
     capsys.readouterr()
     assert figures["programs"] >= 500
-    assert figures["uses_covered"] / figures["uses"] >= 0.82
+    assert figures["uses_covered"] / figures["uses"] >= 0.89
     assert figures["tf_uses"] < figures["uses"]          # the TensorFlow 2.21 reference is there

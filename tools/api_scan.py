@@ -208,8 +208,9 @@ def scan(sources: list[str]) -> dict:
 
 
 def resolves(chain: str, package: str = "flowgrad") -> bool:
-    """Whether ``chain`` (``tf.a.b``) names something in ``package`` (flowgrad's faces, or
-    ``tensorflow`` for the reference)."""
+    """Whether ``chain`` (``tf.a.b``) names something in ``package``: flowgrad (its TF2 face,
+    and the module paths its drop-in serves under ``tensorflow``), or ``tensorflow`` itself
+    for the reference."""
     import importlib
 
     obj = importlib.import_module(package)
@@ -217,11 +218,19 @@ def resolves(chain: str, package: str = "flowgrad") -> bool:
     for i, part in enumerate(parts):
         try:
             obj = getattr(obj, part)
-        except Exception:  # noqa: BLE001 - any failure means "does not resolve"
-            try:  # a module path not bound as an attribute (tensorflow.keras.layers.x)
+            continue
+        except Exception:  # noqa: BLE001 - any failure means "look for a module path"
+            pass
+        try:  # a module path not bound as an attribute (tensorflow.examples.tutorials...)
+            if package == "flowgrad":
+                from flowgrad import dropin
+                obj = dropin.resolve(".".join(["tensorflow"] + parts[:i + 1]))
+            else:
                 obj = importlib.import_module(package + "." + ".".join(parts[:i + 1]))
-            except Exception:  # noqa: BLE001
-                return False
+        except Exception:  # noqa: BLE001
+            return False
+        if obj is None:
+            return False
     return True
 
 
