@@ -125,7 +125,8 @@ def gradients(ys: Any, xs: Any, grad_ys: Any = None, name: str = "gradients",
     grad_ys = _as_list(grad_ys) if grad_ys is not None else [None] * len(ys)
     if len(grad_ys) != len(ys):
         raise ValueError("Passed %d grad_ys for %d ys" % (len(grad_ys), len(ys)))
-    stops = {convert_to_tensor(t).op for t in _as_list(stop_gradients or [])}
+    stops = {convert_to_tensor(t).op for t in
+             (_as_list(stop_gradients) if stop_gradients is not None else [])}
     with name_scope(name, "gradients"):
         grads = _backward(ys, xs, grad_ys, stops, gate_gradients)
         out = []

@@ -288,8 +288,10 @@ class GradientTape:
                 src_keys.append(())
             elif _is_variable(s):
                 src_keys.append([id(t) for t in self._reads.get(id(s), ())] + [id(s)])
-            else:
+            elif id(s) in self._tensors or id(s) in self._producer:
                 src_keys.append((id(s),))
+            else:                       # never watched nor computed on this tape: None
+                src_keys.append(())
         reach = {k for keys in src_keys for k in keys}
         grads: dict = {}
         for i, t in enumerate(targets):

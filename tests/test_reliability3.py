@@ -6,6 +6,7 @@ import contextlib
 import threading
 import time
 
+import numpy as np
 import pytest
 
 
@@ -209,3 +210,56 @@ def test_non_scalar_predicates_fed_at_run_time_are_invalid_argument():
         with pytest.raises(errors.InvalidArgumentError, match=r"maximum_iterations must be a"):
             s.run(w2, {m: [1, 2]})
         assert s.run(r, {p: False}) == 2 and s.run(w, {p: True}) == 3
+
+
+# --------------------------------------------------------------------------------------
+# tf.layers with a boolean tensor `training` keep the static shape (TensorFlow's smart_cond)
+
+
+def test_layers_with_training_tensor_of_unknown_shape_keep_static_shape():
+    x = tf.placeholder(tf.float32, [None, 8, 8, 3])
+    t = tf.placeholder(tf.bool)
+    d = tf.layers.dropout(x, 0.5, training=t)
+    b = tf.layers.batch_normalization(d, training=t)
+    assert d.shape.as_list() == [None, 8, 8, 3] and b.shape.as_list() == [None, 8, 8, 3]
+    y = tf.layers.dense(tf.layers.flatten(tf.layers.conv2d(b, 2, 3)), 1)
+    update = tf.get_collection(tf.GraphKeys.UPDATE_OPS)
+    with tf.Session() as s:
+        s.run(tf.global_variables_initializer())
+        xv = np.random.RandomState(0).randn(4, 8, 8, 3).astype(np.float32)
+        infer = s.run(y, {x: xv, t: False})
+        np.testing.assert_array_equal(infer, s.run(y, {x: xv, t: False}))
+        mean = [v for v in tf.global_variables() if "moving_mean" in v.name][0]
+        s.run(update, {x: xv, t: True})
+        assert np.abs(s.run(mean)).sum() > 0       # the training branch updated it
+
+
+# --------------------------------------------------------------------------------------
+# stop_gradients as a single tensor; a source the tape never watched gets None
+
+
+def test_gradients_accepts_a_single_stop_gradients_tensor():
+    x = tf.constant(3.0)
+    a = x * 2.0
+    y = a * x
+    g_single = tf.gradients(y, [x], stop_gradients=a)
+    g_list = tf.gradients(y, [x], stop_gradients=[a])
+    from flowgrad.debug import explain_gradient
+    explain_gradient(y, [x], stop_gradients=a)
+    with tf.Session() as s:
+        assert s.run(g_single) == s.run(g_list) == [6.0]     # TensorFlow: [6.0]
+
+
+def test_tape_gradient_of_an_unwatched_constant_is_none():
+    with eager():
+        x, c = flowgrad.constant(1.0), flowgrad.constant(2.0)
+        with flowgrad.GradientTape(persistent=True) as tape:
+            tape.watch(x)
+            y = x * c
+            z = y * 3.0
+        gx, gc, gy = tape.gradient(z, [x, c, y])       # TensorFlow: 6.0, None, 3.0
+        assert gx.numpy() == 6.0 and gc is None and gy.numpy() == 3.0
+        jx, jc = tape.jacobian(y, [x, c])
+        assert jx.numpy() == 2.0 and jc is None
+        zero = tape.gradient(z, c, unconnected_gradients="zero")
+        assert zero.numpy() == 0.0

@@ -508,7 +508,8 @@ def explain_gradient(ys: Any, xs: Any, stop_gradients: Any = None, tape: Any = N
         raise ValueError("explain_gradient in eager mode needs the tape that recorded ys: "
                          "explain_gradient(target, sources, tape=tape)")
     ys_t = [convert_to_tensor(y) for y in ys_list]
-    stops = {convert_to_tensor(t).op for t in _as_list(stop_gradients or [])}
+    stops = {convert_to_tensor(t).op for t in
+             (_as_list(stop_gradients) if stop_gradients is not None else [])}
     out = []
     for x in _as_list(xs):
         if tape is not None and not tape._graph_watches(x):

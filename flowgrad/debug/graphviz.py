@@ -69,6 +69,8 @@ def to_dot(graph: Any = None, fetches: Any = None, stop_gradients: Any = None,
         ops = [op for op in ops if op in keep]
     if not include_gradients:
         ops = [op for op in ops if not _is_gradient_op(op)]
+    if stop_gradients is not None and not isinstance(stop_gradients, (list, tuple)):
+        stop_gradients = [stop_gradients]
     stops = {convert_to_tensor(t).op for t in (stop_gradients or [])}
     shown = set(ops)
     lines = ["digraph %s {" % _q(name), "  rankdir=BT;",

@@ -10,7 +10,8 @@ from flowgrad.framework.tensor import is_tensor
 from flowgrad.layers.base import Layer
 from flowgrad.ops import init_ops
 from flowgrad.ops.array_ops import concat, identity, reshape, shape, transpose
-from flowgrad.ops.math_ops import cast, matmul, where
+from flowgrad.ops.cond_v2 import cond
+from flowgrad.ops.math_ops import cast, matmul
 from flowgrad.ops.nn_ops import bias_add, dropout_v2
 
 
@@ -21,9 +22,11 @@ def incompatible(layer: Layer, expected: str, inputs: Any) -> ValueError:
 
 
 def training_blend(training: Any, if_true: Any, if_false: Any) -> Any:
-    """``if_true`` when ``training`` (a bool or a bool tensor), else ``if_false``."""
+    """``if_true()`` when ``training`` (a bool or a bool tensor), else ``if_false()``: a
+    ``tf.cond`` on a tensor, as TensorFlow's ``smart_cond`` (so the result keeps the static
+    shape both branches share, whatever the predicate's static shape)."""
     if is_tensor(training):
-        return where(cast(training, "bool"), if_true(), if_false())
+        return cond(cast(training, "bool"), if_true, if_false)
     return if_true() if training else if_false()
 
 
