@@ -79,6 +79,13 @@ from flowgrad.ops.sparse_tensor import SparseTensor
 from flowgrad.ops.string_ops import as_string
 from flowgrad.dropin import install_as_tensorflow
 from flowgrad import image_api as image
+from flowgrad import bitwise_api as bitwise
+from flowgrad.ops.bucket_ops import (histogram_fixed_width, histogram_fixed_width_bins,
+                                     searchsorted)
+from flowgrad.ops.manip_ops import (bitcast, broadcast_dynamic_shape, broadcast_static_shape,
+                                    ensure_shape, get_static_value, repeat, reverse_sequence,
+                                    roll, sequence_mask, unique, unique_with_counts)
+from flowgrad.ops.tensor_scatter_ops import tensor_scatter_nd_max, tensor_scatter_nd_min
 
 __version__ = version.VERSION   # TensorFlow API version; flowgrad's: version.FLOWGRAD_VERSION
 

@@ -83,6 +83,7 @@ from flowgrad.ops.complex_ops import angle, conj, imag, real
 from flowgrad.ops.elementwise_ops import nextafter
 from flowgrad.ops.nn_ops import log_sigmoid
 from flowgrad.ops.segment_ops import segment_prod, unsorted_segment_prod
+from flowgrad.ops.bucket_ops import bincount
 from flowgrad.ops.trig_ops import acos, acosh, asin, asinh, atan, atan2, atanh, cosh, sinh
 # tf.math's names for functions flowgrad keeps with other ops (the same functions in TensorFlow)
 from flowgrad.ops.array_ops import invert_permutation
@@ -105,5 +106,5 @@ __all__ = [
     "unsorted_segment_sum", "top_k", "invert_permutation", "l2_normalize", "zero_fraction",
     "bessel_i0", "bessel_i0e", "bessel_i1", "bessel_i1e", "angle", "conj", "imag", "real",
     "nextafter", "log_sigmoid", "segment_prod", "unsorted_segment_prod", "acos", "acosh",
-    "asin", "asinh", "atan", "atan2", "atanh", "cosh", "sinh",
+    "asin", "asinh", "atan", "atan2", "atanh", "cosh", "sinh", "bincount",
 ]

@@ -237,6 +237,11 @@ RECIPES.update({
     "Angle": (lambda a, b: tf.math.angle(tf.complex(a, b)), [_pos(3), _a(3)]),
     "SegmentProd": (lambda d: tf.math.segment_prod(d, _SEG), [_pos(4, 2)]),
     "UnsortedSegmentProd": (lambda d: tf.math.unsorted_segment_prod(d, _SEG, 3), [_pos(4)]),
+    "Roll": (lambda x: tf.roll(x, [1, 2], [0, 1]), [_a(2, 3)]),
+    "ReverseSequence": (lambda x: tf.reverse_sequence(x, [2, 3], seq_axis=1), [_a(2, 3)]),
+    "EnsureShape": (lambda x: tf.ensure_shape(x, [2, None]), [_a(2, 3)]),
+    "TensorScatterMax": (lambda t, u: tf.tensor_scatter_nd_max(t, [[1]], u), [_a(3), _a(1)]),
+    "TensorScatterMin": (lambda t, u: tf.tensor_scatter_nd_min(t, [[1]], u), [_a(3), _a(1)]),
 })
 
 # op types made only by internal code paths no public TensorFlow function reaches

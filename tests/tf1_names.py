@@ -128,6 +128,8 @@ TF1_TOP_LEVEL = (
     "variance_scaling_initializer", "variant", "vectorized_map", "verify_tensor_all_finite",
     "version", "where", "where_v2", "while_loop", "wrap_function", "write_file", "xla", "zeros",
     "zeros_initializer", "zeros_like", "zeta",
+    # in TensorFlow 2.21's compat.v1 (newer than the golden file above)
+    "repeat", "tensor_scatter_nd_max", "tensor_scatter_nd_min",
 )
 
 #: TF1 names that later releases added after the golden file above was recorded (TF 1.15).

@@ -49,6 +49,14 @@ from flowgrad.ops.complex_ops import angle, complex, conj, imag, real
 from flowgrad.ops.nn_ops import log_sigmoid
 from flowgrad.ops.segment_ops import segment_prod, unsorted_segment_prod
 from flowgrad.ops.trig_ops import acos, acosh, asin, asinh, atan, atan2, atanh, cosh, sinh
+from flowgrad import bitwise_api as bitwise
+from flowgrad.ops.bucket_ops import (bincount, histogram_fixed_width, histogram_fixed_width_bins,
+                                     searchsorted)
+from flowgrad.ops.manip_ops import (bitcast, broadcast_dynamic_shape, broadcast_static_shape,
+                                    ensure_shape, get_static_value, repeat, roll, sequence_mask,
+                                    unique, unique_with_counts)
+from flowgrad.ops.manip_ops import reverse_sequence_v1 as reverse_sequence
+from flowgrad.ops.tensor_scatter_ops import tensor_scatter_nd_max, tensor_scatter_nd_min
 from flowgrad.compat import v1_linalg as linalg
 from flowgrad.ops.einsum_ops import einsum, tensordot
 from flowgrad.ops.linalg_ops import cholesky_solve, eigh as self_adjoint_eig

@@ -51,6 +51,44 @@ CASES = [
      {"a": ([1.0, -2.0, 0.0, -1.0], "float32"), "b": ([0.5, 3.0, -1.0, 0.0], "float32")}),
     ("real_input", "(tf.math.real(x), tf.math.imag(x), tf.math.angle(x), tf.math.conj(x))",
      {"x": ([-1.5, 0.0, 2.0], "float64")}),
+    ("roll", "tf.roll(x, [1, -2], [0, 1])", {"x": ([[1, 2, 3], [4, 5, 6]], "int32")}),
+    ("roll_scalar", "tf.roll(x, 4, 0)", {"x": ([1.0, 2.0, 3.0], "float32")}),
+    ("reverse_sequence", "tf.reverse_sequence(x, n, seq_axis=1, batch_axis=0)",
+     {"x": ([[1, 2, 3, 4], [5, 6, 7, 8], [9, 10, 11, 12]], "int32"), "n": ([3, 0, 4], "int64")}),
+    ("unique", "tf.unique(x)", {"x": ([4, 1, 4, 7, 1, 1], "int32")}),
+    ("unique_with_counts", "tf.unique_with_counts(x, out_idx=tf.int64)",
+     {"x": ([2.5, -1.0, 2.5, 0.0], "float32")}),
+    ("bitcast_down", "tf.bitcast(x, tf.uint8)", {"x": ([1.0, -2.5], "float32")}),
+    ("bitcast_up", "tf.bitcast(x, tf.int32)", {"x": ([[0, 0, 128, 63]], "uint8")}),
+    ("sequence_mask", "(tf.sequence_mask(n, 5), tf.sequence_mask(n, dtype=tf.float32))",
+     {"n": ([[1, 3], [0, 2]], "int32")}),
+    ("broadcast_dynamic_shape", "tf.broadcast_dynamic_shape(a, b)",
+     {"a": ([2, 1, 3], "int32"), "b": ([4, 1], "int32")}),
+    ("searchsorted", "(tf.searchsorted(s, v), tf.searchsorted(s, v, side='right'), "
+                     "tf.searchsorted(s, v, out_type=tf.int64))",
+     {"s": ([[0.0, 1.0, 1.0, 3.0], [-1.0, 2.0, 4.0, 8.0]], "float32"),
+      "v": ([[1.0, -5.0, 3.5], [8.0, 2.0, 9.0]], "float32")}),
+    ("histogram_fixed_width", "(tf.histogram_fixed_width(v, r, nbins=5), "
+                              "tf.histogram_fixed_width_bins(v, r, nbins=5))",
+     {"v": ([-1.0, 0.0, 1.5, 2.0, 5.0, 15.0, 4.99], "float64"), "r": ([0.0, 5.0], "float64")}),
+    ("tensor_scatter_nd_max_min", "(tf.tensor_scatter_nd_max(t, i, u), "
+                                  "tf.tensor_scatter_nd_min(t, i, u))",
+     {"t": ([[1.0, 5.0], [3.0, -2.0], [0.0, 0.0]], "float32"), "i": ([[0], [2], [0]], "int32"),
+      "u": ([[4.0, 2.0], [-1.0, 1.0], [0.5, 9.0]], "float32")}),
+    ("bitwise", "(tf.bitwise.bitwise_and(a, b), tf.bitwise.bitwise_or(a, b), "
+                "tf.bitwise.bitwise_xor(a, b), tf.bitwise.invert(a), "
+                "tf.bitwise.left_shift(a, c), tf.bitwise.right_shift(a, c))",
+     {"a": ([5, -7, 0, 1000], "int32"), "b": ([3, 12, -1, 255], "int32"),
+      "c": ([1, 2, 3, 4], "int32")}),
+    ("repeat", "(tf.repeat(x, 2), tf.repeat(x, [1, 0, 2], axis=1), tf.repeat(x, [2, 1], axis=0))",
+     {"x": ([[1, 2, 3], [4, 5, 6]], "int32")}),
+    ("bincount", "(tf.math.bincount(a), tf.math.bincount(a, minlength=7), "
+                 "tf.math.bincount(a, maxlength=3), tf.math.bincount(a, weights=w), "
+                 "tf.math.bincount(a, dtype=tf.float32, binary_output=True))",
+     {"a": ([1, 4, 4, 0, 1, 1], "int32"), "w": ([0.5, 1.0, 2.0, 3.0, 0.25, 1.0], "float64")}),
+    ("bincount_rows", "(tf.math.bincount(a, axis=-1), tf.math.bincount(a, axis=-1, "
+                      "minlength=6, binary_output=True))",
+     {"a": ([[1, 2, 2], [0, 0, 3]], "int32")}),
 ]
 
 
