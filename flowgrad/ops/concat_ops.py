@@ -138,13 +138,26 @@ def _split_parts(parts: list, num_split: int) -> Any:
     return parts[0] if num_split == 1 else tuple(parts)
 
 
+def _pieces(x: Any, bounds: list, axis: int) -> list:
+    """The views ``x[..., bounds[k]:bounds[k + 1], ...]`` along ``axis`` (what ``np.split``
+    returns, without its Python overhead: an LSTM splits its gates this way every step)."""
+    x = np.asarray(x)
+    index = [np.s_[:]] * x.ndim     # (this module's ``slice`` is the op)
+    out = []
+    for lo, hi in zip(bounds[:-1], bounds[1:]):
+        index[axis] = np.s_[lo:hi]
+        out.append(x[tuple(index)])
+    return out
+
+
 def _split_kernel(x: Any, axis_in: Any = None, *, num_split: int, axis: int | None) -> Any:
     a = axis if axis_in is None else int(axis_in)
     n = np.shape(x)[a]
     if n % num_split:
         raise _invalid("Number of ways to split should evenly divide the split dimension, but "
                        "got split_dim %d (size = %d) and num_split %d" % (a, n, num_split))
-    return _split_parts(np.split(x, num_split, axis=a), num_split)
+    k = n // num_split
+    return _split_parts(_pieces(x, (np.arange(num_split + 1) * k).tolist(), a), num_split)
 
 
 def _split_infer(ins: list, attrs: dict) -> list:
@@ -187,7 +200,7 @@ def _splitv_kernel(x: Any, *spec: Any, size_splits: tuple | None, axis: int | No
     if size_splits is None:
         size_splits, axis = [int(s) for s in spec[0]], int(spec[1])
     sizes = _resolve_sizes(list(size_splits), np.shape(x)[axis], _invalid)
-    return _split_parts(np.split(x, np.cumsum(sizes)[:-1], axis=axis), num_split)
+    return _split_parts(_pieces(x, [0] + np.cumsum(sizes).tolist(), axis), num_split)
 
 
 def _splitv_infer(ins: list, attrs: dict) -> list:

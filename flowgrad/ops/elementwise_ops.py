@@ -186,9 +186,16 @@ register_jvp("TanhGrad", _tanh_grad_jvp)
 
 
 def _sigmoid_kernel(x: Any) -> Any:
-    e = np.exp(-np.abs(x))                  # 1 / (1 + exp(-x)) without overflow, one exp
-    d = 1 + e
-    return np.where(x >= 0, 1 / d, e / d)
+    # 1 / (1 + exp(-x)) without overflow, one exp: 1 / (1 + e) for x >= 0, e / (1 + e)
+    # below, e = exp(-|x|); computed in two buffers (an LSTM runs it three times a step)
+    if type(x) is not np.ndarray or not x.ndim:
+        e = np.exp(-np.abs(x))
+        d = 1 + e
+        return np.where(x >= 0, 1 / d, e / d)
+    e = np.abs(x)
+    e = np.exp(np.negative(e, out=e), out=e)
+    d = np.add(e, 1)
+    return np.divide(np.where(x >= 0, 1, e), d, out=d)
 
 
 @defop("Sigmoid", _sigmoid_kernel, unary, input_names=("x",))
