@@ -1,7 +1,11 @@
 """CNN training speed: the W5 MNIST CNN in flowgrad graph mode against a hand-written NumPy
 im2col version of the same training step.
 
-Run:  python benchmarks/bench_cnn.py [--steps N] [--repeat N] [--kernels]
+Run:  python benchmarks/bench_cnn.py [--steps N] [--repeat N] [--kernels] [--tensorflow PY]
+
+With TensorFlow installed for the Python ``PY`` (default /work/venv-tf/bin/python, skipped
+when absent), the same training step (``tf.compat.v1`` graph mode, the same weights, batches
+and Adam) is timed there too, in a child process started between the rounds.
 
 The model: conv 5x5x32 SAME + ReLU + 2x2 max-pool, conv 5x5x64 SAME + ReLU + 2x2 max-pool,
 dense 1024 + ReLU, dense 10, softmax cross-entropy, Adam(1e-4), batches of 64 MNIST images,
@@ -44,6 +48,8 @@ from __future__ import annotations
 
 import argparse
 import os
+import subprocess
+import tempfile
 import time
 
 os.environ.setdefault("OPENBLAS_NUM_THREADS", "1")  # as the other benchmarks
@@ -290,21 +296,95 @@ def kernel_alternatives() -> None:
             print("  %-48s %7.1f ms" % (label, ms(fn)))
 
 
+def tensorflow_step(batches: list, repeat: int) -> float:
+    """Seconds per training step of the same model in TensorFlow (run in its own process by
+    ``--as-tensorflow``: its graph, the same weights and batches), best of ``repeat``."""
+    import tensorflow.compat.v1 as tft
+    tft.disable_v2_behavior()
+    weights = initial_weights()
+    x = tft.placeholder(tft.float32, [None, 28, 28, 1])
+    y = tft.placeholder(tft.float32, [None, 10])
+    w1, b1, w2, b2, w3, b3, w4, b4 = [tft.Variable(v) for v in weights]
+    h = tft.nn.relu(tft.nn.conv2d(x, w1, [1, 1, 1, 1], "SAME") + b1)
+    h = tft.nn.max_pool(h, [1, 2, 2, 1], [1, 2, 2, 1], "SAME")
+    h = tft.nn.relu(tft.nn.conv2d(h, w2, [1, 1, 1, 1], "SAME") + b2)
+    h = tft.nn.max_pool(h, [1, 2, 2, 1], [1, 2, 2, 1], "SAME")
+    h = tft.nn.relu(tft.matmul(tft.reshape(h, [-1, 7 * 7 * 64]), w3) + b3)
+    logits = tft.matmul(h, w4) + b4
+    loss = tft.reduce_mean(tft.nn.softmax_cross_entropy_with_logits_v2(labels=y,
+                                                                       logits=logits))
+    train = tft.train.AdamOptimizer(LR, B1, B2, EPS).minimize(loss)
+    sess = tft.Session()
+    init = tft.global_variables_initializer()
+    sess.run(init)
+    sess.run(train, {x: batches[0][0], y: batches[0][1]})
+
+    def steps() -> None:
+        sess.run(init)
+        for bx, by in batches:
+            sess.run([train, loss], {x: bx, y: by})
+    return best_of(steps, repeat) / len(batches)
+
+
+def tensorflow_in_child(python: str, batches: list, repeat: int) -> float | None:
+    """``tensorflow_step`` run by ``python`` in a child process; None where that Python or
+    its TensorFlow is missing."""
+    if not os.path.exists(python):
+        return None
+    with tempfile.TemporaryDirectory() as tmp:
+        path = os.path.join(tmp, "batches.npz")
+        np.savez(path, x=np.stack([b[0] for b in batches]), y=np.stack([b[1] for b in batches]))
+        env = dict(os.environ, TF_CPP_MIN_LOG_LEVEL="3",
+                   PYTHONPATH=os.pathsep.join([os.path.dirname(os.path.dirname(
+                       os.path.abspath(__file__))), os.environ.get("PYTHONPATH", "")]))
+        done = subprocess.run([python, os.path.abspath(__file__), "--as-tensorflow", path,
+                               "--repeat", str(repeat)], capture_output=True, text=True,
+                              env=env)
+    if done.returncode:
+        print("TensorFlow skipped: %s" % (done.stderr.strip().splitlines() or ["?"])[-1])
+        return None
+    return float(done.stdout.split()[-1])
+
+
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("--steps", type=int, default=20, help="training steps per round")
     ap.add_argument("--repeat", type=int, default=5, help="rounds; the best is reported")
     ap.add_argument("--kernels", action="store_true",
                     help="also time the convolution kernel alternatives")
+    ap.add_argument("--tensorflow", default="/work/venv-tf/bin/python",
+                    help="a Python with TensorFlow to time the same step in ('' to skip)")
+    ap.add_argument("--as-tensorflow", metavar="NPZ", help=argparse.SUPPRESS)
     args = ap.parse_args()
+    if args.as_tensorflow:
+        data = np.load(args.as_tensorflow)
+        print(tensorflow_step(list(zip(data["x"], data["y"])), args.repeat))
+        return
     tf.disable_v2_behavior()
     if args.kernels:
         kernel_alternatives()
     t0 = time.perf_counter()
-    ours, theirs, diff = training_steps(image_batches(args.steps), args.repeat)
+    batches = image_batches(args.steps)
+    ours, theirs, diff = training_steps(batches, args.repeat)
+    t_tf = tensorflow_in_child(args.tensorflow, batches, args.repeat) if args.tensorflow \
+        else None
     print_table([("W5 CNN training step, Adam, batch 64", ours, theirs, "s")])
+    if t_tf is not None:
+        print("TensorFlow (%s): %.3f s a step; flowgrad / TensorFlow = %.2fx"
+              % (args.tensorflow, t_tf, ours / t_tf))
+    print("BLAS threads (threadpoolctl): %s" % _blas_threads())
     print("largest weight difference after %d steps: %.2e (%.0f s in all)"
           % (args.steps, diff, time.perf_counter() - t0))
+
+
+def _blas_threads() -> str:
+    try:
+        import threadpoolctl
+    except ImportError:
+        return "threadpoolctl not installed"
+    return ", ".join("%s %s %s: %d" % (i["internal_api"], i["version"], i.get("architecture"),
+                                       i["num_threads"])
+                     for i in threadpoolctl.threadpool_info() if i["user_api"] == "blas")
 
 
 if __name__ == "__main__":
