@@ -2,19 +2,25 @@
 against the same LSTM hand-written in NumPy (forward, then backpropagation through time),
 timed in the same run.
 
-Run:  python benchmarks/bench_rnn.py [--repeat N]
+Run:  python benchmarks/bench_rnn.py [--repeat N] [--tensorflow PY]
 
 Rows (each computes the gradients of sum(h_T * R) w.r.t. the kernel and the bias):
   * ``tf.nn.dynamic_rnn`` + ``BasicLSTMCell``, ``tf.gradients``, Session (one While op);
   * ``tf.nn.static_rnn`` (the same cell unrolled into 28 copies in the graph);
   * ``keras.layers.LSTM`` with ``GradientTape`` inside a ``tf.function`` (While op);
   * ``keras.layers.LSTM`` with ``GradientTape``, eager (a Python loop over time).
-The gradients are checked against NumPy's before timing.
+The gradients are checked against NumPy's before timing. A last row times 20 training
+steps (``dynamic_rnn``, GradientDescent on the kernel and bias) against the NumPy BPTT with
+the same update; with TensorFlow installed for ``PY`` (default /work/venv-tf/bin/python,
+skipped when absent) its Keras LSTM is timed in a ``tf.function`` there too (the same GEMMs
+and gates; TensorFlow 2.21 with Keras 3 has no BasicLSTMCell), in a child process.
 """
 from __future__ import annotations
 
 import argparse
 import os
+import subprocess
+import tempfile
 import time
 from typing import Callable
 
@@ -26,6 +32,7 @@ import flowgrad  # noqa: E402
 import flowgrad.compat.v1 as tf  # noqa: E402
 
 BATCH, STEPS, DEPTH, UNITS = 64, 28, 28, 128
+TRAIN_STEPS = 20
 
 
 def best_of(fn: Callable[[], object], repeat: int) -> float:
@@ -94,6 +101,82 @@ def tf1_lstm(x: np.ndarray, kernel: np.ndarray, bias: np.ndarray, r: np.ndarray,
     return lambda: sess.run(grads, {inputs: x}), variables
 
 
+def tf1_training(x: np.ndarray, kernel: np.ndarray, bias: np.ndarray, r: np.ndarray,
+                 tfm: object = tf) -> Callable[[], None]:
+    """20 GradientDescent steps of the ``dynamic_rnn`` LSTM on sum(h_T * r), in the TF1 API
+    of ``tfm`` (flowgrad's, or TensorFlow's in the child process)."""
+    g = tfm.Graph()
+    with g.as_default():
+        inputs = tfm.placeholder(tfm.float32, [BATCH, STEPS, DEPTH])
+        cell = tfm.nn.rnn_cell.BasicLSTMCell(UNITS)
+        _, state = tfm.nn.dynamic_rnn(cell, inputs, dtype=tfm.float32)
+        loss = tfm.reduce_sum(state.h * r)
+        train = tfm.train.GradientDescentOptimizer(1e-4).minimize(loss)
+        sess = tfm.Session()
+        sess.run(tfm.global_variables_initializer())
+        for v, value in zip(tfm.trainable_variables(), (kernel, bias)):
+            v.load(value, sess)
+
+    def run() -> None:
+        for _ in range(TRAIN_STEPS):
+            sess.run(train, {inputs: x})
+    return run
+
+
+def numpy_training(x: np.ndarray, kernel: np.ndarray, bias: np.ndarray,
+                   r: np.ndarray) -> None:
+    """The same 20 GradientDescent steps in NumPy (BPTT)."""
+    kernel, bias = kernel.copy(), bias.copy()
+    for _ in range(TRAIN_STEPS):
+        dk, db = numpy_lstm_grads(x, kernel, bias, r)
+        kernel -= np.float32(1e-4) * dk
+        bias -= np.float32(1e-4) * db
+
+
+def tensorflow_rows(x: np.ndarray, kernel: np.ndarray, bias: np.ndarray, r: np.ndarray,
+                    repeat: int) -> list:
+    """(forward+backward, 20 training steps) seconds of TensorFlow's Keras LSTM (TF 2.21
+    with Keras 3 has no BasicLSTMCell) in a ``tf.function``: the same GEMMs and gates."""
+    import tensorflow as tft
+    layer = tft.keras.layers.LSTM(UNITS)
+    layer(x[:1])
+    layer.set_weights([kernel[:DEPTH], kernel[DEPTH:], bias])
+    xt, rt = tft.constant(x), tft.constant(r)
+
+    @tft.function
+    def grads() -> list:
+        with tft.GradientTape() as tape:
+            loss = tft.reduce_sum(layer(xt) * rt)
+        return tape.gradient(loss, layer.trainable_variables)
+
+    @tft.function
+    def train() -> None:
+        for _ in tft.range(TRAIN_STEPS):
+            for v, g in zip(layer.trainable_variables, grads()):
+                v.assign_sub(1e-4 * g)
+    return [best_of(lambda: [g.numpy() for g in grads()], repeat),
+            best_of(lambda: train(), repeat)]
+
+
+def tensorflow_in_child(python: str, arrays: dict, repeat: int) -> list | None:
+    """``tensorflow_rows`` run by ``python`` in a child process; None where it is missing."""
+    if not os.path.exists(python):
+        return None
+    with tempfile.TemporaryDirectory() as tmp:
+        path = os.path.join(tmp, "lstm.npz")
+        np.savez(path, **arrays)
+        env = dict(os.environ, TF_CPP_MIN_LOG_LEVEL="3",
+                   PYTHONPATH=os.pathsep.join([os.path.dirname(os.path.dirname(
+                       os.path.abspath(__file__))), os.environ.get("PYTHONPATH", "")]))
+        done = subprocess.run([python, os.path.abspath(__file__), "--as-tensorflow", path,
+                               "--repeat", str(repeat)], capture_output=True, text=True,
+                              env=env)
+    if done.returncode:
+        print("TensorFlow skipped: %s" % (done.stderr.strip().splitlines() or ["?"])[-1])
+        return None
+    return [float(v) for v in done.stdout.split()[-2:]]
+
+
 def keras_lstm(x: np.ndarray, kernel: np.ndarray, bias: np.ndarray, r: np.ndarray,
                compiled: bool) -> Callable[[], list]:
     """Keras's LSTM with TF's gate order mapped (i, j, f, o -> i, f, c, o; forget bias + 1)."""
@@ -118,7 +201,14 @@ def keras_lstm(x: np.ndarray, kernel: np.ndarray, bias: np.ndarray, r: np.ndarra
 def main() -> None:
     parser = argparse.ArgumentParser(description="LSTM forward+backward vs NumPy")
     parser.add_argument("--repeat", type=int, default=5)
+    parser.add_argument("--tensorflow", default="/work/venv-tf/bin/python",
+                        help="a Python with TensorFlow to time its LSTM in ('' to skip)")
+    parser.add_argument("--as-tensorflow", metavar="NPZ", help=argparse.SUPPRESS)
     args = parser.parse_args()
+    if args.as_tensorflow:
+        data = np.load(args.as_tensorflow)
+        print(*tensorflow_rows(data["x"], data["kernel"], data["bias"], data["r"], args.repeat))
+        return
     rng = np.random.RandomState(0)
     x = rng.rand(BATCH, STEPS, DEPTH).astype(np.float32)
     lim = np.sqrt(6 / (DEPTH + UNITS + 4 * UNITS))
@@ -144,12 +234,26 @@ def main() -> None:
         np.testing.assert_allclose(db[:UNITS], want[1][:UNITS], rtol=2e-3, atol=2e-4)
         rows.append((name, best_of(run, args.repeat)))
 
+    t_train = best_of(tf1_training(x, kernel, bias, r), args.repeat)
+    t_numpy_train = best_of(lambda: numpy_training(x, kernel, bias, r), args.repeat)
+    t_tf = tensorflow_in_child(args.tensorflow, {"x": x, "kernel": kernel, "bias": bias,
+                                                 "r": r}, args.repeat) \
+        if args.tensorflow else None
+
     print("LSTM forward+backward: batch %d, %d units, %d steps of %d inputs; best of %d"
           % (BATCH, UNITS, STEPS, DEPTH, args.repeat))
     print("%-44s %11s %11s %7s %14s" % ("", "flowgrad", "NumPy", "ratio", "extra/step"))
     for name, t in rows:
         print("%-44s %8.2f ms %8.2f ms %6.2fx %11.0f us"
               % (name, t * 1e3, t_numpy * 1e3, t / t_numpy, (t - t_numpy) / STEPS * 1e6))
+    name = "dynamic_rnn, %d GradientDescent steps" % TRAIN_STEPS
+    print("%-44s %8.2f ms %8.2f ms %6.2fx" % (name, t_train * 1e3, t_numpy_train * 1e3,
+                                              t_train / t_numpy_train))
+    if t_tf is not None:
+        print("TensorFlow Keras LSTM in tf.function (%s): forward+backward %.2f ms "
+              "(flowgrad %.2fx), %d steps %.2f ms (flowgrad %.2fx)"
+              % (args.tensorflow, t_tf[0] * 1e3, rows[0][1] / t_tf[0], TRAIN_STEPS,
+                 t_tf[1] * 1e3, t_train / t_tf[1]))
 
 
 if __name__ == "__main__":
