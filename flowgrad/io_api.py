@@ -5,7 +5,8 @@ from flowgrad.ops.csv_ops import decode_csv
 from flowgrad.ops.io_ops import (decode_json_example, decode_raw, matching_files, parse_tensor,
                                  read_file, serialize_tensor, write_file)
 from flowgrad.ops.parsing_ops import (FixedLenFeature, FixedLenSequenceFeature, RaggedFeature,
-                                      VarLenFeature, parse_example, parse_single_example)
+                                      VarLenFeature, parse_example, parse_single_example,
+                                      parse_single_sequence_example)
 from flowgrad.ops.tf_record import TFRecordOptions, TFRecordWriter
 from flowgrad.saved_model.graph_export import write_graph
 
@@ -13,7 +14,7 @@ __all__ = ["gfile", "TFRecordOptions", "TFRecordWriter", "decode_raw", "matching
            "parse_tensor", "read_file", "serialize_tensor", "write_file", "write_graph",
            "FixedLenFeature", "FixedLenSequenceFeature", "RaggedFeature", "VarLenFeature",
            "parse_example", "parse_single_example", "decode_csv",
-           "decode_json_example"]
+           "decode_json_example", "parse_single_sequence_example"]
 
 
 def __dir__() -> list:

@@ -110,3 +110,27 @@ def test_decode_json_example_gives_tensorflows_example():
     assert ref["error"]["class"] == "InvalidArgumentError"
     assert str(e.value).startswith("Error while parsing JSON: ")
     assert "nope" in str(e.value)
+
+
+def _seq_feature(spec):
+    if spec[0] == "seqreq":
+        return tf.io.FixedLenSequenceFeature(spec[1], getattr(tf, spec[2]))
+    return make_feature(tf, spec)
+
+
+@pytest.mark.parametrize("name", sorted(REF["sequence_parsing"]))
+def test_parse_single_sequence_example_matches_tensorflow(name):
+    spec = REF["sequence_parsing"][name]
+    seq = dec(REF["sequence_example"])
+
+    def run():
+        c, s = tf.io.parse_single_sequence_example(
+            seq, {k: _seq_feature(v) for k, v in spec["context"].items()},
+            {k: _seq_feature(v) for k, v in spec["sequence"].items()})
+        return {"context": c, "sequence": s}
+    if "error" in spec:
+        with pytest.raises(getattr(errors, spec["error"]["class"])) as e:
+            run()
+        assert str(e.value).startswith(spec["error"]["message"])
+    else:
+        same_value(run(), spec["result"])

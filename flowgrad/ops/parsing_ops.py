@@ -284,3 +284,179 @@ def parse_single_example(serialized: Any, features: dict, example_names: Any = N
     if ser.shape.rank not in (0, None):
         raise ValueError("Input serialized must be a scalar, got shape %s" % ser.shape)
     return parse_example(ser, features, name=name)
+
+
+# -- SequenceExample -------------------------------------------------------------------
+
+def _parse_sequence(serialized: bytes) -> Any:
+    try:
+        return example_protos.pb().SequenceExample.FromString(serialized)
+    except Exception:   # noqa: BLE001 - protobuf's DecodeError
+        raise errors.InvalidArgumentError(None, None, "Could not parse example input, value: "
+                                          "'%s'" % serialized.decode("utf-8", "replace")) \
+            from None
+
+
+def _sparse_outputs(rows: list) -> tuple:
+    """(indices, values, shape) of rows of values (one row per step)."""
+    idx = [(i, j) for i, r in enumerate(rows) for j in range(len(r))]
+    width = max((len(r) for r in rows), default=0)
+    vals = np.concatenate(rows) if rows else np.zeros(0)
+    return (np.array(idx, np.int64).reshape(-1, 2), vals,
+            np.array([len(rows), width], np.int64))
+
+
+def _parse_sequence_kernel(serialized: Any, *context_defaults: Any, context_sparse: tuple,
+                           context_dense: tuple, sequence_sparse: tuple,
+                           sequence_dense: tuple) -> Any:
+    seq = _parse_sequence(np.asarray(serialized, dtype=object).item())
+    ctx = collections.namedtuple("Context", "features")(seq.context)
+    outs: list = []
+    ctx_idx, ctx_vals, ctx_shapes = [], [], []
+    for key, dt in context_sparse:
+        v = _values(ctx, key, dt)
+        v = np.zeros(0, dt.np) if v is None else v
+        ctx_idx.append(np.arange(len(v), dtype=np.int64).reshape(-1, 1))
+        ctx_vals.append(v)
+        ctx_shapes.append(np.array([len(v)], np.int64))
+    outs += ctx_idx + ctx_vals + ctx_shapes
+    for (key, dt, shape), default in zip(context_dense, context_defaults):
+        v = _values(ctx, key, dt)
+        default = np.asarray(default, dtype=object if dt is dtypes.string else dt.np)
+        if v is None:
+            if default.size == 0:
+                raise errors.InvalidArgumentError(
+                    None, None, "Inconsistent max number of elements for feature %s: expected "
+                    "%d, but found 0" % (key, int(np.prod(shape, dtype=np.int64))))
+            v = default
+        if v.size != int(np.prod(shape, dtype=np.int64)):
+            raise errors.InvalidArgumentError(
+                None, None, "Name: <unknown>, Key: %s, Index: 0.  Number of %s values != "
+                "expected.  values size: %d but output shape: %s"
+                % (key, _KIND_NAMES[_LIST_OF[dt]], v.size, list(shape)))
+        outs.append(v.reshape(shape))
+    lists = seq.feature_lists.feature_list
+    sp_idx, sp_vals, sp_shapes = [], [], []
+    for key, dt in sequence_sparse:
+        steps = lists[key].feature if key in lists else []
+        rows = [_step_values(f, key, dt) for f in steps]
+        i, v, s = _sparse_outputs(rows)
+        sp_idx.append(i)
+        sp_vals.append(v.astype(object if dt is dtypes.string else dt.np))
+        sp_shapes.append(s)
+    outs += sp_idx + sp_vals + sp_shapes
+    for key, dt, shape, allow_missing in sequence_dense:
+        if key not in lists and not allow_missing:
+            raise errors.InvalidArgumentError(
+                None, None, "Name: <unknown>, Feature list '%s' is required but could not be "
+                "found.  Did you mean to include it in feature_list_dense_missing_assumed_empty"
+                " or feature_list_dense_defaults?" % key)
+        steps = lists[key].feature if key in lists else []
+        size = int(np.prod(shape, dtype=np.int64))
+        flat = [_step_values(f, key, dt) for f in steps]
+        flat = np.concatenate(flat) if flat else np.zeros(0, object if dt is dtypes.string
+                                                            else dt.np)
+        if size and flat.size % size:
+            raise errors.InvalidArgumentError(
+                None, None, "Feature list '%s' has an unexpected number of values.  Total "
+                "values size: %d is not consistent with output shape: [%s]"
+                % (key, flat.size, ",".join(["?"] + [str(d) for d in shape])))
+        outs.append(flat.reshape((-1,) + tuple(shape)))
+    return outs[0] if len(outs) == 1 else tuple(outs)
+
+
+def _step_values(feature: Any, key: str, dt: dtypes.DType) -> np.ndarray:
+    """The values of one step (a Feature) of feature list ``key``."""
+    holder = collections.namedtuple("Step", "features")(
+        collections.namedtuple("Features", "feature")({key: feature}))
+    v = _values(holder, key, dt, "Name: <unknown>, Key: %s." % key)
+    return np.zeros(0, dt.np) if v is None else v
+
+
+def _parse_sequence_rule(ins: list, attrs: dict) -> list:
+    n_cs, n_ss = len(attrs["context_sparse"]), len(attrs["sequence_sparse"])
+    out = [(dtypes.int64, TensorShape([None, 1]))] * n_cs
+    out += [(dt, TensorShape([None])) for _, dt in attrs["context_sparse"]]
+    out += [(dtypes.int64, TensorShape([1]))] * n_cs
+    out += [(dt, TensorShape(list(shape))) for _, dt, shape in attrs["context_dense"]]
+    out += [(dtypes.int64, TensorShape([None, 2]))] * n_ss
+    out += [(dt, TensorShape([None])) for _, dt in attrs["sequence_sparse"]]
+    out += [(dtypes.int64, TensorShape([2]))] * n_ss
+    out += [(dt, TensorShape([None] + list(shape))) for _, dt, shape, _ in
+            attrs["sequence_dense"]]
+    return out
+
+
+register_op("ParseSingleSequenceExample", _parse_sequence_kernel, _parse_sequence_rule,
+            num_outputs=lambda a: 3 * len(a["context_sparse"]) + len(a["context_dense"]) +
+            3 * len(a["sequence_sparse"]) + len(a["sequence_dense"]),
+            input_names=("serialized",))
+NotDifferentiable("ParseSingleSequenceExample")
+
+
+def parse_single_sequence_example(serialized: Any, context_features: dict | None = None,
+                                  sequence_features: dict | None = None,
+                                  example_name: Any = None, name: str | None = None) -> tuple:
+    """Parses one serialized ``tf.train.SequenceExample``.
+
+    Args:
+        serialized: a string scalar.
+        context_features: FixedLenFeature / VarLenFeature per context key.
+        sequence_features: FixedLenSequenceFeature ([steps] + shape) / VarLenFeature
+            (a SparseTensor [steps, longest]) per feature list key.
+        example_name: accepted for TensorFlow's signature.
+        name: the op's name.
+
+    Returns:
+        (context dict, feature list dict).
+
+    Raises:
+        ValueError: no features, or a feature kind that is not supported here.
+        InvalidArgumentError: (when run) missing or miscounted features.
+    """
+    context_features = context_features or {}
+    sequence_features = sequence_features or {}
+    if not context_features and not sequence_features:
+        raise ValueError("Missing features.")
+    c_sparse, c_dense, s_sparse, s_dense, defaults = [], [], [], [], []
+    for key in sorted(context_features):
+        f = context_features[key]
+        if isinstance(f, VarLenFeature):
+            c_sparse.append((key, _dtype(f, key)))
+        elif isinstance(f, FixedLenFeature):
+            dt = _dtype(f, key)
+            c_dense.append((key, dt, tuple(int(d) for d in TensorShape(f.shape).as_list())))
+            defaults.append(convert_to_tensor(_dense_default(f, dt, key), dt))
+        else:
+            raise ValueError("Unsupported context feature %s for key %s" % (f, key))
+    for key in sorted(sequence_features):
+        f = sequence_features[key]
+        if isinstance(f, VarLenFeature):
+            s_sparse.append((key, _dtype(f, key)))
+        elif isinstance(f, FixedLenSequenceFeature):
+            s_dense.append((key, _dtype(f, key),
+                            tuple(int(d) for d in TensorShape(f.shape).as_list()),
+                            bool(f.allow_missing)))
+        else:
+            raise ValueError("Unsupported sequence feature %s for key %s" % (f, key))
+    ser = convert_to_tensor(serialized, dtypes.string)
+    attrs = {"context_sparse": tuple(c_sparse), "context_dense": tuple(c_dense),
+             "sequence_sparse": tuple(s_sparse), "sequence_dense": tuple(s_dense)}
+    outs = apply_op("ParseSingleSequenceExample", [ser] + defaults, attrs,
+                    name=name or "ParseSingleSequenceExample")
+    outs = list(outs) if isinstance(outs, (list, tuple)) else [outs]
+    n = len(c_sparse)
+    context = {k: SparseTensor(outs[i], outs[n + i], outs[2 * n + i])
+               for i, (k, _) in enumerate(c_sparse)}
+    pos = 3 * n
+    for key, _, _ in c_dense:
+        context[key] = outs[pos]
+        pos += 1
+    m = len(s_sparse)
+    sequence = {k: SparseTensor(outs[pos + i], outs[pos + m + i], outs[pos + 2 * m + i])
+                for i, (k, _) in enumerate(s_sparse)}
+    pos += 3 * m
+    for key, _, _, _ in s_dense:
+        sequence[key] = outs[pos]
+        pos += 1
+    return context, sequence

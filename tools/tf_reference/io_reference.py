@@ -265,12 +265,25 @@ PARSE_CASES = [
 ]
 
 
+# parse_single_sequence_example cases: (name, context features, sequence features); the
+# SequenceExample is the recorded "sequence_example" (context id; lists tokens [[1, 2], [3]]).
+SEQUENCE_CASES = [
+    ("var_and_fixed", {"id": ["fixed", [], "string", None], "x": ["var", "int64"]},
+     {"tokens": ["var", "int64"], "m": ["seq", [], "int64", None]}),
+    ("missing_list", {}, {"nope": ["seqreq", [], "int64", None]}),
+    ("wrong_count", {}, {"tokens": ["seqreq", [2], "int64", None]}),
+    ("missing_context", {"nope": ["fixed", [], "int64", None]}, {}),
+]
+
+
 def make_feature(spec):
     kind = spec[0]
     if kind == "var":
         return tf.io.VarLenFeature(getattr(tf, spec[1]))
     if kind == "ragged":
         return tf.io.RaggedFeature(getattr(tf, spec[1]))
+    if kind == "seqreq":
+        return tf.io.FixedLenSequenceFeature(spec[1], getattr(tf, spec[2]))
     cls = tf.io.FixedLenFeature if kind == "fixed" else \
         (lambda s, d, default_value=None: tf.io.FixedLenSequenceFeature(
             s, d, allow_missing=True, default_value=default_value))
@@ -301,6 +314,19 @@ def parsing_reference(ref: dict) -> None:
         spec["error" if err else "result"] = err or enc(run())
         out[name] = spec
     ref["parsing"] = out
+    seq = bytes.fromhex(ref["sequence_example"]["hex"])
+    out = {}
+    for name, ctx, feats in SEQUENCE_CASES:
+        def run(ctx=ctx, feats=feats):
+            c, s = tf.io.parse_single_sequence_example(
+                seq, {k: make_feature(v) for k, v in ctx.items()},
+                {k: make_feature(v) for k, v in feats.items()})
+            return {"context": c, "sequence": s}
+        spec = {"context": ctx, "sequence": feats}
+        err = error_of(run)
+        spec["error" if err else "result"] = err or enc(run())
+        out[name] = spec
+    ref["sequence_parsing"] = out
     from google.protobuf import json_format
     text = json_format.MessageToJson(example())
     ref["json_example"] = {"json": text, "binary": enc(tf.io.decode_json_example(text)),
