@@ -206,3 +206,54 @@ def test_export_meta_graph_round_trip(tmp_path):
         with tf.Session() as sess:
             w2.load(w_val, sess)
             np.testing.assert_allclose(sess.run("copy/y:0", {"copy/x:0": x_val}), expected)
+
+
+# --------------------------------------------------------------------------------------
+# TensorFlow 1 SavedModels
+
+
+def test_tf1_saved_model_written_by_tensorflow_loads_and_runs_its_signature():
+    ref = np.load(os.path.join(DATA, "var_model.npz"))
+    with tf.Session(graph=tf.Graph()) as sess:
+        meta = tf.saved_model.loader.load(sess, [tf.saved_model.tag_constants.SERVING],
+                                          os.path.join(DATA, "tf1_saved_model"))
+        sig = meta.signature_def[tf.saved_model.DEFAULT_SERVING_SIGNATURE_DEF_KEY]
+        assert sig.method_name == tf.saved_model.PREDICT_METHOD_NAME
+        x = tf.saved_model.utils.get_tensor_from_tensor_info(sig.inputs["x"], sess.graph)
+        y = sess.graph.get_tensor_by_name(sig.outputs["y"].name)
+        np.testing.assert_allclose(sess.run(y, {x: ref["in_x"]}), ref["out_y"], rtol=1e-6)
+        w = [v for v in sess.graph.get_collection("variables") if v.name == "w:0"][0]
+        np.testing.assert_array_equal(sess.run(w), ref["w"])        # restored, not initialized
+    with tf.Session(graph=tf.Graph()) as sess:
+        with pytest.raises(RuntimeError, match="MetaGraphDef associated with tags"):
+            tf.saved_model.loader.load(sess, ["train"], os.path.join(DATA, "tf1_saved_model"))
+
+
+def test_simple_save_and_builder_round_trip(tmp_path):
+    x = tf.placeholder(tf.float32, [None, 3], name="x")
+    w = tf.Variable(np.arange(6, dtype=np.float32).reshape(3, 2), name="w")
+    y = tf.nn.relu(tf.matmul(x, w) - 3.0, name="y")
+    x_val = np.array([[1, 0, 1], [0.5, 2, -1]], np.float32)
+    with tf.Session() as sess:
+        sess.run(w.initializer)
+        expected = sess.run(y, {x: x_val})
+        tf.saved_model.simple_save(sess, str(tmp_path / "sm"), {"x": x}, {"y": y})
+        with pytest.raises(AssertionError, match="already exists, and isn't empty"):
+            tf.saved_model.Builder(str(tmp_path / "sm"))
+        b = tf.saved_model.Builder(str(tmp_path / "two"))
+        with pytest.raises(AssertionError, match="add_meta_graph_and_variables"):
+            b.add_meta_graph(["gpu"])
+        b.add_meta_graph_and_variables(sess, ["serve"], signature_def_map={
+            "scores": tf.saved_model.predict_signature_def({"x": x}, {"y": y})})
+        b.add_meta_graph(["train"])
+        b.save()
+        with pytest.raises(ValueError, match="outputs"):
+            tf.saved_model.predict_signature_def({"x": x}, {})
+    assert sorted(os.listdir(tmp_path / "sm")) == ["saved_model.pb", "variables"]
+    for path, tags, key in ((tmp_path / "sm", ["serve"], "serving_default"),
+                            (tmp_path / "two", ["serve"], "scores"),
+                            (tmp_path / "two", ["train"], None)):
+        with tf.Session(graph=tf.Graph()) as sess:
+            meta = tf.saved_model.loader.load(sess, tags, str(path))
+            name = meta.signature_def[key].outputs["y"].name if key else "y:0"
+            np.testing.assert_allclose(sess.run(name, {"x:0": x_val}), expected)

@@ -260,6 +260,30 @@ TF1_SUB_NAMESPACES = {
             uniform_candidate_sampler
         """,
     },
+    "saved_model": {
+        "module": """
+            builder constants experimental loader main_op signature_constants
+            signature_def_utils tag_constants utils
+        """,
+        "class": """
+            Asset Builder SaveOptions
+        """,
+        "function": """
+            build_signature_def build_tensor_info classification_signature_def
+            contains_saved_model get_tensor_from_tensor_info is_valid_signature load load_v2
+            main_op_with_restore maybe_saved_model_directory predict_signature_def
+            regression_signature_def save simple_save
+        """,
+        "value": """
+            ASSETS_DIRECTORY ASSETS_KEY CLASSIFY_INPUTS CLASSIFY_METHOD_NAME
+            CLASSIFY_OUTPUT_CLASSES CLASSIFY_OUTPUT_SCORES DEBUG_DIRECTORY
+            DEBUG_INFO_FILENAME_PB DEFAULT_SERVING_SIGNATURE_DEF_KEY GPU LEGACY_INIT_OP_KEY
+            MAIN_OP_KEY PREDICT_INPUTS PREDICT_METHOD_NAME PREDICT_OUTPUTS REGRESS_INPUTS
+            REGRESS_METHOD_NAME REGRESS_OUTPUTS SAVED_MODEL_FILENAME_PB
+            SAVED_MODEL_FILENAME_PBTXT SAVED_MODEL_SCHEMA_VERSION SERVING TPU TRAINING
+            VARIABLES_DIRECTORY VARIABLES_FILENAME
+        """,
+    },
     "sparse": {
         "class": """
             SparseConditionalAccumulator SparseTensor

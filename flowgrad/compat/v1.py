@@ -36,7 +36,7 @@ from flowgrad.function import function, init_scope
 from flowgrad import autograph
 from flowgrad.module import Module
 from flowgrad.ops.tensor_array_ops import TensorArray
-from flowgrad import saved_model
+from flowgrad.compat import v1_saved_model as saved_model
 from flowgrad.ops.sequence_ops import lin_space, linspace
 from flowgrad import version
 from flowgrad.version import VERSION, VERSION as __version__  # noqa: N811

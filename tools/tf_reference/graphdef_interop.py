@@ -1,5 +1,6 @@
 """TensorFlow loads what flowgrad wrote: GraphDefs (text and binary, frozen and with
-variables), MetaGraphDefs (``.meta``) and SavedModels (``tf.saved_model.save``).
+variables), MetaGraphDefs (``.meta``) and SavedModels (TF2's ``tf.saved_model.save``, TF1's
+``simple_save``).
 
 Two halves, run by two interpreters (the CI's interop job runs both):
 
@@ -10,6 +11,7 @@ Two halves, run by two interpreters (the CI's interop job runs both):
 and flowgrad's outputs (``expected.npz``); ``check`` loads each file with TensorFlow 2.21,
 runs it on the same inputs and fails unless TensorFlow's outputs match flowgrad's."""
 import os
+import shutil
 import sys
 
 import numpy as np
@@ -23,6 +25,7 @@ def write(out_dir):
     import flowgrad.compat.v1 as tf
     from flowgrad.saved_model.graph_export import write_graph
     tf.disable_v2_behavior()
+    shutil.rmtree(os.path.join(out_dir, "tf1_saved_model"), ignore_errors=True)
     os.makedirs(out_dir, exist_ok=True)
     rng = np.random.default_rng(0)
     x_val = rng.standard_normal((4, 3)).astype(np.float32)
@@ -44,6 +47,9 @@ def write(out_dir):
         sess.run(w.initializer)
         values = sess.run(FETCHES, feeds)
         w_val = sess.run(w)
+        tf.saved_model.simple_save(sess, os.path.join(out_dir, "tf1_saved_model"),
+                                   {"x": x, "idx": idx},
+                                   {"probs": p, "out": sess.graph.get_tensor_by_name("out:0")})
         gd = sess.graph.as_graph_def()
         frozen = tf.graph_util.convert_variables_to_constants(
             sess, gd, sorted({f.split(":")[0] for f in FETCHES}))
@@ -127,6 +133,16 @@ def check(out_dir):
                                        err_msg="model.meta: %s" % fetch)
         print("TensorFlow %s imports flowgrad's model.meta (variable collections included)"
               % tf.__version__)
+    with tf.Graph().as_default(), tf.compat.v1.Session() as sess:
+        meta = tf.compat.v1.saved_model.loader.load(sess, ["serve"],
+                                                    os.path.join(out_dir, "tf1_saved_model"))
+        sig = meta.signature_def["serving_default"]
+        probs, out = sess.run([sig.outputs["probs"].name, sig.outputs["out"].name],
+                              {sig.inputs["x"].name: ref["x"], sig.inputs["idx"].name: ref["idx"]})
+        np.testing.assert_allclose(probs, ref["out0"], rtol=1e-5, atol=1e-6)
+        np.testing.assert_allclose(out, ref["out1"], rtol=1e-5, atol=1e-6)
+        print("TensorFlow %s loads flowgrad's TF1 SavedModel (simple_save) and runs its "
+              "signature" % tf.__version__)
 
 
 def check_saved_model(out_dir):
