@@ -142,7 +142,13 @@ class _Loader:
                 self.nodes[i] = self._object(i, node)
         for i, node in enumerate(self.proto.nodes):
             obj = self.nodes[i]
-            if isinstance(obj, (Module, _Trackable)):
+            if isinstance(obj, list):           # a list's children are "0", "1", ...
+                obj.extend(self.nodes[c.node_id] for c in sorted(
+                    node.children, key=lambda c: int(c.local_name)
+                    if c.local_name.isdigit() else -1) if c.local_name.isdigit())
+            elif isinstance(obj, dict):
+                obj.update({c.local_name: self.nodes[c.node_id] for c in node.children})
+            elif isinstance(obj, (Module, _Trackable)):
                 for child in node.children:
                     if child.local_name == "signatures" and i == 0:
                         continue
@@ -177,6 +183,11 @@ class _Loader:
             return self.concrete_function(b.concrete_function_name, list(b.argument_keywords))
         if kind == "constant":
             return None
+        identifier = node.user_object.identifier if kind == "user_object" else ""
+        if i and identifier == "trackable_list_wrapper":
+            return []
+        if i and identifier == "trackable_dict_wrapper":
+            return {}
         callable_ = any(c.local_name == "__call__" for c in node.children)
         if i:
             return _CallableTrackable() if callable_ else _Trackable()
