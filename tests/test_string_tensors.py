@@ -98,3 +98,10 @@ def test_tf_data_pipelines_of_strings_give_bytes():
         nxt = tf1.data.make_one_shot_iterator(ds).get_next()
         with tf1.Session() as s:
             assert [s.run(nxt), s.run(nxt)] == [b"a", b"b"]
+
+
+def test_tf_print_quotes_string_tensors_as_tensorflow(capsys):
+    # TensorFlow 2.21 prints: loss "abc" ["a" "b"] ["x"] {'k': "v"} 1.5
+    tf.print("loss", tf.constant("abc"), tf.constant(["a", "b"]), [tf.constant("x")],
+             {"k": tf.constant("v")}, tf.constant(1.5), output_stream="stdout")
+    assert capsys.readouterr().out == 'loss "abc" ["a" "b"] ["x"] {\'k\': "v"} 1.5\n'

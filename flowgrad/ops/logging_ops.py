@@ -26,10 +26,12 @@ from flowgrad.ops.subgraph import SIDE_EFFECTS
 
 
 
-def _scalar_text(v: Any) -> str:
-    """One element as TensorFlow prints it (floats: shortest of 6/9 or 15/17 digits)."""
+def _scalar_text(v: Any, quote: bool = False) -> str:
+    """One element as TensorFlow prints it (floats: shortest of 6/9 or 15/17 digits; strings
+    in double quotes for ``tf.print``, bare for TF1's ``tf.Print``)."""
     if isinstance(v, (bytes, np.bytes_)):
-        return v.decode("utf-8", "replace")
+        text = v.decode("utf-8", "replace")
+        return '"%s"' % text if quote else text
     if isinstance(v, (bool, np.bool_)):
         return "1" if v else "0"
     if isinstance(v, (np.floating, float)):
@@ -43,10 +45,10 @@ def _scalar_text(v: Any) -> str:
     return str(v)
 
 
-def _array_text(a: np.ndarray, summarize: int) -> str:
+def _array_text(a: np.ndarray, summarize: int, quote: bool = False) -> str:
     """``[0 1 2 ... 7 8 9]`` with the first and last ``summarize`` entries per dimension."""
     if a.ndim == 0:
-        return _scalar_text(a[()])
+        return _scalar_text(a[()], quote)
 
     def rec(x: np.ndarray, depth: int) -> str:
         n = x.shape[0]
@@ -55,7 +57,8 @@ def _array_text(a: np.ndarray, summarize: int) -> str:
         else:
             idx = list(range(n))
         if x.ndim == 1:
-            return "[%s]" % " ".join("..." if i is None else _scalar_text(x[i]) for i in idx)
+            return "[%s]" % " ".join("..." if i is None else _scalar_text(x[i], quote)
+                                     for i in idx)
         sep = "\n" * (x.ndim - 1) + " " * (depth + 1)
         return "[%s]" % sep.join("..." if i is None else rec(x[i], depth + 1) for i in idx)
     return rec(a, 0)
@@ -89,19 +92,20 @@ def _stream_writer(output_stream: Any) -> Any:
                      % (output_stream,))
 
 
+def _as_array(v: Any) -> np.ndarray:
+    """A printed value as an array (a string scalar as a 0-d object array)."""
+    return np.asarray(v, dtype=object) if isinstance(v, bytes) else np.asarray(v)
+
+
 def _print_kernel(*values: Any, template: Any, summarize: int, sep: str, end: str,
                   writer: Any) -> None:
     it = iter(values)
     parts = []
     for item in template:
         if item is _TENSOR:
-            v = next(it)
-            if isinstance(v, bytes):
-                parts.append(v.decode("utf-8", "replace"))
-            else:
-                parts.append(_array_text(np.asarray(v), summarize))
+            parts.append(_array_text(_as_array(next(it)), summarize, True))
         else:
-            parts.append(item(lambda: _array_text(np.asarray(next(it)), summarize)))
+            parts.append(item(lambda: _array_text(_as_array(next(it)), summarize, True)))
     writer(sep.join(parts) + end)
 
 
