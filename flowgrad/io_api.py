@@ -2,8 +2,9 @@
 face's ``tf.io``, flowgrad/compat/v1_io.py, adds TensorFlow 1's names)."""
 from flowgrad import gfile_api as gfile
 from flowgrad.ops.csv_ops import decode_csv
-from flowgrad.ops.io_ops import (decode_json_example, decode_raw, matching_files, parse_tensor,
-                                 read_file, serialize_tensor, write_file)
+from flowgrad.ops.io_ops import (decode_base64, decode_json_example, decode_raw, encode_base64,
+                                 matching_files, parse_tensor, read_file, serialize_tensor,
+                                 write_file)
 from flowgrad.ops.parsing_ops import (FixedLenFeature, FixedLenSequenceFeature, RaggedFeature,
                                       VarLenFeature, parse_example, parse_single_example,
                                       parse_single_sequence_example)
@@ -14,7 +15,8 @@ __all__ = ["gfile", "TFRecordOptions", "TFRecordWriter", "decode_raw", "matching
            "parse_tensor", "read_file", "serialize_tensor", "write_file", "write_graph",
            "FixedLenFeature", "FixedLenSequenceFeature", "RaggedFeature", "VarLenFeature",
            "parse_example", "parse_single_example", "decode_csv",
-           "decode_json_example", "parse_single_sequence_example"]
+           "decode_json_example", "parse_single_sequence_example", "decode_base64",
+           "encode_base64"]
 
 
 def __dir__() -> list:

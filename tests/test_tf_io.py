@@ -222,3 +222,17 @@ def test_tf1_gfile_names(tmp_path):
     assert G.FastGFile(str(tmp_path / "x" / "f"), "rb").read() == b"z"
     G.DeleteRecursively(str(tmp_path / "x"))
     assert not os.path.exists(tmp_path / "x")
+
+
+def test_web_safe_base64_matches_tensorflow():
+    ref = REF["decode_raw"]
+    data = [b"hello?>", b"ab", bytes(range(256))]
+    enc = tf.io.encode_base64(data)
+    same(enc, dec(ref["base64"]))
+    same(tf.io.encode_base64(data[:2], pad=True), dec(ref["base64_pad"]))
+    assert tf.io.decode_base64(enc).numpy().tolist() == data
+    assert tf.io.decode_base64(dec(ref["base64_pad"])).numpy().tolist() == data[:2]
+    for key, bad in (("base64_bad_length", ["a"]), ("base64_bad_char", ["ab+c"])):
+        with pytest.raises(errors.InvalidArgumentError) as e:
+            tf.io.decode_base64(bad)
+        assert str(e.value).startswith(ref[key]["message"])

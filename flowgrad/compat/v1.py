@@ -120,8 +120,9 @@ from flowgrad.ops.string_ops import strip as string_strip
 from flowgrad.ops.string_ops import to_hash_bucket_fast as string_to_hash_bucket_fast
 from flowgrad.ops.string_ops import to_hash_bucket_strong as string_to_hash_bucket_strong
 from flowgrad.ops.string_ops import to_number as string_to_number
-from flowgrad.ops.io_ops import (decode_json_example, decode_raw, matching_files, parse_tensor,
-                                 read_file, serialize_tensor, write_file)
+from flowgrad.ops.io_ops import (decode_base64, decode_json_example, decode_raw, encode_base64,
+                                 matching_files, parse_tensor, read_file, serialize_tensor,
+                                 write_file)
 from flowgrad.ops.csv_ops import decode_csv
 from flowgrad.ops.parsing_ops import (FixedLenFeature, FixedLenSequenceFeature, VarLenFeature,
                                       parse_example, parse_single_example,

@@ -4,6 +4,7 @@ is differentiable, as in TensorFlow."""
 from __future__ import annotations
 
 import base64
+import re
 from typing import Any
 
 import numpy as np
@@ -275,3 +276,58 @@ def decode_json_example(json_examples: Any, name: str | None = None) -> Any:
     """
     return apply_op("DecodeJSONExample", [convert_to_tensor(json_examples, dtypes.string)],
                     name=name)
+
+
+# -- web-safe base64 ---------------------------------------------------------------------
+
+def _encode_base64_kernel(x: Any, *, pad: bool) -> np.ndarray:
+    def encode(b: bytes) -> bytes:
+        out = base64.urlsafe_b64encode(b)
+        return out if pad else out.rstrip(b"=")
+    arr = np.asarray(x, dtype=object)
+    out = np.empty(arr.shape, dtype=object)
+    if arr.size:
+        out.flat[:] = [encode(b) for b in arr.flat]
+    return out
+
+
+_WEB_SAFE = re.compile(rb"[A-Za-z0-9_-]*")
+
+
+def _decode_base64_kernel(x: Any) -> np.ndarray:
+    def decode(b: bytes) -> bytes:
+        b = b.rstrip(b"=")
+        if len(b) % 4 == 1:
+            raise errors.InvalidArgumentError(None, None, "Base64 string length cannot be 1 "
+                                              "modulo 4.")
+        if not _WEB_SAFE.fullmatch(b):
+            raise errors.InvalidArgumentError(None, None, "Invalid character found in base64.")
+        return base64.urlsafe_b64decode(b + b"=" * (-len(b) % 4))
+    arr = np.asarray(x, dtype=object)
+    out = np.empty(arr.shape, dtype=object)
+    if arr.size:
+        out.flat[:] = [decode(b) for b in arr.flat]
+    return out
+
+
+register_op("EncodeBase64", _encode_base64_kernel,
+            lambda ins, attrs: (dtypes.string, ins[0].shape), input_names=("input",))
+register_op("DecodeBase64", _decode_base64_kernel,
+            lambda ins, attrs: (dtypes.string, ins[0].shape), input_names=("input",))
+NotDifferentiable("EncodeBase64")
+NotDifferentiable("DecodeBase64")
+
+
+def encode_base64(input: Any, pad: bool = False, name: str | None = None) -> Any:
+    """Each string in web-safe base64 (``-`` and ``_``), with ``=`` padding if ``pad``."""
+    return apply_op("EncodeBase64", [convert_to_tensor(input, dtypes.string)],
+                    {"pad": bool(pad)}, name=name)
+
+
+def decode_base64(input: Any, name: str | None = None) -> Any:
+    """Each web-safe base64 string (padded or not) decoded.
+
+    Raises:
+        InvalidArgumentError: (when run) text that is not web-safe base64.
+    """
+    return apply_op("DecodeBase64", [convert_to_tensor(input, dtypes.string)], name=name)

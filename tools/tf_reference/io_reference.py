@@ -107,6 +107,10 @@ def record_files(ref: dict) -> None:
         "fixed_length": enc(tf.io.decode_raw(tf.constant([b"ab", b"abcdef"]), tf.uint8,
                                              fixed_length=4)),
         "odd_length": error_of(lambda: tf.io.decode_raw(tf.constant(b"abc"), tf.int16)),
+        "base64": enc(tf.io.encode_base64([b"hello?>", b"ab", bytes(range(256))])),
+        "base64_pad": enc(tf.io.encode_base64([b"hello?>", b"ab"], pad=True)),
+        "base64_bad_length": error_of(lambda: tf.io.decode_base64(["a"])),
+        "base64_bad_char": error_of(lambda: tf.io.decode_base64(["ab+c"])),
         "mixed_lengths": error_of(lambda: tf.io.decode_raw(tf.constant([b"ab", b"abcd"]),
                                                            tf.int16)),
     }
