@@ -149,3 +149,19 @@ def test_sparse_basics():
     assert back.indices.numpy().tolist() == [[0, 1], [1, 0]]
     with pytest.raises(errors.InvalidArgumentError, match="is out of order"):
         tf.sparse.to_dense(tf.sparse.SparseTensor([[2, 0], [0, 1]], [5.0, 6.0], [3, 2]))
+
+
+def test_ragged_indexing_and_from_tensor():
+    rt = tf.ragged.constant([[1, 2], [3], [4, 5, 6]])
+    assert rt[0].numpy().tolist() == [1, 2] and int(rt[2, 1]) == 5
+    assert rt[1:].to_list() == [[3], [4, 5, 6]] and rt[-1].numpy().tolist() == [4, 5, 6]
+    nested = tf.ragged.constant([[[1], [2, 3]], [[4]]])
+    assert nested[0].to_list() == [[1], [2, 3]] and nested[1:].to_list() == [[[4]]]
+    with pytest.raises(errors.InvalidArgumentError, match="out of bounds"):
+        rt[3]
+    padded = tf.RaggedTensor.from_tensor([[1, 2, 0], [3, 0, 0], [0, 0, 0]], padding=0)
+    assert padded.to_list() == [[1, 2], [3], []]
+    cut = tf.RaggedTensor.from_tensor([[1, 2, 0], [3, 0, 0]], lengths=[1, 3])
+    assert cut.to_list() == [[1], [3, 0, 0]]
+    words = tf.strings.split(["a b c", "d"])
+    assert words[0].numpy().tolist() == [b"a", b"b", b"c"]

@@ -92,6 +92,37 @@ class RaggedTensor:
             result = cls.from_row_splits(result, splits, validate=validate)
         return result
 
+    @classmethod
+    def from_tensor(cls, tensor: Any, lengths: Any = None, padding: Any = None,
+                    ragged_rank: int = 1, name: str | None = None,
+                    row_splits_dtype: Any = dtypes.int64) -> RaggedTensor:
+        """The rows of a dense tensor (eager), cut to ``lengths`` or before trailing
+        ``padding`` values; ``ragged_rank`` 1."""
+        if ragged_rank != 1:
+            raise NotImplementedError("RaggedTensor.from_tensor supports ragged_rank=1")
+        t = convert_to_tensor(tensor)
+        if not isinstance(t, EagerTensor):
+            raise ValueError("RaggedTensor.from_tensor needs an eager tensor.")
+        arr = np.asarray(t.numpy())
+        if arr.ndim < 2:
+            raise ValueError("The rank of a RaggedTensor must be greater than 1")
+        if lengths is not None and padding is not None:
+            raise ValueError("Specify lengths or padding, but not both")
+        if lengths is not None:
+            lens = np.asarray(convert_to_tensor(lengths).numpy()).astype(np.int64)
+        elif padding is not None:
+            pad = np.asarray(padding, dtype=arr.dtype)
+            is_pad = np.all((arr == pad).reshape(arr.shape[:2] + (-1,)), axis=2)
+            keep = ~is_pad[:, ::-1]
+            lens = np.where(keep.any(axis=1), arr.shape[1] - np.argmax(keep, axis=1), 0)
+        else:
+            lens = np.full(arr.shape[0], arr.shape[1], np.int64)
+        values = np.concatenate([arr[i, :n] for i, n in enumerate(lens)]) if len(lens) else \
+            arr.reshape((0,) + arr.shape[2:])
+        dt = dtypes.as_dtype(row_splits_dtype)
+        return cls.from_row_lengths(EagerTensor(values, t.dtype),
+                                    EagerTensor(lens.astype(dt.np)))
+
     # -- structure ---------------------------------------------------------------------
     @property
     def values(self) -> Any:
@@ -193,6 +224,27 @@ class RaggedTensor:
         out = np.empty(len(rows), dtype=object)
         out[:] = rows
         return out
+
+    def __getitem__(self, key: Any) -> Any:
+        """A row (``rt[i]``), an element (``rt[i, j]``) or rows (``rt[a:b]``), eager mode."""
+        self._eager_check("__getitem__")
+        keys = key if isinstance(key, tuple) else (key,)
+        first, rest = keys[0], keys[1:]
+        n = int(self._row_splits.shape[0]) - 1
+        if isinstance(first, slice):
+            start, stop, step = first.indices(n)
+            if step != 1:
+                raise ValueError("Slicing a RaggedTensor's rows supports step 1 only")
+            out = _slice_ragged(self, start, max(start, stop))
+            if rest:
+                raise ValueError("Indexing inner dimensions of sliced rows is not supported")
+            return out
+        i = int(first)
+        if not -n <= i < n:
+            raise errors.InvalidArgumentError(None, None, "slice index %d of dimension 0 out "
+                                              "of bounds." % i)
+        row = _rows(self)[i % n]
+        return row[rest if len(rest) > 1 else rest[0]] if rest else row
 
     def __repr__(self) -> str:
         if executing_eagerly() and isinstance(self.flat_values, EagerTensor):
