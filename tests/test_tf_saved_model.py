@@ -171,3 +171,21 @@ def test_flowgrad_writes_tensorflows_format_and_loads_it_back(tmp_path):
     with tf.GradientTape() as tape:
         total = tf.reduce_sum(loaded(x))
     assert tape.gradient(total, loaded.w).shape == (3, 2)
+
+
+def test_keras_cnn_exported_by_model_export():
+    """Conv2D, MaxPool, a Flatten computing its shape at run time (Shape, StridedSlice,
+    Pack, Reshape), Dense and Softmax; TensorFlow strips the attributes at their defaults."""
+    ref = np.load(os.path.join(DATA, "keras_cnn_export.npz"))
+    m = tf.saved_model.load(os.path.join(DATA, "keras_cnn_export"))
+    x = tf.constant(ref["in_image"])
+    np.testing.assert_allclose(m.serve(x).numpy(), ref["out_y"], rtol=1e-5, atol=1e-7)
+    out = m.signatures["serving_default"](image=x)
+    np.testing.assert_allclose(out["output_0"].numpy(), ref["out_y"], rtol=1e-5, atol=1e-7)
+    (cf,) = m.serve.concrete_functions
+    with tf.GradientTape() as tape:
+        loss = tf.reduce_sum(m.serve(x) * tf.range(4, dtype=tf.float32))
+    grads = tape.gradient(loss, cf.trainable_variables)
+    assert len(grads) == 4
+    for v, g in zip(cf.trainable_variables, grads):
+        np.testing.assert_allclose(g.numpy(), ref["grad_" + v.name[:-2]], rtol=1e-4, atol=1e-6)

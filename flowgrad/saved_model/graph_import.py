@@ -24,7 +24,7 @@ from typing import Any
 
 import numpy as np
 
-from flowgrad.framework import errors
+from flowgrad.framework import dtypes, errors
 from flowgrad.framework.context import executing_eagerly
 from flowgrad.framework.graph import get_default_graph
 from flowgrad.framework.op_call import apply_op
@@ -252,10 +252,10 @@ IMPORTERS: dict[str, Callable] = {
         ins[0], a.get("squeeze_dims") or None, name=name),
     "ExpandDims": lambda ins, a, name: shape_ops.expand_dims(
         ins[0], int(_static(ins[1], "axis", name)), name=name),
-    "Shape": lambda ins, a, name: shape_ops.shape(ins[0], out_type=a.get("out_type"),
-                                                  name=name),
-    "Size": lambda ins, a, name: shape_ops.size(ins[0], out_type=a.get("out_type"),
-                                                name=name),
+    "Shape": lambda ins, a, name: shape_ops.shape(
+        ins[0], out_type=a.get("out_type", dtypes.int32), name=name),
+    "Size": lambda ins, a, name: shape_ops.size(
+        ins[0], out_type=a.get("out_type", dtypes.int32), name=name),
     "Rank": lambda ins, a, name: shape_ops.rank(ins[0], name=name),
     "Pack": lambda ins, a, name: shape_ops.stack(ins, axis=a.get("axis", 0), name=name),
     "Unpack": lambda ins, a, name: shape_ops.unstack(ins[0], num=a.get("num"),
@@ -285,10 +285,10 @@ IMPORTERS: dict[str, Callable] = {
     "Any": _reduce(reduction_ops.reduce_any),
     "ArgMax": lambda ins, a, name: reduction_ops.argmax(
         ins[0], int(_static(ins[1], "dimension", name)),
-        output_type=a.get("output_type"), name=name),
+        output_type=a.get("output_type", dtypes.int64), name=name),
     "ArgMin": lambda ins, a, name: reduction_ops.argmin(
         ins[0], int(_static(ins[1], "dimension", name)),
-        output_type=a.get("output_type"), name=name),
+        output_type=a.get("output_type", dtypes.int64), name=name),
     "TopKV2": _top_k,
     "RandomUniform": _random("RandomUniform"),
     "RandomStandardNormal": _random("RandomStandardNormal"),

@@ -13,7 +13,9 @@ Fixtures:
 - ``tf1_saved_model/``: that graph saved by ``tf.compat.v1.saved_model.simple_save``;
 - ``module_saved_model/``: a ``tf.Module`` whose ``@tf.function(input_signature=...)`` does
   matmul + bias + relu with variables, saved by ``tf.saved_model.save``;
-- ``keras_saved_model/``: a small Keras model saved by ``tf.saved_model.save``.
+- ``keras_saved_model/``: a small Keras model saved by ``tf.saved_model.save``;
+- ``keras_cnn_export/``: a small Keras CNN (Conv2D, MaxPooling2D, Flatten, Dense, Softmax)
+  exported by ``model.export``.
 """
 import os
 import shutil
@@ -133,9 +135,33 @@ def keras_saved_model():
              **{"grad_" + v.path: g.numpy() for v, g in zip(model.trainable_variables, grads)})
 
 
+def keras_cnn_export():
+    """A small Keras CNN exported with ``model.export`` (its ``serve`` endpoint)."""
+    tf.keras.utils.set_random_seed(3)
+    model = tf.keras.Sequential([
+        tf.keras.Input((6, 6, 2), name="image"),
+        tf.keras.layers.Conv2D(3, 3, padding="same", activation="relu"),
+        tf.keras.layers.MaxPooling2D(2),
+        tf.keras.layers.Flatten(),
+        tf.keras.layers.Dense(4),
+        tf.keras.layers.Softmax(),
+    ])
+    x_val = rng.standard_normal((2, 6, 6, 2)).astype(np.float32)
+    path = fresh(os.path.join(OUT, "keras_cnn_export"))
+    model.export(path)
+    x = tf.constant(x_val)
+    with tf.GradientTape() as tape:
+        y = model(x)
+        loss = tf.reduce_sum(y * tf.range(4, dtype=tf.float32))
+    grads = tape.gradient(loss, model.trainable_variables)
+    np.savez(os.path.join(OUT, "keras_cnn_export.npz"), in_image=x_val, out_y=y.numpy(),
+             **{"grad_" + v.path: g.numpy() for v, g in zip(model.trainable_variables, grads)})
+
+
 if __name__ == "__main__":
     os.makedirs(OUT, exist_ok=True)
     mlp_graph()
     var_model()
     module_saved_model()
     keras_saved_model()
+    keras_cnn_export()
