@@ -14,6 +14,7 @@ import flowgrad
 import flowgrad.compat.v1 as tf
 from flowgrad.framework import errors
 from flowgrad.framework.context import state
+from tests.gradcheck import check_gradients
 
 
 @contextlib.contextmanager
@@ -263,3 +264,98 @@ def test_tape_gradient_of_an_unwatched_constant_is_none():
         assert jx.numpy() == 2.0 and jc is None
         zero = tape.gradient(z, c, unconnected_gradients="zero")
         assert zero.numpy() == 0.0
+
+
+# --------------------------------------------------------------------------------------
+# Unknown ranks and dimensions in graph mode; empty tensors in both modes
+
+
+def _unknown(x, rank_known=False):
+    """``x`` with its static shape forgotten (its rank too unless ``rank_known``)."""
+    shape = [None] * x.shape.rank if rank_known else None
+    return tf.placeholder_with_default(x, shape)
+
+
+@pytest.mark.parametrize("rank_known", [False, True])
+@pytest.mark.parametrize("case", ["matrix_transpose", "cholesky", "eigvalsh", "sort0",
+                                  "sort_last", "segment_max", "segment_min",
+                                  "unsorted_segment_max", "einsum_diag"])
+def test_unknown_shapes_build_and_differentiate(case, rank_known):
+    rng = np.random.RandomState(1)
+    a = rng.rand(3, 3)
+    spd = a @ a.T + 3 * np.eye(3)
+    ids = tf.constant([0, 0, 1])
+    forget = [False]
+
+    def u(x):
+        return _unknown(x, rank_known) if forget[0] else x
+    fns = {
+        "matrix_transpose": (lambda x: tf.linalg.matrix_transpose(u(x)), rng.rand(2, 3, 4)),
+        "cholesky": (lambda x: tf.linalg.cholesky(u((x + tf.linalg.matrix_transpose(x)) / 2)),
+                     spd),
+        "eigvalsh": (lambda x: tf.linalg.eigvalsh(u((x + tf.linalg.matrix_transpose(x)) / 2)),
+                     spd + np.diag([0.0, 1.0, 2.5])),
+        "sort0": (lambda x: tf.sort(u(x), 0), rng.rand(3, 4)),
+        "sort_last": (lambda x: tf.sort(u(x), direction="DESCENDING"), rng.rand(2, 3, 4)),
+        "segment_max": (lambda x: tf.math.segment_max(u(x), u(ids)), rng.rand(3, 2)),
+        "segment_min": (lambda x: tf.math.segment_min(u(x), u(ids)), rng.rand(3, 2)),
+        "unsorted_segment_max": (lambda x: tf.math.unsorted_segment_max(u(x), u(ids), 2),
+                                 rng.rand(3, 2)),
+        "einsum_diag": (lambda x: tf.einsum("ii->i", u(x)), rng.rand(3, 3)),
+    }
+    fn, value = fns[case]
+    with tf.Graph().as_default():
+        static = fn(tf.constant(value)).shape     # the output shape where shapes are known
+        assert static.is_fully_defined()
+    forget[0] = True
+    known = {"matrix_transpose": lambda v: np.swapaxes(v, -1, -2),
+             "sort0": lambda v: np.sort(v, 0), "sort_last": lambda v: -np.sort(-v, -1),
+             "einsum_diag": np.diag}
+    check_gradients(lambda x: tf.reshape(fn(x), static), [value], order=2)
+    if case in known:
+        with tf.Session() as s:
+            np.testing.assert_allclose(s.run(fn(tf.constant(value))), known[case](value))
+
+
+def test_sort_of_unknown_rank_on_a_middle_axis():
+    x = tf.placeholder(tf.float64)
+    v = np.random.RandomState(2).rand(2, 3, 4)
+    with tf.Session() as s:
+        np.testing.assert_array_equal(s.run(tf.sort(x, 1), {x: v}), np.sort(v, 1))
+        np.testing.assert_array_equal(s.run(tf.argsort(x, -2), {x: v}), np.argsort(v, 1))
+    assert tf.linalg.matrix_transpose(x).shape.rank is None
+
+
+@pytest.mark.parametrize("mode", ["graph", "eager"])
+@pytest.mark.parametrize("case", ["top_k0", "top_k_rows0", "sort_empty", "einsum_ellipsis",
+                                  "einsum_diag_empty", "useg_max_empty", "conv_h0"])
+def test_empty_and_degenerate_gradients(case, mode):
+    cases = {
+        "top_k0": (lambda x: tf.math.top_k(x, 0)[0], (2, 3)),
+        "top_k_rows0": (lambda x: tf.math.top_k(x, 2)[0], (0, 3)),
+        "sort_empty": (lambda x: tf.sort(x, 0), (0, 2)),
+        "einsum_ellipsis": (lambda x: tf.einsum("i...->...", x), (3, 2)),
+        "einsum_diag_empty": (lambda x: tf.einsum("ii->i", x), (0, 0)),
+        "useg_max_empty": (lambda x: tf.math.unsorted_segment_max(
+            x, tf.zeros([0], tf.int32), 2), (0, 0)),
+        "conv_h0": (lambda x: tf.nn.conv2d(x, tf.ones([1, 1, 1, 2], tf.float64), 1, "VALID"),
+                    (2, 0, 3, 1)),
+    }
+    fn, shape = cases[case]
+    value = np.random.RandomState(3).rand(*shape)
+    if mode == "eager":
+        with eager():
+            check_gradients(fn, [value], order=2, mode="eager")
+    else:
+        check_gradients(fn, [value], order=2)
+
+
+def test_empty_results_have_tensorflows_shapes():
+    with eager():       # recorded from TensorFlow 2.21
+        assert flowgrad.math.unsorted_segment_max(
+            flowgrad.zeros([0, 0]), flowgrad.zeros([0], flowgrad.int32), 2).shape == (2, 0)
+        z = flowgrad.zeros([0, 3])
+        assert [flowgrad.reshape(z, s).shape for s in ([-1, 0], [0, -1], [-1, 0, 2],
+                                                       [3, -1, 0])] == \
+            [(3, 0), (0, 3), (1, 0, 2), (3, 1, 0)]
+        assert flowgrad.linalg.expm(flowgrad.zeros([2, 0, 0])).shape == (2, 0, 0)

@@ -198,8 +198,9 @@ def _conv2d_kernel(x: np.ndarray, f: np.ndarray, **attrs: Any) -> np.ndarray:
     f2 = f.reshape(kh * kw * c, o)
     parts = []
     for b in batch_chunks(x.shape[0], out_hw[0] * out_hw[1] * kh * kw * c):
-        cols = _columns(x[b], (kh, kw), strides, dilations, out_hw, pads)
-        parts.append(np.matmul(cols, f2).reshape(-1, out_hw[0], out_hw[1], o))
+        xb = x[b]
+        cols = _columns(xb, (kh, kw), strides, dilations, out_hw, pads)
+        parts.append(np.matmul(cols, f2).reshape(xb.shape[0], out_hw[0], out_hw[1], o))
     return from_nhwc(parts[0] if len(parts) == 1 else np.concatenate(parts), fmt)
 
 

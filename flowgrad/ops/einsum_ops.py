@@ -16,11 +16,11 @@ import numpy as np
 
 from flowgrad.framework.op_call import apply_op
 from flowgrad.framework.registry import defop
-from flowgrad.framework.tensor import convert_to_tensor
+from flowgrad.framework.tensor import constant, convert_to_tensor
 from flowgrad.framework.tensor_shape import TensorShape, broadcast_shapes
-from flowgrad.ops.array_ops import _as_value, ones_like
+from flowgrad.ops.array_ops import _as_value, fill, shape, stack
 from flowgrad.ops.broadcast_grad_ops import reduce_to_shape_of
-from flowgrad.ops.linalg_ops import eye
+from flowgrad.ops.linalg_ops import diag
 
 _ELLIPSIS = "..."
 _VALID = re.compile(r"^([a-zA-Z]|\.\.\.)*$")
@@ -117,9 +117,10 @@ def _operand_grad(op: Any, grad: Any, inputs: list, out: str, i: int) -> Any:
     dropped = "".join(t for t in letters if t not in elsewhere)
     subs_in = [out] + [s for s, _ in others]
     operands = [grad] + [t for _, t in others]
-    if dropped:
+    if dropped:     # ones over the dropped letters' axes (x's sizes, known or not)
         subs_in.append(dropped)
-        operands.append(ones_like(einsum("%s->%s" % (subs, dropped), x)))
+        axes = _axes(toks)
+        operands.append(_ones(x, [axes[toks.index(t)] for t in dropped]))
     broadcast = _ELLIPSIS in toks or any(_ELLIPSIS in s for s in subs_in)
     target = subs if _ELLIPSIS in toks or not broadcast else _ELLIPSIS + subs
     g = einsum("%s->%s" % (",".join(subs_in), target), *operands)
@@ -136,28 +137,38 @@ def _distinct_subscripts(x: Any, subs: str, equation: str) -> tuple:
         return subs, []
     fresh = (c for c in "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ"
              if c not in equation)
-    dims = x.shape.as_list() if x.shape.rank is not None else None
-    n_ell = None if dims is None else len(dims) - (len(toks) - 1)
+    axes = _axes(toks)
     seen: set = set()
-    new, deltas, axis = [], [], 0
-    for t in toks:
-        if t == _ELLIPSIS:
-            new.append(t)
-            axis += n_ell or 0
-            continue
+    new, deltas = [], []
+    for t, axis in zip(toks, axes):
         if t in seen:
-            size = None if dims is None else dims[axis]
-            if size is None:
-                raise NotImplementedError("einsum: the gradient for a repeated subscript needs "
-                                          "its size statically (%r)" % equation)
             f = next(fresh)
             new.append(f)
-            deltas.append((t + f, eye(size, dtype=x.dtype.base_dtype)))
+            deltas.append((t + f, diag(_ones(x, [axis]))))
         else:
             seen.add(t)
             new.append(t)
-        axis += 1
     return "".join(new), deltas
+
+
+def _axes(toks: list) -> list:
+    """The axis of each token of an operand's subscripts: counted from the front before
+    '...', from the back after it (so the operand's rank need not be known); None for
+    '...' itself."""
+    if _ELLIPSIS not in toks:
+        return list(range(len(toks)))
+    e = toks.index(_ELLIPSIS)
+    return list(range(e)) + [None] + list(range(e + 1 - len(toks), 0))
+
+
+def _ones(x: Any, axes: list) -> Any:
+    """Ones of x's dtype, shaped as x's ``axes`` (static sizes where known)."""
+    dims = x.shape.as_list() if x.shape.rank is not None else None
+    sizes = [dims[a] if dims is not None else None for a in axes]
+    if None not in sizes:
+        return convert_to_tensor(np.ones(sizes, x.dtype.base_dtype.as_numpy_dtype))
+    dyn = shape(x)
+    return fill(stack([dyn[a] for a in axes]), constant(1, x.dtype.base_dtype))
 
 
 def einsum(equation: str, *inputs: Any, **kwargs: Any) -> Any:

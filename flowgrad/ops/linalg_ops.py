@@ -25,7 +25,9 @@ from flowgrad.ops.array_ops import (_as_value, concat, expand_dims, identity, on
                                     transpose, zeros_like)
 from flowgrad.ops.comparison_ops import greater, where
 from flowgrad.ops.elementwise_ops import abs, log, pow, reciprocal, sqrt
+from flowgrad.ops.fill_ops import range as tf_range
 from flowgrad.ops.matmul_ops import matmul
+from flowgrad.ops.shape_ops import rank
 from flowgrad.ops.reduction_ops import reduce_euclidean_norm, reduce_max
 from flowgrad.ops.sum_ops import reduce_sum
 
@@ -67,8 +69,9 @@ def matrix_transpose(a: Any, name: str = "matrix_transpose", conjugate: bool = F
     with name_scope(name, "matrix_transpose", [a]):
         a = convert_to_tensor(_as_value(a))
         r = a.shape.rank
-        if r is None:
-            raise ValueError("matrix_transpose needs a tensor of known rank, got %s" % a.name)
+        if r is None:       # the permutation is computed at run time, as in TensorFlow
+            n = rank(a)
+            return transpose(a, concat([tf_range(n - 2), [n - 1, n - 2]], 0))
         if r < 2:
             raise ValueError("Argument `a` should be a (batch) matrix with rank >= 2.  "
                              "Received `a` = %s with shape: %s" % (a, a.shape))
@@ -652,7 +655,7 @@ def _expm_one(a: np.ndarray) -> np.ndarray:
 
 def _expm_kernel(x: Any) -> Any:
     x = np.asarray(x)
-    flat = x.reshape((-1,) + x.shape[-2:])
+    flat = x.reshape((int(np.prod(x.shape[:-2])),) + x.shape[-2:])
     out = np.stack([_expm_one(m) for m in flat]) if len(flat) else flat.copy()
     return out.reshape(x.shape).astype(x.dtype, copy=False)
 

@@ -22,6 +22,8 @@ from flowgrad.framework.tensor_shape import TensorShape
 from flowgrad.ops.array_ops import (_as_value, _gather_drop_negatives, _int_tensor,
                                     _known_scalar, concat, gather, ones_like, reshape, shape,
                                     unsorted_segment_sum, zeros_like)
+from flowgrad.ops.fill_ops import fill
+from flowgrad.ops.shape_ops import rank
 from flowgrad.ops.math_ops import (cast, div_no_nan, equal, greater, logical_and, maximum,
                                    where)
 
@@ -132,7 +134,7 @@ def _extreme_kernel(ufunc: Any, op_type: str) -> Any:
         else:
             info = np.iinfo(data.dtype)
             fill = info.min if ufunc is np.maximum else info.max
-        rows = data.reshape((-1,) + data.shape[ids.ndim:])
+        rows = data.reshape((ids.size,) + data.shape[ids.ndim:])
         flat = ids.reshape(-1)
         keep = flat >= 0
         out = np.full((n,) + data.shape[ids.ndim:], fill, data.dtype)
@@ -168,8 +170,9 @@ def _positive_like(ids: Any, data: Any) -> Any:
     keep = greater(ids, -1)
     extra = data.shape.rank - ids.shape.rank if data.shape.rank is not None and \
         ids.shape.rank is not None else None
-    if extra is None:
-        raise ValueError("unsorted_segment_max/min gradient needs data and ids of known rank")
+    if extra is None:           # unknown ranks: the trailing ones are counted at run time
+        ones = fill(reshape(rank(data) - rank(ids), [1]), 1)
+        return reshape(keep, concat([shape(ids), ones], 0))
     return reshape(keep, concat([shape(ids), np.ones([extra], np.int32)], 0)) if extra else keep
 
 
@@ -230,7 +233,7 @@ def _unsorted_prod_kernel(data: Any, ids: Any, n_in: Any = None, *,
     if np.any(ids >= n):
         raise InvalidArgumentError(None, None, "UnsortedSegmentProd: segment id %d is out of "
                                    "range [0, %d)" % (int(ids.max()), n))
-    rows = data.reshape((-1,) + data.shape[ids.ndim:])
+    rows = data.reshape((ids.size,) + data.shape[ids.ndim:])
     flat = ids.reshape(-1)
     keep = flat >= 0
     out = np.ones((n,) + data.shape[ids.ndim:], data.dtype)

@@ -115,8 +115,22 @@ def broadcast_gradient_args(s0: Any, s1: Any, name: str | None = None) -> list:
 # reshape, broadcast_to
 
 
+def _empty_target(in_shape: Any, dims: Any) -> tuple:
+    """TensorFlow's -1 for an input with no elements: the product of the input's non-zero
+    dimensions over that of the target's known non-zero ones (``[0, 3]`` to ``[-1, 0]``
+    gives ``[3, 0]``), where NumPy finds it ambiguous."""
+    dims = [int(d) for d in dims]
+    have = int(np.prod([d for d in in_shape if d]))
+    known = int(np.prod([d for d in dims if d not in (0, -1)]))
+    dims[dims.index(-1)] = have // known if known else 0
+    return tuple(dims)
+
+
 def _reshape_kernel(x: Any, shape_in: Any = None, *, shape: Any = None) -> Any:
-    return np.reshape(x, shape if shape_in is None else tuple(shape_in))
+    target = shape if shape_in is None else tuple(shape_in)
+    if np.size(x) == 0 and -1 in target and 0 in target:
+        target = _empty_target(np.shape(x), target)
+    return np.reshape(x, target)
 
 
 def _reshape_infer(ins: list, attrs: dict) -> tuple:
@@ -127,7 +141,9 @@ def _reshape_infer(ins: list, attrs: dict) -> tuple:
         n = x.shape.num_elements()
         if -1 in dims:
             known = int(np.prod([d for d in dims if d != -1]))
-            if n is not None:
+            if n == 0 and 0 in dims:
+                dims = list(_empty_target(x.shape.as_list(), dims))
+            elif n is not None:
                 if known == 0 or n % known:
                     raise ValueError("Cannot reshape a tensor with %d elements to shape %s"
                                      % (n, dims))

@@ -19,15 +19,19 @@ from flowgrad.framework.tensor import convert_to_tensor
 from flowgrad.framework.tensor_shape import TensorShape
 from flowgrad.ops.array_ops import (_as_value, _known_scalar, expand_dims, range, reshape,
                                     shape, size, stack, transpose)
+from flowgrad.ops.comparison_ops import equal, where
 from flowgrad.ops.math_ops import add, multiply, negative
+from flowgrad.ops.shape_ops import rank
 from flowgrad.ops.scatter_nd_ops import scatter_nd
 
 
-def _top_k_kernel(x: Any, *, k: int, sorted: bool = True) -> tuple:  # noqa: A002
+def _top_k_kernel(x: Any, *, k: int | None, sorted: bool = True) -> tuple:  # noqa: A002
     x = np.asarray(x)
     if x.ndim == 0:
         raise InvalidArgumentError(None, None, "TopKV2: input must be at least 1-D, got a "
                                    "scalar")
+    if k is None:               # tf.sort: the whole last axis, whatever its size
+        k = x.shape[-1]
     if k > x.shape[-1]:
         raise InvalidArgumentError(None, None, "TopKV2: input must have at least k=%d columns, "
                                    "got %d" % (k, x.shape[-1]))
@@ -39,6 +43,8 @@ def _top_k_infer(ins: list, attrs: dict) -> list:
     s, k = ins[0].shape, attrs["k"]
     if s.rank == 0:
         raise ValueError("top_k: input must be at least 1-D, got a scalar (%s)" % ins[0].name)
+    if k is None:
+        return [(ins[0].dtype.base_dtype, s), (dtypes.int32, s)]
     if s.rank is not None and s.as_list()[-1] is not None and k > s.as_list()[-1]:
         raise ValueError("top_k: input must have at least k=%d columns, got shape %s" % (k, s))
     out = TensorShape(None) if s.rank is None else TensorShape(s.as_list()[:-1] + [k])
@@ -50,7 +56,7 @@ def _top_k_grad(op: Any, grad: Any, _: Any) -> Any:
     x, idx = op.inputs[0], op.outputs[1]
     n, k = shape(x)[-1], shape(idx)[-1]
     rows = reshape(idx, stack([-1, k]))
-    offsets = expand_dims(range(0, multiply(shape(rows)[0], n), n), -1)
+    offsets = expand_dims(multiply(range(shape(rows)[0]), n), -1)   # n may be 0
     flat = reshape(add(rows, offsets), [-1, 1])
     return reshape(scatter_nd(flat, reshape(grad, [-1]), reshape(size(x), [1])), shape(x))
 
@@ -76,22 +82,27 @@ def _sort_or_argsort(values: Any, axis: int, direction: str, argsort: bool,
     with name_scope(name, default, [values]):
         x = convert_to_tensor(_as_value(values))
         r = x.shape.rank
-        if r is None:
-            raise ValueError("%s needs a tensor of known rank" % default)
         a = _known_scalar(axis, "%s axis" % default)
-        if a is None or not -r <= a < r:
-            raise ValueError("%s: axis %s is out of range for rank %d" % (default, axis, r))
-        a %= r
-        perm = list(np.arange(r))
-        perm[a], perm[-1] = perm[-1], perm[a]
-        moved = transpose(x, perm) if a != r - 1 else x
-        n = moved.shape.as_list()[-1]
-        if n is None:
-            raise ValueError("%s: the sorted axis must have a known size" % default)
+        if a is None or r is not None and not -r <= a < r:
+            raise ValueError("%s: axis %s is out of range for rank %s" % (default, axis, r))
+        if r is not None:
+            a %= r
+            perm: Any = list(np.arange(r))
+            perm[a], perm[-1] = perm[-1], perm[a]
+            last = a == r - 1
+        else:                   # unknown rank: the permutation is computed at run time
+            n = rank(x)
+            pos = range(n)
+            a_t = add(a, n) if a < 0 else convert_to_tensor(a)
+            perm = where(equal(pos, a_t), n - 1, where(equal(pos, n - 1), a_t, pos))
+            last = a == -1
+        moved = x if last else transpose(x, perm)
         ascending = direction == "ASCENDING"
-        vals, idx = top_k(negative(moved) if ascending else moved, n)
+        # the whole last axis (k=None: its size need not be known while building)
+        inp = negative(moved) if ascending else moved
+        vals, idx = apply_op("TopKV2", [inp], {"k": None, "sorted": True})
         out = idx if argsort else (negative(vals) if ascending else vals)
-        return transpose(out, perm) if a != r - 1 else out
+        return out if last else transpose(out, perm)
 
 
 def sort(values: Any, axis: int = -1, direction: str = "ASCENDING",
