@@ -186,6 +186,11 @@ def test_import_meta_graph_of_tensorflows_saver_files():
     np.testing.assert_allclose(loss, ref["out_loss"], rtol=1e-6)
     relu = ref["out_y"] > 0      # d loss / d w = x^T (2 y * relu'(.))
     np.testing.assert_allclose(grad_w, ref["in_x"].T @ (2 * ref["out_y"] * relu), rtol=1e-5)
+    with tf.Session() as sess:            # the Saver restores TensorFlow's checkpoint
+        saver.restore(sess, os.path.join(DATA, "var_model"))
+        np.testing.assert_array_equal(sess.run(w), ref["w"])
+        np.testing.assert_allclose(sess.run("y:0", {"x:0": ref["in_x"]}), ref["out_y"],
+                                   rtol=1e-6)
 
 
 def test_export_meta_graph_round_trip(tmp_path):
