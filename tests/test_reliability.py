@@ -507,7 +507,7 @@ def _age(directory, names, seconds=60):
 def test_next_save_removes_temp_files_of_killed_saves(tmp_path):
     for step in (1, 2):
         rc = subprocess.run([sys.executable, "-c", _KILLED_SAVE,
-                             str(tmp_path / ("model-%d.npz" % step))]).returncode
+                             str(tmp_path / ("model-%d.index" % step))]).returncode
         assert rc == -signal.SIGKILL
     (tmp_path / ".other.npz.abc.tmp").write_bytes(b"not ours")
     orphans = _temp_files(tmp_path)
@@ -519,7 +519,7 @@ def test_next_save_removes_temp_files_of_killed_saves(tmp_path):
         sess.run(tf.global_variables_initializer())
         saver.save(sess, str(tmp_path / "model"), global_step=3)
     assert _temp_files(tmp_path) == [".other.npz.abc.tmp"]      # another prefix: untouched
-    assert "model-3.npz" in os.listdir(tmp_path)
+    assert "model-3.index" in os.listdir(tmp_path)
 
 
 def test_save_leaves_a_concurrent_writers_temp_file_alone(tmp_path):

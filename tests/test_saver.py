@@ -1,13 +1,21 @@
 """tf.train.Saver: round trip, the checkpoint state file, max_to_keep, atomic saves, and
 every restore error (after which no variable has changed)."""
 import os
-import zipfile
 
 import numpy as np
 import pytest
 
 import flowgrad.compat.v1 as tf
 from flowgrad.framework import errors
+from flowgrad.train import checkpoint_management as cm
+from flowgrad.train.tensor_bundle import BundleReader
+
+DATA = ".data-00000-of-00001"
+
+
+def files(prefix):
+    """The files of a checkpoint in TensorFlow's format."""
+    return [prefix + DATA, prefix + ".index"]
 
 W0 = np.arange(6, dtype=np.float32).reshape(2, 3)
 
@@ -37,8 +45,7 @@ def test_round_trip_restores_every_variable(tmp_path):
     np.testing.assert_array_equal(w_v, W0)
     np.testing.assert_array_equal(b_v, [1, 2])
     assert b_v.dtype == np.int64
-    with zipfile.ZipFile(prefix + ".npz") as zf:
-        assert sorted(zf.namelist()) == ["layer/b.npy", "w.npy"]
+    assert BundleReader(prefix).keys() == ["layer/b", "w"]
     assert tf.train.latest_checkpoint(str(tmp_path)) == prefix
     assert state_file(tmp_path) == ('model_checkpoint_path: "model.ckpt"\n'
                                     'all_model_checkpoint_paths: "model.ckpt"\n')
@@ -69,8 +76,7 @@ def test_var_list_as_dict_and_scalars(tmp_path):
         saver.restore(sess, prefix)
         out = sess.run(v)
     assert out == np.float32(3.5) and type(out) is np.float32
-    with zipfile.ZipFile(prefix + ".npz") as zf:
-        assert zf.namelist() == ["my/scalar.npy"]
+    assert BundleReader(prefix).keys() == ["my/scalar"]
 
 
 def test_saver_constructor_errors():
@@ -99,7 +105,7 @@ def test_global_step_suffix_max_to_keep_and_state_file(tmp_path):
         assert saver.save(sess, prefix, global_step=99) == prefix + "-99"
     assert paths == [prefix + "-10", prefix + "-20", prefix + "-30", prefix + "-40"]
     assert saver.last_checkpoints == [prefix + "-40", prefix + "-99"]
-    assert sorted(os.listdir(tmp_path)) == ["checkpoint", "model-40.npz", "model-99.npz"]
+    assert sorted(os.listdir(tmp_path)) == ["checkpoint"] + files("model-40") + files("model-99")
     assert state_file(tmp_path) == ('model_checkpoint_path: "model-99"\n'
                                     'all_model_checkpoint_paths: "model-40"\n'
                                     'all_model_checkpoint_paths: "model-99"\n')
@@ -115,7 +121,7 @@ def test_max_to_keep_none_keeps_everything(tmp_path):
         sess.run(tf.global_variables_initializer())
         for i in range(4):
             saver.save(sess, str(tmp_path / "m"), global_step=i)
-    assert len([f for f in os.listdir(tmp_path) if f.endswith(".npz")]) == 4
+    assert len([f for f in os.listdir(tmp_path) if f.endswith(".index")]) == 4
     assert tf.train.latest_checkpoint(str(tmp_path)) == str(tmp_path / "m-3")
 
 
@@ -131,8 +137,7 @@ def test_keep_checkpoint_every_n_hours_spares_one_per_period(tmp_path, monkeypat
             now[0] = t
             saver.save(sess, str(tmp_path / "m"), global_step=step)
     # m-1 (saved 4000 s in, after the first hour) is kept; m-0 and m-2 are deleted
-    assert sorted(f for f in os.listdir(tmp_path) if f.endswith(".npz")) == ["m-1.npz",
-                                                                             "m-3.npz"]
+    assert sorted(os.listdir(tmp_path)) == ["checkpoint"] + files("m-1") + files("m-3")
     assert saver.last_checkpoints == [str(tmp_path / "m-3")]
 
 
@@ -146,15 +151,15 @@ def test_a_crash_mid_save_leaves_the_previous_checkpoint_usable(tmp_path, monkey
         before = state_file(tmp_path)
         sess.run(w.assign(W0 * 5))
 
-        real_write_array = np.lib.format.write_array
+        real_fsync = os.fsync
         calls = []
 
-        def crashing_write_array(*args, **kwargs):
+        def crashing_fsync(fd):      # the data file is written, the index is not
             calls.append(1)
             if len(calls) == 2:
                 raise OSError("disk full (simulated)")
-            return real_write_array(*args, **kwargs)
-        monkeypatch.setattr(np.lib.format, "write_array", crashing_write_array)
+            return real_fsync(fd)
+        monkeypatch.setattr(cm.os, "fsync", crashing_fsync)
         with pytest.raises(OSError, match="simulated"):
             saver.save(sess, prefix, global_step=2)
         # the same prefix: the old file must survive a failed overwrite too
@@ -163,7 +168,7 @@ def test_a_crash_mid_save_leaves_the_previous_checkpoint_usable(tmp_path, monkey
             saver.save(sess, prefix, global_step=1)
         monkeypatch.undo()
 
-        assert sorted(os.listdir(tmp_path)) == ["checkpoint", "model-1.npz"]
+        assert sorted(os.listdir(tmp_path)) == ["checkpoint"] + files("model-1")
         assert state_file(tmp_path) == before
         latest = tf.train.latest_checkpoint(str(tmp_path))
         assert latest == prefix + "-1"
@@ -207,7 +212,7 @@ def test_restore_with_missing_variables_names_them(saved):
     other = tf.Variable(1.0, name="other")
     sess.run([extra.initializer, other.initializer])
     with pytest.raises(errors.NotFoundError, match="Keys extra, other not found in checkpoint "
-                                                   ".*model.npz"):
+                                                   ".*model"):
         tf.train.Saver([w, b, extra, other]).restore(sess, prefix)
     assert_unchanged(sess, w, b)
 
@@ -239,20 +244,21 @@ def test_restore_with_a_dtype_mismatch_names_the_variable(saved):
                 tf.train.Saver([w2]).restore(s2, prefix)
 
 
+@pytest.mark.parametrize("suffix", [DATA, ".index"])
 @pytest.mark.parametrize("damage", ["truncate", "flip", "garbage"])
-def test_restore_of_a_corrupted_checkpoint_is_a_data_loss_error(saved, damage):
+def test_restore_of_a_corrupted_checkpoint_is_a_data_loss_error(saved, damage, suffix):
     prefix, sess, w, b = saved
-    path = prefix + ".npz"
+    path = prefix + suffix
     data = bytearray(open(path, "rb").read())
     if damage == "truncate":
         data = data[:len(data) // 2]
     elif damage == "flip":
-        data[150] ^= 0xFF        # inside the first array's data: its CRC no longer matches
+        data[10] ^= 0xFF        # inside the first array or block: its CRC no longer matches
     else:
         data = bytearray(b"not a checkpoint at all")
     with open(path, "wb") as f:
         f.write(bytes(data))
-    with pytest.raises(errors.DataLossError, match="Unable to read checkpoint file .*model.npz"):
+    with pytest.raises(errors.DataLossError, match="Unable to read .*model" + suffix):
         tf.train.Saver().restore(sess, prefix)
     assert_unchanged(sess, w, b)
 

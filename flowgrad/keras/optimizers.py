@@ -231,11 +231,19 @@ class Optimizer:
         return self.add_variable(reference_variable.shape.as_list(), initializer,
                                  reference_variable.dtype.base_dtype, name)
 
-    def add_optimizer_variables(self, trainable_variables: list, name: str,
-                                initializer: Any = "zeros") -> list:
-        """One slot variable per trainable variable."""
-        return [self.add_variable_from_reference(v, name, initializer)
-                for v in trainable_variables]
+    def add_optimizer_variables(self, trainable_variables: list, name: Any,
+                                initializer: Any = "zeros") -> Any:
+        """One slot variable per trainable variable; with a list of names, a tuple of such
+        lists, made variable by variable (so ``variables`` interleaves them, as in Keras and
+        so in Keras's checkpoints)."""
+        names = [name] if isinstance(name, str) else list(name)
+        inits = [initializer] * len(names) if isinstance(initializer, (str, int, float)) \
+            else list(initializer)
+        out: tuple = tuple([] for _ in names)
+        for v in trainable_variables:
+            for slots, n, init in zip(out, names, inits):
+                slots.append(self.add_variable_from_reference(v, n, init))
+        return out[0] if isinstance(name, str) else out
 
     def _get_variable_index(self, variable: Any) -> int:
         return self._trainable_variables_indices[id(variable)]
@@ -453,8 +461,8 @@ class Adam(Optimizer):
         if self.built:
             return
         super().build(var_list)
-        self._momentums = self.add_optimizer_variables(var_list, "momentum")
-        self._velocities = self.add_optimizer_variables(var_list, "velocity")
+        self._momentums, self._velocities = self.add_optimizer_variables(
+            var_list, ["momentum", "velocity"])
         if self.amsgrad:
             self._velocity_hats = self.add_optimizer_variables(var_list, "velocity_hat")
 

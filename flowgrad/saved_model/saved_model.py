@@ -55,7 +55,8 @@ from flowgrad.ops.subgraph import HistoryFlag, SubGraph, TracedFunction
 from flowgrad.saved_model import tf_loader, tf_saver
 from flowgrad.train import checkpoint_management as cm
 from flowgrad.train.checkpoint import build_object_graph
-from flowgrad.train.saver import _read_arrays, _write_arrays
+from flowgrad.train.checkpoint_reader import read_npz as _read_arrays
+from flowgrad.train.checkpoint_reader import write_npz as _write_arrays
 
 DEFAULT_SERVING_SIGNATURE_DEF_KEY = "serving_default"
 FORMAT = "flowgrad-saved-model"

@@ -3,7 +3,13 @@ from flowgrad.train.adadelta import AdadeltaOptimizer
 from flowgrad.train.adagrad import AdagradOptimizer
 from flowgrad.train.adam import AdamOptimizer
 from flowgrad.train.checkpoint import Checkpoint, CheckpointManager
-from flowgrad.train.checkpoint_utils import list_variables, load_checkpoint, load_variable
+from flowgrad.train.checkpoint_utils import (
+    NewCheckpointReader,
+    init_from_checkpoint,
+    list_variables,
+    load_checkpoint,
+    load_variable,
+)
 from flowgrad.train.checkpoint_management import (
     checkpoint_exists,
     get_checkpoint_state,
@@ -36,7 +42,7 @@ piecewise_constant_decay = piecewise_constant  # TensorFlow 1 exports it under b
 
 __all__ = ["AdadeltaOptimizer", "AdagradOptimizer", "AdamOptimizer", "Checkpoint",
            "CheckpointManager", "list_variables", "load_checkpoint",
-           "load_variable",
+           "load_variable", "NewCheckpointReader", "init_from_checkpoint",
            "GradientDescentOptimizer", "MomentumOptimizer", "Optimizer", "RMSPropOptimizer",
            "Saver", "assert_global_step", "checkpoint_exists", "create_global_step",
            "exponential_decay", "get_checkpoint_state", "get_global_step",

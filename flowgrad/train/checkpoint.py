@@ -7,14 +7,18 @@ attribute names from the Checkpoint, as TensorFlow's object graph does. ``restor
 matches the saved object graph against the live one by those names, so a program
 that builds the same objects restores them whatever its variables are called.
 
-The file format is flowgrad's own (not TensorFlow's bundle format): a checkpoint
-``<prefix>`` is the one file ``<prefix>.npz`` that ``tf.train.Saver`` writes, one
-``.npy`` entry per variable under TensorFlow's key
-(``model/layers/0/w/.ATTRIBUTES/VARIABLE_VALUE``, slots as
-``<variable path>/.OPTIMIZER_SLOT/<optimizer path>/<slot>``) plus the object graph as
-JSON text in the entry ``_CHECKPOINTABLE_OBJECT_GRAPH``. Saving is atomic (a
-temporary file renamed into place, then the directory's ``checkpoint`` state file),
-so ``tf.train.latest_checkpoint`` serves both Saver and Checkpoint directories.
+The files are TensorFlow's (see ``tensor_bundle.py``): one tensor per variable under
+TensorFlow's key (``model/w/.ATTRIBUTES/VARIABLE_VALUE``, slots of TF1 optimizers as
+``<variable path>/.OPTIMIZER_SLOT/<optimizer path>/<slot>``) plus the object graph, a
+``TrackableObjectGraph`` proto, under ``_CHECKPOINTABLE_OBJECT_GRAPH``. Keras models and
+optimizers are tracked under Keras 3's names (a Sequential's layers as
+``model/_functional/_operations/<i>``, a Dense layer's kernel as ``_kernel``, an optimizer's
+variables as ``_variables/<i>`` with its slots interleaved as Keras makes them), so
+TensorFlow restores flowgrad's checkpoints into the same Keras model and flowgrad restores
+TensorFlow's. Saving is atomic (temporary files renamed into place, then the directory's
+``checkpoint`` state file), so ``tf.train.latest_checkpoint`` serves both Saver and
+Checkpoint directories. flowgrad 0.1.0's checkpoints (``<prefix>.npz``, the object graph
+as JSON, its own names) stay readable.
 
 Restoration is immediate for objects that exist and deferred for those that do not
 yet: a variable or sub-module later assigned to a Module attribute the checkpoint
@@ -35,15 +39,23 @@ from flowgrad.framework import dtypes, errors
 from flowgrad.framework.context import executing_eagerly, get_default_session
 from flowgrad.framework.tensor import _Ref
 from flowgrad.function import init_scope
+from flowgrad.keras.layers.base import Layer as KerasLayer
+from flowgrad.keras.layers.convolutional import Conv2D
+from flowgrad.keras.layers.core import Dense, Embedding, InputLayer
+from flowgrad.keras.models.functional import Functional
+from flowgrad.keras.models.sequential import Sequential
 from flowgrad.keras.optimizers import Optimizer as KerasOptimizer
 from flowgrad.ops.state_ops import EagerVariable, Variable, global_variables_initializer
 from flowgrad.train import checkpoint_management as cm
 from flowgrad.train.optimizer import Optimizer as V1Optimizer
-from flowgrad.train.saver import _read_arrays, _write_arrays
+from flowgrad.train.checkpoint_reader import OBJECT_GRAPH_KEY, CheckpointReader
+from flowgrad.train.tensor_bundle import write_bundle
 
-OBJECT_GRAPH_KEY = "_CHECKPOINTABLE_OBJECT_GRAPH"
 _VALUE = "/.ATTRIBUTES/VARIABLE_VALUE"
 _KERAS_NOT_SLOTS = ("_variables", "_trainable_variables")
+#: Keras 3 keeps these weights under a private attribute (a property serves the public name).
+_KERAS_PRIVATE = {(Dense, "kernel"): "_kernel", (Conv2D, "kernel"): "_kernel",
+                  (Embedding, "embeddings"): "_embeddings"}
 
 
 # --------------------------------------------------------------------------------------
@@ -60,12 +72,13 @@ def _is_trackable(obj: Any) -> bool:
     return False
 
 
-def _children(obj: Any) -> list:
+def _children(obj: Any, legacy: bool = False) -> list:
     """[(name, child)] of a trackable object, in a deterministic order.
 
     A Module's children are its attributes; a class may name them itself with
     ``_trackable_children() -> {name: child}`` (TensorFlow's Trackable method), e.g. so that
-    a model's checkpoint does not depend on whether it has been built."""
+    a model's checkpoint does not depend on whether it has been built. Keras objects get
+    Keras 3's names (flowgrad 0.1.0's names with ``legacy``)."""
     if isinstance(obj, Variable):
         return []
     if isinstance(obj, (list, tuple)):
@@ -79,25 +92,73 @@ def _children(obj: Any) -> list:
         if obj._save_counter is not None:
             items.append(("save_counter", obj._save_counter))
     elif isinstance(obj, KerasOptimizer):
-        items = [("iteration", obj._iterations), ("learning_rate", obj._learning_rate)]
+        items = _keras_optimizer_children(obj, legacy)
     elif isinstance(obj, V1Optimizer):
         items = sorted((name, v) for (name, _), v in obj._non_slot_dict.items())
+    elif isinstance(obj, Sequential) and not legacy:
+        ops = [x for x in obj._layers if not isinstance(x, InputLayer)]
+        items = [("_functional", {"_operations": [None] + ops})]
+    elif isinstance(obj, Functional) and not legacy:
+        items = [("_operations", list(obj._layers))]
     else:
         ignored = getattr(obj, "_TF_MODULE_IGNORED_PROPERTIES", ())
         items = [(k, v) for k, v in sorted(vars(obj).items()) if k not in ignored]
+        if isinstance(obj, KerasLayer) and not legacy:
+            items = _keras_layer_children(obj, items)
     return [(n, c) for n, c in items if _is_trackable(c)]
 
 
-def _slots(opt: Any) -> list:
-    """[(original variable, slot name, slot variable)] of an optimizer."""
+def _keras_layer_children(layer: Any, items: list) -> list:
+    """A Keras layer's attributes as Keras 3 tracks them: private names where Keras keeps a
+    weight privately; lists that only repeat the layer's own weights left out."""
+    own = {id(v) for _, v in items if isinstance(v, Variable)}
     out = []
-    if isinstance(opt, KerasOptimizer):
-        originals = opt._trainable_variables
-        for attr, value in sorted(vars(opt).items()):
-            if attr in _KERAS_NOT_SLOTS or not isinstance(value, list) or not value:
-                continue
-            if len(value) == len(originals) and all(isinstance(v, Variable) for v in value):
-                out.extend((o, attr.lstrip("_"), s) for o, s in zip(originals, value))
+    for name, value in items:
+        if isinstance(value, list) and value and all(
+                isinstance(v, Variable) and id(v) in own for v in value):
+            continue
+        out.append((_keras_attribute(layer, name), value))
+    return out
+
+
+def _keras_attribute(obj: Any, name: str) -> str:
+    """The name Keras 3 tracks the attribute ``name`` of ``obj`` under."""
+    for (cls, attr), private in _KERAS_PRIVATE.items():
+        if attr == name and isinstance(obj, cls):
+            return private
+    return name
+
+
+def _keras_optimizer_children(opt: Any, legacy: bool) -> list:
+    if legacy:
+        return [("iteration", opt._iterations), ("learning_rate", opt._learning_rate)]
+    items = [("_variables", list(opt._variables)),
+             ("_trainable_variables", list(opt._trainable_variables)),
+             ("_iterations", opt._iterations), ("_learning_rate", opt._learning_rate)]
+    return items + [(attr, list(slots)) for attr, slots in _keras_slot_lists(opt)]
+
+
+def _keras_slot_lists(opt: Any) -> list:
+    """[(attribute, slot variables)] of a Keras optimizer: its lists of one variable per
+    trainable variable."""
+    originals = opt._trainable_variables
+    out = []
+    for attr, value in sorted(vars(opt).items()):
+        if attr in _KERAS_NOT_SLOTS or not isinstance(value, list) or not value:
+            continue
+        if len(value) == len(originals) and all(isinstance(v, Variable) for v in value):
+            out.append((attr, value))
+    return out
+
+
+def _slots(opt: Any, legacy: bool = False) -> list:
+    """[(original variable, slot name, slot variable)] of an optimizer's slot variables
+    (those of a TF1 optimizer; a Keras optimizer's are plain children, as in Keras 3, except
+    in flowgrad 0.1.0's checkpoints)."""
+    out = []
+    if isinstance(opt, KerasOptimizer) and legacy:
+        for attr, value in _keras_slot_lists(opt):
+            out.extend((o, attr.lstrip("_"), s) for o, s in zip(opt._trainable_variables, value))
     elif isinstance(opt, V1Optimizer):
         for name in sorted(opt._slots):
             for key, slot in opt._slots[name].items():
@@ -176,6 +237,91 @@ def build_object_graph(root: Any, session: Any = None) -> tuple[dict, dict, list
     return {"nodes": nodes}, arrays, objects + slot_objects
 
 
+def _graph_module() -> Any:
+    try:
+        from tensorboard.compat.proto import trackable_object_graph_pb2
+    except ImportError as e:
+        raise ImportError("TensorFlow's checkpoint format needs the optional 'tensorboard' "
+                          "package: pip install flowgrad[tf-formats]") from e
+    return trackable_object_graph_pb2
+
+
+def object_graph_proto(graph: dict) -> bytes:
+    """The ``TrackableObjectGraph`` proto (serialized) of an object graph from
+    ``build_object_graph``, as TensorFlow writes it (children sorted by name, each
+    variable's value as its ``VARIABLE_VALUE`` attribute, ``has_checkpoint_values`` set on
+    the nodes that hold values or lead to some)."""
+    proto = _graph_module().TrackableObjectGraph()
+    nodes = graph["nodes"]
+    parents: dict = {}
+    for i, node in enumerate(nodes):
+        for cid in node["children"].values():
+            parents.setdefault(cid, set()).add(i)
+    with_values = {i for i, node in enumerate(nodes) if "key" in node}
+    todo = list(with_values)
+    while todo:
+        for parent in parents.pop(todo.pop(), ()):
+            if parent not in with_values:
+                with_values.add(parent)
+                todo.append(parent)
+    for i, node in enumerate(nodes):
+        obj = proto.nodes.add()
+        for name in sorted(node["children"]):
+            obj.children.add(node_id=node["children"][name], local_name=name)
+        if "key" in node:
+            name = node["name"][:-2] if node["name"].endswith(":0") else node["name"]
+            obj.attributes.add(name="VARIABLE_VALUE", full_name=name,
+                               checkpoint_key=node["key"])
+        for slot in node.get("slots", ()):
+            obj.slot_variables.add(original_variable_node_id=slot["original"],
+                                   slot_name=slot["name"], slot_variable_node_id=slot["slot"])
+        obj.has_checkpoint_values.value = i in with_values
+    return proto.SerializeToString()
+
+
+def graph_from_proto(raw: bytes, path: str) -> dict:
+    """The object graph (as ``build_object_graph`` makes it) of a serialized
+    ``TrackableObjectGraph``; DataLossError naming ``path`` if it does not parse."""
+    proto = _graph_module().TrackableObjectGraph()
+    try:
+        proto.ParseFromString(raw)
+    except Exception as e:      # noqa: BLE001 - protobuf's DecodeError
+        raise errors.DataLossError(None, None, "The object graph of checkpoint %s cannot be "
+                                   "parsed: %s" % (path, e)) from None
+    nodes = []
+    for obj in proto.nodes:
+        node: dict = {"children": {c.local_name: c.node_id for c in obj.children}}
+        for attr in obj.attributes:
+            if attr.name == "VARIABLE_VALUE":
+                node["key"] = attr.checkpoint_key
+        if obj.slot_variables:
+            node["slots"] = [{"original": s.original_variable_node_id, "name": s.slot_name,
+                              "slot": s.slot_variable_node_id} for s in obj.slot_variables]
+        nodes.append(node)
+    if not nodes:
+        raise errors.DataLossError(None, None, "The object graph of checkpoint %s is empty"
+                                   % path)
+    return {"nodes": nodes}
+
+
+class _Values:
+    """The values of a checkpoint by key, read when first asked for."""
+
+    def __init__(self, reader: CheckpointReader):
+        self._reader = reader
+        self._cache: dict = {}
+
+    def __contains__(self, key: str) -> bool:
+        return self._reader.has_tensor(key)
+
+    def __getitem__(self, key: str) -> np.ndarray:
+        if key not in self._cache:
+            value = self._reader.get_tensor(key)
+            self._cache[key] = np.array(value, dtype=object) if isinstance(value, bytes) \
+                else np.asarray(value)
+        return self._cache[key]
+
+
 # --------------------------------------------------------------------------------------
 # Restoring
 
@@ -183,10 +329,11 @@ def build_object_graph(root: Any, session: Any = None) -> tuple[dict, dict, list
 class _Restore:
     """One restore: the saved graph and values, matched against live objects."""
 
-    def __init__(self, path: str, graph: dict, arrays: dict, session: Any,
-                 dry_run: bool = False):
+    def __init__(self, path: str, graph: dict, arrays: Any, session: Any,
+                 dry_run: bool = False, legacy: bool = False):
         self.path = path
         self.dry_run = dry_run                # only check dtypes and shapes
+        self.legacy = legacy                  # flowgrad 0.1.0's names
         self.nodes = graph["nodes"]
         self.arrays = arrays
         self.session = session
@@ -194,15 +341,19 @@ class _Restore:
         self.restored: set = set()            # node ids whose value was assigned
         self.deferred_ops: list = []          # (variable, value, key) for graph variables
         self.pending_slots: list = []         # (node, optimizer) waiting for variables
+        self.pending_builds: list = []        # (node id, Keras optimizer) waiting for them
 
     def match(self, node_id: int, obj: Any) -> None:
         if node_id in self.matched:
+            return
+        if isinstance(obj, KerasOptimizer) and not self.legacy and not self._built(node_id,
+                                                                                     obj):
             return
         self.matched[node_id] = obj
         node = self.nodes[node_id]
         if "key" in node and isinstance(obj, Variable):
             self._assign(obj, node_id)
-        live = dict(_children(obj)) if _is_trackable(obj) else {}
+        live = dict(_children(obj, self.legacy)) if _is_trackable(obj) else {}
         for name, cid in node["children"].items():
             if name in live:
                 self.match(cid, live[name])
@@ -210,6 +361,33 @@ class _Restore:
                 _defer(obj, name, self, cid)
         if node.get("slots") and not self.dry_run:
             self._match_slots(node, obj)
+
+    def _built(self, node_id: int, opt: Any) -> bool:
+        """Whether the Keras optimizer ``opt`` can be matched now: built, or built here for
+        the saved ``_trainable_variables`` once they all exist (else it waits for them)."""
+        if opt.built or self.dry_run:
+            return True
+        listed = self.nodes[node_id]["children"].get("_trainable_variables")
+        children = self.nodes[listed]["children"] if listed is not None else {}
+        originals = [self.matched.get(cid) for _, cid in sorted(children.items(),
+                                                               key=lambda kv: int(kv[0]))]
+        if not originals:
+            return True
+        if any(o is None for o in originals):
+            if (node_id, opt) not in self.pending_builds:
+                self.pending_builds.append((node_id, opt))
+            return False
+        with init_scope():
+            opt.build(originals)
+        return True
+
+    def retry_pending(self) -> None:
+        """Matches the optimizers that waited for variables which exist now."""
+        for node_id, opt in list(self.pending_builds):
+            self.pending_builds.remove((node_id, opt))
+            self.match(node_id, opt)
+        for node, opt in list(self.pending_slots):
+            self._match_slots(node, opt)
 
     def _assign(self, var: Any, node_id: int) -> None:
         key = self.nodes[node_id]["key"]
@@ -246,11 +424,11 @@ class _Restore:
                        if o is not None and opt.get_slot(o, s["name"]) is None]
             if missing:
                 opt._create_slots(list({id(o): o for o in missing}.values()))
-        live_children = dict(_children(opt))          # non-slot variables made just now
+        live_children = dict(_children(opt, self.legacy))   # non-slot variables made now
         for name, cid in node["children"].items():
             if name in live_children and cid not in self.matched:
                 self.match(cid, live_children[name])
-        live = {(id(o), name): s for o, name, s in _slots(opt)}
+        live = {(id(o), name): s for o, name, s in _slots(opt, self.legacy)}
         for o, s in zip(originals, node["slots"]):
             slot = live.get((id(o), s["name"])) if o is not None else None
             if slot is not None:
@@ -291,8 +469,12 @@ def _forget(key: int) -> Any:
 
 def _on_setattr(obj: Any, name: str, value: Any) -> None:
     entry = _pending.get(id(obj))
-    if entry is None or entry[0]() is not obj or name not in entry[1]:
+    if entry is None or entry[0]() is not obj:
         return
+    if name not in entry[1]:
+        name = _keras_attribute(obj, name)      # Keras 3's name of the attribute
+        if name not in entry[1]:
+            return
     if not _is_trackable(value):
         return
     waiting = entry[1].pop(name)
@@ -302,8 +484,7 @@ def _on_setattr(obj: Any, name: str, value: Any) -> None:
             module_lib.set_setattr_hook(None)
     for restore, node_id in waiting:
         restore.match(node_id, value)
-        for node, opt in list(restore.pending_slots):
-            restore._match_slots(node, opt)
+        restore.retry_pending()
 
 
 # --------------------------------------------------------------------------------------
@@ -318,27 +499,27 @@ class CheckpointLoadStatus:
         self._root = root
 
     def assert_consumed(self) -> CheckpointLoadStatus:
-        """Raises AssertionError unless every saved value was restored and every live
-        variable reachable from the Checkpoint got a saved value."""
+        """Raises AssertionError unless every live variable reachable from the Checkpoint got
+        a saved value (checked first, as TensorFlow does) and every saved value was
+        restored."""
+        self.assert_existing_objects_matched()
         missing = self._restore.unrestored_keys()
         if missing:
             raise AssertionError("Unresolved object in checkpoint %s: %s"
                                  % (self._restore.path, ", ".join(missing)))
-        matched = {id(o) for o in self._restore.matched.values()}
-        unmatched = [v.name for v in _reachable_variables(self._root) if id(v) not in matched]
-        if unmatched:
-            raise AssertionError("Some Python objects were not bound to checkpointed values, "
-                                 "likely due to changes in the Python program: %s"
-                                 % ", ".join(unmatched))
         return self
 
     def assert_existing_objects_matched(self) -> CheckpointLoadStatus:
         """Raises AssertionError if a live variable got no saved value."""
         matched = {id(o) for o in self._restore.matched.values()}
-        unmatched = [v.name for v in _reachable_variables(self._root) if id(v) not in matched]
+        unmatched = [v for v in _reachable_variables(self._root) if id(v) not in matched]
         if unmatched:
-            raise AssertionError("Some objects had no checkpointed value: %s"
-                                 % ", ".join(unmatched))
+            shown = min(10, len(unmatched))
+            raise AssertionError("Found %d Python objects that were not bound to checkpointed "
+                                 "values, likely due to changes in the Python program. "
+                                 "Showing %d of %d unmatched objects: %s"
+                                 % (len(unmatched), shown, len(unmatched),
+                                    [v.name for v in unmatched[:shown]]))
         return self
 
     def assert_nontrivial_match(self) -> CheckpointLoadStatus:
@@ -506,8 +687,9 @@ class Checkpoint:
         if not os.path.isdir(save_dir):
             os.makedirs(save_dir, exist_ok=True)
         graph, arrays, _ = build_object_graph(self, session)
-        arrays[OBJECT_GRAPH_KEY] = np.frombuffer(json.dumps(graph).encode("utf-8"), np.uint8)
-        cm.write_atomically(file_prefix + cm.DATA_SUFFIX, lambda f: _write_arrays(f, arrays))
+        arrays[OBJECT_GRAPH_KEY] = np.array(object_graph_proto(graph), dtype=object)
+        cm.remove_orphan_temp_files(save_dir, os.path.basename(file_prefix))
+        write_bundle(file_prefix, arrays)
         return file_prefix
 
     def save(self, file_prefix: str, options: Any = None, session: Any = None) -> str:
@@ -532,21 +714,30 @@ class Checkpoint:
         if save_path is None:
             return InitializationOnlyStatus()
         save_path = os.fspath(save_path)
+        if os.path.isdir(save_path):
+            raise errors.DataLossError(None, None, "Unable to open table file %s: Is a "
+                                       "directory: pass the checkpoint's prefix, e.g. "
+                                       "tf.train.latest_checkpoint(%r)" % (save_path,
+                                                                           save_path))
         if not cm.checkpoint_exists(save_path):
-            if os.path.isfile(save_path + ".index"):
-                raise ValueError("%s is a TensorFlow checkpoint; flowgrad reads only its own "
-                                 "format (%s%s)" % (save_path, save_path, cm.DATA_SUFFIX))
-            raise errors.NotFoundError(None, None, "Failed to find any matching files for %s"
-                                       % save_path)
-        arrays = _read_arrays(save_path + cm.DATA_SUFFIX)
-        raw = arrays.pop(OBJECT_GRAPH_KEY, None)
-        if raw is None:                        # a tf.train.Saver checkpoint
-            return _restore_by_name(save_path, arrays, self)
-        graph = json.loads(raw.tobytes().decode("utf-8"))
+            raise errors.NotFoundError(None, None, "Error when restoring from checkpoint or "
+                                       "SavedModel at %s: Unsuccessful TensorSliceReader "
+                                       "constructor: Failed to find any matching files for %s"
+                                       "\nPlease double-check that the path is correct. You "
+                                       "may be missing the checkpoint suffix (e.g. the '-1' "
+                                       "in 'path/to/ckpt-1')." % (save_path, save_path))
+        reader = CheckpointReader(save_path)
+        values = _Values(reader)
+        if not reader.has_tensor(OBJECT_GRAPH_KEY):    # a tf.train.Saver checkpoint
+            return _restore_by_name(save_path, values, self)
+        raw = reader.get_tensor(OBJECT_GRAPH_KEY)
+        legacy = not reader.is_tensorflow_format
+        graph = json.loads(raw.decode("utf-8")) if legacy else graph_from_proto(raw, save_path)
         self._maybe_create_save_counter()
-        _Restore(save_path, graph, arrays, None, dry_run=True).match(0, self)
-        restore = _Restore(save_path, graph, arrays, None)
+        _Restore(save_path, graph, values, None, dry_run=True, legacy=legacy).match(0, self)
+        restore = _Restore(save_path, graph, values, None, legacy=legacy)
         restore.match(0, self)
+        restore.retry_pending()
         if not executing_eagerly() and get_default_session() is not None:
             restore.run_deferred(None)
         return CheckpointLoadStatus(restore, self)
@@ -598,9 +789,15 @@ class CheckpointManager:
         self._init_fn = init_fn
         self._last_preserved = time.time()
         state = cm.get_checkpoint_state(self._directory)
-        self._maybe_delete = [(p, os.path.getmtime(p + cm.DATA_SUFFIX))
-                              for p in (state.all_model_checkpoint_paths if state else [])
-                              if cm.checkpoint_exists(p)]
+        self._maybe_delete = []
+        if state is not None:
+            if state.last_preserved_timestamp:
+                self._last_preserved = min(self._last_preserved, state.last_preserved_timestamp)
+            times = list(state.all_model_checkpoint_timestamps)
+            if len(times) != len(state.all_model_checkpoint_paths):
+                times = [self._last_preserved] * len(state.all_model_checkpoint_paths)
+            self._maybe_delete = [(p, t) for p, t in zip(state.all_model_checkpoint_paths,
+                                                         times) if cm.checkpoint_exists(p)]
 
     @property
     def directory(self) -> str:
@@ -645,7 +842,10 @@ class CheckpointManager:
         self._maybe_delete = [(p, t) for p, t in self._maybe_delete if p != path]
         self._maybe_delete.append((path, time.time()))
         self._sweep()
-        cm.update_checkpoint_state(self._directory, path, self.checkpoints)
+        cm.update_checkpoint_state(self._directory, path, self.checkpoints,
+                                   all_model_checkpoint_timestamps=[t for _, t in
+                                                                    self._maybe_delete],
+                                   last_preserved_timestamp=self._last_preserved)
         return path
 
     def _sweep(self) -> None:
@@ -658,10 +858,7 @@ class CheckpointManager:
                     self._last_preserved:
                 self._last_preserved = saved
                 continue
-            try:
-                os.remove(path + cm.DATA_SUFFIX)
-            except FileNotFoundError:
-                pass
+            cm.remove_checkpoint(path)
 
     def restore_or_initialize(self) -> str | None:
         """Restores the latest checkpoint if there is one, else runs ``init_fn``."""

@@ -1,23 +1,23 @@
 """``tf.train.Saver``: saves variables to checkpoints and restores them.
 
-A checkpoint ``<prefix>`` is one file, ``<prefix>.npz``: a zip archive with one
-``.npy`` entry per variable, named by the variable (``eval_net/w``). Every save
-writes a temporary file, flushes it to disk and renames it into place, and only
-then updates the directory's ``checkpoint`` state file, so a save that fails
-half-way leaves the previous checkpoint and state untouched. The temporary files
-of killed saves of the same prefix are removed by the next save (a concurrent
-writer's file, which its writer keeps locked, is not). ``restore`` reads
-and checks the whole checkpoint (present, readable, matching names, shapes and
-dtypes) before it assigns any variable."""
+A checkpoint ``<prefix>`` is TensorFlow's tensor bundle (``<prefix>.index`` and
+``<prefix>.data-00000-of-00001``, see ``tensor_bundle.py``) with one tensor per variable,
+keyed by the variable's name (``eval_net/w``) or by the names of a ``var_list`` dict, so
+TensorFlow's Saver restores flowgrad's checkpoints and flowgrad restores TensorFlow's
+(a partitioned variable's slices are assembled into the whole variable). Every save writes
+temporary files, flushes them to disk and renames them into place (the index last), and
+only then updates the directory's ``checkpoint`` state file, so a save that fails half-way
+leaves the previous checkpoint and state untouched. The temporary files of killed saves of
+the same prefix are removed by the next save (a concurrent writer's file, which its writer
+keeps locked, is not). ``restore`` reads and checks the whole checkpoint (present,
+readable, matching names, shapes and dtypes) before it assigns any variable; it also reads
+flowgrad 0.1.0's ``<prefix>.npz`` checkpoints."""
 from __future__ import annotations
 
-import io
 import logging
 import os
 import time
-import zipfile
-import zlib
-from typing import IO, Any
+from typing import Any
 
 import numpy as np
 
@@ -25,6 +25,8 @@ from flowgrad.framework import errors
 from flowgrad.framework.context import executing_eagerly
 from flowgrad.ops.state_ops import Variable, global_variables
 from flowgrad.train import checkpoint_management as cm
+from flowgrad.train.checkpoint_reader import CheckpointReader
+from flowgrad.train.tensor_bundle import write_bundle
 from flowgrad.train.training_util import global_step as global_step_value
 
 _log = logging.getLogger(__name__)
@@ -50,30 +52,6 @@ def _var_map(var_list: Any) -> dict:
             raise ValueError("At least two variables have the same name: %s" % name)
         out[name] = v
     return out
-
-
-def _write_arrays(f: IO[bytes], arrays: dict) -> None:
-    with zipfile.ZipFile(f, "w", zipfile.ZIP_STORED) as zf:
-        for name, value in arrays.items():
-            with zf.open(name + ".npy", "w", force_zip64=True) as member:
-                np.lib.format.write_array(member, np.asarray(value), allow_pickle=False)
-
-
-def _read_arrays(path: str) -> dict:
-    """All arrays of the checkpoint file ``path``; DataLossError if it cannot be read whole."""
-    arrays = {}
-    try:
-        with zipfile.ZipFile(path) as zf:
-            for info in zf.infolist():
-                if not info.filename.endswith(".npy"):
-                    raise ValueError("unexpected entry %r" % info.filename)
-                data = zf.read(info)         # checks the entry's CRC-32
-                arrays[info.filename[:-4]] = np.lib.format.read_array(io.BytesIO(data),
-                                                                      allow_pickle=False)
-    except (zipfile.BadZipFile, zlib.error, EOFError, OSError, ValueError) as e:
-        raise errors.DataLossError(None, None, "Unable to read checkpoint file %s: %s. The file "
-                                   "is truncated or corrupted." % (path, e)) from e
-    return arrays
 
 
 class Saver:
@@ -124,7 +102,12 @@ class Saver:
              strip_default_attrs: bool = False, save_debug_info: bool = False) -> str:
         """Saves the variables to ``save_path`` (``save_path-<step>`` with ``global_step``).
 
-        Returns the checkpoint's prefix, for ``restore``. No meta graph is written."""
+        Returns the checkpoint's prefix, for ``restore``. No meta graph is written.
+
+        Raises:
+            ValueError: the directory of ``save_path`` does not exist.
+            ImportError: the optional packages of TensorFlow's format are missing
+                (``pip install flowgrad[tf-formats]``)."""
         prefix = os.path.basename(save_path)
         if global_step is not None:
             step = global_step if isinstance(global_step, (int, np.integer)) \
@@ -142,7 +125,7 @@ class Saver:
             values = sess.run(variables)
         arrays = dict(zip(names, values))
         cm.remove_orphan_temp_files(save_dir, prefix)   # of saves (any step) that were killed
-        cm.write_atomically(save_path + cm.DATA_SUFFIX, lambda f: _write_arrays(f, arrays))
+        write_bundle(save_path, arrays)
         if write_state:
             dropped = self._record(save_path)
             cm.update_checkpoint_state(save_dir, save_path, self.last_checkpoints,
@@ -167,12 +150,7 @@ class Saver:
             if saved > self._next_kept_time:
                 self._next_kept_time += self._keep_every_s
                 continue
-            try:
-                os.remove(path + cm.DATA_SUFFIX)
-            except FileNotFoundError:
-                pass
-            except OSError as e:
-                _log.warning("Ignoring: %s", e)
+            cm.remove_checkpoint(path)
 
     # -- restoring --------------------------------------------------------------------
     def restore(self, sess: Any, save_path: str) -> None:
@@ -188,23 +166,24 @@ class Saver:
             return
         if not cm.checkpoint_exists(save_path):
             raise ValueError("The passed save_path is not a valid checkpoint: %s" % save_path)
-        path = save_path + cm.DATA_SUFFIX
-        arrays = _read_arrays(path)
-        self._check(arrays, path)
+        reader = CheckpointReader(save_path)
+        arrays = self._read(reader, save_path)
         for name, v in self._var_map.items():
             if executing_eagerly():
                 v.assign(arrays[name])
             else:
                 v.load(arrays[name], session=sess)
 
-    def _check(self, arrays: dict, path: str) -> None:
-        missing = [n for n in self._var_map if n not in arrays]
+    def _read(self, reader: CheckpointReader, path: str) -> dict:
+        """{name: value} of every variable, checked against the variables."""
+        missing = [n for n in self._var_map if not reader.has_tensor(n)]
         if missing:
             raise errors.NotFoundError(None, None, "Key%s %s not found in checkpoint %s" % (
                 "s" if len(missing) > 1 else "", ", ".join(missing), path))
         problems = []
+        arrays = {}
         for name, v in self._var_map.items():
-            a = arrays[name]
+            a = arrays[name] = np.asarray(reader.get_tensor(name))
             want = v.dtype.base_dtype
             if a.dtype != want.np:
                 problems.append("tensor_name = %s; expected dtype %s does not equal original "
@@ -217,3 +196,4 @@ class Saver:
             raise errors.InvalidArgumentError(None, None, "Restoring from checkpoint %s failed "
                                               "(no variable was changed):\n%s"
                                               % (path, "\n".join(problems)))
+        return arrays

@@ -39,7 +39,7 @@ from flowgrad.framework import dtypes, errors
 from flowgrad.train import checkpoint_management as cm
 
 INSTALL_HINT = "pip install flowgrad[tf-formats]"
-INDEX_SUFFIX = ".index"
+INDEX_SUFFIX = cm.INDEX_SUFFIX
 _MAGIC = 0xDB4775248B80FB57
 _FOOTER_LEN = 48
 _MASK_DELTA = 0xA282EAD8
@@ -423,9 +423,9 @@ def write_bundle(prefix: str, tensors: dict, slices: dict | None = None) -> None
     byte for byte as TensorFlow 2.21 writes them.
 
     The data follow the keys' order (a partitioned tensor's slices in their order, at its
-    name), as TensorFlow's Saver writes them. Both files are written to temporary files
-    and renamed into place, the index last, so a bundle is either complete or (the
-    previous one) untouched.
+    name), as TensorFlow's Saver writes them. Both files are written to temporary files,
+    and only when both are on disk renamed into place (the index last), so a bundle is
+    either complete or (the previous one) untouched.
 
     Args:
         prefix: the checkpoint's path prefix; its directory must exist.
@@ -475,8 +475,8 @@ def write_bundle(prefix: str, tensors: dict, slices: dict | None = None) -> None
     header.version.producer = 1
     index[b""] = header.SerializeToString()
     table = _table(sorted(index.items()))
-    cm.write_atomically(data_path(prefix), lambda f: f.write(data))
-    cm.write_atomically(prefix + INDEX_SUFFIX, lambda f: f.write(table))
+    cm.write_files_atomically([(data_path(prefix), lambda f: f.write(data)),
+                               (prefix + INDEX_SUFFIX, lambda f: f.write(table))])
 
 
 def _as_array(value: Any) -> tuple[np.ndarray, dtypes.DType]:
