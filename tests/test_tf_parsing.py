@@ -134,3 +134,12 @@ def test_parse_single_sequence_example_matches_tensorflow(name):
         assert str(e.value).startswith(spec["error"]["message"])
     else:
         same_value(run(), spec["result"])
+
+
+def test_sparse_or_ragged_dataset_elements_are_refused_clearly():
+    ds = tf.data.Dataset.from_tensor_slices([INPUTS["example"]])
+    with pytest.raises(TypeError, match="returned a SparseTensor.*tf.sparse.to_dense"):
+        ds.map(lambda r: tf.io.parse_single_example(
+            r, {"name": tf.io.VarLenFeature(tf.string)})["name"])
+    with pytest.raises(TypeError, match="returned a RaggedTensor.*to_tensor"):
+        tf.data.Dataset.from_tensor_slices([["a b"]]).map(tf.strings.split)

@@ -29,7 +29,9 @@ from flowgrad.framework.tensor_shape import TensorShape, as_shape
 from flowgrad.function import ConcreteFunction, FuncGraph, TensorSpec
 from flowgrad.ops.array_ops import identity, placeholder
 from flowgrad.ops import file_io
+from flowgrad.ops.ragged_tensor import RaggedTensor
 from flowgrad.ops.random_ops import get_seed
+from flowgrad.ops.sparse_tensor import SparseTensor
 
 AUTOTUNE = -1
 INFINITE = -1       # cardinality of an infinite dataset
@@ -490,6 +492,13 @@ class _TracedFunction:
         if out is None:
             raise TypeError("The `%s` function returned None; it must return tensors." %
                             self._what)
+        if isinstance(out, (RaggedTensor, SparseTensor)):
+            raise TypeError(
+                "The `%s` function returned a %s: flowgrad's tf.data elements are dense "
+                "tensors (no ragged or sparse elements yet); convert it inside the function "
+                "with %s." % (self._what, type(out).__name__,
+                              "`.to_tensor()`" if isinstance(out, RaggedTensor)
+                              else "`tf.sparse.to_dense`"))
         t = out._as_tensor() if hasattr(out, "_as_tensor") else out
         return convert_to_tensor(t)
 
