@@ -3,12 +3,18 @@
     python -m flowgrad SCRIPT [ARGS...]
     python -m flowgrad -m MODULE [ARGS...]     # e.g. python -m flowgrad -m pytest tests/
     python -m flowgrad -c CODE [ARGS...]
+    python -m flowgrad --tf1 SCRIPT [ARGS...]  # a program written for TensorFlow 1.x
 
 It installs flowgrad as ``tensorflow`` (:func:`flowgrad.install_as_tensorflow`) and runs the
 program as ``python`` would: ``sys.argv``, ``__name__ == "__main__"``, ``sys.path[0]`` (the
 script's directory; the current directory for ``-m`` and ``-c``), the exit status
 (``SystemExit``'s code; 1 after an uncaught exception, whose traceback starts at the
 program's own frames).
+
+``--tf1`` (before the program) makes ``tensorflow`` TensorFlow 1.x's API, for programs
+written for TF 1.x (``import tensorflow as tf`` then ``tf.placeholder``/``tf.Session``):
+``install_as_tensorflow(version=1)``. TensorFlow 2 has no such switch; without it, such a
+program stops where it would on TensorFlow 2.21.
 """
 from __future__ import annotations
 
@@ -18,10 +24,11 @@ import sys
 
 from flowgrad.dropin import install_as_tensorflow
 
-USAGE = ("usage: python -m flowgrad SCRIPT [ARGS...]\n"
-         "       python -m flowgrad -m MODULE [ARGS...]\n"
-         "       python -m flowgrad -c CODE [ARGS...]\n"
-         "Runs a TensorFlow program unchanged, with flowgrad as `tensorflow`.")
+USAGE = ("usage: python -m flowgrad [--tf1] SCRIPT [ARGS...]\n"
+         "       python -m flowgrad [--tf1] -m MODULE [ARGS...]\n"
+         "       python -m flowgrad [--tf1] -c CODE [ARGS...]\n"
+         "Runs a TensorFlow program unchanged, with flowgrad as `tensorflow`.\n"
+         "--tf1: `tensorflow` is TensorFlow 1.x's API (a program written for TF 1.x).")
 
 _RUNNER_FILES = {os.path.abspath(__file__), os.path.abspath(runpy.__file__)}
 
@@ -51,12 +58,16 @@ def main(argv: list[str]) -> int:
     """Runs the program ``argv`` names (the arguments after ``python -m flowgrad``).
 
     Args:
-      argv: ``SCRIPT [ARGS...]``, ``-m MODULE [ARGS...]`` or ``-c CODE [ARGS...]``.
+      argv: ``SCRIPT [ARGS...]``, ``-m MODULE [ARGS...]`` or ``-c CODE [ARGS...]``, after an
+        optional ``--tf1``.
 
     Returns:
       The exit status: 0, SystemExit's code, 1 after an uncaught exception, 2 for a bad
       command line.
     """
+    version = 2
+    if argv and argv[0] == "--tf1":
+        version, argv = 1, argv[1:]
     if not argv or argv[0] in ("-h", "--help"):
         print(USAGE, file=sys.stdout if argv else sys.stderr)
         return 0 if argv else 2
@@ -77,7 +88,7 @@ def main(argv: list[str]) -> int:
             return 2
         sys.argv = list(argv)
         sys.path[0] = os.path.dirname(os.path.realpath(target))
-    install_as_tensorflow()
+    install_as_tensorflow(version)
     try:
         _run(kind, target)
     except SystemExit:

@@ -26,10 +26,15 @@ import types
 
 _ROOT = "tensorflow"
 _INTERNAL = "flowgrad.tf_internal"
+#: Which API ``tensorflow`` is: 2 (TensorFlow 2, the default) or 1 (as TensorFlow 1.x was,
+#: for programs written for it: ``install_as_tensorflow(version=1)``, ``--tf1``).
+_API = [2]
 
 
 def _face() -> types.ModuleType:
-    """The TF2 face (this module's parent package is always loaded first)."""
+    """The face ``tensorflow`` is: the TF2 face, or the TF1 face under ``version=1``."""
+    if _API[0] == 1:
+        return importlib.import_module("flowgrad.compat.v1")
     return sys.modules["flowgrad"]
 
 
@@ -64,7 +69,10 @@ def resolve(fullname: str) -> types.ModuleType | None:
         return face
     from flowgrad import _tf2_namespace
     head = parts[1]
-    public = head in _tf2_namespace.TF2_MODULES or head in _tf2_namespace.EXTENSIONS
+    if _API[0] == 1:    # TF 1.x's namespaces are the TF1 face's modules
+        public = isinstance(getattr(face, head, None), types.ModuleType)
+    else:
+        public = head in _tf2_namespace.TF2_MODULES or head in _tf2_namespace.EXTENSIONS
     module = _child(face, head) if public else None
     if module is not None:
         for name in parts[2:]:
@@ -114,22 +122,41 @@ def installed() -> bool:
     return any(isinstance(f, TensorFlowFinder) for f in sys.meta_path)
 
 
-def install_as_tensorflow() -> None:
+def install_as_tensorflow(version: int = 2) -> None:
     """Makes ``import tensorflow`` (and every ``tensorflow.*`` name flowgrad has) import flowgrad.
 
     The pattern of ``pymysql.install_as_MySQLdb()``: call it before the program (or a
     library it uses) imports TensorFlow. Calling it again does nothing.
 
+    Args:
+      version: 2 (the default): ``tensorflow`` is TensorFlow 2's API (``import tensorflow as tf``
+        gives ``flowgrad``), as TensorFlow 2.21 is. 1: ``tensorflow`` is TensorFlow 1.x's API,
+        for programs written for TF 1.x (``tf.placeholder``, ``tf.Session`` at the top level):
+        the TF1 face ``flowgrad.compat.v1``, in graph mode as TF 1.x starts (an opt-in
+        flowgrad extension: TensorFlow 2 itself has no such switch).
+
     Raises:
       ImportError: the real TensorFlow is already imported in this process (mixing the two
         would hand flowgrad tensors to TensorFlow and the reverse).
+      ValueError: ``version`` is not 1 or 2, or differs from an earlier call's.
     """
+    if version not in (1, 2):
+        raise ValueError("install_as_tensorflow(version=%r): the version is 1 or 2" % (version,))
+    if installed() and version != _API[0]:
+        raise ValueError("flowgrad is already installed as TensorFlow %d; it cannot become "
+                         "TensorFlow %d in the same process" % (_API[0], version))
     loaded = sys.modules.get(_ROOT)
-    if loaded is not None and loaded is not _face():
+    if loaded is not None and not loaded.__name__.startswith("flowgrad"):
         raise ImportError(
             "flowgrad.install_as_tensorflow(): the real TensorFlow is already imported (from %s);"
             " call it before anything imports tensorflow, or run the program with "
             "`python -m flowgrad SCRIPT`." % getattr(loaded, "__file__", loaded))
     if not installed():
+        _API[0] = version
         sys.meta_path.insert(0, TensorFlowFinder())
+        if version == 1:
+            face = _face()
+            face.disable_v2_behavior()         # TF 1.x starts in graph mode
+            if not hasattr(face, "__path__"):  # so that `tensorflow.x` imports reach the finder
+                face.__path__ = []
     sys.modules[_ROOT] = _face()

@@ -7,7 +7,7 @@ first place flowgrad (or the machine: no network, no data set) let it down.
 
 Usage::
 
-    python tools/run_programs.py [--timeout 60] [--jobs 2] PROGRAM.py ...
+    python tools/run_programs.py [--timeout 60] [--jobs 2] [--tf1] PROGRAM.py ...
 
 Prints one line per program and a summary: ``ok`` (exit 0), ``running`` (still running at
 the limit), ``error`` (the exception), grouped by the most frequent causes.
@@ -23,13 +23,15 @@ import sys
 from pathlib import Path
 
 
-def run_one(program: str, timeout: float) -> tuple[str, str, str]:
-    """Runs one program; returns (program, status, detail)."""
+def run_one(program: str, timeout: float, tf1: bool = False) -> tuple[str, str, str]:
+    """Runs one program (``tf1``: as written for TensorFlow 1.x, ``--tf1``); returns
+    (program, status, detail)."""
     path = Path(program).resolve()
     env = {**os.environ, "MPLBACKEND": "Agg", "PYTHONUNBUFFERED": "1",
            "OPENBLAS_NUM_THREADS": "1"}
     try:
-        proc = subprocess.run([sys.executable, "-m", "flowgrad", path.name], cwd=path.parent,
+        command = [sys.executable, "-m", "flowgrad"] + (["--tf1"] if tf1 else []) + [path.name]
+        proc = subprocess.run(command, cwd=path.parent,
                               capture_output=True, text=True, timeout=timeout, env=env,
                               stdin=subprocess.DEVNULL)
     except subprocess.TimeoutExpired:
@@ -46,9 +48,12 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("programs", nargs="+")
     parser.add_argument("--timeout", type=float, default=60.0)
     parser.add_argument("--jobs", type=int, default=2)
+    parser.add_argument("--tf1", action="store_true",
+                        help="run them as programs written for TensorFlow 1.x")
     args = parser.parse_args(argv)
     with concurrent.futures.ThreadPoolExecutor(args.jobs) as pool:
-        results = list(pool.map(lambda p: run_one(p, args.timeout), args.programs))
+        results = list(pool.map(lambda p: run_one(p, args.timeout, args.tf1),
+                                 args.programs))
     for program, status, detail in results:
         print("%-8s %s  %s" % (status, program, detail))
     counts = collections.Counter(status for _, status, _ in results)

@@ -100,6 +100,7 @@ from flowgrad.testing import v1 as test
 from flowgrad.debug import tf_logging as logging
 from flowgrad.debug.tf_logging import get_logger
 from flowgrad.ops.logging_ops import timestamp
+from flowgrad.ops.reduction_ops import arg_max, arg_min
 from flowgrad import session_config as _session_config
 from flowgrad.compat import v1_graph_util as graph_util
 from flowgrad.saved_model.graph_def import import_graph_def

@@ -388,6 +388,38 @@ def argmin_v2(input: Any, axis: Any = None, output_type: Any = dtypes.int64,
     return _arg("ArgMin", input, axis, name, None, output_type)
 
 
+def arg_max(input: Any, dimension: Any, output_type: Any = dtypes.int64,
+            name: str | None = None) -> Any:
+    """TF1's ``tf.arg_max``: the ArgMax op with its raw signature (``dimension`` required).
+
+    Args:
+      input: the tensor.
+      dimension: the axis to reduce.
+      output_type: int32 or int64.
+      name: a name for the op.
+
+    Returns:
+      The indices of the largest values along ``dimension``.
+    """
+    return _arg("ArgMax", input, dimension, name, None, output_type)
+
+
+def arg_min(input: Any, dimension: Any, output_type: Any = dtypes.int64,
+            name: str | None = None) -> Any:
+    """TF1's ``tf.arg_min``: the ArgMin op with its raw signature (``dimension`` required).
+
+    Args:
+      input: the tensor.
+      dimension: the axis to reduce.
+      output_type: int32 or int64.
+      name: a name for the op.
+
+    Returns:
+      The indices of the smallest values along ``dimension``.
+    """
+    return _arg("ArgMin", input, dimension, name, None, output_type)
+
+
 # --------------------------------------------------------------------------------------
 # cumsum, cumprod
 
