@@ -29,6 +29,10 @@ from flowgrad.ops.pooling_ops import avg_pool_v2 as avg_pool
 from flowgrad.ops.pooling_ops import max_pool_v2 as max_pool
 from flowgrad.ops.pooling_ops import max_pool_with_argmax_v2 as max_pool_with_argmax
 
+from flowgrad.ops.nn_impl import gelu
+from flowgrad.ops.manip_ops import depth_to_space, space_to_depth
+from flowgrad import nn_experimental_api as experimental
+
 # TensorFlow 1 names the star imports bring in; TensorFlow 2's tf.nn does not have them (the TF1
 # face's tf.nn, flowgrad/compat/v1_nn.py, does).
 del (conv2d_backprop_filter, conv2d_backprop_input, depthwise_conv2d_native,  # noqa: F821

@@ -5,5 +5,17 @@ from flowgrad.ops.random_ops import random_normal as normal
 from flowgrad.ops.random_ops import random_shuffle as shuffle
 from flowgrad.ops.random_ops import random_uniform as uniform
 from flowgrad.ops.random_ops import truncated_normal
+from flowgrad.ops.stateful_random_ops import (Generator, create_rng_state,
+                                              get_global_generator, set_global_generator)
+from flowgrad.ops.stateless_random_ops import stateless_categorical
+from flowgrad.ops.stateless_random_ops import stateless_random_binomial as stateless_binomial
+from flowgrad.ops.stateless_random_ops import stateless_random_gamma as stateless_gamma
+from flowgrad.ops.stateless_random_ops import stateless_random_normal as stateless_normal
+from flowgrad.ops.stateless_random_ops import stateless_random_poisson as stateless_poisson
+from flowgrad.ops.stateless_random_ops import stateless_random_uniform as stateless_uniform
+from flowgrad.ops.stateless_random_ops import stateless_truncated_normal
 
-__all__ = ["normal", "uniform", "truncated_normal", "shuffle", "categorical", "set_seed"]
+__all__ = ["normal", "uniform", "truncated_normal", "shuffle", "categorical", "set_seed",
+           "Generator", "create_rng_state", "get_global_generator", "set_global_generator",
+           "stateless_categorical", "stateless_binomial", "stateless_gamma", "stateless_normal",
+           "stateless_poisson", "stateless_uniform", "stateless_truncated_normal"]

@@ -242,6 +242,8 @@ RECIPES.update({
     "EnsureShape": (lambda x: tf.ensure_shape(x, [2, None]), [_a(2, 3)]),
     "TensorScatterMax": (lambda t, u: tf.tensor_scatter_nd_max(t, [[1]], u), [_a(3), _a(1)]),
     "TensorScatterMin": (lambda t, u: tf.tensor_scatter_nd_min(t, [[1]], u), [_a(3), _a(1)]),
+    "SpaceToDepth": (lambda x: tf.nn.space_to_depth(tf.reshape(x, [1, 2, 2, 2]), 2), [_a(8)]),
+    "DepthToSpace": (lambda x: tf.nn.depth_to_space(tf.reshape(x, [1, 1, 2, 4]), 2), [_a(8)]),
 })
 
 # op types made only by internal code paths no public TensorFlow function reaches

@@ -62,7 +62,9 @@ def test_matches_tensorflow(case_id, traced):
         assert g.dtype == want.dtype, (case_id, g.dtype, want.dtype)
         assert g.shape == want.shape, (case_id, g.shape, want.shape)
         if want.dtype.kind in "fc":
-            np.testing.assert_allclose(g, want, rtol=_tolerance(rec["dtype"]), atol=1e-30,
+            # float32 sums taken in another order (average pools) differ in the last bits
+            atol = 1e-7 * np.max(np.abs(want)) if rec["dtype"] == "float32" else 1e-30
+            np.testing.assert_allclose(g, want, rtol=_tolerance(rec["dtype"]), atol=atol,
                                        err_msg=case_id)
         else:
             np.testing.assert_array_equal(g, want, err_msg=case_id)

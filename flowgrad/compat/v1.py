@@ -56,6 +56,8 @@ from flowgrad.ops.manip_ops import (bitcast, broadcast_dynamic_shape, broadcast_
                                     ensure_shape, get_static_value, repeat, roll, sequence_mask,
                                     unique, unique_with_counts)
 from flowgrad.ops.manip_ops import reverse_sequence_v1 as reverse_sequence
+from flowgrad.ops.manip_ops import depth_to_space_v1 as depth_to_space
+from flowgrad.ops.manip_ops import space_to_depth_v1 as space_to_depth
 from flowgrad.ops.tensor_scatter_ops import tensor_scatter_nd_max, tensor_scatter_nd_min
 from flowgrad.compat import v1_linalg as linalg
 from flowgrad.ops.einsum_ops import einsum, tensordot

@@ -13,3 +13,6 @@ from flowgrad.ops.conv_ops import (  # noqa: F401 - TF1's other names of the sam
 from flowgrad.ops.sort_ops import top_k  # noqa: F401
 from flowgrad.rnn import rnn_cell  # noqa: F401
 from flowgrad.rnn.rnn import bidirectional_dynamic_rnn, dynamic_rnn, static_rnn  # noqa: F401
+from flowgrad.ops.manip_ops import depth_to_space_v1 as depth_to_space  # noqa: F401
+from flowgrad.ops.manip_ops import space_to_depth_v1 as space_to_depth  # noqa: F401
+from flowgrad import nn_experimental_api as experimental  # noqa: F401

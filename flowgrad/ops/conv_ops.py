@@ -888,7 +888,42 @@ def convolution(input: Any, filter: Any = None, padding: Any = None, strides: An
                           dilations if dilation_rate is None else dilation_rate, name)
 
 
+
+
+def conv_transpose(input: Any, filters: Any, output_shape: Any, strides: Any,  # noqa: A002
+                   padding: str = "SAME", data_format: str | None = None, dilations: Any = None,
+                   name: str | None = None) -> Any:
+    """The transpose of a 1-D or 2-D convolution, by the rank of ``output_shape``
+    (``conv1d_transpose`` or ``conv2d_transpose``).
+
+    Args:
+      input: A rank-3 or rank-4 tensor.
+      filters: ``(K, out_C, in_C)`` or ``(KH, KW, out_C, in_C)``.
+      output_shape: The output's shape (3 or 4 entries).
+      strides: The strides.
+      padding: ``"SAME"`` or ``"VALID"``.
+      data_format: Channels last by default.
+      dilations: The dilations.
+      name: A name for the operation.
+
+    Returns:
+      The transposed convolution.
+
+    Raises:
+      ValueError: for another rank (flowgrad has no 3-D convolution).
+    """
+    n = len(output_shape) if isinstance(output_shape, (list, tuple)) else \
+        convert_to_tensor(_as_value(output_shape)).shape.as_list()[0]
+    if n == 3:
+        return conv1d_transpose(input, filters, output_shape, strides, padding,
+                                data_format or "NWC", dilations, name)
+    if n == 4:
+        return conv2d_transpose_v2(input, filters, output_shape, strides, padding,
+                                   data_format or "NHWC", dilations, name)
+    raise ValueError("conv_transpose: output_shape must have 3 or 4 entries (flowgrad has no "
+                     "3-D convolution), got %d" % n)
+
 __all__ = ["conv2d", "conv1d", "conv2d_transpose", "depthwise_conv2d",
            "depthwise_conv2d_native", "conv2d_backprop_input", "conv2d_backprop_filter",
            "separable_conv2d", "atrous_conv2d", "convolution", "depthwise_conv2d_backprop_input",
-           "depthwise_conv2d_backprop_filter", "conv1d_transpose"]
+           "depthwise_conv2d_backprop_filter", "conv1d_transpose", "conv_transpose"]

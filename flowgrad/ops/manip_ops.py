@@ -23,7 +23,7 @@ from flowgrad.framework.tensor import convert_to_tensor, is_tensor
 from flowgrad.framework.tensor_shape import TensorShape, broadcast_shapes
 from flowgrad.ops.arithmetic_ops import negative
 from flowgrad.ops.array_ops import (_as_value, expand_dims, gather, linear_in_first_jvp,
-                                    range, reshape, shape)
+                                    range, reshape, shape, transpose)
 from flowgrad.ops.bucket_ops import searchsorted
 from flowgrad.ops.cast_ops import cast
 from flowgrad.ops.comparison_ops import less
@@ -468,3 +468,125 @@ def repeat(input: Any, repeats: Any, axis: Any = None, name: str | None = None) 
         reps = broadcast_to(reshape(reps, [-1]), reshape(n, [1]))
         idx = searchsorted(cumsum(reps), range(reduce_sum(reps)), side="right")
         return gather(x, idx, axis=axis, name=scope)
+
+
+# --------------------------------------------------------------------------------------
+# SpaceToDepth / DepthToSpace
+
+
+def _block_check(op_type: str, x: np.ndarray, b: int) -> None:
+    if x.ndim != 4:
+        raise InvalidArgumentError(None, None, "%s: input rank should be 4 instead of %d"
+                                   % (op_type, x.ndim))
+    if b < 2:
+        raise InvalidArgumentError(None, None, "%s: block_size should be > 1, got %d"
+                                   % (op_type, b))
+
+
+def _space_to_depth_kernel(x: Any, *, block_size: int, data_format: str = "NHWC") -> Any:
+    x, b = np.asarray(x), block_size
+    _block_check("SpaceToDepth", x, b)
+    n, h, w, c = x.shape
+    if h % b or w % b:
+        raise InvalidArgumentError(None, None, "SpaceToDepth: image width %d and height %d "
+                                   "should be divisible by block_size: %d" % (w, h, b))
+    y = x.reshape(n, h // b, b, w // b, b, c).transpose(0, 1, 3, 2, 4, 5)
+    return np.ascontiguousarray(y).reshape(n, h // b, w // b, b * b * c)
+
+
+def _depth_to_space_kernel(x: Any, *, block_size: int, data_format: str = "NHWC") -> Any:
+    x, b = np.asarray(x), block_size
+    _block_check("DepthToSpace", x, b)
+    n, h, w, c = x.shape
+    if c % (b * b):
+        raise InvalidArgumentError(None, None, "DepthToSpace: input depth %d should be "
+                                   "divisible by block_size * block_size: %d" % (c, b * b))
+    y = x.reshape(n, h, w, b, b, c // (b * b)).transpose(0, 1, 3, 2, 4, 5)
+    return np.ascontiguousarray(y).reshape(n, h * b, w * b, c // (b * b))
+
+
+def _block_infer(to_depth: bool) -> Any:
+    def infer(ins: list, attrs: dict) -> tuple:
+        s, b = ins[0].shape, attrs["block_size"]
+        if s.rank is None:
+            return ins[0].dtype.base_dtype, s
+        if s.rank != 4:
+            raise ValueError("%s: input must be rank 4, got shape %s"
+                             % ("SpaceToDepth" if to_depth else "DepthToSpace", s))
+        n, h, w, c = s.as_list()
+
+        def scale(d: int | None, f: float) -> int | None:
+            return None if d is None else int(d * f)
+        if to_depth:
+            dims = [n, scale(h, 1 / b), scale(w, 1 / b), scale(c, b * b)]
+        else:
+            dims = [n, scale(h, b), scale(w, b), scale(c, 1 / (b * b))]
+        return ins[0].dtype.base_dtype, TensorShape(dims)
+    return infer
+
+
+@defop("SpaceToDepth", _space_to_depth_kernel, _block_infer(True), input_names=("input",))
+def _space_to_depth_grad(op: Any, grad: Any) -> Any:
+    return apply_op("DepthToSpace", (grad,), dict(op._attrs))
+
+
+@defop("DepthToSpace", _depth_to_space_kernel, _block_infer(False), input_names=("input",))
+def _depth_to_space_grad(op: Any, grad: Any) -> Any:
+    return apply_op("SpaceToDepth", (grad,), dict(op._attrs))
+
+
+register_jvp("SpaceToDepth", linear_in_first_jvp)
+register_jvp("DepthToSpace", linear_in_first_jvp)
+
+
+def _block_op(op_type: str, input: Any, block_size: int, data_format: str,  # noqa: A002
+              name: str | None) -> Any:
+    if data_format not in ("NHWC", "NCHW"):
+        raise ValueError("%s: data_format must be 'NHWC' or 'NCHW', got %r"
+                         % (op_type, data_format))
+    with name_scope(name, op_type, [input]) as scope:
+        x = convert_to_tensor(_as_value(input), name="input")
+        if data_format == "NCHW":
+            x = transpose(x, [0, 2, 3, 1])
+        y = apply_op(op_type, (x,), {"block_size": int(block_size), "data_format": "NHWC"})
+        if data_format == "NCHW":
+            return transpose(y, [0, 3, 1, 2], name=scope)
+        return reshape(y, shape(y), name=scope)
+
+
+def space_to_depth(input: Any, block_size: int, data_format: str = "NHWC",  # noqa: A002
+                   name: str | None = None) -> Any:
+    """Moves ``block_size x block_size`` blocks of pixels into the channels.
+
+    Args:
+      input: A rank-4 tensor whose height and width are multiples of ``block_size``.
+      block_size: The block's side, at least 2.
+      data_format: ``"NHWC"`` or ``"NCHW"``.
+      name: A name for the operation.
+
+    Returns:
+      A tensor of ``[N, H / b, W / b, C * b * b]`` (NHWC).
+
+    Raises:
+      InvalidArgumentError: if the sizes are not multiples of ``block_size``.
+    """
+    return _block_op("SpaceToDepth", input, block_size, data_format, name)
+
+
+def depth_to_space(input: Any, block_size: int, data_format: str = "NHWC",  # noqa: A002
+                   name: str | None = None) -> Any:
+    """The inverse of :func:`space_to_depth`: channels into ``block_size x block_size``
+    blocks of pixels (``[N, H * b, W * b, C / (b * b)]``)."""
+    return _block_op("DepthToSpace", input, block_size, data_format, name)
+
+
+def space_to_depth_v1(input: Any, block_size: int, name: str | None = None,  # noqa: A002
+                      data_format: str = "NHWC") -> Any:
+    """TF1's argument order of :func:`space_to_depth` (``name`` before ``data_format``)."""
+    return space_to_depth(input, block_size, data_format, name)
+
+
+def depth_to_space_v1(input: Any, block_size: int, name: str | None = None,  # noqa: A002
+                      data_format: str = "NHWC") -> Any:
+    """TF1's argument order of :func:`depth_to_space` (``name`` before ``data_format``)."""
+    return depth_to_space(input, block_size, data_format, name)

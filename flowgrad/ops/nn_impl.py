@@ -5,12 +5,13 @@ As in ``nn_ops``, a TF1 form keeps the plain name and the TF2 form of a function
 signature changed has a ``_v2`` suffix."""
 from __future__ import annotations
 
+import numbers
 from typing import Any
 
 from flowgrad.framework import dtypes
 from flowgrad.framework.graph import name_scope
 from flowgrad.framework.tensor import convert_to_tensor
-from flowgrad.ops.array_ops import _as_value, reshape, shape_of, zeros_like
+from flowgrad.ops.array_ops import _as_value, reshape, shape, shape_of, zeros_like
 from flowgrad.ops.math_ops import (
     abs,
     add,
@@ -24,13 +25,17 @@ from flowgrad.ops.math_ops import (
     negative,
     reduce_mean,
     reduce_sum,
+    realdiv,
     rsqrt,
     sigmoid,
     square,
     subtract,
+    tanh,
     where,
 )
 from flowgrad.ops.nn_ops import _check_xent_args, _input, relu
+from flowgrad.ops.special_math_ops import erfc
+from flowgrad.ops.stateless_random_ops import stateless_random_uniform
 
 
 def _same_shape_labels(labels: Any, logits: Any, what: str) -> tuple:
@@ -153,6 +158,65 @@ def zero_fraction(value: Any, name: str | None = None) -> Any:
     with name_scope(name, "zero_fraction", [value]):
         v = convert_to_tensor(_as_value(value))
         return reduce_mean(cast(equal(v, zeros_like(v)), dtypes.float32))
+
+
+def gelu(features: Any, approximate: bool = False, name: str | None = None) -> Any:
+    """The Gaussian error linear unit, ``x * Phi(x)``, as TensorFlow computes it.
+
+    Args:
+      features: A floating point tensor.
+      approximate: Whether to use the tanh approximation.
+      name: A name for the operation.
+
+    Returns:
+      A tensor of ``features``' dtype and shape.
+    """
+    with name_scope(name, "Gelu", [features]) as scope:
+        x = _input(features, "Gelu", "features")
+        if approximate:
+            cube = multiply(0.044715, multiply(x, square(x)))
+            inner = tanh(multiply(0.7978845608028654, add(x, cube)))
+            return multiply(multiply(0.5, x), add(1.0, inner), name=scope)
+        # erfc(-x / sqrt(2)) = 1 + erf(x / sqrt(2)) without cancellation for negative x
+        return multiply(multiply(0.5, x), erfc(multiply(negative(x), 0.7071067811865476)),
+                        name=scope)
+
+
+def stateless_dropout(x: Any, rate: Any, seed: Any, rng_alg: Any = None,
+                      noise_shape: Any = None, name: str | None = None) -> Any:
+    """Dropout whose mask is a pure function of ``seed`` (``tf.nn.experimental``).
+
+    Args:
+      x: A floating point tensor.
+      rate: The probability of dropping each element, in [0, 1).
+      seed: A shape-[2] int32/int64 tensor.
+      rng_alg: Accepted for TensorFlow's signature.
+      noise_shape: The shape of the mask (broadcast against ``x``); ``x``'s by default.
+      name: A name for the operation.
+
+    Returns:
+      ``x`` with dropped elements zeroed and the others scaled by ``1 / (1 - rate)``.
+
+    Raises:
+      ValueError: for a rate outside [0, 1) or a tensor that is not floating point.
+    """
+    with name_scope(name, "stateless_dropout", [x]) as scope:
+        t = convert_to_tensor(_as_value(x), name="x")
+        dt = t.dtype.base_dtype
+        if not dt.is_floating:
+            raise ValueError("x has to be a floating point tensor since it's going to be "
+                             "scaled. Got a %s tensor instead." % dt.name)
+        if isinstance(rate, numbers.Real):
+            if not 0 <= rate < 1:
+                raise ValueError("rate must be a scalar tensor or a float in the range [0, 1), "
+                                 "got %g" % rate)
+            if rate == 0:
+                return t
+        r = convert_to_tensor(_as_value(rate), dt)
+        mask_shape = shape(t) if noise_shape is None else noise_shape
+        noise = stateless_random_uniform(mask_shape, seed, dtype=dt, alg=rng_alg)
+        keep = cast(greater_equal(noise, r), dt)
+        return multiply(realdiv(t, subtract(1.0, r)), keep, name=scope)
 
 
 __all__ = ["sigmoid_cross_entropy_with_logits", "weighted_cross_entropy_with_logits",

@@ -16,13 +16,14 @@ from typing import Any
 import numpy as np
 
 from flowgrad.framework import dtypes
-from flowgrad.framework.errors import InvalidArgumentError
+from flowgrad.framework.errors import InvalidArgumentError, UnimplementedError
 from flowgrad.framework.graph import name_scope
 from flowgrad.framework.op_call import apply_op
 from flowgrad.framework.registry import defop
 from flowgrad.framework.shape_rules import shape_from_value
 from flowgrad.framework.tensor_shape import TensorShape
-from flowgrad.ops.array_ops import expand_dims, squeeze, zeros_like
+from flowgrad.ops.array_ops import (concat, expand_dims, reshape, shape, squeeze, transpose,
+                                    zeros_like)
 from flowgrad.ops.conv_ops import (
     _dims4,
     _sizes,
@@ -511,5 +512,83 @@ def max_pool_with_argmax(input: Any, ksize: Any, strides: Any, padding: str,
                                    include_batch_in_index, name)
 
 
+
+
+def _pool3d(op_type: str, x: Any, window: list, strides: list, padding: str) -> Any:
+    """3-D pooling of an NDHWC tensor as two passes: 2-D over (H, W) with D folded into the
+    batch, then 1-D over D with (H, W, C) as channels. Both the max and the mean of a box
+    separate this way (SAME counts in-bounds entries per axis, and their product is the box's
+    count), so values and gradients are those of one 3-D window."""
+    if x.shape.is_fully_defined():       # static shapes where known (they stay known)
+        n, dd, h, w, c = x.shape.as_list()
+        hw = _pool2d(op_type, reshape(x, [n * dd, h, w, c]), window[1:], strides[1:],
+                     padding, "NHWC", None)
+        _, h2, w2, _ = hw.shape.as_list()
+        d = _pool1d(op_type, reshape(hw, [n, dd, h2 * w2 * c]), window[0], strides[0],
+                    padding, "NWC", None)
+        return reshape(d, [n, d.shape.as_list()[1], h2, w2, c])
+    s = shape(x)
+    hw = _pool2d(op_type, reshape(x, concat([[-1], s[2:]], 0)), window[1:], strides[1:],
+                 padding, "NHWC", None)
+    s2 = shape(hw)
+    flat = reshape(hw, concat([s[:1], s[1:2], [-1]], 0))
+    d = _pool1d(op_type, flat, window[0], strides[0], padding, "NWC", None)
+    return reshape(d, concat([s[:1], shape(d)[1:2], s2[1:]], 0))
+
+
+def pool(input: Any, window_shape: Any, pooling_type: str, strides: Any = None,  # noqa: A002
+         padding: str = "VALID", data_format: str | None = None, dilations: Any = None,
+         name: str | None = None) -> Any:
+    """Max or average pooling over 1, 2 or 3 spatial dimensions (``tf.nn.pool``).
+
+    Args:
+      input: A tensor of rank ``len(window_shape) + 2``.
+      window_shape: The window's size along each spatial dimension.
+      pooling_type: ``"MAX"`` or ``"AVG"``.
+      strides: The strides (all 1 by default).
+      padding: ``"VALID"`` or ``"SAME"``.
+      data_format: ``"NWC"``/``"NHWC"``/``"NDHWC"`` (channels last, the default) or the
+        channels-first form.
+      dilations: Window dilations; only 1 is supported.
+      name: A name for the operation.
+
+    Returns:
+      The pooled tensor.
+
+    Raises:
+      ValueError: for an unknown ``pooling_type``, mismatched lengths or another rank.
+      UnimplementedError: for dilations other than 1.
+    """
+    window = [int(w) for w in window_shape]
+    n = len(window)
+    strides = [1] * n if strides is None else [int(v) for v in np.ravel(strides)]
+    if pooling_type not in ("MAX", "AVG"):
+        raise ValueError("pooling_type must be 'MAX' or 'AVG', got %r" % (pooling_type,))
+    if len(strides) != n or n not in (1, 2, 3):
+        raise ValueError("window_shape and strides must have 1, 2 or 3 entries alike, got %s "
+                         "and %s" % (window, strides))
+    if dilations is not None and any(int(d) != 1 for d in np.ravel(dilations)):
+        raise UnimplementedError(None, None, "tf.nn.pool: dilations other than 1 are not "
+                                 "supported by flowgrad, got %s" % (list(np.ravel(dilations)),))
+    op_type = "MaxPool" if pooling_type == "MAX" else "AvgPool"
+    channels_first = data_format is not None and data_format.startswith("NC")
+    with name_scope(name, "%s_pool" % pooling_type.lower(), [input]) as scope:
+        x = _input(input, op_type, "input", floating_only=op_type == "AvgPool")
+        if x.shape.rank is not None and x.shape.rank != n + 2:
+            raise ValueError("tf.nn.pool: input must have rank %d for a window of %d "
+                             "dimensions, got shape %s" % (n + 2, n, x.shape))
+        if n == 1:
+            return _pool1d(op_type, x, window[0], strides[0], padding,
+                           "NCW" if channels_first else "NWC", scope)
+        if n == 2:
+            return _pool2d(op_type, x, window, strides, padding,
+                           "NCHW" if channels_first else "NHWC", scope)
+        if channels_first:
+            x = transpose(x, [0, 2, 3, 4, 1])
+        y = _pool3d(op_type, x, window, strides, padding)
+        if channels_first:
+            return transpose(y, [0, 4, 1, 2, 3], name=scope)
+        return reshape(y, shape(y), name=scope)
+
 __all__ = ["max_pool", "max_pool2d", "max_pool1d", "avg_pool", "avg_pool2d", "avg_pool1d",
-           "max_pool_with_argmax"]
+           "max_pool_with_argmax", "pool"]

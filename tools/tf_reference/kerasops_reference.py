@@ -89,6 +89,24 @@ CASES = [
     ("bincount_rows", "(tf.math.bincount(a, axis=-1), tf.math.bincount(a, axis=-1, "
                       "minlength=6, binary_output=True))",
      {"a": ([[1, 2, 2], [0, 0, 3]], "int32")}),
+    ("gelu", "(tf.nn.gelu(x), tf.nn.gelu(x, approximate=True))",
+     {"x": ([-4.0, -1.0, -0.1, 0.0, 0.5, 3.0], "float32")}),
+    ("pool_3d", "(tf.nn.pool(x, [2, 2, 2], 'MAX', strides=[2, 1, 2], padding='SAME'), "
+                "tf.nn.pool(x, [3, 2, 2], 'AVG', strides=[1, 2, 1], padding='SAME'), "
+                "tf.nn.pool(x, [2, 2, 2], 'AVG', strides=[1, 1, 1], padding='VALID'))",
+     {"x": (np.sin(np.arange(2 * 3 * 4 * 5 * 2)).reshape(2, 3, 4, 5, 2).tolist(), "float32")}),
+    ("pool_1d_2d", "(tf.nn.pool(a, [3], 'AVG', strides=[2], padding='SAME'), "
+                   "tf.nn.pool(b, [2, 3], 'MAX', strides=[1, 2], padding='SAME'))",
+     {"a": (np.sin(np.arange(2 * 7 * 3)).reshape(2, 7, 3).tolist(), "float32"),
+      "b": (np.cos(np.arange(1 * 4 * 5 * 2)).reshape(1, 4, 5, 2).tolist(), "float32")}),
+    ("space_depth", "(tf.nn.space_to_depth(x, 2), tf.nn.depth_to_space(x, 2))",
+     {"x": (np.arange(2 * 4 * 6 * 4).reshape(2, 4, 6, 4).tolist(), "int32")}),
+    ("conv_transpose", "(tf.nn.conv_transpose(a, fa, [1, 8, 2], 2), "
+                       "tf.nn.conv_transpose(b, fb, [1, 5, 5, 2], [2, 2], padding='VALID'))",
+     {"a": (np.sin(np.arange(4 * 3)).reshape(1, 4, 3).tolist(), "float32"),
+      "fa": (np.cos(np.arange(3 * 2 * 3)).reshape(3, 2, 3).tolist(), "float32"),
+      "b": (np.sin(np.arange(2 * 2 * 3)).reshape(1, 2, 2, 3).tolist(), "float32"),
+      "fb": (np.cos(np.arange(3 * 3 * 2 * 3)).reshape(3, 3, 2, 3).tolist(), "float32")}),
 ]
 
 

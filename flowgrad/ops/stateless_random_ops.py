@@ -1,0 +1,357 @@
+"""Stateless random ops: ``tf.random.stateless_uniform``, ``stateless_normal``,
+``stateless_truncated_normal``, ``stateless_categorical``, ``stateless_binomial``,
+``stateless_gamma`` and ``stateless_poisson`` (TensorFlow's op types
+``StatelessRandomUniform``, ``StatelessRandomUniformInt``, ``StatelessRandomUniformFullInt``,
+``StatelessRandomNormal``, ``StatelessTruncatedNormal``, ``StatelessMultinomial``,
+``StatelessRandomBinomial``, ``StatelessRandomGammaV2``, ``StatelessRandomPoisson``).
+
+The contract is TensorFlow's: the output is a pure function of ``shape``, the ``seed`` (a
+shape-[2] int32/int64 tensor) and the other arguments -- the same seed gives the same numbers,
+in eager mode, in graphs and across processes; different seeds give independent streams.
+The numbers themselves differ from TensorFlow's (NumPy's Philox generator keyed by the seed
+draws them, not TensorFlow's Philox kernels; see docs/differences.md); distributions, shapes
+and dtypes are TensorFlow's. None of the ops has a gradient: TensorFlow registers none, except
+for ``StatelessRandomGammaV2`` (the derivative of a sample with respect to ``alpha``), which
+flowgrad does not provide yet."""
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+
+from flowgrad.framework import dtypes
+from flowgrad.framework.errors import InvalidArgumentError
+from flowgrad.framework.graph import name_scope
+from flowgrad.framework.op_call import apply_op
+from flowgrad.framework.registry import _NO_GRADIENT, register_op
+from flowgrad.framework.shape_rules import constant_value, shape_from_value
+from flowgrad.framework.tensor import convert_to_tensor
+from flowgrad.framework.tensor_shape import TensorShape, broadcast_shapes
+from flowgrad.ops.arithmetic_ops import add, multiply, realdiv
+from flowgrad.ops.array_ops import _as_value, broadcast_to
+
+_SALT = {"StatelessRandomUniform": 1, "StatelessRandomNormal": 2, "StatelessTruncatedNormal": 3,
+         "StatelessRandomUniformInt": 4, "StatelessRandomUniformFullInt": 5,
+         "StatelessMultinomial": 6, "StatelessRandomBinomial": 7, "StatelessRandomGammaV2": 8,
+         "StatelessRandomPoisson": 9}
+
+
+def _generator(op_type: str, seed: Any) -> np.random.Generator:
+    """NumPy's Philox generator keyed by the two seed words (and the op type)."""
+    s = np.asarray(seed)
+    if s.shape != (2,):
+        raise InvalidArgumentError(None, None, "%s: seed must have shape [2], not %s"
+                                   % (op_type, list(s.shape)))
+    words = s.astype(np.int64).view(np.uint64)
+    return np.random.Generator(np.random.Philox(key=[int(words[0]), int(words[1])],
+                                                counter=[_SALT[op_type], 0, 0, 0]))
+
+
+def _size(shape: Any, op_type: str) -> tuple:
+    dims = tuple(int(d) for d in np.ravel(shape))
+    if any(d < 0 for d in dims):
+        raise InvalidArgumentError(None, None, "%s: shape must not have negative dimensions, "
+                                   "got %s" % (op_type, list(dims)))
+    return dims
+
+
+def _floats(op_type: str, draw: Any) -> Any:
+    def kernel(shape: Any, seed: Any, *, dtype: dtypes.DType) -> np.ndarray:
+        rng = _generator(op_type, seed)
+        out = draw(rng, _size(shape, op_type))
+        return out.astype(dtype.np)
+    return kernel
+
+
+def _truncated(rng: np.random.Generator, size: tuple) -> np.ndarray:
+    out = rng.standard_normal(size)
+    bad = np.abs(out) >= 2
+    while bad.any():        # re-draw the values two or more standard deviations out
+        out[bad] = rng.standard_normal(int(bad.sum()))
+        bad = np.abs(out) >= 2
+    return out
+
+
+def _uniform01(rng: np.random.Generator, size: tuple) -> np.ndarray:
+    return rng.random(size)
+
+
+def _sample_infer(ins: list, attrs: dict) -> tuple:
+    return attrs["dtype"], shape_from_value(ins[0])
+
+
+_STATELESS = dict(grad=_NO_GRADIENT)
+register_op("StatelessRandomUniform", _floats("StatelessRandomUniform", _uniform01),
+            _sample_infer, input_names=("shape", "seed"), **_STATELESS)
+register_op("StatelessRandomNormal",
+            _floats("StatelessRandomNormal", lambda rng, size: rng.standard_normal(size)),
+            _sample_infer, input_names=("shape", "seed"), **_STATELESS)
+register_op("StatelessTruncatedNormal", _floats("StatelessTruncatedNormal", _truncated),
+            _sample_infer, input_names=("shape", "seed"), **_STATELESS)
+
+
+def _uniform_int_kernel(shape: Any, seed: Any, minval: Any, maxval: Any) -> np.ndarray:
+    lo, hi = np.asarray(minval), np.asarray(maxval)
+    if not lo < hi:
+        raise InvalidArgumentError(None, None, "StatelessRandomUniformInt: Need minval < maxval: "
+                                   "%s >= %s" % (lo, hi))
+    rng = _generator("StatelessRandomUniformInt", seed)
+    return rng.integers(lo, hi, _size(shape, "StatelessRandomUniformInt"), dtype=lo.dtype)
+
+
+def _full_int_kernel(shape: Any, seed: Any, *, dtype: dtypes.DType) -> np.ndarray:
+    rng = _generator("StatelessRandomUniformFullInt", seed)
+    info = np.iinfo(dtype.np)
+    return rng.integers(info.min, info.max, _size(shape, "StatelessRandomUniformFullInt"),
+                        dtype=dtype.np, endpoint=True)
+
+
+register_op("StatelessRandomUniformInt", _uniform_int_kernel,
+            lambda ins, attrs: (ins[2].dtype.base_dtype, shape_from_value(ins[0])),
+            input_names=("shape", "seed", "minval", "maxval"), **_STATELESS)
+register_op("StatelessRandomUniformFullInt", _full_int_kernel, _sample_infer,
+            input_names=("shape", "seed"), **_STATELESS)
+
+
+def _multinomial_kernel(logits: Any, num_samples: Any, seed: Any, *,
+                        output_dtype: dtypes.DType) -> np.ndarray:
+    z = np.asarray(logits, np.float64)
+    if z.ndim != 2:
+        raise InvalidArgumentError(None, None, "StatelessMultinomial: logits should be a matrix, "
+                                   "got shape %s" % (list(z.shape),))
+    n = int(num_samples)
+    rng = _generator("StatelessMultinomial", seed)
+    p = np.exp(z - z.max(axis=1, keepdims=True))
+    cdf = np.cumsum(p, axis=1)
+    cdf /= cdf[:, -1:]
+    u = rng.random((z.shape[0], n))
+    out = np.empty((z.shape[0], n), output_dtype.np)
+    for i in range(z.shape[0]):
+        out[i] = np.minimum(np.searchsorted(cdf[i], u[i], side="right"), z.shape[1] - 1)
+    return out
+
+
+def _multinomial_infer(ins: list, attrs: dict) -> tuple:
+    logits = ins[0].shape
+    if logits.rank not in (None, 2):
+        raise ValueError("logits should be a matrix [batch_size, num_classes], got shape %s"
+                         % logits)
+    n = constant_value(ins[1])
+    batch = None if logits.rank is None else logits.as_list()[0]
+    return attrs["output_dtype"], TensorShape([batch, None if n is None else int(n)])
+
+
+register_op("StatelessMultinomial", _multinomial_kernel, _multinomial_infer,
+            input_names=("logits", "num_samples", "seed"), **_STATELESS)
+
+
+def _binomial_kernel(shape: Any, seed: Any, counts: Any, probs: Any, *,
+                     dtype: dtypes.DType) -> np.ndarray:
+    size = _size(shape, "StatelessRandomBinomial")
+    n = np.broadcast_to(np.asarray(counts), size)
+    p = np.broadcast_to(np.asarray(probs), size)
+    rng = _generator("StatelessRandomBinomial", seed)
+    return rng.binomial(n.astype(np.int64), np.clip(p.astype(np.float64), 0, 1)).astype(dtype.np)
+
+
+def _gamma_kernel(shape: Any, seed: Any, alpha: Any) -> np.ndarray:
+    a = np.asarray(alpha)
+    size = _size(shape, "StatelessRandomGammaV2")
+    rng = _generator("StatelessRandomGammaV2", seed)
+    return rng.standard_gamma(np.broadcast_to(a.astype(np.float64), size)).astype(a.dtype)
+
+
+def _poisson_kernel(shape: Any, seed: Any, lam: Any, *, dtype: dtypes.DType) -> np.ndarray:
+    size = _size(shape, "StatelessRandomPoisson")
+    rng = _generator("StatelessRandomPoisson", seed)
+    return rng.poisson(np.broadcast_to(np.asarray(lam, np.float64), size)).astype(dtype.np)
+
+
+register_op("StatelessRandomBinomial", _binomial_kernel, _sample_infer,
+            input_names=("shape", "seed", "counts", "probs"), **_STATELESS)
+register_op("StatelessRandomGammaV2", _gamma_kernel,
+            lambda ins, attrs: (ins[2].dtype.base_dtype, shape_from_value(ins[0])),
+            input_names=("shape", "seed", "alpha"))
+register_op("StatelessRandomPoisson", _poisson_kernel, _sample_infer,
+            input_names=("shape", "seed", "lam"), **_STATELESS)
+
+
+# --------------------------------------------------------------------------------------
+# Public functions
+
+
+def _shape_and_seed(shape: Any, seed: Any) -> tuple:
+    s = convert_to_tensor(_as_value(shape), name="shape")
+    if not s.dtype.is_integer:
+        s = convert_to_tensor(np.asarray(_as_value(shape), np.int32), name="shape")
+    sd = convert_to_tensor(_as_value(seed), name="seed")
+    if sd.dtype.base_dtype not in (dtypes.int32, dtypes.int64):
+        raise TypeError("seed must be an int32 or int64 tensor of shape [2], got %s"
+                        % sd.dtype.name)
+    if sd.shape.rank is not None and sd.shape.as_list() not in ([2], [None]):
+        raise ValueError("seed must have shape [2], not %s" % sd.shape)
+    return s, sd
+
+
+def stateless_random_uniform(shape: Any, seed: Any, minval: Any = 0, maxval: Any = None,
+                             dtype: Any = dtypes.float32, name: str | None = None,
+                             alg: Any = "auto_select") -> Any:
+    """Deterministic uniform numbers in ``[minval, maxval)`` for a given ``seed``.
+
+    Args:
+      shape: The output shape (a 1-D integer tensor or list).
+      seed: A shape-[2] int32/int64 tensor.
+      minval: The lower bound (inclusive).
+      maxval: The upper bound (exclusive); 1 for floats. For integer dtypes both bounds are
+        needed, or neither (then the whole range of the dtype).
+      dtype: float16/32/64, int32/int64 (or uint32/uint64 without bounds).
+      name: A name for the operation.
+      alg: Accepted for TensorFlow's signature (one generator serves every choice).
+
+    Returns:
+      A tensor of ``shape`` and ``dtype``.
+
+    Raises:
+      ValueError: for integer dtypes with only one bound.
+    """
+    del alg
+    dt = dtypes.as_dtype(dtype)
+    with name_scope(name, "stateless_random_uniform", [shape, seed, minval, maxval]) as scope:
+        s, sd = _shape_and_seed(shape, seed)
+        if dt.is_integer:
+            if (minval is None) != (maxval is None):
+                raise ValueError("For integer dtype %s, minval and maxval must be both `None` "
+                                 "or both non-`None`; got minval=%s and maxval=%s."
+                                 % (dt, minval, maxval))
+            if maxval is None:
+                return apply_op("StatelessRandomUniformFullInt", (s, sd), {"dtype": dt},
+                                name=scope)
+            lo = convert_to_tensor(_as_value(minval), dt, name="min")
+            hi = convert_to_tensor(_as_value(maxval), dt, name="max")
+            return apply_op("StatelessRandomUniformInt", (s, sd, lo, hi), name=scope)
+        if maxval is None:
+            maxval = 1
+        lo = convert_to_tensor(_as_value(minval), dt, name="min")
+        hi = convert_to_tensor(_as_value(maxval), dt, name="max")
+        rnd = apply_op("StatelessRandomUniform", (s, sd), {"dtype": dt})
+        return add(multiply(rnd, hi - lo), lo, name=scope)
+
+
+def stateless_random_normal(shape: Any, seed: Any, mean: Any = 0.0, stddev: Any = 1.0,
+                            dtype: Any = dtypes.float32, name: str | None = None,
+                            alg: Any = "auto_select") -> Any:
+    """Deterministic normal numbers for a given ``seed``; see
+    :func:`stateless_random_uniform` for ``shape``, ``seed``, ``name`` and ``alg``.
+
+    Returns:
+      A tensor of ``shape`` and ``dtype``: ``mean + stddev * N(0, 1)``.
+    """
+    del alg
+    dt = dtypes.as_dtype(dtype)
+    with name_scope(name, "stateless_random_normal", [shape, seed, mean, stddev]) as scope:
+        s, sd = _shape_and_seed(shape, seed)
+        rnd = apply_op("StatelessRandomNormal", (s, sd), {"dtype": dt})
+        return add(multiply(rnd, convert_to_tensor(_as_value(stddev), dt)),
+                   convert_to_tensor(_as_value(mean), dt), name=scope)
+
+
+def stateless_truncated_normal(shape: Any, seed: Any, mean: Any = 0.0, stddev: Any = 1.0,
+                               dtype: Any = dtypes.float32, name: str | None = None,
+                               alg: Any = "auto_select") -> Any:
+    """Like :func:`stateless_random_normal`, with values more than two standard deviations
+    from the mean re-drawn."""
+    del alg
+    dt = dtypes.as_dtype(dtype)
+    with name_scope(name, "stateless_truncated_normal", [shape, seed, mean, stddev]) as scope:
+        s, sd = _shape_and_seed(shape, seed)
+        rnd = apply_op("StatelessTruncatedNormal", (s, sd), {"dtype": dt})
+        return add(multiply(rnd, convert_to_tensor(_as_value(stddev), dt)),
+                   convert_to_tensor(_as_value(mean), dt), name=scope)
+
+
+def stateless_categorical(logits: Any, num_samples: Any, seed: Any, dtype: Any = dtypes.int64,
+                          name: str | None = None) -> Any:
+    """Deterministic class samples from unnormalized log-probabilities.
+
+    Args:
+      logits: A ``[batch_size, num_classes]`` float tensor.
+      num_samples: The number of samples per row.
+      seed: A shape-[2] int32/int64 tensor.
+      dtype: int32 or int64.
+      name: A name for the operation.
+
+    Returns:
+      A ``[batch_size, num_samples]`` tensor of class indices.
+    """
+    with name_scope(name, "stateless_categorical", [logits, seed]) as scope:
+        z = convert_to_tensor(_as_value(logits), name="logits")
+        _, sd = _shape_and_seed([0], seed)
+        n = convert_to_tensor(_as_value(num_samples), dtypes.int32, name="num_samples")
+        return apply_op("StatelessMultinomial", (z, n, sd),
+                        {"output_dtype": dtypes.as_dtype(dtype)}, name=scope)
+
+
+def stateless_random_binomial(shape: Any, seed: Any, counts: Any, probs: Any,
+                              output_dtype: Any = dtypes.int32,
+                              name: str | None = None) -> Any:
+    """Deterministic binomial samples: successes in ``counts`` trials of probability ``probs``
+    (both broadcast to ``shape``).
+
+    Returns:
+      A tensor of ``shape`` and ``output_dtype``.
+    """
+    with name_scope(name, "stateless_random_binomial", [shape, seed, counts, probs]) as scope:
+        s, sd = _shape_and_seed(shape, seed)
+        p = convert_to_tensor(_as_value(probs), name="probs")
+        c = convert_to_tensor(_as_value(counts), p.dtype.base_dtype, name="counts")
+        return apply_op("StatelessRandomBinomial", (s, sd, c, p),
+                        {"dtype": dtypes.as_dtype(output_dtype)}, name=scope)
+
+
+def stateless_random_gamma(shape: Any, seed: Any, alpha: Any, beta: Any = None,
+                           dtype: Any = dtypes.float32, name: str | None = None) -> Any:
+    """Deterministic gamma samples of concentration ``alpha`` and rate ``beta``.
+
+    Args:
+      shape: The output shape; it must end with the broadcast shape of ``alpha`` and ``beta``.
+      seed: A shape-[2] int32/int64 tensor.
+      alpha: The concentration (shape parameter).
+      beta: The rate (inverse scale); 1 by default.
+      dtype: float16/32/64.
+      name: A name for the operation.
+
+    Returns:
+      A tensor of ``shape`` and ``dtype``.
+
+    Raises:
+      ValueError: if ``shape`` does not end with the parameters' broadcast shape.
+    """
+    dt = dtypes.as_dtype(dtype)
+    with name_scope(name, "stateless_random_gamma", [shape, seed, alpha, beta]) as scope:
+        s, sd = _shape_and_seed(shape, seed)
+        a = convert_to_tensor(_as_value(alpha), dt, name="alpha")
+        b = convert_to_tensor(_as_value(1 if beta is None else beta), dt, name="beta")
+        params = broadcast_shapes(a.shape, b.shape)
+        want = shape_from_value(s)
+        if want.rank is not None and params.rank is not None and params.rank and (
+                want.rank < params.rank
+                or not TensorShape(want.as_list()[want.rank - params.rank:])
+                .is_compatible_with(params)):
+            raise ValueError("Shape passed in must end with broadcasted shape: %s does not end "
+                             "with %s" % (want, params))
+        sample = apply_op("StatelessRandomGammaV2", (s, sd, broadcast_to(a, s)))
+        return realdiv(sample, b, name=scope)
+
+
+def stateless_random_poisson(shape: Any, seed: Any, lam: Any, dtype: Any = dtypes.int32,
+                             name: str | None = None) -> Any:
+    """Deterministic Poisson samples of rate ``lam`` (broadcast to ``shape``).
+
+    Returns:
+      A tensor of ``shape`` and ``dtype``.
+    """
+    with name_scope(name, "stateless_random_poisson", [shape, seed, lam]) as scope:
+        s, sd = _shape_and_seed(shape, seed)
+        rate = convert_to_tensor(_as_value(lam), name="lam")
+        return apply_op("StatelessRandomPoisson", (s, sd, rate),
+                        {"dtype": dtypes.as_dtype(dtype)}, name=scope)
