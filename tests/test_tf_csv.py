@@ -130,3 +130,14 @@ def test_list_files(tmp_path):
     lines = tf.data.Dataset.list_files(str(tmp_path / "*.txt"), shuffle=False).interleave(
         tf.data.TextLineDataset, cycle_length=1)
     assert list(lines.as_numpy_iterator()) == [b"a.txt", b"b.txt"]
+
+
+def test_fixed_length_record_dataset_matches_tensorflow():
+    ref = REF["fixed_length"]
+    path = str(DATA / "fixed.bin")
+    got = list(tf.data.FixedLengthRecordDataset(path, 4, header_bytes=2, footer_bytes=1)
+               .as_numpy_iterator())
+    assert got == dec(ref["records"])
+    with pytest.raises(getattr(errors, ref["bad_size"]["class"])) as e:
+        list(tf.data.FixedLengthRecordDataset(path, 5, header_bytes=2, footer_bytes=1))
+    assert str(e.value) == ref["bad_size"]["message"].replace('"fixed.bin"', '"%s"' % path)

@@ -3,10 +3,10 @@
 from flowgrad.data import experimental
 from flowgrad.data.dataset_ops import AUTOTUNE, Dataset
 from flowgrad.data.iterator_ops import Iterator
-from flowgrad.data.readers import TextLineDataset, TFRecordDataset
+from flowgrad.data.readers import FixedLengthRecordDataset, TextLineDataset, TFRecordDataset
 
 __all__ = ["AUTOTUNE", "Dataset", "Iterator", "experimental", "TextLineDataset",
-           "TFRecordDataset"]
+           "TFRecordDataset", "FixedLengthRecordDataset"]
 
 
 def __dir__() -> list:

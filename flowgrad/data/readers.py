@@ -142,6 +142,46 @@ class TextLineDataset(_FileReaderDataset):
         super().__init__(filenames, num_parallel_reads, lambda p: _lines(p, kind))
 
 
+class FixedLengthRecordDataset(_FileReaderDataset):
+    """Records of ``record_bytes`` bytes from files with an optional header and footer
+    (``tf.data.FixedLengthRecordDataset``).
+
+    Args:
+        filenames: a string, strings, or a dataset of strings naming the files.
+        record_bytes: the size of each record.
+        header_bytes: bytes skipped at the start of each file.
+        footer_bytes: bytes ignored at the end of each file.
+        buffer_size: accepted for TensorFlow's signature.
+        compression_type: "" (none), "ZLIB" or "GZIP".
+        num_parallel_reads: how many files are read interleaved.
+
+    Raises:
+        InvalidArgumentError: (when iterated) a file whose body is not a whole number of
+            records.
+    """
+
+    def __init__(self, filenames: Any, record_bytes: int, header_bytes: int | None = None,
+                 footer_bytes: int | None = None, buffer_size: Any = None,
+                 compression_type: Any = None, num_parallel_reads: Any = None,
+                 name: str | None = None):
+        size, head, foot = int(record_bytes), int(header_bytes or 0), int(footer_bytes or 0)
+        if size <= 0 or head < 0 or foot < 0:
+            raise errors.InvalidArgumentError(None, None, "record_bytes must be positive and "
+                                              "header_bytes/footer_bytes non-negative")
+        kind = _compression(compression_type)
+
+        def read(path: str) -> Iterator[bytes]:
+            data = _file_bytes(path, kind)
+            body = data[head:len(data) - foot]
+            if len(body) % size:
+                raise errors.InvalidArgumentError(
+                    None, None, "Excluding the header (%d bytes) and footer (%d bytes), input "
+                    "file \"%s\" has body length %d bytes, which is not an exact multiple of "
+                    "the record length (%d bytes)." % (head, foot, path, len(body), size))
+            return (body[i:i + size] for i in range(0, len(body), size))
+        super().__init__(filenames, num_parallel_reads, read)
+
+
 def _lines(path: str, compression: str) -> Iterator[bytes]:
     data = _file_bytes(path, compression)
     lines = data.split(b"\n")
@@ -349,4 +389,5 @@ def make_csv_dataset(file_pattern: Any, batch_size: int, column_names: Any = Non
     return data.map(to_features)
 
 
-__all__ = ["TFRecordDataset", "TextLineDataset", "CsvDataset", "make_csv_dataset"]
+__all__ = ["TFRecordDataset", "TextLineDataset", "FixedLengthRecordDataset", "CsvDataset",
+           "make_csv_dataset"]

@@ -60,6 +60,7 @@ def error_of(fn):
         msg = getattr(e, "message", str(e))
         if msg.startswith("{{function_node"):
             msg = msg.split("}} ", 1)[1]
+        msg = msg.replace(str(OUT) + "/", "")      # fixture paths, relative to tests/data/io
         return {"class": type(e).__name__, "message": msg.split(" [Op:")[0]}
     return None
 
@@ -416,6 +417,13 @@ def csv_reference(ref: dict) -> None:
                                                                           tf.string])
     ref["make_csv_dataset"]["forever_spec"] = {k: [v.shape.as_list(), v.dtype.name]
                                                for k, v in forever.element_spec.items()}
+    fixed = OUT / "fixed.bin"
+    fixed.write_bytes(b"HH" + bytes(range(12)) + b"F")
+    ref["fixed_length"] = {
+        "records": enc(list(tf.data.FixedLengthRecordDataset(
+            str(fixed), 4, header_bytes=2, footer_bytes=1).as_numpy_iterator())),
+        "bad_size": error_of(lambda: list(tf.data.FixedLengthRecordDataset(
+            str(fixed), 5, header_bytes=2, footer_bytes=1)))}
     ref["text_lines"] = {
         "plain": enc(list(tf.data.TextLineDataset(str(OUT / "lines.txt")).as_numpy_iterator())),
         "gzip": enc(list(tf.data.TextLineDataset(str(OUT / "lines.txt.gz"), "GZIP")
