@@ -83,6 +83,14 @@ TF2_REQUIRED = {
         adjust_saturation adjust_hue rgb_to_grayscale convert_image_dtype
         per_image_standardization random_brightness random_contrast random_crop ssim psnr""",
     "nest": "flatten map_structure pack_sequence_as",
+    "io": """gfile read_file write_file TFRecordWriter TFRecordOptions FixedLenFeature
+        VarLenFeature FixedLenSequenceFeature parse_example parse_single_example
+        serialize_tensor parse_tensor decode_csv decode_raw matching_files""",
+    "io.gfile": "GFile exists glob makedirs mkdir listdir remove rmtree isdir walk",
+    "strings": """split join reduce_join regex_replace regex_full_match to_number as_string
+        length substr lower upper strip format unicode_split unicode_decode bytes_split""",
+    "sparse": "SparseTensor to_dense from_dense",
+    "ragged": "constant",
 }
 
 #: TF1 names tutorials and common programs use: these must exist.
@@ -103,6 +111,9 @@ TF1_REQUIRED = {
     "summary": "FileWriter scalar histogram merge_all",
     "nn.rnn_cell": "BasicLSTMCell LSTMCell GRUCell MultiRNNCell BasicRNNCell",
     "errors": "OutOfRangeError InvalidArgumentError",
+    "io": "read_file TFRecordWriter tf_record_iterator FixedLenFeature parse_single_example",
+    "python_io": "TFRecordWriter tf_record_iterator",
+    "gfile": "GFile Exists Glob MakeDirs ListDirectory Remove",
 }
 
 
