@@ -19,5 +19,14 @@ __all__ = ["gfile", "TFRecordOptions", "TFRecordWriter", "decode_raw", "matching
            "encode_base64"]
 
 
+# the image codecs (flowgrad/ops/image_codec_ops.py), also in tf.image
+from flowgrad.ops.image_codec_ops import (decode_and_crop_jpeg, decode_bmp,  # noqa: E402
+                                          decode_gif, decode_image, decode_jpeg, decode_png,
+                                          encode_jpeg, encode_png, extract_jpeg_shape, is_jpeg)
+
+__all__ += ["decode_and_crop_jpeg", "decode_bmp", "decode_gif", "decode_image", "decode_jpeg",
+            "decode_png", "encode_jpeg", "encode_png", "extract_jpeg_shape", "is_jpeg"]
+
+
 def __dir__() -> list:
     return sorted(__all__)

@@ -6,15 +6,31 @@ from flowgrad.image_api import (  # the names both faces share
     adjust_contrast,
     adjust_gamma,
     adjust_hue,
+    adjust_jpeg_quality,
     adjust_saturation,
     central_crop,
+    combined_non_max_suppression,
     convert_image_dtype,
     crop_to_bounding_box,
+    decode_and_crop_jpeg,
+    decode_bmp,
+    decode_gif,
+    decode_image,
+    decode_jpeg,
+    decode_png,
+    encode_jpeg,
+    encode_png,
+    extract_jpeg_shape,
+    extract_patches,
     flip_left_right,
     flip_up_down,
     grayscale_to_rgb,
     hsv_to_rgb,
     image_gradients,
+    is_jpeg,
+    non_max_suppression,
+    non_max_suppression_padded,
+    non_max_suppression_with_scores,
     pad_to_bounding_box,
     per_image_standardization,
     psnr,
@@ -24,6 +40,7 @@ from flowgrad.image_api import (  # the names both faces share
     random_flip_left_right,
     random_flip_up_down,
     random_hue,
+    random_jpeg_quality,
     random_saturation,
     resize_with_crop_or_pad,
     rgb_to_grayscale,
@@ -38,6 +55,8 @@ from flowgrad.image_api import (  # the names both faces share
     yiq_to_rgb,
     yuv_to_rgb,
 )
+from flowgrad.ops.image_box_ops import crop_and_resize_v1 as crop_and_resize
+from flowgrad.ops.image_box_ops import draw_bounding_boxes_v1 as draw_bounding_boxes
 from flowgrad.ops.image_ops import ResizeMethodV1 as ResizeMethod
 from flowgrad.ops.image_ops import (
     resize_area,
@@ -50,16 +69,23 @@ from flowgrad.ops.image_ops import (
 from flowgrad.ops.image_ops import resize_images as resize
 from flowgrad.ops.image_ops import resize_with_crop_or_pad as resize_image_with_crop_or_pad
 from flowgrad.ops.image_ops import transpose as transpose_image
+from flowgrad.ops.image_patch_ops import extract_image_patches
 
 __all__ = [
     "ResizeMethod", "adjust_brightness", "adjust_contrast", "adjust_gamma", "adjust_hue",
-    "adjust_saturation", "central_crop", "convert_image_dtype", "crop_to_bounding_box",
+    "adjust_jpeg_quality", "adjust_saturation", "central_crop",
+    "combined_non_max_suppression", "convert_image_dtype", "crop_and_resize",
+    "crop_to_bounding_box", "decode_and_crop_jpeg", "decode_bmp", "decode_gif",
+    "decode_image", "decode_jpeg", "decode_png", "draw_bounding_boxes", "encode_jpeg",
+    "encode_png", "extract_image_patches", "extract_jpeg_shape", "extract_patches",
     "flip_left_right", "flip_up_down", "grayscale_to_rgb", "hsv_to_rgb", "image_gradients",
-    "pad_to_bounding_box", "per_image_standardization", "psnr", "random_brightness",
-    "random_contrast", "random_crop", "random_flip_left_right", "random_flip_up_down",
-    "random_hue", "random_saturation", "resize", "resize_area", "resize_bicubic",
-    "resize_bilinear", "resize_image_with_crop_or_pad", "resize_image_with_pad",
-    "resize_images", "resize_nearest_neighbor", "resize_with_crop_or_pad",
-    "rgb_to_grayscale", "rgb_to_hsv", "rgb_to_yiq", "rgb_to_yuv", "rot90", "sobel_edges",
-    "ssim", "total_variation", "transpose", "transpose_image", "yiq_to_rgb", "yuv_to_rgb"
+    "is_jpeg", "non_max_suppression", "non_max_suppression_padded",
+    "non_max_suppression_with_scores", "pad_to_bounding_box", "per_image_standardization",
+    "psnr", "random_brightness", "random_contrast", "random_crop", "random_flip_left_right",
+    "random_flip_up_down", "random_hue", "random_jpeg_quality", "random_saturation",
+    "resize", "resize_area", "resize_bicubic", "resize_bilinear",
+    "resize_image_with_crop_or_pad", "resize_image_with_pad", "resize_images",
+    "resize_nearest_neighbor", "resize_with_crop_or_pad", "rgb_to_grayscale", "rgb_to_hsv",
+    "rgb_to_yiq", "rgb_to_yuv", "rot90", "sobel_edges", "ssim", "total_variation",
+    "transpose", "transpose_image", "yiq_to_rgb", "yuv_to_rgb"
 ]

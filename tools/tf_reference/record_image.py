@@ -4,7 +4,8 @@ Run with the separate TensorFlow environment (tests never need TensorFlow):
 
     /work/venv-tf/bin/python tools/tf_reference/record_image.py
 
-Writes tests/data/image/reference.npz (arrays, keyed by what made them; encoded images are
+Decodes the files tools/tf_reference/make_image_files.py wrote with Pillow, and writes
+tests/data/image/reference.npz (arrays, keyed by what made them; encoded images are
 uint8 arrays of their bytes) and tests/data/image/tf_encoded.png / tf_encoded.jpg (an image
 TensorFlow encoded). The inputs are fixed (NumPy's RandomState(0)), so rerunning gives the
 same file.
@@ -178,6 +179,36 @@ def record(d: dict) -> dict:
     out["jpeg_decoded_gray"] = tf.io.decode_jpeg(jpg, channels=1).numpy()
     out["jpeg_q50_bytes"] = np.frombuffer(tf.io.encode_jpeg(u8, quality=50).numpy(), np.uint8)
     out["jpeg_q50_decoded"] = tf.io.decode_jpeg(tf.io.encode_jpeg(u8, quality=50)).numpy()
+    acc = {"dct_method": "INTEGER_ACCURATE"}
+    out["jpeg_decoded_accurate"] = tf.io.decode_jpeg(jpg, **acc).numpy()
+    out["jpeg_decoded_accurate_gray"] = tf.io.decode_jpeg(jpg, channels=1, **acc).numpy()
+    out["jpeg_decoded_accurate_ratio2"] = tf.io.decode_jpeg(jpg, ratio=2, **acc).numpy()
+    out["jpeg_shape"] = tf.io.extract_jpeg_shape(jpg).numpy()
+    out["jpeg_crop"] = tf.io.decode_and_crop_jpeg(jpg, [1, 2, 3, 4], **acc).numpy()
+    out["adjust_jpeg_quality"] = tf.image.adjust_jpeg_quality(
+        tf.image.convert_image_dtype(u8, tf.float32), 40, dct_method="INTEGER_ACCURATE").numpy()
+    out["jpeg_bytes_gray"] = np.frombuffer(
+        tf.io.encode_jpeg(u8[..., :1], format="grayscale").numpy(), np.uint8)
+    for tag, kw in (("progressive", {"progressive": True}),
+                    ("optimize", {"optimize_size": True}),
+                    ("no_chroma_ds", {"chroma_downsampling": False}),
+                    ("cm", {"density_unit": "cm", "x_density": 50, "y_density": 70})):
+        out["jpeg_bytes_" + tag] = np.frombuffer(tf.io.encode_jpeg(u8, **kw).numpy(), np.uint8)
+    out["jpeg_bytes_1ch"] = np.frombuffer(tf.io.encode_jpeg(u8[..., :1]).numpy(), np.uint8)
+    for f in ("anim.gif", "rgb.bmp", "rgba.png", "gray16.png", "palette.png"):
+        data = (OUT / f).read_bytes()
+        key = f.replace(".", "_")
+        out["decode_image_" + key] = tf.io.decode_image(data).numpy()
+        out["decode_image_first_" + key] = tf.io.decode_image(
+            data, expand_animations=False).numpy()
+        if f.endswith(".png"):
+            for c in (0, 1, 3, 4):
+                out["decode_png_%s_c%d" % (key, c)] = tf.io.decode_png(data, channels=c).numpy()
+            out["decode_png_%s_u16" % key] = tf.io.decode_png(data, dtype=tf.uint16).numpy()
+    out["decode_gif"] = tf.io.decode_gif((OUT / "anim.gif").read_bytes()).numpy()
+    out["decode_bmp"] = tf.io.decode_bmp((OUT / "rgb.bmp").read_bytes()).numpy()
+    out["decode_image_float"] = tf.io.decode_image((OUT / "rgba.png").read_bytes(),
+                                                   dtype=tf.float32).numpy()
     (OUT / "tf_encoded.png").write_bytes(png)
     (OUT / "tf_encoded.jpg").write_bytes(jpg)
     return out
