@@ -359,3 +359,54 @@ def test_empty_results_have_tensorflows_shapes():
                                                        [3, -1, 0])] == \
             [(3, 0), (0, 3), (1, 0, 2), (3, 1, 0)]
         assert flowgrad.linalg.expm(flowgrad.zeros([2, 0, 0])).shape == (2, 0, 0)
+
+
+# --------------------------------------------------------------------------------------
+# Keras: damaged weights files name the file (OSError, as Keras); TensorFlow's classes
+
+
+def _keras_mlp():
+    keras = flowgrad.keras
+    return keras.Sequential([keras.Input((3,)), keras.layers.Dense(4),
+                             keras.layers.Dense(1)])
+
+
+def test_damaged_keras_weights_files_raise_oserror_naming_the_file(tmp_path):
+    with eager():
+        model = _keras_mlp()
+        path = str(tmp_path / "m.weights.npz")
+        model.save_weights(path)
+        data = open(path, "rb").read()
+        before = [w.numpy().copy() for w in model.weights]
+        rng = np.random.RandomState(0)
+        damaged = [data[:n] for n in (0, 10, len(data) // 2, len(data) - 1)]
+        for k in rng.randint(0, len(data), 24):
+            flipped = bytearray(data)
+            flipped[k] ^= 1 << int(rng.randint(8))
+            damaged.append(bytes(flipped))
+        for i, blob in enumerate(damaged):
+            bad = str(tmp_path / ("bad%d.weights.npz" % i))
+            open(bad, "wb").write(blob)
+            try:
+                model.load_weights(bad)
+            except OSError as e:            # before: BadZipFile, EOFError, KeyError, ...
+                assert bad in str(e)
+                for w, b in zip(model.weights, before):
+                    np.testing.assert_array_equal(w.numpy(), b)   # nothing half-loaded
+            else:                           # a flip in bytes no reader checks
+                model.load_weights(path)
+        with pytest.raises(FileNotFoundError):
+            model.load_weights(str(tmp_path / "missing.weights.npz"))
+
+
+def test_keras_errors_of_kerass_class():
+    with eager():
+        model = _keras_mlp()
+        with pytest.raises(ValueError, match="must call `compile"):      # Keras: ValueError
+            model.fit(np.ones((4, 3), np.float32), np.ones((4, 1)), verbose=0)
+        for x in (np.ones((4, 2, 3), np.float32), np.ones((3,), np.float32)):
+            with pytest.raises(ValueError, match="Invalid input shape"):   # Keras: ValueError
+                model(x)
+            with pytest.raises(ValueError, match="Invalid input shape"):
+                model.predict(x, verbose=0)
+        assert model(np.ones((4, 3), np.float32)).shape == (4, 1)

@@ -393,7 +393,7 @@ class Model(Layer):
 
     def _require_compiled(self) -> None:
         if not self.compiled:
-            raise RuntimeError("You must call `compile()` before using the model.")
+            raise ValueError("You must call `compile()` before using the model.")
 
     def _callbacks(self, callbacks: Any, verbose: int, **params: Any) -> Any:
         cbs = list(callbacks or [])
@@ -579,22 +579,28 @@ class Model(Layer):
     def load_weights(self, filepath: str, skip_mismatch: bool = False) -> None:
         """Reads weights written by ``save_weights`` (same architecture, same order)."""
         filepath = os.fspath(filepath)
+        if not os.path.exists(filepath):
+            raise FileNotFoundError("No such file or directory: %r" % filepath)
+        foreign = ("it is not a flowgrad Keras weights file (flowgrad reads only the "
+                   ".npz-based files model.save_weights writes, not HDF5)")
         try:
-            archive = np.load(filepath, allow_pickle=False)
-        except (ValueError, OSError) as e:
-            if not os.path.exists(filepath):
-                raise
-            raise ValueError("%s is not a flowgrad Keras weights file (flowgrad reads only the "
-                             ".npz-based files model.save_weights writes, not HDF5)"
-                             % filepath) from e
-        with archive as f:
-            if not hasattr(f, "files") or "__header__" not in f.files:
-                raise ValueError("%s is not a flowgrad Keras weights file" % filepath)
-            header = json.loads(str(f["__header__"]))
-            if header.get("format") != _WEIGHTS_FORMAT:
-                raise ValueError("%s has unknown weights format %r"
-                                 % (filepath, header.get("format")))
-            values = [f["w%d" % i] for i in range(len(header["paths"]))]
+            try:
+                archive = np.load(filepath, allow_pickle=False)
+            except ValueError:
+                raise ValueError(foreign) from None
+            with archive as f:
+                if not hasattr(f, "files") or "__header__" not in f.files:
+                    raise ValueError(foreign)
+                header = json.loads(str(f["__header__"]))
+                if header.get("format") != _WEIGHTS_FORMAT:
+                    raise ValueError("unknown weights format %r" % (header.get("format"),))
+                values = [f["w%d" % i] for i in range(len(header["paths"]))]
+        except FileNotFoundError:
+            raise
+        except Exception as e:      # any damage: a truncated zip, a flipped bit, bad JSON
+            # Keras raises OSError for a weights file it cannot read
+            raise OSError("Unable to read the weights file %s: %s: %s" % (
+                filepath, type(e).__name__, e)) from e
         weights = self.weights
         if len(values) != len(weights):
             raise ValueError("Weights file %s holds %d weights, but model '%s' has %d"

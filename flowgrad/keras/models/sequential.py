@@ -9,6 +9,7 @@ from flowgrad.framework.tensor import Tensor
 from flowgrad.function import FuncGraph
 from flowgrad.keras.layers.base import KerasTensor, Layer, _keras_scope
 from flowgrad.keras.layers.core import InputLayer
+from flowgrad.ops import array_ops
 from flowgrad.keras.models.model import Model
 
 
@@ -93,9 +94,28 @@ class Sequential(Model):
         self.built = True
 
     def call(self, inputs: Any, training: Any = None, mask: Any = None) -> Any:
+        if self._layers and isinstance(self._layers[0], InputLayer) and hasattr(inputs, "shape"):
+            inputs = self._adjust_input_rank(inputs, self._layers[0])
         for layer in self.layers:
             inputs = layer(inputs)
         return inputs
+
+    @staticmethod
+    def _adjust_input_rank(x: Any, input_layer: Any) -> Any:
+        """Keras's rank check of a model's input: a trailing axis of size 1 is squeezed or
+        added to match the Input; any other rank is a ValueError."""
+        ref = tuple(input_layer.batch_shape)
+        shape = getattr(x.shape, "as_list", lambda: list(x.shape))() \
+            if getattr(x.shape, "rank", 0) is not None else None
+        if shape is None or len(shape) == len(ref):
+            return x
+        if len(shape) == len(ref) + 1 and shape[-1] == 1:
+            return array_ops.squeeze(x, -1)
+        if len(shape) == len(ref) - 1 and ref[-1] == 1:
+            return array_ops.expand_dims(x, -1)
+        raise ValueError("Invalid input shape for input with name '%s'. Expected shape %s, but "
+                         "input has incompatible shape %s" % (input_layer.name, ref,
+                                                              tuple(shape)))
 
     @property
     def input_shape(self) -> Any:
