@@ -262,3 +262,16 @@ def test_simple_save_and_builder_round_trip(tmp_path):
             meta = tf.saved_model.loader.load(sess, tags, str(path))
             name = meta.signature_def[key].outputs["y"].name if key else "y:0"
             np.testing.assert_allclose(sess.run(name, {"x:0": x_val}), expected)
+
+
+def test_many_op_types_reproduce_tensorflow():
+    ref = np.load(os.path.join(DATA, "ops_graph.npz"))
+    names = sorted(k for k in ref.files if k.startswith("out_"))
+    fetched = tf.import_graph_def(_graph_def("ops_graph.pb"), name="",
+                                  return_elements=[n + ":0" for n in names])
+    with tf.Session() as sess:
+        values = sess.run(fetched, {"x:0": ref["in_x"], "i:0": ref["in_i"],
+                                    "img:0": ref["in_img"]})
+    for name, value in zip(names, values):
+        assert value.dtype == ref[name].dtype, name
+        np.testing.assert_allclose(value, ref[name], rtol=1e-5, atol=1e-6, err_msg=name)

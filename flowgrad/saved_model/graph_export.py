@@ -278,6 +278,26 @@ def _random(op: Any) -> tuple:
         "seed2": int(op._attrs.get("seed2", 0))}
 
 
+def _one_hot(op: Any) -> tuple:
+    depth = op._attrs.get("depth")
+    inputs = [0, ("depth", np.int32(depth), dtypes.int32), 1, 2] if depth is not None \
+        else [0, 1, 2, 3]
+    return inputs, {"T": op.outputs[0].dtype, "TI": _t(op), "axis": int(op._attrs.get("axis",
+                                                                                   -1))}
+
+
+def _cumsum(op: Any) -> tuple:
+    return [0, ("axis", np.int32(op._attrs["axis"]), dtypes.int32)], {
+        "T": _t(op), "Tidx": dtypes.int32, "exclusive": bool(op._attrs.get("exclusive")),
+        "reverse": bool(op._attrs.get("reverse"))}
+
+
+def _depthwise(op: Any) -> tuple:
+    inputs, attrs = _conv2d(op)
+    attrs.pop("use_cudnn_on_gpu")
+    return inputs, attrs
+
+
 EXPORTERS: dict[str, Callable] = {
     "Const": _const, "Placeholder": _placeholder,
     "PlaceholderWithDefault": lambda op: ([0], {"dtype": _t(op),
@@ -291,6 +311,7 @@ EXPORTERS: dict[str, Callable] = {
     "Softmax": _softmax, "LogSoftmax": _softmax,
     "LeakyRelu": lambda op: ([0], {"T": _t(op), "alpha": float(op._attrs.get("alpha", 0.2))}),
     "Conv2D": _conv2d, "MaxPool": _pool, "AvgPool": _pool,
+    "DepthwiseConv2dNative": _depthwise, "OneHot": _one_hot, "Cumsum": _cumsum,
     "Reshape": _reshape, "Transpose": _transpose, "ConcatV2": _concat,
     "ExpandDims": _expand_dims, "Squeeze": _squeeze, "Cast": _cast, "Pack": _pack,
     "Unpack": _unpack, "Shape": _shape, "Size": _shape, "Rank": _elementwise,
@@ -333,7 +354,7 @@ def tensor_ref(t: Any) -> str:
 OUTPUT_ARG = {"AddN": "sum", "MatMul": "product", "Softmax": "softmax",
               "LogSoftmax": "logsoftmax", "VariableV2": "ref", "Assign": "output_ref",
               "AssignAdd": "output_ref", "AssignSub": "output_ref",
-              "ReadVariableOp": "value", "VarHandleOp": "resource"}
+              "ReadVariableOp": "value", "VarHandleOp": "resource", "Cumsum": "out"}
 for _name in ("Abs", "Cast", "Ceil", "Cos", "Erf", "Erfc", "Exp", "Expm1", "Floor",
               "IsFinite", "IsInf", "IsNan", "Log", "Log1p", "LogicalNot", "Neg", "OnesLike",
               "Reciprocal", "Rint", "Round", "Rsqrt", "Sigmoid", "Sign", "Sin", "Sqrt", "Square",

@@ -208,6 +208,12 @@ def _top_k(ins: list, a: dict, name: str) -> Any:
                  name=name)
 
 
+def _depthwise(ins: list, a: dict, name: str) -> Any:
+    return conv_ops.depthwise_conv2d_native(
+        ins[0], ins[1], strides=a["strides"], padding=a["padding"],
+        data_format=a.get("data_format", "NHWC"), dilations=a.get("dilations"), name=name)
+
+
 def _random(op_type: str) -> Callable:
     def build(ins: list, a: dict, name: str) -> Any:
         shape = tuple(int(d) for d in _static(ins[0], "shape", name).reshape(-1))
@@ -290,6 +296,13 @@ IMPORTERS: dict[str, Callable] = {
         ins[0], int(_static(ins[1], "dimension", name)),
         output_type=a.get("output_type", dtypes.int64), name=name),
     "TopKV2": _top_k,
+    "OneHot": lambda ins, a, name: fill_ops.one_hot(
+        ins[0], int(_static(ins[1], "depth", name)), ins[2], ins[3], axis=a.get("axis", -1),
+        name=name),
+    "Cumsum": lambda ins, a, name: reduction_ops.cumsum(
+        ins[0], int(_static(ins[1], "axis", name)), exclusive=a.get("exclusive", False),
+        reverse=a.get("reverse", False), name=name),
+    "DepthwiseConv2dNative": _depthwise,
     "RandomUniform": _random("RandomUniform"),
     "RandomStandardNormal": _random("RandomStandardNormal"),
     "TruncatedNormal": _random("TruncatedNormal"),
@@ -320,8 +333,9 @@ OUTPUT_ARGS = {"TopKV2": ("values", "indices"), "Unique": ("y", "idx"),
 def unsupported(op_type: str, node: str, where: str) -> errors.InvalidArgumentError:
     """The error for a node whose op type flowgrad cannot build."""
     return errors.InvalidArgumentError(
-        None, None, "Op type not registered '%s' in binary: flowgrad has no %s op (node '%s'%s). "
-        "Supported op types: %s" % (op_type, op_type, node, where, ", ".join(sorted(IMPORTERS))))
+        None, None, "Op type not registered '%s' in flowgrad's GraphDef importer (node '%s'%s); "
+        "the op types it builds are flowgrad.saved_model.graph_import.IMPORTERS"
+        % (op_type, node, where))
 
 
 def topological(nodes: list, inputs_of: Callable[[Any], list]) -> list:

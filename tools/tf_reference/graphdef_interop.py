@@ -18,7 +18,8 @@ import numpy as np
 
 # flowgrad from this checkout (the script runs from tools/tf_reference/)
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", ".."))
-FETCHES = ["probs:0", "out:0", "Shape:0", "concat:0", "strided_slice:0", "GatherV2:0"]
+FETCHES = ["probs:0", "out:0", "Shape:0", "concat:0", "strided_slice:0", "GatherV2:0",
+           "one_hot_out:0", "cumsum_out:0", "depthwise_out:0"]
 
 
 def write(out_dir):
@@ -42,6 +43,10 @@ def write(out_dir):
                 + tf.cast(tf.argmax(p, axis=1)[:, None], tf.float32), name="out")
     tf.identity(c[:, 2], name="strided_slice")
     tf.gather(tf.stack([p, p], axis=1), idx, axis=0)
+    tf.identity(tf.one_hot(idx, 3, on_value=2.0, off_value=-1.0), name="one_hot_out")
+    tf.identity(tf.cumsum(h, axis=1, exclusive=True, reverse=True), name="cumsum_out")
+    tf.identity(tf.nn.depthwise_conv2d(tf.reshape(c, [-1, 3, 5, 1]), tf.ones([2, 2, 1, 2]),
+                                       [1, 1, 1, 1], "SAME"), name="depthwise_out")
     feeds = {x: x_val, idx: [1, 0, 1]}
     with tf.Session() as sess:
         sess.run(w.initializer)

@@ -7,6 +7,8 @@ compare against numbers TensorFlow computed, without TensorFlow.
 Fixtures:
 - ``mlp_graph.pb`` / ``mlp_graph.pbtxt``: a TF1 graph (constants only): matmul, bias, relu,
   softmax, reductions, reshape/transpose/concat/slices, written by ``tf.io.write_graph``;
+- ``ops_graph.pb``: one graph with many op types (one_hot, cumsum, clip, gather, tile, pad,
+  top_k, depthwise and strided convolutions, pooling, batch matmul, ...), each fetched;
 - ``var_model.meta`` + ``var_model.index``/``.data-*`` + ``checkpoint``: a TF1 graph with
   VariableV2 and resource variables, saved by ``tf.compat.v1.train.Saver``;
 - ``frozen.pb``: that graph frozen by ``convert_variables_to_constants``;
@@ -58,6 +60,62 @@ def mlp_graph():
     sub = tf.compat.v1.graph_util.extract_sub_graph(g.as_graph_def(), ["probs", "Mean"])
     np.savez(os.path.join(OUT, "mlp_graph.npz"), in_x=x_val, out_probs=probs, out_out=o,
              sub_graph_nodes=np.array([n.name for n in sub.node]))
+
+
+def ops_graph():
+    """One TF1 graph using many op types, each output fetched (``ops_graph.pb``)."""
+    rng = np.random.default_rng(5)
+    x_val = rng.standard_normal((3, 4)).astype(np.float32)
+    i_val = np.array([2, 0, 1], np.int32)
+    img_val = rng.standard_normal((1, 5, 5, 2)).astype(np.float32)
+    g = tf.Graph()
+    with g.as_default():
+        x = tf.compat.v1.placeholder(tf.float32, [None, 4], name="x")
+        i = tf.compat.v1.placeholder(tf.int32, [None], name="i")
+        img = tf.compat.v1.placeholder(tf.float32, [None, 5, 5, 2], name="img")
+        outs = {
+            "one_hot": tf.one_hot(i, 4, on_value=2.0, off_value=-1.0),
+            "cumsum": tf.cumsum(x, axis=1, exclusive=True, reverse=True),
+            "clip": tf.clip_by_value(x, -0.5, 0.5),
+            "gather": tf.gather(x, i),
+            "tile": tf.tile(x, [2, 1]),
+            "pad": tf.pad(x, [[1, 0], [0, 2]]),
+            "range": tf.range(1, 7, 2),
+            "where": tf.where(x > 0, x, tf.zeros_like(x)),
+            "split": tf.split(x, [1, 3], axis=1)[1],
+            "unstack": tf.unstack(x, axis=1)[2],
+            "top_k": tf.math.top_k(x, 2)[0],
+            "top_k_indices": tf.math.top_k(x, 2)[1],
+            "slice": tf.slice(x, [1, 1], [2, -1]),
+            "fill": tf.fill(tf.shape(x), 3.0),
+            "expand": tf.expand_dims(x, -1),
+            "log_softmax": tf.nn.log_softmax(x),
+            "leaky": tf.nn.leaky_relu(x, 0.1),
+            "elu": tf.nn.elu(x),
+            "maximum": tf.maximum(x, 0.1) * tf.minimum(x, 0.3) + tf.pow(tf.abs(x), 1.5),
+            "sq_diff": tf.math.squared_difference(x, 0.5),
+            "rsqrt": tf.math.rsqrt(tf.abs(x) + 1.0),
+            "argmin": tf.argmin(x, axis=0),
+            "reduce_prod": tf.reduce_prod(x, axis=0),
+            "reduce_min": tf.reduce_min(x, axis=1),
+            "depthwise": tf.nn.depthwise_conv2d(img, tf.ones([3, 3, 2, 1]) * 0.1,
+                                                [1, 1, 1, 1], "SAME"),
+            "avg_pool": tf.nn.avg_pool2d(img, 2, 2, "VALID"),
+            "conv_strided": tf.nn.conv2d(img, tf.reshape(tf.range(36.0), [3, 3, 2, 2]) / 36,
+                                         [1, 2, 2, 1], "VALID"),
+            "batch_matmul": tf.matmul(tf.reshape(x, [3, 2, 2]), tf.reshape(x, [3, 2, 2]),
+                                      adjoint_b=True),
+            "cast_int": tf.cast(x * 3, tf.int32),
+            "add_n": tf.add_n([x, x, x]),
+            "floor_mod": tf.math.floormod(x, 0.3),
+            "stop": tf.stop_gradient(x) * 2.0,
+        }
+        named = {k: tf.identity(v, name="out_" + k) for k, v in outs.items()}
+        tf.io.write_graph(g.as_graph_def(), OUT, "ops_graph.pb", as_text=False)
+        with tf.compat.v1.Session() as sess:
+            vals = sess.run(named, {x: x_val, i: i_val, img: img_val})
+    np.savez(os.path.join(OUT, "ops_graph.npz"), in_x=x_val, in_i=i_val, in_img=img_val,
+             **{"out_" + k: v for k, v in vals.items()})
 
 
 def var_model():
@@ -165,3 +223,4 @@ if __name__ == "__main__":
     module_saved_model()
     keras_saved_model()
     keras_cnn_export()
+    ops_graph()
