@@ -136,7 +136,7 @@ def test_dash_c_runs_code(tmp_path):
     assert out.stdout.strip() == "['-c', 'a'] 6.0"
 
 
-@pytest.mark.parametrize("args, message", [([], "usage: python -m flowgrad SCRIPT"),
+@pytest.mark.parametrize("args, message", [([], "usage: python -m flowgrad [--tf1] SCRIPT"),
                                            (["missing.py"], "can't open file"),
                                            (["-m"], "argument expected for the -m option")])
 def test_bad_command_lines_exit_2(tmp_path, args, message):
