@@ -189,3 +189,19 @@ def test_keras_cnn_exported_by_model_export():
     assert len(grads) == 4
     for v, g in zip(cf.trainable_variables, grads):
         np.testing.assert_allclose(g.numpy(), ref["grad_" + v.name[:-2]], rtol=1e-4, atol=1e-6)
+
+
+def test_damaged_or_incomplete_saved_models_are_clear_errors(tmp_path):
+    import shutil
+    src = os.path.join(DATA, "module_saved_model")
+    damaged = tmp_path / "damaged"
+    shutil.copytree(src, damaged)
+    data = (damaged / "saved_model.pb").read_bytes()
+    (damaged / "saved_model.pb").write_bytes(data[:len(data) // 2])
+    with pytest.raises(tf.errors.DataLossError, match="saved_model.pb"):
+        tf.saved_model.load(str(damaged))
+    no_vars = tmp_path / "no_variables"
+    shutil.copytree(src, no_vars)
+    shutil.rmtree(no_vars / "variables")
+    with pytest.raises(tf.errors.NotFoundError, match="variables"):
+        tf.saved_model.load(str(no_vars))
