@@ -720,6 +720,65 @@ def unicode_split(input: Any, input_encoding: str, errors: str = "replace",  # n
     return codes.with_flat_values(chars) if isinstance(codes, RaggedTensor) else chars
 
 
+def _transcode_kernel(x: Any, *, input_encoding: str, output_encoding: str,
+                      errors: str, replacement_char: int,  # noqa: A002 - TF's attribute
+                      replace_control_characters: bool) -> np.ndarray:
+    def transcode(b: bytes) -> bytes:
+        chars = _decode_chars(b, input_encoding, errors, replacement_char,
+                              replace_control_characters)
+        return "".join(map(chr, chars)).encode(output_encoding)
+    return _map(transcode, _strings(x))
+
+
+_register("UnicodeTranscode", _transcode_kernel, _like(dtypes.string), input_names=("input",))
+
+
+def unicode_transcode(input: Any, input_encoding: str, output_encoding: str,
+                      errors: str = "replace", replacement_char: int = 65533,  # noqa: A002
+                      replace_control_characters: bool = False,
+                      name: str | None = None) -> Any:
+    """Each string re-encoded from ``input_encoding`` to ``output_encoding``."""
+    return _elementwise("UnicodeTranscode", input, {
+        "input_encoding": _codec(input_encoding), "output_encoding": _codec(output_encoding),
+        "errors": _errors_arg(errors), "replacement_char": int(replacement_char),
+        "replace_control_characters": bool(replace_control_characters)}, name)
+
+
+def _segment_join_kernel(x: Any, ids: Any, n: Any, *, separator: bytes) -> np.ndarray:
+    x, ids = _strings(x), np.asarray(ids)
+    k = int(np.asarray(n))
+    inner = x.shape[ids.ndim:]
+    flat_x = x.reshape((-1,) + inner)
+    flat_ids = ids.reshape(-1)
+    if flat_ids.size and (flat_ids.max() >= k or flat_ids.min() < 0):
+        raise errors_module.InvalidArgumentError(
+            None, None, "segment_ids are not allowed to exceed num_segments or to have "
+            "negative values.")
+    out = np.empty((k,) + inner, dtype=object)
+    for idx in np.ndindex(*out.shape):
+        seg, rest = idx[0], idx[1:]
+        out[idx] = separator.join(flat_x[(j,) + rest] for j in np.flatnonzero(flat_ids == seg))
+    return out
+
+
+_register("UnsortedSegmentJoin", _segment_join_kernel,
+          lambda ins, attrs: (dtypes.string, unknown_shape()),
+          input_names=("inputs", "segment_ids", "num_segments"))
+
+
+def unsorted_segment_join(inputs: Any, segment_ids: Any, num_segments: Any,
+                          separator: str = "", name: str | None = None) -> Any:
+    """The strings of each segment joined in order (b"" for an empty segment).
+
+    Raises:
+        InvalidArgumentError: (when run) an id is negative or not below ``num_segments``.
+    """
+    return apply_op("UnsortedSegmentJoin", [_string_input(inputs, "inputs"),
+                                            convert_to_tensor(segment_ids),
+                                            convert_to_tensor(num_segments)],
+                    {"separator": _bytes(separator)}, name=name)
+
+
 # -- format ----------------------------------------------------------------------------
 
 def _element_text(v: Any, quote: bool) -> str:

@@ -203,6 +203,15 @@ STRING_CASES = [
     ("format_floats", "strings.format", ["{}", [[1.5, 0.1]]], {}),
     ("format_strings", "strings.format", ["v: {}", [["a", "b"]]], {}),
     ("as_string_top", "as_string", [[1, 2]], {}),
+    ("unicode_transcode", "strings.unicode_transcode", [["h\u00e9", "ab"], "UTF-8",
+                                                        "UTF-16-BE"], {}),
+    ("unicode_transcode_bad", "strings.unicode_transcode", [{"hex": "61ff"}, "UTF-8", "UTF-8"],
+     {}),
+    ("segment_join", "strings.unsorted_segment_join", [["a", "b", "c", "d"], [1, 0, 1, 0], 3],
+     {"separator": ":"}),
+    ("segment_join_negative", "strings.unsorted_segment_join", [["a", "b"], [1, -1], 3], {}),
+    ("segment_join_matrix", "strings.unsorted_segment_join", [[["a", "b"], ["c", "d"]], [1, 1],
+                                                              2], {}),
 ]
 
 
