@@ -41,6 +41,7 @@ from flowgrad.ops.image_codec_ops import (
     extract_jpeg_shape,
     is_jpeg,
     random_jpeg_quality,
+    stateless_random_jpeg_quality,
 )
 from flowgrad.ops.image_ops import (
     ResizeMethod,
@@ -64,6 +65,14 @@ from flowgrad.ops.image_ops import (
     rot90,
     sobel_edges,
     ssim,
+    ssim_multiscale,
+    stateless_random_brightness,
+    stateless_random_contrast,
+    stateless_random_crop,
+    stateless_random_flip_left_right,
+    stateless_random_flip_up_down,
+    stateless_random_hue,
+    stateless_random_saturation,
     total_variation,
     transpose,
 )
@@ -82,6 +91,9 @@ __all__ = [
     "random_contrast", "random_crop", "random_flip_left_right", "random_flip_up_down",
     "random_hue", "random_jpeg_quality", "random_saturation", "resize",
     "resize_with_crop_or_pad", "resize_with_pad", "rgb_to_grayscale", "rgb_to_hsv",
-    "rgb_to_yiq", "rgb_to_yuv", "rot90", "sobel_edges", "ssim", "total_variation",
-    "transpose", "yiq_to_rgb", "yuv_to_rgb"
+    "rgb_to_yiq", "rgb_to_yuv", "rot90", "sobel_edges", "ssim", "ssim_multiscale",
+    "stateless_random_brightness", "stateless_random_contrast", "stateless_random_crop",
+    "stateless_random_flip_left_right", "stateless_random_flip_up_down",
+    "stateless_random_hue", "stateless_random_jpeg_quality", "stateless_random_saturation",
+    "total_variation", "transpose", "yiq_to_rgb", "yuv_to_rgb"
 ]

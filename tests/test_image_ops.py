@@ -70,6 +70,8 @@ COLOUR = [
     ("ssim_small_filter", lambda: im.ssim(REF["in_big"], REF["in_big2"], 1.0, filter_size=5,
                                           filter_sigma=1.0)),
     ("central_crop", lambda: im.central_crop(IMG, 0.6)),
+    ("ssim_multiscale", lambda: im.ssim_multiscale(REF["in_big"], REF["in_big2"], 1.0,
+                                                   power_factors=(0.3, 0.7), filter_size=5)),
 ]
 
 
@@ -179,3 +181,28 @@ def test_composite_functions_differentiate(eager):
     check_gradients(lambda v: tf.square(im.sobel_edges(v)), [x], order=2, mode="eager")
     check_gradients(lambda v: tf.square(im.rot90(im.flip_left_right(v), 1)), [x], order=2,
                     mode="eager")
+
+
+def test_stateless_augmentations_are_deterministic_per_seed(eager):
+    x = np.random.RandomState(0).uniform(size=(8, 4, 5, 3)).astype(np.float32)
+    fns = [
+        lambda s: im.stateless_random_brightness(x, 0.3, s),
+        lambda s: im.stateless_random_contrast(x, 0.5, 1.5, s),
+        lambda s: im.stateless_random_saturation(x, 0.5, 1.5, s),
+        lambda s: im.stateless_random_hue(x, 0.2, s),
+        lambda s: im.stateless_random_flip_left_right(x, s),
+        lambda s: im.stateless_random_flip_up_down(x[0], s),
+        lambda s: im.stateless_random_crop(x, [8, 2, 3, 3], s),
+        lambda s: im.stateless_random_jpeg_quality(x[0], 20, 80, s),
+    ]
+    for fn in fns:
+        a, b = fn([1, 2]).numpy(), fn(flowgrad.constant([1, 2])).numpy()
+        np.testing.assert_array_equal(a, b)
+    seeds = [[i, 7] for i in range(6)]
+    deltas = {float((im.stateless_random_brightness(x, 0.3, s).numpy() - x).flat[0])
+              for s in seeds}
+    assert len(deltas) == 6 and all(abs(d) <= 0.3 + 1e-6 for d in deltas)
+    flipped = im.stateless_random_flip_left_right(x, [3, 4]).numpy()
+    assert all(np.array_equal(f, i) or np.array_equal(f, i[:, ::-1]) for f, i in zip(flipped, x))
+    with pytest.raises(ValueError, match="max_delta"):
+        im.stateless_random_hue(x, 0.6, [1, 2])

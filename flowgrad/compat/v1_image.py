@@ -50,6 +50,7 @@ from flowgrad.image_api import (  # the names both faces share
     rot90,
     sobel_edges,
     ssim,
+    ssim_multiscale,
     total_variation,
     transpose,
     yiq_to_rgb,
@@ -86,6 +87,6 @@ __all__ = [
     "resize", "resize_area", "resize_bicubic", "resize_bilinear",
     "resize_image_with_crop_or_pad", "resize_image_with_pad", "resize_images",
     "resize_nearest_neighbor", "resize_with_crop_or_pad", "rgb_to_grayscale", "rgb_to_hsv",
-    "rgb_to_yiq", "rgb_to_yuv", "rot90", "sobel_edges", "ssim", "total_variation",
-    "transpose", "transpose_image", "yiq_to_rgb", "yuv_to_rgb"
+    "rgb_to_yiq", "rgb_to_yuv", "rot90", "sobel_edges", "ssim", "ssim_multiscale",
+    "total_variation", "transpose", "transpose_image", "yiq_to_rgb", "yuv_to_rgb"
 ]

@@ -27,6 +27,7 @@ from flowgrad.ops.image_color_ops import convert_image_dtype
 from flowgrad.ops.io_ops import scalar_bytes, string_scalar
 from flowgrad.ops.math_ops import equal
 from flowgrad.ops.random_ops import random_uniform
+from flowgrad.ops.stateless_random_ops import stateless_random_uniform
 from flowgrad.ops.string_ops import substr
 
 
@@ -571,4 +572,29 @@ def random_jpeg_quality(image: Any, min_jpeg_quality: int, max_jpeg_quality: int
         raise ValueError("`min_jpeg_quality` must be less than `max_jpeg_quality`.")
     quality = random_uniform([], min_jpeg_quality, max_jpeg_quality, seed=seed,
                              dtype=dtypes.int32)
+    return adjust_jpeg_quality(image, quality)
+
+
+def stateless_random_jpeg_quality(image: Any, min_jpeg_quality: int, max_jpeg_quality: int,
+                                  seed: Any) -> Any:
+    """adjust_jpeg_quality at a quality in [min, max) drawn from ``seed`` (shape [2]).
+
+    Args:
+        image: 3-D images.
+        min_jpeg_quality: Lowest quality (0-100).
+        max_jpeg_quality: Highest quality (exclusive, 0-100).
+        seed: A shape-[2] seed.
+
+    Returns:
+        The image after the round trip.
+
+    Raises:
+        ValueError: For qualities outside [0, 100] or an empty range.
+    """
+    if not (0 <= min_jpeg_quality <= 100 and 0 <= max_jpeg_quality <= 100):
+        raise ValueError("jpeg encoding range must be between 0 and 100.")
+    if min_jpeg_quality >= max_jpeg_quality:
+        raise ValueError("`min_jpeg_quality` must be less than `max_jpeg_quality`.")
+    quality = stateless_random_uniform([], seed, min_jpeg_quality, max_jpeg_quality,
+                                       dtype=dtypes.int32)
     return adjust_jpeg_quality(image, quality)

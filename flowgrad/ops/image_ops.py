@@ -41,13 +41,19 @@ from flowgrad.ops.image_color_ops import adjust_saturation, convert_image_dtype
 from flowgrad.ops.math_ops import (
     abs,
     floormod,
+    greater,
     less,
     log,
+    pow,
     reduce_mean,
+    reduce_prod,
     reduce_sum,
     squared_difference,
 )
+from flowgrad.ops.nn_ops import relu
+from flowgrad.ops.pooling_ops import avg_pool2d
 from flowgrad.ops.random_ops import random_uniform
+from flowgrad.ops.stateless_random_ops import stateless_random_uniform
 
 
 class ResizeMethod(str, enum.Enum):
@@ -576,16 +582,19 @@ def rot90(image: Any, k: int = 1, name: str | None = None) -> Any:
         return transpose(reverse(image, [h_ax]))
 
 
-def _random_flip(image: Any, axis_in_image: int, seed: Any, name: str) -> Any:
+def _random_flip(image: Any, axis_in_image: int, seed: Any, name: str,
+                 uniform: Any = None) -> Any:
+    """Flips along ``axis_in_image`` where a uniform draw says so: below 0.5 for one image,
+    rounding to 1 for each image of a batch (TensorFlow's rules)."""
+    uniform = uniform or (lambda shape: random_uniform(shape, 0, 1.0, seed=seed))
     with name_scope(name):
         image = convert_to_tensor(image, name="image")
         rank = _image_rank(image)
         if rank == 3:
-            u = random_uniform([], 0, 1.0, seed=seed)
-            return where(less(u, 0.5), reverse(image, [axis_in_image]), image)
+            return where(less(uniform([]), 0.5), reverse(image, [axis_in_image]), image)
         n = image.shape.as_list()[0]
-        u = random_uniform([n if n is not None else -1], 0, 1.0, seed=seed)
-        flips = reshape(less(u, 0.5), [-1, 1, 1, 1])
+        u = uniform([n if n is not None else shape(image)[0]])
+        flips = reshape(greater(u, 0.5), [-1, 1, 1, 1])
         return where(broadcast_to(flips, shape(image)), reverse(image, [axis_in_image + 1]),
                      image)
 
@@ -721,6 +730,12 @@ def random_crop(value: Any, size: Any, seed: Any = None, name: str | None = None
     Raises:
         ValueError: If ``size`` is larger than ``value`` somewhere.
     """
+    return _crop_at(value, size, name, lambda n: random_uniform(
+        [n], maxval=np.iinfo(np.int32).max, dtype=dtypes.int32, seed=seed))
+
+
+def _crop_at(value: Any, size: Any, name: str | None, draw: Any) -> Any:
+    """A window of ``size`` at offsets ``draw(rank) % (shape - size + 1)``."""
     with name_scope(name or "random_crop"):
         value = convert_to_tensor(value, name="value")
         dims = value.shape.as_list()
@@ -731,9 +746,7 @@ def random_crop(value: Any, size: Any, seed: Any = None, name: str | None = None
         if len(size) != len(dims) or any(s > d for s, d in zip(size, dims)):
             raise ValueError("Need value.shape >= size, got %s and %s" % (dims, size))
         limit = np.array([d - s + 1 for d, s in zip(dims, size)], np.int32)
-        offset = floormod(random_uniform([len(dims)], maxval=np.iinfo(np.int32).max,
-                                         dtype=dtypes.int32, seed=seed), limit)
-        return slice(value, offset, size)
+        return slice(value, floormod(draw(len(dims)), limit), size)
 
 
 # --------------------------------------------------------------------------------------
@@ -921,3 +934,179 @@ def ssim(img1: Any, img2: Any, max_val: Any, filter_size: int = 11,
         a, b, max_val = _image_floats(img1, img2, max_val)
         per_channel, _ = _ssim_per_channel(a, b, max_val, filter_size, filter_sigma, k1, k2)
         return reduce_mean(per_channel, [-1])
+
+
+_MSSSIM_WEIGHTS = (0.0448, 0.2856, 0.3001, 0.2363, 0.1333)
+
+
+def ssim_multiscale(img1: Any, img2: Any, max_val: Any, power_factors: Any = _MSSSIM_WEIGHTS,
+                    filter_size: int = 11, filter_sigma: float = 1.5, k1: float = 0.01,
+                    k2: float = 0.03) -> Any:
+    """Multi-scale SSIM: contrast-structure at each of ``len(power_factors)`` scales (halving
+    with 2x2 average pooling, odd sizes padded symmetrically) and SSIM at the last.
+
+    Args:
+        img1: Images [..., height, width, channels].
+        img2: Images of the same shape.
+        max_val: The dynamic range of the images.
+        power_factors: The weight of each scale.
+        filter_size: The size of the Gaussian window.
+        filter_sigma: Its width.
+        k1: The luminance constant.
+        k2: The contrast-structure constant.
+
+    Returns:
+        One MS-SSIM value per image (float32).
+
+    Raises:
+        ValueError: If the image shapes are not known when the graph is built.
+    """
+    with name_scope("MS-SSIM"):
+        a, b, max_val = _image_floats(img1, img2, max_val)
+        dims = a.shape.as_list()
+        if a.shape.rank is None or None in dims:
+            raise ValueError("ssim_multiscale needs the images' shape when the graph is "
+                             "built; they have shape %s" % a.shape)
+        heads, tail = dims[:-3], dims[-3:]
+        imgs = [a, b]
+        mcs = []
+        for k in range(len(power_factors)):
+            if k > 0:
+                flat = [reshape(x, [-1] + tail) for x in imgs]
+                rem = [tail[0] % 2, tail[1] % 2]
+                if any(rem):
+                    flat = [pad(x, [[0, 0], [0, rem[0]], [0, rem[1]], [0, 0]],
+                                mode="SYMMETRIC") for x in flat]
+                down = [avg_pool2d(x, [1, 2, 2, 1], [1, 2, 2, 1], "VALID") for x in flat]
+                tail = down[0].shape.as_list()[1:]
+                imgs = [reshape(x, heads + tail) for x in down]
+            ssim_per_channel, cs = _ssim_per_channel(imgs[0], imgs[1], max_val, filter_size,
+                                                     filter_sigma, k1, k2)
+            mcs.append(relu(cs))
+        mcs.pop()
+        scores = stack(mcs + [relu(ssim_per_channel)], axis=-1)
+        weights = np.asarray(power_factors, np.float32)
+        return reduce_mean(reduce_prod(pow(scores, weights), [-1]), [-1])
+
+# --------------------------------------------------------------------------------------
+# Stateless random augmentations: the same seed (shape [2]) gives the same result
+
+
+def _stateless(seed: Any, lo: Any, hi: Any, dtype: Any = dtypes.float32) -> Any:
+    return stateless_random_uniform([], seed, lo, hi, dtype=dtype)
+
+
+def stateless_random_brightness(image: Any, max_delta: float, seed: Any) -> Any:
+    """adjust_brightness by a delta in [-max_delta, max_delta) drawn from ``seed``.
+
+    Args:
+        image: An image tensor.
+        max_delta: A non-negative float.
+        seed: A shape-[2] int32/int64 seed.
+
+    Returns:
+        The brightness-adjusted image.
+
+    Raises:
+        ValueError: If ``max_delta`` is negative.
+    """
+    if max_delta < 0:
+        raise ValueError("max_delta must be non-negative.")
+    return adjust_brightness(image, _stateless(seed, -max_delta, max_delta))
+
+
+def stateless_random_contrast(image: Any, lower: float, upper: float, seed: Any) -> Any:
+    """adjust_contrast by a factor in [lower, upper) drawn from ``seed``.
+
+    Args:
+        image: Images, at least 3-D.
+        lower: Lower bound of the factor.
+        upper: Upper bound of the factor.
+        seed: A shape-[2] seed.
+
+    Returns:
+        The contrast-adjusted images.
+    """
+    _check_range(lower, upper)
+    return adjust_contrast(image, _stateless(seed, lower, upper))
+
+
+def stateless_random_saturation(image: Any, lower: float, upper: float, seed: Any) -> Any:
+    """adjust_saturation by a factor in [lower, upper) drawn from ``seed``.
+
+    Args:
+        image: RGB images.
+        lower: Lower bound of the factor.
+        upper: Upper bound of the factor.
+        seed: A shape-[2] seed.
+
+    Returns:
+        The saturation-adjusted images.
+    """
+    _check_range(lower, upper)
+    return adjust_saturation(image, _stateless(seed, lower, upper))
+
+
+def stateless_random_hue(image: Any, max_delta: float, seed: Any) -> Any:
+    """adjust_hue by a delta in [-max_delta, max_delta) drawn from ``seed``.
+
+    Args:
+        image: RGB images.
+        max_delta: A float in [0, 0.5].
+        seed: A shape-[2] seed.
+
+    Returns:
+        The hue-adjusted images.
+
+    Raises:
+        ValueError: If ``max_delta`` is outside [0, 0.5].
+    """
+    if max_delta > 0.5:
+        raise ValueError("max_delta must be <= 0.5.")
+    if max_delta < 0:
+        raise ValueError("max_delta must be non-negative.")
+    return adjust_hue(image, _stateless(seed, -max_delta, max_delta))
+
+
+def stateless_random_flip_left_right(image: Any, seed: Any) -> Any:
+    """Flips left-right (each image of a batch on its own draw) as ``seed`` decides.
+
+    Args:
+        image: 4-D or 3-D images.
+        seed: A shape-[2] seed.
+
+    Returns:
+        The images, some flipped.
+    """
+    return _random_flip(image, 1, None, "stateless_random_flip_left_right",
+                        lambda s: stateless_random_uniform(s, seed, 0, 1.0))
+
+
+def stateless_random_flip_up_down(image: Any, seed: Any) -> Any:
+    """Flips upside down (each image of a batch on its own draw) as ``seed`` decides.
+
+    Args:
+        image: 4-D or 3-D images.
+        seed: A shape-[2] seed.
+
+    Returns:
+        The images, some flipped.
+    """
+    return _random_flip(image, 0, None, "stateless_random_flip_up_down",
+                        lambda s: stateless_random_uniform(s, seed, 0, 1.0))
+
+
+def stateless_random_crop(value: Any, size: Any, seed: Any, name: str | None = None) -> Any:
+    """A window of ``size`` at an offset drawn from ``seed``.
+
+    Args:
+        value: The tensor to crop.
+        size: The window's size, one entry per dimension.
+        seed: A shape-[2] seed.
+        name: A name for the operation.
+
+    Returns:
+        The cropped tensor.
+    """
+    return _crop_at(value, size, name, lambda n: stateless_random_uniform(
+        [n], seed, 0, np.iinfo(np.int32).max, dtype=dtypes.int32))
