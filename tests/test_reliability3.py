@@ -410,3 +410,49 @@ def test_keras_errors_of_kerass_class():
             with pytest.raises(ValueError, match="Invalid input shape"):
                 model.predict(x, verbose=0)
         assert model(np.ones((4, 3), np.float32)).shape == (4, 1)
+
+
+def test_terminate_on_nan_stops_at_the_first_invalid_batch(capsys):
+    keras = flowgrad.keras
+    with eager():
+        model = keras.Sequential([keras.Input((1,)), keras.layers.Dense(1)])
+        model.compile("sgd", "mse")
+        x, y = np.ones((8, 1), np.float32), np.ones((8, 1), np.float32)
+        y[5] = np.nan
+        seen = []
+        h = model.fit(x, y, batch_size=2, epochs=3, verbose=0, shuffle=False,
+                      callbacks=[keras.callbacks.TerminateOnNaN(),
+                                 keras.callbacks.LambdaCallback(
+                                     on_train_batch_end=lambda b, logs: seen.append(b))])
+        # Keras 3.15: "Batch 2: Invalid loss, terminating training", one epoch logged
+        assert "Batch 2: Invalid loss, terminating training" in capsys.readouterr().out
+        assert seen == [0, 1, 2] and h.epoch == [0] and np.isnan(h.history["loss"][0])
+
+
+# --------------------------------------------------------------------------------------
+# tf.data errors of TensorFlow's class
+
+
+@pytest.mark.parametrize("exc, cls", [(RuntimeError, errors.UnknownError),
+                                      (KeyError, errors.UnknownError),
+                                      (ValueError, errors.InvalidArgumentError),
+                                      (TypeError, errors.InvalidArgumentError),
+                                      (NotImplementedError, errors.UnimplementedError)])
+def test_from_generator_errors_are_wrapped_as_tensorflows_pyfunc(exc, cls):
+    def gen():
+        yield 1
+        raise exc("boom")
+    with eager():
+        ds = flowgrad.data.Dataset.from_generator(
+            gen, output_signature=flowgrad.TensorSpec([], flowgrad.int32))
+        it = iter(ds)
+        assert next(it).numpy() == 1
+        with pytest.raises(cls, match="boom"):       # TensorFlow 2.21's classes
+            next(it)
+
+
+def test_padded_batch_to_a_smaller_static_shape_is_value_error():
+    with eager():
+        ds = flowgrad.data.Dataset.from_tensor_slices([[1, 2, 3]])
+        with pytest.raises(ValueError, match=r"The padded shape \(2,\) is not compatible"):
+            ds.padded_batch(1, padded_shapes=[2])

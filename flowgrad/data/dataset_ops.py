@@ -384,6 +384,15 @@ class _RangeDataset(Dataset):
         return UNKNOWN if self._captured else len(self._range(IterationContext()))
 
 
+def _py_error(e: Exception) -> errors.OpError:
+    """An exception of a generator as TensorFlow's PyFunc reports it: ValueError and
+    TypeError are InvalidArgumentError, NotImplementedError UnimplementedError, the others
+    UnknownError; the message names the Python exception."""
+    cls = errors.InvalidArgumentError if isinstance(e, (ValueError, TypeError)) else \
+        errors.UnimplementedError if isinstance(e, NotImplementedError) else errors.UnknownError
+    return cls(None, None, "%s: %s" % (type(e).__name__, e))
+
+
 class _GeneratorDataset(Dataset):
     def __init__(self, generator: Callable, output_types: Any, output_shapes: Any, args: Any,
                  output_signature: Any):
@@ -406,7 +415,16 @@ class _GeneratorDataset(Dataset):
     def _iterate(self, ctx: IterationContext) -> Iterator[list]:
         specs = flat_specs(self._element_spec)
         args = [a if a.ndim else a[()] for a in self._args]
-        for value in self._generator(*args):
+        values = iter(self._generator(*args))
+        while True:
+            try:
+                value = next(values)
+            except StopIteration:
+                return
+            except errors.OpError:
+                raise
+            except Exception as e:
+                raise _py_error(e) from e
             yield self._check(value, specs)
 
     def _check(self, value: Any, specs: list) -> list:
@@ -681,6 +699,12 @@ class _PaddedBatchDataset(_BatchDataset):
             if s.shape.rank is not None and len(dims) != s.shape.rank:
                 raise ValueError("The padded shape %s of component %d does not have the rank "
                                  "(%d) of its elements %s" % (dims, i, s.shape.rank, s.shape))
+            if s.shape.rank is not None and any(
+                    d is not None and e is not None and e > d
+                    for d, e in zip(dims, s.shape.as_list())):
+                raise ValueError("The padded shape %s is not compatible with the shape %s of "
+                                 "the corresponding input component." % (tuple(dims),
+                                                                         s.shape))
             self._shapes.append(dims)
         values = _per_component(spec, padding_values, lambda s: None, "padding_values")
         self._values = [np.asarray(v if v is not None else

@@ -280,6 +280,16 @@ class EarlyStopping(Callback):
             self.model.set_weights(self.best_weights)
 
 
+class TerminateOnNaN(Callback):
+    """Stops training as soon as a batch's loss is NaN or infinite."""
+
+    def on_train_batch_end(self, batch: int, logs: dict | None = None) -> None:
+        loss = (logs or {}).get("loss")
+        if loss is not None and not np.isfinite(loss):
+            print("Batch %d: Invalid loss, terminating training" % batch)
+            self.model.stop_training = True
+
+
 class ModelCheckpoint(Callback):
     """Saves the model's weights (``model.save_weights``) after each epoch, or only when
     ``monitor`` improved (``save_best_only``). ``filepath`` may hold ``{epoch}`` and log
@@ -397,4 +407,4 @@ class TensorBoard(Callback):
 
 
 __all__ = ["Callback", "CallbackList", "History", "ProgbarLogger", "LambdaCallback",
-           "EarlyStopping", "ModelCheckpoint", "TensorBoard"]
+           "TerminateOnNaN", "EarlyStopping", "ModelCheckpoint", "TensorBoard"]
