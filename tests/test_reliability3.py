@@ -456,3 +456,18 @@ def test_padded_batch_to_a_smaller_static_shape_is_value_error():
         ds = flowgrad.data.Dataset.from_tensor_slices([[1, 2, 3]])
         with pytest.raises(ValueError, match=r"The padded shape \(2,\) is not compatible"):
             ds.padded_batch(1, padded_shapes=[2])
+
+
+def test_empty_segments_of_unsorted_max_min_hold_the_lowest_finite_value():
+    # TensorFlow 2.21 (tools/tf_reference/segment_empty_values.py): numeric_limits::lowest()
+    with eager():
+        x = flowgrad.constant([[1.0, 2.0], [3.0, 4.0], [5.0, 6.0]])
+        ids = flowgrad.constant([0, 0, 2])
+        mx = flowgrad.math.unsorted_segment_max(x, ids, 4).numpy()
+        mn = flowgrad.math.unsorted_segment_min(x, ids, 4).numpy()
+        lo, hi = np.finfo(np.float32).min, np.finfo(np.float32).max
+        np.testing.assert_array_equal(mx, [[3, 4], [lo, lo], [5, 6], [lo, lo]])
+        np.testing.assert_array_equal(mn, [[1, 2], [hi, hi], [5, 6], [hi, hi]])
+        assert np.isfinite(mx).all() and np.isfinite(mn).all()
+        np.testing.assert_array_equal(flowgrad.math.segment_max(x, ids).numpy(),
+                                      [[3, 4], [0, 0], [5, 6]])

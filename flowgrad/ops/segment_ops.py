@@ -129,11 +129,9 @@ def _extreme_kernel(ufunc: Any, op_type: str) -> Any:
         if np.any(ids >= n):
             raise InvalidArgumentError(None, None, "%s: segment id %d is out of range [0, %d)"
                                        % (op_type, int(ids.max()), n))
-        if data.dtype.kind == "f":
-            fill = -np.inf if ufunc is np.maximum else np.inf
-        else:
-            info = np.iinfo(data.dtype)
-            fill = info.min if ufunc is np.maximum else info.max
+        # an empty segment holds the dtype's lowest (highest) finite value, as TensorFlow
+        info = np.finfo(data.dtype) if data.dtype.kind == "f" else np.iinfo(data.dtype)
+        fill = info.min if ufunc is np.maximum else info.max
         rows = data.reshape((ids.size,) + data.shape[ids.ndim:])
         flat = ids.reshape(-1)
         keep = flat >= 0
