@@ -77,6 +77,8 @@ from flowgrad.ops.image_ops import (
     transpose,
 )
 from flowgrad.ops.image_patch_ops import extract_patches
+from flowgrad.ops.image_sample_ops import (sample_distorted_bounding_box,
+                                           stateless_sample_distorted_bounding_box)
 
 __all__ = [
     "ResizeMethod", "adjust_brightness", "adjust_contrast", "adjust_gamma", "adjust_hue",
@@ -91,9 +93,11 @@ __all__ = [
     "random_contrast", "random_crop", "random_flip_left_right", "random_flip_up_down",
     "random_hue", "random_jpeg_quality", "random_saturation", "resize",
     "resize_with_crop_or_pad", "resize_with_pad", "rgb_to_grayscale", "rgb_to_hsv",
-    "rgb_to_yiq", "rgb_to_yuv", "rot90", "sobel_edges", "ssim", "ssim_multiscale",
-    "stateless_random_brightness", "stateless_random_contrast", "stateless_random_crop",
-    "stateless_random_flip_left_right", "stateless_random_flip_up_down",
-    "stateless_random_hue", "stateless_random_jpeg_quality", "stateless_random_saturation",
-    "total_variation", "transpose", "yiq_to_rgb", "yuv_to_rgb"
+    "rgb_to_yiq", "rgb_to_yuv", "rot90", "sample_distorted_bounding_box", "sobel_edges",
+    "ssim", "ssim_multiscale", "stateless_random_brightness", "stateless_random_contrast",
+    "stateless_random_crop", "stateless_random_flip_left_right",
+    "stateless_random_flip_up_down", "stateless_random_hue",
+    "stateless_random_jpeg_quality", "stateless_random_saturation",
+    "stateless_sample_distorted_bounding_box", "total_variation", "transpose", "yiq_to_rgb",
+    "yuv_to_rgb"
 ]

@@ -139,3 +139,41 @@ def test_gradients_first_and_second_order(request, mode):
     check_gradients(_crop, [X64], order=2, mode=mode)
     check_gradients(_patches, [X64], order=2, mode=mode)
     check_gradients(_crop_boxes, [BOXES], order=1, mode=mode)
+
+
+def _check_crop(begin, size, bbox, hw, boxes, min_covered):
+    y, x, _ = begin
+    h, w, last = size
+    assert last == -1 and 0 <= y and 0 <= x and y + h <= hw[0] and x + w <= hw[1]
+    np.testing.assert_allclose(bbox.reshape(4), [y / hw[0], x / hw[1], (y + h) / hw[0],
+                                                 (x + w) / hw[1]], rtol=1e-6)
+    covered = []
+    for b in boxes:
+        y0, x0, y1, x1 = int(b[0] * hw[0]), int(b[1] * hw[1]), int(b[2] * hw[0]), int(b[3] * hw[1])
+        ih = max(min(y + h, y1) - max(y, y0), 0)
+        iw = max(min(x + w, x1) - max(x, x0), 0)
+        covered.append(ih * iw / ((y1 - y0) * (x1 - x0)))
+    assert max(covered) >= min_covered or (h, w) == tuple(hw)
+
+
+def test_sample_distorted_bounding_box(eager):
+    boxes = np.array([[[0.1, 0.2, 0.5, 0.6], [0.4, 0.3, 0.9, 0.95]]], np.float32)
+    flowgrad.random.set_seed(0)
+    for _ in range(20):
+        out = im.sample_distorted_bounding_box([60, 50, 3], boxes, min_object_covered=0.5,
+                                               area_range=(0.1, 0.8))
+        begin, size, bbox = (t.numpy() for t in out)
+        _check_crop(begin, size, bbox, (60, 50), boxes[0], 0.5)
+        assert 0.1 * 3000 <= size[0] * size[1] <= 0.8 * 3000 or tuple(size[:2]) == (60, 50)
+    a = [t.numpy() for t in im.stateless_sample_distorted_bounding_box([60, 50, 3], boxes,
+                                                                       [4, 5], 0.5)]
+    b = [t.numpy() for t in im.stateless_sample_distorted_bounding_box([60, 50, 3], boxes,
+                                                                       [4, 5], 0.5)]
+    for u, v in zip(a, b):
+        np.testing.assert_array_equal(u, v)
+    _check_crop(*a, (60, 50), boxes[0], 0.5)
+    v1 = tf.image.sample_distorted_bounding_box([60, 50, 3], np.zeros((1, 0, 4), np.float32),
+                                                seed=3, use_image_if_no_bounding_boxes=True)
+    assert v1[1].numpy()[2] == -1
+    with pytest.raises(InvalidArgumentError, match="use_image_if_no_bounding_boxes"):
+        im.sample_distorted_bounding_box([60, 50, 3], np.zeros((1, 0, 4), np.float32))

@@ -71,6 +71,9 @@ from flowgrad.ops.image_ops import resize_images as resize
 from flowgrad.ops.image_ops import resize_with_crop_or_pad as resize_image_with_crop_or_pad
 from flowgrad.ops.image_ops import transpose as transpose_image
 from flowgrad.ops.image_patch_ops import extract_image_patches
+from flowgrad.ops.image_sample_ops import (
+    sample_distorted_bounding_box_v1 as sample_distorted_bounding_box,
+)
 
 __all__ = [
     "ResizeMethod", "adjust_brightness", "adjust_contrast", "adjust_gamma", "adjust_hue",
@@ -87,6 +90,7 @@ __all__ = [
     "resize", "resize_area", "resize_bicubic", "resize_bilinear",
     "resize_image_with_crop_or_pad", "resize_image_with_pad", "resize_images",
     "resize_nearest_neighbor", "resize_with_crop_or_pad", "rgb_to_grayscale", "rgb_to_hsv",
-    "rgb_to_yiq", "rgb_to_yuv", "rot90", "sobel_edges", "ssim", "ssim_multiscale",
+    "rgb_to_yiq", "rgb_to_yuv", "rot90", "sample_distorted_bounding_box", "sobel_edges",
+    "ssim", "ssim_multiscale",
     "total_variation", "transpose", "transpose_image", "yiq_to_rgb", "yuv_to_rgb"
 ]
