@@ -65,7 +65,7 @@ def test_string_functions_in_graph_mode(name):
     spec = CASES[name]
     g = tf.Graph()
     with g.as_default():
-        out = call_case(tf1, spec)
+        out = call_case(tf, spec)
         parts = [out.flat_values] + list(out.nested_row_splits) if hasattr(out, "flat_values") \
             else [out]
         with tf1.Session() as s:

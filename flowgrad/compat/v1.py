@@ -113,7 +113,8 @@ train.import_meta_graph = _meta_graph.import_meta_graph
 train.export_meta_graph = _meta_graph.export_meta_graph
 train.write_graph = _graph_export.write_graph
 from flowgrad.compat import v1_gfile as gfile, v1_io as io, v1_python_io as python_io
-from flowgrad import ragged_api as ragged, sparse_api as sparse, strings_api as strings
+from flowgrad import ragged_api as ragged, sparse_api as sparse
+from flowgrad.compat import v1_strings as strings
 from flowgrad.ops.ragged_tensor import RaggedTensor
 from flowgrad.ops.sparse_tensor import SparseTensor
 from flowgrad.ops.string_ops import (as_string, reduce_join, regex_replace, string_split,

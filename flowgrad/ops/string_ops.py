@@ -21,6 +21,7 @@ from flowgrad.ops.array_ops import expand_dims, reshape
 from flowgrad.ops.fill_ops import range as range_
 from flowgrad.ops.ragged_tensor import RaggedTensor
 from flowgrad.ops.shape_ops import shape as shape_of
+from flowgrad.ops.sparse_tensor import SparseTensor
 
 
 def _strings(x: Any) -> np.ndarray:
@@ -563,6 +564,17 @@ def split(input: Any, sep: Any = None, maxsplit: int = -1, name: str | None = No
     return _split_into_ragged("StringSplitV2", t, s, {"maxsplit": int(maxsplit)}, name)
 
 
+def split_to_sparse(input: Any, sep: Any = None, maxsplit: int = -1,  # noqa: A002
+                    name: str | None = None) -> Any:
+    """TF1's ``tf.strings.split``: the pieces of a vector of strings as a SparseTensor."""
+    t = _string_input(input)
+    if t.shape.rank not in (1, None):
+        raise ValueError("input must be a vector, got: %s" % t.shape)
+    s = convert_to_tensor(b"" if sep is None else sep, dtypes.string)
+    return SparseTensor(*apply_op("StringSplitV2", [t, s], {"maxsplit": int(maxsplit)},
+                                  name=name))
+
+
 def bytes_split(input: Any, name: str | None = None) -> Any:
     """Each string as its single bytes: a RaggedTensor (a vector for a scalar input)."""
     if isinstance(input, RaggedTensor):
@@ -579,7 +591,6 @@ def string_split(source: Any, sep: Any = None, skip_empty: bool = True, delimite
     d = delimiter if delimiter is not None else sep if sep is not None else " "
     t = _string_input(source, "source")
     if result_type != "RaggedTensor":
-        from flowgrad.ops.sparse_tensor import SparseTensor   # noqa: PLC0415 - lazy (cycle)
         idx, vals, shape = apply_op("StringSplit", [t, convert_to_tensor(d, dtypes.string)],
                                     {"skip_empty": bool(skip_empty)}, name=name)
         return SparseTensor(idx, vals, shape)

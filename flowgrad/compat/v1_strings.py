@@ -1,0 +1,54 @@
+"""``tf.strings`` of the TF1 face: TF2's functions, with TensorFlow 1's signatures where they
+differ (``split`` gives a SparseTensor unless ``result_type="RaggedTensor"``;
+``reduce_join``'s ``keep_dims``; ``to_number``'s ``string_tensor``; ``length``/``substr`` take
+``name`` before ``unit``)."""
+from typing import Any
+
+from flowgrad import strings_api as _v2
+from flowgrad.framework import dtypes as _dtypes
+from flowgrad.ops.string_ops import split_to_sparse as _split_to_sparse
+from flowgrad.strings_api import *  # noqa: F403
+from flowgrad.strings_api import __all__
+
+
+def split(input: Any = None, sep: Any = None, maxsplit: int = -1,  # noqa: A002 - TF's names
+          result_type: str = "SparseTensor", source: Any = None, name: str | None = None) -> Any:
+    """TF1's ``tf.strings.split``: a SparseTensor of the pieces (or a RaggedTensor)."""
+    if (input is None) == (source is None):
+        raise ValueError("Exactly one of input and source must be given.")
+    value = input if input is not None else source
+    if result_type == "RaggedTensor":
+        return _v2.split(value, sep, maxsplit, name)
+    if result_type != "SparseTensor":
+        raise ValueError("result_type must be 'RaggedTensor' or 'SparseTensor'.")
+    return _split_to_sparse(value, sep, maxsplit, name)
+
+
+def reduce_join(inputs: Any, axis: Any = None, keep_dims: Any = None, separator: str = "",
+                name: str | None = None, reduction_indices: Any = None,
+                keepdims: Any = None) -> Any:
+    """TF1's ``tf.strings.reduce_join`` (``keep_dims``/``reduction_indices`` accepted)."""
+    axis = reduction_indices if axis is None else axis
+    keep = bool(keepdims if keepdims is not None else keep_dims)
+    return _v2.reduce_join(inputs, axis, keep, separator, name)
+
+
+def to_number(string_tensor: Any = None, out_type: Any = _dtypes.float32,
+              name: str | None = None, input: Any = None) -> Any:  # noqa: A002
+    """TF1's ``tf.strings.to_number`` (``string_tensor`` or ``input``)."""
+    return _v2.to_number(string_tensor if string_tensor is not None else input, out_type, name)
+
+
+def length(input: Any, name: str | None = None, unit: str = "BYTE") -> Any:  # noqa: A002
+    """TF1's ``tf.strings.length``."""
+    return _v2.length(input, unit, name)
+
+
+def substr(input: Any, pos: Any, len: Any, name: str | None = None,  # noqa: A002
+           unit: str = "BYTE") -> Any:
+    """TF1's ``tf.strings.substr``."""
+    return _v2.substr(input, pos, len, unit, name)
+
+
+def __dir__() -> list:
+    return sorted(__all__)
