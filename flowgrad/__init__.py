@@ -80,6 +80,7 @@ from flowgrad.ops.string_ops import as_string
 from flowgrad.dropin import install_as_tensorflow
 from flowgrad import image_api as image
 from flowgrad import bitwise_api as bitwise
+from flowgrad import signal_api as signal
 from flowgrad.ops.bucket_ops import (histogram_fixed_width, histogram_fixed_width_bins,
                                      searchsorted)
 from flowgrad.ops.manip_ops import (bitcast, broadcast_dynamic_shape, broadcast_static_shape,

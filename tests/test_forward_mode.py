@@ -244,6 +244,14 @@ RECIPES.update({
     "TensorScatterMin": (lambda t, u: tf.tensor_scatter_nd_min(t, [[1]], u), [_a(3), _a(1)]),
     "SpaceToDepth": (lambda x: tf.nn.space_to_depth(tf.reshape(x, [1, 2, 2, 2]), 2), [_a(8)]),
     "DepthToSpace": (lambda x: tf.nn.depth_to_space(tf.reshape(x, [1, 1, 2, 4]), 2), [_a(8)]),
+    "FFT": (lambda a, b: tf.math.imag(tf.signal.fft(tf.complex(a, b))), [_a(4), _a(4)]),
+    "IFFT": (lambda a, b: tf.math.real(tf.signal.ifft(tf.complex(a, b))), [_a(4), _a(4)]),
+    "FFT2D": (lambda a, b: tf.math.imag(tf.signal.fft2d(tf.complex(a, b))),
+              [_a(2, 3), _a(2, 3)]),
+    "IFFT2D": (lambda a, b: tf.math.real(tf.signal.ifft2d(tf.complex(a, b))),
+               [_a(2, 3), _a(2, 3)]),
+    "RFFT": (lambda x: tf.math.imag(tf.signal.rfft(x)), [_a(6)]),
+    "IRFFT": (lambda a, b: tf.signal.irfft(tf.complex(a, b)), [_a(4), _a(4)]),
 })
 
 # op types made only by internal code paths no public TensorFlow function reaches

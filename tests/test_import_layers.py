@@ -38,7 +38,8 @@ LAYERS: list[tuple[str, list[str]]] = [
                "flowgrad.math_api", "flowgrad.linalg_api", "flowgrad.random_api",
                "flowgrad.io_api", "flowgrad.gfile_api", "flowgrad.strings_api",
                "flowgrad.ragged_api", "flowgrad.sparse_api", "flowgrad.image_api",
-               "flowgrad.bitwise_api", "flowgrad.nn_experimental_api"]),
+               "flowgrad.bitwise_api", "flowgrad.nn_experimental_api",
+               "flowgrad.signal_api"]),
 ]
 
 PACKAGE_DIR = pathlib.Path(flowgrad.__file__).parent

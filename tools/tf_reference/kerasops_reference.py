@@ -107,6 +107,22 @@ CASES = [
       "fa": (np.cos(np.arange(3 * 2 * 3)).reshape(3, 2, 3).tolist(), "float32"),
       "b": (np.sin(np.arange(2 * 2 * 3)).reshape(1, 2, 2, 3).tolist(), "float32"),
       "fb": (np.cos(np.arange(3 * 3 * 2 * 3)).reshape(3, 3, 2, 3).tolist(), "float32")}),
+    ("fft", "(tf.signal.fft(z), tf.signal.ifft(z), tf.signal.fft2d(z), tf.signal.ifft2d(z))",
+     {"z": ((np.sin(np.arange(24)) + 1j * np.cos(np.arange(24) * 0.7)).reshape(2, 3, 4)
+            .tolist(), "complex64")}),
+    ("rfft", "(tf.signal.rfft(x), tf.signal.rfft(x, [8]), tf.signal.rfft(x, [4]), "
+             "tf.signal.irfft(tf.signal.rfft(x)), tf.signal.irfft(tf.signal.rfft(x), [5]))",
+     {"x": (np.sin(np.arange(12) * 1.3).reshape(2, 6).tolist(), "float64")}),
+    ("windows", "(tf.signal.hann_window(8), tf.signal.hann_window(7, periodic=False), "
+                "tf.signal.hamming_window(6), tf.signal.kaiser_window(9), "
+                "tf.signal.kaiser_window(6, beta=3.0, dtype=tf.float64))", {}),
+    ("frame", "(tf.signal.frame(x, 4, 3), tf.signal.frame(x, 4, 3, pad_end=True), "
+              "tf.signal.frame(x, 3, 2, axis=0))",
+     {"x": (np.arange(22).reshape(2, 11).tolist(), "int32")}),
+    ("stft", "(tf.signal.stft(x, 16, 4), tf.signal.stft(x, 10, 5, fft_length=16, pad_end=True),"
+             " tf.signal.inverse_stft(tf.signal.stft(x, 16, 4), 16, 4, window_fn="
+             "tf.signal.inverse_stft_window_fn(4)))",
+     {"x": (np.sin(np.arange(2 * 64) / 3.0).reshape(2, 64).tolist(), "float32")}),
 ]
 
 
@@ -118,6 +134,10 @@ def _encode(value: object) -> dict:
     return {"value": arr.tolist(), "dtype": str(arr.dtype), "shape": list(arr.shape)}
 
 
+def _array(value: object, dtype: str) -> np.ndarray:
+    return np.asarray(value, dtype=dtype)
+
+
 def record() -> list:
     """Evaluates every case on TensorFlow and returns the records."""
     import tensorflow as tf
@@ -125,11 +145,11 @@ def record() -> list:
     records = []
     for case_id, expr, inputs in CASES:
         env = {"tf": tf, "np": np}
-        env.update({k: tf.constant(np.asarray(v, dtype=dt)) for k, (v, dt) in inputs.items()})
+        env.update({k: tf.constant(_array(v, dt)) for k, (v, dt) in inputs.items()})
         out = eval(expr, env)  # noqa: S307 - the expressions are this file's own
         outs = list(out) if isinstance(out, (tuple, list)) else [out]
         records.append({"id": case_id, "expr": expr,
-                        "inputs": {k: {"value": v, "dtype": dt}
+                        "inputs": {k: dict(_encode(_array(v, dt)), dtype=dt)
                                    for k, (v, dt) in inputs.items()},
                         "tuple": isinstance(out, (tuple, list)),
                         "outputs": [_encode(o.numpy()) for o in outs]})
