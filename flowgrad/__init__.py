@@ -78,6 +78,12 @@ from flowgrad.ops.ragged_tensor import RaggedTensor
 from flowgrad.ops.sparse_tensor import SparseTensor
 from flowgrad.ops.string_ops import as_string
 from flowgrad.dropin import install_as_tensorflow
+from flowgrad import distribute_api as distribute  # TF's; the Ray package: flowgrad.distribute.*
+from flowgrad import experimental_api as experimental, types_api as types
+from flowgrad import internal_api as __internal__
+from flowgrad.framework.composite_tensor import TypeSpec
+from flowgrad.framework.tensor_util import get_static_value
+from flowgrad.ops.variable_enums import VariableAggregation, VariableSynchronization
 from flowgrad import image_api as image
 from flowgrad import bitwise_api as bitwise
 from flowgrad import signal_api as signal

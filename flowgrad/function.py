@@ -37,6 +37,7 @@ from flowgrad import nest
 from flowgrad.autograph import tf_convert
 from flowgrad.framework import dtypes, errors
 from flowgrad.framework.context import executing_eagerly, get_default_graph, state
+from flowgrad.framework.composite_tensor import TypeSpec
 from flowgrad.framework.graph import Graph, Operation
 from flowgrad.framework.indexed_slices import IndexedSlices
 from flowgrad.framework.op_call import apply_op, eager_rng
@@ -177,7 +178,7 @@ def _is_function_graph(g: Graph) -> bool:
     return isinstance(g, (FuncGraph, SubGraph))
 
 
-class TensorSpec:
+class TensorSpec(TypeSpec):
     """Describes a tensor argument of a tf.function (shape may have None dimensions)."""
 
     def __init__(self, shape: Any, dtype: Any = dtypes.float32, name: str | None = None):
@@ -185,9 +186,36 @@ class TensorSpec:
         self.dtype = dtypes.as_dtype(dtype)
         self.name = name
 
+    @classmethod
+    def from_tensor(cls, tensor: Any, name: str | None = None) -> TensorSpec:
+        """The spec of ``tensor`` (its shape and dtype; its name where it has one)."""
+        if name is None and isinstance(tensor, Tensor):
+            name = tensor.op.name
+        return cls(tensor.shape, tensor.dtype, name)
+
+    @classmethod
+    def from_spec(cls, spec: Any, name: str | None = None) -> TensorSpec:
+        """A TensorSpec with ``spec``'s shape and dtype."""
+        return cls(spec.shape, spec.dtype, name if name is not None else spec.name)
+
+    @property
+    def value_type(self) -> type:
+        return Tensor
+
     def is_compatible_with(self, t: Any) -> bool:
+        if not hasattr(t, "dtype"):
+            t = convert_to_tensor(t)
         return self.dtype.base_dtype is t.dtype.base_dtype and self.shape.is_compatible_with(
             t.shape)
+
+    def most_specific_common_supertype(self, others: list) -> Any:
+        """The spec describing this one and ``others`` (None: no common TensorSpec)."""
+        shape = self.shape
+        for o in others:
+            if not isinstance(o, TensorSpec) or o.dtype != self.dtype:
+                return None
+            shape = shape.most_specific_compatible_shape(o.shape)
+        return TensorSpec(shape, self.dtype, self.name)
 
     def __eq__(self, other: object) -> bool:
         return isinstance(other, TensorSpec) and (self.shape, self.dtype, self.name) == (

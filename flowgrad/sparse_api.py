@@ -1,7 +1,8 @@
 """``tf.sparse`` (both faces): the minimal SparseTensor of flowgrad/ops/sparse_tensor.py."""
 from flowgrad.ops.sparse_tensor import SparseTensor, from_dense, to_dense
+from flowgrad.ops.sparse_elementwise import add, maximum, minimum
 
-__all__ = ["SparseTensor", "from_dense", "to_dense"]
+__all__ = ["SparseTensor", "from_dense", "to_dense", "add", "maximum", "minimum"]
 
 
 def __dir__() -> list:

@@ -57,6 +57,14 @@ def _unconnected(value: Any) -> UnconnectedGradients:
     return value if type(value) is UnconnectedGradients else UnconnectedGradients(value)
 
 
+def _resource_variable(x: Any) -> Any:
+    """The variable behind an object that acts as one (TensorFlow's
+    ``_should_act_as_resource_variable``, e.g. a Keras 3 Variable: its ``value``), else ``x``."""
+    if getattr(type(x), "_should_act_as_resource_variable", False) and not _is_variable(x):
+        return x.value
+    return x
+
+
 def _is_flat(structure: Any) -> bool:
     """Whether ``structure`` is a plain list or tuple of eager tensors and variables (its
     own flattening; ``nest`` needs not walk it)."""
@@ -175,6 +183,7 @@ class GradientTape:
     def watch(self, tensor: Any) -> None:
         """Makes the tape track ``tensor`` (a tensor, variable or a structure of them)."""
         for t in nest.flatten(tensor):
+            t = _resource_variable(t)
             if _is_variable(t):
                 self._variables[id(t)] = t
             elif isinstance(t, EagerTensor):
@@ -253,8 +262,8 @@ class GradientTape:
             raise ValueError("Got %d output_gradients for %d targets"
                              % (len(flat_out), len(flat_targets)))
         flat = _is_flat(sources)
-        grads = self._gradients(flat_targets, list(sources) if flat else nest.flatten(sources),
-                                flat_out, unconnected)
+        grads = self._gradients(flat_targets, [_resource_variable(s) for s in (
+            sources if flat else nest.flatten(sources))], flat_out, unconnected)
         self._consume()
         return type(sources)(grads) if flat else nest.pack_sequence_as(sources, grads)
 

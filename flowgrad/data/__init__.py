@@ -3,10 +3,11 @@
 from flowgrad.data import experimental
 from flowgrad.data.dataset_ops import AUTOTUNE, Dataset
 from flowgrad.data.iterator_ops import Iterator
+from flowgrad.data.options import Options
 from flowgrad.data.readers import FixedLengthRecordDataset, TextLineDataset, TFRecordDataset
 
 __all__ = ["AUTOTUNE", "Dataset", "Iterator", "experimental", "TextLineDataset",
-           "TFRecordDataset", "FixedLengthRecordDataset"]
+           "TFRecordDataset", "FixedLengthRecordDataset", "Options"]
 
 
 def __dir__() -> list:

@@ -9,6 +9,8 @@ for instance) are captured and take their values when the iterator is
 initialized (``sess.run(iterator.initializer, feed_dict=...)``)."""
 from __future__ import annotations
 
+import copy
+
 import itertools
 import numbers
 import os
@@ -247,7 +249,16 @@ class Dataset(structure.ElementStructure):
         return self
 
     def with_options(self, options: Any, name: str | None = None) -> Dataset:
-        return self
+        """This dataset with ``options`` merged into its options (kept, see
+        flowgrad/data/options.py)."""
+        out = copy.copy(self)
+        out._options = self.options().merge(options)
+        return out
+
+    def options(self) -> Any:
+        """The options set with ``with_options`` (a ``tf.data.Options``)."""
+        from flowgrad.data.options import Options
+        return getattr(self, "_options", None) or Options()
 
     def apply(self, transformation_func: Callable) -> Dataset:
         """``transformation_func(self)``, which must return a Dataset."""

@@ -5,6 +5,8 @@ from typing import Any
 
 from flowgrad.data.dataset_ops import AUTOTUNE, INFINITE, UNKNOWN
 from flowgrad.data.readers import CsvDataset, make_csv_dataset
+from flowgrad.data.options import (AutoShardPolicy, DistributeOptions,  # noqa: F401
+                                   ExternalStatePolicy, OptimizationOptions, ThreadingOptions)
 
 INFINITE_CARDINALITY = INFINITE
 UNKNOWN_CARDINALITY = UNKNOWN
@@ -16,4 +18,6 @@ def cardinality(dataset: Any) -> Any:
 
 
 __all__ = ["AUTOTUNE", "INFINITE_CARDINALITY", "UNKNOWN_CARDINALITY", "cardinality",
-           "CsvDataset", "make_csv_dataset"]
+           "CsvDataset", "make_csv_dataset",
+           "AutoShardPolicy", "DistributeOptions", "ExternalStatePolicy", "OptimizationOptions",
+           "ThreadingOptions"]

@@ -6,7 +6,7 @@ from typing import Any
 
 import numpy as np
 
-from flowgrad.framework import dtypes, errors, hooks
+from flowgrad.framework import dtypes, errors, hooks, types_core
 from flowgrad.framework.context import executing_eagerly, session_for, state
 from flowgrad.framework.tensor_shape import TensorShape, as_shape
 
@@ -28,7 +28,9 @@ class TensorBase:
 class Tensor(TensorBase):
     """A symbolic output of an Operation in a Graph."""
 
-    __slots__ = ("op", "value_index", "_dtype", "_shape", "_name", "_consumers", "__weakref__")
+    # __dict__: as TensorFlow's tensors, a tensor takes attributes (Keras 3 sets some)
+    __slots__ = ("op", "value_index", "_dtype", "_shape", "_name", "_consumers", "__weakref__",
+                 "__dict__")
 
     def __init__(self, op: Any, value_index: int, dtype: dtypes.DType, shape: TensorShape):
         self.op = op
@@ -130,7 +132,7 @@ def eager_value(arr: np.ndarray) -> Any:
 class EagerTensor(TensorBase):
     """A tensor holding a concrete NumPy value (eager mode)."""
 
-    __slots__ = ("_value", "_dtype", "__weakref__")
+    __slots__ = ("_value", "_dtype", "__weakref__", "__dict__")  # __dict__: see Tensor
 
     def __init__(self, value: Any, dtype: dtypes.DType | None = None):
         if type(value) is bytes:    # a string scalar a plan returned: a 0-d object array
@@ -268,6 +270,11 @@ class _Ref:
         return isinstance(other, _Ref) and other._t is self._t
 
 
+types_core.Tensor.register(TensorBase)
+types_core.Symbol.register(Tensor)
+types_core.Value.register(EagerTensor)
+
+
 def is_tensor(x: Any) -> bool:
     """True for graph and eager tensors (and tensor-like objects such as Variables)."""
     t = type(x)
@@ -275,7 +282,8 @@ def is_tensor(x: Any) -> bool:
         return True
     if t in _PLAIN_TYPES:       # no hasattr (a raised and caught AttributeError) for these
         return False
-    return isinstance(x, TensorBase) or hasattr(x, "_as_tensor")
+    return (isinstance(x, TensorBase) or hasattr(x, "_as_tensor")
+            or isinstance(x, types_core.Tensor))
 
 
 _PLAIN_TYPES = frozenset({int, float, bool, complex, str, bytes, tuple, list, dict, type(None),
@@ -412,6 +420,8 @@ def convert_to_tensor(value: Any, dtype: Any = None, name: str | None = None,
                 break
     if fn is not None:
         return fn(value, dtype=dtype, name=name, as_ref=as_ref)
+    if hasattr(type(value), "__tf_tensor__"):     # TensorFlow's conversion protocol
+        return value.__tf_tensor__(dtype, name)
     if isinstance(value, (list, tuple)) and _contains_tensor(value):
         return hooks.stack([convert_to_tensor(v, dtype) for v in value], name=name or "packed")
     if dtype is None:

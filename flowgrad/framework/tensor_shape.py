@@ -132,6 +132,14 @@ class TensorShape:
             raise ValueError("Shapes %s and %s are not compatible" % (self, other))
         return TensorShape([a if a is not None else b for a, b in zip(self._dims, other._dims)])
 
+    def most_specific_compatible_shape(self, other: Any) -> TensorShape:
+        """The most specific shape compatible with both: the dimensions they agree on, None
+        elsewhere (an unknown rank where the ranks differ)."""
+        other = as_shape(other)
+        if self._dims is None or other._dims is None or len(self._dims) != len(other._dims):
+            return TensorShape(None)
+        return TensorShape([a if a == b else None for a, b in zip(self._dims, other._dims)])
+
     def assert_is_compatible_with(self, other: Any) -> None:
         if not self.is_compatible_with(other):
             raise ValueError("Shapes %s and %s are incompatible" % (self, other))

@@ -33,7 +33,10 @@ def _check_kind(op_type: str, arg: str, dt: dtypes.DType, kinds: str) -> None:
 
 
 def _dtype_of(x: Any) -> dtypes.DType:
-    return x.dtype.base_dtype if is_tensor(x) else infer_dtype(x)
+    if not is_tensor(x):
+        return infer_dtype(x)
+    dt = x.dtype      # a DType; a tensor-like object's may be its name (Keras 3 Variables)
+    return dt.base_dtype if isinstance(dt, dtypes.DType) else dtypes.as_dtype(dt)
 
 
 def _binary(op_type: str, x: Any, y: Any, name: str | None, kinds: str | None = None) -> Any:

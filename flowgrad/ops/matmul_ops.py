@@ -6,10 +6,10 @@ from typing import Any
 
 import numpy as np
 
-from flowgrad.framework import threads
+from flowgrad.framework import dtypes, hooks, threads
 from flowgrad.framework.op_call import apply_op
 from flowgrad.framework.registry import defop, register_jvp
-from flowgrad.framework.tensor import EagerTensor, is_tensor
+from flowgrad.framework.tensor import EagerTensor, convert_to_tensor, is_tensor
 from flowgrad.framework.tensor_shape import TensorShape, broadcast_shapes
 from flowgrad.ops.array_ops import _as_value, reapply, sum_tangents
 from flowgrad.ops.math_helpers import _dtype_of, _skipped_inputs
@@ -121,10 +121,16 @@ register_jvp("BatchMatMulV2", _matmul_jvp)
 
 def matmul(a: Any, b: Any, transpose_a: bool = False, transpose_b: bool = False,
            adjoint_a: bool = False, adjoint_b: bool = False, a_is_sparse: bool = False,
-           b_is_sparse: bool = False, name: str | None = None) -> Any:
+           b_is_sparse: bool = False, output_type: Any = None, name: str | None = None) -> Any:
     """Matrix product of the last two axes, batched (with broadcasting) over leading axes.
 
-    Rank-2 inputs make a MatMul op, others a BatchMatMulV2 op, as in TensorFlow."""
+    Rank-2 inputs make a MatMul op, others a BatchMatMulV2 op, as in TensorFlow. An
+    ``output_type`` other than the inputs' dtype (TensorFlow's int8 inputs with an int32
+    product) multiplies the inputs cast to it."""
+    if output_type is not None:
+        out_dt = dtypes.as_dtype(output_type)
+        a, b = (x if is_tensor(x) and x.dtype.base_dtype is out_dt else
+                hooks.cast(convert_to_tensor(x), out_dt) for x in (a, b))
     if transpose_a and adjoint_a:
         raise ValueError("Only one of transpose_a and adjoint_a can be True.")
     if transpose_b and adjoint_b:

@@ -26,6 +26,7 @@ from flowgrad.framework.tensor import (
 from flowgrad.framework.tensor_shape import TensorShape, as_shape
 from flowgrad.ops.array_ops import identity
 from flowgrad.ops.control_flow_ops import group
+from flowgrad.ops.variable_enums import VariableAggregation, VariableSynchronization
 
 # --------------------------------------------------------------------------------------
 # Ops
@@ -384,7 +385,9 @@ class EagerVariable(Variable):
                 raise RuntimeError("An eager variable can only be created in eager mode or "
                                    "while tf.function traces, not in a TF1 graph.")
             lift(self, lambda value: self.__init__(value, trainable, name=name, dtype=dtype,
-                                                   constraint=constraint, shape=shape),
+                                                   constraint=constraint, shape=shape,
+                                                   synchronization=synchronization,
+                                                   aggregation=aggregation),
                  initial_value)
             return
         if callable(initial_value):
@@ -408,6 +411,16 @@ class EagerVariable(Variable):
         self._name = base + ":0"
         self._handle_name = base
         self._unique_id = next(EagerVariable._ids)
+        self._synchronization = synchronization or VariableSynchronization.AUTO
+        self._aggregation = aggregation or VariableAggregation.NONE
+
+    @property
+    def synchronization(self) -> VariableSynchronization:
+        return self._synchronization
+
+    @property
+    def aggregation(self) -> VariableAggregation:
+        return self._aggregation
 
     @property
     def name(self) -> str:

@@ -1,0 +1,1 @@
+"""``tensorflow.compiler.tf2xla.python``."""

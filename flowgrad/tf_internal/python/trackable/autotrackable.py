@@ -1,0 +1,4 @@
+"""``tensorflow.python.trackable.autotrackable``."""
+from flowgrad.framework.trackable import AutoTrackable  # noqa: F401
+
+__all__ = ["AutoTrackable"]
