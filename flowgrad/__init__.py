@@ -82,7 +82,6 @@ from flowgrad import distribute_api as distribute  # TF's; the Ray package: flow
 from flowgrad import experimental_api as experimental, types_api as types
 from flowgrad import internal_api as __internal__
 from flowgrad.framework.composite_tensor import TypeSpec
-from flowgrad.framework.tensor_util import get_static_value
 from flowgrad.ops.variable_enums import VariableAggregation, VariableSynchronization
 from flowgrad import image_api as image
 from flowgrad import bitwise_api as bitwise
