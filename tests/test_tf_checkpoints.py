@@ -189,6 +189,23 @@ def test_module_checkpoint_written_by_flowgrad_has_tensorflows_keys(eager, tmp_p
     assert keys == ["_CHECKPOINTABLE_OBJECT_GRAPH"] + sorted(expected("module"))
 
 
+def test_tf1_optimizer_slots_in_a_checkpoint_have_tensorflows_keys(eager, tmp_path):
+    # Recorded from TensorFlow 2.21: tf.train.Checkpoint(m=<Module with w>, opt=<TF1 Adam>)
+    m = tf.Module()
+    m.w = tf.Variable([1.0, -2.0], name="w")
+    opt = tf1.train.AdamOptimizer(0.1)
+    with tf.GradientTape() as tape:
+        loss = tf.reduce_sum(tf.square(m.w))
+    opt.apply_gradients([(tape.gradient(loss, m.w), m.w)])
+    path = tf.train.Checkpoint(m=m, opt=opt).save(str(tmp_path / "c"))
+    assert [k for k, _ in tf.train.list_variables(path)] == [
+        "_CHECKPOINTABLE_OBJECT_GRAPH", "m/w/.ATTRIBUTES/VARIABLE_VALUE",
+        "m/w/.OPTIMIZER_SLOT/opt/m/.ATTRIBUTES/VARIABLE_VALUE",
+        "m/w/.OPTIMIZER_SLOT/opt/v/.ATTRIBUTES/VARIABLE_VALUE",
+        "opt/beta1_power/.ATTRIBUTES/VARIABLE_VALUE",
+        "opt/beta2_power/.ATTRIBUTES/VARIABLE_VALUE", "save_counter/.ATTRIBUTES/VARIABLE_VALUE"]
+
+
 # --------------------------------------------------------------------------------------
 # TF2: a Keras model and its optimizer, from a CheckpointManager directory
 

@@ -9,7 +9,8 @@ that builds the same objects restores them whatever its variables are called.
 
 The files are TensorFlow's (see ``tensor_bundle.py``): one tensor per variable under
 TensorFlow's key (``model/w/.ATTRIBUTES/VARIABLE_VALUE``, slots of TF1 optimizers as
-``<variable path>/.OPTIMIZER_SLOT/<optimizer path>/<slot>``) plus the object graph, a
+``<variable path>/.OPTIMIZER_SLOT/<optimizer path>/<slot>/.ATTRIBUTES/VARIABLE_VALUE``) plus
+the object graph, a
 ``TrackableObjectGraph`` proto, under ``_CHECKPOINTABLE_OBJECT_GRAPH``. Keras models and
 optimizers are tracked under Keras 3's names (a Sequential's layers as
 ``model/_functional/_operations/<i>``, a Dense layer's kernel as ``_kernel``, an optimizer's
@@ -224,7 +225,7 @@ def build_object_graph(root: Any, session: Any = None) -> tuple[dict, dict, list
             oid = ids.get(id(original))
             if oid is None:                    # a variable the checkpoint does not save
                 continue
-            key = "%s/.OPTIMIZER_SLOT/%s/%s" % (paths[oid], paths[i], name)
+            key = "%s/.OPTIMIZER_SLOT/%s/%s%s" % (paths[oid], paths[i], name, _VALUE)
             sid = ids.setdefault(id(slot), len(nodes))
             if sid == len(nodes):
                 nodes.append({"children": {}, "key": key, "kind": "variable",

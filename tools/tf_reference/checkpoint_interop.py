@@ -1,7 +1,7 @@
 """TensorFlow restores the checkpoints flowgrad wrote: TF1 ``Saver`` checkpoints (every dtype
 a checkpoint holds, Adam's slots, a ``var_list`` dict, a partitioned variable's slices),
-``tf.train.Checkpoint`` of a ``tf.Module`` and ``CheckpointManager`` directories of a Keras
-model with its Adam optimizer.
+``tf.train.Checkpoint`` of a ``tf.Module`` (also with a TF1 optimizer's slots) and
+``CheckpointManager`` directories of a Keras model with its Adam optimizer.
 
 Two halves, run by two interpreters (the CI's interop job runs both, after the GraphDef and
 SavedModel checks of graphdef_interop.py):
@@ -209,6 +209,40 @@ def check_module(d, expected):
 
 
 # --------------------------------------------------------------------------------------
+# TF2: a TF1 optimizer's slots (.OPTIMIZER_SLOT) in a tf.train.Checkpoint
+
+
+def v1_adam_step(tf, m, opt):
+    with tf.GradientTape() as tape:
+        loss = tf.reduce_sum(tf.square(m.w) * [1.0, 3.0])
+    opt.apply_gradients([(tape.gradient(loss, m.w), m.w)])
+
+
+def write_v1_optimizer(d):
+    import flowgrad as tf
+    m = tf.Module()
+    m.w = tf.Variable([1.0, -2.0])
+    opt = tf.compat.v1.train.AdamOptimizer(0.1)
+    for _ in range(2):
+        v1_adam_step(tf, m, opt)
+    tf.train.Checkpoint(m=m, opt=opt).save(os.path.join(d, "ckpt"))
+    v1_adam_step(tf, m, opt)                     # what TensorFlow's next step must give
+    return {"w_after": enc(m.w.numpy())}
+
+
+def check_v1_optimizer(d, expected):
+    import tensorflow as tf
+    m = tf.Module()
+    m.w = tf.Variable([0.0, 0.0])
+    opt = tf.compat.v1.train.AdamOptimizer(0.1)
+    status = tf.train.Checkpoint(m=m, opt=opt).restore(tf.train.latest_checkpoint(d))
+    v1_adam_step(tf, m, opt)                     # slots are restored as they are made
+    status.assert_consumed()
+    np.testing.assert_allclose(m.w.numpy(), dec(expected["w_after"]), rtol=1e-6,
+                               err_msg="Adam's step after restoring flowgrad's slots")
+
+
+# --------------------------------------------------------------------------------------
 # TF2: a Keras model and Adam through a CheckpointManager
 
 
@@ -253,7 +287,7 @@ def check_keras(d, expected):
         same(v.numpy(), dec(want), "%s: optimizer variable %d (%s)" % (where, i, v.path))
 
 
-CASES = ["tf1", "slices", "module", "keras"]
+CASES = ["tf1", "slices", "module", "v1_optimizer", "keras"]
 
 
 def main(argv):
