@@ -87,6 +87,9 @@ def test_non_max_suppression_matches_tensorflow(eager):
     sel, n = im.non_max_suppression_padded(b, s, 8, 0.3, pad_to_max_output_size=True)
     np.testing.assert_array_equal(sel.numpy(), REF["nms_padded_sel"])
     assert int(n) == int(REF["nms_padded_n"])
+    np.testing.assert_array_equal(
+        im.non_max_suppression_overlaps(REF["in_nms_overlaps"], s, 8, 0.6, 0.2).numpy(),
+        REF["nms_overlaps"])
     out = im.combined_non_max_suppression(b.reshape(2, 10, 1, 4),
                                           np.stack([s, 1 - s], -1).reshape(2, 10, 2),
                                           4, 5, 0.4, 0.1)

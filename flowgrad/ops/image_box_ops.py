@@ -283,14 +283,23 @@ def _iou(c: tuple, i: int, j: int) -> np.float32:
     return _F32(inter / _F32(area[i] + area[j] - inter))
 
 
-def nms_select(boxes: np.ndarray, scores: np.ndarray, max_output: int, iou_threshold: float,
-               score_threshold: float, soft_nms_sigma: float = 0.0) -> tuple:
-    """TensorFlow's greedy (soft) NMS: (selected indices, their scores)."""
+def nms_select(boxes: np.ndarray | None, scores: np.ndarray, max_output: int,
+               iou_threshold: float, score_threshold: float, soft_nms_sigma: float = 0.0,
+               overlaps: np.ndarray | None = None) -> tuple:
+    """TensorFlow's greedy (soft) NMS: (selected indices, their scores). The similarity of
+    two boxes is their IoU, or ``overlaps[i, j]`` when given."""
     scores = scores.astype(_F32)
     thr, sthr = _F32(iou_threshold), _F32(score_threshold)
     soft = soft_nms_sigma > 0
     scale = _F32(-0.5 / soft_nms_sigma) if soft else _F32(0)
-    c = _corners(boxes)
+    if overlaps is None:
+        c = _corners(boxes)
+
+        def similarity(i: int, j: int) -> np.float32:
+            return _iou(c, i, j)
+    else:
+        def similarity(i: int, j: int) -> np.float32:
+            return _F32(overlaps[i, j])
     heap = [(-scores[i], i, 0) for i in range(len(scores)) if scores[i] > sthr]
     heapq.heapify(heap)
     selected, sel_scores = [], []
@@ -299,7 +308,7 @@ def nms_select(boxes: np.ndarray, scores: np.ndarray, max_output: int, iou_thres
         score = original = -neg
         hard = False
         for j in range(len(selected) - 1, begin - 1, -1):
-            sim = _iou(c, i, selected[j])
+            sim = similarity(i, selected[j])
             weight = _F32(np.exp(scale * sim * sim)) if sim <= thr else _F32(0)
             score = _F32(score * weight)
             if not soft and sim > thr:
@@ -465,6 +474,48 @@ def non_max_suppression_padded(boxes: Any, scores: Any, max_output_size: Any,
                               {"pad_to_max_output_size": bool(pad_to_max_output_size)}))
 
 
+def _nms_overlaps_kernel(overlaps: np.ndarray, scores: np.ndarray, max_output: Any,
+                         threshold: Any, score_thr: Any) -> np.ndarray:
+    n = scores.shape[0] if scores.ndim == 1 else -1
+    if overlaps.shape != (n, n):
+        raise InvalidArgumentError(None, None, "NonMaxSuppressionWithOverlaps: overlaps must be "
+                                   "a square matrix [num_boxes, num_boxes] matching scores, got "
+                                   "%s and %s" % (list(overlaps.shape), list(scores.shape)))
+    return nms_select(None, scores, int(max_output), float(threshold), float(score_thr),
+                      overlaps=overlaps)[0]
+
+
+register_op("NonMaxSuppressionWithOverlaps", _nms_overlaps_kernel, _sel_infer,
+            input_names=("overlaps", "scores", "max_output_size", "overlap_threshold",
+                         "score_threshold"))
+
+
+def non_max_suppression_overlaps(overlaps: Any, scores: Any, max_output_size: Any,
+                                 overlap_threshold: float = 0.5,
+                                 score_threshold: float = float("-inf"),
+                                 name: str | None = None) -> Any:
+    """Greedy non-max suppression with the pairwise overlaps given as a matrix.
+
+    Args:
+        overlaps: [num_boxes, num_boxes] overlaps (any similarity).
+        scores: [num_boxes] scores.
+        max_output_size: The most boxes to keep.
+        overlap_threshold: Boxes overlapping a kept box by more than this are dropped.
+        score_threshold: Boxes scoring at most this are dropped.
+        name: A name for the operation.
+
+    Returns:
+        int32 indices [M], M <= max_output_size.
+    """
+    with name_scope(name or "non_max_suppression_overlaps"):
+        ins = (convert_to_tensor(overlaps, dtypes.float32, name="overlaps"),
+               convert_to_tensor(scores, dtypes.float32, name="scores"),
+               convert_to_tensor(max_output_size, dtypes.int32, name="max_output_size"),
+               convert_to_tensor(overlap_threshold, dtypes.float32),
+               convert_to_tensor(score_threshold, dtypes.float32))
+        return apply_op("NonMaxSuppressionWithOverlaps", ins, {})
+
+
 def _combined_nms_kernel(boxes: np.ndarray, scores: np.ndarray, per_class: Any, total: Any,
                          iou: Any, score_thr: Any, *, pad_per_class: bool,
                          clip_boxes: bool) -> tuple:
@@ -609,7 +660,7 @@ def draw_bounding_boxes(images: Any, boxes: Any, colors: Any = None,
 
 
 for _t in ("NonMaxSuppressionV3", "NonMaxSuppressionV4", "NonMaxSuppressionV5",
-           "CombinedNonMaxSuppression", "DrawBoundingBoxesV2"):
+           "NonMaxSuppressionWithOverlaps", "CombinedNonMaxSuppression", "DrawBoundingBoxesV2"):
     NotDifferentiable(_t)
 
 

@@ -45,6 +45,7 @@ def inputs() -> dict:
         "ints": rng.randint(-2**31, 2**31 - 1, size=(7,)).astype(np.int32),
         "floats": np.array([-0.5, 0.0, 0.2, 0.5, 0.999, 1.0, 1.5, 0.00196, 0.5019608],
                            np.float32),
+        "nms_overlaps": rng.uniform(size=(20, 20)).astype(np.float32),
     }
 
 
@@ -158,6 +159,8 @@ def record(d: dict) -> dict:
     out["nms_thresh"] = tf.image.non_max_suppression(b, s, 10, 0.5, score_threshold=0.4).numpy()
     sel, sc = tf.image.non_max_suppression_with_scores(b, s, 6, 0.3, soft_nms_sigma=0.0)
     out["nms_with_scores_sel"], out["nms_with_scores_sc"] = sel.numpy(), sc.numpy()
+    out["nms_overlaps"] = tf.image.non_max_suppression_overlaps(
+        d["nms_overlaps"], s, 8, 0.6, 0.2).numpy()
     sel, n = tf.image.non_max_suppression_padded(b, s, 8, 0.3, pad_to_max_output_size=True)
     out["nms_padded_sel"], out["nms_padded_n"] = sel.numpy(), n.numpy()
     boxes3 = tf.reshape(b, (2, 10, 1, 4))
