@@ -13,6 +13,8 @@ Writes into tests/data/tf_checkpoints/:
   ``tf.train.Checkpoint(model=<Sequential of two Dense>, optimizer=<Keras Adam>)`` after
   training steps;
 - ``module/``: ``tf.train.Checkpoint(module=<tf.Module>)`` saved with ``save``;
+- ``functional/``, ``subclassed/``: ``tf.train.Checkpoint(model=...)`` of a functional and
+  a subclassed Keras model (Dense, BatchNormalization, Embedding) with set values;
 - ``expected.json``: every key of every checkpoint with TensorFlow's dtype, shape and value
   (``tf.train.load_checkpoint``), the object graphs' node listing, and the Keras model's
   output on a fixed input.
@@ -139,6 +141,39 @@ def write_keras() -> dict:
                                                            for p in manager.checkpoints]}
 
 
+def functional_model():
+    inp = tf.keras.Input((3,))
+    h = tf.keras.layers.Dense(4, activation="relu")(inp)
+    return tf.keras.Model(inp, tf.keras.layers.Dense(2)(h))
+
+
+class Subclassed(tf.keras.Model):
+    def __init__(self):
+        super().__init__()
+        self.d1 = tf.keras.layers.Dense(4)
+        self.bn = tf.keras.layers.BatchNormalization()
+        self.emb = tf.keras.layers.Embedding(5, 3)
+
+    def call(self, x):
+        return self.bn(self.d1(x) + tf.reduce_sum(self.emb(tf.constant([1, 2]))))
+
+
+def write_keras_kinds() -> dict:
+    """A functional and a subclassed Keras model (Dense, BatchNormalization, Embedding),
+    their variables set to 0.1, 0.2, ... and saved; with their outputs."""
+    out = {}
+    x = np.linspace(-1, 1, 15, dtype=np.float32).reshape(5, 3)
+    for name, make in (("functional", functional_model), ("subclassed", Subclassed)):
+        model = make()
+        model(x)
+        for i, v in enumerate(model.variables):
+            v.assign(np.linspace(0.1, 1.0, int(np.prod(v.shape)), dtype=np.float32)
+                     .reshape(v.shape) * (i + 1))
+        prefix = tf.train.Checkpoint(model=model).save(str(OUT / name / "ckpt"))
+        out[name] = {"values": dump(prefix), "output": enc(model(x).numpy())}
+    return out
+
+
 class Inner(tf.Module):
     def __init__(self):
         super().__init__()
@@ -181,6 +216,7 @@ def main() -> None:
     write_raw()
     expected = {"raw": dump(str(OUT / "raw" / "bundle")), "tf1": write_tf1(),
                 "keras": write_keras(), "module": write_module()}
+    expected.update(write_keras_kinds())
     expected["object_graphs"] = {
         "keras": object_graph(str(OUT / "keras" / expected["keras"]["latest"])),
         "module": object_graph(str(OUT / "module" / "ckpt-1"))}
