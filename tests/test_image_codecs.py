@@ -4,6 +4,7 @@ docs/differences.md). Recordings: tools/tf_reference/record_image.py."""
 from __future__ import annotations
 
 import pathlib
+import zlib
 
 import numpy as np
 import pytest
@@ -79,6 +80,26 @@ def test_adjust_jpeg_quality():
     assert im.random_jpeg_quality(x, 20, 80).shape == x.shape
     with pytest.raises(ValueError, match="less than"):
         im.random_jpeg_quality(x, 80, 20)
+
+
+def _chunks(data):
+    out, i = [], 8
+    while i < len(data):
+        n = int.from_bytes(data[i:i + 4], "big")
+        out.append((data[i + 4:i + 8], data[i + 8:i + 8 + n]))
+        i += 12 + n
+    return out
+
+
+def test_png_file_structure_is_tensorflows():
+    # the same chunks (IHDR identical, one IDAT, IEND) and zlib stream of the same pixels;
+    # only libpng's and Pillow's choice of row filters differs (docs/differences.md)
+    for key, image in (("png_bytes", U8), ("png_gray16", U8[..., :1].astype(np.uint16) * 257)):
+        ours, theirs = _chunks(io.encode_png(image).numpy()), _chunks(_bytes(key))
+        assert [t for t, _ in ours] == [t for t, _ in theirs] == [b"IHDR", b"IDAT", b"IEND"]
+        assert ours[0] == theirs[0]
+        raw_ours, raw_theirs = zlib.decompress(ours[1][1]), zlib.decompress(theirs[1][1])
+        assert len(raw_ours) == len(raw_theirs)
 
 
 def test_png_decodes_tensorflows_file_and_round_trips():
