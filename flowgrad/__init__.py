@@ -86,6 +86,7 @@ from flowgrad.ops.variable_enums import VariableAggregation, VariableSynchroniza
 from flowgrad import image_api as image
 from flowgrad import bitwise_api as bitwise
 from flowgrad import signal_api as signal
+from flowgrad import raw_ops_api as raw_ops
 from flowgrad.ops.bucket_ops import (histogram_fixed_width, histogram_fixed_width_bins,
                                      searchsorted)
 from flowgrad.ops.manip_ops import (bitcast, broadcast_dynamic_shape, broadcast_static_shape,

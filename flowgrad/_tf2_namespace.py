@@ -31,7 +31,7 @@ TF2_MODULES = frozenset({
     "errors", "experimental", "image", "initializers", "io", "keras", "linalg", "losses", "math",
     "metrics", "mixed_precision", "nest", "nn", "optimizers", "random", "saved_model", "signal",
     "sparse", "strings", "summary", "test", "train", "types", "version",
-    "bitwise",
+    "bitwise", "raw_ops",
 })
 
 #: Top-level names of the TF1 API (and helpers) that TensorFlow 2 does not have.

@@ -51,6 +51,7 @@ from flowgrad.ops.segment_ops import segment_prod, unsorted_segment_prod
 from flowgrad.ops.trig_ops import acos, acosh, asin, asinh, atan, atan2, atanh, cosh, sinh
 from flowgrad import bitwise_api as bitwise
 from flowgrad import signal_api as signal
+from flowgrad import raw_ops_api as raw_ops
 from flowgrad.ops.bucket_ops import (bincount, histogram_fixed_width, histogram_fixed_width_bins,
                                      searchsorted)
 from flowgrad.ops.manip_ops import (bitcast, broadcast_dynamic_shape, broadcast_static_shape,

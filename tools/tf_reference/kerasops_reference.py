@@ -2,6 +2,7 @@
 
 Run with the TensorFlow venv
 (``/work/venv-tf/bin/python tools/tf_reference/kerasops_reference.py``); it writes
+``tests/data/kerasops/tf_raw_op_names.txt`` (the names in ``tf.raw_ops``) and
 ``tests/data/kerasops/reference.json``, which ``tests/test_kerasops_reference.py`` checks
 flowgrad against (without TensorFlow). Each case is a Python expression over ``tf`` and named
 inputs; the same expression is evaluated on flowgrad (``import flowgrad as tf``). Outputs are
@@ -16,6 +17,7 @@ from pathlib import Path
 import numpy as np
 
 OUT = Path(__file__).resolve().parents[2] / "tests" / "data" / "kerasops" / "reference.json"
+RAW_OPS = OUT.parent / "tf_raw_op_names.txt"
 
 _TRIG = [-0.99, -0.5, 0.0, 0.3, 0.999]
 _WIDE = [-30.0, -3.5, -0.2, 0.0, 0.7, 2.0, 19.0, 25.0]
@@ -164,6 +166,9 @@ def main() -> None:
     OUT.parent.mkdir(parents=True, exist_ok=True)
     OUT.write_text(json.dumps({"tensorflow": tf.__version__, "cases": records}, indent=1) + "\n")
     print("wrote %d cases to %s" % (len(records), OUT), file=sys.stderr)
+    names = sorted(n for n in dir(tf.raw_ops) if not n.startswith("_"))
+    RAW_OPS.write_text("\n".join(names) + "\n")      # tf.raw_ops' names, for the raw_ops test
+    print("wrote %d raw op names to %s" % (len(names), RAW_OPS), file=sys.stderr)
 
 
 if __name__ == "__main__":
