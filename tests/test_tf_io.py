@@ -236,3 +236,11 @@ def test_web_safe_base64_matches_tensorflow():
         with pytest.raises(errors.InvalidArgumentError) as e:
             tf.io.decode_base64(bad)
         assert str(e.value).startswith(ref[key]["message"])
+
+
+def test_dataset_tfrecord_writer_writes_tensorflows_bytes(tmp_path):
+    path = str(tmp_path / "ds.tfrecord")
+    tf.data.experimental.TFRecordWriter(path).write(tf.data.Dataset.from_tensor_slices(RECORDS))
+    assert (tmp_path / "ds.tfrecord").read_bytes() == (DATA / "records.tfrecord").read_bytes()
+    with pytest.raises(TypeError, match="scalar `DT_STRING`"):
+        tf.data.experimental.TFRecordWriter(path).write(tf.data.Dataset.range(3))

@@ -165,3 +165,20 @@ def test_ragged_indexing_and_from_tensor():
     assert cut.to_list() == [[1], [3, 0, 0]]
     words = tf.strings.split(["a b c", "d"])
     assert words[0].numpy().tolist() == [b"a", b"b", b"c"]
+
+
+def test_ragged_factories_and_tf1_sparse_names():
+    R = tf.RaggedTensor
+    assert R.from_row_starts([1, 2, 3, 4], [0, 2, 2]).to_list() == [[1, 2], [], [3, 4]]
+    assert R.from_row_limits([1, 2, 3, 4], [1, 4]).to_list() == [[1], [2, 3, 4]]
+    assert R.from_uniform_row_length([1, 2, 3, 4], 2).to_list() == [[1, 2], [3, 4]]
+    sp = tf.sparse.SparseTensor([[0, 0], [0, 1], [2, 0]], ["a", "b", "c"], [3, 2])
+    assert R.from_sparse(sp).to_list() == [[b"a", b"b"], [], [b"c"]]
+    with pytest.raises(errors.InvalidArgumentError, match="not right-ragged"):
+        R.from_sparse(tf.sparse.SparseTensor([[0, 1]], [1], [1, 2]))
+    assert tf1.sparse_to_dense([[0, 1], [1, 0]], [2, 2], [5, 6]).numpy().tolist() == [[0, 5],
+                                                                                      [6, 0]]
+    assert tf1.sparse_to_dense([1, 3], [4], 1.0).numpy().tolist() == [0, 1, 0, 1]
+    assert tf1.sparse_tensor_to_dense(sp, b"-").numpy().tolist() == [[b"a", b"b"],
+                                                                     [b"-", b"-"],
+                                                                     [b"c", b"-"]]

@@ -118,7 +118,8 @@ from flowgrad.compat import v1_gfile as gfile, v1_io as io, v1_python_io as pyth
 from flowgrad import ragged_api as ragged, sparse_api as sparse
 from flowgrad.compat import v1_strings as strings
 from flowgrad.ops.ragged_tensor import RaggedTensor
-from flowgrad.ops.sparse_tensor import SparseTensor
+from flowgrad.ops.sparse_tensor import SparseTensor, sparse_to_dense
+from flowgrad.ops.sparse_tensor import to_dense as sparse_tensor_to_dense
 from flowgrad.ops.string_ops import (as_string, reduce_join, regex_replace, string_split,
                                      substr)
 from flowgrad.ops.string_ops import join as string_join

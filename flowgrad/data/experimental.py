@@ -4,7 +4,7 @@ from __future__ import annotations
 from typing import Any
 
 from flowgrad.data.dataset_ops import AUTOTUNE, INFINITE, UNKNOWN
-from flowgrad.data.readers import CsvDataset, make_csv_dataset
+from flowgrad.data.readers import CsvDataset, TFRecordWriter, make_csv_dataset
 from flowgrad.data.options import (AutoShardPolicy, DistributeOptions,  # noqa: F401
                                    ExternalStatePolicy, OptimizationOptions, ThreadingOptions)
 
@@ -20,4 +20,4 @@ def cardinality(dataset: Any) -> Any:
 __all__ = ["AUTOTUNE", "INFINITE_CARDINALITY", "UNKNOWN_CARDINALITY", "cardinality",
            "CsvDataset", "make_csv_dataset",
            "AutoShardPolicy", "DistributeOptions", "ExternalStatePolicy", "OptimizationOptions",
-           "ThreadingOptions"]
+           "ThreadingOptions", "TFRecordWriter"]

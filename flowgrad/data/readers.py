@@ -21,7 +21,7 @@ from flowgrad.framework.shape_rules import constant_value
 from flowgrad.framework.tensor import convert_to_tensor
 from flowgrad.function import TensorSpec
 from flowgrad.ops.array_ops import reshape
-from flowgrad.ops import csv_ops, file_io
+from flowgrad.ops import csv_ops, file_io, tf_record
 from flowgrad.ops.file_io import os_error
 from flowgrad.ops.io_ops import scalar_bytes
 from flowgrad.ops.tf_record import TFRecordOptions, iterate_records
@@ -389,5 +389,36 @@ def make_csv_dataset(file_pattern: Any, batch_size: int, column_names: Any = Non
     return data.map(to_features)
 
 
+
+class TFRecordWriter:
+    """Writes a dataset of string scalars to a TFRecord file
+    (``tf.data.experimental.TFRecordWriter``).
+
+    Args:
+        filename: the file to write.
+        compression_type: "" (none), "ZLIB" or "GZIP".
+    """
+
+    def __init__(self, filename: Any, compression_type: Any = None):
+        self._filename = filename
+        self._kind = _compression(compression_type)
+
+    def write(self, dataset: Dataset) -> None:
+        """Writes every element of ``dataset`` (eager mode).
+
+        Raises:
+            TypeError: the elements are not string scalars.
+        """
+        spec = dataset.element_spec
+        if not isinstance(spec, TensorSpec) or spec.dtype is not dtypes.string or \
+                spec.shape.rank not in (0, None):
+            raise TypeError("`dataset` must produce scalar `DT_STRING` tensors whereas it "
+                            "produces shape %s and types %s" % (getattr(spec, "shape", spec),
+                                                                getattr(spec, "dtype", spec)))
+        with tf_record.TFRecordWriter(self._filename, self._kind) as writer:
+            for flat in dataset._iterate(IterationContext()):
+                writer.write(scalar_bytes(flat[0]))
+
+
 __all__ = ["TFRecordDataset", "TextLineDataset", "FixedLengthRecordDataset", "CsvDataset",
-           "make_csv_dataset"]
+           "make_csv_dataset", "TFRecordWriter"]

@@ -84,6 +84,53 @@ class RaggedTensor:
         return cls.from_row_lengths(values, lengths, validate=validate)
 
     @classmethod
+    def from_row_starts(cls, values: Any, row_starts: Any, name: str | None = None,
+                        validate: bool = True) -> RaggedTensor:
+        """Row ``i`` starts at ``row_starts[i]`` (and ends where the next starts)."""
+        starts = convert_to_tensor(row_starts, dtypes.int64) if not _is_tensor(row_starts) \
+            else row_starts
+        n = shape_of(_as_values(values), out_type=starts.dtype)[:1]
+        return cls.from_row_splits(values, concat([starts, n], 0), validate=validate)
+
+    @classmethod
+    def from_row_limits(cls, values: Any, row_limits: Any, name: str | None = None,
+                        validate: bool = True) -> RaggedTensor:
+        """Row ``i`` ends at ``row_limits[i]`` (and starts where the previous ends)."""
+        limits = convert_to_tensor(row_limits, dtypes.int64) if not _is_tensor(row_limits) \
+            else row_limits
+        zero = dense_constant(np.zeros(1, limits.dtype.base_dtype.np))
+        return cls.from_row_splits(values, concat([zero, limits], 0), validate=validate)
+
+    @classmethod
+    def from_uniform_row_length(cls, values: Any, uniform_row_length: int,
+                                nrows: Any = None, validate: bool = True,
+                                name: str | None = None) -> RaggedTensor:
+        """Rows of ``uniform_row_length`` values each (a static length)."""
+        values = _as_values(values)
+        n = _nrows_of(values)
+        k = int(uniform_row_length)
+        if n is None:
+            raise ValueError("from_uniform_row_length needs values of a known length")
+        rows = n // k if k else int(nrows or 0)
+        return cls.from_row_splits(values, np.arange(rows + 1, dtype=np.int64) * k,
+                                   validate=validate)
+
+    @classmethod
+    def from_sparse(cls, st_input: Any, name: str | None = None,
+                    row_splits_dtype: Any = dtypes.int64) -> RaggedTensor:
+        """The rows of a 2-D SparseTensor whose values are left-aligned in each row (eager)."""
+        idx = np.asarray(st_input.indices.numpy())
+        shape = np.asarray(st_input.dense_shape.numpy())
+        if idx.ndim != 2 or idx.shape[1] != 2:
+            raise ValueError("rank(st_input) must be 2.")
+        rows = idx[:, 0]
+        expected = np.concatenate([np.arange(c) for c in np.bincount(rows, minlength=shape[0])]) \
+            if len(rows) else np.zeros(0, np.int64)
+        if not np.array_equal(idx[:, 1], expected):
+            raise errors.InvalidArgumentError(None, None, "SparseTensor is not right-ragged")
+        return cls.from_value_rowids(st_input.values, rows, nrows=int(shape[0]))
+
+    @classmethod
     def from_nested_row_splits(cls, flat_values: Any, nested_row_splits: Any,
                                name: str | None = None, validate: bool = True) -> RaggedTensor:
         """Several ragged dimensions: ``nested_row_splits`` from the outermost in."""

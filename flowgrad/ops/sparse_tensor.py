@@ -13,6 +13,7 @@ from flowgrad.framework.registry import NotDifferentiable, register_op
 from flowgrad.framework.shape_rules import constant_value
 from flowgrad.framework.tensor import convert_to_tensor
 from flowgrad.framework.tensor_shape import TensorShape, unknown_shape
+from flowgrad.ops.array_ops import expand_dims
 from flowgrad.ops.comparison_ops import not_equal, where
 from flowgrad.ops.scatter_nd_ops import gather_nd
 from flowgrad.ops.shape_ops import shape as shape_of
@@ -151,3 +152,17 @@ def from_dense(tensor: Any, name: str | None = None) -> SparseTensor:
     return SparseTensor(indices, gather_nd(t, indices), shape_of(t, out_type=dtypes.int64))
 
 
+
+
+def sparse_to_dense(sparse_indices: Any, output_shape: Any, sparse_values: Any,
+                    default_value: Any = 0, validate_indices: bool = True,
+                    name: str | None = None) -> Any:
+    """TF1's ``tf.sparse_to_dense``: ``sparse_values`` (or one value for all) at
+    ``sparse_indices`` of a tensor of ``output_shape``, ``default_value`` elsewhere."""
+    values = convert_to_tensor(sparse_values)
+    idx = convert_to_tensor(sparse_indices)
+    if idx.shape.rank == 1:     # a vector of indices into a vector
+        idx = expand_dims(idx, 1)
+    return apply_op("SparseToDense", [idx, convert_to_tensor(output_shape), values,
+                                      convert_to_tensor(default_value, values.dtype)],
+                    {"validate_indices": bool(validate_indices)}, name=name or "SparseToDense")
