@@ -64,3 +64,81 @@ def test_sequential_mlp_compile_fit_evaluate_predict_through_tf_function(tmp_pat
     # fit/evaluate/predict each trace their step once: the 120 training steps run the
     # compiled plan, not op by op
     assert int(lines["traces"].split()[0]) <= 3
+
+
+def test_cnn_subclassed_train_step_and_functional_saving(tmp_path):
+    out = run_program("""
+        import tensorflow as tf
+        imgs = np.zeros((400, 8, 8, 1), "float32")
+        lab = rng.integers(0, 2, 400)
+        imgs[lab == 1, 2:6, 2:6, 0] = 1.0                     # a square: class 1
+        imgs += rng.normal(scale=0.3, size=imgs.shape).astype("float32")
+        cnn = keras.Sequential([keras.Input((8, 8, 1)), keras.layers.Conv2D(4, 3, activation="relu"),
+                                keras.layers.MaxPooling2D(), keras.layers.Flatten(),
+                                keras.layers.Dropout(0.25), keras.layers.Dense(2, activation="softmax")])
+        cnn.compile(keras.optimizers.Adam(0.01), "sparse_categorical_crossentropy",
+                    metrics=["accuracy"])
+        cnn.fit(imgs, lab, batch_size=40, epochs=5, verbose=0)
+        print("cnn", cnn.evaluate(imgs, lab, verbose=0)[1])
+
+        class Custom(keras.Model):
+            def __init__(self):
+                super().__init__()
+                self.d1 = keras.layers.Dense(16, activation="relu")
+                self.d2 = keras.layers.Dense(4)
+                self.steps = 0
+
+            def call(self, x):
+                return self.d2(self.d1(x))
+
+            def train_step(self, data):
+                x, y = data
+                self.steps += 1                    # Python: runs once per trace
+                with tf.GradientTape() as tape:
+                    loss = self.compute_loss(x=x, y=y, y_pred=self(x, training=True))
+                grads = tape.gradient(loss, self.trainable_variables)
+                self.optimizer.apply_gradients(zip(grads, self.trainable_variables))
+                return {"loss": loss}
+        c = Custom()
+        c.compile(optimizer=keras.optimizers.Adam(0.01),
+                  loss=keras.losses.SparseCategoricalCrossentropy(from_logits=True))
+        c.fit(x, y, batch_size=100, epochs=3, verbose=0)
+        print("custom", (c.predict(x, verbose=0).argmax(1) == y).mean() > 0.95, c.steps)
+
+        inp = keras.Input((20,))
+        f = keras.Model(inp, keras.layers.Dense(4, activation="softmax")(
+            keras.layers.Dense(8, activation="relu")(inp)))
+        f.compile("adam", "sparse_categorical_crossentropy")
+        f.fit(x, y, epochs=1, verbose=0)
+        p0 = f.predict(x[:5], verbose=0)
+        f.save("m.keras")
+        g = keras.models.load_model("m.keras")
+        f.save_weights("m.weights.h5")
+        f2 = keras.models.clone_model(f)
+        f2.load_weights("m.weights.h5")
+        print("saved", np.allclose(p0, g.predict(x[:5], verbose=0)),
+              np.allclose(p0, f2.predict(x[:5], verbose=0)), type(g).__name__)
+        """, tmp_path)
+    lines = dict(line.split(" ", 1) for line in out.splitlines())
+    assert float(lines["cnn"]) > 0.9
+    assert lines["custom"] == "True 1"         # the custom train_step ran in one trace
+    assert lines["saved"] == "True True Functional"
+
+
+def test_files_saved_by_tensorflow_load_and_predict_the_same(tmp_path):
+    """tests/data/keras was written by TensorFlow 2.21 + Keras 3.15.1
+    (tools/tf_reference/keras_files.py record); TensorFlow reads flowgrad's files too
+    (the script's write/check halves)."""
+    data = ROOT / "tests" / "data" / "keras"
+    out = run_program("""
+        ref = np.load(%r)
+        m = keras.models.load_model(%r)
+        print("keras", np.abs(m.predict(ref["x"], verbose=0) - ref["probs"]).max() < 1e-5,
+              int(m.optimizer.iterations.numpy()))
+        fresh = keras.models.clone_model(m)
+        fresh.load_weights(%r)
+        print("weights", np.abs(fresh.predict(ref["x"], verbose=0) - ref["probs"]).max() < 1e-5)
+        """ % (str(data / "tf_predictions.npz"), str(data / "tf_model.keras"),
+               str(data / "tf_model.weights.h5")), tmp_path)
+    lines = dict(line.split(" ", 1) for line in out.splitlines())
+    assert lines["keras"] == "True 8" and lines["weights"] == "True"

@@ -1,0 +1,82 @@
+"""Keras 3 files between real TensorFlow and flowgrad: ``.keras`` archives and
+``.weights.h5`` files.
+
+    /work/venv-tf/bin/python tools/tf_reference/keras_files.py record tests/data/keras
+        # real TF 2.21 + Keras 3.15.1 save a functional model (tf_model.keras,
+        # tf_model.weights.h5) and its predictions on fixed inputs (tf_predictions.npz);
+        # tests/test_real_keras.py loads them on flowgrad
+    python tools/tf_reference/keras_files.py write DIR      # flowgrad saves the same files
+    /work/venv-tf/bin/python tools/tf_reference/keras_files.py check DIR
+        # real TensorFlow loads flowgrad's files and fails unless it predicts what
+        # flowgrad predicted
+
+The model: Input(12) -> Dense(16, relu) -> Dropout -> Dense(3, softmax), trained 2 epochs
+with Adam on fixed data (so the optimizer's variables are in the .keras file too)."""
+import os
+import subprocess
+import sys
+
+import numpy as np
+
+os.environ.setdefault("TF_CPP_MIN_LOG_LEVEL", "3")
+os.environ["KERAS_BACKEND"] = "tensorflow"
+ROOT = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..")
+
+rng = np.random.default_rng(7)
+X = rng.normal(size=(64, 12)).astype("float32")
+Y = rng.integers(0, 3, 64)
+
+
+def build_and_train():
+    import keras
+    keras.utils.set_random_seed(7)
+    inp = keras.Input((12,), name="features")
+    h = keras.layers.Dense(16, activation="relu", name="hidden")(inp)
+    h = keras.layers.Dropout(0.1)(h)
+    out = keras.layers.Dense(3, activation="softmax", name="probs")(h)
+    model = keras.Model(inp, out, name="tf_reference_model")
+    model.compile(keras.optimizers.Adam(0.01), "sparse_categorical_crossentropy",
+                  metrics=["accuracy"])
+    model.fit(X, Y, batch_size=16, epochs=2, verbose=0)
+    return model
+
+
+def save(directory, prefix):
+    model = build_and_train()
+    os.makedirs(directory, exist_ok=True)
+    model.save(os.path.join(directory, prefix + "_model.keras"))
+    model.save_weights(os.path.join(directory, prefix + "_model.weights.h5"))
+    np.savez(os.path.join(directory, prefix + "_predictions.npz"), x=X[:8],
+             probs=model.predict(X[:8], verbose=0))
+
+
+def check(directory, prefix):
+    import keras
+    expected = np.load(os.path.join(directory, prefix + "_predictions.npz"))
+    loaded = keras.models.load_model(os.path.join(directory, prefix + "_model.keras"))
+    got = loaded.predict(expected["x"], verbose=0)
+    np.testing.assert_allclose(got, expected["probs"], rtol=1e-5, atol=1e-6,
+                               err_msg=prefix + "_model.keras")
+    assert loaded.optimizer is not None and loaded.optimizer.iterations.numpy() == 8
+    fresh = keras.models.clone_model(loaded)
+    fresh.load_weights(os.path.join(directory, prefix + "_model.weights.h5"))
+    np.testing.assert_allclose(fresh.predict(expected["x"], verbose=0), expected["probs"],
+                               rtol=1e-5, atol=1e-6, err_msg=prefix + "_model.weights.h5")
+    print("%s files load and predict the same (%d predictions)" % (prefix, len(got)))
+
+
+if __name__ == "__main__":
+    command, directory = sys.argv[1], sys.argv[2]
+    if command == "record":
+        save(directory, "tf")
+    elif command == "write":
+        # flowgrad as `tensorflow` in a child: this interpreter stays free of any TensorFlow
+        code = ("import sys; sys.path.insert(0, %r); import keras_files; "
+                "keras_files.save(%r, 'flowgrad')" % (os.path.dirname(os.path.abspath(__file__)),
+                                                       directory))
+        env = dict(os.environ, PYTHONPATH=ROOT)
+        subprocess.run([sys.executable, "-m", "flowgrad", "-c", code], check=True, env=env)
+    elif command == "check":
+        check(directory, "flowgrad")
+    else:
+        sys.exit("usage: keras_files.py record|write|check DIR")
