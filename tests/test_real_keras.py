@@ -73,9 +73,10 @@ def test_cnn_subclassed_train_step_and_functional_saving(tmp_path):
         lab = rng.integers(0, 2, 400)
         imgs[lab == 1, 2:6, 2:6, 0] = 1.0                     # a square: class 1
         imgs += rng.normal(scale=0.3, size=imgs.shape).astype("float32")
-        cnn = keras.Sequential([keras.Input((8, 8, 1)), keras.layers.Conv2D(4, 3, activation="relu"),
-                                keras.layers.MaxPooling2D(), keras.layers.Flatten(),
-                                keras.layers.Dropout(0.25), keras.layers.Dense(2, activation="softmax")])
+        L = keras.layers
+        cnn = keras.Sequential([keras.Input((8, 8, 1)), L.Conv2D(4, 3, activation="relu"),
+                                L.MaxPooling2D(), L.Flatten(), L.Dropout(0.25),
+                                L.Dense(2, activation="softmax")])
         cnn.compile(keras.optimizers.Adam(0.01), "sparse_categorical_crossentropy",
                     metrics=["accuracy"])
         cnn.fit(imgs, lab, batch_size=40, epochs=5, verbose=0)
