@@ -353,3 +353,20 @@ def test_files_are_made_with_the_umask_not_0600(eager, tmp_path):
         os.umask(old)
     for name in (path + ".index", path + ".data-00000-of-00001", str(tmp_path / "checkpoint")):
         assert os.stat(name).st_mode & 0o777 == 0o644, name
+
+
+def test_checkpoints_iterator_yields_each_new_checkpoint_then_times_out(eager, tmp_path):
+    v = tf.Variable(1.0)
+    manager = tf.train.CheckpointManager(tf.train.Checkpoint(v=v), str(tmp_path), None)
+    first = manager.save()
+    seen = []
+    for path in tf.train.checkpoints_iterator(str(tmp_path), timeout=0.5):
+        seen.append(path)
+        if len(seen) == 1:
+            manager.save()
+    assert seen == [first, str(tmp_path / "ckpt-2")]
+    calls = []
+    stop = lambda: calls.append(1) or len(calls) == 2     # noqa: E731
+    assert list(tf.train.checkpoints_iterator(str(tmp_path / "none"), timeout=0.1,
+                                              timeout_fn=stop)) == []
+    assert len(calls) == 2

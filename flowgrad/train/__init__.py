@@ -5,6 +5,7 @@ from flowgrad.train.adam import AdamOptimizer
 from flowgrad.train.checkpoint import Checkpoint, CheckpointManager
 from flowgrad.train.checkpoint_utils import (
     NewCheckpointReader,
+    checkpoints_iterator,
     init_from_checkpoint,
     list_variables,
     load_checkpoint,
@@ -43,6 +44,7 @@ piecewise_constant_decay = piecewise_constant  # TensorFlow 1 exports it under b
 __all__ = ["AdadeltaOptimizer", "AdagradOptimizer", "AdamOptimizer", "Checkpoint",
            "CheckpointManager", "list_variables", "load_checkpoint",
            "load_variable", "NewCheckpointReader", "init_from_checkpoint",
+           "checkpoints_iterator",
            "GradientDescentOptimizer", "MomentumOptimizer", "Optimizer", "RMSPropOptimizer",
            "Saver", "assert_global_step", "checkpoint_exists", "create_global_step",
            "exponential_decay", "get_checkpoint_state", "get_global_step",

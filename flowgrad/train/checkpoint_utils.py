@@ -3,7 +3,10 @@
 TensorFlow's or flowgrad's, and flowgrad 0.1.0's)."""
 from __future__ import annotations
 
+import logging
 import os
+import time
+from collections.abc import Callable, Iterator
 from typing import Any
 
 import numpy as np
@@ -14,6 +17,8 @@ from flowgrad.framework.graph import get_default_graph
 from flowgrad.ops.state_ops import EagerVariable, Variable
 from flowgrad.train import checkpoint_management as cm
 from flowgrad.train.checkpoint_reader import CheckpointReader
+
+_log = logging.getLogger(__name__)
 
 
 def _prefix(ckpt_dir_or_file: str) -> str:
@@ -45,6 +50,47 @@ def load_variable(ckpt_dir_or_file: str, name: str) -> Any:
     if name.endswith(":0"):
         name = name[:-2]
     return load_checkpoint(ckpt_dir_or_file).get_tensor(name)
+
+
+def wait_for_new_checkpoint(checkpoint_dir: str, last_checkpoint: str | None = None,
+                            seconds_to_sleep: float = 1, timeout: float | None = None
+                            ) -> str | None:
+    """Waits until ``checkpoint_dir``'s latest checkpoint is not ``last_checkpoint``; returns
+    it, or None after ``timeout`` seconds."""
+    _log.info("Waiting for new checkpoint at %s", checkpoint_dir)
+    stop_time = time.time() + timeout if timeout is not None else None
+    while True:
+        path = cm.latest_checkpoint(checkpoint_dir)
+        if path is not None and path != last_checkpoint:
+            _log.info("Found new checkpoint at %s", path)
+            return path
+        if stop_time is not None and time.time() + seconds_to_sleep > stop_time:
+            return None
+        time.sleep(seconds_to_sleep)
+
+
+def checkpoints_iterator(checkpoint_dir: str, min_interval_secs: float = 0,
+                         timeout: float | None = None,
+                         timeout_fn: Callable[[], bool] | None = None) -> Iterator[str]:
+    """Yields each new checkpoint of ``checkpoint_dir`` as it appears, at most one every
+    ``min_interval_secs``; stops after ``timeout`` seconds without one unless ``timeout_fn``
+    returns False (then it waits again)."""
+    path = None
+    while True:
+        new_path = wait_for_new_checkpoint(checkpoint_dir, path, timeout=timeout)
+        if new_path is None:
+            if not timeout_fn:
+                _log.info("Timed-out waiting for a checkpoint.")
+                return
+            if timeout_fn():
+                return
+            continue
+        start = time.time()
+        path = new_path
+        yield path
+        wait = start + min_interval_secs - time.time()
+        if wait > 0:
+            time.sleep(wait)
 
 
 def NewCheckpointReader(filepattern: str) -> CheckpointReader:  # noqa: N802 - TF's name
@@ -115,4 +161,4 @@ def _initialize_from(var: Any, value: Any) -> None:
 
 
 __all__ = ["CheckpointReader", "NewCheckpointReader", "load_checkpoint", "list_variables",
-           "load_variable", "init_from_checkpoint"]
+           "load_variable", "init_from_checkpoint", "checkpoints_iterator"]
