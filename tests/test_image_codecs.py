@@ -91,15 +91,30 @@ def _chunks(data):
     return out
 
 
-def test_png_file_structure_is_tensorflows():
-    # the same chunks (IHDR identical, one IDAT, IEND) and zlib stream of the same pixels;
-    # only libpng's and Pillow's choice of row filters differs (docs/differences.md)
-    for key, image in (("png_bytes", U8), ("png_gray16", U8[..., :1].astype(np.uint16) * 257)):
-        ours, theirs = _chunks(io.encode_png(image).numpy()), _chunks(_bytes(key))
-        assert [t for t, _ in ours] == [t for t, _ in theirs] == [b"IHDR", b"IDAT", b"IEND"]
-        assert ours[0] == theirs[0]
-        raw_ours, raw_theirs = zlib.decompress(ours[1][1]), zlib.decompress(theirs[1][1])
-        assert len(raw_ours) == len(raw_theirs)
+SMOOTH = (np.arange(120)[:, None, None] + np.arange(100)[None, :, None] * 2
+          + np.arange(4)[None, None, :] * 40) % 256
+
+
+@pytest.mark.parametrize("key,image,level", [
+    ("png_bytes", U8, -1), ("png_bytes_c9", U8, 9),
+    ("png_gray16", U8[..., :1].astype(np.uint16) * 257, -1),
+    ("png_bytes_smooth_rgba", SMOOTH.astype(np.uint8), -1),
+    ("png_bytes_smooth_la", SMOOTH[..., :2].astype(np.uint8), -1),
+    ("png_bytes_smooth_rgb16", (SMOOTH[..., :3] * 257).astype(np.uint16), -1)])
+def test_png_bytes_are_tensorflows(key, image, level):
+    assert io.encode_png(image, compression=level).numpy() == _bytes(key)
+
+
+def test_png_of_noise_has_tensorflows_structure():
+    # libpng's row filters and chunking are reproduced; the deflate stream of incompressible
+    # data depends on the zlib version (TensorFlow's stores it uncompressed here)
+    noise = REF["in_png_noise"]
+    ours, theirs = _chunks(io.encode_png(noise).numpy()), _chunks(_bytes("png_bytes_noise"))
+    assert [t for t, _ in ours] == [t for t, _ in theirs]
+    assert ours[0] == theirs[0] and all(len(d) == 8192 for _, d in ours[1:-2])
+    data = lambda chunks: zlib.decompress(b"".join(d for t, d in chunks if t == b"IDAT"))  # noqa: E731
+    assert data(ours) == data(theirs)
+    _eq(io.decode_png(io.encode_png(noise)), noise)
 
 
 def test_png_decodes_tensorflows_file_and_round_trips():

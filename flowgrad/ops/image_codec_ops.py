@@ -7,11 +7,15 @@ What matches TensorFlow 2.21 (tests/test_image_codecs.py): JPEG files are byte-i
 (both use libjpeg-turbo with the same settings); decoded PNG, BMP and GIF pixels are equal;
 decoded JPEG pixels equal TensorFlow's with ``dct_method="INTEGER_ACCURATE"`` (Pillow always
 uses libjpeg's accurate integer DCT; TensorFlow's default ``""`` picks the fast one, whose
-pixels differ by a few levels). PNG files decode to the same pixels, but their bytes differ
-from TensorFlow's (libpng and Pillow choose different row filters) -- docs/differences.md."""
+pixels differ by a few levels). PNG files are written as libpng writes them (Pillow cannot:
+it picks other row filters): libpng's per-row filter choice, its zlib settings and window
+header, 8192-byte IDAT chunks -- byte-identical to TensorFlow's as far as the standard
+library's zlib compresses as TensorFlow's does (docs/differences.md)."""
 from __future__ import annotations
 
 import io
+import struct
+import zlib
 from typing import Any
 
 import numpy as np
@@ -218,24 +222,78 @@ def _decode_image_infer(ins: list, attrs: dict) -> tuple:
     return dt, TensorShape(None if attrs["expand_animations"] else [None, None, c])
 
 
+def _png_filtered(raw: np.ndarray, bpp: int) -> bytes:
+    """Rows filtered as libpng chooses: per row, the filter (None, Sub, Up, Average, Paeth)
+    whose bytes, read as signed, have the smallest absolute sum; the first on a tie."""
+    rows = raw.astype(np.int64)
+    prev = np.zeros(rows.shape[1], np.int64)
+    out = bytearray()
+    for row in rows:
+        left = np.concatenate([np.zeros(bpp, np.int64), row[:-bpp]])
+        upleft = np.concatenate([np.zeros(bpp, np.int64), prev[:-bpp]])
+        p = left + prev - upleft
+        pa, pb, pc = np.abs(p - left), np.abs(p - prev), np.abs(p - upleft)
+        paeth = np.where((pa <= pb) & (pa <= pc), left, np.where(pb <= pc, prev, upleft))
+        cands = [row % 256, (row - left) % 256, (row - prev) % 256,
+                 (row - (left + prev) // 2) % 256, (row - paeth) % 256]
+        sums = [int(np.where(c < 128, c, 256 - c).sum()) for c in cands]
+        best = sums.index(min(sums))
+        out.append(best)
+        out += cands[best].astype(np.uint8).tobytes()
+        prev = row
+    return bytes(out)
+
+
+def _png_zlib(data: bytes, level: int) -> bytes:
+    """libpng's zlib stream: Z_FILTERED, the window shrunk for small images, and the header's
+    window size then reduced to the smallest that holds the data (libpng's optimize_cmf)."""
+    bits, half = 15, 1 << 14
+    while len(data) <= 16384 and len(data) + 262 <= half:
+        half >>= 1
+        bits -= 1
+    comp = zlib.compressobj(level, zlib.DEFLATED, max(bits, 9), 8, zlib.Z_FILTERED)
+    z = comp.compress(data) + comp.flush()
+    cinfo = z[0] >> 4
+    half = 1 << (cinfo + 7)
+    if len(data) <= 16384 and len(data) <= half:
+        while True:
+            half >>= 1
+            cinfo -= 1
+            if not (cinfo > 0 and len(data) <= half):
+                break
+        cmf = (z[0] & 0x0F) | (cinfo << 4)
+        flg = z[1] & 0xE0
+        flg += 0x1F - ((cmf << 8) + flg) % 0x1F
+        z = bytes([cmf, flg]) + z[2:]
+    return z
+
+
+def _png_chunk(kind: bytes, data: bytes) -> bytes:
+    return (struct.pack(">I", len(data)) + kind + data
+            + struct.pack(">I", zlib.crc32(kind + data)))
+
+
 def _encode_png_kernel(image: np.ndarray, *, compression: int) -> np.ndarray:
     if image.ndim != 3 or image.shape[2] not in (1, 2, 3, 4):
         raise InvalidArgumentError(None, None, "EncodePng: image must be 3-dimensional with 1 "
                                    "to 4 channels, got shape %s" % list(image.shape))
+    if image.dtype not in (np.uint8, np.uint16):
+        raise InvalidArgumentError(None, None, "EncodePng: image must be uint8 or uint16, got "
+                                   "%s" % image.dtype)
     if not -1 <= compression <= 9:
         raise InvalidArgumentError(None, None, "EncodePng: compression must be in [-1, 9], "
                                    "got %d" % compression)
-    if image.dtype == np.uint16:
-        if image.shape[2] != 1:
-            raise InvalidArgumentError(None, None, "EncodePng: flowgrad writes 16-bit PNGs "
-                                       "with one channel only (Pillow), got %d"
-                                       % image.shape[2])
-        pil = _pil().fromarray(image[:, :, 0])
-    else:
-        pil = _pil().fromarray(image if image.shape[2] > 1 else image[:, :, 0])
-    buf = io.BytesIO()
-    pil.save(buf, "PNG", compress_level=6 if compression == -1 else compression)
-    return string_scalar(buf.getvalue())
+    h, w, c = image.shape
+    depth = 16 if image.dtype == np.uint16 else 8
+    raw = image.astype(">u2").view(np.uint8) if depth == 16 else image
+    data = _png_filtered(raw.reshape(h, -1), c * depth // 8)
+    z = _png_zlib(data, 6 if compression == -1 else compression)
+    colour = {1: 0, 2: 4, 3: 2, 4: 6}[c]
+    png = [b"\x89PNG\r\n\x1a\n",
+           _png_chunk(b"IHDR", struct.pack(">IIBBBBB", w, h, depth, colour, 0, 0, 0))]
+    png += [_png_chunk(b"IDAT", z[i:i + 8192]) for i in range(0, len(z), 8192)]
+    png.append(_png_chunk(b"IEND", b""))
+    return string_scalar(b"".join(png))
 
 
 def _jpeg_bytes(op_type: str, image: np.ndarray, quality: int, progressive: bool,

@@ -46,6 +46,7 @@ def inputs() -> dict:
         "floats": np.array([-0.5, 0.0, 0.2, 0.5, 0.999, 1.0, 1.5, 0.00196, 0.5019608],
                            np.float32),
         "nms_overlaps": rng.uniform(size=(20, 20)).astype(np.float32),
+        "png_noise": rng.randint(0, 256, size=(70, 90, 3)).astype(np.uint8),
     }
 
 
@@ -176,6 +177,12 @@ def record(d: dict) -> dict:
     out["png_bytes_c9"] = np.frombuffer(tf.io.encode_png(u8, compression=9).numpy(), np.uint8)
     out["png_gray16"] = np.frombuffer(tf.io.encode_png(
         tf.cast(u8[..., :1], tf.uint16) * 257).numpy(), np.uint8)
+    smooth = (np.arange(120)[:, None, None] + np.arange(100)[None, :, None] * 2
+              + np.arange(4)[None, None, :] * 40) % 256
+    for key, image in (("noise", d["png_noise"]), ("smooth_rgba", smooth.astype(np.uint8)),
+                       ("smooth_la", smooth[..., :2].astype(np.uint8)),
+                       ("smooth_rgb16", (smooth[..., :3] * 257).astype(np.uint16))):
+        out["png_bytes_" + key] = np.frombuffer(tf.io.encode_png(image).numpy(), np.uint8)
     jpg = tf.io.encode_jpeg(u8).numpy()
     out["jpeg_bytes"] = np.frombuffer(jpg, np.uint8)
     out["jpeg_decoded"] = tf.io.decode_jpeg(jpg).numpy()
