@@ -94,7 +94,7 @@ def inter_op_parallelism() -> bool:
     intra-op setting or the environment's OPENBLAS_NUM_THREADS and the like is 1), so that
     a second GEMM finds a core of its own. A threaded BLAS already spreads each GEMM over
     the cores, and two GEMMs at once would fight over them. At run time a kernel goes to
-    the worker only while two cores are free (``threads.overlap_allowed``)."""
+    the worker only while the BLAS pool has one thread (``threads.overlap_allowed``)."""
     return threads.usable_cores() >= 2 and threads.intra_op_cap() == 1
 
 
@@ -774,7 +774,7 @@ def _in_halves(kernel: Callable, n_updated: int) -> Callable:
                            for a in args):
             return kernel(*args)        # (and its checks raise the error, if any)
         if not threads.overlap_allowed():
-            return kernel(*args)        # no free core for the worker now
+            return kernel(*args)        # a threaded BLAS pool now: no second kernel
         h = rows // 2
         first = [a[:h] if type(a) is np.ndarray and a.ndim else a for a in args]
         f = _inter_op_executor().submit(kernel, *first)
@@ -788,7 +788,7 @@ def _in_halves(kernel: Callable, n_updated: int) -> Callable:
 
 def _submit(futures: list, kernel: Callable, *args: Any) -> concurrent.futures.Future:
     """The future of ``kernel(*args)`` on the worker thread, appended to ``futures``; run
-    here at once (its future already done) while no second core is free."""
+    here at once (its future already done) while the budget allows no second kernel."""
     if threads.overlap_allowed():
         f = _inter_op_executor().submit(kernel, *args)
     else:

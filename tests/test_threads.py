@@ -91,13 +91,17 @@ def test_the_environment_caps_the_pool(budget, monkeypatch):
     assert threads.intra_op_cap() == 2
 
 
-def test_the_worker_runs_only_beside_a_free_core(budget, monkeypatch):
+def test_the_worker_runs_beside_single_threaded_kernels_on_two_cores(budget, monkeypatch):
     monkeypatch.setenv("OPENBLAS_NUM_THREADS", "1")
     _look()
     assert threads.overlap_allowed()
-    budget[0] = 1.0
+    budget[0] = 1.0         # independent kernels, no lockstep: a busy core does not matter
     _look()
-    assert not threads.overlap_allowed()
+    assert threads.overlap_allowed()
+    monkeypatch.delenv("OPENBLAS_NUM_THREADS")
+    budget[0] = 0.0
+    _look()                 # a threaded BLAS pool: one kernel at a time
+    assert threads.blas_threads() == 2 and not threads.overlap_allowed()
     ran_on = []
 
     def kernel(a):
@@ -110,18 +114,20 @@ def test_the_worker_runs_only_beside_a_free_core(budget, monkeypatch):
     f = plan._submit(futures, lambda: 1 / 0)
     with pytest.raises(ZeroDivisionError):           # raised where the plan waits for it
         f.result()
+    monkeypatch.setenv("OPENBLAS_NUM_THREADS", "1")
+    monkeypatch.setattr(threads._b, "cores", 1)
+    _look()
+    assert not threads.overlap_allowed()
 
 
-def test_busy_machine_runs_compute_what_free_ones_do(budget, monkeypatch):
-    # the same training steps, once with the worker and a free core, once with none free
+def test_plans_whose_worker_is_refused_compute_what_overlapped_ones_do(budget, monkeypatch):
     monkeypatch.setenv("OPENBLAS_NUM_THREADS", "1")
     rng = np.random.RandomState(0)
     bx = rng.rand(4, 32, 300).astype(np.float32)
     by = np.eye(10, dtype=np.float32)[rng.randint(0, 10, (4, 32))]
     results = []
-    for load in (0.0, 1.0):
-        budget[0] = load
-        _look()
+    for allowed in (True, False):
+        monkeypatch.setattr(threads, "overlap_allowed", lambda: allowed)
         g = tf.Graph()
         with g.as_default():
             x = tf.placeholder(tf.float32, [None, 300])
@@ -192,7 +198,6 @@ def test_without_threadpoolctl_the_pool_is_left_alone(budget, monkeypatch):
     budget[0] = 1.0
     _look()
     assert threads._blas_controllers() == [] and _blas_pool() == before
-    assert not threads.overlap_allowed()
     a = np.ones((200, 200), np.float32)
     with tf.Graph().as_default(), tf.Session() as sess:
         np.testing.assert_array_equal(sess.run(tf.matmul(a, a)), a @ a)

@@ -5,7 +5,7 @@ sized to the cores it may use. flowgrad's kernels are NumPy's, so its intra-op p
 NumPy's BLAS pool (sized through threadpoolctl, an optional dependency) and its inter-op
 pool is the Session plans' worker thread (``flowgrad.plan``). The budget keeps
 
-    BLAS threads x kernels running at once <= free cores,
+    BLAS threads <= free cores, and BLAS threads x kernels running at once <= cores,
 
 where the free cores are the cores this process may use (its CPU affinity, capped by a
 cgroup CPU quota) less those other processes kept busy over the last fraction of a second
@@ -13,6 +13,9 @@ cgroup CPU quota) less those other processes kept busy over the last fraction of
 kernels that call BLAS). A BLAS pool with more threads than free cores makes every GEMM
 wait for its slowest thread, which shares a core with someone else: programs ran 5-10x
 slower with one core of two taken by another process.
+
+The inter-op worker runs beside the calling thread only where the BLAS pool has one
+thread, so a plan keeps at most two threads busy, on two or more usable cores.
 
 The BLAS pool's size is capped by ``tf.config.threading.set_intra_op_parallelism_threads``
 (or the first Session config's ``intra_op_parallelism_threads``; 0 leaves it to flowgrad)
@@ -232,9 +235,14 @@ def free_cores() -> int:
 
 def overlap_allowed() -> bool:
     """Whether a second kernel may run now on the inter-op worker beside the calling
-    thread's: two free cores, with one BLAS thread per kernel."""
+    thread's: two usable cores, with one BLAS thread per kernel (so two busy threads).
+
+    Unlike the BLAS pool this does not shrink with the load: the two kernels are
+    independent and meet only where the plan waits for the worker's result (asleep),
+    whereas a threaded GEMM's threads work in lockstep and all wait for the one that shares
+    a core with another process."""
     check()
-    return _b.free >= 2 and _b.blas_threads <= 1
+    return _b.blas_threads <= 1 and usable_cores() >= 2
 
 
 def blas_threads() -> int:
