@@ -47,7 +47,7 @@ from flowgrad.tape import GradientTape, custom_gradient
 from flowgrad import autodiff
 from flowgrad.vectorized_jacobians import vectorized_map
 from flowgrad.ops.clip_ops import *
-from flowgrad.ops.script_ops import numpy_function
+from flowgrad.ops.script_ops import numpy_function, py_function
 from flowgrad import summary, testing as test
 from flowgrad import linalg_api as linalg
 from flowgrad.ops.einsum_ops import einsum, tensordot

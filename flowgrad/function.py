@@ -334,6 +334,9 @@ def _signature(obj: Any, feeds: list, tensors: list) -> Any:
     if isinstance(obj, np.ndarray):
         feeds.append(obj)
         return (_TENSOR, dtypes.as_dtype(obj.dtype), obj.shape)
+    if isinstance(obj, TensorSpec):    # get_concrete_function(TensorSpec(...)): no value
+        dims = obj.shape.as_list() if obj.shape.rank is not None else None
+        return (_TENSOR, obj.dtype, None if dims is None else tuple(dims))
     if isinstance(obj, (list, tuple)):
         return (type(obj), tuple([_signature(x, feeds, tensors) for x in obj]))
     if isinstance(obj, dict):
@@ -354,11 +357,15 @@ def _symbolic_args(args: tuple, kwargs: dict, names: list, placeholders: list) -
         count = iter(range(1 << 30))
 
         def leaf(x: Any) -> Any:
-            if not isinstance(x, (EagerTensor, np.ndarray)):
+            if isinstance(x, TensorSpec):
+                dt, shape = x.dtype, x.shape
+            elif isinstance(x, (EagerTensor, np.ndarray)):
+                dt = x._dtype if isinstance(x, EagerTensor) else dtypes.as_dtype(x.dtype)
+                shape = TensorShape(x.shape)
+            else:
                 return x
-            dt = x._dtype if isinstance(x, EagerTensor) else dtypes.as_dtype(x.dtype)
             k = next(count)
-            p = placeholder(dt, TensorShape(x.shape), name=name if not k else "%s_%d" % (name, k))
+            p = placeholder(dt, shape, name=name if not k else "%s_%d" % (name, k))
             placeholders.append(p)
             return p
         return nest.map_structure(leaf, value)
@@ -519,6 +526,9 @@ class Function:
         no arguments are needed."""
         if self._input_signature is not None and not args and not kwargs:
             key, feeds = "input_signature", None
+        elif self._input_signature is None and any(
+                isinstance(a, TensorSpec) for a in nest.flatten((args, kwargs))):
+            key, feeds = _signature((args, kwargs), [], []), None     # specs have no values
         else:
             key, feeds, _ = self._key(args, kwargs)
         return self._concrete.get(key) or self._trace(key, args, kwargs, feeds)

@@ -45,7 +45,9 @@ def test_float_range_graph_mode():
 
 def test_linspace_errors():
     with pytest.raises(TypeError, match="floating point"):
-        tf.linspace(0, 10, 3)
+        tf.linspace(True, False, 3)
+    with tf.Graph().as_default():       # integer ends are computed in float64, as in TF 2.21
+        assert tf.linspace(0, 10, 3).dtype == tf.float64
     with pytest.raises(ValueError, match="num must be >= 0"):
         tf.linspace(0.0, 1.0, -1)
     with pytest.raises(ValueError, match="axis 2 is out of range"):

@@ -52,6 +52,7 @@ from flowgrad.ops.trig_ops import acos, acosh, asin, asinh, atan, atan2, atanh, 
 from flowgrad import bitwise_api as bitwise
 from flowgrad import signal_api as signal
 from flowgrad import raw_ops_api as raw_ops
+from flowgrad.ops.script_ops import py_function
 from flowgrad.ops.bucket_ops import (bincount, histogram_fixed_width, histogram_fixed_width_bins,
                                      searchsorted)
 from flowgrad.ops.manip_ops import (bitcast, broadcast_dynamic_shape, broadcast_static_shape,

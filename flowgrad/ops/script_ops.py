@@ -4,6 +4,7 @@ Not differentiable, as in TensorFlow: give them a gradient with
 ``RegisterGradient`` + ``gradient_override_map({"PyFunc": ..., "PyFuncStateless": ...})``."""
 from __future__ import annotations
 
+import functools
 import itertools
 from collections.abc import Callable
 from typing import Any
@@ -11,7 +12,7 @@ from typing import Any
 import numpy as np
 
 from flowgrad.framework import dtypes
-from flowgrad.framework.context import executing_eagerly
+from flowgrad.framework.context import executing_eagerly, state
 from flowgrad.framework.op_call import apply_op
 from flowgrad.framework.registry import _NO_GRADIENT, register_op
 from flowgrad.framework.tensor import convert_to_tensor
@@ -113,10 +114,78 @@ def py_func(func: Callable, inp: list, Tout: Any, stateful: bool = True,
     return outs if is_list else outs[0]
 
 
-def numpy_function(func: Callable, inp: list, Tout: Any, stateful: bool = True,
-                   name: str | None = None) -> Any:
-    """Runs ``func`` on the NumPy values of ``inp`` as an op (same semantics as py_func)."""
+def numpy_function(func: Callable | None = None, inp: list | None = None, Tout: Any = None,
+                   stateful: bool = True, name: str | None = None) -> Any:
+    """Runs ``func`` on the NumPy values of ``inp`` as an op (same semantics as py_func).
+
+    Without ``func`` (``@tf.numpy_function(Tout=...)``) it is a decorator: the decorated
+    function, called with tensors, runs as this op on them.
+    """
+    if func is None:
+        return _decorator(numpy_function, "tf.numpy_function", inp, Tout, stateful=stateful,
+                          name=name)
     return py_func(func, inp, Tout, stateful=stateful, name=name)
 
 
-__all__ = ["py_func", "numpy_function"]
+def _decorator(fn: Callable, what: str, inp: Any, Tout: Any, **kw: Any) -> Callable:  # noqa: N803
+    if inp is not None or Tout is None:
+        raise TypeError("%s used as a decorator takes Tout (and no inp): "
+                        "@%s(Tout=...)" % (what, what))
+
+    def decorate(f: Callable) -> Callable:
+        @functools.wraps(f)
+        def wrapper(*args: Any) -> Any:
+            return fn(f, list(args), Tout, **kw)
+        return wrapper
+    return decorate
+
+
+def _eagerly(func: Callable, tout: Any) -> Callable:
+    """``func`` called on eager tensors made from NumPy values (graph-mode py_function)."""
+    def call(*arrays: Any) -> Any:
+        saved_eager, saved_stack = state.eager, list(state.graph_stack)
+        state.eager, state.graph_stack[:] = True, []
+        try:
+            out = func(*[convert_to_tensor(a) for a in arrays])
+        finally:
+            state.eager, state.graph_stack[:] = saved_eager, saved_stack
+        outs = flatten(out)
+        values = [None if o is None else np.asarray(convert_to_tensor(o)._value) for o in outs]
+        return values if isinstance(tout, (list, tuple)) else values[0]
+    return call
+
+
+def py_function(func: Callable | None = None, inp: list | None = None, Tout: Any = None,
+                name: str | None = None) -> Any:
+    """Runs the Python function ``func`` on tensors (TensorFlow 2's ``tf.py_function``).
+
+    Eagerly, ``func`` runs at once on ``inp`` (so a GradientTape sees its ops and
+    differentiates through them, as in TensorFlow); in a graph it becomes an op that calls
+    ``func`` on eager tensors when it runs (no gradient there). Without ``func`` it is a
+    decorator, as ``numpy_function``.
+
+    Args:
+      func: A Python function of tensors returning tensors (or values).
+      inp: The input tensors.
+      Tout: The output dtype, or a list of them (then a list is returned).
+      name: A name for the operation.
+
+    Returns:
+      A tensor, or a list of tensors when ``Tout`` is a list.
+    """
+    if func is None:
+        return _decorator(py_function, "tf.py_function", inp, Tout, name=name)
+    if not callable(func):
+        raise ValueError("Expected func to be callable. Received func=%r of type %s."
+                         % (func, type(func)))
+    is_list = isinstance(Tout, (list, tuple))
+    touts = [dtypes.as_dtype(t) for t in (Tout if is_list else [Tout])]
+    if executing_eagerly():
+        outs = [None if o is None else convert_to_tensor(o, t)
+                for o, t in zip(flatten(func(*[convert_to_tensor(_as_value(x)) for x in inp])),
+                                touts)]
+        return outs if is_list else outs[0]
+    return py_func(_eagerly(func, Tout), inp, Tout, stateful=True, name=name)
+
+
+__all__ = ["py_func", "numpy_function"]  # py_function: TF2 (and TF1) face only

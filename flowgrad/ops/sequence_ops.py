@@ -14,7 +14,7 @@ import numpy as np
 from flowgrad.framework import dtypes
 from flowgrad.framework.graph import name_scope
 from flowgrad.framework.shape_rules import constant_value
-from flowgrad.framework.tensor import convert_to_tensor
+from flowgrad.framework.tensor import convert_to_tensor, is_tensor
 from flowgrad.ops.array_ops import concat, expand_dims, range, reshape, shape, slice
 from flowgrad.ops.math_ops import cast, maximum
 
@@ -25,6 +25,10 @@ def linspace(start: Any, stop: Any, num: Any, name: str | None = None, axis: int
     """``num`` evenly spaced values from ``start`` to ``stop`` (both included) along ``axis``."""
     with name_scope(name, "linspace", [start, stop]):
         start = convert_to_tensor(start, name="start")
+        if start.dtype.is_integer:      # TensorFlow computes integer ends in float64
+            start = cast(start, dtypes.float64)
+        if is_tensor(stop) and stop.dtype.is_integer:
+            stop = cast(stop, start.dtype.base_dtype)
         stop = convert_to_tensor(stop, name="stop", dtype=start.dtype.base_dtype)
         dt = start.dtype.base_dtype
         if dt not in _LINSPACE_DTYPES:

@@ -109,6 +109,8 @@ CASES = [
       "fa": (np.cos(np.arange(3 * 2 * 3)).reshape(3, 2, 3).tolist(), "float32"),
       "b": (np.sin(np.arange(2 * 2 * 3)).reshape(1, 2, 2, 3).tolist(), "float32"),
       "fb": (np.cos(np.arange(3 * 3 * 2 * 3)).reshape(3, 3, 2, 3).tolist(), "float32")}),
+    ("linspace_int", "(tf.linspace(-2, 2, 201), tf.linspace(n, 3, 3))",
+     {"n": (1, "int32")}),
     ("fft", "(tf.signal.fft(z), tf.signal.ifft(z), tf.signal.fft2d(z), tf.signal.ifft2d(z))",
      {"z": ((np.sin(np.arange(24)) + 1j * np.cos(np.arange(24) * 0.7)).reshape(2, 3, 4)
             .tolist(), "complex64")}),
