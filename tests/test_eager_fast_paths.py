@@ -74,8 +74,8 @@ def test_tape_gradients_with_and_without_skipped_inputs(both):
         z = tf.reduce_sum(x * y / (x + y) - y)
     grads = tape.gradient(z, [x, y] if both else [x])
     np.testing.assert_allclose(grads[0].numpy(), (y0 / (x0 + y0)) ** 2)
-    if both:    # as in TensorFlow, an unwatched input of a recorded op gets its gradient
-        np.testing.assert_allclose(grads[1].numpy(), (x0 / (x0 + y0)) ** 2 - 1)
+    if both:    # as in TensorFlow 2.21, a constant that was never watched gets None
+        assert grads[1] is None
 
 
 @pytest.mark.parametrize("fn", [tf.add, tf.subtract, tf.multiply, tf.realdiv,
