@@ -110,6 +110,16 @@ def _crop_and_resize_kernel(image: np.ndarray, boxes: np.ndarray, box_ind: np.nd
     return out
 
 
+def _valid_taps(ys: np.ndarray, xs: np.ndarray, hw: tuple, ct: Any) -> tuple:
+    """The sample rows and columns inside the image, with their bilinear corners."""
+    yi = np.nonzero((ys >= 0) & (ys <= hw[0] - 1))[0]
+    xi = np.nonzero((xs >= 0) & (xs <= hw[1] - 1))[0]
+    yv, xv = ys[yi], xs[xi]
+    top, bot = np.floor(yv).astype(int), np.ceil(yv).astype(int)
+    left, right = np.floor(xv).astype(int), np.ceil(xv).astype(int)
+    return yi, xi, yv, xv, top, bot, left, right, yv - top.astype(ct), xv - left.astype(ct)
+
+
 def _crop_grad_image_kernel(grads: np.ndarray, boxes: np.ndarray, box_ind: np.ndarray,
                             image_size: Any, *, T: Any, method: str) -> np.ndarray:
     n, h, w, d = (int(v) for v in np.ravel(image_size))
@@ -119,25 +129,21 @@ def _crop_grad_image_kernel(grads: np.ndarray, boxes: np.ndarray, box_ind: np.nd
     out = np.zeros((n, h, w, d), ct)
     for b in range(boxes.shape[0]):
         ys, xs = _crop_taps(boxes, b, (h, w), (ch, cw), ct)
-        g = grads[b].astype(ct)
+        yi, xi, yv, xv, top, bot, left, right, yl, xl = _valid_taps(ys, xs, (h, w), ct)
+        if not len(yi) or not len(xi):
+            continue
+        g = grads[b][np.ix_(yi, xi)].astype(ct)
         dst = out[box_ind[b]]
-        for y in range(ch):
-            if not 0 <= ys[y] <= h - 1:
-                continue
-            for x in range(cw):
-                if not 0 <= xs[x] <= w - 1:
-                    continue
-                if method == "nearest":
-                    dst[int(np.floor(ys[y] + ct(0.5))),
-                        int(np.floor(xs[x] + ct(0.5)))] += g[y, x]
-                    continue
-                ty, by = int(np.floor(ys[y])), int(np.ceil(ys[y]))
-                lx, rx = int(np.floor(xs[x])), int(np.ceil(xs[x]))
-                yl, xl = ys[y] - ct(ty), xs[x] - ct(lx)
-                dst[ty, lx] += (1 - yl) * (1 - xl) * g[y, x]
-                dst[ty, rx] += (1 - yl) * xl * g[y, x]
-                dst[by, lx] += yl * (1 - xl) * g[y, x]
-                dst[by, rx] += yl * xl * g[y, x]
+        if method == "nearest":
+            ry = np.floor(yv + ct(0.5)).astype(int)
+            rx = np.floor(xv + ct(0.5)).astype(int)
+            np.add.at(dst, (ry[:, None], rx[None, :]), g)
+            continue
+        yl, xl = yl[:, None, None], xl[None, :, None]
+        np.add.at(dst, (top[:, None], left[None, :]), (1 - yl) * (1 - xl) * g)
+        np.add.at(dst, (top[:, None], right[None, :]), (1 - yl) * xl * g)
+        np.add.at(dst, (bot[:, None], left[None, :]), yl * (1 - xl) * g)
+        np.add.at(dst, (bot[:, None], right[None, :]), yl * xl * g)
     return out.astype(T.np if hasattr(T, "np") else np.dtype(T))
 
 
@@ -153,33 +159,29 @@ def _crop_grad_boxes_kernel(grads: np.ndarray, image: np.ndarray, boxes: np.ndar
     wr = ct(w - 1) / ct(cw - 1) if cw > 1 else ct(0)
     for b in range(boxes.shape[0]):
         ys, xs = _crop_taps(boxes, b, (h, w), (ch, cw), ct)
+        yi, xi, _, _, top, bot, left, right, yl, xl = _valid_taps(ys, xs, (h, w), ct)
+        if not len(yi) or not len(xi):
+            continue
         src = img[box_ind[b]]
-        for y in range(ch):
-            if not 0 <= ys[y] <= h - 1:
-                continue
-            ty, by = int(np.floor(ys[y])), int(np.ceil(ys[y]))
-            yl = ys[y] - ct(ty)
-            for x in range(cw):
-                if not 0 <= xs[x] <= w - 1:
-                    continue
-                lx, rx = int(np.floor(xs[x])), int(np.ceil(xs[x]))
-                xl = xs[x] - ct(lx)
-                tl, tr, bl, br = src[ty, lx], src[ty, rx], src[by, lx], src[by, rx]
-                gy = ((1 - xl) * (bl - tl) + xl * (br - tr)) * grads[b, y, x]
-                gx = ((1 - yl) * (tr - tl) + yl * (br - bl)) * grads[b, y, x]
-                gy, gx = gy.sum(dtype=ct), gx.sum(dtype=ct)
-                if ch > 1:
-                    out[b, 0] += gy * (ct(h - 1) - ct(y) * hr)
-                    out[b, 2] += gy * (ct(y) * hr)
-                else:
-                    out[b, 0] += gy * ct(0.5) * ct(h - 1)
-                    out[b, 2] += gy * ct(0.5) * ct(h - 1)
-                if cw > 1:
-                    out[b, 1] += gx * (ct(w - 1) - ct(x) * wr)
-                    out[b, 3] += gx * (ct(x) * wr)
-                else:
-                    out[b, 1] += gx * ct(0.5) * ct(w - 1)
-                    out[b, 3] += gx * ct(0.5) * ct(w - 1)
+        tl, tr = src[np.ix_(top, left)], src[np.ix_(top, right)]
+        bl, br = src[np.ix_(bot, left)], src[np.ix_(bot, right)]
+        g = grads[b][np.ix_(yi, xi)].astype(ct)
+        yl3, xl3 = yl[:, None, None], xl[None, :, None]
+        gy = (((1 - xl3) * (bl - tl) + xl3 * (br - tr)) * g).sum(-1)
+        gx = (((1 - yl3) * (tr - tl) + yl3 * (br - bl)) * g).sum(-1)
+        yf, xf = yi.astype(ct)[:, None], xi.astype(ct)[None, :]
+        if ch > 1:
+            out[b, 0] += (gy * (ct(h - 1) - yf * hr)).sum()
+            out[b, 2] += (gy * (yf * hr)).sum()
+        else:
+            out[b, 0] += gy.sum() * ct(0.5) * ct(h - 1)
+            out[b, 2] += gy.sum() * ct(0.5) * ct(h - 1)
+        if cw > 1:
+            out[b, 1] += (gx * (ct(w - 1) - xf * wr)).sum()
+            out[b, 3] += (gx * (xf * wr)).sum()
+        else:
+            out[b, 1] += gx.sum() * ct(0.5) * ct(w - 1)
+            out[b, 3] += gx.sum() * ct(0.5) * ct(w - 1)
     return out
 
 
