@@ -471,3 +471,21 @@ def test_empty_segments_of_unsorted_max_min_hold_the_lowest_finite_value():
         assert np.isfinite(mx).all() and np.isfinite(mn).all()
         np.testing.assert_array_equal(flowgrad.math.segment_max(x, ids).numpy(),
                                       [[3, 4], [0, 0], [5, 6]])
+
+
+def test_keras_weights_files_honour_the_umask_and_clean_killed_saves(tmp_path):
+    import os
+    with eager():
+        model = _keras_mlp()
+        path = str(tmp_path / "m.weights.npz")
+        orphan = tmp_path / ".m.weights.npz.killed.tmp"      # what a killed save leaves
+        orphan.write_bytes(b"partial")
+        os.utime(orphan, (1e9, 1e9))         # long dead (a fresh one may be a live writer's)
+        old = os.umask(0o022)
+        try:
+            model.save_weights(path)
+        finally:
+            os.umask(old)
+        assert os.stat(path).st_mode & 0o777 == 0o644        # TensorFlow/Keras: 0666 & ~umask
+        assert sorted(os.listdir(tmp_path)) == ["m.weights.npz"]
+        model.load_weights(path)

@@ -15,7 +15,6 @@ from __future__ import annotations
 
 import json
 import os
-import tempfile
 import warnings
 from typing import Any
 
@@ -563,18 +562,11 @@ class Model(Layer):
         header = {"format": _WEIGHTS_FORMAT,
                   "paths": [getattr(w, "path", w.name) for w in weights]}
         arrays = {"w%d" % i: v for i, v in enumerate(self.get_weights())}
-        directory = os.path.dirname(os.path.abspath(filepath))
-        fd, tmp = tempfile.mkstemp(prefix=".tmp_weights_", dir=directory)
-        try:
-            with os.fdopen(fd, "wb") as f:
-                np.savez(f, __header__=np.array(json.dumps(header)), **arrays)
-                f.flush()
-                os.fsync(f.fileno())
-            os.replace(tmp, filepath)
-        except BaseException:
-            if os.path.exists(tmp):
-                os.remove(tmp)
-            raise
+        from flowgrad.train.checkpoint_management import write_atomically  # train imports keras
+        # a hidden temporary file renamed into place, written with the process's umask (not
+        # mkstemp's 0600), orphans of killed saves removed, as checkpoints are written
+        write_atomically(filepath, lambda f: np.savez(
+            f, __header__=np.array(json.dumps(header)), **arrays))
 
     def load_weights(self, filepath: str, skip_mismatch: bool = False) -> None:
         """Reads weights written by ``save_weights`` (same architecture, same order)."""
