@@ -252,6 +252,7 @@ RECIPES.update({
                [_a(2, 3), _a(2, 3)]),
     "RFFT": (lambda x: tf.math.imag(tf.signal.rfft(x)), [_a(6)]),
     "IRFFT": (lambda a, b: tf.signal.irfft(tf.complex(a, b)), [_a(4), _a(4)]),
+    "Cross": (tf.linalg.cross, [_a(2, 3), _a(2, 3)]),
 })
 
 # op types made only by internal code paths no public TensorFlow function reaches

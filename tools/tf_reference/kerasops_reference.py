@@ -111,6 +111,13 @@ CASES = [
       "fb": (np.cos(np.arange(3 * 3 * 2 * 3)).reshape(3, 3, 2, 3).tolist(), "float32")}),
     ("linspace_int", "(tf.linspace(-2, 2, 201), tf.linspace(n, 3, 3))",
      {"n": (1, "int32")}),
+    ("linalg_extra", "(tf.linalg.cross(a, b), tf.linalg.pinv(m), tf.linalg.matrix_rank(m), "
+                     "tf.linalg.matrix_rank(r), tf.linalg.pinv(r), "
+                     "tf.linalg.matrix_rank(r, tol=0.5))",
+     {"a": ([[1.0, 2.0, 3.0], [-1.0, 0.5, 2.0]], "float64"),
+      "b": ([[0.0, 1.0, -1.0], [4.0, 1.0, 0.0]], "float64"),
+      "m": (np.sin(np.arange(12.0)).reshape(2, 3, 2).tolist(), "float64"),
+      "r": ([[1.0, 2.0, 3.0], [2.0, 4.0, 6.0], [1.0, 0.0, 1.0]], "float32")}),
     ("fft", "(tf.signal.fft(z), tf.signal.ifft(z), tf.signal.fft2d(z), tf.signal.ifft2d(z))",
      {"z": ((np.sin(np.arange(24)) + 1j * np.cos(np.arange(24) * 0.7)).reshape(2, 3, 4)
             .tolist(), "complex64")}),

@@ -1,0 +1,121 @@
+"""More of ``tf.linalg``: the ``Cross`` op (cross products of 3-vectors), and ``pinv`` and
+``matrix_rank`` made of the singular value decomposition as TensorFlow makes them (so
+``pinv`` differentiates through ``Svd``'s gradient)."""
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+
+from flowgrad.framework import dtypes
+from flowgrad.framework.errors import InvalidArgumentError
+from flowgrad.framework.graph import name_scope
+from flowgrad.framework.op_call import apply_op
+from flowgrad.framework.registry import defop, register_jvp
+from flowgrad.framework.shape_rules import binary
+from flowgrad.framework.tensor import convert_to_tensor
+from flowgrad.ops.arithmetic_ops import multiply, realdiv
+from flowgrad.ops.array_ops import _as_value, expand_dims, shape, sum_tangents
+from flowgrad.ops.cast_ops import cast
+from flowgrad.ops.comparison_ops import greater, where
+from flowgrad.ops.fill_ops import fill
+from flowgrad.ops.linalg_ops import svd
+from flowgrad.ops.matmul_ops import matmul
+from flowgrad.ops.reduction_ops import reduce_max
+from flowgrad.ops.sum_ops import reduce_sum
+
+
+def _cross_kernel(a: Any, b: Any) -> np.ndarray:
+    a, b = np.asarray(a), np.asarray(b)
+    if a.shape != b.shape or not a.shape or a.shape[-1] != 3:
+        raise InvalidArgumentError(None, None, "Cross: a and b must have the same shape with "
+                                   "an innermost dimension of 3, got %s and %s"
+                                   % (list(a.shape), list(b.shape)))
+    return np.cross(a, b)
+
+
+@defop("Cross", _cross_kernel, binary, same_dtype=True, input_names=("a", "b"))
+def _cross_grad(op: Any, grad: Any) -> Any:
+    a, b = op.inputs
+    return cross(b, grad), cross(grad, a)
+
+
+register_jvp("Cross", lambda op, ta, tb: sum_tangents(op.outputs[0], [
+    None if ta is None else cross(ta, op.inputs[1]),
+    None if tb is None else cross(op.inputs[0], tb)]))
+
+
+def cross(a: Any, b: Any, name: str | None = None) -> Any:
+    """The cross product of 3-vectors along the innermost axis.
+
+    Args:
+      a: A tensor whose innermost dimension is 3.
+      b: A tensor of ``a``'s shape and dtype.
+      name: A name for the operation.
+
+    Returns:
+      ``a x b``, of ``a``'s shape.
+
+    Raises:
+      InvalidArgumentError: if the shapes differ or the innermost dimension is not 3.
+    """
+    x = convert_to_tensor(_as_value(a), name="a")
+    y = convert_to_tensor(_as_value(b), x.dtype.base_dtype, name="b")
+    return apply_op("Cross", (x, y), name=name)
+
+
+def _default_tolerance(x: Any) -> float:
+    dims = x.shape.as_list()[-2:] if x.shape.rank else [None, None]
+    if None in dims:
+        raise ValueError("the default tolerance needs the matrix dimensions to be known")
+    return float(max(dims)) * float(np.finfo(x.dtype.base_dtype.np).eps)
+
+
+def pinv(a: Any, rcond: Any = None, validate_args: bool = False,
+         name: str | None = None) -> Any:
+    """The Moore-Penrose pseudo-inverse of the innermost matrices (from their SVD; singular
+    values at most ``rcond`` times the largest are treated as zero).
+
+    Args:
+      a: A float tensor ``[..., M, N]``.
+      rcond: The cutoff; ``10 * max(M, N) * eps`` by default.
+      validate_args: Accepted for TensorFlow's signature.
+      name: A name for the operation.
+
+    Returns:
+      A tensor ``[..., N, M]``.
+    """
+    del validate_args
+    with name_scope(name, "pinv", [a, rcond]) as scope:
+        x = convert_to_tensor(_as_value(a), name="a")
+        dt = x.dtype.base_dtype
+        cut = 10.0 * _default_tolerance(x) if rcond is None else rcond
+        s, u, v = svd(x, full_matrices=False, compute_uv=True)
+        cutoff = multiply(convert_to_tensor(_as_value(cut), dt), reduce_max(s, axis=-1))
+        s = where(greater(s, expand_dims(cutoff, -1)), s, fill(shape(s), np.array(np.inf,
+                                                                                 dt.np)))
+        return matmul(realdiv(v, expand_dims(s, -2)), u, transpose_b=True, name=scope)
+
+
+def matrix_rank(a: Any, tol: Any = None, validate_args: bool = False,
+                name: str | None = None) -> Any:
+    """The number of singular values above ``tol`` of the innermost matrices (int32).
+
+    Args:
+      a: A float tensor ``[..., M, N]``.
+      tol: The threshold; ``max(M, N) * eps * max(singular values)`` by default.
+      validate_args: Accepted for TensorFlow's signature.
+      name: A name for the operation.
+
+    Returns:
+      An int32 tensor ``[...]``.
+    """
+    del validate_args
+    with name_scope(name, "matrix_rank", [a, tol]) as scope:
+        x = convert_to_tensor(_as_value(a), name="a")
+        s = svd(x, compute_uv=False)
+        if tol is None:
+            threshold = multiply(_default_tolerance(x), reduce_max(s, axis=-1, keepdims=True))
+        else:
+            threshold = convert_to_tensor(_as_value(tol), x.dtype.base_dtype)
+        return reduce_sum(cast(greater(s, threshold), dtypes.int32), axis=-1, name=scope)
