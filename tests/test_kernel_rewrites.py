@@ -56,3 +56,31 @@ def test_splitv_pieces_are_numpys_with_empty_and_inferred_sizes():
                          num_split=2)
     np.testing.assert_array_equal(got[0], x[:3])
     np.testing.assert_array_equal(got[1], x[3:])
+
+
+def _scatter_before(flow, indices, value):
+    indices = np.asarray(indices).reshape(-1)
+    n, top = flow.shape[0], int(indices.max()) + 1
+    out = np.zeros((max(n, top),) + value.shape[1:], flow.dtype)
+    out[:n] = flow
+    out[indices] = value
+    return out
+
+
+def test_tensor_array_writes_leave_the_old_flow_and_match_the_former_kernel():
+    from flowgrad.ops.tensor_array_ops import _scatter_kernel
+    rng = np.random.RandomState(1)
+    flow = rng.rand(5, 3, 2).astype(np.float32)
+    kept = flow.copy()
+    for indices, rows, dynamic in (([2], 1, False), ([4, 0, 4], 3, False), ([7], 1, True),
+                                   ([6, 1], 2, True)):
+        value = rng.rand(rows, 3, 2).astype(np.float32)
+        got = _scatter_kernel(flow, np.array(indices, np.int32), value, dynamic_size=dynamic)
+        want = _scatter_before(flow, indices, value)
+        assert got.dtype == want.dtype and got.shape == want.shape
+        np.testing.assert_array_equal(got, want)
+        assert not np.shares_memory(got, flow)
+        np.testing.assert_array_equal(flow, kept)       # value semantics: the input unchanged
+    with pytest.raises(ValueError):                     # one index, two rows: as before
+        _scatter_kernel(flow, np.array([1], np.int32), rng.rand(2, 3, 2).astype(np.float32),
+                        dynamic_size=False)

@@ -89,9 +89,15 @@ def _scatter_kernel(flow: np.ndarray, indices: Any, value: np.ndarray, *,
                 "%s which is incompatible with the TensorArray's inferred element shape: %s"
                 % (indices[0] if len(indices) else 0, list(elem), list(flow.shape[1:])))
         flow = np.zeros((n,) + elem, value.dtype)       # no element yet: take the new shape
-    out = np.zeros((max(n, top),) + elem, flow.dtype)
-    out[:n] = flow
-    out[indices] = value
+    if top <= n:
+        out = flow.copy()               # one pass (zeros, then a copy into them, were two)
+    else:
+        out = np.zeros((top,) + elem, flow.dtype)
+        out[:n] = flow
+    if len(indices) == 1 and len(value) == 1:
+        out[indices[0]] = value[0]      # a write: basic indexing, no fancy-index machinery
+    else:
+        out[indices] = value
     return out
 
 
