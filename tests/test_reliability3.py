@@ -489,3 +489,47 @@ def test_keras_weights_files_honour_the_umask_and_clean_killed_saves(tmp_path):
         assert os.stat(path).st_mode & 0o777 == 0o644        # TensorFlow/Keras: 0666 & ~umask
         assert sorted(os.listdir(tmp_path)) == ["m.weights.npz"]
         model.load_weights(path)
+
+
+# --------------------------------------------------------------------------------------
+# flowgrad's own SavedModel format: a damaged file is a DataLossError naming it
+
+
+def test_damaged_flowgrad_saved_model_names_the_file(tmp_path, monkeypatch):
+    import os
+    from flowgrad.saved_model import saved_model as sm
+    monkeypatch.setattr(sm, "_save_tf_format", lambda *a: "flowgrad format asked by the test")
+    with eager():
+        class M(flowgrad.Module):
+            def __init__(self):
+                super().__init__()
+                self.v = flowgrad.Variable([1.0, 2.0])
+
+            @flowgrad.function(input_signature=[flowgrad.TensorSpec([2])])
+            def __call__(self, x):
+                return x * self.v
+        good = str(tmp_path / "good")
+        flowgrad.saved_model.save(M(), good)
+        meta = os.path.join(good, sm.META_FILENAME)
+        npz = os.path.join(good, "variables", "variables.npz")
+        assert os.path.isfile(meta) and os.path.isfile(npz)
+        text, blob = open(meta, "rb").read(), open(npz, "rb").read()
+        rng = np.random.RandomState(0)
+        cases = [(meta, text[:len(text) // 2]), (meta, b"\xff\xfe" + text),
+                 (meta, text.replace(b'"functions"', b'"functionz"')),
+                 (meta, text.replace(b'"object_graph"', b'"object_graf"')),
+                 (npz, blob[:len(blob) // 2])]
+        for k in rng.randint(0, len(blob), 12):
+            flipped = bytearray(blob)
+            flipped[k] ^= 1 << int(rng.randint(8))
+            cases.append((npz, bytes(flipped)))
+        for path, data in cases:
+            open(path, "wb").write(data)
+            try:
+                m = flowgrad.saved_model.load(good)
+            except errors.DataLossError as e:
+                assert path in str(e)
+            else:                  # a flip no reader checks (zip padding): still right
+                np.testing.assert_array_equal(m(flowgrad.constant([1.0, 1.0])).numpy(), [1, 2])
+            open(meta, "wb").write(text)
+            open(npz, "wb").write(blob)

@@ -42,7 +42,7 @@ from typing import Any
 import numpy as np
 
 from flowgrad import nest
-from flowgrad.framework import dtypes
+from flowgrad.framework import dtypes, errors
 from flowgrad.framework.context import state
 from flowgrad.framework.op_call import apply_op
 from flowgrad.framework.registry import get_op_def
@@ -558,14 +558,30 @@ def load(export_dir: str, tags: Any = None, options: Any = None) -> Any:
         if tf_loader.is_tf_saved_model(export_dir):
             return tf_loader.load(export_dir, tags)
         raise OSError("SavedModel file does not exist at: %s/{%s}" % (export_dir, META_FILENAME))
-    with open(meta_path, encoding="utf-8") as f:
-        meta = json.load(f)
-    if meta.get("format") != FORMAT or meta.get("version", 0) > FORMAT_VERSION:
+    try:
+        with open(meta_path, encoding="utf-8") as f:
+            meta = json.load(f)
+    except (ValueError, UnicodeDecodeError) as e:      # JSONDecodeError is a ValueError
+        raise errors.DataLossError(None, None, "Unable to read the SavedModel file %s: %s. The "
+                                   "file is truncated or corrupted." % (meta_path, e)) from e
+    if not isinstance(meta, dict) or meta.get("format") != FORMAT or \
+            meta.get("version", 0) > FORMAT_VERSION:
         raise ValueError("%s is not a flowgrad SavedModel of a version this flowgrad reads "
-                         "(format %r version %r)" % (meta_path, meta.get("format"),
-                                                     meta.get("version")))
+                         "(format %r version %r)" % (meta_path, getattr(meta, "get", dict().get)(
+                             "format"), getattr(meta, "get", dict().get)("version")))
     values = _read_arrays(os.path.join(export_dir, _VARIABLES))
     constants = _read_arrays(os.path.join(export_dir, _CONSTANTS))
+    try:
+        return _load_objects(meta, values, constants)
+    except errors.OpError:
+        raise
+    except (KeyError, IndexError, TypeError, ValueError, AttributeError) as e:
+        raise errors.DataLossError(None, None, "The SavedModel file %s is corrupted: %s: %s"
+                                   % (meta_path, type(e).__name__, e)) from e
+
+
+def _load_objects(meta: dict, values: dict, constants: dict) -> Any:
+    """The root object of a flowgrad SavedModel from its metadata and arrays."""
     objects = _rebuild_objects(meta["object_graph"]["nodes"], values)
     for entry in meta["functions"]:
         name = entry["attribute"]

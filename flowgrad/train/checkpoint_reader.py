@@ -45,7 +45,8 @@ def read_npz(path: str) -> dict:
                 data = zf.read(info)
                 arrays[info.filename[:-4]] = np.lib.format.read_array(io.BytesIO(data),
                                                                       allow_pickle=False)
-    except (zipfile.BadZipFile, zlib.error, EOFError, OSError, ValueError) as e:
+    except (zipfile.BadZipFile, zlib.error, EOFError, OSError, ValueError, KeyError,
+            NotImplementedError, RuntimeError) as e:   # a flipped bit: 'compression method'
         raise errors.DataLossError(None, None, "Unable to read checkpoint file %s: %s. The file "
                                    "is truncated or corrupted." % (path, e)) from e
     return arrays
