@@ -43,7 +43,7 @@ from flowgrad import saved_model
 from flowgrad.saved_model.graph_def import import_graph_def
 from flowgrad.ops.sequence_ops import linspace
 from flowgrad.keras import optimizers
-from flowgrad.tape import GradientTape, custom_gradient
+from flowgrad.tape import GradientTape, custom_gradient, recompute_grad
 from flowgrad import autodiff
 from flowgrad.vectorized_jacobians import vectorized_map
 from flowgrad.ops.clip_ops import *

@@ -653,3 +653,33 @@ hooks.register(record_operation=record_operation, variable_accessed=variable_acc
 
 __all__ = ["GradientTape", "custom_gradient", "record_operation", "variable_accessed",
            "stop_recording"]
+
+
+def recompute_grad(f: Callable) -> Callable:
+    """``f`` with the same values and gradients, whose backward pass runs ``f`` again (under a
+    GradientTape) instead of keeping its intermediate results, as TensorFlow's
+    ``tf.recompute_grad`` does to save memory.
+
+    Args:
+      f: A function of tensors (it may read variables).
+
+    Returns:
+      The wrapped function.
+    """
+    @functools.wraps(f)
+    def wrapped(*args: Any) -> Any:
+        @custom_gradient
+        def inner(*xs: Any) -> Any:
+            def grad(*dys: Any, variables: Any = None) -> Any:
+                with GradientTape() as tape:
+                    tape.watch(list(xs))
+                    again = f(*xs)
+                targets = list(xs) + list(variables or [])
+                grads = tape.gradient(again, targets, output_gradients=list(dys)
+                                      if isinstance(again, (list, tuple)) else dys[0])
+                if variables is None:
+                    return grads[:len(xs)]
+                return grads[:len(xs)], grads[len(xs):]
+            return f(*xs), grad
+        return inner(*args)
+    return wrapped
