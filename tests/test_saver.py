@@ -14,8 +14,8 @@ DATA = ".data-00000-of-00001"
 
 
 def files(prefix):
-    """The files of a checkpoint in TensorFlow's format."""
-    return [prefix + DATA, prefix + ".index"]
+    """The files TensorFlow's TF1 Saver writes for a checkpoint: the bundle and the meta graph."""
+    return [prefix + DATA, prefix + ".index", prefix + ".meta"]
 
 W0 = np.arange(6, dtype=np.float32).reshape(2, 3)
 

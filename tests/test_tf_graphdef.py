@@ -275,3 +275,34 @@ def test_many_op_types_reproduce_tensorflow():
     for name, value in zip(names, values):
         assert value.dtype == ref[name].dtype, name
         np.testing.assert_allclose(value, ref[name], rtol=1e-5, atol=1e-6, err_msg=name)
+
+
+def test_saver_save_writes_the_meta_graph_that_import_meta_graph_reads(tmp_path):
+    """TF1's save-then-import_meta_graph workflow: Saver.save writes <prefix>.meta."""
+    prefix = str(tmp_path / "model.ckpt")
+    with tf.Graph().as_default():
+        w = tf.Variable([[1.0, 2.0]], name="w")
+        x = tf.placeholder(tf.float32, [None, 1], name="x")
+        tf.identity(tf.matmul(x, w), name="y")
+        saver = tf.train.Saver()
+        with tf.Session() as sess:
+            sess.run(tf.global_variables_initializer())
+            path = saver.save(sess, prefix, global_step=5)
+            no_meta = saver.save(sess, prefix + "-nometa", write_meta_graph=False)
+    assert os.path.exists(path + ".meta") and not os.path.exists(no_meta + ".meta")
+    with tf.Graph().as_default(), tf.Session() as sess:
+        restorer = tf.train.import_meta_graph(path + ".meta")
+        restorer.restore(sess, path)
+        np.testing.assert_allclose(sess.run("y:0", {"x:0": [[3.0]]}), [[3.0, 6.0]])
+
+
+def test_saver_save_warns_and_skips_the_meta_graph_it_cannot_write(tmp_path):
+    prefix = str(tmp_path / "model.ckpt")
+    with tf.Graph().as_default():
+        v = tf.Variable(1.0, name="v")
+        tf.py_func(lambda a: a, [v], tf.float32, name="opaque")
+        with tf.Session() as sess:
+            sess.run(tf.global_variables_initializer())
+            with pytest.warns(UserWarning, match="no meta graph"):
+                path = tf.train.Saver().save(sess, prefix)
+    assert os.path.exists(path + ".index") and not os.path.exists(path + ".meta")

@@ -18,7 +18,9 @@ imported (``import flowgrad`` imports them all):
   (an eager variable was read), called while a tape is active;
 * ``flowgrad.debug.numerics``: ``check_eager_numerics`` (an eager op's outputs, in
   check-numerics mode) and ``numerics_plan_compiler`` (the session's plan compiler then);
-* ``flowgrad.saved_model.graph_export``: ``graph_def`` (``Graph.as_graph_def``);
+* ``flowgrad.saved_model.graph_export``: ``graph_def`` (``Graph.as_graph_def``), and
+  ``flowgrad.saved_model.meta_graph``: ``export_meta_graph`` (the ``.meta`` file that
+  ``tf.compat.v1.train.Saver.save`` writes beside a checkpoint);
 * ``flowgrad.debug``: ``explain_gradient`` (why a gradient is None) and
   ``warn_unsafe_where`` (a ``tf.where`` whose gradient may be NaN).
 """
@@ -42,6 +44,7 @@ _PROVIDERS = {
     "explain_gradient": "flowgrad.debug.explain",
     "warn_unsafe_where": "flowgrad.debug.unsafe_where",
     "graph_def": "flowgrad.saved_model.graph_export",
+    "export_meta_graph": "flowgrad.saved_model.meta_graph",
 }
 
 
@@ -75,6 +78,7 @@ numerics_plan_compiler: Callable = _unregistered("numerics_plan_compiler")
 explain_gradient: Callable = _unregistered("explain_gradient")
 warn_unsafe_where: Callable = _unregistered("warn_unsafe_where")
 graph_def: Callable = _unregistered("graph_def")
+export_meta_graph: Callable = _unregistered("export_meta_graph")
 
 
 def register(**hooks: Callable) -> None:

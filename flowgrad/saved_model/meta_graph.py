@@ -10,6 +10,8 @@ TensorFlow's saver ops (``save/SaveV2``, ``save/RestoreV2``, ...) are not import
 the variable collections, so TensorFlow's ``import_meta_graph`` recreates them."""
 from __future__ import annotations
 
+from flowgrad.framework import hooks
+
 import os
 from typing import Any
 
@@ -174,3 +176,6 @@ def export_meta_graph(filename: str | None = None, meta_info_def: Any = None,
         write_graph(meta, os.path.dirname(filename) or ".", os.path.basename(filename),
                     as_text=as_text)
     return meta
+
+
+hooks.register(export_meta_graph=export_meta_graph)

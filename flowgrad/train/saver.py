@@ -14,14 +14,16 @@ readable, matching names, shapes and dtypes) before it assigns any variable; it 
 flowgrad 0.1.0's ``<prefix>.npz`` checkpoints."""
 from __future__ import annotations
 
+import contextlib
 import logging
 import os
 import time
+import warnings
 from typing import Any
 
 import numpy as np
 
-from flowgrad.framework import errors
+from flowgrad.framework import errors, hooks
 from flowgrad.framework.context import executing_eagerly
 from flowgrad.ops.state_ops import Variable, global_variables
 from flowgrad.train import checkpoint_management as cm
@@ -102,7 +104,10 @@ class Saver:
              strip_default_attrs: bool = False, save_debug_info: bool = False) -> str:
         """Saves the variables to ``save_path`` (``save_path-<step>`` with ``global_step``).
 
-        Returns the checkpoint's prefix, for ``restore``. No meta graph is written.
+        Returns the checkpoint's prefix, for ``restore``. With ``write_meta_graph`` (the
+        default) in graph mode, the graph is also written as ``<prefix>.meta`` (a
+        MetaGraphDef, for ``tf.compat.v1.train.import_meta_graph``), as TensorFlow does; a graph
+        holding an op TensorFlow's format cannot express gets a warning and no ``.meta``.
 
         Raises:
             ValueError: the directory of ``save_path`` does not exist.
@@ -126,12 +131,24 @@ class Saver:
         arrays = dict(zip(names, values))
         cm.remove_orphan_temp_files(save_dir, prefix)   # of saves (any step) that were killed
         write_bundle(save_path, arrays)
+        self._meta_suffix = meta_graph_suffix
+        if write_meta_graph and not executing_eagerly():
+            self._write_meta_graph(sess, "%s.%s" % (save_path, meta_graph_suffix))
         if write_state:
             dropped = self._record(save_path)
             cm.update_checkpoint_state(save_dir, save_path, self.last_checkpoints,
                                        latest_filename)
             self._delete(dropped)
         return save_path
+
+    def _write_meta_graph(self, sess: Any, filename: str) -> None:
+        """Writes the session's graph as ``filename`` (TF1's ``.meta``), or warns why not."""
+        graph = getattr(sess, "graph", None)
+        try:
+            hooks.export_meta_graph(filename=filename, graph=graph)
+        except (ValueError, errors.UnimplementedError) as e:
+            warnings.warn("Saver.save wrote the checkpoint %s but no meta graph: %s"
+                          % (filename[:-len(".meta")], e), stacklevel=3)
 
     def _record(self, path: str) -> list:
         """Adds ``path`` to the kept checkpoints; returns those that max_to_keep drops."""
@@ -151,6 +168,9 @@ class Saver:
                 self._next_kept_time += self._keep_every_s
                 continue
             cm.remove_checkpoint(path)
+            # and its meta graph, as TensorFlow's Saver deletes it with the checkpoint
+            with contextlib.suppress(FileNotFoundError):
+                os.remove("%s.%s" % (path, getattr(self, "_meta_suffix", "meta")))
 
     # -- restoring --------------------------------------------------------------------
     def restore(self, sess: Any, save_path: str) -> None:
