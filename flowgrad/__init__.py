@@ -117,6 +117,15 @@ _tf2_namespace.finish(globals())
 __all__ = _tf2_namespace.public_names(globals())
 
 
+def __getattr__(name: str):  # noqa: ANN202 - PEP 562
+    """``keras`` under the drop-in with the keras extra: the real Keras 3, loaded on first use
+    (flowgrad/dropin.py)."""
+    if name == "keras":
+        from flowgrad.dropin import tf_keras
+        return tf_keras()
+    raise AttributeError("module 'flowgrad' has no attribute %r" % name)
+
+
 def __dir__() -> list:
     """TensorFlow 2's names, flowgrad's extensions; not the implementation modules."""
     return _tf2_namespace.public_names(globals())

@@ -21,6 +21,8 @@ from __future__ import annotations
 import importlib
 import importlib.abc
 import importlib.machinery
+import importlib.util
+import os
 import sys
 import types
 
@@ -122,6 +124,36 @@ def installed() -> bool:
     return any(isinstance(f, TensorFlowFinder) for f in sys.meta_path)
 
 
+#: Whether ``tf.keras`` of the installed TF2 face is the real Keras 3 (see ``tf_keras``).
+_REAL_KERAS = [False]
+
+#: The environment variable that keeps flowgrad's own Keras as ``tf.keras`` ("flowgrad").
+TF_KERAS_ENV = "FLOWGRAD_TF_KERAS"
+
+
+def real_keras_available() -> bool:
+    """Whether the drop-in serves the real Keras 3 as ``tf.keras``: the ``keras`` package
+    (the keras extra) is installed and ``$FLOWGRAD_TF_KERAS`` is not ``flowgrad``."""
+    if os.environ.get(TF_KERAS_ENV, "keras") == "flowgrad":
+        return False
+    return importlib.util.find_spec("keras") is not None and \
+        importlib.util.find_spec("optree") is not None
+
+
+def tf_keras() -> types.ModuleType:
+    """``tf.keras`` under the drop-in with the keras extra: the real Keras 3's
+    ``keras._tf_keras.keras``, the module TensorFlow 2.16+ serves as ``tf.keras``.
+
+    Raises:
+      AttributeError: the drop-in does not serve the real Keras (the face then has its own).
+    """
+    if not _REAL_KERAS[0]:
+        raise AttributeError("module 'flowgrad' has no attribute 'keras'")
+    module = importlib.import_module("keras._tf_keras.keras")
+    _face().__dict__["keras"] = module
+    return module
+
+
 def install_as_tensorflow(version: int = 2) -> None:
     """Makes ``import tensorflow`` (and every ``tensorflow.*`` name flowgrad has) import flowgrad.
 
@@ -130,7 +162,9 @@ def install_as_tensorflow(version: int = 2) -> None:
 
     Args:
       version: 2 (the default): ``tensorflow`` is TensorFlow 2's API (``import tensorflow as tf``
-        gives ``flowgrad``), as TensorFlow 2.21 is. 1: ``tensorflow`` is TensorFlow 1.x's API,
+        gives ``flowgrad``), as TensorFlow 2.21 is; with the keras extra installed, ``tf.keras``
+        is then the real Keras 3 as in TensorFlow 2.16+ (``$FLOWGRAD_TF_KERAS=flowgrad`` keeps
+        flowgrad's own). 1: ``tensorflow`` is TensorFlow 1.x's API,
         for programs written for TF 1.x (``tf.placeholder``, ``tf.Session`` at the top level):
         the TF1 face ``flowgrad.compat.v1``, in graph mode as TF 1.x starts (an opt-in
         flowgrad extension: TensorFlow 2 itself has no such switch).
@@ -154,6 +188,9 @@ def install_as_tensorflow(version: int = 2) -> None:
     if not installed():
         _API[0] = version
         sys.meta_path.insert(0, TensorFlowFinder())
+        if version == 2 and real_keras_available():
+            _face().__dict__.pop("keras", None)   # tf.keras: the real Keras, on first use
+            _REAL_KERAS[0] = True
         if version == 1:
             face = _face()
             face.disable_v2_behavior()         # TF 1.x starts in graph mode

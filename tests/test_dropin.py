@@ -15,7 +15,9 @@ ROOT = Path(__file__).resolve().parents[1]
 
 
 def run(args, cwd, **kw):
-    env = dict(os.environ, PYTHONPATH=str(ROOT))
+    # flowgrad's own tf.keras: these tests are about the finder (tests/test_real_keras.py
+    # covers the real Keras 3 that the keras extra makes tf.keras)
+    env = dict(os.environ, PYTHONPATH=str(ROOT), FLOWGRAD_TF_KERAS="flowgrad")
     return subprocess.run([sys.executable, *args], cwd=cwd, env=env, capture_output=True,
                           text=True, timeout=300, **kw)
 

@@ -143,3 +143,26 @@ def test_files_saved_by_tensorflow_load_and_predict_the_same(tmp_path):
                str(data / "tf_model.weights.h5")), tmp_path)
     lines = dict(line.split(" ", 1) for line in out.splitlines())
     assert lines["keras"] == "True 8" and lines["weights"] == "True"
+
+
+def test_tf_keras_is_the_real_keras_under_the_drop_in(tmp_path):
+    out = run_program("""
+        import tensorflow as tf
+        from tensorflow import keras as tk
+        from tensorflow.keras import layers
+        import tensorflow.keras.backend as K
+        print("same", tf.keras is tk, tk.__name__, layers.Dense is keras.layers.Dense,
+              K.epsilon())
+        m = tf.keras.Sequential([tf.keras.Input((20,)), layers.Dense(4)])
+        m.compile("adam", tf.keras.losses.SparseCategoricalCrossentropy(from_logits=True))
+        m.fit(x, y, epochs=1, verbose=0)
+        print("model", isinstance(m, keras.Model))
+        """, tmp_path)
+    lines = dict(line.split(" ", 1) for line in out.splitlines())
+    assert lines["same"] == "True keras._tf_keras.keras True 1e-07"
+    assert lines["model"] == "True"
+    env = dict(os.environ, PYTHONPATH=str(ROOT), FLOWGRAD_TF_KERAS="flowgrad")
+    kept = subprocess.run([sys.executable, "-m", "flowgrad", "-c",
+                           "import tensorflow as tf; print(tf.keras.__name__)"],
+                          capture_output=True, text=True, env=env, timeout=300)
+    assert kept.stdout.strip() == "flowgrad.keras"
