@@ -1,4 +1,4 @@
-"""tf.linalg.cross, pinv and matrix_rank: gradients at orders 1 and 2 (graph and eager) and
+"""tf.linalg.cross, pinv, matrix_rank and lu: gradients at orders 1 and 2 (graph and eager) and
 errors; values against TensorFlow 2.21 are in tests/test_kerasops_reference.py."""
 import numpy as np
 import pytest
@@ -35,5 +35,15 @@ def test_errors_and_faces():
     m = np.array([[1.0, 2.0], [2.0, 4.0]])
     assert flowgrad.linalg.matrix_rank(m).numpy() == 1
     np.testing.assert_allclose(flowgrad.linalg.pinv(m).numpy(), np.linalg.pinv(m), atol=1e-12)
-    for name in ("cross", "pinv", "matrix_rank"):
+    with pytest.raises(errors.InvalidArgumentError, match="not invertible"):
+        tf.linalg.lu(np.ones((2, 2)))
+    with pytest.raises(errors.InvalidArgumentError, match="square"):
+        tf.linalg.lu(np.ones((2, 3)))
+    a = R.randn(3, 4, 4)
+    packed, perm = flowgrad.linalg.lu(a)
+    lower = np.tril(packed.numpy(), -1) + np.eye(4)
+    upper = np.triu(packed.numpy())
+    np.testing.assert_allclose(lower @ upper, np.take_along_axis(a, perm.numpy()[..., None], 1),
+                               atol=1e-12)
+    for name in ("cross", "pinv", "matrix_rank", "lu"):
         assert getattr(flowgrad.linalg, name) is getattr(tf.linalg, name)

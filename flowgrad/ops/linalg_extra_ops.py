@@ -1,6 +1,8 @@
-"""More of ``tf.linalg``: the ``Cross`` op (cross products of 3-vectors), and ``pinv`` and
-``matrix_rank`` made of the singular value decomposition as TensorFlow makes them (so
-``pinv`` differentiates through ``Svd``'s gradient)."""
+"""More of ``tf.linalg``: the ``Cross`` op (cross products of 3-vectors), the ``Lu`` op (LU
+decomposition with partial pivoting, as LAPACK's getrf; flowgrad has no gradient for it yet,
+TensorFlow has one: docs/differences.md), and ``pinv`` and ``matrix_rank`` made of the singular
+value decomposition as TensorFlow makes them (so ``pinv`` differentiates through ``Svd``'s
+gradient)."""
 from __future__ import annotations
 
 from typing import Any
@@ -11,9 +13,10 @@ from flowgrad.framework import dtypes
 from flowgrad.framework.errors import InvalidArgumentError
 from flowgrad.framework.graph import name_scope
 from flowgrad.framework.op_call import apply_op
-from flowgrad.framework.registry import defop, register_jvp
+from flowgrad.framework.registry import defop, register_jvp, register_op
 from flowgrad.framework.shape_rules import binary
 from flowgrad.framework.tensor import convert_to_tensor
+from flowgrad.framework.tensor_shape import TensorShape
 from flowgrad.ops.arithmetic_ops import multiply, realdiv
 from flowgrad.ops.array_ops import _as_value, expand_dims, shape, sum_tangents
 from flowgrad.ops.cast_ops import cast
@@ -62,6 +65,62 @@ def cross(a: Any, b: Any, name: str | None = None) -> Any:
     x = convert_to_tensor(_as_value(a), name="a")
     y = convert_to_tensor(_as_value(b), x.dtype.base_dtype, name="b")
     return apply_op("Cross", (x, y), name=name)
+
+
+def _lu_kernel(a: Any, *, output_idx_type: Any) -> tuple:
+    a = np.asarray(a)
+    if a.ndim < 2 or a.shape[-1] != a.shape[-2]:
+        raise InvalidArgumentError(None, None, "Lu: input must be a batch of square matrices, "
+                                   "got shape %s" % (list(a.shape),))
+    n = a.shape[-1]
+    lu = np.array(a.reshape((-1, n, n)), copy=True)
+    perm = np.tile(np.arange(n), (lu.shape[0], 1))
+    rows = np.arange(lu.shape[0])
+    for k in range(n):
+        pivot = k + np.argmax(np.abs(lu[:, k:, k]), axis=1)
+        swap = lu[rows, pivot].copy()
+        lu[rows, pivot] = lu[:, k]
+        lu[:, k] = swap
+        pk = perm[rows, pivot].copy()
+        perm[rows, pivot] = perm[:, k]
+        perm[:, k] = pk
+        diag = lu[:, k, k][:, None]
+        if np.any(diag == 0):
+            raise InvalidArgumentError(None, None, "Lu: Input is not invertible.")
+        lu[:, k + 1:, k] = lu[:, k + 1:, k] / diag
+        lu[:, k + 1:, k + 1:] -= lu[:, k + 1:, k:k + 1] * lu[:, k:k + 1, k + 1:]
+    return lu.reshape(a.shape), perm.reshape(a.shape[:-1]).astype(output_idx_type.np)
+
+
+def _lu_infer(ins: list, attrs: dict) -> list:
+    s = ins[0].shape
+    p = TensorShape(None) if s.rank is None else TensorShape(s.as_list()[:-1])
+    return [(ins[0].dtype.base_dtype, s), (attrs["output_idx_type"], p)]
+
+
+register_op("Lu", _lu_kernel, _lu_infer, num_outputs=2, input_names=("input",))
+
+
+def lu(input: Any, output_idx_type: Any = dtypes.int32,  # noqa: A002 - TensorFlow's name
+       name: str | None = None) -> tuple:
+    """The LU decomposition with partial pivoting of the innermost square matrices.
+
+    Args:
+      input: A float tensor ``[..., M, M]``.
+      output_idx_type: int32 or int64.
+      name: A name for the operation.
+
+    Returns:
+      ``(lu, p)``: ``L`` (unit diagonal, below) and ``U`` (on and above) packed in one
+      matrix, and the row permutation with ``input[..., p, :] == L @ U``.
+
+    Raises:
+      InvalidArgumentError: if the matrices are not square, or one is singular (as
+        TensorFlow).
+    """
+    x = convert_to_tensor(_as_value(input), name="input")
+    return tuple(apply_op("Lu", (x,), {"output_idx_type": dtypes.as_dtype(output_idx_type)},
+                          name=name))
 
 
 def _default_tolerance(x: Any) -> float:

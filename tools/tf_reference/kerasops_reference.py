@@ -118,6 +118,10 @@ CASES = [
       "b": ([[0.0, 1.0, -1.0], [4.0, 1.0, 0.0]], "float64"),
       "m": (np.sin(np.arange(12.0)).reshape(2, 3, 2).tolist(), "float64"),
       "r": ([[1.0, 2.0, 3.0], [2.0, 4.0, 6.0], [1.0, 0.0, 1.0]], "float32")}),
+    ("lu", "(*tf.linalg.lu(a), *tf.linalg.lu(b, output_idx_type=tf.int64))",
+     {"a": ([[1.0, 2.0, 3.0], [4.0, 5.0, 6.0], [7.0, 8.0, 10.0]], "float64"),
+      "b": ((np.sin(np.arange(32.0)).reshape(2, 4, 4) + 3 * np.eye(4)[::-1]).tolist(),
+            "float32")}),
     ("fft", "(tf.signal.fft(z), tf.signal.ifft(z), tf.signal.fft2d(z), tf.signal.ifft2d(z))",
      {"z": ((np.sin(np.arange(24)) + 1j * np.cos(np.arange(24) * 0.7)).reshape(2, 3, 4)
             .tolist(), "complex64")}),
