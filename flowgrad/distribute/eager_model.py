@@ -7,7 +7,8 @@ from collections.abc import Callable
 
 import numpy as np
 
-from flowgrad.distribute.model import VariableSpec, check_same_specs
+from flowgrad.distribute.model import (VariableSpec, check_same_specs,
+                                      non_trainable_state_error)
 from flowgrad.framework.context import state
 from flowgrad.framework.tensor import convert_to_tensor
 from flowgrad.function import function
@@ -39,6 +40,9 @@ class EagerModel:
             raise TypeError("With a loss_fn, model_fn must return a tf.Module or Keras model "
                             "with trainable variables (built, e.g. by calling it once); it "
                             "returned %r" % (self.model,))
+        fixed = list(getattr(self.model, "non_trainable_variables", None) or [])
+        if fixed:
+            raise ValueError(non_trainable_state_error(_spec_names(fixed)))
         self.variables = list(variables)
         self.specs = [VariableSpec(n, tuple(v.shape.as_list()),
                                    np.dtype(v.dtype.base_dtype.as_numpy_dtype).name, False, None)

@@ -7,7 +7,7 @@ from typing import Any
 
 import numpy as np
 
-from flowgrad.framework.graph import Graph
+from flowgrad.framework.graph import Graph, GraphKeys
 from flowgrad.framework.indexed_slices import IndexedSlices
 from flowgrad.framework.tensor import Tensor
 from flowgrad.ops.state_ops import global_variables_initializer, trainable_variables
@@ -33,6 +33,16 @@ class BuiltModel:
     variables: list            # the trained variables, in creation order
     gradients: list            # their gradients (Tensor or IndexedSlices), same order
     specs: list
+
+
+def non_trainable_state_error(what: list) -> str:
+    """The message refusing a model whose non-trainable state training would change."""
+    return ("flowgrad.distribute trains only trainable variables: the replicas apply no "
+            "other update and the parameter servers hold no other state, so the non-trainable "
+            "state of this model (%s; e.g. BatchNormalization's moving mean and variance) "
+            "would never be trained and the model would predict wrongly. Train it in one "
+            "process, or use a model without it (e.g. LayerNormalization instead of "
+            "BatchNormalization)." % ", ".join(what))
 
 
 def _outside_tensor(loss: Tensor, graph: Graph) -> Tensor | None:
@@ -77,6 +87,9 @@ def build(model_fn: Callable, optimizer_fn: Callable) -> BuiltModel:
                 "The loss depends on %r, which was created outside the strategy's scope (in "
                 "another graph): create every variable inside model_fn, which each replica "
                 "and parameter server calls again in its own process" % outside.name)
+        updates = graph.get_collection(GraphKeys.UPDATE_OPS)
+        if updates:
+            raise ValueError(non_trainable_state_error(sorted({op.name for op in updates})))
         optimizer = optimizer_fn()
         grads_and_vars = [(g, v) for g, v in
                           optimizer.compute_gradients(loss, trainable_variables())
