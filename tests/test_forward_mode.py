@@ -256,6 +256,48 @@ RECIPES.update({
 })
 
 # op types made only by internal code paths no public TensorFlow function reaches
+
+# tf.image: the resize kernels (float64 in, float64 out), crops, patches and colour.
+_BOX = np.array([[0.1, 0.2, 0.8, 0.9]])
+
+
+def _resize(kind):
+    return lambda x: getattr(tf.compat.v1.image, "resize_" + kind)(x, [3, 5])
+
+
+def _scale_translate(x):
+    return tf.raw_ops.ScaleAndTranslate(images=x, size=[3, 5], scale=[0.75, 1.25],
+                                        translation=[0.0, 0.1], kernel_type="triangle",
+                                        antialias=True)
+
+
+def _crop(x):
+    return tf.image.crop_and_resize(x, _BOX, [0], [3, 3])
+
+
+RECIPES.update({
+    "ResizeBilinear": (_resize("bilinear"), [_a(1, 4, 4, 2)]),
+    "ResizeBilinearGrad": (_grad_of(_resize("bilinear")), [_a(1, 4, 4, 2), _a(1, 3, 5, 2)]),
+    "ResizeBicubic": (_resize("bicubic"), [_a(1, 4, 4, 2)]),
+    "ResizeBicubicGrad": (_grad_of(_resize("bicubic")), [_a(1, 4, 4, 2), _a(1, 3, 5, 2)]),
+    "ResizeNearestNeighbor": (_resize("nearest_neighbor"), [_a(1, 4, 4, 2)]),
+    "ResizeNearestNeighborGrad": (_grad_of(_resize("nearest_neighbor")),
+                                  [_a(1, 4, 4, 2), _a(1, 3, 5, 2)]),
+    "ScaleAndTranslate": (_scale_translate, [_a(1, 4, 4, 2)]),
+    "ScaleAndTranslateGrad": (_grad_of(_scale_translate), [_a(1, 4, 4, 2), _a(1, 3, 5, 2)]),
+    "CropAndResize": (_crop, [_a(1, 4, 4, 2)]),
+    # (built directly: _grad_of would also make CropAndResizeGradBoxes, which, as in
+    # TensorFlow, has no gradient of its own)
+    "CropAndResizeGradImage": (lambda dy: tf.raw_ops.CropAndResizeGradImage(
+        grads=dy, boxes=_BOX, box_ind=[0], image_size=[1, 4, 4, 2], T=tf.float64,
+        method="bilinear"),
+        [_a(1, 3, 3, 2)]),
+    "ExtractImagePatches": (lambda x: tf.image.extract_patches(
+        x, sizes=[1, 2, 2, 1], strides=[1, 1, 1, 1], rates=[1, 1, 1, 1], padding="VALID"),
+        [_a(1, 4, 4, 2)]),
+    "RGBToHSV": (tf.image.rgb_to_hsv, [np.array([[0.2, 0.5, 0.9], [0.8, 0.3, 0.1]])]),
+})
+
 EXCLUDED = {
     "BroadcastToShapeOf": "internal gradient helper (broadcast to another tensor's shape)",
     "ReduceToShapeOf": "internal gradient helper (sum down to another tensor's shape)",
