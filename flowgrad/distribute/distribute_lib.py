@@ -1,13 +1,16 @@
-"""``tf.distribute``'s strategy API (``tensorflow/python/distribute/distribute_lib.py``) for
-one process on one device: the default strategy, its replica context, and
-``MirroredStrategy``/``OneDeviceStrategy`` with the single replica a CPU has.
+"""``tf.distribute``'s strategy API (``tensorflow/python/distribute/distribute_lib.py``):
+the default strategy, replica and cross-replica contexts, ``PerReplica`` values and
+``OneDeviceStrategy``; ``MirroredStrategy`` (several replicas) is in ``mirrored``.
 
 Code written for strategies (Keras 3's TensorFlow trainer and optimizers among it) runs
 unchanged: ``strategy.run(fn)`` calls ``fn`` in the replica context, ``reduce`` and
 ``all_reduce`` of one replica are identities (a reduction over ``axis`` where given),
-``extended.update(var, fn)`` calls ``fn(var)``. Strategies that need several devices,
-hosts or TPUs raise ``NotImplementedError`` naming themselves. (flowgrad's multi-process
-training on Ray is ``flowgrad.distribute.ParameterServerStrategy``.)"""
+``extended.update(var, fn)`` calls ``fn(var)``. With several replicas ``run`` returns
+``PerReplica`` values, ``merge_call``/``all_reduce`` meet the other replicas
+(``Strategy._merge_call``, which a strategy of several replicas overrides), and distributed
+datasets give each replica its part. Strategies that need TPUs or several hosts raise
+``NotImplementedError`` naming themselves. (flowgrad's multi-process training on Ray is
+``flowgrad.distribute.ParameterServerStrategy``.)"""
 from __future__ import annotations
 
 import contextlib
@@ -16,8 +19,11 @@ import threading
 from collections.abc import Callable, Iterator
 from typing import Any
 
+import numpy as np
+
 from flowgrad import nest
-from flowgrad.ops import array_ops, math_ops
+from flowgrad.framework.tensor import convert_to_tensor, is_tensor
+from flowgrad.ops import array_ops, math_ops, state_ops
 
 
 class ReduceOp(enum.Enum):
@@ -105,17 +111,23 @@ class ReplicaContext:
         return self._strategy.extended.worker_devices
 
     def merge_call(self, merge_fn: Callable, args: tuple = (), kwargs: dict | None = None) -> Any:
-        """Calls ``merge_fn(strategy, *args, **kwargs)`` in the cross-replica context."""
-        _state.stack.append((self._strategy, None))
-        try:
-            return merge_fn(self._strategy, *args, **(kwargs or {}))
-        finally:
-            _state.stack.pop()
+        """Calls ``merge_fn(strategy, *args, **kwargs)`` once, in the cross-replica context;
+        with several replicas their arguments are gathered into PerReplica values and each
+        replica gets the result."""
+        return self._strategy._merge_call(self._replica_id, merge_fn, tuple(args),
+                                          dict(kwargs or {}))
 
     def all_reduce(self, reduce_op: Any, value: Any, options: Any = None) -> Any:
-        """``value`` (a nest of tensors) combined over the replicas: itself, for one."""
-        _reduce_op(reduce_op)
-        return nest.map_structure(lambda v: v if v is None else array_ops.identity(v), value)
+        """``value`` (a nest of tensors) combined over the replicas (itself, for one);
+        every replica gets the same result."""
+        op = _reduce_op(reduce_op)
+        if self.num_replicas_in_sync == 1:
+            return nest.map_structure(lambda v: v if v is None else array_ops.identity(v),
+                                      value)
+
+        def merge(strategy: Strategy, per_replica: Any) -> Any:
+            return nest.map_structure(lambda v: strategy.reduce(op, v, axis=None), per_replica)
+        return self.merge_call(merge, (value,))
 
     def all_gather(self, value: Any, axis: int, options: Any = None) -> Any:
         """``value`` concatenated over the replicas along ``axis``: itself, for one."""
@@ -131,11 +143,11 @@ class StrategyExtended:
 
     @property
     def worker_devices(self) -> tuple:
-        return (self._device,)
+        return getattr(self._strategy, "_devices", None) or (self._device,)
 
     @property
     def parameter_devices(self) -> tuple:
-        return (self._device,)
+        return self.worker_devices
 
     @property
     def experimental_require_static_shapes(self) -> bool:
@@ -149,7 +161,7 @@ class StrategyExtended:
         return False
 
     def _use_merge_call(self) -> bool:
-        return False
+        return self._strategy.num_replicas_in_sync > 1
 
     def colocate_vars_with(self, colocate_with_variable: Any) -> Any:
         """A scope placing new variables with ``colocate_with_variable`` (one device here)."""
@@ -167,6 +179,8 @@ class StrategyExtended:
         return True
 
     def reduce_to(self, reduce_op: Any, value: Any, destinations: Any, options: Any = None) -> Any:
+        if isinstance(value, PerReplica):
+            return self._strategy.reduce(reduce_op, value, axis=None)
         _reduce_op(reduce_op)
         return value
 
@@ -184,8 +198,10 @@ class Strategy:
 
     _device = "/job:localhost/replica:0/task:0/device:CPU:0"
 
-    def __init__(self, extended: StrategyExtended | None = None):
+    def __init__(self, extended: StrategyExtended | None = None, num_replicas: int = 1):
         self._extended = extended or StrategyExtended(self, self._device)
+        self._num_replicas = int(num_replicas)
+        self._variables: list = []      # created under scope(), in creation order
 
     @property
     def extended(self) -> StrategyExtended:
@@ -193,7 +209,7 @@ class Strategy:
 
     @property
     def num_replicas_in_sync(self) -> int:
-        return 1
+        return self._num_replicas
 
     @contextlib.contextmanager
     def scope(self) -> Iterator[Strategy]:
@@ -207,9 +223,11 @@ class Strategy:
             raise RuntimeError("Mixing different tf.distribute.Strategy objects: %s is not %s"
                                % (self, current))
         _state.stack.append((self, None))
+        state_ops.VARIABLE_CREATED.append(self._variables.append)
         try:
             yield self
         finally:
+            state_ops.VARIABLE_CREATED.remove(self._variables.append)
             _state.stack.pop()
 
     def run(self, fn: Callable, args: tuple = (), kwargs: dict | None = None,
@@ -218,30 +236,80 @@ class Strategy:
         with ReplicaContext(self, 0):
             return fn(*args, **(kwargs or {}))
 
+    def _merge_call(self, replica_id: int, merge_fn: Callable, args: tuple, kwargs: dict
+                    ) -> Any:
+        """``merge_fn(self, *args, **kwargs)`` in the cross-replica context (one replica;
+        strategies of several override it)."""
+        with _cross_replica(self):
+            return merge_fn(self, *args, **kwargs)
+
     def reduce(self, reduce_op: Any, value: Any, axis: int | None = None) -> Any:
-        """The per-replica ``value`` combined over replicas (and over ``axis`` if given)."""
+        """The per-replica ``value`` combined over replicas (``SUM`` or ``MEAN``), and over
+        ``axis`` of each where given (the mean then is over every element of all replicas).
+
+        Raises:
+          ValueError: a value that is not per-replica cannot be summed over several replicas.
+        """
         op = _reduce_op(reduce_op)
-        if axis is None:
-            return value
-        fn = math_ops.reduce_sum if op is ReduceOp.SUM else math_ops.reduce_mean
-        return nest.map_structure(lambda v: fn(v, axis=axis), value)
+        if not isinstance(value, PerReplica):
+            if self._num_replicas > 1 and op is ReduceOp.SUM:
+                raise ValueError("A non-DistributedValues value %s cannot be reduced with the "
+                                 "given reduce op %s." % (value, op))
+            if axis is None:
+                return value
+            fn = math_ops.reduce_sum if op is ReduceOp.SUM else math_ops.reduce_mean
+            return nest.map_structure(lambda v: fn(v, axis=axis), value)
+        parts = [convert_to_tensor(p) for p in value.values]
+        if axis is not None:
+            counts = [array_ops.shape(p)[axis] for p in parts]
+            parts = [math_ops.reduce_sum(p, axis=axis) for p in parts]
+        total = parts[0]
+        for p in parts[1:]:
+            total = total + p
+        if op is ReduceOp.MEAN:
+            if axis is None:
+                total = total / np.asarray(len(parts), total.dtype.as_numpy_dtype)
+            else:
+                count = counts[0]
+                for c in counts[1:]:
+                    count = count + c
+                total = total / math_ops.cast(count, total.dtype)
+        return total
 
     def experimental_local_results(self, value: Any) -> tuple:
         """The per-replica parts of ``value`` on this worker."""
+        if isinstance(value, PerReplica):
+            return value.values
         return (value,)
 
     def gather(self, value: Any, axis: int) -> Any:
-        """The per-replica ``value`` concatenated along ``axis``: itself, for one replica."""
+        """The per-replica ``value`` concatenated along ``axis`` (itself, for one replica)."""
+        if isinstance(value, PerReplica):
+            return array_ops.concat(list(value.values), axis=axis)
         return value
 
     def experimental_distribute_dataset(self, dataset: Any, options: Any = None) -> Any:
-        """``dataset`` as each replica sees it: the dataset itself, for one replica."""
-        return dataset
+        """``dataset`` as the replicas see it: the dataset itself for one replica; with
+        several, each global batch split along its first axis (a PerReplica per leaf)."""
+        if self._num_replicas == 1:
+            return dataset
+        return DistributedDataset(dataset, self._num_replicas, split=True)
 
     def distribute_datasets_from_function(self, dataset_fn: Callable,
                                           options: Any = None) -> Any:
-        """``dataset_fn(InputContext())``: one input pipeline."""
-        return dataset_fn(InputContext())
+        """``dataset_fn(InputContext)`` for the one input pipeline; with several replicas its
+        dataset's per-replica batches go to the replicas in turn."""
+        dataset = dataset_fn(InputContext(1, 0, self._num_replicas))
+        if self._num_replicas == 1:
+            return dataset
+        return DistributedDataset(dataset, self._num_replicas, split=False)
+
+    def _sync_on_read_variables(self) -> list:
+        """The variables that may be kept per replica and averaged on read: the
+        non-trainable ones created under ``scope()``. Those a replica writes (batch
+        normalization's moving statistics) are; those written once in the cross-replica
+        context (an optimizer's ``iterations``) stay mirrored."""
+        return [v for v in self._variables if not v.trainable]
 
     def experimental_distribute_values_from_function(self, value_fn: Callable) -> Any:
         return value_fn(ValueContext())
@@ -273,21 +341,6 @@ class OneDeviceStrategy(Strategy):
         self._device_name = device
 
 
-class MirroredStrategy(Strategy):
-    """Synchronous training on the local devices; with flowgrad's one CPU device, one
-    replica (as TensorFlow's on a machine without GPUs).
-
-    Raises:
-      NotImplementedError: several devices are asked for.
-    """
-
-    def __init__(self, devices: Any = None, cross_device_ops: Any = None):
-        if devices is not None and len(list(devices)) > 1:
-            raise NotImplementedError("flowgrad's MirroredStrategy has one replica (the CPU); "
-                                      "got devices %r" % (devices,))
-        super().__init__()
-
-
 def _unsupported(name: str) -> type:
     class Unsupported(Strategy):
         def __init__(self, *args: Any, **kwargs: Any):
@@ -303,11 +356,96 @@ MultiWorkerMirroredStrategy = _unsupported("MultiWorkerMirroredStrategy")
 
 
 class DistributedValues:
-    """Values of the replicas (a single replica's strategies make none)."""
+    """Values of the replicas."""
+
+
+class PerReplica(DistributedValues):
+    """One value per replica (what ``strategy.run`` returns and distributed datasets
+    yield with several replicas); ``values`` holds them in replica order."""
+
+    def __init__(self, values: Any):
+        self._values = tuple(values)
+
+    @property
+    def values(self) -> tuple:
+        return self._values
+
+    def __repr__(self) -> str:
+        return "PerReplica:{\n%s\n}" % "\n".join(
+            "  %d: %r" % (i, v) for i, v in enumerate(self._values))
+
+
+def regroup(per_replica: list) -> Any:
+    """Per-replica nested structures -> one structure of PerReplica leaves."""
+    if len(per_replica) == 1:
+        return per_replica[0]
+    leaves = [PerReplica(parts) for parts in zip(*[nest.flatten(v) for v in per_replica])]
+    return nest.pack_sequence_as(per_replica[0], leaves)
+
+
+def select_replica(replica_id: int, structure: Any) -> Any:
+    """The part of ``structure`` (PerReplica leaves and plain values) for one replica."""
+    return nest.map_structure(
+        lambda v: v.values[replica_id] if isinstance(v, PerReplica) else v, structure)
 
 
 class DistributedDataset:
-    """A dataset split over replicas (a single replica's strategies use the dataset)."""
+    """A dataset for several replicas: each element a structure of PerReplica leaves,
+    split from a global batch (``split``) or made of consecutive per-replica batches."""
+
+    def __init__(self, dataset: Any, num_replicas: int, split: bool):
+        self._dataset = dataset
+        self._k = num_replicas
+        self._split = split
+
+    @property
+    def element_spec(self) -> Any:
+        return self._dataset.element_spec
+
+    def __iter__(self) -> Iterator[Any]:
+        if self._split:
+            for batch in self._dataset:
+                yield _split_batch(batch, self._k)
+            return
+        parts: list = []
+        for element in self._dataset:
+            parts.append(element)
+            if len(parts) == self._k:
+                yield regroup(parts)
+                parts = []
+        if parts:
+            yield regroup(parts + [_empty_like(parts[0])] * (self._k - len(parts)))
+
+    def reduce(self, initial_state: Any, reduce_func: Callable) -> Any:
+        state = initial_state
+        for element in self:
+            state = reduce_func(state, element)
+        return state
+
+
+def _split_batch(batch: Any, k: int) -> Any:
+    """One structure whose leaves are PerReplica(k slices along axis 0)."""
+    def split(t: Any) -> PerReplica:
+        arr = t.numpy() if is_tensor(t) else np.asarray(t)
+        n = arr.shape[0]
+        bounds = np.cumsum([0] + [n // k + (1 if r < n % k else 0) for r in range(k)])
+        return PerReplica([convert_to_tensor(arr[bounds[r]:bounds[r + 1]]) for r in range(k)])
+    return nest.map_structure(split, batch)
+
+
+def _empty_like(element: Any) -> Any:
+    return nest.map_structure(
+        lambda t: convert_to_tensor(np.zeros((0,) + tuple(np.shape(t))[1:],
+                                             np.asarray(t).dtype)), element)
+
+
+@contextlib.contextmanager
+def _cross_replica(strategy: Strategy) -> Iterator[None]:
+    _state.stack.append((strategy, None))
+    try:
+        yield
+    finally:
+        _state.stack.pop()
 
 
 class DistributedIterator:
@@ -361,7 +499,7 @@ def maybe_merge_call(fn: Callable, strategy: Strategy, *args: Any, **kwargs: Any
 
 
 __all__ = ["DistributedDataset", "DistributedIterator", "DistributedValues", "InputContext",
-           "MirroredStrategy", "MultiWorkerMirroredStrategy", "OneDeviceStrategy", "ReduceOp",
+           "MultiWorkerMirroredStrategy", "OneDeviceStrategy", "PerReplica", "ReduceOp",
            "ReplicaContext", "Strategy", "StrategyExtended", "TPUStrategy",
            "get_cross_replica_context", "get_replica_context", "get_strategy", "has_strategy",
            "in_cross_replica_context", "maybe_merge_call", "strategy_supports_no_merge_call"]

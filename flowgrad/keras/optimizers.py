@@ -263,6 +263,20 @@ class Optimizer:
     def apply_gradients(self, grads_and_vars: Any) -> EagerVariable:
         """Applies one update from (gradient, variable) pairs; returns ``iterations``."""
         grads, trainable_variables = zip(*grads_and_vars)
+        from flowgrad.distribute import distribute_lib
+        ctx = distribute_lib.get_replica_context()
+        if ctx is not None and ctx.num_replicas_in_sync > 1:
+            # tf.distribute: the replicas' gradients are summed (the loss is scaled by the
+            # global batch) and applied once, in the cross-replica context.
+            present = [g for g in grads if g is not None]
+            summed = iter(ctx.all_reduce(distribute_lib.ReduceOp.SUM, present))
+            grads = tuple(None if g is None else next(summed) for g in grads)
+
+            def apply_once(strategy: Any, per_replica_grads: Any) -> None:
+                self.apply(distribute_lib.select_replica(0, per_replica_grads),
+                           trainable_variables)
+            ctx.merge_call(apply_once, (grads,))
+            return self._iterations
         self.apply(grads, trainable_variables)
         return self._iterations
 

@@ -362,6 +362,10 @@ class RefVariable(Variable):
         return "<tf.Variable '%s' shape=%s dtype=%s>" % (self.name, self.shape, self.dtype.name)
 
 
+#: Called with every eager variable created (``tf.distribute`` scopes track theirs).
+VARIABLE_CREATED: list = []
+
+
 class EagerVariable(Variable):
     """An eager-mode variable holding its value directly.
 
@@ -411,6 +415,8 @@ class EagerVariable(Variable):
         self._name = base + ":0"
         self._handle_name = base
         self._unique_id = next(EagerVariable._ids)
+        for observer in VARIABLE_CREATED:     # tf.distribute strategies' scopes
+            observer(self)
         self._synchronization = synchronization or VariableSynchronization.AUTO
         self._aggregation = aggregation or VariableAggregation.NONE
 

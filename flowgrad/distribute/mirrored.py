@@ -1,0 +1,191 @@
+"""``tf.distribute.MirroredStrategy``: synchronous data parallelism on this machine.
+
+Variables created under ``scope()`` are shared by the replicas (one copy, as mirrored
+variables are equal on every replica). Non-trainable ones that a replica writes (batch
+normalization's moving statistics: TensorFlow's ON_READ variables aggregated by MEAN) are
+kept per replica during a step and set to the replicas' mean at its end. ``run`` runs the
+replicas in threads of their own, one at a time as TensorFlow's ``mirrored_run`` does: a
+replica runs until it meets the others (``merge_call``, ``all_reduce``, an optimizer's
+``apply_gradients``), and the merge runs once when all have arrived."""
+from __future__ import annotations
+
+import threading
+from collections.abc import Callable
+from typing import Any
+
+import numpy as np
+
+from flowgrad.distribute import distribute_lib
+from flowgrad.distribute.distribute_lib import ReplicaContext, Strategy
+
+
+def _canonical_device(device: str) -> str:
+    d = str(device).strip()
+    if not d.startswith("/"):
+        d = "/" + d
+    return d
+
+
+class MirroredStrategy(Strategy):
+    """Synchronous training on several replicas of one machine
+    (``tf.distribute.MirroredStrategy``).
+
+    Args:
+        devices: the replicas' devices (``["/cpu:0", "/cpu:1"]``); one replica per device.
+            None: one replica on the CPU, as TensorFlow's MirroredStrategy on a machine
+            without GPUs.
+        cross_device_ops: accepted for TensorFlow's signature; the replicas share memory.
+
+    Raises:
+        ValueError: an empty or repeated device list.
+        NotImplementedError: a GPU or TPU device (flowgrad computes on the CPU).
+    """
+
+    def __init__(self, devices: Any = None, cross_device_ops: Any = None):
+        if devices is None:
+            devices = ["/job:localhost/replica:0/task:0/device:CPU:0"]
+        devices = tuple(_canonical_device(d) for d in devices)
+        if not devices:
+            raise ValueError("Got an empty `devices` list. Please make sure the `devices` "
+                             "you pass in is not empty.")
+        if len(set(devices)) != len(devices):
+            raise ValueError("No duplicates allowed in `devices` argument: %s" % (devices,))
+        if any("cpu" not in d.lower() for d in devices):
+            raise NotImplementedError("flowgrad computes on the CPU: MirroredStrategy makes one "
+                                      "replica per CPU device ('/cpu:0', '/cpu:1', ...); got "
+                                      "devices %r" % (devices,))
+        super().__init__(num_replicas=len(devices))
+        self._devices = devices
+        self._run_state: _Run | None = None
+
+    def run(self, fn: Callable, args: tuple = (), kwargs: dict | None = None,
+            options: Any = None) -> Any:
+        kwargs = dict(kwargs or {})
+        if self._num_replicas == 1:
+            return super().run(fn, args, kwargs)
+        if self._run_state is not None:
+            raise RuntimeError("strategy.run was called inside strategy.run of the same "
+                               "MirroredStrategy")
+        run = self._run_state = _Run(self, fn, args, kwargs)
+        try:
+            return run.execute()
+        finally:
+            self._run_state = None
+
+    def _merge_call(self, replica_id: int, merge_fn: Callable, args: tuple, kwargs: dict
+                    ) -> Any:
+        if self._run_state is None or self._num_replicas == 1:
+            return super()._merge_call(replica_id, merge_fn, args, kwargs)
+        return self._run_state.merge(replica_id, merge_fn, args, kwargs)
+
+
+class _Run:
+    """One ``strategy.run`` of several replicas: threads that take turns."""
+
+    def __init__(self, strategy: MirroredStrategy, fn: Callable, args: tuple, kwargs: dict):
+        self.strategy = strategy
+        self.fn = fn
+        self.args = args
+        self.kwargs = kwargs
+        k = strategy.num_replicas_in_sync
+        self.should_run = [threading.Event() for _ in range(k)]
+        self.has_paused = [threading.Event() for _ in range(k)]
+        self.done = [False] * k
+        self.results: list = [None] * k
+        self.errors: list = [None] * k
+        self.pending: list = [None] * k        # (merge_fn, args, kwargs) at a merge point
+        self.merge_results: list = [None] * k
+        self.abort = False
+
+    def merge(self, replica_id: int, merge_fn: Callable, args: tuple, kwargs: dict) -> Any:
+        self.pending[replica_id] = (merge_fn, args, kwargs)
+        self._pause(replica_id)
+        if self.abort:
+            raise _Aborted()
+        return self.merge_results[replica_id]
+
+    def _pause(self, replica_id: int) -> None:
+        self.should_run[replica_id].clear()
+        self.has_paused[replica_id].set()
+        self.should_run[replica_id].wait()
+
+    def _thread_main(self, r: int, parent_stack: list) -> None:
+        distribute_lib._state.stack = list(parent_stack)
+        self.should_run[r].wait()
+        try:
+            if not self.abort:
+                args = distribute_lib.select_replica(r, self.args)
+                kwargs = distribute_lib.select_replica(r, self.kwargs)
+                with ReplicaContext(self.strategy, r):
+                    self.results[r] = self.fn(*args, **kwargs)
+        except _Aborted:
+            pass
+        except BaseException as e:  # noqa: BLE001 - handed to the caller's thread
+            self.errors[r] = e
+        finally:
+            self.done[r] = True
+            self.has_paused[r].set()
+
+    def execute(self) -> Any:
+        k = self.strategy.num_replicas_in_sync
+        candidates = self.strategy._sync_on_read_variables()
+        start = {id(v): v.numpy() for v in candidates}
+        local: list = [{} for _ in range(k)]     # replica -> {id: value} of its ON_READ copies
+        on_read: dict = {}                      # id -> variable written inside a replica
+        parent = list(distribute_lib._state.stack)
+        threads = [threading.Thread(target=self._thread_main, args=(r, parent),
+                                    name="replica_%d" % r, daemon=True) for r in range(k)]
+        for t in threads:
+            t.start()
+        try:
+            while True:
+                for r in range(k):
+                    if self.done[r]:
+                        continue
+                    for key, v in on_read.items():
+                        v.assign(local[r].get(key, start[key]))
+                    before = {id(v): v.numpy() for v in candidates}
+                    self.has_paused[r].clear()
+                    self.should_run[r].set()
+                    self.has_paused[r].wait()
+                    for v in candidates:
+                        value = v.numpy()
+                        if id(v) in on_read or not np.array_equal(value, before[id(v)]):
+                            on_read[id(v)] = v
+                            local[r][id(v)] = value
+                    if self.errors[r] is not None:
+                        raise self.errors[r]
+                if all(self.done):
+                    break
+                if any(self.done):
+                    raise RuntimeError("Some replicas of %r made a merge_call (or all_reduce, "
+                                       "or apply_gradients) and others did not: every "
+                                       "replica must meet the others the same number of "
+                                       "times" % (self.strategy,))
+                self._run_merge(k)
+        except BaseException:
+            self.abort = True
+            for r in range(k):
+                self.should_run[r].set()
+            raise
+        finally:
+            for t in threads:
+                t.join()
+            for key, v in on_read.items():      # ON_READ, MEAN: the replicas' mean
+                values = np.stack([local[r].get(key, start[key]) for r in range(k)])
+                v.assign(np.mean(values, axis=0).astype(start[key].dtype))
+        return distribute_lib.regroup(self.results)
+
+    def _run_merge(self, k: int) -> None:
+        merge_fn = self.pending[0][0]
+        args = distribute_lib.regroup([p[1] for p in self.pending])
+        kwargs = distribute_lib.regroup([p[2] for p in self.pending])
+        with distribute_lib._cross_replica(self.strategy):
+            result = merge_fn(self.strategy, *args, **kwargs)
+        for r in range(k):
+            self.merge_results[r] = distribute_lib.select_replica(r, result)
+            self.pending[r] = None
+
+
+class _Aborted(BaseException):
+    """Stops a paused replica thread when another replica failed."""
