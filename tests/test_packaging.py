@@ -19,7 +19,15 @@ def test_the_package_holds_only_the_small_mnist_sample():
     assert sorted(p.name for p in mnist.SAMPLE_DIR.iterdir()) == sorted(
         [*mnist.FILENAMES, "SHA256SUMS"])
     package_data = pyproject()["tool"]["setuptools"]["package-data"]
-    assert package_data == {"flowgrad.datasets": ["data/mnist-sample/*"]}
+    assert package_data == {"flowgrad.datasets": ["data/mnist-sample/*"],
+                            "flowgrad": ["py.typed"]}
+
+
+def test_the_wheel_ships_the_pep_561_marker():
+    # PEP 561: without py.typed in the installed package, type checkers ignore its hints.
+    package_data = pyproject()["tool"]["setuptools"]["package-data"]
+    assert "py.typed" in package_data["flowgrad"]
+    assert (REPO / "flowgrad" / "py.typed").is_file()
 
 
 def test_the_full_set_is_in_the_repository_outside_the_package():
