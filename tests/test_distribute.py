@@ -3,6 +3,7 @@ accumulation, async, killed replicas, checkpoints, and the errors."""
 import os
 import sys
 import threading
+import time
 
 import numpy as np
 import pytest
@@ -214,6 +215,21 @@ def test_killed_replica_does_not_lose_the_run(one_ps, ray):
         killer.join()
     ref_losses, _ = _single_process(batches, _momentum)
     np.testing.assert_allclose(losses, ref_losses, rtol=1e-5)
+
+
+def test_replica_dead_for_good_fails_the_step_at_once(ray):
+    from flowgrad.distribute import ParameterServerStrategy
+    from flowgrad.framework import errors
+    strategy = ParameterServerStrategy(num_replicas=2, num_ps=1, cpus_per_replica=0,
+                                       restart_timeout=60.0)
+    batches = _batches(2, 8, seed=4)
+    with strategy.synchronous(_model_fn, _momentum) as trainer:
+        trainer.step(batches[0])
+        ray.kill(trainer.replicas[1], no_restart=True)          # no restart: dead for good
+        start = time.monotonic()
+        with pytest.raises(errors.UnavailableError, match="replica 1 .* is dead for good"):
+            trainer.step(batches[1])
+        assert time.monotonic() - start < 20        # not the whole restart_timeout (60 s)
 
 
 def test_checkpoint_restores_servers(one_ps, tmp_path):

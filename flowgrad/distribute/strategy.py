@@ -8,6 +8,7 @@ from typing import Any
 import numpy as np
 
 from flowgrad.distribute import cluster
+from flowgrad.framework import errors
 from flowgrad.distribute.eager_model import EagerModel
 from flowgrad.distribute.model import build, initial_values
 from flowgrad.distribute.parameter_server import ParameterServer
@@ -139,20 +140,39 @@ class _Trainer:
         cluster.get([s.restore.remote("%s-ps%d-of-%d" % (save_path, i, n))
                      for i, s in enumerate(self._servers)])
 
-    def _get_retrying(self, ref: Any, resubmit: Callable) -> Any:
-        """The result of ``ref``, calling ``resubmit()`` again while its replica restarts."""
+    def _get_retrying(self, ref: Any, resubmit: Callable, what: str = "a replica") -> Any:
+        """The result of ``ref``, calling ``resubmit()`` again while its replica restarts;
+        a replica dead for good (no restarts left) fails the step at once."""
         deadline = time.monotonic() + self._strategy.restart_timeout
         delay = 0.05
         while True:
             try:
                 return cluster.get(ref)
-            except self._ray.exceptions.RayActorError:
+            except self._ray.exceptions.RayActorError as e:
+                self._raise_if_dead_for_good(e, what)
                 if time.monotonic() > deadline:
                     raise
                 self.retries += 1
                 time.sleep(delay)
                 delay = min(2 * delay, 1.0)
                 ref = resubmit()
+
+    def _raise_if_dead_for_good(self, e: Exception, what: str) -> None:
+        """Raises UnavailableError naming ``what`` when Ray says its actor is DEAD (its
+        restarts are used up) rather than RESTARTING: waiting for it could only time out."""
+        actor_id = getattr(e, "actor_id", None)
+        try:
+            from ray._private import state as ray_state   # Ray's GCS view of an actor
+            info = ray_state.actors(actor_id) if actor_id else {}
+        except Exception:                          # noqa: BLE001 - no GCS view: wait
+            return
+        if (info or {}).get("State") == "DEAD":
+            raise errors.UnavailableError(
+                None, None, "%s (Ray actor %s) is dead for good: it died %d time(s), more "
+                "than max_restarts=%d allows. Start a new trainer (and restore its last "
+                "checkpoint with trainer.restore) to resume." % (
+                    what, actor_id, int(info.get("NumRestarts", 0)) + 1,
+                    self._strategy.max_restarts)) from e
 
     def _record(self, results: list, start: float) -> None:
         step_s = time.perf_counter() - start
@@ -221,7 +241,8 @@ class SyncTrainer(_Trainer):
         for i, ref in enumerate(refs):
             results.append(self._get_retrying(
                 ref, lambda i=i: self._replicas[i].sync_step.remote(self.version, micro,
-                                                                     shards[i])))
+                                                                     shards[i]),
+                "replica %d" % i))
         self._micro += 1
         if self._micro == self.accumulate_steps:
             keys = [(i, m) for i in range(len(self._replicas))
@@ -273,7 +294,8 @@ class AsyncTrainer(_Trainer):
             i, step = pending.pop(ref)
             try:
                 result = cluster.get(ref)
-            except ray.exceptions.RayActorError:
+            except ray.exceptions.RayActorError as e:
+                self._raise_if_dead_for_good(e, "replica %d" % i)
                 self.lost += 1          # its push is dropped; Ray restarts the replica
                 result = None
                 time.sleep(0.1)
