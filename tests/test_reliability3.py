@@ -569,3 +569,14 @@ def test_distribute_refuses_models_with_non_trainable_state():
         build(lambda: graph_model(True), lambda: tf.train.GradientDescentOptimizer(0.1))
     assert build(lambda: graph_model(False),
                  lambda: tf.train.GradientDescentOptimizer(0.1)).specs
+
+
+def test_keras_string_inputs_and_labels_are_value_errors():
+    keras = flowgrad.keras
+    with eager():        # Keras 3.15 raises ValueError for both
+        with pytest.raises(ValueError, match="dtype='string' is not a valid dtype"):
+            keras.layers.Dense(2)(flowgrad.constant([["a", "b"]]))
+        model = _keras_mlp()
+        model.compile("sgd", "mse")
+        with pytest.raises(ValueError, match="Invalid dtype: str32"):
+            model.fit(np.ones((4, 3)), np.array(["a", "b", "c", "d"]), verbose=0)

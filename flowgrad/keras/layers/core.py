@@ -134,6 +134,10 @@ class Dense(Layer):
         self.input_spec = InputSpec(min_ndim=2, axes={-1: input_dim})
 
     def call(self, inputs: Any) -> Any:
+        if getattr(inputs, "dtype", None) is not None and inputs.dtype.base_dtype is dtypes.string:
+            # Keras's type promotion rejects strings before any product (ValueError)
+            raise ValueError("dtype='string' is not a valid dtype for Keras type promotion "
+                             "(the input of layer %r)." % self.name)
         x = math_ops.matmul(inputs, self.kernel)
         if self.bias is not None:
             x = math_ops.add(x, self.bias)

@@ -49,7 +49,10 @@ def _to_numpy(x: Any) -> Any:
         return {k: _to_numpy(v) for k, v in x.items()}
     if x is None:
         return None
-    return np.asarray(x)
+    arr = np.asarray(x)
+    if arr.dtype.kind == "U":       # Keras's standardize_dtype refuses NumPy unicode arrays
+        raise ValueError("Invalid dtype: %s" % arr.dtype.name)
+    return arr
 
 
 def _num_samples(x: Any) -> int:
