@@ -7,7 +7,7 @@ from flowgrad.ops.linalg_ops import (band_part, cholesky, cholesky_solve, det, d
 from flowgrad.ops.matmul_ops import matmul
 from flowgrad.ops.clip_ops import global_norm
 from flowgrad.ops.nn_impl import l2_normalize
-from flowgrad.ops.linalg_extra_ops import cross, lu, matrix_rank, pinv
+from flowgrad.ops.linalg_extra_ops import cross, eig, eigvals, lu, matrix_rank, pinv
 
 adjoint = matrix_transpose      # real dtypes: the adjoint is the transpose
 
@@ -15,4 +15,4 @@ __all__ = ["adjoint", "band_part", "cholesky", "cholesky_solve", "det", "diag", 
            "eigh", "eigvalsh", "einsum", "expm", "eye", "global_norm", "inv", "l2_normalize",
            "logdet", "lstsq", "matmul", "matrix_transpose", "matvec", "norm", "qr", "set_diag",
            "slogdet", "solve", "svd", "tensordot", "trace", "triangular_solve", "cross",
-           "lu", "matrix_rank", "pinv"]
+           "eig", "eigvals", "lu", "matrix_rank", "pinv"]

@@ -47,3 +47,18 @@ def test_errors_and_faces():
                                atol=1e-12)
     for name in ("cross", "pinv", "matrix_rank", "lu"):
         assert getattr(flowgrad.linalg, name) is getattr(tf.linalg, name)
+
+
+def test_eig_decomposes_general_matrices():
+    tf.enable_v2_behavior()
+    a = np.array([[[2.0, -1.0, 0.0], [1.0, 2.0, 0.5], [0.0, 0.3, 1.0]]] * 2)
+    e, v = flowgrad.linalg.eig(a)
+    assert e.dtype == flowgrad.complex128 and v.shape.as_list() == [2, 3, 3]
+    got = e.numpy()[0]
+    want = np.linalg.eigvals(a[0])
+    np.testing.assert_allclose(np.sort_complex(got), np.sort_complex(want), atol=1e-12)
+    np.testing.assert_allclose(a @ v.numpy(), v.numpy() * e.numpy()[:, None, :], atol=1e-12)
+    np.testing.assert_allclose(np.linalg.norm(v.numpy(), axis=-2), 1.0, atol=1e-12)
+    assert flowgrad.linalg.eigvals(a.astype(np.float32)).dtype == flowgrad.complex64
+    with pytest.raises(errors.InvalidArgumentError, match="square"):
+        flowgrad.linalg.eig(np.ones((2, 3)))

@@ -1,6 +1,7 @@
 """More of ``tf.linalg``: the ``Cross`` op (cross products of 3-vectors), the ``Lu`` op (LU
-decomposition with partial pivoting, as LAPACK's getrf; flowgrad has no gradient for it yet,
-TensorFlow has one: docs/differences.md), and ``pinv`` and ``matrix_rank`` made of the singular
+decomposition with partial pivoting, as LAPACK's getrf) and the ``Eig`` op (eigenvalues and
+vectors of general matrices) -- flowgrad has no gradient for these two yet, TensorFlow has
+(docs/differences.md) -- and ``pinv`` and ``matrix_rank`` made of the singular
 value decomposition as TensorFlow makes them (so ``pinv`` differentiates through ``Svd``'s
 gradient)."""
 from __future__ import annotations
@@ -121,6 +122,54 @@ def lu(input: Any, output_idx_type: Any = dtypes.int32,  # noqa: A002 - TensorFl
     x = convert_to_tensor(_as_value(input), name="input")
     return tuple(apply_op("Lu", (x,), {"output_idx_type": dtypes.as_dtype(output_idx_type)},
                           name=name))
+
+
+_COMPLEX_OF = {dtypes.float32: dtypes.complex64, dtypes.float64: dtypes.complex128,
+               dtypes.complex64: dtypes.complex64, dtypes.complex128: dtypes.complex128}
+
+
+def _eig_kernel(a: Any, *, compute_v: bool, Tout: Any) -> tuple:  # noqa: N803 - TF's attr
+    a = np.asarray(a)
+    if a.ndim < 2 or a.shape[-1] != a.shape[-2]:
+        raise InvalidArgumentError(None, None, "Eig: input must be a batch of square "
+                                   "matrices, got shape %s" % (list(a.shape),))
+    e, v = np.linalg.eig(a)
+    v = v / np.linalg.norm(v, axis=-2, keepdims=True)
+    if not compute_v:
+        v = np.zeros([0], Tout.np)
+    return e.astype(Tout.np), v.astype(Tout.np)
+
+
+def _eig_infer(ins: list, attrs: dict) -> list:
+    s, t = ins[0].shape, attrs["Tout"]
+    e = TensorShape(None) if s.rank is None else TensorShape(s.as_list()[:-1])
+    return [(t, e), (t, s if attrs["compute_v"] else TensorShape([0]))]
+
+
+register_op("Eig", _eig_kernel, _eig_infer, num_outputs=2, input_names=("input",))
+
+
+def eig(tensor: Any, name: str | None = None) -> tuple:
+    """The eigenvalues and unit-norm eigenvectors of the innermost square matrices (complex;
+    in LAPACK's order, which may differ from TensorFlow's, as may each vector's phase).
+
+    Args:
+      tensor: A float or complex tensor ``[..., N, N]``.
+      name: A name for the operation.
+
+    Returns:
+      ``(e, v)`` with ``tensor @ v == v * e[..., None, :]``.
+    """
+    x = convert_to_tensor(_as_value(tensor), name="tensor")
+    return tuple(apply_op("Eig", (x,), {"compute_v": True,
+                                        "Tout": _COMPLEX_OF[x.dtype.base_dtype]}, name=name))
+
+
+def eigvals(tensor: Any, name: str | None = None) -> Any:
+    """The eigenvalues of the innermost square matrices (complex); see :func:`eig`."""
+    x = convert_to_tensor(_as_value(tensor), name="tensor")
+    return apply_op("Eig", (x,), {"compute_v": False,
+                                  "Tout": _COMPLEX_OF[x.dtype.base_dtype]}, name=name)[0]
 
 
 def _default_tolerance(x: Any) -> float:
