@@ -120,14 +120,15 @@ def run(workers: int = 3, updates: int = 500, t_max: int = 20, max_staleness: in
 
 
 def main(argv: list | None = None) -> int:
-    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0],
+                                     formatter_class=argparse.ArgumentDefaultsHelpFormatter)
     parser.add_argument("--workers", type=int, default=3, help="worker actors")
     parser.add_argument("--updates", type=int, default=500, help="pushes per worker")
     parser.add_argument("--t-max", type=int, default=20, help="steps per rollout")
     parser.add_argument("--max-staleness", type=int, default=None,
-                        help="drop pushes more than this many updates old")
+                        help="drop pushes more than this many updates old; None keeps all")
     parser.add_argument("--address", default=None,
-                        help="a Ray cluster's address (default: a local Ray instance)")
+                        help="a Ray cluster's address; None starts a local Ray instance")
     args = parser.parse_args(argv)
     tf.disable_v2_behavior()
     run(args.workers, args.updates, args.t_max, args.max_staleness, args.address)

@@ -71,13 +71,14 @@ def run(replicas: int = 2, num_ps: int = 1, steps: int = 200, batch_size: int = 
 
 
 def main(argv: list | None = None) -> int:
-    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0],
+                                     formatter_class=argparse.ArgumentDefaultsHelpFormatter)
     parser.add_argument("--replicas", type=int, default=2, help="replica actors")
     parser.add_argument("--ps", type=int, default=1, help="parameter server actors")
-    parser.add_argument("--steps", type=int, default=200)
+    parser.add_argument("--steps", type=int, default=200, help="synchronous training steps")
     parser.add_argument("--batch-size", type=int, default=50, help="images per replica")
     parser.add_argument("--address", default=None,
-                        help="a Ray cluster's address (default: a local Ray instance)")
+                        help="a Ray cluster's address; None starts a local Ray instance")
     args = parser.parse_args(argv)
     tf.disable_v2_behavior()
     run(args.replicas, args.ps, args.steps, args.batch_size, args.address)

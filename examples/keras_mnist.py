@@ -111,16 +111,21 @@ def tape_part(args: argparse.Namespace, data: tuple) -> None:
                  train_acc.result().numpy(), test_acc.result().numpy()))
 
 
-def main() -> None:
-    p = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    p.add_argument("--model", choices=["mlp", "cnn"], default="mlp")
-    p.add_argument("--epochs", type=int, default=5)
-    p.add_argument("--batch-size", type=int, default=128)
-    p.add_argument("--train-size", type=int, default=60000)
-    p.add_argument("--seed", type=int, default=0)
-    p.add_argument("--verbose", type=int, default=1, choices=[0, 1, 2])
-    p.add_argument("--part", choices=["both", "fit", "tape"], default="both")
-    args = p.parse_args()
+def main(argv: list | None = None) -> None:
+    p = argparse.ArgumentParser(description=__doc__.splitlines()[0],
+                                formatter_class=argparse.ArgumentDefaultsHelpFormatter)
+    p.add_argument("--model", choices=["mlp", "cnn"], default="mlp",
+                   help="the quickstart's dense network or a small CNN")
+    p.add_argument("--epochs", type=int, default=5, help="epochs of each part")
+    p.add_argument("--batch-size", type=int, default=128, help="examples per step")
+    p.add_argument("--train-size", type=int, default=60000,
+                   help="train on the first N training images")
+    p.add_argument("--seed", type=int, default=0, help="seed of the weights and shuffling")
+    p.add_argument("--verbose", type=int, default=1, choices=[0, 1, 2],
+                   help="fit's verbosity: 0 silent, 1 progress bar, 2 one line per epoch")
+    p.add_argument("--part", choices=["both", "fit", "tape"], default="both",
+                   help="run model.fit, the GradientTape loop, or both")
+    args = p.parse_args(argv)
     data = load(args.model, args.train_size)
     if args.part in ("both", "fit"):
         fit_part(args, data)

@@ -85,14 +85,17 @@ def train_keras(mnist: object, steps: int, units: int, batch_size: int, lr: floa
 
 def main(argv: list | None = None, out: TextIO | None = None) -> int:
     out = out or sys.stdout
-    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("--api", choices=("tf1", "keras"), default="tf1")
-    parser.add_argument("--steps", type=int, default=600, help="training steps (default 600)")
-    parser.add_argument("--units", type=int, default=128, help="LSTM units (default 128)")
-    parser.add_argument("--batch-size", type=int, default=64)
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0],
+                                     formatter_class=argparse.ArgumentDefaultsHelpFormatter)
+    parser.add_argument("--api", choices=("tf1", "keras"), default="tf1",
+                        help="TF1 dynamic_rnn in a Session, or a tf.keras LSTM")
+    parser.add_argument("--steps", type=int, default=600, help="training steps")
+    parser.add_argument("--units", type=int, default=128, help="LSTM units")
+    parser.add_argument("--batch-size", type=int, default=64, help="images per step")
     parser.add_argument("--lr", type=float, default=0.005, help="Adam learning rate")
-    parser.add_argument("--log-every", type=int, default=50)
-    parser.add_argument("--test-examples", type=int, default=2000)
+    parser.add_argument("--log-every", type=int, default=50, help="steps between log lines")
+    parser.add_argument("--test-examples", type=int, default=2000,
+                        help="evaluate on the first N test images")
     parser.add_argument("--target", type=float, default=0.90,
                         help="exit with status 1 below this test accuracy")
     args = parser.parse_args(argv)

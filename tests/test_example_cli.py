@@ -23,7 +23,8 @@ def load(name):
 
 
 @pytest.mark.parametrize("name", ["mnist_softmax", "clip_and_apply", "gradient_accumulation",
-                                  "dqn_cartpole"])
+                                  "dqn_cartpole", "keras_mnist", "a3c_cartpole",
+                                  "distributed_mnist", "rnn_mnist"])
 def test_help_documents_every_flag_with_its_default(name, capsys, monkeypatch):
     monkeypatch.setenv("COLUMNS", "200")
     with pytest.raises(SystemExit) as info:
