@@ -613,7 +613,9 @@ def custom_gradient(f: Callable | None = None) -> Callable:
             result, grad_fn = f(*args, **kwargs)
         flat_args = nest.flatten(args)
         known = {id(x) for x in flat_args + nest.flatten(kwargs)}
-        variables = [v for v in watcher.variables.values() if id(v) not in known]
+        # as in TensorFlow, only trainable variables are seen being read
+        variables = [v for v in watcher.variables.values()
+                     if id(v) not in known and getattr(v, "trainable", True)]
         if variables and not _accepts_variables(grad_fn):
             raise TypeError("@tf.custom_gradient grad_fn must accept keyword argument "
                             "'variables', since function uses variables: %s" % variables)

@@ -166,3 +166,12 @@ def test_tf_keras_is_the_real_keras_under_the_drop_in(tmp_path):
                            "import tensorflow as tf; print(tf.keras.__name__)"],
                           capture_output=True, text=True, env=env, timeout=300)
     assert kept.stdout.strip() == "flowgrad.keras"
+
+
+def test_keras_suite_fast_subset_keeps_passing():
+    """tools/keras_suite.py --fast: Keras's own tests of a fixed subset, on flowgrad, pass at
+    least as often as recorded there."""
+    out = subprocess.run([sys.executable, str(ROOT / "tools" / "keras_suite.py"), "--fast"],
+                         capture_output=True, text=True, timeout=900)
+    assert out.returncode == 0, out.stdout + out.stderr[-2000:]
+    assert "losses/losses_test.py" in out.stdout

@@ -245,3 +245,24 @@ except NotImplementedError as e:
     assert lines[0] == "[0.0, 2.0, 2.0, 0.0] [[1.0, 1.0], [1.0, 1.0]]"   # start clamped to row 1
     assert lines[1] == "3 True"
     assert lines[2].startswith("dtensor: tf.experimental.dtensor.create_distributed_mesh")
+
+
+def test_custom_gradient_ignores_non_trainable_variables_as_tensorflow_does():
+    # TensorFlow 2.21: a non-trainable variable read in f is not one of grad_fn's
+    # `variables` (only trainable reads are watched), so this grad_fn needs no `variables`
+    v = tf.Variable(2.0, trainable=False)
+
+    @tf.custom_gradient
+    def f(x):
+        return x * v, lambda dy: dy * 3
+    x = tf.constant(1.0)
+    with tf.GradientTape() as tape:
+        tape.watch(x)
+        y = f(x)
+    assert tape.gradient(y, x).numpy() == 3.0
+
+
+def test_dtype_is_numeric():
+    # values from TensorFlow 2.21
+    assert [d.is_numeric for d in (tf.float32, tf.int8, tf.bool, tf.string, tf.complex64,
+                                   tf.bfloat16)] == [True, True, False, False, True, True]

@@ -58,6 +58,11 @@ class DType:
         return self.base_dtype.np.kind == "c"
 
     @property
+    def is_numeric(self) -> bool:
+        """Whether the dtype holds numbers (integers, floats, complex)."""
+        return self.is_floating or self.is_integer or self.is_complex
+
+    @property
     def is_numpy_compatible(self) -> bool:
         return True
 
