@@ -76,6 +76,7 @@ from flowgrad.ops.trig_ops import acos, acosh, asin, asinh, atan, atan2, atanh, 
 from flowgrad import ragged_api as ragged, sparse_api as sparse, strings_api as strings
 from flowgrad.ops.ragged_tensor import RaggedTensor
 from flowgrad.ops.sparse_tensor import SparseTensor
+from flowgrad.data.structure import RaggedTensorSpec, SparseTensorSpec
 from flowgrad.ops.string_ops import as_string
 from flowgrad.dropin import install_as_tensorflow
 from flowgrad import distribute_api as distribute  # TF's; the Ray package: flowgrad.distribute.*

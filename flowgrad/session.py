@@ -15,6 +15,8 @@ from flowgrad.framework.context import state
 from flowgrad.framework.graph import Graph, Operation, get_default_graph
 from flowgrad.framework.indexed_slices import IndexedSlices
 from flowgrad.framework.tensor import EagerTensor, Tensor, TensorBase
+from flowgrad.ops.ragged_tensor import RaggedTensor, ragged_value
+from flowgrad.ops.sparse_tensor import SparseTensor, SparseTensorValue
 from flowgrad.plan import Plan, PlanCompiler, failing_op, inter_op_parallelism
 
 
@@ -123,7 +125,7 @@ class BaseSession:
         return call
 
     def _compile(self, fetches: Any, feed_keys: list) -> Plan:
-        if any(isinstance(k, tuple) for k in feed_keys):
+        if any(isinstance(k, (tuple, SparseTensor)) for k in feed_keys):
             return self._compile_nested_feeds(fetches, feed_keys)
         fed = [self._feed_tensor(k) for k in feed_keys]
         leaves: list = []
@@ -151,13 +153,15 @@ class BaseSession:
     def _compile_nested_feeds(self, fetches: Any, feed_keys: list) -> Plan:
         """A plan for feed keys that are nested structures of tensors (an LSTMStateTuple):
         as in TensorFlow, each component is fed from the same place in the key's value."""
-        inner = self._compile(fetches, nest.flatten(feed_keys))
+        inner = self._compile(fetches, [t for k in feed_keys for t in _feed_parts(k)])
         run = inner.fn
 
         def fn(values: tuple) -> Any:
             flat: list = []
             for k, v in zip(feed_keys, values):
-                if isinstance(k, tuple):
+                if isinstance(k, SparseTensor):
+                    flat.extend(_sparse_feed(k, v))
+                elif isinstance(k, tuple):
                     flat.extend(_flatten_feed(k, v))
                 else:
                     flat.append(v)
@@ -192,6 +196,12 @@ class BaseSession:
             if f.dense_shape is None:
                 subs.append(("none",))
             return ("slices", subs)
+        if isinstance(f, SparseTensor):
+            return ("sparse", [self._template(x, leaves)
+                               for x in (f.indices, f.values, f.dense_shape)])
+        if isinstance(f, RaggedTensor):
+            return ("ragged", [self._template(x, leaves)
+                               for x in (f.flat_values,) + f.nested_row_splits])
         el = self._element(f)
         leaves.append(el)
         return ("leaf", el)
@@ -243,7 +253,7 @@ class BaseSession:
                     "include Python scalars, strings, lists, numpy ndarrays, or TensorHandles. "
                     "For reference, the tensor object was %r which was passed to the argument "
                     "`feed_dict` with key %r." % (v, k))
-            if isinstance(k, tuple):
+            if isinstance(k, (tuple, SparseTensor)):
                 continue
             dt = self._feed_tensor(k).dtype.base_dtype
             try:
@@ -333,6 +343,23 @@ def _reraise(err: Exception, cause: Exception) -> None:
     raise err from cause
 
 
+def _feed_parts(key: Any) -> list:
+    """The tensors a feed key stands for: a SparseTensor's three, a tuple's leaves."""
+    if isinstance(key, SparseTensor):
+        return [key.indices, key.values, key.dense_shape]
+    return nest.flatten(key) if isinstance(key, tuple) else [key]
+
+
+def _sparse_feed(key: SparseTensor, value: Any) -> list:
+    """The three arrays fed to a SparseTensor key (a SparseTensorValue or a 3-tuple)."""
+    if isinstance(value, SparseTensor):
+        value = (value.indices, value.values, value.dense_shape)
+    if not isinstance(value, tuple) or len(value) != 3:
+        raise TypeError("The value fed to SparseTensor %s must be a SparseTensorValue or a "
+                        "tuple (indices, values, dense_shape), got %r" % (key, value))
+    return list(value)
+
+
 def _flatten_feed(key: Any, value: Any) -> list:
     """The leaves of a feed ``value`` matching the structure of its nested ``key``."""
     if not nest.is_nested(value):
@@ -374,6 +401,12 @@ def _render(node: tuple, expr_of: Callable, gname: Callable) -> str:
         return "None"
     if kind == "slices":
         return "%s(%s)" % (gname("T", IndexedSlicesValue),
+                           ", ".join(_render(n, expr_of, gname) for n in node[1]))
+    if kind == "sparse":
+        return "%s(%s)" % (gname("T", SparseTensorValue),
+                           ", ".join(_render(n, expr_of, gname) for n in node[1]))
+    if kind == "ragged":
+        return "%s(%s)" % (gname("T", ragged_value),
                            ", ".join(_render(n, expr_of, gname) for n in node[1]))
     if kind == "seq":
         typ, items = node[1], [_render(n, expr_of, gname) for n in node[2]]

@@ -136,10 +136,20 @@ def test_parse_single_sequence_example_matches_tensorflow(name):
         same_value(run(), spec["result"])
 
 
-def test_sparse_or_ragged_dataset_elements_are_refused_clearly():
+def test_sparse_and_ragged_dataset_elements():
+    # a VarLenFeature parse result and a strings.split batch are tf.data elements as in TF
     ds = tf.data.Dataset.from_tensor_slices([INPUTS["example"]])
-    with pytest.raises(TypeError, match="returned a SparseTensor.*tf.sparse.to_dense"):
-        ds.map(lambda r: tf.io.parse_single_example(
-            r, {"name": tf.io.VarLenFeature(tf.string)})["name"])
-    with pytest.raises(TypeError, match="returned a RaggedTensor.*to_tensor"):
-        tf.data.Dataset.from_tensor_slices([["a b"]]).map(tf.strings.split)
+    parsed = ds.map(lambda r: tf.io.parse_single_example(
+        r, {"name": tf.io.VarLenFeature(tf.string)})["name"])
+    assert isinstance(parsed.element_spec, tf.SparseTensorSpec)
+    got = next(iter(parsed))
+    want = tf.io.parse_single_example(tf.constant(INPUTS["example"]),
+                                      {"name": tf.io.VarLenFeature(tf.string)})["name"]
+    for a, b in [(got.indices, want.indices), (got.values, want.values),
+                 (got.dense_shape, want.dense_shape)]:
+        np.testing.assert_array_equal(a.numpy(), b.numpy())
+    split = tf.data.Dataset.from_tensor_slices([["a b"]]).map(tf.strings.split)
+    spec = split.element_spec    # TensorFlow's static nrows (1) is not kept by strings.split
+    assert (type(spec), spec.dtype, spec.ragged_rank, spec.shape.as_list()[1:]) == (
+        tf.RaggedTensorSpec, tf.string, 1, [None])
+    assert next(iter(split)).to_list() == [[b"a", b"b"]]

@@ -120,6 +120,7 @@ from flowgrad import ragged_api as ragged, sparse_api as sparse
 from flowgrad.compat import v1_strings as strings
 from flowgrad.ops.ragged_tensor import RaggedTensor
 from flowgrad.ops.sparse_tensor import SparseTensor, sparse_to_dense
+from flowgrad.ops.sparse_tensor import SparseTensorValue, sparse_placeholder
 from flowgrad.ops.sparse_tensor import to_dense as sparse_tensor_to_dense
 from flowgrad.ops.string_ops import (as_string, reduce_join, regex_replace, string_split,
                                      substr)

@@ -196,6 +196,12 @@ class Dataset(structure.ElementStructure):
         """Consecutive elements stacked into batches (the last one smaller unless dropped)."""
         return _BatchDataset(self, batch_size, drop_remainder)
 
+    def ragged_batch(self, batch_size: int, drop_remainder: bool = False,
+                     row_splits_dtype: Any = dtypes.int64, name: str | None = None) -> Dataset:
+        """Batches in which elements of rank >= 1 (of any first dimension) become
+        RaggedTensors (``tf.data.experimental.dense_to_ragged_batch``)."""
+        return _RaggedBatchDataset(self, batch_size, drop_remainder, row_splits_dtype)
+
     def padded_batch(self, batch_size: int, padded_shapes: Any = None,
                      padding_values: Any = None, drop_remainder: bool = False,
                      name: str | None = None) -> Dataset:
@@ -503,12 +509,10 @@ class _TracedFunction:
             element = pack(in_spec, phs)
             out = func(*element) if type(element) is tuple else func(element)
             out = self._normalize(out)
+            self.output_spec = nest.map_structure(structure.spec_of_value, out)
             flat = [identity(t) if t.op.type == "Placeholder" else t
-                    for t in nest.flatten(out)]
-            out = nest.pack_sequence_as(out, flat)
-        self.output_spec = nest.map_structure(
-            lambda t: TensorSpec(as_shape(t.shape), t.dtype.base_dtype), out)
-        self._fn = ConcreteFunction(g, phs, out)
+                    for leaf in nest.flatten(out) for t in structure.components_of(leaf)]
+        self._fn = ConcreteFunction(g, phs, flat)
 
     def _normalize(self, out: Any) -> Any:
         if isinstance(out, list):
@@ -522,12 +526,7 @@ class _TracedFunction:
             raise TypeError("The `%s` function returned None; it must return tensors." %
                             self._what)
         if isinstance(out, (RaggedTensor, SparseTensor)):
-            raise TypeError(
-                "The `%s` function returned a %s: flowgrad's tf.data elements are dense "
-                "tensors (no ragged or sparse elements yet); convert it inside the function "
-                "with %s." % (self._what, type(out).__name__,
-                              "`.to_tensor()`" if isinstance(out, RaggedTensor)
-                              else "`tf.sparse.to_dense`"))
+            return out
         t = out._as_tensor() if hasattr(out, "_as_tensor") else out
         return convert_to_tensor(t)
 
@@ -630,7 +629,21 @@ def _positive(value: Any, what: str) -> int:
     return int(value)
 
 
-def _stack(batch: list) -> list:
+def _stack(batch: list, spec: Any = None) -> list:
+    """One batch of flat elements: dense components stacked, SparseTensor and RaggedTensor
+    components batched as TensorFlow does."""
+    if spec is not None and any(structure.is_composite(s) for s in nest.flatten(spec)):
+        per_leaf = [structure.group(spec, flat) for flat in batch]
+        out = []
+        for i, leaf in enumerate(nest.flatten(spec)):
+            parts = [p[i] for p in per_leaf]
+            if isinstance(leaf, structure.SparseTensorSpec):
+                out.extend(_batch_sparse(parts))
+            elif isinstance(leaf, structure.RaggedTensorSpec):
+                out.extend(_batch_ragged(parts))
+            else:
+                out.extend(_stack([p for p in parts]))
+        return out
     out = []
     for i, comps in enumerate(zip(*batch)):
         first = comps[0].shape
@@ -644,14 +657,61 @@ def _stack(batch: list) -> list:
     return out
 
 
+def _batch_sparse(parts: list) -> list:
+    """SparseTensors (indices, values, dense_shape) batched along a new first dimension; the
+    dense shape is the largest of each dimension (TensorFlow's rule)."""
+    ranks = {len(p[2]) for p in parts}
+    if len(ranks) != 1:
+        raise errors.InvalidArgumentError(None, None, "Cannot batch SparseTensors of different "
+                                          "ranks: %s" % sorted(ranks))
+    rank = ranks.pop()
+    indices = [np.concatenate([np.full((len(p[0]), 1), b, np.int64),
+                               np.asarray(p[0], np.int64).reshape(-1, rank)], axis=1)
+               for b, p in enumerate(parts)]
+    shape = np.max(np.stack([np.asarray(p[2], np.int64) for p in parts]), axis=0) if rank \
+        else np.zeros([0], np.int64)
+    return [np.concatenate(indices).reshape(-1, rank + 1),
+            np.concatenate([np.asarray(p[1]) for p in parts]),
+            np.concatenate([[len(parts)], shape]).astype(np.int64)]
+
+
+def _batch_ragged(parts: list) -> list:
+    """RaggedTensors (flat_values, *nested_row_splits) batched into one with a new outer
+    ragged dimension (each element's rows become one row)."""
+    nrows = [len(p[1]) - 1 for p in parts]
+    dt = np.asarray(parts[0][1]).dtype
+    outer = np.concatenate([[0], np.cumsum(nrows)]).astype(dt)
+    splits = []
+    for k in range(1, len(parts[0])):
+        offset, pieces = 0, []
+        for j, p in enumerate(parts):
+            s = np.asarray(p[k])
+            pieces.append(s[(1 if j else 0):] + offset)
+            offset += int(s[-1])
+        splits.append(np.concatenate(pieces).astype(dt))
+    flat = np.concatenate([np.asarray(p[0]) for p in parts])
+    return [flat, outer] + splits
+
+
+def _ragged_rows(parts: list, row_splits_dtype: Any) -> list:
+    """Dense elements of rank >= 1 as one RaggedTensor batch (ragged_rank 1)."""
+    arrs = [np.asarray(p[0]) for p in parts]
+    inner = {a.shape[1:] for a in arrs}
+    if len(inner) != 1:
+        raise errors.InvalidArgumentError(
+            None, None, "Cannot batch tensors into a ragged batch: the dimensions after the "
+                        "first differ: %s" % sorted(inner))
+    splits = np.concatenate([[0], np.cumsum([len(a) for a in arrs])])
+    return [np.concatenate(arrs), splits.astype(row_splits_dtype.np)]
+
+
 class _BatchDataset(Dataset):
     def __init__(self, input_ds: Dataset, batch_size: int, drop_remainder: bool):
         self._size = _positive(batch_size, "batch_size")
         self._drop = bool(drop_remainder)
         lead = self._size if self._drop else None
-        spec = structure.with_shapes(
-            input_ds.element_spec,
-            lambda s: TensorShape(None) if s.rank is None else TensorShape([lead] + s.as_list()))
+        spec = nest.map_structure(
+            lambda s: _batched_spec(s, lead), input_ds.element_spec)
         super().__init__(spec, (input_ds,))
 
     def _iterate(self, ctx: IterationContext) -> Iterator[list]:
@@ -659,16 +719,70 @@ class _BatchDataset(Dataset):
         for flat in self._inputs[0]._iterate(ctx):
             buf.append(flat)
             if len(buf) == self._size:
-                yield _stack(buf)
+                yield _stack(buf, self._inputs[0].element_spec)
                 buf = []
         if buf and not self._drop:
-            yield _stack(buf)
+            yield _stack(buf, self._inputs[0].element_spec)
 
     def _cardinality(self) -> int:
         n = self._inputs[0]._cardinality()
         if n < 0:
             return n
         return n // self._size if self._drop else -(-n // self._size)
+
+
+def _batched_spec(s: Any, lead: int | None) -> Any:
+    shape = TensorShape(None) if s.shape.rank is None else TensorShape([lead] + s.shape.as_list())
+    if isinstance(s, structure.RaggedTensorSpec):
+        return structure.RaggedTensorSpec(shape, s.dtype, s.ragged_rank + 1,
+                                          s.row_splits_dtype)
+    if isinstance(s, structure.SparseTensorSpec):
+        return structure.SparseTensorSpec(shape, s.dtype)
+    return TensorSpec(shape, s.dtype)
+
+
+class _RaggedBatchDataset(_BatchDataset):
+    """``ragged_batch``: dense elements of rank >= 1 batched into RaggedTensors (the first
+    dimension ragged), scalars stacked, RaggedTensors batched as ``batch`` does."""
+
+    def __init__(self, input_ds: Dataset, batch_size: int, drop_remainder: bool,
+                 row_splits_dtype: Any):
+        super().__init__(input_ds, batch_size, drop_remainder)
+        self._splits_dtype = dtypes.as_dtype(row_splits_dtype)
+        lead = self._size if self._drop else None
+        self._element_spec = nest.map_structure(
+            lambda s: self._spec(s, lead), input_ds.element_spec)
+
+    def _spec(self, s: Any, lead: int | None) -> Any:
+        if type(s) is TensorSpec and s.shape.rank != 0:
+            if s.shape.rank is None:
+                raise ValueError("ragged_batch needs elements of known rank, got %s" % (s,))
+            return structure.RaggedTensorSpec([lead] + s.shape.as_list(), s.dtype, 1,
+                                              self._splits_dtype)
+        return _batched_spec(s, lead)
+
+    def _iterate(self, ctx: IterationContext) -> Iterator[list]:
+        spec = self._inputs[0].element_spec
+        buf: list = []
+        for flat in self._inputs[0]._iterate(ctx):
+            buf.append(flat)
+            if len(buf) == self._size:
+                yield self._batch(buf, spec)
+                buf = []
+        if buf and not self._drop:
+            yield self._batch(buf, spec)
+
+    def _batch(self, buf: list, spec: Any) -> list:
+        per_leaf = [structure.group(spec, flat) for flat in buf]
+        out = []
+        for i, leaf in enumerate(nest.flatten(spec)):
+            parts = [p[i] for p in per_leaf]
+            if type(leaf) is TensorSpec and leaf.shape.rank != 0:
+                out.extend(_ragged_rows(parts, self._splits_dtype))
+            else:
+                leaf_spec = leaf if structure.is_composite(leaf) else None
+                out.extend(_stack([p for p in parts], leaf_spec))
+        return out
 
 
 def _per_component(spec: Any, value: Any, default: Any, what: str) -> list:

@@ -1,15 +1,32 @@
 """``tf.data.experimental``: AUTOTUNE and cardinality constants."""
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any
 
 from flowgrad.data.dataset_ops import AUTOTUNE, INFINITE, UNKNOWN
+from flowgrad.framework import dtypes
 from flowgrad.data.readers import CsvDataset, TFRecordWriter, make_csv_dataset
 from flowgrad.data.options import (AutoShardPolicy, DistributeOptions,  # noqa: F401
                                    ExternalStatePolicy, OptimizationOptions, ThreadingOptions)
 
 INFINITE_CARDINALITY = INFINITE
 UNKNOWN_CARDINALITY = UNKNOWN
+
+
+def dense_to_ragged_batch(batch_size: int, drop_remainder: bool = False,
+                          row_splits_dtype: Any = dtypes.int64) -> Callable:
+    """A transformation for ``Dataset.apply``: ``dataset.ragged_batch(...)``.
+
+    Args:
+        batch_size: elements per batch.
+        drop_remainder: whether to drop a last, smaller batch.
+        row_splits_dtype: int64 or int32, the dtype of the batches' row_splits.
+
+    Returns:
+        A function from a dataset to its ragged batches.
+    """
+    return lambda dataset: dataset.ragged_batch(batch_size, drop_remainder, row_splits_dtype)
 
 
 def cardinality(dataset: Any) -> Any:
@@ -20,4 +37,4 @@ def cardinality(dataset: Any) -> Any:
 __all__ = ["AUTOTUNE", "INFINITE_CARDINALITY", "UNKNOWN_CARDINALITY", "cardinality",
            "CsvDataset", "make_csv_dataset",
            "AutoShardPolicy", "DistributeOptions", "ExternalStatePolicy", "OptimizationOptions",
-           "ThreadingOptions", "TFRecordWriter"]
+           "ThreadingOptions", "TFRecordWriter", "dense_to_ragged_batch"]

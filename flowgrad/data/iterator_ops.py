@@ -189,7 +189,7 @@ class Iterator(ElementStructure):
 
     def get_next(self, name: str | None = None) -> Any:
         """Tensors holding the next element each time they are run."""
-        specs = nest.flatten(self._element_spec)
+        specs = structure.flat_specs(self._element_spec)
         attrs = {"output_types": tuple(s.dtype for s in specs),
                  "output_shapes": tuple(s.shape for s in specs)}
         if self._handle_input is not None:
@@ -201,7 +201,7 @@ class Iterator(ElementStructure):
             attrs["iterator"] = self._state
             out = apply_op("IteratorGetNext", captured, attrs, name=name or "IteratorGetNext")
         flat = [out] if len(specs) == 1 else list(out)
-        return nest.pack_sequence_as(self._element_spec, flat)
+        return structure.pack(self._element_spec, flat)
 
     def __iter__(self) -> Any:
         raise TypeError("Iterating over a graph-mode tf.data iterator is not supported: run "

@@ -13,9 +13,13 @@ import numpy as np
 
 from flowgrad import nest
 from flowgrad.framework import dtypes, errors
+from flowgrad.framework.tensor import constant as constant_op
 from flowgrad.framework.tensor import EagerTensor, Tensor, TensorBase, eager_value, to_numpy
 from flowgrad.framework.tensor_shape import TensorShape, as_shape
+from flowgrad.framework.composite_tensor import TypeSpec
 from flowgrad.function import TensorSpec
+from flowgrad.ops.ragged_tensor import RaggedTensor
+from flowgrad.ops.sparse_tensor import SparseTensor
 
 
 class ElementStructure:
@@ -81,18 +85,198 @@ def spec_of(arr: np.ndarray) -> TensorSpec:
     return TensorSpec(arr.shape, dtypes.from_numpy(arr.dtype))
 
 
+class SparseTensorSpec(TypeSpec):
+    """``tf.SparseTensorSpec``: the dense ``shape`` and ``dtype`` of a SparseTensor.
+
+    Args:
+        shape: the dense shape (dimensions may be None).
+        dtype: the values' dtype.
+    """
+
+    def __init__(self, shape: Any = None, dtype: Any = dtypes.float32):
+        self._shape = as_shape(shape)
+        self._dtype = dtypes.as_dtype(dtype)
+
+    @property
+    def shape(self) -> TensorShape:
+        return self._shape
+
+    @property
+    def dtype(self) -> dtypes.DType:
+        return self._dtype
+
+    @property
+    def value_type(self) -> type:
+        return SparseTensor
+
+    @classmethod
+    def from_value(cls, value: SparseTensor) -> SparseTensorSpec:
+        return cls(value.shape, value.dtype.base_dtype)
+
+    def _component_specs(self) -> list:
+        rank = self._shape.rank
+        return [TensorSpec([None, rank], dtypes.int64), TensorSpec([None], self._dtype),
+                TensorSpec([rank], dtypes.int64)]
+
+    def _to_components(self, value: SparseTensor) -> list:
+        return [value.indices, value.values, value.dense_shape]
+
+    def _from_components(self, parts: list) -> SparseTensor:
+        indices, values, dense_shape = parts
+        if self._shape.is_fully_defined() and isinstance(dense_shape, Tensor):
+            # as TensorFlow: a fully known spec shape makes the dense shape a constant
+            dense_shape = constant_op(np.asarray(self._shape.as_list(), np.int64))
+        return SparseTensor(indices, values, dense_shape)
+
+    def __eq__(self, other: Any) -> bool:
+        return type(other) is type(self) and self._shape.as_tuple() == \
+            other._shape.as_tuple() and self._dtype == other._dtype
+
+    def __hash__(self) -> int:
+        return hash((type(self), self._shape.as_tuple(), self._dtype))
+
+    def __repr__(self) -> str:
+        return "SparseTensorSpec(%s, %r)" % (_shape_text(self._shape), self._dtype)
+
+
+class RaggedTensorSpec(TypeSpec):
+    """``tf.RaggedTensorSpec``: shape, dtype and ``ragged_rank`` of a RaggedTensor.
+
+    Args:
+        shape: the shape (ragged dimensions are None).
+        dtype: the flat values' dtype.
+        ragged_rank: the number of ragged dimensions (default ``rank - 1``).
+        row_splits_dtype: int64 or int32.
+        flat_values_spec: unused (TensorFlow's argument, accepted for the signature).
+    """
+
+    def __init__(self, shape: Any = None, dtype: Any = dtypes.float32,
+                 ragged_rank: int | None = None, row_splits_dtype: Any = dtypes.int64,
+                 flat_values_spec: Any = None):
+        self._shape = as_shape(shape)
+        self._dtype = dtypes.as_dtype(dtype)
+        if ragged_rank is None:
+            if self._shape.rank is None:
+                raise ValueError("Must specify ragged_rank or a shape with a known rank.")
+            ragged_rank = self._shape.rank - 1
+        self._ragged_rank = int(ragged_rank)
+        self._row_splits_dtype = dtypes.as_dtype(row_splits_dtype)
+
+    @property
+    def shape(self) -> TensorShape:
+        return self._shape
+
+    @property
+    def dtype(self) -> dtypes.DType:
+        return self._dtype
+
+    @property
+    def ragged_rank(self) -> int:
+        return self._ragged_rank
+
+    @property
+    def row_splits_dtype(self) -> dtypes.DType:
+        return self._row_splits_dtype
+
+    @property
+    def value_type(self) -> type:
+        return RaggedTensor
+
+    @classmethod
+    def from_value(cls, value: RaggedTensor) -> RaggedTensorSpec:
+        return cls(value.shape, value.dtype.base_dtype, value.ragged_rank,
+                   value.row_splits_dtype.base_dtype)
+
+    def _component_specs(self) -> list:
+        dims = self._shape.as_tuple()
+        inner = None if dims is None else [None] + list(dims[self._ragged_rank + 1:])
+        return [TensorSpec(inner, self._dtype)] + \
+            [TensorSpec([None], self._row_splits_dtype)] * self._ragged_rank
+
+    def _to_components(self, value: RaggedTensor) -> list:
+        return [value.flat_values] + list(value.nested_row_splits)
+
+    def _from_components(self, parts: list) -> RaggedTensor:
+        return RaggedTensor.from_nested_row_splits(parts[0], parts[1:], validate=False)
+
+    def __eq__(self, other: Any) -> bool:
+        return type(other) is type(self) and (
+            self._shape.as_tuple(), self._dtype, self._ragged_rank, self._row_splits_dtype) == (
+            other._shape.as_tuple(), other._dtype, other._ragged_rank, other._row_splits_dtype)
+
+    def __hash__(self) -> int:
+        return hash((type(self), self._shape.as_tuple(), self._dtype, self._ragged_rank))
+
+    def __repr__(self) -> str:
+        return "RaggedTensorSpec(%s, %r, %d, %r)" % (
+            _shape_text(self._shape), self._dtype, self._ragged_rank, self._row_splits_dtype)
+
+
+def _shape_text(shape: TensorShape) -> str:
+    return "TensorShape(None)" if shape.rank is None else "TensorShape(%s)" % shape.as_list()
+
+
+_COMPOSITE_SPECS = (SparseTensorSpec, RaggedTensorSpec)
+
+
+def is_composite(spec: Any) -> bool:
+    """Whether ``spec`` describes a SparseTensor or RaggedTensor (several components)."""
+    return isinstance(spec, _COMPOSITE_SPECS)
+
+
+def spec_of_value(value: Any) -> Any:
+    """The spec of one graph/eager tensor, SparseTensor or RaggedTensor."""
+    if isinstance(value, SparseTensor):
+        return SparseTensorSpec.from_value(value)
+    if isinstance(value, RaggedTensor):
+        return RaggedTensorSpec.from_value(value)
+    return TensorSpec(as_shape(value.shape), value.dtype.base_dtype)
+
+
+def components_of(value: Any) -> list:
+    """The component tensors of one (possibly composite) value."""
+    if isinstance(value, SparseTensor):
+        return [value.indices, value.values, value.dense_shape]
+    if isinstance(value, RaggedTensor):
+        return [value.flat_values] + list(value.nested_row_splits)
+    return [value]
+
+
 def flat_specs(spec: Any) -> list:
-    return nest.flatten(spec)
+    """The TensorSpecs of an element's flat components (composites expanded)."""
+    out = []
+    for s in nest.flatten(spec):
+        out.extend(s._component_specs() if is_composite(s) else [s])
+    return out
+
+
+def group(spec: Any, flat: list) -> list:
+    """``flat`` components grouped per leaf of ``spec`` (a list of lists)."""
+    out, i = [], 0
+    for s in nest.flatten(spec):
+        n = len(s._component_specs()) if is_composite(s) else 1
+        out.append(flat[i:i + n])
+        i += n
+    return out
 
 
 def pack(spec: Any, flat: list) -> Any:
-    """``flat`` packed into the structure of ``spec``."""
-    return nest.pack_sequence_as(spec, flat)
+    """``flat`` components packed into the structure of ``spec`` (composites rebuilt)."""
+    leaves = [s._from_components(parts) if is_composite(s) else parts[0]
+              for s, parts in zip(nest.flatten(spec), group(spec, flat))]
+    return nest.pack_sequence_as(spec, leaves)
 
 
 def with_shapes(spec: Any, shape_fn: Any) -> Any:
     """``spec`` with each TensorSpec's shape replaced by ``shape_fn(shape)``."""
-    return nest.map_structure(lambda s: TensorSpec(shape_fn(s.shape), s.dtype), spec)
+    def one(s: Any) -> Any:
+        if isinstance(s, SparseTensorSpec):
+            return SparseTensorSpec(shape_fn(s.shape), s.dtype)
+        if isinstance(s, RaggedTensorSpec):
+            return RaggedTensorSpec(shape_fn(s.shape), s.dtype, s.ragged_rank,
+                                    s.row_splits_dtype)
+        return TensorSpec(shape_fn(s.shape), s.dtype)
+    return nest.map_structure(one, spec)
 
 
 def same_structure(a: Any, b: Any) -> bool:
@@ -144,14 +328,31 @@ def to_eager(spec: Any, flat: list) -> Any:
                        for a, s in zip(flat, flat_specs(spec))])
 
 
+
 def to_numpy_element(spec: Any, flat: list) -> Any:
     """An element as NumPy values (a NumPy scalar, or a str or bytes, for rank 0)."""
+    if any(is_composite(s) for s in nest.flatten(spec)):
+        return nest.map_structure(_numpy_of, to_eager(spec, flat))
     return pack(spec, [a[()] if type(a) is np.ndarray and not a.ndim else a for a in flat])
+
+
+def _numpy_of(value: Any) -> Any:
+    """As TensorFlow's ``as_numpy_iterator``: a SparseTensor gives its dense array, a
+    RaggedTensor its ``numpy()`` (an object array of rows when ragged)."""
+    if isinstance(value, SparseTensor):
+        out = np.zeros(value.dense_shape.numpy(), value.dtype.np)
+        idx = value.indices.numpy()
+        if len(idx):
+            out[tuple(idx.T)] = value.values.numpy()
+        return out
+    arr = value.numpy()
+    return arr[()] if type(arr) is np.ndarray and not arr.ndim else arr
 
 
 __all__ = ["normalize", "flatten", "to_array", "spec_of", "flat_specs", "pack", "with_shapes",
            "most_specific_compatible", "same_structure", "spec_from_types", "to_eager",
-           "to_numpy_element", "IterationContext"]
+           "to_numpy_element", "IterationContext", "SparseTensorSpec", "RaggedTensorSpec",
+           "is_composite", "spec_of_value", "components_of", "group"]
 
 
 class IterationContext:

@@ -301,6 +301,63 @@ class RaggedTensor:
     __str__ = __repr__
 
 
+class RaggedTensorValue:
+    """TF1's ``tf.compat.v1.ragged.RaggedTensorValue``: a RaggedTensor's NumPy arrays, as a
+    Session fetches them.
+
+    Args:
+        values: the rows' values (an ndarray or another RaggedTensorValue).
+        row_splits: an int vector (ndarray).
+    """
+
+    def __init__(self, values: Any, row_splits: Any):
+        self._values = values
+        self._row_splits = np.asarray(row_splits)
+
+    @property
+    def values(self) -> Any:
+        return self._values
+
+    @property
+    def row_splits(self) -> np.ndarray:
+        return self._row_splits
+
+    @property
+    def flat_values(self) -> np.ndarray:
+        v = self._values
+        while isinstance(v, RaggedTensorValue):
+            v = v.values
+        return v
+
+    @property
+    def nested_row_splits(self) -> tuple:
+        out, v = [self._row_splits], self._values
+        while isinstance(v, RaggedTensorValue):
+            out.append(v.row_splits)
+            v = v.values
+        return tuple(out)
+
+    @property
+    def dtype(self) -> np.dtype:
+        return self.flat_values.dtype
+
+    def to_list(self) -> list:
+        """The nested Python list of rows."""
+        return _to_list(np.asarray(self.flat_values), list(self.nested_row_splits))
+
+    def __repr__(self) -> str:
+        return "tf.RaggedTensorValue(values=%r, row_splits=%r)" % (self._values,
+                                                                   self._row_splits)
+
+
+def ragged_value(flat_values: Any, *nested_row_splits: Any) -> RaggedTensorValue:
+    """A RaggedTensorValue from flat values and the row splits, outermost first."""
+    out = np.asarray(flat_values)
+    for splits in reversed(nested_row_splits):
+        out = RaggedTensorValue(out, splits)
+    return out
+
+
 def _is_tensor(x: Any) -> bool:
     return hasattr(x, "dtype") and hasattr(x, "shape") and not isinstance(x, np.ndarray)
 

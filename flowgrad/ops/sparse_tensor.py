@@ -3,6 +3,7 @@
 modes) and ``tf.sparse.from_dense``. Built to be extended (sparse ops and their gradients)."""
 from __future__ import annotations
 
+import collections
 from typing import Any
 
 import numpy as np
@@ -14,9 +15,16 @@ from flowgrad.framework.shape_rules import constant_value
 from flowgrad.framework.tensor import convert_to_tensor
 from flowgrad.framework.tensor_shape import TensorShape, unknown_shape
 from flowgrad.ops.array_ops import expand_dims
+from flowgrad.ops.constant_ops import placeholder
 from flowgrad.ops.comparison_ops import not_equal, where
 from flowgrad.ops.scatter_nd_ops import gather_nd
 from flowgrad.ops.shape_ops import shape as shape_of
+
+
+SparseTensorValue = collections.namedtuple("SparseTensorValue",
+                                           ["indices", "values", "dense_shape"])
+SparseTensorValue.__doc__ = """TF1's ``tf.compat.v1.SparseTensorValue``: a SparseTensor's NumPy
+arrays, as a Session fetches them and accepts them as a feed."""
 
 
 class SparseTensor:
@@ -166,3 +174,26 @@ def sparse_to_dense(sparse_indices: Any, output_shape: Any, sparse_values: Any,
     return apply_op("SparseToDense", [idx, convert_to_tensor(output_shape), values,
                                       convert_to_tensor(default_value, values.dtype)],
                     {"validate_indices": bool(validate_indices)}, name=name or "SparseToDense")
+
+
+def sparse_placeholder(dtype: Any, shape: Any = None, name: str | None = None) -> SparseTensor:
+    """TF1's ``tf.compat.v1.sparse_placeholder``: a SparseTensor of three placeholders, fed
+    with a ``SparseTensorValue`` (or an (indices, values, dense_shape) tuple).
+
+    Args:
+        dtype: the values' dtype.
+        shape: the dense shape (fixed, when fully known), or None.
+        name: the name prefix of the placeholders.
+
+    Returns:
+        The SparseTensor.
+    """
+    prefix = name or "Placeholder"
+    shape_t = TensorShape(shape) if shape is not None else unknown_shape()
+    rank = shape_t.rank
+    if shape_t.is_fully_defined():
+        dense_shape = convert_to_tensor(np.asarray(shape_t.as_list(), np.int64), dtypes.int64)
+    else:
+        dense_shape = placeholder(dtypes.int64, [rank], name=prefix + "_shape")
+    return SparseTensor(placeholder(dtypes.int64, [None, rank], name=prefix + "_indices"),
+                        placeholder(dtype, [None], name=prefix + "_values"), dense_shape)
