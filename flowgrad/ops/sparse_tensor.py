@@ -24,7 +24,13 @@ from flowgrad.ops.shape_ops import shape as shape_of
 SparseTensorValue = collections.namedtuple("SparseTensorValue",
                                            ["indices", "values", "dense_shape"])
 SparseTensorValue.__doc__ = """TF1's ``tf.compat.v1.SparseTensorValue``: a SparseTensor's NumPy
-arrays, as a Session fetches them and accepts them as a feed."""
+arrays, as a Session fetches them and accepts them as a feed.
+
+Args:
+    indices: int64 [N, rank].
+    values: [N].
+    dense_shape: int64 [rank].
+"""
 
 
 class SparseTensor:
