@@ -245,3 +245,26 @@ def test_maybe_merge_call_runs_once():
     assert calls == [2]
     distribute_lib.maybe_merge_call(lambda strategy: calls.append(strategy), s)
     assert calls[-1] is s
+
+
+def test_keras_fit_under_the_scope_equals_fit_without_a_strategy():
+    """``fit`` of a model made and compiled under ``scope()`` trains the global batch (the
+    replicas' combined batch) in one computation: the same weights and history as
+    without a strategy."""
+    x, y = X.astype("float32"), Y.astype("float32")
+
+    def make():
+        model = _model(batch_norm=False)
+        model.compile(optimizer=tf.keras.optimizers.Adam(0.01), loss="mse", metrics=["mae"])
+        return model
+    plain = make()
+    want = plain.fit(x, y, batch_size=8, epochs=2, verbose=0, shuffle=False).history
+    strategy = tf.distribute.MirroredStrategy(["/cpu:0", "/cpu:1"])
+    with strategy.scope():
+        model = make()
+    got = model.fit(x, y, batch_size=8, epochs=2, verbose=0, shuffle=False).history
+    assert got.keys() == want.keys()
+    for key in want:
+        np.testing.assert_allclose(got[key], want[key], rtol=1e-6)
+    for a, b in zip(model.weights, plain.weights):
+        np.testing.assert_allclose(a.numpy(), b.numpy(), rtol=1e-6)
