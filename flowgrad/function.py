@@ -565,7 +565,30 @@ def function(func: Callable | None = None, input_signature: Any = None, autograp
              experimental_attributes: Any = None, experimental_relax_shapes: Any = None,
              experimental_compile: Any = None,
              experimental_follow_type_hints: Any = None) -> Any:
-    """Compiles ``func`` into a graph per input signature (usable as a decorator)."""
+    """Compiles ``func`` into a graph per input signature, as ``tf.function``.
+
+    Usable as a decorator, with or without arguments. Each new input signature (the
+    shapes and dtypes of tensor arguments, the values of Python ones) traces ``func``
+    once; later calls with that signature run the traced graph.
+
+    Args:
+        func: The Python function to compile; None returns a decorator.
+        input_signature: A list of ``tf.TensorSpec`` fixing the arguments' shapes and
+            dtypes; None traces per call signature.
+        autograph: If true, Python ``if``/``for``/``while`` on tensors become graph
+            control flow.
+        jit_compile: Accepted and ignored (flowgrad has no XLA).
+        reduce_retracing: Accepted for TensorFlow's signature.
+        experimental_implements: Accepted for TensorFlow's signature.
+        experimental_autograph_options: Accepted for TensorFlow's signature.
+        experimental_attributes: Accepted for TensorFlow's signature.
+        experimental_relax_shapes: Accepted for TensorFlow's signature.
+        experimental_compile: Accepted and ignored (flowgrad has no XLA).
+        experimental_follow_type_hints: Accepted for TensorFlow's signature.
+
+    Returns:
+        A callable ``Function`` (or, if ``func`` is None, a decorator making one).
+    """
     def decorate(f: Callable) -> Function:
         return Function(f, input_signature=input_signature, autograph=autograph)
     return decorate if func is None else decorate(func)

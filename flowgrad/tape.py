@@ -115,7 +115,23 @@ class GradientTape:
     Ops whose inputs the tape watches are recorded while it is active (inside its
     ``with`` block); trainable variables read there are watched automatically
     unless ``watch_accessed_variables=False``. A tape that is not ``persistent``
-    computes one set of gradients (or jacobians) and then releases its records."""
+    computes one set of gradients (or jacobians) and then releases its records.
+
+    Args:
+        persistent: If true, ``gradient`` may be called more than once; the records are
+            kept until the tape is deleted.
+        watch_accessed_variables: If true, trainable variables read while the tape is
+            active are watched automatically; if false, only what ``watch`` names is.
+
+    Example:
+
+        >>> import flowgrad as tf
+        >>> x = tf.Variable(3.0)
+        >>> with tf.GradientTape() as tape:
+        ...     y = x * x
+        >>> float(tape.gradient(y, x))
+        6.0
+    """
 
     def __init__(self, persistent: bool = False, watch_accessed_variables: bool = True):
         self._persistent = persistent

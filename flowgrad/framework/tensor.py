@@ -443,7 +443,29 @@ def _contains_tensor(value: Any) -> bool:
 
 def constant(value: Any, dtype: Any = None, shape: Any = None, name: str = "Const",
              verify_shape: bool = False) -> Any:
-    """A constant tensor holding ``value`` (broadcast or reshaped to ``shape`` if given)."""
+    """Creates a constant tensor from a tensor-like object, as ``tf.constant``.
+
+    Args:
+        value: A Python scalar, nested list, NumPy array or tensor.
+        dtype: The element type of the result; inferred from ``value`` if None.
+        shape: The result's shape. A single value is broadcast to it; otherwise the values
+            are reshaped to it.
+        name: The name of the Const op (graph mode).
+        verify_shape: Accepted for TensorFlow 1's signature.
+
+    Returns:
+        A ``Tensor`` holding ``value``: an eager tensor, or a Const op's output in a graph.
+
+    Raises:
+        TypeError: ``value`` cannot be converted to ``dtype``.
+        ValueError: the values do not fit ``shape``.
+
+    Example:
+
+        >>> import flowgrad as tf
+        >>> tf.constant([[1, 2], [3, 4]]).shape
+        TensorShape([2, 2])
+    """
     dt = dtypes.as_dtype(dtype) if dtype is not None else None
     if is_tensor(value) and not isinstance(value, (np.ndarray, np.generic)):
         t = convert_to_tensor(value)

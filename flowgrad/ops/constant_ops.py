@@ -35,7 +35,19 @@ register_op("Placeholder", None, _placeholder_infer, grad=_NO_GRADIENT, stateful
 
 
 def placeholder(dtype: Any, shape: Any = None, name: str | None = None) -> Tensor:
-    """A graph input that must be fed in ``Session.run`` (graph mode only)."""
+    """Inserts a placeholder for a tensor that will always be fed, as TF1's ``tf.placeholder``.
+
+    Args:
+        dtype: The element type of the tensor to feed.
+        shape: The shape of the tensor to feed; None (or None dimensions) takes any.
+        name: A name for the operation.
+
+    Returns:
+        A ``Tensor`` to feed through ``Session.run``'s ``feed_dict``.
+
+    Raises:
+        RuntimeError: called in eager mode (use ``tf.compat.v1.disable_eager_execution``).
+    """
     if executing_eagerly():
         raise RuntimeError("tf.placeholder() is not compatible with eager execution.")
     return apply_op("Placeholder", [], {"dtype": dtypes.as_dtype(dtype),

@@ -122,11 +122,32 @@ register_jvp("BatchMatMulV2", _matmul_jvp)
 def matmul(a: Any, b: Any, transpose_a: bool = False, transpose_b: bool = False,
            adjoint_a: bool = False, adjoint_b: bool = False, a_is_sparse: bool = False,
            b_is_sparse: bool = False, output_type: Any = None, name: str | None = None) -> Any:
-    """Matrix product of the last two axes, batched (with broadcasting) over leading axes.
+    """Multiplies matrix ``a`` by matrix ``b``, as ``tf.linalg.matmul``.
 
-    Rank-2 inputs make a MatMul op, others a BatchMatMulV2 op, as in TensorFlow. An
+    The product is over the last two axes, batched (with broadcasting) over the leading
+    axes. Rank-2 inputs make a MatMul op, others a BatchMatMulV2 op, as in TensorFlow. An
     ``output_type`` other than the inputs' dtype (TensorFlow's int8 inputs with an int32
-    product) multiplies the inputs cast to it."""
+    product) multiplies the inputs cast to it.
+
+    Args:
+        a: A tensor of rank 2 or more.
+        b: A tensor of ``a``'s dtype and rank 2 or more.
+        transpose_a: If true, ``a`` is transposed before the product.
+        transpose_b: If true, ``b`` is transposed before the product.
+        adjoint_a: If true, ``a`` is conjugated and transposed before the product.
+        adjoint_b: If true, ``b`` is conjugated and transposed before the product.
+        a_is_sparse: Accepted for TensorFlow's signature (a hint only).
+        b_is_sparse: Accepted for TensorFlow's signature (a hint only).
+        output_type: The dtype of the product; the inputs' dtype if None.
+        name: A name for the operation.
+
+    Returns:
+        A tensor with the product: shape ``[..., M, N]``.
+
+    Raises:
+        ValueError: both ``transpose_a`` and ``adjoint_a`` (or ``_b``) are true.
+        InvalidArgumentError: the inner dimensions do not match.
+    """
     if output_type is not None:
         out_dt = dtypes.as_dtype(output_type)
         a, b = (x if is_tensor(x) and x.dtype.base_dtype is out_dt else

@@ -152,7 +152,15 @@ register_jvp("ReluGrad", _relu_grad_jvp)
 
 
 def relu(features: Any, name: str | None = None) -> Any:
-    """max(features, 0) elementwise."""
+    """Computes the rectified linear ``max(features, 0)`` elementwise, as ``tf.nn.relu``.
+
+    Args:
+        features: A real-valued tensor.
+        name: A name for the operation.
+
+    Returns:
+        A tensor of ``features``' dtype and shape.
+    """
     return apply_op("Relu", (_input(features, "Relu", "features", False),), name=name)
 
 

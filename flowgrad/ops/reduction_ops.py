@@ -70,7 +70,25 @@ register_jvp("Mean", linear_in_first_jvp)
 def reduce_mean(input_tensor: Any, axis: Any = None, keepdims: bool = False,
                 name: str | None = None, reduction_indices: Any = None,
                 keep_dims: Any = None) -> Any:
-    """Mean over ``axis`` (all axes if None); integer means truncate toward zero."""
+    """Computes the mean of elements across dimensions of a tensor, as ``tf.reduce_mean``.
+
+    Integer means truncate toward zero, as in TensorFlow.
+
+    Args:
+        input_tensor: The tensor to reduce (numeric).
+        axis: The dimensions to reduce: an int, a list of ints or a tensor; None reduces all
+            dimensions. Negative values count from the end.
+        keepdims: If true, keeps the reduced dimensions with length 1.
+        name: A name for the operation.
+        reduction_indices: TensorFlow 1's name for ``axis``.
+        keep_dims: TensorFlow 1's name for ``keepdims``.
+
+    Returns:
+        The reduced tensor, of ``input_tensor``'s dtype.
+
+    Raises:
+        InvalidArgumentError: an axis is out of range.
+    """
     return _reduce("Mean", input_tensor, axis, keepdims, name, reduction_indices, keep_dims)
 
 

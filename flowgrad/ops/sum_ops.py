@@ -150,7 +150,23 @@ def _reduce(op_type: str, input_tensor: Any, axis: Any, keepdims: Any, name: str
 def reduce_sum(input_tensor: Any, axis: Any = None, keepdims: bool = False,
                name: str | None = None, reduction_indices: Any = None,
                keep_dims: Any = None) -> Any:
-    """Sum over ``axis`` (all axes if None)."""
+    """Computes the sum of elements across dimensions of a tensor, as ``tf.reduce_sum``.
+
+    Args:
+        input_tensor: The tensor to reduce (numeric).
+        axis: The dimensions to reduce: an int, a list of ints or a tensor; None reduces all
+            dimensions. Negative values count from the end.
+        keepdims: If true, keeps the reduced dimensions with length 1.
+        name: A name for the operation.
+        reduction_indices: TensorFlow 1's name for ``axis``.
+        keep_dims: TensorFlow 1's name for ``keepdims``.
+
+    Returns:
+        The reduced tensor, of ``input_tensor``'s dtype.
+
+    Raises:
+        InvalidArgumentError: an axis is out of range.
+    """
     return _reduce("Sum", input_tensor, axis, keepdims, name, reduction_indices, keep_dims)
 
 

@@ -22,7 +22,16 @@ class AdamOptimizer(Optimizer):
 
     (epsilon is added to sqrt(v), not to the bias-corrected sqrt(v_hat)). The
     powers beta1^t and beta2^t live in the non-slot variables ``beta1_power`` and
-    ``beta2_power``, multiplied by beta1 and beta2 after every step."""
+    ``beta2_power``, multiplied by beta1 and beta2 after every step.
+
+    Args:
+        learning_rate: A float or a scalar tensor.
+        beta1: The exponential decay rate of the first-moment estimates.
+        beta2: The exponential decay rate of the second-moment estimates.
+        epsilon: A small constant added to ``sqrt(v)`` for numerical stability.
+        use_locking: Accepted for TensorFlow's signature; session runs are all-or-nothing.
+        name: The prefix of the optimizer's op and slot names.
+    """
 
     def __init__(self, learning_rate: Any = 0.001, beta1: Any = 0.9, beta2: Any = 0.999,
                  epsilon: Any = 1e-8, use_locking: bool = False, name: str = "Adam"):

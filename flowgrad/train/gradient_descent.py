@@ -11,7 +11,13 @@ from flowgrad.train.optimizer import Optimizer, _op_of
 
 
 class GradientDescentOptimizer(Optimizer):
-    """Plain gradient descent; sparse gradients update only their rows (ScatterSub)."""
+    """Plain gradient descent; sparse gradients update only their rows (ScatterSub).
+
+    Args:
+        learning_rate: A float or a scalar tensor (a schedule's tensor in graph mode).
+        use_locking: Accepted for TensorFlow's signature; session runs are all-or-nothing.
+        name: The prefix of the optimizer's op names.
+    """
 
     def __init__(self, learning_rate: Any, use_locking: bool = False,
                  name: str = "GradientDescent"):
