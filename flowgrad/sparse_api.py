@@ -1,8 +1,10 @@
 """``tf.sparse`` (both faces): the minimal SparseTensor of flowgrad/ops/sparse_tensor.py."""
 from flowgrad.ops.sparse_tensor import SparseTensor, from_dense, to_dense
 from flowgrad.ops.sparse_elementwise import add, maximum, minimum
+from flowgrad.ops.sparse_matmul import sparse_dense_matmul
 
-__all__ = ["SparseTensor", "from_dense", "to_dense", "add", "maximum", "minimum"]
+__all__ = ["SparseTensor", "from_dense", "to_dense", "add", "maximum", "minimum",
+           "sparse_dense_matmul"]
 
 
 def __dir__() -> list:

@@ -1,0 +1,62 @@
+"""tf.sparse ops with gradients: SparseTensorDenseMatMul (values and gradients against
+TensorFlow 2.21, tools/tf_reference/sparse_ops_reference.py; numerical gradient checks at
+orders 1 and 2, graph and eager)."""
+import importlib.util
+import json
+import os
+
+import numpy as np
+import pytest
+
+import flowgrad as tf
+from flowgrad.framework import errors
+from gradcheck import check_gradients
+
+ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+_spec = importlib.util.spec_from_file_location(
+    "sparse_ops_reference", os.path.join(ROOT, "tools", "tf_reference",
+                                         "sparse_ops_reference.py"))
+ref = importlib.util.module_from_spec(_spec)
+_spec.loader.exec_module(ref)
+with open(os.path.join(ROOT, "tests", "data", "sparse", "ops_reference.json")) as f:
+    RECORDED = json.load(f)["cases"]
+
+
+@pytest.fixture
+def eager():
+    tf.compat.v1.enable_v2_behavior()
+
+
+@pytest.mark.parametrize("name", sorted(ref.CASES))
+def test_sparse_dense_matmul_values_and_gradients_match_tensorflow(name, eager):
+    got = ref.record(tf)[name]
+    want = RECORDED[name]
+    for key in ("product", "grad_values", "grad_b"):
+        np.testing.assert_allclose(got[key], want[key], rtol=1e-12, atol=1e-12)
+
+
+def _matmul(adj_a, adj_b):
+    return lambda v, b: tf.sparse.sparse_dense_matmul(
+        tf.SparseTensor(ref.INDICES, v, ref.SHAPE), b, adjoint_a=adj_a, adjoint_b=adj_b)
+
+
+@pytest.mark.parametrize("name", sorted(ref.CASES))
+@pytest.mark.parametrize("mode", ["graph", "eager"])
+def test_sparse_dense_matmul_gradients_orders_1_and_2(name, mode):
+    adj_a, adj_b = ref.CASES[name]
+    if mode == "eager":
+        tf.compat.v1.enable_v2_behavior()
+    check_gradients(lambda v, b: tf.square(_matmul(adj_a, adj_b)(v, b)),
+                    [np.array(ref.VALUES), ref.dense_b(adj_b)], order=2, mode=mode)
+
+
+def test_sparse_dense_matmul_dense_times_sparse_and_errors(eager):
+    sp = tf.SparseTensor(ref.INDICES, tf.constant(ref.VALUES, tf.float64), ref.SHAPE)
+    a = np.arange(6, dtype=np.float64).reshape(2, 3)
+    dense_sp = tf.sparse.to_dense(sp).numpy()
+    np.testing.assert_allclose(tf.sparse.sparse_dense_matmul(a, sp).numpy(), a @ dense_sp)
+    with pytest.raises(errors.InvalidArgumentError, match="inner dimension"):
+        tf.sparse.sparse_dense_matmul(sp, np.zeros((2, 2)))
+    bad = tf.SparseTensor([[3, 0]], tf.constant([1.0], tf.float64), [3, 3])
+    with pytest.raises(errors.InvalidArgumentError, match="out of bounds"):
+        tf.sparse.sparse_dense_matmul(bad, np.zeros((3, 1)))

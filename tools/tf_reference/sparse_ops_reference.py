@@ -1,0 +1,48 @@
+"""Records tf.sparse.sparse_dense_matmul values and gradients from TensorFlow 2.21.
+
+Run from the repository root: /work/venv-tf/bin/python tools/tf_reference/sparse_ops_reference.py
+It writes tests/data/sparse/ops_reference.json (the cases of ``CASES``, each the product and
+the gradients of sum(product * weights) w.r.t. the sparse values and the dense matrix)."""
+import json
+import os
+
+import numpy as np
+
+INDICES = [[0, 1], [1, 0], [2, 1], [2, 2]]
+VALUES = [1.5, -2.0, 0.5, 3.0]
+SHAPE = [3, 3]
+CASES = {"plain": (False, False), "adjoint_a": (True, False), "adjoint_b": (False, True),
+         "both": (True, True)}
+
+
+def dense_b(adjoint_b):
+    b = np.arange(6, dtype=np.float64).reshape(3, 2) / 4 - 0.5
+    return b.T.copy() if adjoint_b else b
+
+
+def weights():
+    return np.arange(6, dtype=np.float64).reshape(3, 2) / 3 + 0.25
+
+
+def record(tf):
+    out = {}
+    for name, (adj_a, adj_b) in CASES.items():
+        values = tf.constant(VALUES, tf.float64)
+        b = tf.constant(dense_b(adj_b))
+        with tf.GradientTape() as tape:
+            tape.watch([values, b])
+            y = tf.sparse.sparse_dense_matmul(tf.SparseTensor(INDICES, values, SHAPE), b,
+                                              adjoint_a=adj_a, adjoint_b=adj_b)
+            s = tf.reduce_sum(y * weights())
+        gv, gb = tape.gradient(s, [values, b])
+        out[name] = {"product": y.numpy().tolist(), "grad_values": gv.numpy().tolist(),
+                     "grad_b": gb.numpy().tolist()}
+    return out
+
+
+if __name__ == "__main__":
+    import tensorflow as tf
+    path = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "tests",
+                        "data", "sparse", "ops_reference.json")
+    with open(path, "w") as f:
+        json.dump({"tensorflow": tf.__version__, "cases": record(tf)}, f, indent=1)
