@@ -38,7 +38,22 @@ register_jvp("Cast", _cast_jvp)
 
 
 def cast(x: Any, dtype: Any, name: str | None = None) -> Any:
-    """``x`` converted to ``dtype``."""
+    """Casts a tensor to a new type, as ``tf.cast``.
+
+    Floats cast to integers truncate toward zero; complex to real keeps the real part.
+
+    Args:
+        x: A tensor (or tensor-like value) to cast.
+        dtype: The destination type.
+        name: A name for the operation.
+
+    Returns:
+        A tensor of ``x``'s shape with type ``dtype``.
+
+    Raises:
+        UnimplementedError: a cast to or from ``tf.string``, which TensorFlow has no kernel
+            for either.
+    """
     dt = dtypes.as_dtype(dtype).base_dtype
     x = convert_to_tensor(_as_value(x))
     if x.dtype.base_dtype is dt:

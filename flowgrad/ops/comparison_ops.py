@@ -33,7 +33,16 @@ def greater(x: Any, y: Any, name: str | None = None) -> Any:
 
 
 def equal(x: Any, y: Any, name: str | None = None) -> Any:
-    """x == y elementwise (bool)."""
+    """Returns the truth value of ``x == y`` elementwise, with broadcasting, as ``tf.equal``.
+
+    Args:
+        x: A tensor.
+        y: A tensor of ``x``'s dtype, broadcastable with ``x``.
+        name: A name for the operation.
+
+    Returns:
+        A ``tf.bool`` tensor of the broadcast shape.
+    """
     return _binary("Equal", x, y, name)
 
 

@@ -117,7 +117,20 @@ register_op("ConcatOffset", _concat_offset_kernel,
 
 
 def concat(values: Any, axis: Any, name: str = "concat") -> Any:
-    """Joins tensors along the existing dimension ``axis`` (negative counts from the end)."""
+    """Concatenates tensors along one dimension, as ``tf.concat``.
+
+    Args:
+        values: A list of tensors of one dtype and rank, equal in every dimension but
+            ``axis``.
+        axis: The dimension to join along; negative values count from the end.
+        name: A name for the operation.
+
+    Returns:
+        A tensor holding ``values`` one after another along ``axis``.
+
+    Raises:
+        InvalidArgumentError: the shapes do not match outside ``axis``.
+    """
     if not isinstance(values, (list, tuple)):
         values = [values]
     values = [_as_value(v) for v in values]

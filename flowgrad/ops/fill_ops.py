@@ -227,7 +227,21 @@ def range(start: Any, limit: Any = None, delta: Any = 1, dtype: Any = None,  # n
     """The numbers start, start + delta, ... up to (excluding) limit; ``range(n)`` is 0..n-1.
 
     The dtype is ``dtype`` if given, else the widest of the arguments' (int32 for Python
-    ints, float32 if any is a float)."""
+    ints, float32 if any is a float).
+
+    Args:
+        start: The first number, or, if ``limit`` is None, the limit (starting at 0).
+        limit: The exclusive upper (or, with a negative ``delta``, lower) bound.
+        delta: The increment; not 0.
+        dtype: The dtype of the result.
+        name: A name for the operation.
+
+    Returns:
+        A 1-D tensor.
+
+    Raises:
+        InvalidArgumentError: ``delta`` is 0 or points away from ``limit``.
+    """
     if limit is None:
         start, limit = 0, start
     dt = dtypes.as_dtype(dtype) if dtype is not None else None

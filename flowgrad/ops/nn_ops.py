@@ -400,7 +400,19 @@ def _softmax_op(op_type: str, logits: Any, axis: Any, name: str | None, dim: Any
 
 def softmax(logits: Any, axis: int | None = None, name: str | None = None,
             dim: int | None = None) -> Any:
-    """exp(logits) / sum(exp(logits)) along ``axis`` (default the last), overflow-free."""
+    """Computes ``exp(logits) / sum(exp(logits))`` along an axis, as ``tf.nn.softmax``.
+
+    The maximum is subtracted first, so large logits do not overflow.
+
+    Args:
+        logits: A non-empty floating-point tensor.
+        axis: The axis the softmax normalizes over; the last if None.
+        name: A name for the operation.
+        dim: TensorFlow 1's name for ``axis``.
+
+    Returns:
+        A tensor of ``logits``' dtype and shape.
+    """
     return _softmax_op("Softmax", logits, axis, name, dim)
 
 

@@ -384,7 +384,18 @@ def _arg(op_type: str, input: Any, axis: Any, name: str | None, dimension: Any,
 
 def argmax(input: Any, axis: Any = None, name: str | None = None, dimension: Any = None,
            output_type: Any = dtypes.int64) -> Any:
-    """Index of the largest value along ``axis`` (0 if None); TF1 signature."""
+    """Returns the index of the largest value along an axis, as TF1's ``tf.argmax``.
+
+    Args:
+        input: A numeric tensor.
+        axis: The axis to reduce; 0 if None.
+        name: A name for the operation.
+        dimension: TensorFlow 1's name for ``axis``.
+        output_type: ``tf.int32`` or ``tf.int64``, the type of the indices.
+
+    Returns:
+        A tensor of ``output_type`` with the ``axis`` dimension removed.
+    """
     return _arg("ArgMax", input, axis, name, dimension, output_type)
 
 

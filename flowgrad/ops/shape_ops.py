@@ -166,7 +166,20 @@ register_jvp("Reshape", linear_in_first_jvp)
 
 
 def reshape(tensor: Any, shape: Any, name: str | None = None) -> Any:
-    """``tensor`` with the same elements in a new shape (-1 infers one dimension)."""
+    """Reshapes a tensor, as ``tf.reshape``: the same elements, in row-major order.
+
+    Args:
+        tensor: The tensor to reshape.
+        shape: The new shape (a list or 1-D int tensor); one dimension may be -1, inferred
+            from the number of elements.
+        name: A name for the operation.
+
+    Returns:
+        A tensor of ``tensor``'s dtype with shape ``shape``.
+
+    Raises:
+        InvalidArgumentError: the number of elements does not fit ``shape``.
+    """
     tensor = _as_value(tensor)
     static = _static_int_list(shape)
     if static is not None:
