@@ -269,7 +269,12 @@ def _grad_infer(like: int) -> Callable:
 
 
 def _hw(t: Any) -> Any:
-    """The (height, width) of an NHWC tensor, as an int32 tensor."""
+    """The (height, width) of an NHWC tensor: a constant where both are known statically (as
+    TensorFlow's resize gradients take them, so the gradient's shape is static too), else an
+    int32 tensor computed at run time."""
+    dims = t.shape.as_list() if t.shape.rank == 4 else None
+    if dims is not None and dims[1] is not None and dims[2] is not None:
+        return np.array(dims[1:3], np.int32)
     return strided_slice(shape(t), [1], [3])
 
 
