@@ -112,6 +112,8 @@ RECIPES = {
     "GatherGradAlongAxis": (lambda p, g: apply_op("GatherGradAlongAxis", [g, _IDX, p],
                                                   {"axis": 1}), [_a(2, 3), _a(2, 3)]),
     "GatherNd": (lambda p: tf.gather_nd(p, [[0, 1], [1, 2]]), [_a(2, 3)]),
+    "SparseToDense": (lambda v, d: tf.sparse.to_dense(
+        tf.SparseTensor([[0, 1], [1, 0]], v, [2, 2]), d), [_a(2), _a()]),
     "SparseTensorDenseMatMul": (lambda v, b: tf.sparse.sparse_dense_matmul(
         tf.SparseTensor([[0, 1], [1, 0]], v, [2, 2]), b), [_a(2), _a(2, 3)]),
     "GatherV2": (lambda p: tf.gather(p, _IDX), [_a(3, 2)]),

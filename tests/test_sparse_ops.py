@@ -27,6 +27,9 @@ def eager():
     tf.compat.v1.enable_v2_behavior()
 
 
+RECORDED_TO_DENSE = (RECORDED["to_dense"]["grad_values"], RECORDED["to_dense"]["grad_default"])
+
+
 @pytest.mark.parametrize("name", sorted(ref.CASES))
 def test_sparse_dense_matmul_values_and_gradients_match_tensorflow(name, eager):
     got = ref.record(tf)[name]
@@ -60,3 +63,28 @@ def test_sparse_dense_matmul_dense_times_sparse_and_errors(eager):
     bad = tf.SparseTensor([[3, 0]], tf.constant([1.0], tf.float64), [3, 3])
     with pytest.raises(errors.InvalidArgumentError, match="out of bounds"):
         tf.sparse.sparse_dense_matmul(bad, np.zeros((3, 1)))
+
+
+@pytest.mark.parametrize("mode", ["graph", "eager"])
+def test_to_dense_gradients_wrt_values_and_default_orders_1_and_2(mode):
+    if mode == "eager":
+        tf.compat.v1.enable_v2_behavior()
+
+    def fn(v, d):
+        dense = tf.sparse.to_dense(tf.SparseTensor(ref.INDICES, v, ref.SHAPE), d)
+        return tf.square(dense) * np.arange(9.0).reshape(3, 3)
+    check_gradients(fn, [np.array(ref.VALUES), np.array(0.25)], order=2, mode=mode)
+
+
+def test_to_dense_gradient_matches_tensorflow(eager):
+    # TensorFlow 2.21 (_SparseToDenseGrad): values get grad at their indices, the default
+    # value the sum of the rest
+    v = tf.constant(ref.VALUES, tf.float64)
+    d = tf.constant(0.5, tf.float64)
+    w = np.arange(9.0).reshape(3, 3)
+    with tf.GradientTape() as tape:
+        tape.watch([v, d])
+        s = tf.reduce_sum(tf.sparse.to_dense(tf.SparseTensor(ref.INDICES, v, ref.SHAPE), d) * w)
+    gv, gd = tape.gradient(s, [v, d])
+    np.testing.assert_array_equal(gv.numpy(), RECORDED_TO_DENSE[0])
+    assert gd.numpy() == RECORDED_TO_DENSE[1]

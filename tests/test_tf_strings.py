@@ -85,7 +85,7 @@ def test_string_ops_are_not_differentiable():
     for op_type in ("StringSplitV2", "StringJoin", "ReduceJoin", "StaticRegexReplace",
                     "StringToNumber", "AsString", "Substr", "StringLength", "UnicodeDecode",
                     "StringToHashBucketFast", "StringFormat", "RaggedTensorToTensor",
-                    "SparseToDense", "ReadFile", "DecodeRaw", "ParseTensor"):
+                    "ReadFile", "DecodeRaw", "ParseTensor"):
         op = type("Op", (), {"type": op_type, "_grad_type": None, "name": op_type})()
         assert gradient_function(op) is None, op_type
 

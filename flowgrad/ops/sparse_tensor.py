@@ -10,7 +10,7 @@ import numpy as np
 
 from flowgrad.framework import dtypes, errors
 from flowgrad.framework.op_call import apply_op
-from flowgrad.framework.registry import NotDifferentiable, register_op
+from flowgrad.framework.registry import register_op
 from flowgrad.framework.shape_rules import constant_value
 from flowgrad.framework.tensor import convert_to_tensor
 from flowgrad.framework.tensor_shape import TensorShape, unknown_shape
@@ -19,6 +19,7 @@ from flowgrad.ops.constant_ops import placeholder
 from flowgrad.ops.comparison_ops import not_equal, where
 from flowgrad.ops.scatter_nd_ops import gather_nd
 from flowgrad.ops.shape_ops import shape as shape_of
+from flowgrad.ops.sum_ops import reduce_sum
 
 
 SparseTensorValue = collections.namedtuple("SparseTensorValue",
@@ -136,9 +137,19 @@ def _sparse_to_dense_rule(ins: list, attrs: dict) -> tuple:
                                      else TensorShape([None] * n[0]))
 
 
+def _sparse_to_dense_grad(op: Any, grad: Any) -> list:
+    """TensorFlow's: the values get ``grad`` at their indices, the default value the rest."""
+    indices, _, values, _ = op.inputs
+    values_grad = gather_nd(grad, indices)
+    default_grad = reduce_sum(grad) - reduce_sum(values_grad)
+    if values.shape.rank == 0:      # one value for all indices (TF1's sparse_to_dense)
+        values_grad = reduce_sum(values_grad)
+    return [None, None, values_grad, default_grad]
+
+
 register_op("SparseToDense", _sparse_to_dense_kernel, _sparse_to_dense_rule,
+            grad=_sparse_to_dense_grad,
             input_names=("sparse_indices", "output_shape", "sparse_values", "default_value"))
-NotDifferentiable("SparseToDense")
 
 
 def to_dense(sp_input: SparseTensor, default_value: Any = None, validate_indices: bool = True,

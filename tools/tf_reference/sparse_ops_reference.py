@@ -37,6 +37,14 @@ def record(tf):
         gv, gb = tape.gradient(s, [values, b])
         out[name] = {"product": y.numpy().tolist(), "grad_values": gv.numpy().tolist(),
                      "grad_b": gb.numpy().tolist()}
+    values = tf.constant(VALUES, tf.float64)
+    default = tf.constant(0.5, tf.float64)
+    with tf.GradientTape() as tape:
+        tape.watch([values, default])
+        dense = tf.sparse.to_dense(tf.SparseTensor(INDICES, values, SHAPE), default)
+        s = tf.reduce_sum(dense * np.arange(9.0).reshape(3, 3))
+    gv, gd = tape.gradient(s, [values, default])
+    out["to_dense"] = {"grad_values": gv.numpy().tolist(), "grad_default": float(gd.numpy())}
     return out
 
 
