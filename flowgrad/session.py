@@ -311,7 +311,17 @@ class BaseSession:
 
 
 class Session(BaseSession):
-    """A TF1 Session (``tf.Session`` / ``tf.compat.v1.Session``)."""
+    """A TF1 Session (``tf.Session`` / ``tf.compat.v1.Session``) that runs a graph's ops.
+
+    A ``run`` is all-or-nothing: a failed step changes no variable.
+
+    Args:
+        target: Accepted for TensorFlow's signature (flowgrad runs in process).
+        graph: The graph to run; the default graph if None.
+        config: A ``tf.compat.v1.ConfigProto``; its thread settings are used.
+        check_numerics: If true (a flowgrad extension), ``run`` stops at the first
+            non-finite value, forward or backward, and names the op that made it.
+    """
 
 
 class InteractiveSession(BaseSession):

@@ -263,7 +263,15 @@ def nextafter(x1: Any, x2: Any, name: str | None = None) -> Any:
 
 
 def square(x: Any, name: str | None = None) -> Any:
-    """x * x elementwise."""
+    """Computes ``x * x`` elementwise, as ``tf.math.square``.
+
+    Args:
+        x: A numeric tensor.
+        name: A name for the operation.
+
+    Returns:
+        A tensor of ``x``'s dtype and shape.
+    """
     return _unary("Square", x, name, _NUMERIC)
 
 
@@ -328,12 +336,28 @@ def tan(x: Any, name: str | None = None) -> Any:
 
 
 def tanh(x: Any, name: str | None = None) -> Any:
-    """Hyperbolic tangent elementwise."""
+    """Computes the hyperbolic tangent elementwise, as ``tf.math.tanh``.
+
+    Args:
+        x: A floating-point tensor.
+        name: A name for the operation.
+
+    Returns:
+        A tensor of ``x``'s dtype and shape.
+    """
     return _unary("Tanh", x, name, _FLOATING)
 
 
 def sigmoid(x: Any, name: str | None = None) -> Any:
-    """1 / (1 + exp(-x)) elementwise."""
+    """Computes ``1 / (1 + exp(-x))`` elementwise, as ``tf.math.sigmoid``.
+
+    Args:
+        x: A floating-point tensor.
+        name: A name for the operation.
+
+    Returns:
+        A tensor of ``x``'s dtype and shape.
+    """
     return _unary("Sigmoid", x, name, _FLOATING)
 
 

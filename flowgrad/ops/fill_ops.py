@@ -64,7 +64,16 @@ def _zeros(shape: Any, np_dtype: np.dtype) -> np.ndarray:
 
 
 def zeros(shape: Any, dtype: Any = dtypes.float32, name: str | None = None) -> Any:
-    """A tensor of zeros (empty strings for ``tf.string``)."""
+    """Creates a tensor of zeros (empty strings for ``tf.string``), as ``tf.zeros``.
+
+    Args:
+        shape: The shape of the result: a list of ints or a 1-D int tensor.
+        dtype: The element type of the result.
+        name: A name for the operation.
+
+    Returns:
+        A tensor of ``dtype`` and ``shape``.
+    """
     dtype = dtypes.as_dtype(dtype)
     static = _static_int_list(shape)
     if static is not None:
@@ -73,7 +82,16 @@ def zeros(shape: Any, dtype: Any = dtypes.float32, name: str | None = None) -> A
 
 
 def ones(shape: Any, dtype: Any = dtypes.float32, name: str | None = None) -> Any:
-    """A tensor of ones."""
+    """Creates a tensor of ones, as ``tf.ones``.
+
+    Args:
+        shape: The shape of the result: a list of ints or a 1-D int tensor.
+        dtype: The element type of the result.
+        name: A name for the operation.
+
+    Returns:
+        A tensor of ``dtype`` and ``shape``.
+    """
     dtype = dtypes.as_dtype(dtype)
     static = _static_int_list(shape)
     if static is not None:

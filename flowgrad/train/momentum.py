@@ -10,7 +10,15 @@ from flowgrad.train.optimizer import Optimizer, _op_of
 
 
 class MomentumOptimizer(Optimizer):
-    """Momentum; with ``use_nesterov`` the step is lr * (grad + momentum * accum)."""
+    """Momentum; with ``use_nesterov`` the step is lr * (grad + momentum * accum).
+
+    Args:
+        learning_rate: A float or a scalar tensor.
+        momentum: The momentum, a float or a scalar tensor.
+        use_locking: Accepted for TensorFlow's signature; session runs are all-or-nothing.
+        name: The prefix of the optimizer's op and slot names.
+        use_nesterov: If true, uses Nesterov momentum.
+    """
 
     def __init__(self, learning_rate: Any, momentum: Any, use_locking: bool = False,
                  name: str = "Momentum", use_nesterov: bool = False):

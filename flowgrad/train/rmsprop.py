@@ -13,7 +13,17 @@ class RMSPropOptimizer(Optimizer):
     """RMSProp: ms = decay * ms + (1 - decay) * g^2;
     mom = momentum * mom + lr * g / sqrt(ms + epsilon); var -= mom.
 
-    ``centered`` divides by the estimated variance (ms - mg^2) instead."""
+    ``centered`` divides by the estimated variance (ms - mg^2) instead.
+
+    Args:
+        learning_rate: A float or a scalar tensor.
+        decay: The discounting factor of the mean square ``ms``.
+        momentum: The momentum, a float or a scalar tensor.
+        epsilon: A small constant added to ``ms`` for numerical stability.
+        use_locking: Accepted for TensorFlow's signature; session runs are all-or-nothing.
+        centered: If true, normalizes by the estimated variance of the gradient.
+        name: The prefix of the optimizer's op and slot names.
+    """
 
     def __init__(self, learning_rate: Any, decay: Any = 0.9, momentum: Any = 0.0,
                  epsilon: Any = 1e-10, use_locking: bool = False, centered: bool = False,
