@@ -2,6 +2,8 @@
 from __future__ import annotations
 
 import json
+import os
+import subprocess
 import sys
 from pathlib import Path
 
@@ -54,18 +56,31 @@ def test_notebooks_and_markdown_are_read_for_their_code():
     assert dict(api_scan.chains_of(api_scan._code_of("a.md", md))) == {"tf.ones": 1}
 
 
-def test_resolves_names_on_flowgrad_faces():
-    assert api_scan.resolves("tf.nn.relu")
-    assert api_scan.resolves("tf.compat.v1.placeholder")
-    assert not api_scan.resolves("tf.compat.v1.no_such_function")
-    assert not api_scan.resolves("tf.placeholder")   # TF 2's face has none
+def _in_a_fresh_process(code: str) -> str:
+    """Runs ``code`` in a new interpreter (resolving names installs the drop-in, which this
+    test process must not keep)."""
+    env = {**os.environ, "PYTHONPATH": str(ROOT) + os.pathsep + os.environ.get("PYTHONPATH", "")}
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
+                          env=env, cwd=ROOT)
+    assert done.returncode == 0, done.stderr
+    return done.stdout
 
 
-def test_committed_scan_covers_at_least_the_recorded_share(capsys):
+def test_resolves_names_as_a_program_under_the_drop_in_sees_them():
+    out = _in_a_fresh_process(
+        "import sys; sys.path.insert(0, 'tools'); import api_scan as a\n"
+        "print(a.resolves('tf.nn.relu'), a.resolves('tf.compat.v1.placeholder'),\n"
+        "      a.resolves('tf.compat.v1.no_such_function'), a.resolves('tf.placeholder'),\n"
+        "      a.resolves('tf.examples.tutorials.mnist.input_data.read_data_sets'))")
+    assert out.split() == ["True", "True", "False", "False", "True"]
+
+
+def test_committed_scan_covers_at_least_the_recorded_share():
     """A ratchet: the share of uses that resolve on flowgrad never falls below the figure the
     README quotes (raise it as coverage grows)."""
-    figures = api_scan.check(str(ROOT / "tools" / "api_scan_results.json"), top=0)
-    capsys.readouterr()
+    out = _in_a_fresh_process("import sys; sys.argv = ['api_scan', 'check', '--json'];"
+                              "sys.path.insert(0, 'tools'); import api_scan; api_scan.main()")
+    figures = json.loads(out)
     assert figures["programs"] >= 500
-    assert figures["uses_covered"] / figures["uses"] >= 0.89
+    assert figures["uses_covered"] / figures["uses"] >= 0.94
     assert figures["tf_uses"] < figures["uses"]          # the TensorFlow 2.21 reference is there

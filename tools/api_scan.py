@@ -208,12 +208,17 @@ def scan(sources: list[str]) -> dict:
 
 
 def resolves(chain: str, package: str = "flowgrad") -> bool:
-    """Whether ``chain`` (``tf.a.b``) names something in ``package``: flowgrad (its TF2 face,
-    and the module paths its drop-in serves under ``tensorflow``), or ``tensorflow`` itself
-    for the reference."""
+    """Whether ``chain`` (``tf.a.b``) names something a program sees as ``tensorflow``:
+    flowgrad through its drop-in (``package="flowgrad"``: what ``python -m flowgrad`` serves,
+    the real Keras as ``tf.keras`` where it is installed), or TensorFlow itself
+    (``package="tensorflow"``, for the reference)."""
     import importlib
 
-    obj = importlib.import_module(package)
+    if package == "flowgrad":
+        import flowgrad
+
+        flowgrad.install_as_tensorflow()
+    obj = importlib.import_module("tensorflow")
     parts = chain.split(".")[1:]
     for i, part in enumerate(parts):
         try:
@@ -222,14 +227,8 @@ def resolves(chain: str, package: str = "flowgrad") -> bool:
         except Exception:  # noqa: BLE001 - any failure means "look for a module path"
             pass
         try:  # a module path not bound as an attribute (tensorflow.examples.tutorials...)
-            if package == "flowgrad":
-                from flowgrad import dropin
-                obj = dropin.resolve(".".join(["tensorflow"] + parts[:i + 1]))
-            else:
-                obj = importlib.import_module(package + "." + ".".join(parts[:i + 1]))
+            obj = importlib.import_module("tensorflow." + ".".join(parts[:i + 1]))
         except Exception:  # noqa: BLE001
-            return False
-        if obj is None:
             return False
     return True
 
@@ -314,6 +313,8 @@ def main(argv: list[str] | None = None) -> int:
     p_check = sub.add_parser("check", help="resolve the collected chains on flowgrad")
     p_check.add_argument("--results", default="tools/api_scan_results.json")
     p_check.add_argument("--top", type=int, default=40)
+    p_check.add_argument("--json", action="store_true",
+                         help="print the figures as JSON instead of the table")
     p_ref = sub.add_parser("reference", help="mark the chains TensorFlow resolves (run it "
                            "where TensorFlow is installed)")
     p_ref.add_argument("--results", default="tools/api_scan_results.json")
@@ -327,6 +328,14 @@ def main(argv: list[str] | None = None) -> int:
                                                         len(data["chains"]), args.out))
     elif args.cmd == "reference":
         print("%d chains resolve on TensorFlow" % reference(args.results))
+    elif args.json:
+        import contextlib
+        import io
+
+        with contextlib.redirect_stdout(io.StringIO()):
+            figures = check(args.results, 0)
+        figures.pop("missing")
+        print(json.dumps(figures))
     else:
         check(args.results, args.top)
     return 0
