@@ -112,6 +112,8 @@ RECIPES = {
     "GatherGradAlongAxis": (lambda p, g: apply_op("GatherGradAlongAxis", [g, _IDX, p],
                                                   {"axis": 1}), [_a(2, 3), _a(2, 3)]),
     "GatherNd": (lambda p: tf.gather_nd(p, [[0, 1], [1, 2]]), [_a(2, 3)]),
+    "SparseReduceSum": (lambda v: tf.sparse.reduce_sum(
+        tf.SparseTensor([[0, 1], [1, 0]], v, [2, 2]), 1), [_a(2)]),
     "SparseToDense": (lambda v, d: tf.sparse.to_dense(
         tf.SparseTensor([[0, 1], [1, 0]], v, [2, 2]), d), [_a(2), _a()]),
     "SparseTensorDenseMatMul": (lambda v, b: tf.sparse.sparse_dense_matmul(

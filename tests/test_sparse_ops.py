@@ -88,3 +88,27 @@ def test_to_dense_gradient_matches_tensorflow(eager):
     gv, gd = tape.gradient(s, [v, d])
     np.testing.assert_array_equal(gv.numpy(), RECORDED_TO_DENSE[0])
     assert gd.numpy() == RECORDED_TO_DENSE[1]
+
+
+@pytest.mark.parametrize("axis,keepdims", ref.REDUCE_CASES)
+def test_reduce_sum_and_gradient_match_tensorflow(axis, keepdims, eager):
+    got = ref.record(tf)["reduce_sum %s %s" % (axis, keepdims)]
+    want = RECORDED["reduce_sum %s %s" % (axis, keepdims)]
+    np.testing.assert_allclose(got["sum"], want["sum"], rtol=1e-12)
+    np.testing.assert_allclose(got["grad_values"], want["grad_values"], rtol=1e-12)
+
+
+@pytest.mark.parametrize("mode", ["graph", "eager"])
+@pytest.mark.parametrize("axis,keepdims", [(1, False), (-2, True), (None, False)])
+def test_reduce_sum_gradient_orders_1_and_2(mode, axis, keepdims):
+    if mode == "eager":
+        tf.compat.v1.enable_v2_behavior()
+    check_gradients(lambda v: tf.square(tf.sparse.reduce_sum(
+        tf.SparseTensor(ref.INDICES, v * v, ref.SHAPE), axis, keepdims)),
+        [np.array(ref.VALUES)], order=2, mode=mode)
+
+
+def test_reduce_sum_bad_axis(eager):
+    sp = tf.SparseTensor(ref.INDICES, tf.constant(ref.VALUES), ref.SHAPE)
+    with pytest.raises(errors.InvalidArgumentError, match="Invalid reduction dimension 2"):
+        tf.sparse.reduce_sum(sp, 2)

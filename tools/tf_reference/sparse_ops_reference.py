@@ -14,6 +14,8 @@ SHAPE = [3, 3]
 CASES = {"plain": (False, False), "adjoint_a": (True, False), "adjoint_b": (False, True),
          "both": (True, True)}
 
+REDUCE_CASES = [(None, False), (1, False), (-2, True), ([0, 1], True), (0, None)]
+
 
 def dense_b(adjoint_b):
     b = np.arange(6, dtype=np.float64).reshape(3, 2) / 4 - 0.5
@@ -44,6 +46,14 @@ def record(tf):
         dense = tf.sparse.to_dense(tf.SparseTensor(INDICES, values, SHAPE), default)
         s = tf.reduce_sum(dense * np.arange(9.0).reshape(3, 3))
     gv, gd = tape.gradient(s, [values, default])
+    for axis, keepdims in REDUCE_CASES:
+        values = tf.constant(VALUES, tf.float64)
+        with tf.GradientTape() as tape:
+            tape.watch(values)
+            y = tf.sparse.reduce_sum(tf.SparseTensor(INDICES, values, SHAPE), axis, keepdims)
+            s = tf.reduce_sum(y * (np.arange(np.size(y.numpy())).reshape(y.shape) + 1.0))
+        out["reduce_sum %s %s" % (axis, keepdims)] = {
+            "sum": y.numpy().tolist(), "grad_values": tape.gradient(s, values).numpy().tolist()}
     out["to_dense"] = {"grad_values": gv.numpy().tolist(), "grad_default": float(gd.numpy())}
     return out
 

@@ -1,0 +1,104 @@
+"""``tf.sparse.reduce_sum``: the SparseReduceSum op (the dense sum of a SparseTensor over
+some axes) with TensorFlow's gradient w.r.t. the values."""
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+
+from flowgrad.framework import errors
+from flowgrad.framework.op_call import apply_op
+from flowgrad.framework.registry import defop
+from flowgrad.framework.shape_rules import constant_value
+from flowgrad.framework.tensor import convert_to_tensor
+from flowgrad.framework.tensor_shape import TensorShape, unknown_shape
+from flowgrad.framework import dtypes
+from flowgrad.ops.array_ops import reshape
+from flowgrad.ops.scatter_nd_ops import gather_nd
+from flowgrad.ops.sparse_tensor import SparseTensor
+
+
+def _axes(axes: Any, rank: int) -> tuple:
+    flat = [int(a) for a in np.asarray(axes).reshape(-1)]
+    for a in flat:
+        if not -rank <= a < rank:
+            raise errors.InvalidArgumentError(None, None, "Invalid reduction dimension %d, for "
+                                              "input with %d dimensions." % (a, rank))
+    return tuple(sorted({a % rank for a in flat}))
+
+
+def _kernel(indices: Any, values: Any, shape: Any, axes: Any, *, keep_dims: bool) -> np.ndarray:
+    dims = tuple(int(d) for d in np.asarray(shape))
+    values = np.asarray(values)
+    dense = np.zeros(dims, values.dtype)
+    idx = np.asarray(indices, np.int64).reshape(-1, len(dims))
+    if idx.size and (np.any(idx < 0) or np.any(idx >= np.array(dims))):
+        raise errors.InvalidArgumentError(None, None, "SparseReduceSum: an index is out of "
+                                          "bounds of the dense shape %s" % list(dims))
+    np.add.at(dense, tuple(idx.T), values)
+    return np.asarray(dense.sum(axis=_axes(axes, len(dims)), keepdims=keep_dims),
+                      values.dtype)
+
+
+def _infer(ins: list, attrs: dict) -> tuple:
+    shape, axes = constant_value(ins[2]), constant_value(ins[3])
+    if shape is None or axes is None:
+        return ins[1].dtype.base_dtype, unknown_shape()
+    dims = [int(d) for d in np.asarray(shape)]
+    red = _axes(axes, len(dims))
+    out = [1 if i in red else d for i, d in enumerate(dims)] if attrs["keep_dims"] else \
+        [d for i, d in enumerate(dims) if i not in red]
+    return ins[1].dtype.base_dtype, TensorShape(out)
+
+
+@defop("SparseReduceSum", _kernel, _infer,
+       input_names=("input_indices", "input_values", "input_shape", "reduction_axes"))
+def _grad(op: Any, out_grad: Any) -> list:
+    """TensorFlow's: the gradient, kept-dims shaped, gathered at ``indices // scale``."""
+    indices, _, sp_shape, axes = op.inputs
+    axes_value = constant_value(axes)
+    rank = indices.shape.as_tuple()[1] if indices.shape.rank == 2 else None
+    if axes_value is None or rank is None:
+        raise errors.UnimplementedError(None, op, "The gradient of SparseReduceSum needs "
+                                        "constant reduction axes and a known rank.")
+    mask = np.zeros([rank], np.int64)
+    mask[list(_axes(axes_value, rank))] = 1
+    kept = sp_shape * (1 - mask) + mask
+    scale = sp_shape // kept
+    return [None, gather_nd(reshape(out_grad, kept), indices // scale), None, None]
+
+
+def reduce_sum(sp_input: SparseTensor, axis: Any = None, keepdims: bool | None = None,
+               output_is_sparse: bool = False, name: str | None = None) -> Any:
+    """The sum of ``sp_input``'s elements over ``axis`` (all when None), a dense tensor.
+
+    Args:
+        sp_input: the SparseTensor.
+        axis: the axes to reduce (ints in [-rank, rank)), or None for all.
+        keepdims: keep the reduced axes with length 1.
+        output_is_sparse: a SparseTensor result (not supported by flowgrad).
+        name: the op's name.
+
+    Returns:
+        The dense sum.
+
+    Raises:
+        InvalidArgumentError: an axis is out of range.
+        NotImplementedError: ``output_is_sparse`` is True.
+    """
+    if output_is_sparse:
+        raise NotImplementedError("tf.sparse.reduce_sum(output_is_sparse=True) "
+                                  "(SparseReduceSumSparse) is not supported by flowgrad")
+    if not isinstance(sp_input, SparseTensor):
+        raise TypeError("Input must be a SparseTensor.")
+    if axis is None:
+        rank = sp_input.indices.shape.as_tuple()[1] if sp_input.indices.shape.rank == 2 \
+            else None
+        if rank is None:
+            raise ValueError("tf.sparse.reduce_sum with axis=None needs a known rank")
+        axis = list(range(rank))
+    return apply_op("SparseReduceSum", [sp_input.indices, sp_input.values,
+                                        sp_input.dense_shape,
+                                        convert_to_tensor(np.asarray(axis, np.int32),
+                                                          dtypes.int32)],
+                    {"keep_dims": bool(keepdims)}, name=name or "SparseReduceSum")
