@@ -140,7 +140,30 @@ def assign_sub(ref: Any, value: Any, use_locking: Any = None, name: str | None =
 
 
 class Variable:
-    """A mutable tensor-valued state: a graph (TF1) or an eager (TF2) variable."""
+    """A mutable tensor-valued state, as ``tf.Variable``: a graph (TF1) or an eager (TF2) one.
+
+    ``tf.Variable(...)`` makes an eager variable when executing eagerly or tracing a
+    ``tf.function``, else a graph variable initialized by ``tf.global_variables_initializer``.
+
+    Args:
+        initial_value: A tensor, a value convertible to one, or a callable returning one.
+        trainable: If true (the default when None), gradient tapes watch the variable and
+            it joins the ``TRAINABLE_VARIABLES`` collection.
+        validate_shape: If false, the variable's shape may change on assignment.
+        caching_device: Accepted for TensorFlow's signature (no devices).
+        name: The variable's name; ``Variable`` if None, made unique in a graph.
+        variable_def: A ``VariableDef`` to rebuild a graph variable from (TF1).
+        dtype: The dtype; the initial value is converted to it.
+        import_scope: The name scope to prefix ``variable_def``'s names with (TF1).
+        constraint: A function the Keras optimizers apply to the value after each update.
+        synchronization: Accepted for TensorFlow's signature.
+        aggregation: Accepted for TensorFlow's signature.
+        shape: The variable's shape, if not the initial value's (``tf.TensorShape(None)``
+            allows any).
+        collections: The graph collections to add the variable to (TF1 graph variables).
+        expected_shape: TensorFlow 1's check of the initial value's shape.
+        use_resource: Accepted for TensorFlow 1's signature.
+    """
 
     def __new__(cls, *args: Any, **kwargs: Any) -> Any:
         if cls is Variable:
