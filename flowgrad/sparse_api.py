@@ -3,9 +3,11 @@ from flowgrad.ops.sparse_tensor import SparseTensor, from_dense, to_dense
 from flowgrad.ops.sparse_elementwise import add, maximum, minimum
 from flowgrad.ops.sparse_matmul import sparse_dense_matmul
 from flowgrad.ops.sparse_reduce import reduce_sum
+from flowgrad.ops.sparse_reorder import reorder, transpose
 
 __all__ = ["SparseTensor", "from_dense", "to_dense", "add", "maximum", "minimum",
-           "sparse_dense_matmul", "reduce_sum"]
+           "sparse_dense_matmul", "reduce_sum", "reorder",
+           "transpose"]
 
 
 def __dir__() -> list:

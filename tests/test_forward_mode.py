@@ -114,6 +114,8 @@ RECIPES = {
     "GatherNd": (lambda p: tf.gather_nd(p, [[0, 1], [1, 2]]), [_a(2, 3)]),
     "SparseReduceSum": (lambda v: tf.sparse.reduce_sum(
         tf.SparseTensor([[0, 1], [1, 0]], v, [2, 2]), 1), [_a(2)]),
+    "SparseReorder": (lambda v: tf.sparse.reorder(
+        tf.SparseTensor([[1, 0], [0, 1]], v, [2, 2])).values, [_a(2)]),
     "SparseToDense": (lambda v, d: tf.sparse.to_dense(
         tf.SparseTensor([[0, 1], [1, 0]], v, [2, 2]), d), [_a(2), _a()]),
     "SparseTensorDenseMatMul": (lambda v, b: tf.sparse.sparse_dense_matmul(

@@ -112,3 +112,20 @@ def test_reduce_sum_bad_axis(eager):
     sp = tf.SparseTensor(ref.INDICES, tf.constant(ref.VALUES), ref.SHAPE)
     with pytest.raises(errors.InvalidArgumentError, match="Invalid reduction dimension 2"):
         tf.sparse.reduce_sum(sp, 2)
+
+
+@pytest.mark.parametrize("what", ["reorder", "transpose"])
+def test_reorder_and_transpose_match_tensorflow(what, eager):
+    got, want = ref.record(tf)[what], RECORDED[what]
+    assert got == want
+
+
+@pytest.mark.parametrize("mode", ["graph", "eager"])
+@pytest.mark.parametrize("what", ["reorder", "transpose"])
+def test_reorder_and_transpose_gradients_orders_1_and_2(mode, what):
+    if mode == "eager":
+        tf.compat.v1.enable_v2_behavior()
+    op = tf.sparse.reorder if what == "reorder" else tf.sparse.transpose
+    check_gradients(lambda v: tf.square(op(tf.SparseTensor(
+        [[2, 1], [0, 2], [1, 0], [0, 1]], v, [3, 4])).values) * np.arange(1.0, 5.0),
+        [np.array(ref.VALUES)], order=2, mode=mode)

@@ -54,6 +54,17 @@ def record(tf):
             s = tf.reduce_sum(y * (np.arange(np.size(y.numpy())).reshape(y.shape) + 1.0))
         out["reduce_sum %s %s" % (axis, keepdims)] = {
             "sum": y.numpy().tolist(), "grad_values": tape.gradient(s, values).numpy().tolist()}
+    unordered = [[2, 1], [0, 2], [1, 0], [0, 1]]
+    for what in ("reorder", "transpose"):
+        values = tf.constant(VALUES, tf.float64)
+        with tf.GradientTape() as tape:
+            tape.watch(values)
+            sp = tf.SparseTensor(unordered, values, [3, 4])
+            r = tf.sparse.reorder(sp) if what == "reorder" else tf.sparse.transpose(sp)
+            s = tf.reduce_sum(r.values * np.arange(1.0, 5.0))
+        out[what] = {"indices": r.indices.numpy().tolist(), "values": r.values.numpy().tolist(),
+                     "dense_shape": r.dense_shape.numpy().tolist(),
+                     "grad_values": tape.gradient(s, values).numpy().tolist()}
     out["to_dense"] = {"grad_values": gv.numpy().tolist(), "grad_default": float(gd.numpy())}
     return out
 
