@@ -4,10 +4,11 @@ from flowgrad.ops.sparse_elementwise import add, maximum, minimum
 from flowgrad.ops.sparse_matmul import sparse_dense_matmul
 from flowgrad.ops.sparse_reduce import reduce_sum
 from flowgrad.ops.sparse_reorder import reorder, transpose
+from flowgrad.ops.sparse_manip import expand_dims, retain
 
 __all__ = ["SparseTensor", "from_dense", "to_dense", "add", "maximum", "minimum",
            "sparse_dense_matmul", "reduce_sum", "reorder",
-           "transpose"]
+           "transpose", "expand_dims", "retain"]
 
 
 def __dir__() -> list:

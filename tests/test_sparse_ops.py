@@ -129,3 +129,19 @@ def test_reorder_and_transpose_gradients_orders_1_and_2(mode, what):
     check_gradients(lambda v: tf.square(op(tf.SparseTensor(
         [[2, 1], [0, 2], [1, 0], [0, 1]], v, [3, 4])).values) * np.arange(1.0, 5.0),
         [np.array(ref.VALUES)], order=2, mode=mode)
+
+
+@pytest.mark.parametrize("what", ["expand_dims 0", "expand_dims -1", "expand_dims 1", "retain"])
+def test_expand_dims_and_retain_match_tensorflow(what, eager):
+    assert ref.record(tf)[what] == RECORDED[what]
+
+
+@pytest.mark.parametrize("mode", ["graph", "eager"])
+def test_expand_dims_and_retain_gradients_orders_1_and_2(mode):
+    if mode == "eager":
+        tf.compat.v1.enable_v2_behavior()
+    def fn(v):
+        sp = tf.sparse.expand_dims(tf.sparse.retain(
+            tf.SparseTensor(ref.INDICES, v, ref.SHAPE), [True, False, True, True]), 1)
+        return tf.reduce_sum(sp.values * sp.values * sp.values)     # scalar: static shape
+    check_gradients(fn, [np.array(ref.VALUES)], order=2, mode=mode)

@@ -65,6 +65,19 @@ def record(tf):
         out[what] = {"indices": r.indices.numpy().tolist(), "values": r.values.numpy().tolist(),
                      "dense_shape": r.dense_shape.numpy().tolist(),
                      "grad_values": tape.gradient(s, values).numpy().tolist()}
+    for what, fn in [("expand_dims 0", lambda sp: tf.sparse.expand_dims(sp, 0)),
+                     ("expand_dims -1", lambda sp: tf.sparse.expand_dims(sp, -1)),
+                     ("expand_dims 1", lambda sp: tf.sparse.expand_dims(sp, 1)),
+                     ("retain", lambda sp: tf.sparse.retain(sp, [True, False, True, True]))]:
+        values = tf.constant(VALUES, tf.float64)
+        with tf.GradientTape() as tape:
+            tape.watch(values)
+            r = fn(tf.SparseTensor(INDICES, values, SHAPE))
+            s = tf.reduce_sum(r.values * np.arange(1.0, 1.0 + len(r.values.numpy())))
+        out[what] = {"indices": r.indices.numpy().tolist(), "values": r.values.numpy().tolist(),
+                     "dense_shape": r.dense_shape.numpy().tolist(),
+                     "grad_values": tf.convert_to_tensor(tape.gradient(s, values))
+                     .numpy().tolist()}
     out["to_dense"] = {"grad_values": gv.numpy().tolist(), "grad_default": float(gd.numpy())}
     return out
 
@@ -73,5 +86,6 @@ if __name__ == "__main__":
     import tensorflow as tf
     path = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "tests",
                         "data", "sparse", "ops_reference.json")
+    data = {"tensorflow": tf.__version__, "cases": record(tf)}
     with open(path, "w") as f:
-        json.dump({"tensorflow": tf.__version__, "cases": record(tf)}, f, indent=1)
+        json.dump(data, f, indent=1)
