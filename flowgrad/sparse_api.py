@@ -5,10 +5,11 @@ from flowgrad.ops.sparse_matmul import sparse_dense_matmul
 from flowgrad.ops.sparse_reduce import reduce_sum
 from flowgrad.ops.sparse_reorder import reorder, transpose
 from flowgrad.ops.sparse_manip import expand_dims, retain
+from flowgrad.ops.sparse_concat import concat
 
 __all__ = ["SparseTensor", "from_dense", "to_dense", "add", "maximum", "minimum",
            "sparse_dense_matmul", "reduce_sum", "reorder",
-           "transpose", "expand_dims", "retain"]
+           "transpose", "expand_dims", "retain", "concat"]
 
 
 def __dir__() -> list:

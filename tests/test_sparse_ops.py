@@ -145,3 +145,19 @@ def test_expand_dims_and_retain_gradients_orders_1_and_2(mode):
             tf.SparseTensor(ref.INDICES, v, ref.SHAPE), [True, False, True, True]), 1)
         return tf.reduce_sum(sp.values * sp.values * sp.values)     # scalar: static shape
     check_gradients(fn, [np.array(ref.VALUES)], order=2, mode=mode)
+
+
+@pytest.mark.parametrize("what", ["concat 0", "concat 1", "concat -1", "concat expand"])
+def test_concat_matches_tensorflow(what, eager):
+    assert ref.record(tf)[what] == RECORDED[what]
+
+
+def test_concat_errors_and_no_gradient(eager):
+    a = tf.SparseTensor([[0, 1]], [1.0], [2, 3])
+    with pytest.raises(errors.InvalidArgumentError, match="Input shapes must match"):
+        tf.sparse.concat(0, [a, tf.SparseTensor([[0, 0]], [1.0], [2, 4])])
+    v = tf.constant([1.0])
+    with tf.GradientTape() as tape:
+        tape.watch(v)
+        out = tf.sparse.concat(0, [tf.SparseTensor([[0, 1]], v, [2, 3]), a]).values
+    assert tape.gradient(out, v) is None       # SparseConcat: NotDifferentiable, as in TF

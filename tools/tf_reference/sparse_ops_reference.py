@@ -78,6 +78,17 @@ def record(tf):
                      "dense_shape": r.dense_shape.numpy().tolist(),
                      "grad_values": tf.convert_to_tensor(tape.gradient(s, values))
                      .numpy().tolist()}
+    a = tf.SparseTensor([[0, 1], [1, 0]], [1.0, 2.0], [2, 3])
+    b = tf.SparseTensor([[0, 0], [1, 2]], [3.0, 4.0], [2, 3])
+    wide = tf.SparseTensor([[2, 0]], [5.0], [3, 1])
+    for what, c in [("concat 0", lambda: tf.sparse.concat(0, [a, b])),
+                    ("concat 1", lambda: tf.sparse.concat(1, [a, b])),
+                    ("concat -1", lambda: tf.sparse.concat(-1, [a, b, a])),
+                    ("concat expand", lambda: tf.sparse.concat(1, [a, wide],
+                                                               expand_nonconcat_dims=True))]:
+        r = c()
+        out[what] = {"indices": r.indices.numpy().tolist(), "values": r.values.numpy().tolist(),
+                     "dense_shape": r.dense_shape.numpy().tolist()}
     out["to_dense"] = {"grad_values": gv.numpy().tolist(), "grad_default": float(gd.numpy())}
     return out
 
