@@ -80,8 +80,13 @@ def _raw_op(op_type: str) -> Callable:
         return tuple(out) if isinstance(out, list) else out
 
     call.__name__ = call.__qualname__ = op_type
-    call.__doc__ = "TensorFlow's raw op %s (inputs: %s); keyword arguments only." % (
-        op_type, ", ".join(opdef.input_names) or "none")
+    call.__doc__ = ("TensorFlow's raw op %s; keyword arguments only.\n\nArgs:\n%s"
+                    "  name: a name for the op.\n"
+                    "  **attrs: the op's attributes, by TensorFlow's names (type attributes such "
+                    "as ``T`` are taken from the inputs).\n\nReturns:\n"
+                    "  The op's output tensor, or a tuple of them.\n" % (
+                        op_type, "".join("  %s: the input %s.\n" % (a, a)
+                                         for a in opdef.input_names)))
     return call
 
 
