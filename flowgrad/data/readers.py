@@ -6,9 +6,7 @@ from __future__ import annotations
 
 import collections
 import csv
-import gzip
 import itertools
-import zlib
 from collections.abc import Callable, Iterator
 from typing import Any
 
@@ -22,9 +20,8 @@ from flowgrad.framework.tensor import convert_to_tensor
 from flowgrad.function import TensorSpec
 from flowgrad.ops.array_ops import reshape
 from flowgrad.ops import csv_ops, file_io, tf_record
-from flowgrad.ops.file_io import os_error
 from flowgrad.ops.io_ops import scalar_bytes
-from flowgrad.ops.tf_record import TFRecordOptions, iterate_records
+from flowgrad.ops.tf_record import TFRecordOptions, iterate_records, read_stream
 
 
 def _filenames(filenames: Any) -> Dataset:
@@ -49,23 +46,6 @@ def _compression(compression_type: Any) -> str:
     if isinstance(compression_type, bytes):
         compression_type = compression_type.decode()
     return TFRecordOptions.get_compression_type_string(compression_type)
-
-
-def _file_bytes(path: str, compression: str) -> bytes:
-    try:
-        with open(path, "rb") as f:
-            data = f.read()
-    except OSError as e:
-        raise os_error(e, path) from None
-    try:
-        if compression == "GZIP":
-            return gzip.decompress(data)
-        if compression == "ZLIB":
-            return zlib.decompress(data)
-    except (OSError, EOFError, zlib.error) as e:
-        raise errors.DataLossError(None, None, "%s: corrupted %s stream (%s)"
-                                   % (path, compression, e)) from None
-    return data
 
 
 class _FileReaderDataset(Dataset):
@@ -171,7 +151,7 @@ class FixedLengthRecordDataset(_FileReaderDataset):
         kind = _compression(compression_type)
 
         def read(path: str) -> Iterator[bytes]:
-            data = _file_bytes(path, kind)
+            data = read_stream(path, kind)
             body = data[head:len(data) - foot]
             if len(body) % size:
                 raise errors.InvalidArgumentError(
@@ -183,7 +163,7 @@ class FixedLengthRecordDataset(_FileReaderDataset):
 
 
 def _lines(path: str, compression: str) -> Iterator[bytes]:
-    data = _file_bytes(path, compression)
+    data = read_stream(path, compression)
     lines = data.split(b"\n")
     if lines and not lines[-1]:
         lines.pop()

@@ -150,7 +150,9 @@ class TFRecordWriter:
         self.close()
 
 
-def _read_stream(path: str, kind: str) -> bytes:
+def read_stream(path: str, kind: str) -> bytes:
+    """A file's bytes, decompressed as ``kind`` says (``""``, ``"GZIP"``, ``"ZLIB"``); a
+    damaged stream is a DataLossError naming the file."""
     try:
         with open(path, "rb") as f:
             data = f.read()
@@ -175,7 +177,7 @@ def iterate_records(path: Any, compression_type: Any = None) -> Iterator[bytes]:
         DataLossError: a record is truncated or its CRC does not match (naming the file).
     """
     p = _path(path)
-    data = _read_stream(p, TFRecordOptions.get_compression_type_string(compression_type))
+    data = read_stream(p, TFRecordOptions.get_compression_type_string(compression_type))
 
     def damaged(what: str, at: int, hint: str = "") -> errors.DataLossError:
         return errors.DataLossError(None, None, "%s record at %d%s (file %s)"
