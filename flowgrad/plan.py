@@ -21,19 +21,10 @@ from flowgrad.framework.graph import Operation
 from flowgrad.framework.op_call import eager_rng
 from flowgrad.framework.tensor import Tensor, as_bytes_array
 from flowgrad.ops.subgraph import register_function_compiler
-from flowgrad.ops.training_ops import INPLACE_UPDATE_TYPES as _INPLACE_TYPES
-from flowgrad.ops.training_ops import inplace_update_kernel
 
-_ALIAS_TYPES = frozenset(("Identity", "StopGradient", "PreventGradient", "Snapshot"))
 _FOLD_LIMIT = 1 << 22          # largest folded constant, in elements
-_SHAPE_OPS = frozenset(("Shape", "Size", "Rank"))
-# Ops whose kernels (besides NumPy ufuncs) always return new arrays, never their inputs:
-# their outputs cannot alias a variable's value (see PlanCompiler's in-place updates).
-_FRESH_OUTPUTS = frozenset(("MatMul", "BatchMatMulV2", "Relu", "ReluGrad", "Softmax",
-                            "SoftmaxCrossEntropyWithLogits", "Sum", "Mean", "BiasAdd"))
 _LOCAL = re.compile(r"\b[stf]\d+\b")
 _HEAVY = 1 << 17               # an op this big (elements x contraction) may run on the worker
-_MATMULS = frozenset(("MatMul", "BatchMatMulV2"))
 
 
 def _sc(v: Any) -> Any:
@@ -60,18 +51,6 @@ def _attr_key(v: Any) -> Any:
     except TypeError:
         return ("id", id(v))
     return v
-
-
-def _static_value_of_shape_op(op: Operation) -> Any:
-    s = op.inputs[0].shape
-    if op.type == "Rank":
-        return None if s.rank is None else np.int32(s.rank)
-    if not s.is_fully_defined():
-        return None
-    dt = op.outputs[0].dtype.np
-    if op.type == "Shape":
-        return np.array(s.as_list(), dt)
-    return dt.type(s.num_elements())
 
 
 _worker: concurrent.futures.Executor | None = None
@@ -111,19 +90,13 @@ def _inter_op_executor() -> concurrent.futures.Executor:
 
 
 def _cost(op: Operation) -> int:
-    """A static size of ``op``'s work (unknown dimensions count as 1): MatMul's known output
-    and contraction sizes, an update's variable size; 0 for other ops."""
-    if op.type in _MATMULS:
-        a, b = (t.shape.as_tuple() for t in op._inputs[:2])
-        if not a or not b or len(a) < 2 or len(b) < 2:
-            return 0
-        ta = op._attrs.get("transpose_a", op._attrs.get("adj_x", False))
-        tb = op._attrs.get("transpose_b", op._attrs.get("adj_y", False))
-        m, k = (a[-1], a[-2]) if ta else (a[-2], a[-1])
-        n = b[-2] if tb else b[-1]
-        dims = [d for d in (m, k, n) if d is not None]
-        return int(np.prod(dims)) if len(dims) >= 2 else 0
-    if op._def.updates and op.type in _INPLACE_TYPES:
+    """A static size of ``op``'s work: its op type's ``cost`` (MatMul's known output and
+    contraction sizes), an update's variable size when it has an in-place kernel; 0 for
+    other ops."""
+    d = op._def
+    if d.cost is not None:
+        return d.cost(op)
+    if d.updates and d.inplace is not None:
         n = op._inputs[0].shape.num_elements()
         return n or 0
     return 0
@@ -400,15 +373,12 @@ class PlanCompiler:
             for c in op.control_inputs:
                 if c in futures:
                     wait_for(c)
-            if typ == "Const":
-                set_const(op.outputs[0], op._attrs["value"])
-                continue
-            if typ == "VariableV2":
+            if d.variable:
                 continue            # its output is resolved by the consumers (state access)
-            if typ == "NoOp" or (not op.outputs and d.kernel is None):
+            if not op.outputs and d.kernel is None:
                 continue
-            if typ in _SHAPE_OPS:
-                v = _static_value_of_shape_op(op)
+            if d.static_value is not None:
+                v = d.static_value(op)
                 if v is not None:
                     set_const(op.outputs[0], v)
                     continue
@@ -417,7 +387,7 @@ class PlanCompiler:
             for k, t in enumerate(ins):
                 if t in names:
                     args.append(names[t])
-                elif t.op.type == "VariableV2":
+                elif t.op._def.variable:
                     if k in d.updates and not d.reads_refs:
                         args.append("None")
                     else:
@@ -428,7 +398,7 @@ class PlanCompiler:
             for a in args:
                 if a in pending:
                     wait_for(pending[a])
-            if typ in _ALIAS_TYPES and ins:
+            if d.alias and ins:
                 if ins[0] in names:
                     names[op.outputs[0]] = names[ins[0]]
                 else:           # a read of a variable: snapshot its current value here
@@ -436,10 +406,7 @@ class PlanCompiler:
                     emit("%s = %s" % (out, args[0]), None)
                     roots[out] = roots[args[0]]
                 continue
-            if typ == "PlaceholderWithDefault":
-                names[op.outputs[0]] = args[0]
-                continue
-            if typ == "Placeholder":
+            if d.must_feed:
                 raise errors.InternalError(None, op, "unfed placeholder %s" % op.name)
             if d.updates:
                 # one kernel at a time on the worker: when it is busy, this one runs here
@@ -480,7 +447,7 @@ class PlanCompiler:
                         for t, v in zip(op.outputs, outs):
                             set_const(t, v)
                         continue
-            if typ == "Mul":
+            if d.identity_element is not None:
                 k = self._times_one(ins, consts, op)
                 if k is not None:
                     names[op.outputs[0]] = args[k]
@@ -502,7 +469,7 @@ class PlanCompiler:
             call = "%s(%s)" % (kname, ", ".join(args))
             if op in run_async and outs and not futures:
                 fut = "_f%d" % next(counter)
-                inner = _matmul_inner_axes(op)
+                inner = d.contracted_axes(op) if d.contracted_axes is not None else None
                 if inner is not None:   # checked here, the product cannot fail on the worker
                     emit("if %s.shape[%d] != %s.shape[%d]: %s" % (
                         args[0], inner[0], args[1], inner[1], call), op)
@@ -531,7 +498,7 @@ class PlanCompiler:
                 names[t] = o
                 if d.view:
                     persistent.add(o)
-                if shared and not (typ in _FRESH_OUTPUTS or isinstance(d.kernel, np.ufunc)):
+                if shared and not (d.fresh_output or isinstance(d.kernel, np.ufunc)):
                     roots[o] = shared
             if key is not None:
                 cse[key] = op
@@ -541,7 +508,7 @@ class PlanCompiler:
                 return "None"
             if leaf in names:
                 local = names[leaf]
-            elif leaf.op.type == "VariableV2":
+            elif leaf.op._def.variable:
                 local = var_value(leaf.op)
                 persistent.add(local)
             else:
@@ -577,10 +544,12 @@ class PlanCompiler:
 
     @staticmethod
     def _times_one(ins: list, consts: dict, op: Operation) -> int | None:
-        """For x * 1 (a constant 1 that cannot change x's shape or dtype): x's index."""
+        """For x * 1, the op's identity element (a constant that cannot change x's shape or
+        dtype): x's index."""
+        e = op._def.identity_element
         for k in (0, 1):
             v, x = consts.get(ins[1 - k]), ins[k]
-            if v is not None and np.size(v) == 1 and np.all(v == 1) and x not in consts:
+            if v is not None and np.size(v) == 1 and np.all(v == e) and x not in consts:
                 r = x.shape.rank
                 if r is not None and np.ndim(v) <= r and \
                         x.dtype.base_dtype is op.outputs[0].dtype.base_dtype:
@@ -598,7 +567,7 @@ class PlanCompiler:
         vops = []
         for k in d.updates:
             t = ins[k]
-            if t.op.type != "VariableV2":
+            if not t.op._def.variable:
                 raise errors.InvalidArgumentError(None, op, "%s (%s) must update a variable, but "
                                                   "its input %s is not one" % (op.name, op.type,
                                                                                t.name))
@@ -637,7 +606,7 @@ class PlanCompiler:
         d = op._def
         if self.owned is None:
             return None
-        kernel = inplace_update_kernel(op.type, op._attrs)
+        kernel = d.bound_inplace(op._attrs)
         if kernel is None:
             return None
         if halves:
@@ -660,7 +629,7 @@ class PlanCompiler:
     @staticmethod
     def _check_placeholders(needed: set, fed: dict) -> None:
         for op in sorted(needed, key=lambda o: o._id):
-            if op.type == "Placeholder" and op.outputs[0] not in fed:
+            if op._def.must_feed and op.outputs[0] not in fed:
                 t = op.outputs[0]
                 raise errors.InvalidArgumentError(
                     None, op, "You must feed a value for placeholder tensor '%s' with dtype %s "
@@ -674,13 +643,13 @@ def _read_later(ops: list, targets: list) -> list:
     seen: dict = {}
     for op in ops:
         d = op._def
-        if op.type in _SHAPE_OPS and _static_value_of_shape_op(op) is not None:
+        if d.static_value is not None and d.static_value(op) is not None:
             continue                    # a constant: reads no value
         for k, t in enumerate(op._inputs):
-            if t.op.type == "VariableV2" and t.op not in seen:
+            if t.op._def.variable and t.op not in seen:
                 seen[t.op] = not (k in d.updates and not d.reads_refs)
     for t in targets:
-        if isinstance(t, Tensor) and t.op.type == "VariableV2" and t.op not in seen:
+        if isinstance(t, Tensor) and t.op._def.variable and t.op not in seen:
             seen[t.op] = True
     return [vop for vop, read in seen.items() if read]
 
@@ -696,10 +665,6 @@ def _owner(owned: MutableMapping) -> Callable:
     return own
 
 
-_CANNOT_FAIL = frozenset({"Identity", "Add", "AddV2", "Sub", "Mul", "RealDiv", "Neg",
-                          "Maximum", "Minimum", "Cast", "Assign", "AssignAdd", "AssignSub"})
-
-
 def _may_raise(op: Operation) -> bool:
     """Whether ``op``'s kernel may raise at run time: False only where the static shapes of
     its inputs prove it cannot (a dense update whose inputs are the variable's shape or
@@ -709,25 +674,14 @@ def _may_raise(op: Operation) -> bool:
         return True
     if op._def.updates:
         return any(s != shapes[0] and s != () for s in shapes)
-    return op.type not in _CANNOT_FAIL
+    return op._def.may_fail
 
 
 def _shape_may_change(ops: set) -> bool:
     """Whether a variable among ``ops`` may hold a value of another shape than its static
     one (the graph assigns it with ``validate_shape=False``)."""
-    return any(c.type == "Assign" and not c._attrs.get("validate_shape", True)
-               for op in ops if op.type == "VariableV2" for c in op.outputs[0]._consumers)
-
-
-def _matmul_inner_axes(op: Operation) -> tuple | None:
-    """For a MatMul of two rank-2 inputs of one dtype: the axes of ``a`` and ``b`` that must
-    be equal, the only way left for its kernel to fail; None for any other op."""
-    if op.type != "MatMul":
-        return None
-    a, b = op.inputs
-    if a.shape.rank != 2 or b.shape.rank != 2 or a.dtype.base_dtype != b.dtype.base_dtype:
-        return None
-    return (0 if op._attrs.get("transpose_a") else 1), (1 if op._attrs.get("transpose_b") else 0)
+    return any(c._def.updates and not c._attrs.get("validate_shape", True)
+               for op in ops if op._def.variable for c in op.outputs[0]._consumers)
 
 
 def _make_inplace(body: list, sites: list, roots: dict, escaped: set, result: str,

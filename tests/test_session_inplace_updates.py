@@ -12,7 +12,6 @@ import flowgrad.compat.v1 as tf
 from flowgrad.framework import threads
 from flowgrad.framework.op_call import apply_op
 from flowgrad.framework.registry import get_op_def, register_op
-from flowgrad.ops import training_ops
 from flowgrad.plan import inter_op_parallelism
 
 RNG = np.random.RandomState(0)
@@ -179,7 +178,7 @@ def test_inplace_kernels_equal_the_kernels_bit_for_bit(op_type, n_updated, neste
     d = get_op_def(op_type)
     want = d.bound_kernel(attrs)(*[np.array(a) for a in args])
     work = [a.copy() for a in arrays]
-    got = training_ops.inplace_update_kernel(op_type, attrs)(*(work + args[n_updated:]))
+    got = d.bound_inplace(attrs)(*(work + args[n_updated:]))
     want = want if isinstance(want, tuple) else (want,)
     got = got if isinstance(got, tuple) else (got,)
     for g, w, a in zip(got, want, work):
@@ -190,7 +189,7 @@ def test_inplace_kernels_equal_the_kernels_bit_for_bit(op_type, n_updated, neste
 def test_inplace_adam_checks_shapes_before_writing():
     f = np.float32
     var, m, v = (np.ones((3, 2), f) for _ in range(3))
-    kernel = training_ops.inplace_update_kernel("ApplyAdam", {"use_nesterov": False})
+    kernel = get_op_def("ApplyAdam").bound_inplace({"use_nesterov": False})
     with pytest.raises(tf.errors.InvalidArgumentError, match="ApplyAdam"):
         kernel(var, m, v, f(0.9), f(0.99), f(0.1), f(0.9), f(0.99), f(1e-8), np.ones(6, f))
     np.testing.assert_array_equal(var, 1.0)

@@ -13,16 +13,42 @@ _NO_GRADIENT = object()
 
 
 class OpDef:
-    """Everything flowgrad knows about one op type, registered under TensorFlow's name."""
+    """Everything flowgrad knows about one op type, registered under TensorFlow's name.
+
+    Besides the kernel, shape rule and gradient, the record holds the facts the layers
+    above act on, so that none of them keeps a list of op types of its own:
+
+    * for the plan compiler (``flowgrad.plan``): ``alias`` (output 0 is input 0 itself,
+      as Identity: no kernel call), ``fresh_output`` (the kernel always returns new arrays,
+      never an input or a view of one), ``may_fail`` (False: the kernel cannot raise once
+      its inputs' static shapes are fully known), ``inplace`` (an update op's kernel that
+      writes the new values into the updated inputs; see ``bound_inplace``),
+      ``static_value`` (``f(op)``: the output's value known before run time, as Const's or
+      the Shape of a fully known shape, else None), ``variable`` (the output is the
+      runner's state), ``must_feed`` (no value unless fed, as Placeholder),
+      ``identity_element`` (``e`` with ``op(x, e) == op(e, x) == x``), ``cost`` (``f(op)``:
+      a static size of the op's work, 0 for small) and ``contracted_axes`` (``f(op)``: the
+      axes of inputs 0 and 1 whose mismatch is the kernel's only way to fail, or None);
+    * for the differentiation layer: ``batching`` (the kind of batching rule,
+      ``flowgrad.pfor.rules``: "elementwise", "broadcasting", ...) and ``jvp`` (the
+      forward-mode rule ``f(op, *input_tangents)``, or "elementwise": the gradient function
+      applied to the tangent, exact for ops whose Jacobian is diagonal)."""
 
     __slots__ = ("type", "kernel", "infer", "input_names", "num_outputs", "stateful",
-                 "same_dtype", "updates", "reads_refs", "view", "foldable", "specialize", "rng")
+                 "same_dtype", "updates", "reads_refs", "view", "foldable", "specialize", "rng",
+                 "alias", "fresh_output", "may_fail", "inplace", "static_value", "variable",
+                 "must_feed", "identity_element", "cost", "contracted_axes", "batching", "jvp")
 
     def __init__(self, type: str, kernel: Callable | None, infer: Callable,
                  input_names: tuple = (), num_outputs: int | Callable = 1,
                  stateful: bool = False, same_dtype: bool = False, updates: tuple = (),
                  reads_refs: bool = True, view: bool = False, foldable: bool | None = None,
-                 specialize: Callable | None = None, rng: bool = False):
+                 specialize: Callable | None = None, rng: bool = False, alias: bool = False,
+                 fresh_output: bool = False, may_fail: bool = True,
+                 inplace: Callable | None = None, static_value: Callable | None = None,
+                 variable: bool = False, must_feed: bool = False, identity_element: Any = None,
+                 cost: Callable | None = None, contracted_axes: Callable | None = None,
+                 batching: str | None = None, jvp: str | Callable | None = None):
         self.type = type
         self.kernel = kernel            # f(*input_values, **attrs) -> value | tuple of values
         self.infer = infer              # f(input_tensors, attrs) -> (dtype, shape) | [...]
@@ -36,6 +62,18 @@ class OpDef:
         self.foldable = (not stateful) if foldable is None else foldable
         self.specialize = specialize    # f(attrs) -> kernel of the inputs only (Session plans)
         self.rng = rng                  # the kernel takes a np.random.Generator first
+        self.alias = alias
+        self.fresh_output = fresh_output
+        self.may_fail = may_fail
+        self.inplace = inplace
+        self.static_value = static_value
+        self.variable = variable
+        self.must_feed = must_feed
+        self.identity_element = identity_element
+        self.cost = cost
+        self.contracted_axes = contracted_axes
+        self.batching = batching
+        self.jvp = jvp
 
     def bound_kernel(self, attrs: dict) -> Callable:
         """The kernel with ``attrs`` bound: a function of the input values only."""
@@ -44,6 +82,14 @@ class OpDef:
         if not attrs:
             return self.kernel
         return functools.partial(self.kernel, **attrs)
+
+    def bound_inplace(self, attrs: dict) -> Callable | None:
+        """The in-place kernel with ``attrs`` bound (None if the op has none): it takes the
+        kernel's inputs, writes the new values into the updated ones (arrays its caller owns,
+        C-contiguous and writeable) and returns them."""
+        if self.inplace is None or not attrs:
+            return self.inplace
+        return functools.partial(self.inplace, **attrs)
 
     def n_outputs(self, attrs: dict) -> int:
         n = self.num_outputs
@@ -62,6 +108,9 @@ def register_op(type: str, kernel: Callable | None, infer: Callable, *,
     if type in _ops:
         raise KeyError("Op type %r is already registered." % type)
     d = OpDef(type, kernel, infer, **kw)
+    if d.jvp == "elementwise" and (grad is None or grad is _NO_GRADIENT):
+        raise ValueError("Op type %r: an elementwise JVP is derived from the gradient, but "
+                         "the registration has none." % type)
     _ops[type] = d
     if grad is _NO_GRADIENT:
         _gradients[type] = None
@@ -84,15 +133,38 @@ def register_jvp(op_type: str, fn: Callable) -> Callable:
     ``input_tangents`` hold one tangent per input (None where the input has none); the
     rule returns the tangent of each output (None for an output with no tangent). An op
     type without a rule gets its JVP from its gradient (see ``flowgrad.forward_mode``)."""
-    if op_type in _jvps:
+    d = _ops.get(op_type)
+    if op_type in _jvps or (d is not None and d.jvp is not None):
         raise KeyError("A JVP rule for op type %r is already registered." % op_type)
     _jvps[op_type] = fn
     return fn
 
 
 def jvp_function(op_type: str) -> Callable | None:
-    """The registered JVP rule of an op type, None if it has none."""
-    return _jvps.get(op_type)
+    """The JVP rule of an op type (given to ``register_jvp`` or to its registration as
+    ``jvp``), None if it has none."""
+    rule = _jvps.get(op_type)
+    if rule is not None:
+        return rule
+    d = _ops.get(op_type)
+    if d is None or d.jvp is None:
+        return None
+    if d.jvp == "elementwise":
+        return _elementwise_jvp(_gradients[op_type])
+    return d.jvp
+
+
+def _elementwise_jvp(grad_fn: Callable) -> Callable:
+    """The JVP of a unary op with a diagonal Jacobian ``J``: its gradient computes
+    ``J^T u = J u``, so it maps the input tangent to the output's."""
+    def rule(op: Any, t: Any) -> Any:
+        return None if t is None else grad_fn(op, t)
+    return rule
+
+
+def op_defs() -> list:
+    """The OpDefs of all registered op types."""
+    return list(_ops.values())
 
 
 def get_op_def(type: str) -> OpDef:

@@ -30,7 +30,7 @@ from flowgrad.ops.sum_ops import sum_to
 _ARITH = dict(infer=binary, same_dtype=True, input_names=("x", "y"))
 
 
-@defop("AddV2", np.add, **_ARITH)
+@defop("AddV2", np.add, may_fail=False, **_ARITH)
 def _add_grad(op: Any, grad: Any) -> Any:
     x, y = op.inputs
     skip = _skipped_inputs(op)
@@ -44,7 +44,7 @@ def _add_jvp(op: Any, ta: Any, tb: Any) -> Any:
 register_jvp("AddV2", _add_jvp)
 
 
-@defop("Sub", np.subtract, **_ARITH)
+@defop("Sub", np.subtract, may_fail=False, **_ARITH)
 def _sub_grad(op: Any, grad: Any) -> Any:
     x, y = op.inputs
     skip = _skipped_inputs(op)
@@ -59,7 +59,7 @@ def _sub_jvp(op: Any, ta: Any, tb: Any) -> Any:
 register_jvp("Sub", _sub_jvp)
 
 
-@defop("Mul", np.multiply, **_ARITH)
+@defop("Mul", np.multiply, may_fail=False, identity_element=1, **_ARITH)
 def _mul_grad(op: Any, grad: Any) -> Any:
     x, y = op.inputs
     skip = _skipped_inputs(op)
@@ -76,7 +76,7 @@ def _mul_jvp(op: Any, ta: Any, tb: Any) -> Any:
 register_jvp("Mul", _mul_jvp)
 
 
-@defop("RealDiv", np.true_divide, **_ARITH)
+@defop("RealDiv", np.true_divide, may_fail=False, **_ARITH)
 def _realdiv_grad(op: Any, grad: Any) -> Any:
     x, y = op.inputs
     skip = _skipped_inputs(op)
@@ -233,12 +233,12 @@ def _max_min_grad(op: Any, grad: Any, x_wins: Any) -> tuple:
     return sum_to(where(mask, grad, zeros), x), sum_to(where(mask, zeros, grad), y)
 
 
-@defop("Maximum", np.maximum, **_ARITH)
+@defop("Maximum", np.maximum, may_fail=False, **_ARITH)
 def _maximum_grad(op: Any, grad: Any) -> Any:
     return _max_min_grad(op, grad, greater_equal)
 
 
-@defop("Minimum", np.minimum, **_ARITH)
+@defop("Minimum", np.minimum, may_fail=False, **_ARITH)
 def _minimum_grad(op: Any, grad: Any) -> Any:
     return _max_min_grad(op, grad, less_equal)
 
@@ -283,7 +283,7 @@ def scalar_mul(scalar: Any, x: Any, name: str | None = None) -> Any:
 # Negation
 
 
-@defop("Neg", np.negative, unary, input_names=("x",))
+@defop("Neg", np.negative, unary, may_fail=False, input_names=("x",))
 def _neg_grad(op: Any, grad: Any) -> Any:
     return negative(grad)
 

@@ -24,14 +24,16 @@ def _const_infer(ins: list, attrs: dict) -> tuple:
     return attrs["dtype"], TensorShape(v.shape)
 
 
-register_op("Const", lambda *, value, dtype: value, _const_infer, grad=_NO_GRADIENT)
+register_op("Const", lambda *, value, dtype: value, _const_infer, grad=_NO_GRADIENT,
+            static_value=lambda op: op._attrs["value"])
 
 
 def _placeholder_infer(ins: list, attrs: dict) -> tuple:
     return attrs["dtype"], attrs["shape"]
 
 
-register_op("Placeholder", None, _placeholder_infer, grad=_NO_GRADIENT, stateful=True)
+register_op("Placeholder", None, _placeholder_infer, grad=_NO_GRADIENT, stateful=True,
+            must_feed=True)
 
 
 def placeholder(dtype: Any, shape: Any = None, name: str | None = None) -> Tensor:
@@ -56,7 +58,7 @@ def placeholder(dtype: Any, shape: Any = None, name: str | None = None) -> Tenso
 
 @defop("PlaceholderWithDefault", lambda x, **_: x,
        lambda ins, attrs: (ins[0].dtype.base_dtype, attrs["shape"]), view=True, stateful=True,
-       input_names=("input",))
+       alias=True, input_names=("input",))
 def _placeholder_with_default_grad(op: Any, grad: Any) -> Any:
     return grad
 
@@ -70,7 +72,8 @@ def placeholder_with_default(input: Any, shape: Any, name: str | None = None) ->
     return apply_op("PlaceholderWithDefault", [x], {"shape": shape}, name=name)
 
 
-@defop("Identity", lambda x: x, unary, view=True, input_names=("input",))
+@defop("Identity", lambda x: x, unary, view=True, alias=True, may_fail=False,
+       input_names=("input",))
 def _identity_grad(op: Any, grad: Any) -> Any:
     return grad
 
@@ -83,7 +86,7 @@ def identity(input: Any, name: str | None = None) -> Any:
     return apply_op("Identity", [_as_value(input)], name=name)
 
 
-register_op("StopGradient", lambda x: x, unary, grad=_NO_GRADIENT, view=True,
+register_op("StopGradient", lambda x: x, unary, grad=_NO_GRADIENT, view=True, alias=True,
             input_names=("input",))
 
 

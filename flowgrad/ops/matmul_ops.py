@@ -91,8 +91,32 @@ def _matmul_input_grads(op: Any, grad: Any, ta: bool, tb: bool) -> tuple:
     return None if 0 in skip else fa(), None if 1 in skip else fb()
 
 
+def _matmul_cost(op: Any) -> int:
+    """The product of MatMul's known output and contraction sizes (unknown ones count as
+    1), 0 when fewer than two are known: how much work the plan may hand to its worker."""
+    a, b = (t.shape.as_tuple() for t in op._inputs[:2])
+    if not a or not b or len(a) < 2 or len(b) < 2:
+        return 0
+    ta = op._attrs.get("transpose_a", op._attrs.get("adj_x", False))
+    tb = op._attrs.get("transpose_b", op._attrs.get("adj_y", False))
+    m, k = (a[-1], a[-2]) if ta else (a[-2], a[-1])
+    n = b[-2] if tb else b[-1]
+    dims = [d for d in (m, k, n) if d is not None]
+    return int(np.prod(dims)) if len(dims) >= 2 else 0
+
+
+def _matmul_contracted_axes(op: Any) -> tuple | None:
+    """For a MatMul of two rank-2 inputs of one dtype: the axes of ``a`` and ``b`` that must
+    be equal, the only way left for its kernel to fail."""
+    a, b = op.inputs
+    if a.shape.rank != 2 or b.shape.rank != 2 or a.dtype.base_dtype != b.dtype.base_dtype:
+        return None
+    return (0 if op._attrs.get("transpose_a") else 1), (1 if op._attrs.get("transpose_b") else 0)
+
+
 @defop("MatMul", _matmul_kernel, _matmul_infer, specialize=_matmul_specialize,
-       same_dtype=True, input_names=("a", "b"))
+       same_dtype=True, input_names=("a", "b"), fresh_output=True, cost=_matmul_cost,
+       contracted_axes=_matmul_contracted_axes)
 def _matmul_grad(op: Any, grad: Any) -> Any:
     return _matmul_input_grads(op, grad, op.get_attr("transpose_a"), op.get_attr("transpose_b"))
 
@@ -109,7 +133,8 @@ register_jvp("MatMul", _matmul_jvp)
 
 
 @defop("BatchMatMulV2", _batch_matmul_kernel, _matmul_infer,
-       specialize=_batch_matmul_specialize, same_dtype=True, input_names=("x", "y"))
+       specialize=_batch_matmul_specialize, same_dtype=True, input_names=("x", "y"),
+       fresh_output=True, cost=_matmul_cost)
 def _batch_matmul_grad(op: Any, grad: Any) -> Any:
     ga, gb = _matmul_input_grads(op, grad, op.get_attr("adj_x"), op.get_attr("adj_y"))
     a, b = op.inputs

@@ -128,7 +128,7 @@ def _relu_grad_kernel(g: Any, x: Any) -> Any:
     return g * (x > 0)      # TensorFlow's formula (and 20x faster than np.where)
 
 
-@defop("Relu", lambda x: np.maximum(x, 0), unary, input_names=("features",))
+@defop("Relu", lambda x: np.maximum(x, 0), unary, fresh_output=True, input_names=("features",))
 def _relu_grad(op: Any, grad: Any) -> Any:
     return _fused_grad("ReluGrad", grad, op.outputs[0])
 
@@ -136,7 +136,7 @@ def _relu_grad(op: Any, grad: Any) -> Any:
 register_jvp("Relu", elementwise_jvp(lambda x, y, t: t * cast(greater(x, 0), t.dtype)))
 
 
-@defop("ReluGrad", _relu_grad_kernel, _merged, same_dtype=True,
+@defop("ReluGrad", _relu_grad_kernel, _merged, same_dtype=True, fresh_output=True,
        input_names=("gradients", "features"))
 def _relu_grad_grad(op: Any, grad: Any) -> Any:
     x = op.inputs[1]
@@ -353,7 +353,7 @@ def _softmax_kernel(x: Any, *, axis: int = -1) -> Any:
     return e
 
 
-@defop("Softmax", _softmax_kernel, unary, input_names=("logits",))
+@defop("Softmax", _softmax_kernel, unary, fresh_output=True, input_names=("logits",))
 def _softmax_grad(op: Any, grad: Any) -> Any:
     y = op.outputs[0]
     axis = op.get_attr("axis")
@@ -475,7 +475,7 @@ def _xent_logits_grad(op: Any, grad_loss: Any, grad_grad: Any, axis: int) -> Any
 
 
 @defop("SoftmaxCrossEntropyWithLogits", _xent_kernel, _xent_infer, num_outputs=2,
-       same_dtype=True, input_names=("features", "labels"))
+       same_dtype=True, fresh_output=True, input_names=("features", "labels"))
 def _xent_grad(op: Any, grad_loss: Any, grad_grad: Any) -> Any:
     axis = op.get_attr("axis")
     logits = op.inputs[0]
@@ -654,7 +654,7 @@ def _bias_add_infer(ins: list, attrs: dict) -> tuple:
     return ins[0].dtype.base_dtype, ins[0].shape
 
 
-@defop("BiasAdd", _bias_add_kernel, _bias_add_infer, same_dtype=True,
+@defop("BiasAdd", _bias_add_kernel, _bias_add_infer, same_dtype=True, fresh_output=True,
        input_names=("value", "bias"))
 def _bias_add_grad(op: Any, grad: Any) -> Any:
     return grad, apply_op("BiasAddGrad", (grad,), {"data_format": op.get_attr("data_format")})

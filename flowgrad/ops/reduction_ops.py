@@ -46,7 +46,7 @@ def _mean_kernel(x: Any, axes_in: Any = None, *, axis: Any = None, keepdims: boo
 
 
 @defop("Mean", _mean_kernel, _reduce_infer, specialize=_reduce_specialize(_mean_kernel),
-       input_names=("input", "reduction_indices"))
+       fresh_output=True, input_names=("input", "reduction_indices"))
 def _mean_grad(op: Any, grad: Any) -> Any:
     x, y = op.inputs[0], op.outputs[0]
     axis = op.get_attr("axis")

@@ -60,19 +60,35 @@ def _int_out(ins: list, attrs: dict) -> dtypes.DType:
     return dtypes.as_dtype(attrs.get("out_type", dtypes.int32))
 
 
+def _static_shape(op: Any) -> Any:
+    """Shape's value when its input's static shape is fully known, else None."""
+    s = op.inputs[0].shape
+    return np.array(s.as_list(), op.outputs[0].dtype.np) if s.is_fully_defined() else None
+
+
+def _static_size(op: Any) -> Any:
+    s = op.inputs[0].shape
+    return op.outputs[0].dtype.np.type(s.num_elements()) if s.is_fully_defined() else None
+
+
+def _static_rank(op: Any) -> Any:
+    r = op.inputs[0].shape.rank
+    return None if r is None else np.int32(r)
+
+
 register_op("Shape", lambda x, out_type=dtypes.int32: np.array(np.shape(x), out_type.np),
             lambda ins, attrs: (_int_out(ins, attrs), TensorShape([ins[0].shape.rank])),
-            grad=_NO_GRADIENT, input_names=("input",))
+            grad=_NO_GRADIENT, input_names=("input",), static_value=_static_shape)
 
 
 register_op("Size", lambda x, out_type=dtypes.int32: out_type.np.type(np.size(x)),
             lambda ins, attrs: (_int_out(ins, attrs), TensorShape(())), grad=_NO_GRADIENT,
-            input_names=("input",))
+            input_names=("input",), static_value=_static_size)
 
 
 register_op("Rank", lambda x: np.int32(np.ndim(x)),
             lambda ins, attrs: (dtypes.int32, TensorShape(())), grad=_NO_GRADIENT,
-            input_names=("input",))
+            input_names=("input",), static_value=_static_rank)
 
 
 def shape(input: Any, name: str | None = None, out_type: Any = dtypes.int32) -> Any:

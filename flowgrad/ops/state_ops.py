@@ -33,7 +33,7 @@ from flowgrad.ops.variable_enums import VariableAggregation, VariableSynchroniza
 
 register_op("VariableV2", None,
             lambda ins, attrs: (attrs["dtype"]._as_ref(), attrs["shape"]),
-            grad=_NO_GRADIENT, stateful=True)
+            grad=_NO_GRADIENT, stateful=True, variable=True)
 
 
 def _assign_infer(ins: list, attrs: dict) -> tuple:

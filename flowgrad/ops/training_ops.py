@@ -5,8 +5,9 @@ in one NumPy kernel (same operation order as TensorFlow's CPU kernels, so the
 float32 rounding matches) and returns the new values, which the Session commits
 (``updates=``). Kernels never write into their inputs: every new value is a
 freshly allocated array. A Session, which knows when it alone holds a variable's array,
-uses the in-place forms of the dense updates instead (``inplace_update_kernel``): the
-same arithmetic, written into the variable and slot arrays.
+uses the in-place forms of the dense updates instead (the ``inplace`` kernel of their
+registration): the dense formulas are written once, in place, and the op's kernel runs
+them on fresh copies of the variable and its slots.
 
 Sparse variants take the rows ``indices`` of the gradient; duplicate indices
 are summed first (TensorFlow's optimizers do the same before calling them)."""
@@ -73,12 +74,30 @@ def _check_rows_shape(op_type: str, vshape: TensorShape, gshape: TensorShape) ->
 
 
 def _register(op_type: str, kernel: Callable, inputs: tuple, n_updated: int,
-              specialize: Callable | None = None) -> None:
+              specialize: Callable | None = None, inplace: Callable | None = None) -> None:
     names = tuple(n for n, _ in inputs)
     roles = tuple(r for _, r in inputs)
     register_op(op_type, kernel, _make_infer(op_type, names, roles), grad=_NO_GRADIENT,
                 stateful=True, updates=tuple(range(n_updated)), input_names=names,
-                specialize=specialize)
+                specialize=specialize, inplace=inplace)
+
+
+def _register_dense(op_type: str, formula: Callable, inputs: tuple, n_updated: int,
+                    specialize: Callable | None = None) -> None:
+    """Registers a dense update whose ``formula`` writes the new values into its first
+    ``n_updated`` inputs: that is the op's in-place kernel, and its kernel runs it on fresh
+    copies of them."""
+    kernel = _on_copies(formula, n_updated)
+    _register(op_type, kernel, inputs, n_updated,
+              specialize and specialize(kernel), formula)
+
+
+def _on_copies(formula: Callable, n_updated: int) -> Callable:
+    """``formula`` (an in-place update) applied to copies of the arrays it writes."""
+    def kernel(*args: Any, **attrs: Any) -> Any:
+        fresh = [np.array(a, copy=True) for a in args[:n_updated]]
+        return formula(*fresh, *args[n_updated:], **attrs)
+    return kernel
 
 
 def _nesterov_specialize(kernel: Callable) -> Callable:
@@ -148,24 +167,15 @@ def _with_rows(value: Any, rows: np.ndarray, new_rows: Any) -> np.ndarray:
 # Gradient descent, and the scatter updates of its sparse form
 
 
-def _apply_gradient_descent(var: Any, alpha: Any, delta: Any) -> Any:
-    _same_shape("ApplyGradientDescent", "delta", var, delta)
-    _scalars("ApplyGradientDescent", ("alpha",), alpha)
-    step = delta * alpha
-    if type(step) is np.ndarray:
-        return np.subtract(var, step, out=step)
-    return var - step
-
-
-_register("ApplyGradientDescent", _apply_gradient_descent,
-          (("var", "var"), ("alpha", "scalar"), ("delta", "grad")), 1)
-
-
-def _apply_gradient_descent_inplace(var: np.ndarray, alpha: Any, delta: Any) -> np.ndarray:
+def _apply_gradient_descent(var: np.ndarray, alpha: Any, delta: Any) -> np.ndarray:
     _same_shape("ApplyGradientDescent", "delta", var, delta)
     _scalars("ApplyGradientDescent", ("alpha",), alpha)
     var -= delta * alpha
     return var
+
+
+_register_dense("ApplyGradientDescent", _apply_gradient_descent,
+                (("var", "var"), ("alpha", "scalar"), ("delta", "grad")), 1)
 
 
 def _scatter_kernel(op_type: str, ufunc: np.ufunc) -> Callable:
@@ -220,22 +230,8 @@ for _type, _ufunc in (("ScatterAdd", np.add), ("ScatterSub", np.subtract)):
 # Momentum
 
 
-def _apply_momentum(var: Any, accum: Any, lr: Any, grad: Any, momentum: Any, *,
-                    use_nesterov: bool = False) -> tuple:
-    _same_shape("ApplyMomentum", "grad", var, grad)
-    _scalars("ApplyMomentum", ("lr", "momentum"), lr, momentum)
-    accum_new = accum * momentum
-    accum_new += grad
-    if use_nesterov:
-        step = grad * lr
-        step += accum_new * momentum * lr
-    else:
-        step = accum_new * lr
-    return var - step, accum_new
-
-
-def _apply_momentum_inplace(var: np.ndarray, accum: np.ndarray, lr: Any, grad: Any,
-                            momentum: Any, *, use_nesterov: bool = False) -> tuple:
+def _apply_momentum(var: np.ndarray, accum: np.ndarray, lr: Any, grad: Any,
+                    momentum: Any, *, use_nesterov: bool = False) -> tuple:
     _same_shape("ApplyMomentum", "grad", var, grad)
     _scalars("ApplyMomentum", ("lr", "momentum"), lr, momentum)
     _same_shape("ApplyMomentum", "accum", var, accum)
@@ -250,9 +246,9 @@ def _apply_momentum_inplace(var: np.ndarray, accum: np.ndarray, lr: Any, grad: A
     return var, accum
 
 
-_register("ApplyMomentum", _apply_momentum,
-          (("var", "var"), ("accum", "slot"), ("lr", "scalar"), ("grad", "grad"),
-           ("momentum", "scalar")), 2, _nesterov_specialize(_apply_momentum))
+_register_dense("ApplyMomentum", _apply_momentum,
+                (("var", "var"), ("accum", "slot"), ("lr", "scalar"), ("grad", "grad"),
+                 ("momentum", "scalar")), 2, _nesterov_specialize)
 
 
 def _sparse_apply_momentum(var: Any, accum: Any, lr: Any, grad: Any, indices: Any,
@@ -361,47 +357,17 @@ _register("SparseApplyCenteredRMSProp", _sparse_apply_centered_rms_prop,
 # to sqrt(v))
 
 
-def _apply_adam(var: Any, m: Any, v: Any, beta1_power: Any, beta2_power: Any, lr: Any,
-                beta1: Any, beta2: Any, epsilon: Any, grad: Any, *,
-                use_nesterov: bool = False) -> tuple:
-    _same_shape("ApplyAdam", "grad", var, grad)
-    _scalars("ApplyAdam", _ADAM_SCALARS, beta1_power, beta2_power, lr, beta1, beta2, epsilon)
-    alpha = lr * np.sqrt(1 - beta2_power) / (1 - beta1_power)
-    m_new = grad - m
-    m_new *= 1 - beta1
-    m_new += m
-    v_new = _rms_update(v, grad, beta2)
-    denom = np.sqrt(v_new)
-    denom += epsilon
-    if use_nesterov:
-        step = grad * (1 - beta1)
-        step += beta1 * m_new
-        step *= alpha
-    else:
-        step = m_new * alpha
-    step /= denom
-    if type(step) is np.ndarray:
-        return np.subtract(var, step, out=step), m_new, v_new
-    return var - step, m_new, v_new
-
-
-_register("ApplyAdam", _apply_adam,
-          (("var", "var"), ("m", "slot"), ("v", "slot"), ("beta1_power", "scalar"),
-           ("beta2_power", "scalar"), ("lr", "scalar"), ("beta1", "scalar"),
-           ("beta2", "scalar"), ("epsilon", "scalar"), ("grad", "grad")), 3,
-          _nesterov_specialize(_apply_adam))
-
-
-def _apply_adam_inplace(var: np.ndarray, m: np.ndarray, v: np.ndarray, beta1_power: Any,
-                        beta2_power: Any, lr: Any, beta1: Any, beta2: Any, epsilon: Any,
-                        grad: Any, *, use_nesterov: bool = False) -> tuple:
-    """``_apply_adam``'s arithmetic, operation for operation, with one scratch array."""
+def _apply_adam(var: np.ndarray, m: np.ndarray, v: np.ndarray, beta1_power: Any,
+                beta2_power: Any, lr: Any, beta1: Any, beta2: Any, epsilon: Any,
+                grad: Any, *, use_nesterov: bool = False) -> tuple:
+    """TensorFlow's CPU kernel's arithmetic, operation for operation, with one scratch
+    array."""
     _same_shape("ApplyAdam", "grad", var, grad)
     _scalars("ApplyAdam", _ADAM_SCALARS, beta1_power, beta2_power, lr, beta1, beta2, epsilon)
     _same_shape("ApplyAdam", "m", var, m)
     _same_shape("ApplyAdam", "v", var, v)
     alpha = lr * np.sqrt(1 - beta2_power) / (1 - beta1_power)
-    tmp = np.subtract(grad, m)
+    tmp = np.subtract(grad, m, out=np.empty_like(m))
     tmp *= 1 - beta1
     m += tmp
     np.multiply(grad, grad, out=tmp)
@@ -421,21 +387,11 @@ def _apply_adam_inplace(var: np.ndarray, m: np.ndarray, v: np.ndarray, beta1_pow
     return var, m, v
 
 
-_INPLACE = {"ApplyGradientDescent": _apply_gradient_descent_inplace,
-            "ApplyMomentum": _apply_momentum_inplace, "ApplyAdam": _apply_adam_inplace}
-INPLACE_UPDATE_TYPES = frozenset(_INPLACE)
-
-
-def inplace_update_kernel(op_type: str, attrs: dict) -> Callable | None:
-    """The in-place kernel of a dense update op, with ``attrs`` bound; None if it has none.
-
-    It takes the same inputs as the op's kernel, writes the new values into the updated
-    inputs (arrays the caller owns, C-contiguous and writeable) and returns them."""
-    kernel = _INPLACE.get(op_type)
-    if kernel is None or "use_nesterov" not in attrs:
-        return kernel
-    nesterov = attrs["use_nesterov"]
-    return lambda *args: kernel(*args, use_nesterov=nesterov)
+_register_dense("ApplyAdam", _apply_adam,
+                (("var", "var"), ("m", "slot"), ("v", "slot"), ("beta1_power", "scalar"),
+                 ("beta2_power", "scalar"), ("lr", "scalar"), ("beta1", "scalar"),
+                 ("beta2", "scalar"), ("epsilon", "scalar"), ("grad", "grad")), 3,
+                _nesterov_specialize)
 
 
 # --------------------------------------------------------------------------------------
