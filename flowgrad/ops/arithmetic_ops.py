@@ -19,8 +19,8 @@ from flowgrad.ops.array_ops import (_as_value, elementwise_jvp, linear_in_all_jv
                                     zeros_like)
 from flowgrad.ops.cast_ops import cast
 from flowgrad.ops.comparison_ops import greater_equal, less_equal, where
-from flowgrad.ops.math_helpers import (_FLOATING, _NUMERIC, _REAL, _binary, _check_kind, _pair,
-                                       _skipped_inputs, _unary)
+from flowgrad.ops.math_helpers import (_FLOATING, _NUMERIC, _REAL, _SIGNED, _binary, _check_kind,
+                                       _pair, _skipped_inputs, _unary)
 from flowgrad.ops.sum_ops import sum_to
 
 
@@ -97,7 +97,7 @@ register_jvp("RealDiv", _realdiv_jvp)
 
 def add(x: Any, y: Any, name: str | None = None) -> Any:
     """x + y elementwise (broadcasting)."""
-    return _binary("AddV2", x, y, name)
+    return _binary("AddV2", x, y, name, _NUMERIC + "O")   # numbers and strings
 
 
 def subtract(x: Any, y: Any, name: str | None = None) -> Any:
@@ -107,7 +107,7 @@ def subtract(x: Any, y: Any, name: str | None = None) -> Any:
 
 def multiply(x: Any, y: Any, name: str | None = None) -> Any:
     """x * y elementwise."""
-    return _binary("Mul", x, y, name)
+    return _binary("Mul", x, y, name, _NUMERIC)
 
 
 def realdiv(x: Any, y: Any, name: str | None = None) -> Any:
@@ -213,8 +213,12 @@ mod = floormod
 
 
 def div_no_nan(x: Any, y: Any, name: str | None = None) -> Any:
-    """x / y, and 0 where y is 0."""
+    """x / y, and 0 where y is 0; integers are cast first, as ``truediv`` casts them."""
     with name_scope(name, "div_no_nan", [x, y]) as scope:
+        x, y = _pair(x, y)
+        to = _TRUEDIV_CASTS.get(x.dtype.base_dtype)
+        if to is not None and y.dtype.base_dtype is x.dtype.base_dtype:
+            x, y = cast(x, to), cast(y, to)
         return _binary("DivNoNan", x, y, scope, _FLOATING)
 
 
@@ -262,7 +266,7 @@ def minimum(x: Any, y: Any, name: str | None = None) -> Any:
 
 def squared_difference(x: Any, y: Any, name: str | None = None) -> Any:
     """(x - y) ** 2 elementwise."""
-    return _binary("SquaredDifference", x, y, name, _NUMERIC)
+    return _binary("SquaredDifference", x, y, name, _SIGNED)
 
 
 def scalar_mul(scalar: Any, x: Any, name: str | None = None) -> Any:
@@ -293,7 +297,7 @@ register_jvp("Neg", elementwise_jvp(lambda x, y, t: -t))
 
 def negative(x: Any, name: str | None = None) -> Any:
     """-x elementwise."""
-    return _unary("Neg", x, name, _NUMERIC)
+    return _unary("Neg", x, name, _SIGNED)
 
 
 # --------------------------------------------------------------------------------------

@@ -9,7 +9,7 @@ from typing import Any
 import numpy as np
 
 from flowgrad.framework import dtypes, errors, hooks
-from flowgrad.framework.op_call import apply_op
+from flowgrad.framework.op_call import apply_op, argument_error
 from flowgrad.framework.shape_rules import constant_value
 from flowgrad.framework.tensor import EagerTensor, Tensor, convert_to_tensor, is_tensor
 from flowgrad.framework.tensor_shape import TensorShape, as_shape, dimension_value
@@ -212,6 +212,7 @@ def _with_nones(first: Any, op: Any) -> list:
 
 def _check_int_indices(t: Any, what: str, allowed: tuple = (dtypes.int32, dtypes.int64)) -> None:
     if t.dtype.base_dtype not in allowed:
-        raise TypeError("Value passed to parameter '%s' has DataType %s not in list of allowed "
-                        "values: %s" % (what, t.dtype.base_dtype.name,
-                                        ", ".join(d.name for d in allowed)))
+        raise argument_error("Value passed to parameter '%s' has DataType %s not in list of "
+                             "allowed values: %s" % (what, t.dtype.base_dtype.name,
+                                                     ", ".join(d.name for d in allowed)),
+                             TypeError)

@@ -132,9 +132,17 @@ def real(input: Any, name: str | None = None) -> Any:  # noqa: A002 - TensorFlow
 
     Returns:
       A float32/float64 tensor of ``input``'s shape.
+
+    Raises:
+      TypeError: If ``input`` is not numeric (bool or string).
     """
     x = _tensor(input)
-    return apply_op("Real", (x,), name=name) if x.dtype.is_complex else x
+    if x.dtype.is_complex:
+        return apply_op("Real", (x,), name=name)
+    if x.dtype.base_dtype.kind not in "fiu":
+        raise TypeError("input must be a numeric tensor, but got tensor with dtype %r"
+                        % x.dtype)
+    return x
 
 
 def imag(input: Any, name: str | None = None) -> Any:  # noqa: A002 - TensorFlow's name

@@ -16,7 +16,7 @@ from flowgrad.framework.tensor import convert_to_tensor
 from flowgrad.ops.array_ops import _as_value, elementwise_jvp, sum_tangents, zeros_like
 from flowgrad.ops.arithmetic_ops import _ARITH, add, multiply, negative, realdiv, subtract
 from flowgrad.ops.comparison_ops import greater, where
-from flowgrad.ops.math_helpers import _FLOATING, _NUMERIC, _binary, _same_shape, _unary
+from flowgrad.ops.math_helpers import _FLOATING, _NUMERIC, _SIGNED, _binary, _same_shape, _unary
 from flowgrad.ops.sum_ops import sum_to
 
 
@@ -37,7 +37,7 @@ def _pow_grad(op: Any, grad: Any) -> Any:
 
 def pow(x: Any, y: Any, name: str | None = None) -> Any:  # noqa: A001 - TensorFlow's name
     """x ** y elementwise."""
-    return _binary("Pow", x, y, name, _NUMERIC)
+    return _binary("Pow", x, y, name, _SIGNED)
 
 
 # --------------------------------------------------------------------------------------
@@ -188,6 +188,8 @@ register_jvp("TanhGrad", _tanh_grad_jvp)
 def _sigmoid_kernel(x: Any) -> Any:
     # 1 / (1 + exp(-x)) without overflow, one exp: 1 / (1 + e) for x >= 0, e / (1 + e)
     # below, e = exp(-|x|); computed in two buffers (an LSTM runs it three times a step)
+    if np.iscomplexobj(x):
+        return 1 / (1 + np.exp(-x))
     if type(x) is not np.ndarray or not x.ndim:
         e = np.exp(-np.abs(x))
         d = 1 + e
@@ -292,12 +294,12 @@ def reciprocal(x: Any, name: str | None = None) -> Any:
 
 def sign(x: Any, name: str | None = None) -> Any:
     """-1, 0 or 1 by the sign of x (its gradient is zeros)."""
-    return _unary("Sign", x, name, _NUMERIC)
+    return _unary("Sign", x, name, _SIGNED)
 
 
 def abs(x: Any, name: str | None = None) -> Any:  # noqa: A001 - TensorFlow's name
     """|x| elementwise."""
-    return _unary("Abs", x, name, _NUMERIC)
+    return _unary("Abs", x, name, _SIGNED)
 
 
 def sqrt(x: Any, name: str | None = None) -> Any:

@@ -15,7 +15,7 @@ import numpy as np
 from flowgrad.framework import dtypes
 from flowgrad.framework.errors import InvalidArgumentError
 from flowgrad.framework.graph import name_scope
-from flowgrad.framework.op_call import apply_op
+from flowgrad.framework.op_call import apply_op, argument_error
 from flowgrad.framework.registry import defop
 from flowgrad.framework.tensor import convert_to_tensor
 from flowgrad.framework.tensor_shape import TensorShape
@@ -37,8 +37,8 @@ _FLOATS = "half, float, double"
 def _float_input(x: Any, op_type: str, arg: str = "input", dtype: Any = None) -> Any:
     t = convert_to_tensor(_as_value(x), dtype)
     if not t.dtype.base_dtype.is_floating:
-        raise TypeError("Value for attr 'T' of %s is not in the list of allowed values: %s "
-                        "(%s of %s)" % (t.dtype.name, _FLOATS, arg, op_type))
+        raise argument_error("Value for attr 'T' of %s is not in the list of allowed values: %s "
+                             "(%s of %s)" % (t.dtype.name, _FLOATS, arg, op_type), TypeError)
     return t
 
 

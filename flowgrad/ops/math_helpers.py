@@ -1,35 +1,38 @@
 """Helpers shared by the math op families: the dtype kinds an op accepts (rejecting others
-with TensorFlow's TypeError), and the wrappers that convert Python values to the other
+with TensorFlow's error class), and the wrappers that convert Python values to the other
 input's dtype and apply a unary or binary op."""
 from __future__ import annotations
 
 from typing import Any
 
 from flowgrad.framework import dtypes
-from flowgrad.framework.op_call import apply_op
+from flowgrad.framework.op_call import apply_op, argument_error
 from flowgrad.framework.tensor import EagerTensor, convert_to_tensor, infer_dtype, is_tensor
 from flowgrad.ops.array_ops import _as_value
 
 
 _KIND_TYPES = {"f": "bfloat16, half, float32, float64", "c": "complex64, complex128",
                "i": "int8, int16, int32, int64", "u": "uint8, uint16, uint32, uint64",
-               "b": "bool"}
+               "b": "bool", "O": "string"}
 _FLOATING = "fc"    # dtype kinds accepted by an op: floating point (and complex)
 _REAL = "fiu"       # ... real numbers
 _NUMERIC = "fciu"   # ... any number (not bool or string)
+_SIGNED = "fci"     # ... any signed number (TensorFlow's Abs, Neg, Sign, Pow, ...)
 _BOOL = "b"
 
 
 def _check_kind(op_type: str, arg: str, dt: dtypes.DType, kinds: str) -> None:
-    """Raises TensorFlow's TypeError when ``op_type`` does not accept dtype ``dt``."""
+    """Raises TensorFlow's error when ``op_type`` does not accept dtype ``dt``: a TypeError
+    while building a graph, an InvalidArgumentError (also a TypeError) in eager mode."""
     if dt.kind in kinds:
         return
     if kinds == _BOOL:
-        raise TypeError("Input '%s' of '%s' Op has type %s that does not match expected type "
-                        "of bool." % (arg, op_type, dt.name))
-    raise TypeError("Value passed to parameter '%s' has DataType %s not in list of allowed "
-                    "values: %s (op %s)" % (arg, dt.name,
-                                            ", ".join(_KIND_TYPES[k] for k in kinds), op_type))
+        raise argument_error("Input '%s' of '%s' Op has type %s that does not match expected "
+                             "type of bool." % (arg, op_type, dt.name), TypeError)
+    raise argument_error("Value passed to parameter '%s' has DataType %s not in list of "
+                         "allowed values: %s (op %s)"
+                         % (arg, dt.name, ", ".join(_KIND_TYPES[k] for k in kinds), op_type),
+                         TypeError)
 
 
 def _dtype_of(x: Any) -> dtypes.DType:

@@ -12,7 +12,7 @@ from flowgrad.framework.registry import defop, register_jvp
 from flowgrad.framework.tensor import EagerTensor, convert_to_tensor, is_tensor
 from flowgrad.framework.tensor_shape import TensorShape, broadcast_shapes
 from flowgrad.ops.array_ops import _as_value, reapply, sum_tangents
-from flowgrad.ops.math_helpers import _dtype_of, _skipped_inputs
+from flowgrad.ops.math_helpers import _NUMERIC, _check_kind, _dtype_of, _skipped_inputs
 from flowgrad.ops.sum_ops import sum_to
 
 
@@ -188,6 +188,8 @@ def matmul(a: Any, b: Any, transpose_a: bool = False, transpose_b: bool = False,
     else:
         dt = _dtype_of(b) if is_tensor(b) and not is_tensor(a) else _dtype_of(a)
         ranks = [x.shape.rank if is_tensor(x) else np.ndim(x) for x in (a, b)]
+    if dt.kind not in _NUMERIC:       # bool and string: TensorFlow has no MatMul for them
+        _check_kind("MatMul", "a", dt, _NUMERIC)
     if ranks == [2, 2]:
         return apply_op("MatMul", (a, b), {"transpose_a": ta, "transpose_b": tb}, name=name,
                         dtype=dt)

@@ -16,7 +16,7 @@ import numpy as np
 from flowgrad.framework import dtypes
 from flowgrad.framework.errors import InvalidArgumentError
 from flowgrad.framework.graph import name_scope
-from flowgrad.framework.op_call import apply_op
+from flowgrad.framework.op_call import apply_op, argument_error
 from flowgrad.framework.registry import _NO_GRADIENT, defop, register_jvp, register_op
 from flowgrad.framework.shape_rules import constant_value, reduced_shape, unary
 from flowgrad.framework.tensor import Tensor, convert_to_tensor, is_tensor
@@ -69,9 +69,10 @@ def _input(x: Any, op_type: str, arg: str, floating_only: bool = True, dtype: An
     t = convert_to_tensor(_as_value(x), dtype)
     dt = t.dtype.base_dtype
     if not (dt.is_floating or not floating_only and dt.is_integer):
-        raise TypeError("Value for attr 'T' of %s is not in the list of allowed values: %s "
-                        "(input '%s' of %s)" % (dt.name, _FLOATS if floating_only else _REALS,
-                                                arg, op_type))
+        raise argument_error("Value for attr 'T' of %s is not in the list of allowed values: %s "
+                             "(input '%s' of %s)"
+                             % (dt.name, _FLOATS if floating_only else _REALS, arg, op_type),
+                             TypeError)
     return t
 
 
@@ -583,9 +584,9 @@ def sparse_softmax_cross_entropy_with_logits_v2(labels: Any, logits: Any,
     x = _input(logits, "SparseSoftmaxCrossEntropyWithLogits", "features")
     z = convert_to_tensor(_as_value(labels))
     if z.dtype.base_dtype not in (dtypes.int32, dtypes.int64):
-        raise TypeError("Value for attr 'Tlabels' of %s is not in the list of allowed values: "
-                        "int32, int64 (labels of SparseSoftmaxCrossEntropyWithLogits)"
-                        % z.dtype.name)
+        raise argument_error("Value for attr 'Tlabels' of %s is not in the list of allowed values: "
+                             "int32, int64 (labels of SparseSoftmaxCrossEntropyWithLogits)"
+                             % z.dtype.name, TypeError)
     xs, zs = x.shape, z.shape
     if xs.rank == 0:
         raise ValueError("Logits cannot be scalars - received shape %s." % xs)

@@ -12,7 +12,7 @@ import numpy as np
 
 from flowgrad.framework import dtypes, hooks
 from flowgrad.framework.errors import InvalidArgumentError
-from flowgrad.framework.op_call import apply_op
+from flowgrad.framework.op_call import apply_op, argument_error
 from flowgrad.framework.registry import defop
 from flowgrad.framework.shape_rules import shape_from_value
 from flowgrad.framework.tensor import convert_to_tensor
@@ -58,8 +58,9 @@ def _slices_shape(indices: TensorShape, target: TensorShape) -> TensorShape:
 
 def _check_indices_dtype(t: Any, op_type: str) -> None:
     if t.dtype.base_dtype not in (dtypes.int32, dtypes.int64):
-        raise TypeError("Value for attr 'Tindices' of %s is not in the list of allowed values: "
-                        "int32, int64 (indices of %s)" % (t.dtype.name, op_type))
+        raise argument_error("Value for attr 'Tindices' of %s is not in the list of allowed "
+                             "values: int32, int64 (indices of %s)" % (t.dtype.name, op_type),
+                             TypeError)
 
 
 # --------------------------------------------------------------------------------------

@@ -6,7 +6,7 @@ with ``scatter_nd`` (whose own gradient is a gather), so it differentiates to an
 ``sort``/``argsort`` are top_k over the whole axis, moved last, as in TensorFlow."""
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, NamedTuple
 
 import numpy as np
 
@@ -61,9 +61,29 @@ def _top_k_grad(op: Any, grad: Any, _: Any) -> Any:
     return reshape(scatter_nd(flat, reshape(grad, [-1]), reshape(size(x), [1])), shape(x))
 
 
+class TopKV2(NamedTuple):
+    """What ``top_k`` returns, as TensorFlow's generated op wrapper does."""
+
+    values: Any
+    indices: Any
+
+
 def top_k(input: Any, k: int = 1, sorted: bool = True,  # noqa: A002
-          name: str | None = None) -> tuple:
-    """(values, indices) of the k largest entries along the last axis."""
+          name: str | None = None) -> TopKV2:
+    """The k largest entries along the last axis and their indices.
+
+    Args:
+        input: A tensor of rank >= 1.
+        k: How many entries to keep (a Python int or a scalar tensor known at build time).
+        sorted: Whether the values come in descending order.
+        name: A name for the op.
+
+    Returns:
+        A ``TopKV2(values, indices)`` named tuple.
+
+    Raises:
+        ValueError: If ``k`` is negative or unknown when the graph is built.
+    """
     x = convert_to_tensor(_as_value(input))
     kk = _known_scalar(k, "top_k k")
     if kk is None:
@@ -71,7 +91,7 @@ def top_k(input: Any, k: int = 1, sorted: bool = True,  # noqa: A002
     if kk < 0:
         raise ValueError("top_k: k must be non-negative, got %d" % kk)
     out = apply_op("TopKV2", [x], {"k": int(kk), "sorted": bool(sorted)}, name=name)
-    return out[0], out[1]
+    return TopKV2(out[0], out[1])
 
 
 def _sort_or_argsort(values: Any, axis: int, direction: str, argsort: bool,

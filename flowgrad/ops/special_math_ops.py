@@ -14,7 +14,7 @@ from typing import Any
 import numpy as np
 
 from flowgrad.framework.graph import name_scope
-from flowgrad.framework.op_call import apply_op
+from flowgrad.framework.op_call import apply_op, argument_error
 from flowgrad.framework.registry import defop
 from flowgrad.framework.shape_rules import unary
 from flowgrad.framework.tensor import convert_to_tensor
@@ -153,15 +153,15 @@ def lgamma(x: Any, name: str | None = None) -> Any:
 
 def digamma(x: Any, name: str | None = None) -> Any:
     """psi(x) = d/dx lgamma(x) elementwise."""
-    return _unary("Digamma", x, name, _FLOATING)
+    return _unary("Digamma", x, name, "f")
 
 
 def polygamma(a: Any, x: Any, name: str | None = None) -> Any:
     """The a-th derivative of digamma at x (``a`` a non-negative integer-valued float)."""
     xt = convert_to_tensor(_as_value(x))
     if not xt.dtype.base_dtype.is_floating:
-        raise TypeError("Value for attr 'T' of %s is not in the list of allowed values: "
-                        "float, double (x of Polygamma)" % xt.dtype.name)
+        raise argument_error("Value for attr 'T' of %s is not in the list of allowed values: "
+                             "float, double (x of Polygamma)" % xt.dtype.name, TypeError)
     at = convert_to_tensor(_as_value(a), xt.dtype.base_dtype)
     return apply_op("Polygamma", [at, xt], name=name)
 
