@@ -94,6 +94,7 @@ from flowgrad.ops.manip_ops import (bitcast, broadcast_dynamic_shape, broadcast_
                                     ensure_shape, get_static_value, repeat, reverse_sequence,
                                     roll, sequence_mask, unique, unique_with_counts)
 from flowgrad.ops.tensor_scatter_ops import tensor_scatter_nd_max, tensor_scatter_nd_min
+from flowgrad import lite_api as lite, tpu_api as tpu
 
 __version__ = version.VERSION   # TensorFlow API version; flowgrad's: version.FLOWGRAD_VERSION
 
@@ -119,11 +120,14 @@ __all__ = _tf2_namespace.public_names(globals())
 
 
 def __getattr__(name: str):  # noqa: ANN202 - PEP 562
-    """``keras`` under the drop-in with the keras extra: the real Keras 3, loaded on first use
-    (flowgrad/dropin.py)."""
+    """``keras`` (and ``losses``, ``metrics``, ``optimizers``, its namespaces) under the
+    drop-in with the keras extra: the real Keras 3's, loaded on first use (flowgrad/dropin.py)."""
     if name == "keras":
         from flowgrad.dropin import tf_keras
         return tf_keras()
+    if name in _tf2_namespace.KERAS_ALIASES:     # tf.losses is tf.keras.losses
+        from flowgrad.dropin import tf_keras
+        return getattr(tf_keras(), name)
     raise AttributeError("module 'flowgrad' has no attribute %r" % name)
 
 

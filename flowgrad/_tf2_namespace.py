@@ -32,6 +32,7 @@ TF2_MODULES = frozenset({
     "metrics", "mixed_precision", "nest", "nn", "optimizers", "random", "saved_model", "signal",
     "sparse", "strings", "summary", "test", "train", "types", "version",
     "bitwise", "raw_ops",
+    "lite", "tpu",
 })
 
 #: Top-level names of the TF1 API (and helpers) that TensorFlow 2 does not have.
@@ -45,6 +46,10 @@ REMOVED = frozenset({
     "reduce_std", "reduce_variance", "reverse_v2", "rint", "rsqrt", "squared_difference",
     "sum_to", "to_double", "to_float", "to_int32", "to_int64", "unsorted_segment_sum",
 })
+
+#: TF2 namespaces that are ``tf.keras``'s of the same name (``tf.losses`` is
+#: ``tf.keras.losses``): the real Keras's under the drop-in with the keras extra.
+KERAS_ALIASES = ("losses", "metrics", "optimizers")
 
 #: TensorFlow 2's ``tf.train`` names that flowgrad has.
 TF2_TRAIN = ("Checkpoint", "CheckpointManager", "ExponentialMovingAverage",
@@ -96,6 +101,10 @@ def finish(namespace: dict) -> None:
     train = sys.modules["flowgrad.train"]
     namespace["train"] = _subset("flowgrad.train", train.__doc__, vars(train), TF2_TRAIN)
     _lazy_names(namespace["train"], train.EXAMPLE_MESSAGES, train.__getattr__)
+    namespace["train"].ClusterSpec = sys.modules["flowgrad.cluster_resolver_api"].ClusterSpec
+    namespace["train"].__all__.append("ClusterSpec")
     namespace["dtypes"] = _subset("flowgrad.dtypes", "``tf.dtypes``: the DType objects and casts.",
                                   namespace, TF2_DTYPES)
     namespace["gradients"] = sys.modules["flowgrad.gradients"].gradients
+    for name in KERAS_ALIASES:    # TF2's tf.losses is tf.keras.losses (TF1's: compat.v1.losses)
+        namespace[name] = getattr(namespace["keras"], name)

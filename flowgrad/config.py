@@ -8,14 +8,37 @@ from collections import namedtuple
 import types
 from typing import Any
 
+from flowgrad.function import RUN_EAGERLY as _RUN_EAGERLY
+from flowgrad.framework import errors as _errors
 from flowgrad.framework import threads as _threads
 from flowgrad.framework.context import state
 
 PhysicalDevice = namedtuple("PhysicalDevice", ["name", "device_type"])
 LogicalDevice = namedtuple("LogicalDevice", ["name", "device_type"])
 
+
+class LogicalDeviceConfiguration(
+        namedtuple("LogicalDeviceConfiguration",
+                   ["memory_limit", "experimental_priority", "experimental_device_ordinal"])):
+    """One logical device to make of a physical one (``tf.config.LogicalDeviceConfiguration``;
+    ``tf.config.experimental.VirtualDeviceConfiguration`` is the same class).
+
+    Args:
+      memory_limit: the device's memory in MB (accepted; flowgrad's CPU has no limit).
+      experimental_priority: accepted, as in TensorFlow.
+      experimental_device_ordinal: accepted, as in TensorFlow.
+    """
+
+    def __new__(cls, memory_limit: int | None = None, experimental_priority: int | None = None,
+                experimental_device_ordinal: int | None = None) -> LogicalDeviceConfiguration:
+        return super().__new__(cls, memory_limit, experimental_priority,
+                               experimental_device_ordinal)
+
+
 _CPU = PhysicalDevice("/physical_device:CPU:0", "CPU")
-_settings: dict = {"visible": [_CPU], "memory_growth": {}, "soft_placement": True}
+_settings: dict = {"visible": [_CPU], "memory_growth": {}, "soft_placement": True,
+                   "logical": {}, "initialized": False, "jit": "",
+                   "optimizer": {"disable_model_pruning": False, "disable_meta_optimizer": False}}
 
 
 def list_physical_devices(device_type: str | None = None) -> list:
@@ -24,9 +47,115 @@ def list_physical_devices(device_type: str | None = None) -> list:
 
 
 def list_logical_devices(device_type: str | None = None) -> list:
-    """The visible devices as logical devices."""
-    return [LogicalDevice(d.name.replace("/physical_device:", "/device:"), d.device_type)
-            for d in get_visible_devices(device_type)]
+    """The visible devices as logical devices: one per physical device, or those that
+    :func:`set_logical_device_configuration` made of it (``/device:CPU:0``, ``/device:CPU:1``,
+    ...). As in TensorFlow, the logical devices are fixed from the first call on."""
+    _settings["initialized"] = True
+    out = []
+    for d in get_visible_devices(device_type):
+        count = len(_settings["logical"].get(d) or [None])
+        out += [LogicalDevice("/device:%s:%d" % (d.device_type, i), d.device_type)
+                for i in range(count)]
+    return out
+
+
+def set_logical_device_configuration(device: PhysicalDevice, logical_devices: Any) -> None:
+    """Splits the physical ``device`` into the logical devices ``logical_devices`` describe
+    (as TensorFlow does, for example two CPUs to try a MirroredStrategy on one machine).
+
+    Args:
+      device: a PhysicalDevice of :func:`list_physical_devices`.
+      logical_devices: a list of :class:`LogicalDeviceConfiguration`, or None to undo.
+
+    Raises:
+      ValueError: ``device`` is not this machine's.
+      RuntimeError: the logical devices were already listed (initialized), as in TensorFlow.
+    """
+    if device not in list_physical_devices():
+        raise ValueError("Unrecognized device: %s" % (device,))
+    configs = None if logical_devices is None else list(logical_devices)
+    if _settings["logical"].get(device) == configs:
+        return
+    if _settings["initialized"]:
+        raise RuntimeError("Virtual devices cannot be modified after being initialized")
+    _settings["logical"][device] = configs
+
+
+def get_logical_device_configuration(device: PhysicalDevice) -> list | None:
+    """The list of :class:`LogicalDeviceConfiguration` set for ``device``, or None."""
+    if device not in list_physical_devices():
+        raise ValueError("Unrecognized device: %s" % (device,))
+    return _settings["logical"].get(device)
+
+
+def run_functions_eagerly(run_eagerly: bool) -> None:
+    """Makes every ``tf.function`` run its Python function eagerly (a debugging switch)."""
+    _RUN_EAGERLY[0] = bool(run_eagerly)
+
+
+def functions_run_eagerly() -> bool:
+    """Whether :func:`run_functions_eagerly` is on."""
+    return _RUN_EAGERLY[0]
+
+
+def experimental_connect_to_cluster(cluster_spec_or_resolver: Any, job_name: str = "localhost",
+                                    task_index: int = 0, protocol: Any = None,
+                                    make_master_device_default: bool = True,
+                                    cluster_device_filters: Any = None) -> None:
+    """Connecting to remote TensorFlow servers (TPU workers) is not supported: flowgrad runs
+    in this process (Ray-based training: ``flowgrad.distribute``).
+
+    Raises:
+      ValueError: ``cluster_spec_or_resolver`` is neither a ClusterSpec nor a resolver, as
+        TensorFlow says.
+      UnimplementedError: otherwise.
+    """
+    kind = type(cluster_spec_or_resolver).__name__
+    if cluster_spec_or_resolver is None or not (kind == "ClusterSpec"
+                                                or kind.endswith("ClusterResolver")):
+        raise ValueError("`cluster_spec_or_resolver` must be a `ClusterSpec` or a "
+                         "`ClusterResolver`.")
+    raise _errors.UnimplementedError(
+        None, None, "tf.config.experimental_connect_to_cluster: flowgrad runs in one process "
+        "and cannot connect to remote TensorFlow servers (docs/differences.md)")
+
+
+def experimental_connect_to_host(remote_host: Any = None, job_name: str = "worker") -> None:
+    """Not supported, as :func:`experimental_connect_to_cluster`.
+
+    Raises:
+      ValueError: no ``remote_host``, as in TensorFlow.
+      UnimplementedError: otherwise.
+    """
+    if not remote_host:
+        raise ValueError("Must provide at least one remote_host")
+    raise _errors.UnimplementedError(
+        None, None, "tf.config.experimental_connect_to_host: flowgrad runs in one process "
+        "and cannot connect to remote TensorFlow servers (docs/differences.md)")
+
+
+def _set_jit(enabled: Any) -> None:
+    """Accepted (flowgrad has no XLA); :func:`_get_jit` gives the setting back as TensorFlow
+    does: ``"autoclustering"`` when on, ``""`` when off."""
+    if enabled is True or enabled == "autoclustering":
+        _settings["jit"] = "autoclustering"
+    elif enabled is False or enabled == "":
+        _settings["jit"] = ""
+    else:
+        raise ValueError("set_jit: enabled is a bool or 'autoclustering', got %r" % (enabled,))
+
+
+def _get_jit() -> str:
+    return _settings["jit"]
+
+
+def _set_experimental_options(options: dict) -> None:
+    """Grappler's options: accepted and remembered (flowgrad's plan passes are its own)."""
+    _settings["optimizer"].update(options)
+
+
+def _get_experimental_options() -> dict:
+    return dict(_settings["optimizer"])
 
 
 def get_visible_devices(device_type: str | None = None) -> list:
@@ -86,7 +215,14 @@ experimental = _module(
     "experimental", "``tf.config.experimental``: device listing and memory growth.",
     list_physical_devices=list_physical_devices, list_logical_devices=list_logical_devices,
     get_visible_devices=get_visible_devices, set_visible_devices=set_visible_devices,
-    set_memory_growth=set_memory_growth, get_memory_growth=get_memory_growth)
+    set_memory_growth=set_memory_growth, get_memory_growth=get_memory_growth,
+    VirtualDeviceConfiguration=LogicalDeviceConfiguration,
+    set_virtual_device_configuration=set_logical_device_configuration,
+    get_virtual_device_configuration=get_logical_device_configuration)
+optimizer = _module(
+    "optimizer", "``tf.config.optimizer``: graph-optimizer settings (accepted, remembered).",
+    set_jit=_set_jit, get_jit=_get_jit, set_experimental_options=_set_experimental_options,
+    get_experimental_options=_get_experimental_options)
 threading = _module(
     "threading", "``tf.config.threading``: thread-pool sizes.",
     set_intra_op_parallelism_threads=_set_intra_op_threads,
@@ -96,7 +232,14 @@ threading = _module(
 
 __all__ = ["LogicalDevice", "PhysicalDevice", "experimental", "get_soft_device_placement",
            "get_visible_devices", "list_logical_devices", "list_physical_devices",
-           "set_soft_device_placement", "set_visible_devices", "threading"]
+           "set_soft_device_placement", "set_visible_devices", "threading",
+           "LogicalDeviceConfiguration", "set_logical_device_configuration",
+           "get_logical_device_configuration", "run_functions_eagerly", "functions_run_eagerly",
+           "experimental_run_functions_eagerly", "experimental_functions_run_eagerly",
+           "experimental_connect_to_cluster", "experimental_connect_to_host", "optimizer"]
+
+experimental_run_functions_eagerly = run_functions_eagerly
+experimental_functions_run_eagerly = functions_run_eagerly
 
 
 def __dir__() -> list:

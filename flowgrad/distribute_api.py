@@ -7,10 +7,12 @@ from flowgrad.distribute.distribute_lib import (  # noqa: F401
     StrategyExtended, TPUStrategy, get_replica_context, get_strategy, has_strategy,
     in_cross_replica_context)
 from flowgrad.distribute.mirrored import MirroredStrategy  # noqa: F401
+from flowgrad import cluster_resolver_api as cluster_resolver  # noqa: F401
 from flowgrad.distribute.distribute_lib import \
     get_cross_replica_context as experimental_get_cross_replica_context  # noqa: F401
 
 __all__ = ["DistributedDataset", "DistributedIterator", "DistributedValues", "InputContext",
            "MirroredStrategy", "MultiWorkerMirroredStrategy", "OneDeviceStrategy", "ReduceOp",
            "ReplicaContext", "Strategy", "StrategyExtended", "TPUStrategy",
-           "get_replica_context", "get_strategy", "has_strategy", "in_cross_replica_context"]
+           "cluster_resolver", "get_replica_context", "get_strategy", "has_strategy",
+           "in_cross_replica_context"]

@@ -154,6 +154,12 @@ def tf_keras() -> types.ModuleType:
     return module
 
 
+def _tf2_aliases() -> tuple:
+    """The TF2 namespaces that are ``tf.keras``'s (``tf.losses``, ...)."""
+    from flowgrad._tf2_namespace import KERAS_ALIASES
+    return KERAS_ALIASES
+
+
 def install_as_tensorflow(version: int = 2) -> None:
     """Makes ``import tensorflow`` (and every ``tensorflow.*`` name flowgrad has) import flowgrad.
 
@@ -190,6 +196,8 @@ def install_as_tensorflow(version: int = 2) -> None:
         sys.meta_path.insert(0, TensorFlowFinder())
         if version == 2 and real_keras_available():
             _face().__dict__.pop("keras", None)   # tf.keras: the real Keras, on first use
+            for name in _tf2_aliases():           # and tf.losses, tf.metrics, tf.optimizers
+                _face().__dict__.pop(name, None)
             _REAL_KERAS[0] = True
         if version == 1:
             face = _face()

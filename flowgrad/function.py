@@ -400,6 +400,11 @@ def _arg_names(fn: Callable, n: int) -> list:
     return [params[i] if i < len(params) else "args_%d" % i for i in range(n)]
 
 
+#: Whether every Function runs its Python function eagerly instead of its traced graph
+#: (``tf.config.run_functions_eagerly``, a debugging switch as in TensorFlow).
+RUN_EAGERLY = [False]
+
+
 class Function:
     """A Python function compiled per input signature (see the module docstring)."""
 
@@ -445,6 +450,8 @@ class Function:
         return bound
 
     def __call__(self, *args: Any, **kwargs: Any) -> Any:
+        if RUN_EAGERLY[0] and executing_eagerly():    # tf.config.run_functions_eagerly(True)
+            return self._python_function(*args, **kwargs)
         if not executing_eagerly():             # inside another trace or a TF1 graph: inline
             return tf_convert(self._python_function, self._autograph)(*args, **kwargs)
         key, feeds, tensors = self._key(args, kwargs)

@@ -89,6 +89,8 @@ from flowgrad.ops.trig_ops import acos, acosh, asin, asinh, atan, atan2, atanh, 
 from flowgrad.ops.array_ops import invert_permutation
 from flowgrad.ops.nn_impl import l2_normalize, zero_fraction
 
+from flowgrad.ops.confusion_matrix_ops import confusion_matrix
+
 __all__ = [
     "abs", "add", "add_n", "argmax", "argmin", "ceil", "cos", "count_nonzero", "cumprod",
     "cumsum", "digamma", "divide", "divide_no_nan", "equal", "erf", "erfc", "erfinv",
@@ -107,4 +109,5 @@ __all__ = [
     "bessel_i0", "bessel_i0e", "bessel_i1", "bessel_i1e", "angle", "conj", "imag", "real",
     "nextafter", "log_sigmoid", "segment_prod", "unsorted_segment_prod", "acos", "acosh",
     "asin", "asinh", "atan", "atan2", "atanh", "cosh", "sinh", "bincount",
+    "confusion_matrix",
 ]

@@ -32,6 +32,7 @@ from flowgrad.ops.pooling_ops import max_pool_with_argmax_v2 as max_pool_with_ar
 from flowgrad.ops.nn_impl import gelu
 from flowgrad.ops.manip_ops import depth_to_space, space_to_depth
 from flowgrad import nn_experimental_api as experimental
+from flowgrad.replica_losses_api import compute_average_loss, scale_regularization_loss
 
 # TensorFlow 1 names the star imports bring in; TensorFlow 2's tf.nn does not have them (the TF1
 # face's tf.nn, flowgrad/compat/v1_nn.py, does).

@@ -40,7 +40,9 @@ LAYERS: list[tuple[str, list[str]]] = [
                "flowgrad.io_api", "flowgrad.gfile_api", "flowgrad.strings_api",
                "flowgrad.ragged_api", "flowgrad.sparse_api", "flowgrad.image_api",
                "flowgrad.bitwise_api", "flowgrad.nn_experimental_api",
-               "flowgrad.signal_api", "flowgrad.raw_ops_api"]),
+               "flowgrad.signal_api", "flowgrad.raw_ops_api",
+               "flowgrad.cluster_resolver_api", "flowgrad.lite_api", "flowgrad.tpu_api",
+               "flowgrad.replica_losses_api"]),
 ]
 
 PACKAGE_DIR = pathlib.Path(flowgrad.__file__).parent

@@ -16,3 +16,5 @@ from flowgrad.rnn.rnn import bidirectional_dynamic_rnn, dynamic_rnn, static_rnn 
 from flowgrad.ops.manip_ops import depth_to_space_v1 as depth_to_space  # noqa: F401
 from flowgrad.ops.manip_ops import space_to_depth_v1 as space_to_depth  # noqa: F401
 from flowgrad import nn_experimental_api as experimental  # noqa: F401
+from flowgrad.replica_losses_api import (  # noqa: F401
+    compute_average_loss, scale_regularization_loss)

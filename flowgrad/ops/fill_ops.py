@@ -274,5 +274,6 @@ def range(start: Any, limit: Any = None, delta: Any = 1, dtype: Any = None,  # n
                                 % (t.dtype.base_dtype.name,
                                    ", ".join(d.name for d in _RANGE_DTYPES)))
         dt = max((t.dtype.base_dtype for t in args), key=_RANGE_DTYPES.index)
-        args = [hooks.cast(t, dt) for t in args]
+    # tensors of another dtype are cast to the requested one, as TensorFlow does
+    args = [t if t.dtype.base_dtype == dt else hooks.cast(t, dt) for t in args]
     return apply_op("Range", args, name=name)

@@ -1,0 +1,134 @@
+"""Records what TensorFlow 2.21 gives for the tf.* names the API scan asked for
+(tools/api_scan.py): tf.math.confusion_matrix (values and the weights' gradient),
+tf.nn.compute_average_loss / scale_regularization_loss, tf.config's logical devices and
+optimizer settings, tf.train.ClusterSpec / TFConfigClusterResolver, and the errors of the
+TPU and tf.lite entry points on a machine without a TPU.
+
+Run from the repository root: /work/venv-tf/bin/python tools/tf_reference/api_names_reference.py
+It writes tests/data/api_names/reference.json."""
+import json
+import os
+
+CONFUSION = [
+    {"labels": [1, 2, 4], "predictions": [2, 2, 4]},
+    {"labels": [1, 2, 4], "predictions": [2, 2, 4], "num_classes": 6,
+     "weights": [1.0, 2.0, 3.0], "dtype": "float64"},
+    {"labels": [0, 1, 1, 0], "predictions": [1, 1, 0, 0], "weights": [0.5, 2.0, 1.5, 1.0],
+     "dtype": "float64"},
+]
+CONFUSION_ERRORS = [
+    {"labels": [1, -1], "predictions": [0, 0]},
+    {"labels": [1, 2], "predictions": [0, 3], "num_classes": 3},
+]
+AVERAGE = [
+    {"loss": [1.0, 2.0, 3.0, 4.0]},
+    {"loss": [1.0, 2.0, 3.0, 4.0], "global_batch_size": 8},
+    {"loss": [1.0, 2.0, 3.0, 4.0], "sample_weight": [1.0, 0.0, 2.0, 1.0]},
+    {"loss": [[1.0, 2.0], [3.0, 4.0]]},
+    {"loss": [[1.0, 2.0], [3.0, 4.0]], "sample_weight": [[0.5], [2.0]], "global_batch_size": 4},
+]
+TF_CONFIG = {"cluster": {"worker": ["host1:2222", "host2:2222"], "ps": ["host3:2222"]},
+             "task": {"type": "worker", "index": 1}, "rpc_layer": "grpc"}
+
+
+def _error(fn):
+    try:
+        fn()
+    except Exception as e:  # noqa: BLE001 - the class and message are what we record
+        return [type(e).__name__, str(e).split("\n")[0]]
+    return None
+
+
+def record(tf):
+    out = {"confusion_matrix": [], "confusion_errors": [], "average_loss": []}
+    # first: the logical devices are fixed once TensorFlow's runtime starts
+    c = tf.config
+    cpu = c.list_physical_devices("CPU")[0]
+    out["logical_config_default"] = c.get_logical_device_configuration(cpu)
+    out["logical_config_repr"] = repr(c.LogicalDeviceConfiguration(memory_limit=1024))
+    c.set_logical_device_configuration(cpu, [c.LogicalDeviceConfiguration()] * 2)
+    out["logical_devices"] = [list(d) for d in c.list_logical_devices("CPU")]
+    out["logical_modify_error"] = _error(lambda: c.set_logical_device_configuration(
+        cpu, [c.LogicalDeviceConfiguration()]))
+    for case in CONFUSION:
+        kw = {k: case[k] for k in ("num_classes",) if k in case}
+        dtype = getattr(tf, case.get("dtype", "int32"))
+        if "weights" in case:
+            w = tf.constant(case["weights"], tf.float64)
+            with tf.GradientTape() as tape:
+                tape.watch(w)
+                m = tf.math.confusion_matrix(case["labels"], case["predictions"], weights=w,
+                                             dtype=dtype, **kw)
+                s = tf.reduce_sum(m * tf.reshape(tf.range(tf.size(m), dtype=tf.float64),
+                                                 tf.shape(m)))
+            grad = tape.gradient(s, w).numpy().tolist()
+        else:
+            m, grad = tf.math.confusion_matrix(case["labels"], case["predictions"], **kw), None
+        out["confusion_matrix"].append(dict(case, matrix=m.numpy().tolist(),
+                                            out_dtype=m.dtype.name, grad_weights=grad))
+    for case in CONFUSION_ERRORS:
+        err = _error(lambda c=case: tf.math.confusion_matrix(c["labels"], c["predictions"],
+                                                             c.get("num_classes")))
+        out["confusion_errors"].append(dict(case, error=err))
+    for case in AVERAGE:
+        kw = {k: case[k] for k in ("sample_weight", "global_batch_size") if k in case}
+        out["average_loss"].append(dict(case, value=float(
+            tf.nn.compute_average_loss(case["loss"], **kw))))
+    out["average_loss_scalar_error"] = _error(lambda: tf.nn.compute_average_loss(3.0))
+    out["scale_regularization_loss"] = [float(tf.nn.scale_regularization_loss(3.0)),
+                                        float(tf.nn.scale_regularization_loss([1.0, 2.0]))]
+    with tf.distribute.MirroredStrategy(["/cpu:0"]).scope():
+        out["average_loss_cross_replica_error"] = _error(
+            lambda: tf.nn.compute_average_loss([1.0]))
+
+    c = tf.config
+    out["jit"] = [c.optimizer.get_jit()]
+    c.optimizer.set_jit(True)
+    out["jit"].append(c.optimizer.get_jit())
+    out["optimizer_options"] = [c.optimizer.get_experimental_options()]
+    c.optimizer.set_experimental_options({"layout_optimizer": False})
+    out["optimizer_options"].append(c.optimizer.get_experimental_options())
+    out["connect_error"] = _error(lambda: c.experimental_connect_to_cluster(None))
+
+    spec = tf.train.ClusterSpec(TF_CONFIG["cluster"])
+    out["cluster_spec"] = {"as_dict": spec.as_dict(), "jobs": spec.jobs,
+                           "num_tasks": spec.num_tasks("worker"),
+                           "task_address": spec.task_address("worker", 1),
+                           "job_tasks": spec.job_tasks("ps"), "repr": repr(spec),
+                           "sparse": tf.train.ClusterSpec({"w": {1: "a:1", 3: "b:2"}}).as_dict(),
+                           "sparse_job_tasks": tf.train.ClusterSpec(
+                               {"w": {1: "a:1", 3: "b:2"}}).job_tasks("w")}
+    os.environ["TF_CONFIG"] = json.dumps(TF_CONFIG)
+    r = tf.distribute.cluster_resolver.TFConfigClusterResolver()
+    out["tf_config"] = {"cluster": r.cluster_spec().as_dict(), "task_type": r.task_type,
+                        "task_id": r.task_id, "rpc_layer": r.rpc_layer, "master": r.master(),
+                        "master_ps": r.master("ps", 0)}
+    del os.environ["TF_CONFIG"]
+    r = tf.distribute.cluster_resolver.TFConfigClusterResolver()
+    out["tf_config_empty"] = {"cluster": r.cluster_spec().as_dict(), "task_type": r.task_type,
+                              "task_id": r.task_id, "master": r.master()}
+    out["tpu_errors"] = [
+        _error(lambda: tf.distribute.cluster_resolver.TPUClusterResolver()),
+        _error(lambda: tf.distribute.cluster_resolver.TPUClusterResolver(tpu="")),
+        _error(lambda: tf.tpu.experimental.initialize_tpu_system())]
+    out["lite"] = {"optimize": [str(o.value) for o in tf.lite.Optimize],
+                   "opsset": [str(o.value) for o in tf.lite.OpsSet],
+                   "interpreter_no_model": _error(lambda: tf.lite.Interpreter()),
+                   "interpreter_missing": _error(
+                       lambda: tf.lite.Interpreter(model_path="/nonexistent/m.tflite")),
+                   "target_ops": [str(o.value) for o in tf.lite.TargetSpec().supported_ops]}
+    return out
+
+
+def main():
+    import tensorflow as tf
+
+    out = record(tf)
+    path = os.path.join("tests", "data", "api_names", "reference.json")
+    with open(path, "w") as f:
+        json.dump(out, f, indent=1, sort_keys=True)
+    print("wrote", path)
+
+
+if __name__ == "__main__":
+    main()
