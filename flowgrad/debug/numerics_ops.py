@@ -33,7 +33,7 @@ def _check_numerics_infer(ins: list, attrs: dict) -> tuple:
 
 
 @defop("CheckNumerics", _check_numerics_kernel, _check_numerics_infer, view=True,
-       input_names=("tensor",))
+       input_names=("tensor",), batching="elementwise")
 def _check_numerics_grad(op: Any, grad: Any) -> Any:
     return check_numerics(grad, "Not a number (NaN) or infinity (Inf) values detected in "
                                 "gradient. %s" % op.get_attr("message"))

@@ -15,7 +15,7 @@ from flowgrad.framework.op_call import apply_op
 from flowgrad.framework.registry import _NO_GRADIENT, defop, register_jvp, register_op
 from flowgrad.framework.shape_rules import binary, unary
 from flowgrad.framework.tensor import convert_to_tensor, is_tensor
-from flowgrad.ops.array_ops import (_as_value, elementwise_jvp, linear_in_all_jvp, sum_tangents,
+from flowgrad.ops.array_ops import (_as_value, linear_in_all_jvp, sum_tangents,
                                     zeros_like)
 from flowgrad.ops.cast_ops import cast
 from flowgrad.ops.comparison_ops import greater_equal, less_equal, where
@@ -30,7 +30,7 @@ from flowgrad.ops.sum_ops import sum_to
 _ARITH = dict(infer=binary, same_dtype=True, input_names=("x", "y"))
 
 
-@defop("AddV2", np.add, may_fail=False, **_ARITH)
+@defop("AddV2", np.add, may_fail=False, batching="broadcasting", **_ARITH)
 def _add_grad(op: Any, grad: Any) -> Any:
     x, y = op.inputs
     skip = _skipped_inputs(op)
@@ -44,7 +44,7 @@ def _add_jvp(op: Any, ta: Any, tb: Any) -> Any:
 register_jvp("AddV2", _add_jvp)
 
 
-@defop("Sub", np.subtract, may_fail=False, **_ARITH)
+@defop("Sub", np.subtract, may_fail=False, batching="broadcasting", **_ARITH)
 def _sub_grad(op: Any, grad: Any) -> Any:
     x, y = op.inputs
     skip = _skipped_inputs(op)
@@ -59,7 +59,7 @@ def _sub_jvp(op: Any, ta: Any, tb: Any) -> Any:
 register_jvp("Sub", _sub_jvp)
 
 
-@defop("Mul", np.multiply, may_fail=False, identity_element=1, **_ARITH)
+@defop("Mul", np.multiply, may_fail=False, identity_element=1, batching="broadcasting", **_ARITH)
 def _mul_grad(op: Any, grad: Any) -> Any:
     x, y = op.inputs
     skip = _skipped_inputs(op)
@@ -76,7 +76,7 @@ def _mul_jvp(op: Any, ta: Any, tb: Any) -> Any:
 register_jvp("Mul", _mul_jvp)
 
 
-@defop("RealDiv", np.true_divide, may_fail=False, **_ARITH)
+@defop("RealDiv", np.true_divide, may_fail=False, batching="broadcasting", **_ARITH)
 def _realdiv_grad(op: Any, grad: Any) -> Any:
     x, y = op.inputs
     skip = _skipped_inputs(op)
@@ -140,16 +140,16 @@ def _div_no_nan_kernel(x: Any, y: Any) -> Any:
 
 
 register_op("FloorDiv", _floordiv_kernel, binary, grad=_NO_GRADIENT, same_dtype=True,
-            input_names=("x", "y"))
+            input_names=("x", "y"), batching="broadcasting")
 
 
-@defop("FloorMod", _floormod_kernel, **_ARITH)
+@defop("FloorMod", _floormod_kernel, batching="broadcasting", **_ARITH)
 def _floormod_grad(op: Any, grad: Any) -> Any:
     x, y = op.inputs
     return sum_to(grad, x), sum_to(multiply(grad, negative(floordiv(x, y))), y)
 
 
-@defop("DivNoNan", _div_no_nan_kernel, **_ARITH)
+@defop("DivNoNan", _div_no_nan_kernel, batching="broadcasting", **_ARITH)
 def _div_no_nan_grad(op: Any, grad: Any) -> Any:
     x, y = op.inputs
     return (sum_to(div_no_nan(grad, y), x),
@@ -237,17 +237,17 @@ def _max_min_grad(op: Any, grad: Any, x_wins: Any) -> tuple:
     return sum_to(where(mask, grad, zeros), x), sum_to(where(mask, zeros, grad), y)
 
 
-@defop("Maximum", np.maximum, may_fail=False, **_ARITH)
+@defop("Maximum", np.maximum, may_fail=False, batching="broadcasting", **_ARITH)
 def _maximum_grad(op: Any, grad: Any) -> Any:
     return _max_min_grad(op, grad, greater_equal)
 
 
-@defop("Minimum", np.minimum, may_fail=False, **_ARITH)
+@defop("Minimum", np.minimum, may_fail=False, batching="broadcasting", **_ARITH)
 def _minimum_grad(op: Any, grad: Any) -> Any:
     return _max_min_grad(op, grad, less_equal)
 
 
-@defop("SquaredDifference", lambda x, y: np.square(x - y), **_ARITH)
+@defop("SquaredDifference", lambda x, y: np.square(x - y), batching="broadcasting", **_ARITH)
 def _squared_difference_grad(op: Any, grad: Any) -> Any:
     x, y = op.inputs
     g = multiply(multiply(2.0, grad), subtract(x, y))
@@ -287,12 +287,10 @@ def scalar_mul(scalar: Any, x: Any, name: str | None = None) -> Any:
 # Negation
 
 
-@defop("Neg", np.negative, unary, may_fail=False, input_names=("x",))
+@defop("Neg", np.negative, unary, may_fail=False, input_names=("x",),
+       batching="elementwise", jvp="elementwise")
 def _neg_grad(op: Any, grad: Any) -> Any:
     return negative(grad)
-
-
-register_jvp("Neg", elementwise_jvp(lambda x, y, t: -t))
 
 
 def negative(x: Any, name: str | None = None) -> Any:

@@ -14,10 +14,9 @@ from typing import Any
 
 import numpy as np
 
-from flowgrad.framework.registry import defop, register_jvp
+from flowgrad.framework.registry import defop
 from flowgrad.framework.shape_rules import unary
 from flowgrad.ops.arithmetic_ops import add, multiply, realdiv, subtract
-from flowgrad.ops.array_op_util import elementwise_jvp
 from flowgrad.ops.array_ops import ones_like
 from flowgrad.ops.comparison_ops import equal, where
 from flowgrad.ops.elementwise_ops import reciprocal, sign
@@ -81,31 +80,25 @@ def _i1e_slope(x: Any, y: Any) -> Any:
                  subtract(bessel_i0e(safe), multiply(y, add(sign(safe), reciprocal(safe)))))
 
 
-@defop("BesselI0", _kernel(0, False), unary, input_names=("x",))
+@defop("BesselI0", _kernel(0, False), unary, input_names=("x",), jvp="elementwise")
 def _i0_grad(op: Any, grad: Any) -> Any:
     return multiply(grad, bessel_i1(op.inputs[0]))
 
 
-@defop("BesselI0e", _kernel(0, True), unary, input_names=("x",))
+@defop("BesselI0e", _kernel(0, True), unary, input_names=("x",), jvp="elementwise")
 def _i0e_grad(op: Any, grad: Any) -> Any:
     x, y = op.inputs[0], op.outputs[0]
     return multiply(grad, subtract(bessel_i1e(x), multiply(sign(x), y)))
 
 
-@defop("BesselI1", _kernel(1, False), unary, input_names=("x",))
+@defop("BesselI1", _kernel(1, False), unary, input_names=("x",), jvp="elementwise")
 def _i1_grad(op: Any, grad: Any) -> Any:
     return multiply(grad, _i1_slope(op.inputs[0], op.outputs[0]))
 
 
-@defop("BesselI1e", _kernel(1, True), unary, input_names=("x",))
+@defop("BesselI1e", _kernel(1, True), unary, input_names=("x",), jvp="elementwise")
 def _i1e_grad(op: Any, grad: Any) -> Any:
     return multiply(grad, _i1e_slope(op.inputs[0], op.outputs[0]))
-
-
-register_jvp("BesselI0", elementwise_jvp(lambda x, y, t: t * bessel_i1(x)))
-register_jvp("BesselI0e", elementwise_jvp(lambda x, y, t: t * (bessel_i1e(x) - sign(x) * y)))
-register_jvp("BesselI1", elementwise_jvp(lambda x, y, t: t * _i1_slope(x, y)))
-register_jvp("BesselI1e", elementwise_jvp(lambda x, y, t: t * _i1e_slope(x, y)))
 
 
 def bessel_i0(x: Any, name: str | None = None) -> Any:

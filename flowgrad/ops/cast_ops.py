@@ -19,7 +19,8 @@ def _cast_kernel(x: Any, *, DstT: Any) -> Any:
 
 
 @defop("Cast", _cast_kernel,
-       lambda ins, attrs: (attrs["DstT"], ins[0].shape), may_fail=False, input_names=("x",))
+       lambda ins, attrs: (attrs["DstT"], ins[0].shape), may_fail=False, input_names=("x",),
+       batching="elementwise")
 def _cast_grad(op: Any, grad: Any) -> Any:
     src = op.inputs[0].dtype.base_dtype
     if dtypes.is_differentiable(src) and dtypes.is_differentiable(op.outputs[0].dtype):

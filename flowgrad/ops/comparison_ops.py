@@ -20,11 +20,11 @@ from flowgrad.ops.sum_ops import sum_to
 
 
 register_op("Greater", np.greater, comparison, grad=_NO_GRADIENT, same_dtype=True,
-            input_names=("x", "y"))
+            input_names=("x", "y"), batching="broadcasting")
 register_op("Equal", np.equal, comparison, grad=_NO_GRADIENT, same_dtype=True,
-            input_names=("x", "y"))
+            input_names=("x", "y"), batching="broadcasting")
 register_op("NotEqual", np.not_equal, comparison, grad=_NO_GRADIENT, same_dtype=True,
-            input_names=("x", "y"))
+            input_names=("x", "y"), batching="broadcasting")
 
 
 def greater(x: Any, y: Any, name: str | None = None) -> Any:
@@ -52,16 +52,17 @@ def not_equal(x: Any, y: Any, name: str | None = None) -> Any:
 
 
 register_op("Less", np.less, comparison, grad=_NO_GRADIENT, same_dtype=True,
-            input_names=("x", "y"))
+            input_names=("x", "y"), batching="broadcasting")
 register_op("LessEqual", np.less_equal, comparison, grad=_NO_GRADIENT, same_dtype=True,
-            input_names=("x", "y"))
+            input_names=("x", "y"), batching="broadcasting")
 register_op("GreaterEqual", np.greater_equal, comparison, grad=_NO_GRADIENT, same_dtype=True,
-            input_names=("x", "y"))
+            input_names=("x", "y"), batching="broadcasting")
 register_op("LogicalAnd", np.logical_and, comparison, grad=_NO_GRADIENT, same_dtype=True,
-            input_names=("x", "y"))
+            input_names=("x", "y"), batching="broadcasting")
 register_op("LogicalOr", np.logical_or, comparison, grad=_NO_GRADIENT, same_dtype=True,
-            input_names=("x", "y"))
-register_op("LogicalNot", np.logical_not, unary, grad=_NO_GRADIENT, input_names=("x",))
+            input_names=("x", "y"), batching="broadcasting")
+register_op("LogicalNot", np.logical_not, unary, grad=_NO_GRADIENT, input_names=("x",),
+            batching="elementwise")
 
 
 def less(x: Any, y: Any, name: str | None = None) -> Any:
@@ -108,7 +109,8 @@ def _select_infer(ins: list, attrs: dict) -> tuple:
     return ins[1].dtype.base_dtype, s
 
 
-@defop("SelectV2", np.where, _select_infer, input_names=("condition", "t", "e"))
+@defop("SelectV2", np.where, _select_infer, input_names=("condition", "t", "e"),
+       batching="broadcasting")
 def _select_grad(op: Any, grad: Any) -> Any:
     c, x, y = op.inputs
     z = zeros_like(grad)

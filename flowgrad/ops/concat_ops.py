@@ -235,12 +235,13 @@ def _split_grad(op: Any, *grads: Any) -> Any:
 
 
 register_op("Split", _split_kernel, _split_infer, grad=_split_grad, view=True,
-            num_outputs=lambda attrs: attrs["num_split"], input_names=("value", "split_dim"))
+            num_outputs=lambda attrs: attrs["num_split"], input_names=("value", "split_dim"),
+            batching="axis")
 
 
 register_op("SplitV", _splitv_kernel, _splitv_infer, grad=_split_grad, view=True,
             num_outputs=lambda attrs: attrs["num_split"],
-            input_names=("value", "size_splits", "split_dim"))
+            input_names=("value", "size_splits", "split_dim"), batching="axis")
 
 
 def split(value: Any, num_or_size_splits: Any, axis: Any = 0, num: int | None = None,

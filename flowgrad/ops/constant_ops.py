@@ -73,7 +73,7 @@ def placeholder_with_default(input: Any, shape: Any, name: str | None = None) ->
 
 
 @defop("Identity", lambda x: x, unary, view=True, alias=True, may_fail=False,
-       input_names=("input",))
+       input_names=("input",), batching="elementwise")
 def _identity_grad(op: Any, grad: Any) -> Any:
     return grad
 
@@ -87,7 +87,7 @@ def identity(input: Any, name: str | None = None) -> Any:
 
 
 register_op("StopGradient", lambda x: x, unary, grad=_NO_GRADIENT, view=True, alias=True,
-            input_names=("input",))
+            input_names=("input",), batching="elementwise")
 
 
 def stop_gradient(input: Any, name: str | None = None) -> Any:

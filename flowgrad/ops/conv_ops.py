@@ -379,7 +379,7 @@ def _sizes(t: Any) -> Any:
 
 
 @defop("Conv2D", _conv2d_kernel, _conv2d_infer, same_dtype=True,
-       input_names=("input", "filter"))
+       input_names=("input", "filter"), batching="images")
 def _conv2d_grad(op: Any, grad: Any) -> Any:
     x, f = op.inputs
     a = _conv_attrs(op)
@@ -478,7 +478,7 @@ def _depthwise_infer(ins: list, attrs: dict) -> tuple:
 
 
 @defop("DepthwiseConv2dNative", _depthwise_kernel, _depthwise_infer, same_dtype=True,
-       input_names=("input", "filter"))
+       input_names=("input", "filter"), batching="images")
 def _depthwise_grad(op: Any, grad: Any) -> Any:
     x, f = op.inputs
     a = _attrs(op)

@@ -13,7 +13,7 @@ from flowgrad.framework.op_call import apply_op
 from flowgrad.framework.registry import _NO_GRADIENT, defop, register_jvp, register_op
 from flowgrad.framework.shape_rules import binary, of_dtype, unary
 from flowgrad.framework.tensor import convert_to_tensor
-from flowgrad.ops.array_ops import _as_value, elementwise_jvp, sum_tangents, zeros_like
+from flowgrad.ops.array_ops import _as_value, sum_tangents, zeros_like
 from flowgrad.ops.arithmetic_ops import _ARITH, add, multiply, negative, realdiv, subtract
 from flowgrad.ops.comparison_ops import greater, where
 from flowgrad.ops.math_helpers import _FLOATING, _NUMERIC, _SIGNED, _binary, _same_shape, _unary
@@ -24,7 +24,7 @@ from flowgrad.ops.sum_ops import sum_to
 # Powers
 
 
-@defop("Pow", np.power, **_ARITH)
+@defop("Pow", np.power, batching="broadcasting", **_ARITH)
 def _pow_grad(op: Any, grad: Any) -> Any:
     x, y = op.inputs
     z = op.outputs[0]
@@ -44,130 +44,96 @@ def pow(x: Any, y: Any, name: str | None = None) -> Any:  # noqa: A001 - TensorF
 # Unary functions
 
 
-@defop("Square", np.square, unary, input_names=("x",))
+@defop("Square", np.square, unary, input_names=("x",), batching="elementwise", jvp="elementwise")
 def _square_grad(op: Any, grad: Any) -> Any:
     return multiply(grad, multiply(2.0, op.inputs[0]))
 
 
-register_jvp("Square", elementwise_jvp(lambda x, y, t: t * (2 * x)))
-
-
-@defop("Exp", np.exp, unary, input_names=("x",))
+@defop("Exp", np.exp, unary, input_names=("x",), batching="elementwise", jvp="elementwise")
 def _exp_grad(op: Any, grad: Any) -> Any:
     return multiply(grad, op.outputs[0])
 
 
-register_jvp("Exp", elementwise_jvp(lambda x, y, t: t * y))
-
-
-@defop("Log", np.log, unary, input_names=("x",))
+@defop("Log", np.log, unary, input_names=("x",), batching="elementwise", jvp="elementwise")
 def _log_grad(op: Any, grad: Any) -> Any:
     return multiply(grad, reciprocal(op.inputs[0]))
 
 
-register_jvp("Log", elementwise_jvp(lambda x, y, t: t / x))
-
-
-@defop("Reciprocal", np.reciprocal, unary, input_names=("x",))
+@defop("Reciprocal", np.reciprocal, unary, input_names=("x",),
+       batching="elementwise", jvp="elementwise")
 def _reciprocal_grad(op: Any, grad: Any) -> Any:
     y = op.outputs[0]
     return multiply(negative(grad), multiply(y, y))
 
 
-register_jvp("Reciprocal", elementwise_jvp(lambda x, y, t: -t * y * y))
-
-
-@defop("Sign", np.sign, unary, input_names=("x",))
+@defop("Sign", np.sign, unary, input_names=("x",), batching="elementwise")
 def _sign_grad(op: Any, grad: Any) -> Any:
     return zeros_like(op.inputs[0])
 
 
-@defop("Abs", np.abs, unary, input_names=("x",))
+@defop("Abs", np.abs, unary, input_names=("x",), batching="elementwise", jvp="elementwise")
 def _abs_grad(op: Any, grad: Any) -> Any:
     return multiply(grad, sign(op.inputs[0]))
 
 
-register_jvp("Abs", elementwise_jvp(lambda x, y, t: t * sign(x)))
-
-
-@defop("Sqrt", np.sqrt, unary, input_names=("x",))
+@defop("Sqrt", np.sqrt, unary, input_names=("x",), batching="elementwise", jvp="elementwise")
 def _sqrt_grad(op: Any, grad: Any) -> Any:
     return apply_op("SqrtGrad", (op.outputs[0], grad))
 
 
-register_jvp("Sqrt", elementwise_jvp(lambda x, y, t: t / (2 * y)))
-
-
 @defop("SqrtGrad", lambda y, dy: dy * 0.5 / y, _same_shape, same_dtype=True,
-       input_names=("y", "dy"))
+       input_names=("y", "dy"), batching="strict")
 def _sqrt_grad_grad(op: Any, grad: Any) -> Any:
     ga = realdiv(grad, op.inputs[0])
     return multiply(negative(ga), op.outputs[0]), multiply(0.5, ga)
 
 
-@defop("Rsqrt", lambda x: np.reciprocal(np.sqrt(x)), unary, input_names=("x",))
+@defop("Rsqrt", lambda x: np.reciprocal(np.sqrt(x)), unary, input_names=("x",),
+       batching="elementwise", jvp="elementwise")
 def _rsqrt_grad(op: Any, grad: Any) -> Any:
     return apply_op("RsqrtGrad", (op.outputs[0], grad))
 
 
-register_jvp("Rsqrt", elementwise_jvp(lambda x, y, t: t * (-0.5 * y * y * y)))
-
-
 @defop("RsqrtGrad", lambda y, dy: dy * -0.5 * (y * y * y), _same_shape, same_dtype=True,
-       input_names=("y", "dy"))
+       input_names=("y", "dy"), batching="strict")
 def _rsqrt_grad_grad(op: Any, grad: Any) -> Any:
     y, dy = op.inputs
     return (multiply(multiply(multiply(-1.5, grad), dy), square(y)),
             apply_op("RsqrtGrad", (y, grad)))
 
 
-@defop("Log1p", np.log1p, unary, input_names=("x",))
+@defop("Log1p", np.log1p, unary, input_names=("x",), batching="elementwise", jvp="elementwise")
 def _log1p_grad(op: Any, grad: Any) -> Any:
     return multiply(grad, reciprocal(add(1.0, op.inputs[0])))
 
 
-register_jvp("Log1p", elementwise_jvp(lambda x, y, t: t / (1 + x)))
-
-
-@defop("Expm1", np.expm1, unary, input_names=("x",))
+@defop("Expm1", np.expm1, unary, input_names=("x",), batching="elementwise", jvp="elementwise")
 def _expm1_grad(op: Any, grad: Any) -> Any:
     return multiply(grad, exp(op.inputs[0]))
 
 
-register_jvp("Expm1", elementwise_jvp(lambda x, y, t: t * (y + 1)))
-
-
-@defop("Sin", np.sin, unary, input_names=("x",))
+@defop("Sin", np.sin, unary, input_names=("x",), batching="elementwise", jvp="elementwise")
 def _sin_grad(op: Any, grad: Any) -> Any:
     return multiply(grad, cos(op.inputs[0]))
 
 
-register_jvp("Sin", elementwise_jvp(lambda x, y, t: t * cos(x)))
-
-
-@defop("Cos", np.cos, unary, input_names=("x",))
+@defop("Cos", np.cos, unary, input_names=("x",), batching="elementwise", jvp="elementwise")
 def _cos_grad(op: Any, grad: Any) -> Any:
     return multiply(negative(grad), sin(op.inputs[0]))
 
 
-register_jvp("Cos", elementwise_jvp(lambda x, y, t: -t * sin(x)))
-
-
-@defop("Tan", np.tan, unary, input_names=("x",))
+@defop("Tan", np.tan, unary, input_names=("x",), batching="elementwise")
 def _tan_grad(op: Any, grad: Any) -> Any:
     return multiply(grad, square(reciprocal(cos(op.inputs[0]))))
 
 
-@defop("Tanh", np.tanh, unary, input_names=("x",))
+@defop("Tanh", np.tanh, unary, input_names=("x",), batching="elementwise", jvp="elementwise")
 def _tanh_grad(op: Any, grad: Any) -> Any:
     return apply_op("TanhGrad", (op.outputs[0], grad))
 
 
-register_jvp("Tanh", elementwise_jvp(lambda x, y, t: t * (1 - y * y)))
-
-
 @defop("TanhGrad", lambda y, dy: dy * (1 - y * y), _same_shape, same_dtype=True,
-       input_names=("y", "dy"))
+       input_names=("y", "dy"), batching="strict")
 def _tanh_grad_grad(op: Any, grad: Any) -> Any:
     y, dy = op.inputs
     return (multiply(multiply(grad, -2.0), multiply(dy, y)),
@@ -200,16 +166,14 @@ def _sigmoid_kernel(x: Any) -> Any:
     return np.divide(np.where(x >= 0, 1, e), d, out=d)
 
 
-@defop("Sigmoid", _sigmoid_kernel, unary, input_names=("x",))
+@defop("Sigmoid", _sigmoid_kernel, unary, input_names=("x",),
+       batching="elementwise", jvp="elementwise")
 def _sigmoid_grad(op: Any, grad: Any) -> Any:
     return apply_op("SigmoidGrad", (op.outputs[0], grad))
 
 
-register_jvp("Sigmoid", elementwise_jvp(lambda x, y, t: t * (y * (1 - y))))
-
-
 @defop("SigmoidGrad", lambda y, dy: dy * (y * (1 - y)), _same_shape, same_dtype=True,
-       input_names=("y", "dy"))
+       input_names=("y", "dy"), batching="strict")
 def _sigmoid_grad_grad(op: Any, grad: Any) -> Any:
     y, dy = op.inputs
     gb = multiply(grad, dy)
@@ -229,14 +193,14 @@ register_jvp("SigmoidGrad", _sigmoid_grad_jvp)
 
 
 # Piecewise-constant functions have no gradient (None), as in TensorFlow.
-register_op("Floor", np.floor, unary, grad=_NO_GRADIENT, input_names=("x",))
-register_op("Ceil", np.ceil, unary, grad=_NO_GRADIENT, input_names=("x",))
-register_op("Round", np.round, unary, grad=_NO_GRADIENT, input_names=("x",))
+register_op("Floor", np.floor, unary, grad=_NO_GRADIENT, input_names=("x",), batching="elementwise")
+register_op("Ceil", np.ceil, unary, grad=_NO_GRADIENT, input_names=("x",), batching="elementwise")
+register_op("Round", np.round, unary, grad=_NO_GRADIENT, input_names=("x",), batching="elementwise")
 register_op("Rint", np.rint, unary, grad=_NO_GRADIENT, input_names=("x",))
 register_op("IsFinite", np.isfinite, of_dtype(dtypes.bool, unary), grad=_NO_GRADIENT,
-            input_names=("x",))
+            input_names=("x",), batching="elementwise")
 register_op("IsNan", np.isnan, of_dtype(dtypes.bool, unary), grad=_NO_GRADIENT,
-            input_names=("x",))
+            input_names=("x",), batching="elementwise")
 register_op("IsInf", np.isinf, of_dtype(dtypes.bool, unary), grad=_NO_GRADIENT,
             input_names=("x",))
 

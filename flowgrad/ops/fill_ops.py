@@ -100,11 +100,11 @@ def ones(shape: Any, dtype: Any = dtypes.float32, name: str | None = None) -> An
 
 
 register_op("ZerosLike", lambda x: _zeros(x.shape, x.dtype), unary, grad=_NO_GRADIENT,
-            input_names=("x",))
+            input_names=("x",), batching="elementwise")
 
 
 register_op("OnesLike", lambda x: np.ones_like(x), unary, grad=_NO_GRADIENT,
-            input_names=("x",))
+            input_names=("x",), batching="elementwise")
 
 
 def _filled_like(op_type: str, fill: Any, tensor: Any, dtype: Any, name: str,

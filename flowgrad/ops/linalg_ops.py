@@ -96,7 +96,7 @@ def _inverse_kernel(x: Any, *, adjoint: bool = False) -> Any:
 
 @defop("MatrixInverse", _inverse_kernel,
        lambda ins, attrs: (ins[0].dtype.base_dtype, _matrices(ins[0].shape, "MatrixInverse")),
-       input_names=("input",))
+       input_names=("input",), batching="matrix")
 def _inverse_grad(op: Any, grad: Any) -> Any:
     ainv = op.outputs[0]
     if op.get_attr("adjoint"):      # output B = A^-T: dA = -B G^T B
@@ -113,7 +113,7 @@ def inv(input: Any, adjoint: bool = False, name: str | None = None) -> Any:  # n
 @defop("MatrixDeterminant", lambda x: np.asarray(np.linalg.det(x), np.asarray(x).dtype),
        lambda ins, attrs: (ins[0].dtype.base_dtype,
                            _batch_of(_matrices(ins[0].shape, "MatrixDeterminant"), 2)),
-       input_names=("input",))
+       input_names=("input",), batching="matrix")
 def _det_grad(op: Any, grad: Any) -> Any:
     a, c = op.inputs[0], op.outputs[0]
     scale = expand_dims(expand_dims(multiply(grad, c), -1), -1)
@@ -172,7 +172,7 @@ def _cholesky_kernel(x: Any) -> Any:
 
 @defop("Cholesky", _cholesky_kernel,
        lambda ins, attrs: (ins[0].dtype.base_dtype, _matrices(ins[0].shape, "Cholesky")),
-       input_names=("input",))
+       input_names=("input",), batching="matrix")
 def _cholesky_grad(op: Any, grad: Any) -> Any:
     chol = op.outputs[0]
     chol_inv = triangular_solve(chol, eye_like(chol), lower=True)
@@ -213,7 +213,7 @@ def _matrix_solve_kernel(a: Any, b: Any, *, adjoint: bool = False) -> Any:
 
 
 @defop("MatrixSolve", _matrix_solve_kernel, _solve_infer("MatrixSolve"), same_dtype=True,
-       input_names=("matrix", "rhs"))
+       input_names=("matrix", "rhs"), batching="matrix")
 def _matrix_solve_grad(op: Any, grad: Any) -> Any:
     a, c = op.inputs[0], op.outputs[0]
     adjoint = op.get_attr("adjoint")
@@ -238,7 +238,7 @@ def _triangular_solve_kernel(a: Any, b: Any, *, lower: bool = True,
 
 
 @defop("MatrixTriangularSolve", _triangular_solve_kernel, _solve_infer("MatrixTriangularSolve"),
-       same_dtype=True, input_names=("matrix", "rhs"))
+       same_dtype=True, input_names=("matrix", "rhs"), batching="matrix")
 def _triangular_solve_grad(op: Any, grad: Any) -> Any:
     a, c = op.inputs[0], op.outputs[0]
     lower, adjoint = op.get_attr("lower"), op.get_attr("adjoint")
@@ -278,7 +278,7 @@ def _diag_infer(ins: list, attrs: dict) -> tuple:
         TensorShape(s.as_list() + s.as_list()[-1:])
 
 
-@defop("MatrixDiag", _diag_kernel, _diag_infer, input_names=("diagonal",))
+@defop("MatrixDiag", _diag_kernel, _diag_infer, input_names=("diagonal",), batching="matrix")
 def _diag_grad(op: Any, grad: Any) -> Any:
     return diag_part(grad)
 
@@ -301,7 +301,8 @@ def _diag_part_infer(ins: list, attrs: dict) -> tuple:
     return ins[0].dtype.base_dtype, TensorShape(s.as_list()[:-2] + [k])
 
 
-@defop("MatrixDiagPart", _diag_part_kernel, _diag_part_infer, input_names=("input",))
+@defop("MatrixDiagPart", _diag_part_kernel, _diag_part_infer, input_names=("input",),
+       batching="matrix")
 def _diag_part_grad(op: Any, grad: Any) -> Any:
     return set_diag(zeros_like(op.inputs[0]), grad)
 
@@ -325,7 +326,7 @@ def _set_diag_kernel(x: Any, d: Any) -> Any:
 @defop("MatrixSetDiag", _set_diag_kernel,
        lambda ins, attrs: (ins[0].dtype.base_dtype,
                            _matrices(ins[0].shape, "MatrixSetDiag", square=False)),
-       same_dtype=True, input_names=("input", "diagonal"))
+       same_dtype=True, input_names=("input", "diagonal"), batching="matrix")
 def _set_diag_grad(op: Any, grad: Any) -> Any:
     return set_diag(grad, zeros_like(op.inputs[1])), diag_part(grad)
 
@@ -351,7 +352,7 @@ def _band_part_kernel(x: Any, *, num_lower: int, num_upper: int) -> Any:
 @defop("MatrixBandPart", _band_part_kernel,
        lambda ins, attrs: (ins[0].dtype.base_dtype,
                            _matrices(ins[0].shape, "MatrixBandPart", square=False)),
-       input_names=("input",))
+       input_names=("input",), batching="matrix")
 def _band_part_grad(op: Any, grad: Any) -> Any:
     return band_part(grad, op.get_attr("num_lower"), op.get_attr("num_upper"))
 

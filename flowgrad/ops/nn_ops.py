@@ -25,7 +25,6 @@ from flowgrad.ops.array_ops import (
     _as_value,
     broadcast_to,
     concat,
-    elementwise_jvp,
     expand_dims,
     linear_in_all_jvp,
     rank,
@@ -42,7 +41,6 @@ from flowgrad.ops.math_ops import (
     add,
     cast,
     exp,
-    greater,
     greater_equal,
     less,
     multiply,
@@ -129,16 +127,14 @@ def _relu_grad_kernel(g: Any, x: Any) -> Any:
     return g * (x > 0)      # TensorFlow's formula (and 20x faster than np.where)
 
 
-@defop("Relu", lambda x: np.maximum(x, 0), unary, fresh_output=True, input_names=("features",))
+@defop("Relu", lambda x: np.maximum(x, 0), unary, fresh_output=True, input_names=("features",),
+       batching="elementwise", jvp="elementwise")
 def _relu_grad(op: Any, grad: Any) -> Any:
     return _fused_grad("ReluGrad", grad, op.outputs[0])
 
 
-register_jvp("Relu", elementwise_jvp(lambda x, y, t: t * cast(greater(x, 0), t.dtype)))
-
-
 @defop("ReluGrad", _relu_grad_kernel, _merged, same_dtype=True, fresh_output=True,
-       input_names=("gradients", "features"))
+       input_names=("gradients", "features"), batching="strict")
 def _relu_grad_grad(op: Any, grad: Any) -> Any:
     x = op.inputs[1]
     return _fused_grad("ReluGrad", grad, x), zeros_like(x)
@@ -169,13 +165,14 @@ def _relu6_grad_kernel(g: Any, x: Any) -> Any:
     return np.where((x > 0) & (x < 6), g, _zero(g))
 
 
-@defop("Relu6", lambda x: np.clip(x, 0, 6), unary, input_names=("features",))
+@defop("Relu6", lambda x: np.clip(x, 0, 6), unary, input_names=("features",),
+       batching="elementwise")
 def _relu6_grad(op: Any, grad: Any) -> Any:
     return _fused_grad("Relu6Grad", grad, op.inputs[0])
 
 
 @defop("Relu6Grad", _relu6_grad_kernel, _merged, same_dtype=True,
-       input_names=("gradients", "features"))
+       input_names=("gradients", "features"), batching="strict")
 def _relu6_grad_grad(op: Any, grad: Any) -> Any:
     x = op.inputs[1]
     return _fused_grad("Relu6Grad", grad, x), zeros_like(x)
@@ -194,13 +191,13 @@ def _leaky_relu_grad_kernel(g: Any, x: Any, *, alpha: float) -> Any:
     return np.where(x > 0, g, g * np.asarray(alpha, g.dtype))
 
 
-@defop("LeakyRelu", _leaky_relu_kernel, unary, input_names=("features",))
+@defop("LeakyRelu", _leaky_relu_kernel, unary, input_names=("features",), batching="elementwise")
 def _leaky_relu_grad(op: Any, grad: Any) -> Any:
     return _fused_grad("LeakyReluGrad", grad, op.inputs[0], alpha=op.get_attr("alpha"))
 
 
 @defop("LeakyReluGrad", _leaky_relu_grad_kernel, _merged, same_dtype=True,
-       input_names=("gradients", "features"))
+       input_names=("gradients", "features"), batching="strict")
 def _leaky_relu_grad_grad(op: Any, grad: Any) -> Any:
     x = op.inputs[1]
     return _fused_grad("LeakyReluGrad", grad, x, alpha=op.get_attr("alpha")), zeros_like(x)
@@ -229,13 +226,13 @@ def _elu_grad_kernel(g: Any, y: Any) -> Any:
     return np.where(y < 0, g * (y + 1), g)
 
 
-@defop("Elu", _elu_kernel, unary, input_names=("features",))
+@defop("Elu", _elu_kernel, unary, input_names=("features",), batching="elementwise")
 def _elu_grad(op: Any, grad: Any) -> Any:
     return _fused_grad("EluGrad", grad, op.outputs[0])
 
 
 @defop("EluGrad", _elu_grad_kernel, _merged, same_dtype=True,
-       input_names=("gradients", "outputs"))
+       input_names=("gradients", "outputs"), batching="strict")
 def _elu_grad_grad(op: Any, grad: Any) -> Any:
     g, y = op.inputs
     return (_fused_grad("EluGrad", grad, y),
@@ -257,13 +254,13 @@ def _selu_grad_kernel(g: Any, y: Any) -> Any:
     return np.where(y < 0, g * (y + scale * np.asarray(_SELU_ALPHA, g.dtype)), g * scale)
 
 
-@defop("Selu", _selu_kernel, unary, input_names=("features",))
+@defop("Selu", _selu_kernel, unary, input_names=("features",), batching="elementwise")
 def _selu_grad(op: Any, grad: Any) -> Any:
     return _fused_grad("SeluGrad", grad, op.outputs[0])
 
 
 @defop("SeluGrad", _selu_grad_kernel, _merged, same_dtype=True,
-       input_names=("gradients", "outputs"))
+       input_names=("gradients", "outputs"), batching="strict")
 def _selu_grad_grad(op: Any, grad: Any) -> Any:
     g, y = op.inputs
     return (_fused_grad("SeluGrad", grad, y),
@@ -279,16 +276,14 @@ def _sigmoid_np(x: Any) -> Any:
     return np.exp(-np.logaddexp(0, -x))
 
 
-@defop("Softplus", lambda x: np.logaddexp(x, 0), unary, input_names=("features",))
+@defop("Softplus", lambda x: np.logaddexp(x, 0), unary, input_names=("features",),
+       batching="elementwise", jvp="elementwise")
 def _softplus_grad(op: Any, grad: Any) -> Any:
     return _fused_grad("SoftplusGrad", grad, op.inputs[0])
 
 
-register_jvp("Softplus", elementwise_jvp(lambda x, y, t: t * sigmoid(x)))
-
-
 @defop("SoftplusGrad", lambda g, x: g * _sigmoid_np(x), _merged, same_dtype=True,
-       input_names=("gradients", "features"))
+       input_names=("gradients", "features"), batching="strict")
 def _softplus_grad_grad(op: Any, grad: Any) -> Any:
     g, x = op.inputs
     d2 = multiply(sigmoid(x), sigmoid(negative(x)))    # softplus'' without overflow
@@ -314,13 +309,14 @@ def log_sigmoid(x: Any, name: str | None = None) -> Any:
         return negative(softplus(negative(_input(x, "Softplus", "features"))), name=scope)
 
 
-@defop("Softsign", lambda x: x / (1 + np.abs(x)), unary, input_names=("features",))
+@defop("Softsign", lambda x: x / (1 + np.abs(x)), unary, input_names=("features",),
+       batching="elementwise")
 def _softsign_grad(op: Any, grad: Any) -> Any:
     return _fused_grad("SoftsignGrad", grad, op.inputs[0])
 
 
 @defop("SoftsignGrad", lambda g, x: g / np.square(1 + np.abs(x)), _merged, same_dtype=True,
-       input_names=("gradients", "features"))
+       input_names=("gradients", "features"), batching="strict")
 def _softsign_grad_grad(op: Any, grad: Any) -> Any:
     g, x = op.inputs
     denom = add(abs(x), 1.0)
@@ -354,7 +350,8 @@ def _softmax_kernel(x: Any, *, axis: int = -1) -> Any:
     return e
 
 
-@defop("Softmax", _softmax_kernel, unary, fresh_output=True, input_names=("logits",))
+@defop("Softmax", _softmax_kernel, unary, fresh_output=True, input_names=("logits",),
+       batching="last_axis")
 def _softmax_grad(op: Any, grad: Any) -> Any:
     y = op.outputs[0]
     axis = op.get_attr("axis")
@@ -373,7 +370,7 @@ register_jvp("Softmax", _softmax_jvp)
 
 
 @defop("LogSoftmax", lambda x, *, axis=-1: _log_softmax_np(x, axis), unary,
-       input_names=("logits",))
+       input_names=("logits",), batching="last_axis")
 def _log_softmax_grad(op: Any, grad: Any) -> Any:
     y = op.outputs[0]
     axis = op.get_attr("axis")

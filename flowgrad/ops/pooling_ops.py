@@ -182,7 +182,7 @@ def _check_pooled(op_type: str, y_shape: tuple, g_shape: tuple, x_shape: tuple,
                                        op_type, list(expect), list(y_shape), list(g_shape)))
 
 
-@defop("MaxPool", _max_pool_kernel, _pool_infer, input_names=("input",))
+@defop("MaxPool", _max_pool_kernel, _pool_infer, input_names=("input",), batching="images")
 def _max_pool_grad(op: Any, grad: Any) -> Any:
     return apply_op("MaxPoolGrad", (op.inputs[0], op.outputs[0], grad), _pool_attrs(op))
 
@@ -251,7 +251,7 @@ def _avg_pool_grad_infer(ins: list, attrs: dict) -> tuple:
     return ins[1].dtype.base_dtype, TensorShape([None] * 4) if shape.rank is None else shape
 
 
-@defop("AvgPool", _avg_pool_kernel, _pool_infer, input_names=("value",))
+@defop("AvgPool", _avg_pool_kernel, _pool_infer, input_names=("value",), batching="images")
 def _avg_pool_grad(op: Any, grad: Any) -> Any:
     return apply_op("AvgPoolGrad", (_sizes(op.inputs[0]), grad), _pool_attrs(op))
 

@@ -46,7 +46,7 @@ def _mean_kernel(x: Any, axes_in: Any = None, *, axis: Any = None, keepdims: boo
 
 
 @defop("Mean", _mean_kernel, _reduce_infer, specialize=_reduce_specialize(_mean_kernel),
-       fresh_output=True, input_names=("input", "reduction_indices"))
+       fresh_output=True, input_names=("input", "reduction_indices"), batching="reduction")
 def _mean_grad(op: Any, grad: Any) -> Any:
     x, y = op.inputs[0], op.outputs[0]
     axis = op.get_attr("axis")
@@ -166,14 +166,16 @@ def _min_or_max_grad(op: Any, grad: Any) -> list:
 
 _REDUCE = dict(infer=_reduce_infer, input_names=("input", "reduction_indices"))
 
-defop("Max", _max_kernel, specialize=_reduce_specialize(_max_kernel), **_REDUCE)(
+defop("Max", _max_kernel, specialize=_reduce_specialize(_max_kernel), **_REDUCE,
+batching="reduction")(
     _min_or_max_grad)
-defop("Min", _min_kernel, specialize=_reduce_specialize(_min_kernel), **_REDUCE)(
+defop("Min", _min_kernel, specialize=_reduce_specialize(_min_kernel), **_REDUCE,
+batching="reduction")(
     _min_or_max_grad)
 register_op("All", _all_kernel, grad=_NO_GRADIENT, specialize=_reduce_specialize(_all_kernel),
-            **_REDUCE)
+            **_REDUCE, batching="reduction")
 register_op("Any", _any_kernel, grad=_NO_GRADIENT, specialize=_reduce_specialize(_any_kernel),
-            **_REDUCE)
+            **_REDUCE, batching="reduction")
 
 
 def _others_product(x: Any, axis: int) -> Any:
@@ -193,7 +195,8 @@ def _others_product_over(x: Any, axes: tuple) -> Any:
     return multiply(_others_product(partial, axes[0]), _others_product_over(x, axes[1:]))
 
 
-@defop("Prod", _prod_kernel, specialize=_reduce_specialize(_prod_kernel), **_REDUCE)
+@defop("Prod", _prod_kernel, specialize=_reduce_specialize(_prod_kernel), **_REDUCE,
+       batching="reduction")
 def _prod_grad(op: Any, grad: Any) -> Any:
     if len(op.inputs) > 1:
         raise NotImplementedError(
@@ -211,7 +214,7 @@ def _prod_grad(op: Any, grad: Any) -> Any:
 
 
 @defop("EuclideanNorm", _euclidean_norm_kernel,
-       specialize=_reduce_specialize(_euclidean_norm_kernel), **_REDUCE)
+       specialize=_reduce_specialize(_euclidean_norm_kernel), **_REDUCE, batching="reduction")
 def _euclidean_norm_grad(op: Any, grad: Any) -> Any:
     # x * grad / norm: NaN where the norm is 0, as in TensorFlow (safe_norm avoids it).
     x = op.inputs[0]
@@ -484,7 +487,7 @@ def _scan_axis(op: Any) -> Any:
 _SCAN = dict(infer=unary, input_names=("x", "axis"))
 
 
-@defop("Cumsum", _scan_kernel(np.add, 0), **_SCAN)
+@defop("Cumsum", _scan_kernel(np.add, 0), **_SCAN, batching="axis")
 def _cumsum_grad(op: Any, grad: Any) -> Any:
     g = cumsum(grad, _scan_axis(op), exclusive=op.get_attr("exclusive"),
                reverse=not op.get_attr("reverse"))
@@ -494,7 +497,7 @@ def _cumsum_grad(op: Any, grad: Any) -> Any:
 register_jvp("Cumsum", linear_in_first_jvp)
 
 
-@defop("Cumprod", _scan_kernel(np.multiply, 1), **_SCAN)
+@defop("Cumprod", _scan_kernel(np.multiply, 1), **_SCAN, batching="axis")
 def _cumprod_grad(op: Any, grad: Any) -> Any:
     # TensorFlow's formula: exact where x != 0 (div_no_nan gives 0 where x == 0).
     x, axis = op.inputs[0], _scan_axis(op)

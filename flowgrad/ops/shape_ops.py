@@ -78,17 +78,17 @@ def _static_rank(op: Any) -> Any:
 
 register_op("Shape", lambda x, out_type=dtypes.int32: np.array(np.shape(x), out_type.np),
             lambda ins, attrs: (_int_out(ins, attrs), TensorShape([ins[0].shape.rank])),
-            grad=_NO_GRADIENT, input_names=("input",), static_value=_static_shape)
+            grad=_NO_GRADIENT, input_names=("input",), static_value=_static_shape, batching="shape")
 
 
 register_op("Size", lambda x, out_type=dtypes.int32: out_type.np.type(np.size(x)),
             lambda ins, attrs: (_int_out(ins, attrs), TensorShape(())), grad=_NO_GRADIENT,
-            input_names=("input",), static_value=_static_size)
+            input_names=("input",), static_value=_static_size, batching="shape")
 
 
 register_op("Rank", lambda x: np.int32(np.ndim(x)),
             lambda ins, attrs: (dtypes.int32, TensorShape(())), grad=_NO_GRADIENT,
-            input_names=("input",), static_value=_static_rank)
+            input_names=("input",), static_value=_static_rank, batching="shape")
 
 
 def shape(input: Any, name: str | None = None, out_type: Any = dtypes.int32) -> Any:
@@ -284,7 +284,7 @@ def _unpack_kernel(x: Any, *, num: int, axis: int) -> Any:
 
 
 @defop("Unpack", _unpack_kernel, _unpack_infer, num_outputs=lambda attrs: attrs["num"],
-       input_names=("value",))
+       input_names=("value",), batching="axis")
 def _unpack_grad(op: Any, *grads: Any) -> Any:
     grads = [g if g is not None else zeros_like(o) for g, o in zip(grads, op.outputs)]
     return stack(grads, axis=op.get_attr("axis"))
@@ -519,7 +519,8 @@ def _reverse_infer(ins: list, attrs: dict) -> tuple:
     return x.dtype.base_dtype, x.shape
 
 
-@defop("ReverseV2", _reverse_kernel, _reverse_infer, view=True, input_names=("tensor", "axis"))
+@defop("ReverseV2", _reverse_kernel, _reverse_infer, view=True, input_names=("tensor", "axis"),
+       batching="axis")
 def _reverse_grad(op: Any, grad: Any) -> Any:
     axis = op.get_attr("axis")
     return _with_nones(reverse(grad, op.inputs[1] if axis is None else axis), op)

@@ -38,12 +38,14 @@ def _gaussian_density(x: Any) -> Any:
     return multiply(exp(negative(square(x))), _TWO_OVER_SQRT_PI)
 
 
-@defop("Erf", lambda x: _elementwise(_erf_ufunc, x), unary, input_names=("x",))
+@defop("Erf", lambda x: _elementwise(_erf_ufunc, x), unary, input_names=("x",),
+       batching="elementwise")
 def _erf_grad(op: Any, grad: Any) -> Any:
     return multiply(grad, _gaussian_density(op.inputs[0]))
 
 
-@defop("Erfc", lambda x: _elementwise(_erfc_ufunc, x), unary, input_names=("x",))
+@defop("Erfc", lambda x: _elementwise(_erfc_ufunc, x), unary, input_names=("x",),
+       batching="elementwise")
 def _erfc_grad(op: Any, grad: Any) -> Any:
     return multiply(grad, negative(_gaussian_density(op.inputs[0])))
 
@@ -126,12 +128,13 @@ def _polygamma_positive(n: int, z: np.ndarray) -> np.ndarray:
     return (-1) ** (n + 1) * (s + acc)
 
 
-@defop("Lgamma", lambda x: _elementwise(_lgamma_ufunc, x), unary, input_names=("x",))
+@defop("Lgamma", lambda x: _elementwise(_lgamma_ufunc, x), unary, input_names=("x",),
+       batching="elementwise")
 def _lgamma_grad(op: Any, grad: Any) -> Any:
     return multiply(grad, digamma(op.inputs[0]))
 
 
-@defop("Digamma", _digamma_np, unary, input_names=("x",))
+@defop("Digamma", _digamma_np, unary, input_names=("x",), batching="elementwise")
 def _digamma_grad(op: Any, grad: Any) -> Any:
     x = op.inputs[0]
     return multiply(grad, polygamma(ones_like(x), x))

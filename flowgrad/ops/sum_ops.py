@@ -108,7 +108,7 @@ register_op("ReducedShape", _reduced_shape_kernel, unary, grad=_NO_GRADIENT,
 
 
 @defop("Sum", _sum_kernel, _reduce_infer, specialize=_reduce_specialize(_sum_kernel),
-       fresh_output=True, input_names=("input", "reduction_indices"))
+       fresh_output=True, input_names=("input", "reduction_indices"), batching="reduction")
 def _sum_grad(op: Any, grad: Any) -> Any:
     return [_grad_to_input_shape(op, grad), None][:len(op.inputs)]
 

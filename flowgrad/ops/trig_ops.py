@@ -12,35 +12,25 @@ import numpy as np
 from flowgrad.framework.registry import defop, register_jvp
 from flowgrad.framework.shape_rules import unary
 from flowgrad.ops.arithmetic_ops import _ARITH, add, multiply, negative, realdiv, subtract
-from flowgrad.ops.array_op_util import elementwise_jvp
 from flowgrad.ops.array_ops import sum_tangents
 from flowgrad.ops.elementwise_ops import reciprocal, rsqrt, square
 from flowgrad.ops.math_helpers import _FLOATING, _binary, _unary
 from flowgrad.ops.sum_ops import sum_to
 
 
-@defop("Asin", np.arcsin, unary, input_names=("x",))
+@defop("Asin", np.arcsin, unary, input_names=("x",), jvp="elementwise")
 def _asin_grad(op: Any, grad: Any) -> Any:
     return multiply(grad, rsqrt(subtract(1.0, square(op.inputs[0]))))
 
 
-register_jvp("Asin", elementwise_jvp(lambda x, y, t: t * rsqrt(1.0 - square(x))))
-
-
-@defop("Acos", np.arccos, unary, input_names=("x",))
+@defop("Acos", np.arccos, unary, input_names=("x",), jvp="elementwise")
 def _acos_grad(op: Any, grad: Any) -> Any:
     return negative(multiply(grad, rsqrt(subtract(1.0, square(op.inputs[0])))))
 
 
-register_jvp("Acos", elementwise_jvp(lambda x, y, t: -t * rsqrt(1.0 - square(x))))
-
-
-@defop("Atan", np.arctan, unary, input_names=("x",))
+@defop("Atan", np.arctan, unary, input_names=("x",), jvp="elementwise")
 def _atan_grad(op: Any, grad: Any) -> Any:
     return multiply(grad, reciprocal(add(1.0, square(op.inputs[0]))))
-
-
-register_jvp("Atan", elementwise_jvp(lambda x, y, t: t / (1.0 + square(x))))
 
 
 @defop("Atan2", np.arctan2, **dict(_ARITH, input_names=("y", "x")))
@@ -60,44 +50,29 @@ def _atan2_jvp(op: Any, ty: Any, tx: Any) -> Any:
 register_jvp("Atan2", _atan2_jvp)
 
 
-@defop("Sinh", np.sinh, unary, input_names=("x",))
+@defop("Sinh", np.sinh, unary, input_names=("x",), jvp="elementwise")
 def _sinh_grad(op: Any, grad: Any) -> Any:
     return multiply(grad, cosh(op.inputs[0]))
 
 
-register_jvp("Sinh", elementwise_jvp(lambda x, y, t: t * cosh(x)))
-
-
-@defop("Cosh", np.cosh, unary, input_names=("x",))
+@defop("Cosh", np.cosh, unary, input_names=("x",), jvp="elementwise")
 def _cosh_grad(op: Any, grad: Any) -> Any:
     return multiply(grad, sinh(op.inputs[0]))
 
 
-register_jvp("Cosh", elementwise_jvp(lambda x, y, t: t * sinh(x)))
-
-
-@defop("Asinh", np.arcsinh, unary, input_names=("x",))
+@defop("Asinh", np.arcsinh, unary, input_names=("x",), jvp="elementwise")
 def _asinh_grad(op: Any, grad: Any) -> Any:
     return realdiv(grad, cosh(op.outputs[0]))
 
 
-register_jvp("Asinh", elementwise_jvp(lambda x, y, t: t / cosh(y)))
-
-
-@defop("Acosh", np.arccosh, unary, input_names=("x",))
+@defop("Acosh", np.arccosh, unary, input_names=("x",), jvp="elementwise")
 def _acosh_grad(op: Any, grad: Any) -> Any:
     return realdiv(grad, sinh(op.outputs[0]))
 
 
-register_jvp("Acosh", elementwise_jvp(lambda x, y, t: t / sinh(y)))
-
-
-@defop("Atanh", np.arctanh, unary, input_names=("x",))
+@defop("Atanh", np.arctanh, unary, input_names=("x",), jvp="elementwise")
 def _atanh_grad(op: Any, grad: Any) -> Any:
     return multiply(grad, reciprocal(subtract(1.0, square(op.inputs[0]))))
-
-
-register_jvp("Atanh", elementwise_jvp(lambda x, y, t: t / (1.0 - square(x))))
 
 
 def asin(x: Any, name: str | None = None) -> Any:

@@ -5,13 +5,18 @@ with the batched ones replaced by their stacked versions (leading dimension ``n`
 ``batched`` says which; it returns one entry per output, the batched output or None
 where the output is the same for every example (the op's own output serves). A rule
 returns NotImplemented where it cannot batch this instance (unknown ranks, dynamic
-attributes): the op then runs in a loop (``vectorize.py``)."""
+attributes): the op then runs in a loop (``vectorize.py``).
+
+Most ops get their rule from the batching kind of their registration (``defop(...,
+batching="elementwise")``; the kinds are ``KINDS`` below); ops whose rule is their own
+(MatMul, Reshape, ...) register it here with ``register_batch_rule``."""
 from __future__ import annotations
 
 from collections.abc import Callable
 from typing import Any
 
 from flowgrad.framework.op_call import apply_op
+from flowgrad.framework.registry import get_op_def, op_defs
 from flowgrad.framework.shape_rules import constant_value
 from flowgrad.ops import array_ops, math_ops
 
@@ -25,12 +30,26 @@ def register_batch_rule(op_types: Any, fn: Callable) -> None:
 
 
 def batch_rule(op_type: str) -> Callable | None:
-    return _rules.get(op_type)
+    """The batching rule of an op type: its own, else that of its registration's batching
+    kind; None if it has neither."""
+    rule = _rules.get(op_type)
+    if rule is not None:
+        return rule
+    try:
+        kind = get_op_def(op_type).batching
+    except KeyError:
+        return None
+    if kind is None:
+        return None
+    if kind not in KINDS:
+        raise KeyError("Op type %r has the batching kind %r; the kinds are %s"
+                       % (op_type, kind, ", ".join(sorted(KINDS))))
+    return KINDS[kind]
 
 
 def batch_rule_types() -> tuple:
     """The op types that have a batching rule."""
-    return tuple(sorted(_rules))
+    return tuple(sorted(set(_rules) | {d.type for d in op_defs() if d.batching is not None}))
 
 
 def _rank(t: Any) -> int | None:
@@ -76,13 +95,6 @@ def _same(op: Any, inputs: list, batched: list, n: int) -> Any:
     return [apply_op(op.type, inputs, dict(op._attrs))]
 
 
-register_batch_rule((
-    "Neg", "Exp", "Log", "Log1p", "Expm1", "Tanh", "Sigmoid", "Square", "Sqrt", "Rsqrt",
-    "Reciprocal", "Abs", "Sign", "Sin", "Cos", "Tan", "Relu", "Relu6", "Elu", "Selu",
-    "Softplus", "Softsign", "LeakyRelu", "Erf", "Erfc", "Lgamma", "Digamma", "Cast",
-    "Identity", "StopGradient", "ZerosLike", "OnesLike", "Floor", "Ceil",
-    "Round", "IsFinite", "IsNan", "CheckNumerics", "LogicalNot"), _same)
-
 
 def _aligned(inputs: list, batched: list) -> list | None:
     """Batched inputs reshaped so that NumPy broadcasting lines up their example dims."""
@@ -109,11 +121,6 @@ def _broadcasting(op: Any, inputs: list, batched: list, n: int) -> Any:
         return NotImplemented
     return [apply_op(op.type, xs, dict(op._attrs))]
 
-
-register_batch_rule((
-    "AddV2", "Sub", "Mul", "RealDiv", "Maximum", "Minimum", "Pow", "SquaredDifference",
-    "DivNoNan", "FloorMod", "FloorDiv", "Greater", "GreaterEqual", "Less", "LessEqual",
-    "Equal", "NotEqual", "LogicalAnd", "LogicalOr", "SelectV2"), _broadcasting)
 
 
 def _strict(op: Any, inputs: list, batched: list, n: int) -> Any:
@@ -156,7 +163,6 @@ def _mul_factor(op: Any, batched: list) -> Any:
     return k, op.inputs[1 - k]
 
 
-register_batch_rule(tuple(_LINEAR_GRADS), _strict)
 _scale_rules.update({t: _linear_grad_factor for t in _LINEAR_GRADS})
 _scale_rules["Mul"] = _mul_factor
 
@@ -179,7 +185,6 @@ def _last_axis(op: Any, inputs: list, batched: list, n: int) -> Any:
     return [apply_op(op.type, inputs, _attrs(op, axis=axis + 1 if axis >= 0 else axis))]
 
 
-register_batch_rule(("Softmax", "LogSoftmax"), _last_axis)
 
 
 # -- matrix products -------------------------------------------------------------------
@@ -343,10 +348,8 @@ def _segment_sum(op: Any, inputs: list, r: int) -> Any:
 
 
 for _types, _fn in (
-        (("Sum", "Mean", "Max", "Min", "Prod", "EuclideanNorm", "All", "Any"), _reduce),
         ("Reshape", _reshape), ("Transpose", _transpose), ("ExpandDims", _expand_dims),
         ("Squeeze", _squeeze),
-        (("Unpack", "Split", "SplitV", "Cumsum", "Cumprod", "ReverseV2"), _axis_attr),
         ("Tile", _prepend("multiples", 1)),
         ("Pad", _prepend("paddings", (0, 0))), ("MirrorPad", _prepend("paddings", (0, 0))),
         ("StridedSlice", _strided_slice), ("BroadcastTo", _broadcast_to),
@@ -411,7 +414,6 @@ def _shape_like(op: Any, inputs: list, batched: list, n: int) -> Any:
     return [None]
 
 
-register_batch_rule(("Shape", "Size", "Rank"), _shape_like)
 
 
 def _fill(op: Any, inputs: list, batched: list, n: int) -> Any:
@@ -434,9 +436,6 @@ def _matrix_batch(op: Any, inputs: list, batched: list, n: int) -> Any:
     return out if isinstance(out, list) else [out]
 
 
-register_batch_rule((
-    "MatrixBandPart", "MatrixDiag", "MatrixDiagPart", "MatrixSetDiag", "MatrixTriangularSolve",
-    "MatrixSolve", "MatrixInverse", "Cholesky", "MatrixDeterminant"), _matrix_batch)
 
 
 def _einsum(op: Any, inputs: list, batched: list, n: int) -> Any:
@@ -467,5 +466,15 @@ def _fold_into_images(op: Any, inputs: list, batched: list, n: int) -> Any:
     return [array_ops.reshape(y, (d[0], d[1]) + yd[1:])]
 
 
-register_batch_rule(("Conv2D", "DepthwiseConv2dNative", "MaxPool", "AvgPool"),
-                    _fold_into_images)
+# The rules of the batching kinds an op's registration names (``batching=``).
+KINDS: dict[str, Callable] = {
+    "elementwise": _same,               # each element on its own (unary)
+    "broadcasting": _broadcasting,      # elementwise with NumPy broadcasting of its inputs
+    "strict": _strict,                  # elementwise, inputs of one shape
+    "last_axis": _last_axis,            # each row along the ``axis`` attribute (-1)
+    "reduction": _only_first(_reduce),  # reduces input 0 over the ``axis`` attribute
+    "axis": _only_first(_axis_attr),    # acts along the ``axis`` attribute of input 0
+    "matrix": _matrix_batch,            # on the innermost matrices, any leading dims
+    "images": _fold_into_images,        # NHWC images: the batch folds into the image batch
+    "shape": _shape_like,               # the same value for every example (Shape, Rank)
+}
