@@ -38,7 +38,7 @@ PAGES: tuple = (
     ("tf.train", "tf.train", ("tf.train",), ""),
     ("tf.summary", "tf.summary", ("tf.summary", "tf.summary.experimental"), ""),
     ("tf.saved_model", "tf.saved_model", ("tf.saved_model",), ""),
-    ("tf.distribute", "tf.distribute", ("tf.distribute",), ""),
+    ("tf.distribute", "tf.distribute", ("tf.distribute", "tf.distribute.cluster_resolver"), ""),
     ("tf.debugging", "tf.debugging", ("tf.debugging",), ""),
     ("tf.debug", "Diagnostics (tf.debug)", ("tf.debug",),
      "flowgrad's own diagnostics (not in TensorFlow): `explain_gradient` says why a gradient "
@@ -47,8 +47,8 @@ PAGES: tuple = (
      "[Where did this NaN come from?](../nan.md)."),
     ("tf.dtypes", "tf.dtypes", ("tf.dtypes",), ""),
     ("tf.errors", "tf.errors", ("tf.errors",), ""),
-    ("tf.config", "tf.config", ("tf.config", "tf.config.experimental", "tf.config.threading"),
-     ""),
+    ("tf.config", "tf.config", ("tf.config", "tf.config.experimental", "tf.config.threading",
+                                "tf.config.optimizer"), ""),
     ("tf.nest", "tf.nest", ("tf.nest",), ""),
     ("tf.autodiff", "tf.autodiff", ("tf.autodiff",), ""),
     ("tf.autograph", "tf.autograph", ("tf.autograph",), ""),
@@ -57,6 +57,8 @@ PAGES: tuple = (
     ("tf.metrics", "tf.metrics", ("tf.metrics",), ""),
     ("tf.optimizers", "tf.optimizers", ("tf.optimizers",), ""),
     ("tf.test", "tf.test", ("tf.test",), ""),
+    ("tf.lite", "tf.lite", ("tf.lite", "tf.lite.experimental"), ""),
+    ("tf.tpu", "tf.tpu", ("tf.tpu", "tf.tpu.experimental"), ""),
     ("tf.experimental", "tf.experimental",
      ("tf.experimental", "tf.experimental.dtensor", "tf.types.experimental", "tf.version"), ""),
     ("tf.datasets", "Datasets (tf.datasets)", ("tf.datasets.mnist", "tf.datasets.download"),
@@ -116,7 +118,7 @@ def resolve(path: str) -> Any:
 
 
 def public_names(namespace: Any) -> list:
-    """The names a namespace shows (``dir``), minus private names and submodules.
+    """The names a namespace shows (``__all__``, else ``dir``), minus private names and modules.
 
     Args:
         namespace: A module object of a face.
@@ -125,7 +127,7 @@ def public_names(namespace: Any) -> list:
         The sorted names whose values are not modules.
     """
     names = []
-    for name in sorted(dir(namespace)):
+    for name in sorted(getattr(namespace, "__all__", None) or dir(namespace)):
         if name.startswith("_"):
             continue
         try:
