@@ -682,3 +682,78 @@ def test_eager_case_exclusive_and_functional_ops():
     np.testing.assert_allclose(flowgrad.scan(lambda a, r: a + r, e).numpy(), [[1, 2], [4, 6]])
     np.testing.assert_allclose(flowgrad.foldr(lambda a, r: a * r, e).numpy(), [3, 8])
     np.testing.assert_allclose(flowgrad.map_fn(flowgrad.reduce_sum, e).numpy(), [3, 7])
+
+
+def _loop_grad_ops(fetch):
+    """Op types each iteration of the gradient loops computing ``fetch`` runs."""
+    from flowgrad.ops.subgraph import _needed_ops
+    seen, types, stack = set(), [], [fetch.op]
+    while stack:
+        op = stack.pop()
+        if op in seen:
+            continue
+        seen.add(op)
+        stack.extend(t.op for t in op.inputs)
+        if op.type == "While" and op.name.endswith("_grad"):
+            body = op.get_attr("body")
+            types += [o.type for o in _needed_ops(body, set(body.inputs))]
+    return types
+
+
+def test_gradient_loop_reads_stored_intermediates_instead_of_recomputing():
+    # the forward loop records what the gradient needs (as TensorFlow's while_v2 does):
+    # an iteration of the gradient loop runs the two gradient products and TanhGrad,
+    # not the forward product and tanh again
+    w = tf.placeholder(tf.float64, [2, 2])
+    x0 = tf.placeholder(tf.float64, [1, 2])
+    _, h = tf.while_loop(lambda i, h: i < 4, lambda i, h: (i + 1, tf.tanh(tf.matmul(h, w))),
+                         [0, x0])
+    g, = tf.gradients(tf.reduce_sum(h), w)
+    types = _loop_grad_ops(g)
+    assert "Tanh" not in types and types.count("TanhGrad") == 1
+    assert types.count("MatMul") == 2
+    forward = h.op.inputs[0].op if h.op.type == "Identity" else h.op
+    assert forward.get_attr("num_saved") >= 1
+    wv, xv = W22, X3[None, :2]
+    got, = tf.Session().run([g], {w: wv, x0: xv})
+    hs = [xv]
+    for _ in range(4):
+        hs.append(np.tanh(hs[-1] @ wv))
+    dh, want = np.ones_like(xv), np.zeros_like(wv)
+    for t in range(4, 0, -1):
+        dz = dh * (1 - hs[t] ** 2)
+        want += hs[t - 1].T @ dz
+        dh = dz @ wv.T
+    np.testing.assert_allclose(got, want, rtol=1e-12)
+
+
+def test_stored_intermediates_of_nested_loops_and_second_order():
+    # an inner loop's history and records, used by the outer gradient loop, are recorded
+    # by the inner loop of the forward body too; the second-order gradient reads the
+    # records' gradients
+    x = tf.placeholder(tf.float64, [3])
+
+    def outer(i, a):
+        _, b = tf.while_loop(lambda j, b: j < 2, lambda j, b: (j + 1, tf.sin(b) * x), [0, a])
+        return i + 1, b
+    y = tf.while_loop(lambda i, a: i < 2, outer, [0, x])[1]
+    g, = tf.gradients(tf.reduce_sum(y), x)
+    gg, = tf.gradients(tf.reduce_sum(g), x)
+    assert "Sin" not in _loop_grad_ops(g)
+    xv = X3
+    eps = 1e-6
+
+    def f(v):
+        a = v.copy()
+        for _ in range(4):
+            a = np.sin(a) * v
+        return a
+
+    def grad(v):
+        return np.array([(f(v + eps * e).sum() - f(v - eps * e).sum()) / (2 * eps)
+                         for e in np.eye(3)])
+    gv, ggv = tf.Session().run([g, gg], {x: xv})
+    np.testing.assert_allclose(gv, grad(xv), rtol=1e-7)
+    want = np.array([(grad(xv + 1e-4 * e).sum() - grad(xv - 1e-4 * e).sum()) / 2e-4
+                     for e in np.eye(3)])
+    np.testing.assert_allclose(ggv, want, rtol=1e-4)

@@ -349,12 +349,16 @@ def random_outputs(func: TracedFunction) -> list:
     return out
 
 
-def inline(func: TracedFunction, inputs: list, replace: dict | None = None) -> list:
+def inline(func: TracedFunction, inputs: list, replace: dict | None = None,
+           mapping: dict | None = None) -> list:
     """Copies ``func``'s graph into the default graph on ``inputs``; returns its outputs.
 
     ``replace`` maps tensors of ``func`` (outputs of random ops) to the values to use
-    instead (the samples the forward pass drew)."""
-    mapping: dict = dict(zip(func.inputs, inputs))
+    instead (the samples the forward pass drew). ``mapping``, if given, receives every
+    tensor of ``func`` used and its copy."""
+    if mapping is None:
+        mapping = {}
+    mapping.update(zip(func.inputs, inputs))
     if replace:
         mapping.update(replace)
     ops_map: dict = {}

@@ -6,13 +6,15 @@ iteration ``t``, as ``tf.scan``/``tf.map_fn`` need), every tensor the condition
 or body captured, and the maximum number of iterations (-1: none). Its outputs
 are the final loop variables, the *extras* (per-iteration body outputs, stacked
 along a new first axis), the iteration count, and the history of the loop
-variables (their value at the start of each iteration, stacked; recorded only
-once a gradient asked for it). The kernel runs the compiled condition and body
-plans in a plain Python loop: no per-iteration cost beyond the body itself.
+variables (their value at the start of each iteration; recorded only once a
+gradient asked for it), and the values of the body its gradient reads, recorded
+at every iteration (``save_intermediates``). The kernel runs the compiled
+condition and body plans in a plain Python loop: no per-iteration cost beyond
+the body itself.
 
 The gradient (``flowgrad.control_flow_grad``) is another While op that walks the
-history backwards, recomputing each iteration's body and applying its gradient;
-being ordinary ops again, it can itself be differentiated (to any order).
+history and the recorded values backwards, applying the body's gradient; being
+ordinary ops again, it can itself be differentiated (to any order).
 
 Eagerly, ``while_loop`` runs the Python loop (as TensorFlow does); the tape records
 each iteration's ops.
@@ -25,11 +27,11 @@ gradient of that gradient needs frames of frames. TF2's functional While (which
 flowgrad follows) keeps the loop as one op whose attributes are the condition and
 body functions; its gradient rewrites the forward op to output accumulators of
 the body's intermediates (TensorLists) and builds a gradient While. flowgrad
-differs from TF2 in four ways: the forward op accumulates only the loop
-variables (and the samples of random ops), and the backward loop recomputes each
-iteration's body from them (less memory, one more body evaluation per
-iteration, and a gradient that is again a pure function of its inputs, so every
-order works the same way); the history is recorded only once a gradient of the
+differs from TF2 in four ways: the forward op records the loop variables, the
+samples of random ops and the values the gradient ops read (an object array of
+the iterations' arrays, not a TensorList), and the records are outputs of the
+op like any other, so the gradient is again a pure function of its inputs and
+every order works the same way; they are recorded only once a gradient of the
 loop has been built; per-iteration inputs and outputs (scan, map_fn, RNNs) are
 sliced and stacked by the op itself instead of by TensorArrays; and the
 condition is fused into the body's compiled plan, so an iteration is one call of
@@ -64,12 +66,27 @@ def _scalar_pred(go: Any, where: str) -> Any:
     return go
 
 
+def _saved_start(attrs: dict) -> int:
+    """Where the body's saved intermediates start among its outputs (after the loop
+    variables, the extras and the fused condition of the next iteration)."""
+    return len(attrs["shapes"]) + len(attrs["extras"]) + (attrs["cond"] is not None)
+
+
+def _saved_specs(attrs: dict) -> list:
+    """(dtype, per-iteration shape) of each intermediate the op records for its gradient."""
+    start = _saved_start(attrs)
+    body = attrs["body"].outputs
+    return [(t.dtype.base_dtype, t.shape) for t in
+            body[start:start + attrs.get("num_saved", 0)]]
+
+
 def _while_infer(ins: list, attrs: dict) -> list:
     n_static = attrs["static_n"]
     finals = [(t.dtype.base_dtype, s) for t, s in zip(ins, attrs["shapes"])]
     extras = [(dt, TensorShape([n_static]).concatenate(s)) for dt, s in attrs["extras"]]
     hist = [(dt, TensorShape([n_static]).concatenate(s)) for dt, s in finals]
-    return finals + extras + [(dtypes.int32, TensorShape([]))] + hist
+    saved = [(dt, TensorShape([n_static]).concatenate(s)) for dt, s in _saved_specs(attrs)]
+    return finals + extras + [(dtypes.int32, TensorShape([]))] + hist + saved
 
 
 def _stack(values: list, dt: Any, shape: TensorShape, first: Any, what: str,
@@ -96,15 +113,30 @@ def _stack(values: list, dt: Any, shape: TensorShape, first: Any, what: str,
     return rows
 
 
+def _rows(values: list, dt: Any) -> np.ndarray:
+    """``values`` as a one-dimensional object array of arrays: the history and the recorded
+    intermediates, which only the gradient loop reads (row by row), are not copied into
+    one stacked array."""
+    rows = np.empty(len(values), dtype=object)
+    for i, v in enumerate(values):
+        # (a row that is itself a record of an inner loop stays an object array)
+        rows[i] = v if type(v) is np.ndarray and v.dtype in (dt, object) else \
+            np.asarray(v, dt)
+    return rows
+
+
 def _while_specialize(attrs: dict) -> Callable:
     cond_f, body_f = attrs["cond"], attrs["body"]
     n, ns, e = len(attrs["shapes"]), attrs["num_sliced"], len(attrs["extras"])
     flag = attrs["keep_history"]
-    shapes, extras_spec = attrs["shapes"], attrs["extras"]
+    extras_spec = attrs["extras"]
     where = body_f.graph.name[:-len("_body")]
     ragged = attrs.get("ragged", False)
     n_random = attrs["num_random"]
     bounded = attrs.get("bounded", True)
+    s0 = _saved_start(attrs)
+    saved_specs = _saved_specs(attrs)
+    n_saved = len(saved_specs)
 
     def run(*args: Any) -> tuple:
         vals = list(args[:-1])      # loop variables, (rows of) sliced inputs, captures
@@ -124,6 +156,7 @@ def _while_specialize(attrs: dict) -> Callable:
         keep = flag.keep
         hist: list = [[] for _ in range(n)]
         ext: list = [[] for _ in range(e)]
+        saved: list = [[] for _ in range(n_saved)]
         t = 0
         while go and t < limit:
             if keep:
@@ -138,6 +171,8 @@ def _while_specialize(attrs: dict) -> Callable:
             vals[:n] = out[:n]
             for k in range(e):
                 ext[k].append(out[n + k])
+            for k in range(n_saved):
+                saved[k].append(out[s0 + k])
             if cond_f is not None:
                 go = _scalar_pred(out[n + e], where)
             t += 1
@@ -146,10 +181,11 @@ def _while_specialize(attrs: dict) -> Callable:
         stacked_ext = [_stack(ext[k], dt, s, None, "per-iteration output %d" % k,
                               ragged or k >= e - n_random)
                        for k, (dt, s) in enumerate(extras_spec)]
-        stacked_hist = [_stack(hist[k], dtypes.as_dtype(np.asarray(first[k]).dtype), shapes[k],
-                               first[k], "loop variable %d" % k, True) if keep
+        stacked_hist = [_rows(hist[k], np.asarray(first[k]).dtype) if keep
                         else np.zeros((0,), np.asarray(first[k]).dtype) for k in range(n)]
-        return tuple(xs) + tuple(stacked_ext) + (np.int32(t),) + tuple(stacked_hist)
+        stacked_saved = [_rows(saved[k], dt.np) for k, (dt, _) in enumerate(saved_specs)]
+        return tuple(xs) + tuple(stacked_ext) + (np.int32(t),) + tuple(stacked_hist) + \
+            tuple(stacked_saved)
     return run
 
 
@@ -158,7 +194,8 @@ def _while_kernel(*args: Any, **attrs: Any) -> tuple:
 
 
 register_op("While", _while_kernel, _while_infer, specialize=_while_specialize, foldable=False,
-            num_outputs=lambda attrs: 2 * len(attrs["shapes"]) + len(attrs["extras"]) + 1,
+            num_outputs=lambda attrs: 2 * len(attrs["shapes"]) + len(attrs["extras"]) + 1 +
+            attrs.get("num_saved", 0),
             input_names=("input",))
 
 
@@ -187,13 +224,16 @@ def _check_body_outputs(name: str, loop_vars: list, shapes: list, outs: list) ->
 def build_while(cond_fn: Callable | None, body_fn: Callable, loop_vars: list, shapes: list,
                 sliced: list = (), max_iter: Any = None, name: str = "while",
                 static_n: int | None = None, ragged: bool = False,
-                ) -> tuple[list, list, Tensor, list]:
+                late_sliced: list | None = None) -> tuple[list, list, Tensor, list]:
     """Builds a While op; returns (final loop vars, stacked extras, count, history).
 
     ``cond_fn(*loop_vars)`` gives a boolean scalar (None: loop until ``max_iter`` or the
     sliced inputs run out); ``body_fn(*loop_vars, *slices)`` returns (new loop vars,
     extras). All arguments are tensors of the default graph. With ``ragged`` (gradient
-    loops), extras whose shape varies between iterations are kept as object arrays."""
+    loops), extras whose shape varies between iterations are kept as object arrays.
+    ``late_sliced``, a list ``body_fn`` may fill while it is traced with (placeholder of
+    the body, tensor of the enclosing graph) pairs, adds sliced inputs found only while
+    tracing (a gradient loop's stored intermediates of its forward loop)."""
     specs = [(x.dtype.base_dtype, s) for x, s in zip(loop_vars, shapes)]
     slice_specs = [(s.dtype.base_dtype, s.shape[1:] if s.shape.rank else TensorShape(None))
                    for s in sliced]
@@ -212,6 +252,9 @@ def build_while(cond_fn: Callable | None, body_fn: Callable, loop_vars: list, sh
         cond_caps = g_c.capture_list
     g_b, args_b, res = trace(name + "_body", body_fn, specs + slice_specs)
     new_vars, extras = res
+    if late_sliced:
+        args_b = args_b + [p for p, _ in late_sliced]
+        sliced = list(sliced) + [t for _, t in late_sliced]
     if len(new_vars) != len(loop_vars):
         raise ValueError("%s: body returned %d loop variables, expected %d"
                          % (name, len(new_vars), len(loop_vars)))
@@ -271,6 +314,37 @@ def build_while(cond_fn: Callable | None, body_fn: Callable, loop_vars: list, sh
         with control_dependencies(writes):
             finals = [identity(t) for t in finals]
     return finals, out[n:n + len(extras)], out[n + e], out[n + e + 1:n + e + 1 + n_user]
+
+
+def save_intermediates(op: Any, tensors: list) -> list:
+    """Makes the While ``op`` record ``tensors`` (of its body's graph) at every iteration, as
+    TensorFlow's while_v2 gradient makes its forward loop accumulate them; returns the
+    op's outputs holding them stacked along a new first axis (one row per iteration).
+
+    The body outputs them after its other outputs; ``op`` (and every copy of it sharing
+    the body) records the first ``num_saved`` of those, so outputs added here are appended
+    to ``op.outputs`` and earlier plans, which ask for fewer, stay valid."""
+    attrs = op._attrs
+    body = attrs["body"]
+    start = _saved_start(attrs)
+    have = body.outputs[start:]
+    where = {id(t): k for k, t in enumerate(have)}
+    for t in tensors:
+        if id(t) not in where:
+            where[id(t)] = len(have)
+            have.append(t)
+            body.outputs.append(t)
+            body._fn = None             # compiled again, with the new outputs
+    first = 2 * len(attrs["shapes"]) + len(attrs["extras"]) + 1
+    want = max([where[id(t)] + 1 for t in tensors] + [attrs.get("num_saved", 0)])
+    n_static = attrs["static_n"]
+    for k in range(attrs.get("num_saved", 0), want):
+        t = have[k]
+        op.outputs.append(Tensor(op, first + k, t.dtype.base_dtype,
+                                 TensorShape([n_static]).concatenate(t.shape)))
+    attrs["num_saved"] = want
+    attrs["keep_history"].keep = True
+    return [op.outputs[first + where[id(t)]] for t in tensors]
 
 
 def _while_random_outputs(op: Any) -> list:
