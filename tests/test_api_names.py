@@ -192,3 +192,32 @@ def test_tf2_losses_and_metrics_are_keras_ones():
     assert tf.losses is tf.keras.losses and tf.metrics is tf.keras.metrics
     assert tf.optimizers is tf.keras.optimizers
     assert tf.compat.v1.losses.__name__ == "flowgrad.losses"     # TF1's stay in compat.v1
+
+
+def test_lookup_tables_match_tensorflow(eager, tmp_path):
+    assert ref.record_lookup(tf, str(tmp_path)) == RECORDED["lookup"]
+
+
+def test_lookup_tables_in_a_tf1_session_and_a_function(tmp_path):
+    v1 = tf.compat.v1
+    with tf.Graph().as_default():
+        table = v1.lookup.StaticVocabularyTable(v1.lookup.KeyValueTensorInitializer(
+            ["emerson", "lake", "palmer"], tf.constant([0, 1, 2], tf.int64)), 5)
+        keys = v1.placeholder(tf.string, [None])
+        ids = table.lookup(keys)
+        with v1.Session() as sess:
+            sess.run(v1.tables_initializer())
+            np.testing.assert_array_equal(
+                sess.run(ids, {keys: ["emerson", "lake", "xx", "yy", "zzz"]}),
+                RECORDED["lookup"]["vocab_str"])
+    tf.compat.v1.enable_v2_behavior()
+    h = tf.lookup.StaticHashTable(tf.lookup.KeyValueTensorInitializer(["a", "b"], [1.5, 2.5]),
+                                  -1.0)
+    f = tf.function(lambda k: h.lookup(k))
+    np.testing.assert_array_equal(f(tf.constant([["a", "c"], ["b", "b"]])),
+                                  RECORDED["lookup"]["hash_dense"])
+    with pytest.raises(errors.NotFoundError):
+        tf.lookup.TextFileInitializer(str(tmp_path / "missing.txt"), tf.string, 0, tf.int64, -1)
+    (tmp_path / "v.txt").write_text("a\nb\n")
+    with pytest.raises(errors.InvalidArgumentError, match="column 1"):
+        tf.lookup.TextFileInitializer(str(tmp_path / "v.txt"), tf.string, 0, tf.int64, 1)

@@ -137,6 +137,10 @@ from flowgrad.ops.parsing_ops import (FixedLenFeature, FixedLenSequenceFeature, 
                                       parse_example, parse_single_example,
                                       parse_single_sequence_example)
 from flowgrad.compat import v1_image as image
+from flowgrad import distribute_api as distribute, lite_api as lite, lookup_api as lookup
+from flowgrad import tpu_api as tpu
+from flowgrad.ops.confusion_matrix_ops import confusion_matrix
+from flowgrad.ops.lookup_ops import tables_initializer
 
 
 def disable_v2_behavior() -> None:

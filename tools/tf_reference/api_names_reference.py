@@ -39,6 +39,50 @@ def _error(fn):
     return None
 
 
+VOCAB_FILE = "emerson\t10\nlake\t20\npalmer\t30\n"
+
+
+def _plain(value):
+    """NumPy values and bytes as JSON."""
+    return value.decode() if isinstance(value, bytes) else value.tolist()
+
+
+def record_lookup(tf, tmpdir):
+    """Tables: StaticVocabularyTable (string and int64 keys, OOV buckets), StaticHashTable
+    (dense, ragged and sparse keys), TextFileInitializer (columns, line numbers)."""
+    out = {}
+    init = tf.lookup.KeyValueTensorInitializer(["emerson", "lake", "palmer"],
+                                               tf.constant([0, 1, 2], tf.int64))
+    t = tf.lookup.StaticVocabularyTable(init, num_oov_buckets=5)
+    out["vocab_str"] = t.lookup(tf.constant(["emerson", "lake", "xx", "yy", "zzz"])).numpy()
+    out["vocab_size"] = t.size().numpy()
+    t2 = tf.lookup.StaticVocabularyTable(tf.lookup.KeyValueTensorInitializer(
+        tf.constant([10, 20], tf.int64), tf.constant([0, 1], tf.int64)), 3)
+    out["vocab_int"] = t2.lookup(tf.constant([[10, 5], [7, 20]], tf.int64)).numpy()
+    h = tf.lookup.StaticHashTable(tf.lookup.KeyValueTensorInitializer(["a", "b"], [1.5, 2.5]),
+                                  -1.0)
+    out["hash_dense"] = h.lookup(tf.constant([["a", "c"], ["b", "b"]])).numpy()
+    out["hash_ragged"] = h.lookup(tf.ragged.constant([["a"], ["b", "x"]])).to_list()
+    sp = h.lookup(tf.sparse.from_dense(tf.constant([["a", ""], ["", "b"]])))
+    out["hash_sparse"] = [sp.indices.numpy(), sp.values.numpy()]
+    out["hash_meta"] = [h.size().numpy(), h.key_dtype.name, h.value_dtype.name,
+                        h.default_value.numpy()]
+    out["hash_dtype_error"] = _error(lambda: h.lookup(tf.constant([1, 2])))
+    path = os.path.join(tmpdir, "vocab.tsv")
+    with open(path, "w") as f:
+        f.write(VOCAB_FILE)
+    whole = tf.lookup.StaticHashTable(tf.lookup.TextFileInitializer(
+        path, tf.string, 0, tf.int64, tf.lookup.TextFileIndex.LINE_NUMBER), -1)
+    out["file_line_number"] = whole.lookup(tf.constant(["lake", "palmer", "x"])).numpy()
+    cols = tf.lookup.StaticHashTable(tf.lookup.TextFileInitializer(
+        path, tf.string, 0, tf.int64, 1, delimiter="\t"), -1)
+    out["file_column"] = cols.lookup(tf.constant(["palmer", "emerson", "x"])).numpy()
+    out["text_file_index"] = [tf.lookup.TextFileIndex.WHOLE_LINE,
+                              tf.lookup.TextFileIndex.LINE_NUMBER]
+    out["oov_zero_error"] = _error(lambda: tf.lookup.StaticVocabularyTable(init, 0))
+    return json.loads(json.dumps(out, default=_plain))
+
+
 def record(tf):
     out = {"confusion_matrix": [], "confusion_errors": [], "average_loss": []}
     # first: the logical devices are fixed once TensorFlow's runtime starts
@@ -123,10 +167,14 @@ def record(tf):
 def main():
     import tensorflow as tf
 
+    import tempfile
+
     out = record(tf)
+    with tempfile.TemporaryDirectory() as tmpdir:
+        out["lookup"] = record_lookup(tf, tmpdir)
     path = os.path.join("tests", "data", "api_names", "reference.json")
     with open(path, "w") as f:
-        json.dump(out, f, indent=1, sort_keys=True)
+        json.dump(out, f, indent=1, sort_keys=True, default=_plain)
     print("wrote", path)
 
 
