@@ -59,6 +59,7 @@ PAGES: tuple = (
     ("tf.test", "tf.test", ("tf.test",), ""),
     ("tf.lite", "tf.lite", ("tf.lite", "tf.lite.experimental"), ""),
     ("tf.tpu", "tf.tpu", ("tf.tpu", "tf.tpu.experimental"), ""),
+    ("tf.lookup", "tf.lookup", ("tf.lookup", "tf.lookup.experimental"), ""),
     ("tf.experimental", "tf.experimental",
      ("tf.experimental", "tf.experimental.dtensor", "tf.types.experimental", "tf.version"), ""),
     ("tf.datasets", "Datasets (tf.datasets)", ("tf.datasets.mnist", "tf.datasets.download"),
