@@ -9,6 +9,7 @@ tf.Module or Keras model and ``loss_fn(model, batch)`` its loss)."""
 from flowgrad.distribute.cluster import connect
 from flowgrad.distribute.replica import ReplicaContext
 from flowgrad.distribute.strategy import AsyncTrainer, ParameterServerStrategy, SyncTrainer
+from flowgrad.distribute.workers import WorkerGroup
 
 __all__ = ["AsyncTrainer", "ParameterServerStrategy", "ReplicaContext", "SyncTrainer",
-           "connect"]
+           "WorkerGroup", "connect"]

@@ -1,6 +1,7 @@
 """``tf.distribute``'s strategy API (``tensorflow/python/distribute/distribute_lib.py``):
 the default strategy, replica and cross-replica contexts, ``PerReplica`` values and
-``OneDeviceStrategy``; ``MirroredStrategy`` (several replicas) is in ``mirrored``.
+``OneDeviceStrategy``; ``MirroredStrategy`` (several replicas) is in ``mirrored``,
+``MultiWorkerMirroredStrategy`` (several Ray workers) in ``multi_worker``.
 
 Code written for strategies (Keras 3's TensorFlow trainer and optimizers among it) runs
 unchanged: ``strategy.run(fn)`` calls ``fn`` in the replica context, ``reduce`` and
@@ -8,9 +9,7 @@ unchanged: ``strategy.run(fn)`` calls ``fn`` in the replica context, ``reduce`` 
 ``extended.update(var, fn)`` calls ``fn(var)``. With several replicas ``run`` returns
 ``PerReplica`` values, ``merge_call``/``all_reduce`` meet the other replicas
 (``Strategy._merge_call``, which a strategy of several replicas overrides), and distributed
-datasets give each replica its part. Strategies that need TPUs or several hosts raise
-``NotImplementedError`` naming themselves. (flowgrad's multi-process training on Ray is
-``flowgrad.distribute.ParameterServerStrategy``.)"""
+datasets give each replica its part. ``TPUStrategy`` raises ``NotImplementedError``."""
 from __future__ import annotations
 
 import contextlib
@@ -344,15 +343,15 @@ class OneDeviceStrategy(Strategy):
 def _unsupported(name: str) -> type:
     class Unsupported(Strategy):
         def __init__(self, *args: Any, **kwargs: Any):
-            raise NotImplementedError("tf.distribute.%s needs TPUs or several workers, which "
-                                      "flowgrad does not have; for multi-process training use "
-                                      "flowgrad.distribute.ParameterServerStrategy on Ray." % name)
+            raise NotImplementedError("tf.distribute.%s needs TPUs, which flowgrad does not "
+                                      "have; for training in several processes use "
+                                      "tf.distribute.MultiWorkerMirroredStrategy in a "
+                                      "flowgrad.distribute.WorkerGroup on Ray." % name)
     Unsupported.__name__ = Unsupported.__qualname__ = name
     return Unsupported
 
 
 TPUStrategy = _unsupported("TPUStrategy")
-MultiWorkerMirroredStrategy = _unsupported("MultiWorkerMirroredStrategy")
 
 
 class DistributedValues:
@@ -499,7 +498,7 @@ def maybe_merge_call(fn: Callable, strategy: Strategy, *args: Any, **kwargs: Any
 
 
 __all__ = ["DistributedDataset", "DistributedIterator", "DistributedValues", "InputContext",
-           "MultiWorkerMirroredStrategy", "OneDeviceStrategy", "PerReplica", "ReduceOp",
+           "OneDeviceStrategy", "PerReplica", "ReduceOp",
            "ReplicaContext", "Strategy", "StrategyExtended", "TPUStrategy",
            "get_cross_replica_context", "get_replica_context", "get_strategy", "has_strategy",
            "in_cross_replica_context", "maybe_merge_call", "strategy_supports_no_merge_call"]

@@ -1,0 +1,286 @@
+"""``tf.distribute.MultiWorkerMirroredStrategy`` on Ray: synchronous data parallelism,
+one replica per worker process, the workers' gradients all-reduced among them.
+
+As in TensorFlow every worker runs the same program; ``flowgrad.distribute.WorkerGroup``
+starts it on Ray workers (``group.run(train_fn)``), and the strategy made inside it has
+``num_replicas_in_sync`` equal to the group's size. Outside a group it is one worker (as
+TensorFlow's without ``TF_CONFIG``).
+
+- Variables created under ``scope()`` take worker 0's initial values (broadcast at the
+  next ``run``), as TensorFlow's collective initialisation does.
+- ``ReplicaContext.all_reduce`` (what a Keras optimizer's ``apply_gradients`` calls),
+  ``strategy.reduce``, ``gather`` and ``extended.reduce_to`` are collectives among the
+  workers (``flowgrad.distribute.collective``); inside a ``tf.function`` they are ops.
+  All the tensors of one call go in one collective.
+- Non-trainable floating-point variables that the replica function writes (batch
+  normalization's moving statistics: TensorFlow's ON_READ variables aggregated by MEAN)
+  are set to the workers' mean at the end of ``run``; those written in the cross-replica
+  context (an optimizer's slots and ``iterations``) are equal on every worker already.
+- ``experimental_distribute_dataset`` gives each worker its part of every global batch;
+  ``distribute_datasets_from_function`` calls the function with this worker's
+  ``InputContext``."""
+from __future__ import annotations
+
+from collections.abc import Callable, Iterator
+from typing import Any
+
+import numpy as np
+
+from flowgrad import nest
+from flowgrad.distribute import collective, distribute_lib
+from flowgrad.distribute.distribute_lib import (InputContext, PerReplica, ReplicaContext,
+                                                Strategy, StrategyExtended)
+from flowgrad.framework.context import executing_eagerly
+from flowgrad.framework.tensor import Tensor, convert_to_tensor
+from flowgrad.ops import array_ops, math_ops
+
+
+def _op_name(reduce_op: Any) -> str:
+    return distribute_lib._reduce_op(reduce_op).value
+
+
+class _WorkerExtended(StrategyExtended):
+    """``strategy.extended`` of a MultiWorkerMirroredStrategy."""
+
+    @property
+    def worker_devices(self) -> tuple:
+        return ("/job:worker/replica:0/task:%d/device:CPU:0" % self._strategy._group.rank,)
+
+    @property
+    def should_checkpoint(self) -> bool:
+        return self._strategy._group.rank == 0
+
+    @property
+    def should_save_summary(self) -> bool:
+        return self._strategy._group.rank == 0
+
+    def _in_multi_worker_mode(self) -> bool:
+        return self._strategy._group.world_size > 1
+
+    def _use_merge_call(self) -> bool:
+        return True
+
+    def reduce_to(self, reduce_op: Any, value: Any, destinations: Any, options: Any = None) -> Any:
+        return self._strategy._all_reduce(_op_name(reduce_op), value)
+
+    def batch_reduce_to(self, reduce_op: Any, value_destination_pairs: list,
+                        options: Any = None) -> list:
+        return self._strategy._all_reduce(_op_name(reduce_op),
+                                          [v for v, _ in value_destination_pairs])
+
+
+class _WorkerReplicaContext(ReplicaContext):
+    """The replica context of this worker's one replica."""
+
+    def all_reduce(self, reduce_op: Any, value: Any, options: Any = None) -> Any:
+        return self._strategy._all_reduce(_op_name(reduce_op), value)
+
+    def all_gather(self, value: Any, axis: int, options: Any = None) -> Any:
+        return self._strategy._all_gather(value, axis)
+
+
+class MultiWorkerMirroredStrategy(Strategy):
+    """Synchronous training on several workers (``tf.distribute.MultiWorkerMirroredStrategy``),
+    one replica each, on Ray (see the module docstring).
+
+    Args:
+      cluster_resolver: accepted for TensorFlow's signature; the cluster is the Ray
+        ``WorkerGroup`` this program runs in.
+      communication_options: accepted for TensorFlow's signature.
+    """
+
+    def __init__(self, cluster_resolver: Any = None, communication_options: Any = None):
+        group = collective.current_group() or collective.CollectiveGroup(0, 1, [])
+        self._group = group
+        super().__init__(_WorkerExtended(self, ""), num_replicas=group.world_size)
+        self._synced = 0              # variables created under scope() already broadcast
+        self._snapshot: dict | None = None     # id -> value of the ON_READ candidates
+        self._written: dict = {}      # id -> variable the replica function wrote
+
+    @property
+    def cluster_resolver(self) -> Any:
+        """This worker's place in the cluster: ``task_type`` "worker", ``task_id`` its rank,
+        ``num_workers``."""
+        return _WorkerResolver(self._group.rank, self._group.world_size)
+
+    # -- collectives -----------------------------------------------------------------------
+    def _all_reduce(self, op: str, value: Any) -> Any:
+        """``value`` (a nest of tensors, arrays or numbers) summed or averaged over the
+        workers, in one collective; a tensor inside a tf.function trace gives an op."""
+        leaves = nest.flatten(value)
+        present = [i for i, v in enumerate(leaves) if v is not None]
+        if not present:
+            return value
+        tensors = [leaves[i] for i in present]
+        if all(_is_eager(t) for t in tensors):
+            arrays = [_numpy(t) for t in tensors]
+            reduced = [convert_to_tensor(a) for a in self._group.all_reduce(arrays, op)]
+        else:
+            tensors = [convert_to_tensor(t) for t in tensors]
+            from flowgrad.ops.script_ops import numpy_function
+            outs = numpy_function(lambda *a: self._group.all_reduce(list(a), op), tensors,
+                                  [t.dtype for t in tensors], name="CollectiveReduce")
+            for o, t in zip(outs, tensors):
+                o.set_shape(t.shape)
+            reduced = list(outs)
+        out = list(leaves)
+        for i, r in zip(present, reduced):
+            out[i] = r
+        return nest.pack_sequence_as(value, out)
+
+    def _all_gather(self, value: Any, axis: int) -> Any:
+        def gather(t: Any) -> Any:
+            parts = self._group.all_gather([_numpy(t)])
+            return convert_to_tensor(np.concatenate([p[0] for p in parts], axis=axis))
+        return nest.map_structure(gather, value)
+
+    def _sync_new_variables(self) -> None:
+        new = self._variables[self._synced:]
+        if new:
+            values = self._group.broadcast([v.numpy() for v in new], root=0)
+            for v, value in zip(new, values):
+                v.assign(value)
+        self._synced = len(self._variables)
+
+    # -- ON_READ variables ---------------------------------------------------------------
+    def _candidates(self) -> list:
+        return [v for v in self._variables
+                if not v.trainable and v.dtype.is_floating]
+
+    def _take_snapshot(self) -> None:
+        self._snapshot = {id(v): np.array(v.numpy(), copy=True) for v in self._candidates()}
+
+    def _mark_written(self) -> None:
+        for v in self._candidates():
+            before = self._snapshot.get(id(v))
+            if before is None or not np.array_equal(before, v.numpy()):
+                self._written[id(v)] = v
+
+    def _average_written(self) -> None:
+        written = [v for v in self._candidates() if id(v) in self._written]
+        if written:
+            values = self._group.all_reduce(
+                [np.asarray(v.numpy(), np.float64) for v in written], "MEAN")
+            for v, value in zip(written, values):
+                v.assign(value.astype(v.dtype.as_numpy_dtype))
+
+    # -- the strategy API ----------------------------------------------------------------
+    def run(self, fn: Callable, args: tuple = (), kwargs: dict | None = None,
+            options: Any = None) -> Any:
+        """``fn(*args, **kwargs)`` on this worker's replica, in its replica context."""
+        self._sync_new_variables()
+        self._written = {}
+        self._take_snapshot()
+        with _WorkerReplicaContext(self, self._group.rank):
+            result = fn(*args, **(kwargs or {}))
+        self._mark_written()
+        self._average_written()
+        self._sync_new_variables()
+        self._snapshot = None
+        return result
+
+    def _merge_call(self, replica_id: int, merge_fn: Callable, args: tuple, kwargs: dict
+                    ) -> Any:
+        if self._snapshot is not None and executing_eagerly():
+            self._mark_written()
+        result = super()._merge_call(replica_id, merge_fn, args, kwargs)
+        if self._snapshot is not None and executing_eagerly():
+            self._take_snapshot()
+        return result
+
+    def reduce(self, reduce_op: Any, value: Any, axis: int | None = None) -> Any:
+        """This worker's ``value`` combined over the workers (``SUM`` or ``MEAN``), and over
+        ``axis`` of each where given (the mean then is over every element)."""
+        op = _op_name(reduce_op)
+        if isinstance(value, PerReplica):
+            value = value.values[0]
+        if axis is None:
+            return self._all_reduce(op, value)
+
+        def reduce_axis(t: Any) -> Any:
+            t = convert_to_tensor(t)
+            total = math_ops.reduce_sum(t, axis=axis)
+            if op == "SUM":
+                return self._all_reduce("SUM", total)
+            count = math_ops.cast(array_ops.shape(t)[axis], total.dtype)
+            total, count = self._all_reduce("SUM", [total, count])
+            return total / count
+        return nest.map_structure(reduce_axis, value)
+
+    def gather(self, value: Any, axis: int) -> Any:
+        """Every worker's ``value`` concatenated along ``axis``, in rank order."""
+        if isinstance(value, PerReplica):
+            value = value.values[0]
+        return self._all_gather(value, axis)
+
+    def experimental_distribute_dataset(self, dataset: Any, options: Any = None) -> Any:
+        """``dataset``'s global batches, of which this worker takes its part (split along
+        the first axis as evenly as possible, worker 0 first)."""
+        return _WorkerDataset(dataset, self._group.world_size, self._group.rank)
+
+    def distribute_datasets_from_function(self, dataset_fn: Callable,
+                                          options: Any = None) -> Any:
+        """``dataset_fn(InputContext)`` for this worker's input pipeline."""
+        k = self._group.world_size
+        return dataset_fn(InputContext(k, self._group.rank, k))
+
+    def experimental_distribute_values_from_function(self, value_fn: Callable) -> Any:
+        ctx = distribute_lib.ValueContext()
+        ctx.replica_id_in_sync_group = self._group.rank
+        ctx.num_replicas_in_sync = self._group.world_size
+        return value_fn(ctx)
+
+
+def _is_eager(t: Any) -> bool:
+    """Whether ``t`` has a value now (not a symbolic tensor of a graph being built)."""
+    return not isinstance(t, Tensor)
+
+
+def _numpy(t: Any) -> np.ndarray:
+    if hasattr(t, "numpy"):
+        return np.asarray(t.numpy())
+    return np.asarray(t)
+
+
+class _WorkerResolver:
+    """What ``strategy.cluster_resolver`` tells a worker about the cluster."""
+
+    task_type = "worker"
+
+    def __init__(self, task_id: int, num_workers: int):
+        self.task_id = task_id
+        self.num_workers = num_workers
+
+    def __repr__(self) -> str:
+        return "<cluster_resolver task_type='worker' task_id=%d of %d>" % (
+            self.task_id, self.num_workers)
+
+
+class _WorkerDataset:
+    """This worker's part of every global batch of a dataset."""
+
+    def __init__(self, dataset: Any, num_workers: int, rank: int):
+        self._dataset = dataset
+        self._k = num_workers
+        self._rank = rank
+
+    @property
+    def element_spec(self) -> Any:
+        return self._dataset.element_spec
+
+    def __iter__(self) -> Iterator[Any]:
+        for batch in self._dataset:
+            if self._k == 1:
+                yield batch
+            else:
+                yield distribute_lib.select_replica(
+                    self._rank, distribute_lib._split_batch(batch, self._k))
+
+    def reduce(self, initial_state: Any, reduce_func: Callable) -> Any:
+        state = initial_state
+        for element in self:
+            state = reduce_func(state, element)
+        return state
+
+
+__all__ = ["MultiWorkerMirroredStrategy"]

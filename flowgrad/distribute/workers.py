@@ -1,0 +1,163 @@
+"""A group of Ray workers that each run the same training function (TensorFlow's
+multi-worker model: every worker runs the whole program, and
+``tf.distribute.MultiWorkerMirroredStrategy`` inside it all-reduces among them).
+
+The workers are Ray actors placed with a placement group, one bundle of
+``cpus_per_worker`` CPUs each (``SPREAD``: one worker per node where the cluster has the
+nodes). The driver starts the function once on every worker and waits; the per-step
+traffic (the all-reduce) goes from worker to worker (``flowgrad.distribute.collective``)."""
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+from flowgrad.distribute import cluster, collective
+from flowgrad.framework import errors
+
+
+class Worker:
+    """One worker process: its end of the collectives and the function it runs."""
+
+    def __init__(self, rank: int, world_size: int):
+        self._rank = int(rank)
+        self._world_size = int(world_size)
+        self._group: collective.CollectiveGroup | None = None
+
+    def setup(self, peers: list, timeout: float) -> int:
+        """Joins the group whose workers' actor handles are ``peers`` (rank order)."""
+        self._group = collective.CollectiveGroup(self._rank, self._world_size, peers, timeout)
+        collective.set_current_group(self._group)
+        return self._rank
+
+    def deliver(self, key: tuple, value: Any) -> None:
+        """Receives a peer's chunk (runs in the collective concurrency group)."""
+        self._group.deliver(key, value)
+
+    def run(self, call: tuple) -> Any:
+        """``fn(*args, **kwargs)`` for ``call = (fn, args, kwargs)``; returns its result."""
+        fn, args, kwargs = call
+        return fn(*args, **kwargs)
+
+    def stats(self) -> dict:
+        """This worker's collective statistics (bytes sent, time sending and waiting)."""
+        return self._group.stats.as_dict()
+
+
+class WorkerGroup:
+    """``num_workers`` Ray actors that run a training function together.
+
+    ``run(fn)`` calls ``fn`` on every worker at once; inside it
+    ``tf.distribute.MultiWorkerMirroredStrategy()`` has ``num_replicas_in_sync ==
+    num_workers`` and all-reduces among them. A worker that dies, or whose function
+    raises, fails the run at once (naming the worker) and shuts the group down: the
+    others would wait for it in their next collective.
+
+    Args:
+      num_workers: the number of workers (replicas).
+      cpus_per_worker: the CPUs each worker reserves (default: one, or an equal share when
+        the cluster has fewer CPUs than workers).
+      address: the Ray cluster to connect to (None: a local instance, or the running one).
+      placement_strategy: the placement group's strategy (``"SPREAD"``: one worker per
+        node where possible; ``"PACK"``, ``"STRICT_SPREAD"``, ``"STRICT_PACK"``).
+      collective_timeout: seconds a collective waits for a peer before it fails.
+      **ray_init_kwargs: passed to ``ray.init``.
+
+    Raises:
+      ValueError: ``num_workers`` below 1.
+    """
+
+    def __init__(self, num_workers: int = 2, cpus_per_worker: float | None = None,
+                 address: str | None = None, placement_strategy: str = "SPREAD",
+                 collective_timeout: float = 300.0, **ray_init_kwargs: Any):
+        if int(num_workers) < 1:
+            raise ValueError("num_workers must be at least 1, got %r" % (num_workers,))
+        ray = self._ray = cluster.connect(address, **ray_init_kwargs)
+        from ray.util.placement_group import placement_group, remove_placement_group
+        from ray.util.scheduling_strategies import PlacementGroupSchedulingStrategy
+        self.num_workers = int(num_workers)
+        if cpus_per_worker is None:
+            cpus = ray.cluster_resources().get("CPU", 1.0)
+            cpus_per_worker = min(1.0, cpus / self.num_workers)
+        self.cpus_per_worker = float(cpus_per_worker)
+        self._remove_pg = remove_placement_group
+        self._pg = placement_group([{"CPU": self.cpus_per_worker}] * self.num_workers,
+                                   strategy=placement_strategy)
+        try:
+            ray.get(self._pg.ready(), timeout=120)
+        except Exception as e:
+            self._remove_pg(self._pg)
+            raise errors.UnavailableError(
+                None, None, "Ray could not place %d workers of %g CPUs each (%s placement) on "
+                "a cluster with %s CPUs" % (self.num_workers, self.cpus_per_worker,
+                                            placement_strategy,
+                                            ray.cluster_resources().get("CPU", 0))) from e
+        actor = ray.remote(concurrency_groups={collective.CONCURRENCY_GROUP: 2})(Worker)
+        self._workers = [
+            actor.options(num_cpus=self.cpus_per_worker, max_restarts=0,
+                          scheduling_strategy=PlacementGroupSchedulingStrategy(
+                              self._pg, placement_group_bundle_index=i)).remote(
+                                  i, self.num_workers)
+            for i in range(self.num_workers)]
+        try:
+            cluster.get([w.setup.remote(self._workers, float(collective_timeout))
+                         for w in self._workers])
+        except Exception:
+            self.shutdown()
+            raise
+
+    @property
+    def workers(self) -> list:
+        """The workers' Ray actor handles, in rank order."""
+        return list(self._workers)
+
+    def run(self, fn: Callable, *args: Any, **kwargs: Any) -> list:
+        """Runs ``fn(*args, **kwargs)`` on every worker; returns their results in rank
+        order. ``fn`` and its arguments go through the object store once.
+
+        Raises:
+          UnavailableError: a worker died (the group is shut down).
+          RuntimeError: the group was shut down.
+          Exception: the first exception a worker's ``fn`` raised (the group is shut down).
+        """
+        ray = self._ray
+        if not self._workers:
+            raise RuntimeError("This WorkerGroup was shut down (after a worker failed, or by "
+                               "shutdown()); make a new one")
+        call = ray.put((fn, args, kwargs))
+        pending = {w.run.remote(call): rank for rank, w in enumerate(self._workers)}
+        results: list = [None] * self.num_workers
+        while pending:
+            done, _ = ray.wait(list(pending), num_returns=1)
+            rank = pending.pop(done[0])
+            try:
+                results[rank] = cluster.get(done[0])
+            except ray.exceptions.RayActorError as e:
+                self.shutdown()
+                raise errors.UnavailableError(
+                    None, None, "Worker %d of %d (Ray actor %s) died: the run cannot go on "
+                    "without it, and the group is shut down; make a new WorkerGroup and "
+                    "restore the last checkpoint to resume" % (
+                        rank, self.num_workers, getattr(e, "actor_id", "?"))) from e
+            except BaseException:
+                self.shutdown()
+                raise
+        return results
+
+    def stats(self) -> list:
+        """Every worker's collective statistics, in rank order."""
+        return cluster.get([w.stats.remote() for w in self._workers])
+
+    def shutdown(self) -> None:
+        """Ends the workers and frees their placement group."""
+        for w in self._workers:
+            self._ray.kill(w)
+        self._workers = []
+        if self._pg is not None:
+            self._remove_pg(self._pg)
+            self._pg = None
+
+    def __enter__(self) -> WorkerGroup:
+        return self
+
+    def __exit__(self, *exc: Any) -> None:
+        self.shutdown()

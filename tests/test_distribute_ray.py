@@ -1,0 +1,207 @@
+"""tf.distribute.MultiWorkerMirroredStrategy on Ray workers (flowgrad.distribute.WorkerGroup):
+K = 2 and 4 workers equal one process on the combined batch (SGD, Adam), batch
+normalization's moving statistics averaged as MirroredStrategy's replicas are, the
+collectives, and a worker that dies or fails."""
+from __future__ import annotations
+
+import os
+import sys
+
+import numpy as np
+import pytest
+
+import flowgrad as tf
+from flowgrad.framework import errors
+from flowgrad.framework.context import state
+
+RNG = np.random.default_rng(0)
+X = RNG.normal(size=(5, 16, 6)).astype(np.float32)      # 5 global batches of 16
+Y = RNG.normal(size=(5, 16, 1)).astype(np.float32)
+
+
+@pytest.fixture(scope="module")
+def ray():
+    ray = pytest.importorskip("ray", reason="Ray is not installed (pip install "
+                              "flowgrad[distributed]); the distributed tests need it")
+    ray.init(num_cpus=2, include_dashboard=False, log_to_driver=False,
+             runtime_env={"env_vars": {"PYTHONPATH": os.pathsep.join(sys.path)}})
+    yield ray
+    ray.shutdown()
+
+
+@pytest.fixture(scope="module")
+def four(ray):
+    from flowgrad.distribute import WorkerGroup
+    group = WorkerGroup(4, cpus_per_worker=0.4)     # 0.4 of the 2 CPUs left for the others
+    yield group
+    group.shutdown()
+
+
+@pytest.fixture(autouse=True)
+def eager():
+    """TF2 programs: eager mode (conftest starts every test in graph mode)."""
+    saved = state.eager
+    state.eager = True
+    yield
+    state.eager = saved
+
+
+def _model(batch_norm: bool, seed: int):
+    kernel = np.random.default_rng(seed).normal(scale=0.5, size=(6, 4)).astype(np.float32)
+    layers = [tf.keras.layers.Dense(4, activation="tanh",
+                                    kernel_initializer=tf.keras.initializers.Constant(kernel))]
+    if batch_norm:
+        layers.append(tf.keras.layers.BatchNormalization(momentum=0.5))
+    layers.append(tf.keras.layers.Dense(1, kernel_initializer="ones"))
+    model = tf.keras.Sequential(layers)
+    model.build((None, 6))
+    return model
+
+
+def train(strategy_fn, optimizer: str, batch_norm: bool = False, vary_init: bool = False):
+    """The custom training loop of TensorFlow's tutorials: loss scaled by the global batch,
+    gradients applied by the Keras optimizer under the strategy. ``vary_init``: each worker
+    initialises differently (the strategy broadcasts worker 0's values)."""
+    state.eager = True
+    strategy = strategy_fn()
+    resolver = getattr(strategy, "cluster_resolver", None)
+    seed = 7 + (resolver.task_id if vary_init and resolver is not None else 0)
+    with strategy.scope():
+        model = _model(batch_norm, seed)
+        opt = (tf.keras.optimizers.SGD(0.1) if optimizer == "sgd"
+               else tf.keras.optimizers.Adam(0.05))
+    dataset = tf.data.Dataset.from_tensor_slices((X.reshape(-1, 6), Y.reshape(-1, 1))).batch(16)
+
+    def step(xb, yb):
+        with tf.GradientTape() as tape:
+            out = model(xb, training=True)
+            loss = tf.reduce_sum((out - yb) ** 2) / 16.0
+        grads = tape.gradient(loss, model.trainable_variables)
+        opt.apply_gradients(zip(grads, model.trainable_variables))
+        return loss
+
+    losses = []
+    for xb, yb in strategy.experimental_distribute_dataset(dataset):
+        per_replica = strategy.run(step, args=(xb, yb))
+        losses.append(float(strategy.reduce(tf.distribute.ReduceOp.SUM, per_replica,
+                                            axis=None)))
+    return losses, [np.asarray(v.numpy()) for v in model.weights]
+
+
+def _mwms():
+    return tf.distribute.MultiWorkerMirroredStrategy()
+
+
+def _mirrored(k):
+    return lambda: tf.distribute.MirroredStrategy(["/cpu:%d" % i for i in range(k)])
+
+
+def _close(a, b):
+    assert len(a) == len(b)
+    for x, y in zip(a, b):
+        np.testing.assert_allclose(x, y, rtol=2e-5, atol=2e-6)
+
+
+@pytest.mark.parametrize("optimizer", ["sgd", "adam"])
+def test_four_workers_equal_one_process_on_the_combined_batch(four, optimizer):
+    ref_losses, ref_weights = train(tf.distribute.get_strategy, optimizer)
+    results = four.run(train, _mwms, optimizer, False, True)
+    for losses, weights in results:
+        _close(losses, ref_losses)
+        _close(weights, ref_weights)
+    for _, weights in results[1:]:          # every worker holds the same bits
+        for a, b in zip(weights, results[0][1]):
+            np.testing.assert_array_equal(a, b)
+
+
+def test_four_workers_batch_norm_equal_mirrored_replicas(four):
+    """Each replica normalises its own quarter of the batch; the moving statistics are the
+    replicas' mean (ON_READ, MEAN), as MirroredStrategy's 4 replicas in one process."""
+    ref_losses, ref_weights = train(_mirrored(4), "adam", batch_norm=True)
+    one_losses, _ = train(tf.distribute.get_strategy, "adam", batch_norm=True)
+    assert not np.allclose(ref_losses, one_losses)      # per-replica statistics matter
+    for losses, weights in four.run(train, _mwms, "adam", True):
+        _close(losses, ref_losses)
+        _close(weights, ref_weights)
+
+
+def test_two_workers_equal_one_process(ray):
+    from flowgrad.distribute import WorkerGroup
+    with WorkerGroup(2, cpus_per_worker=0.2) as group:
+        for optimizer in ("sgd", "adam"):
+            ref_losses, ref_weights = train(tf.distribute.get_strategy, optimizer)
+            for losses, weights in group.run(train, _mwms, optimizer):
+                _close(losses, ref_losses)
+                _close(weights, ref_weights)
+        ref_losses, ref_weights = train(_mirrored(2), "sgd", batch_norm=True)
+        for losses, weights in group.run(train, _mwms, "sgd", True):
+            _close(losses, ref_losses)
+            _close(weights, ref_weights)
+        stats = group.stats()
+        assert all(s["bytes_sent"] > 0 for s in stats)
+
+
+def _collectives():
+    strategy = tf.distribute.MultiWorkerMirroredStrategy()
+    ctx_values = []
+    rank = strategy.extended.worker_devices[0]
+
+    def fn():
+        ctx = tf.distribute.get_replica_context()
+        r = tf.cast(ctx.replica_id_in_sync_group, tf.float64)
+        ctx_values.append(float(ctx.all_reduce("MEAN", r)))
+        summed = ctx.all_reduce(tf.distribute.ReduceOp.SUM,
+                                {"a": tf.ones([2]) * tf.cast(r, tf.float32), "b": r * 10})
+        return r, summed
+
+    r, summed = strategy.run(fn)
+    gathered = strategy.gather(tf.reshape(r, [1]), axis=0)
+    mean_all = strategy.reduce("MEAN", tf.fill([int(r) + 1], r), axis=0)
+    traced = tf.function(lambda: strategy.run(
+        lambda: tf.distribute.get_replica_context().all_reduce("SUM", tf.constant(1.0))))()
+    return (rank, strategy.num_replicas_in_sync, ctx_values[0], summed["a"].numpy(),
+            float(summed["b"]), gathered.numpy(), float(mean_all), float(traced))
+
+
+def test_collectives(four):
+    results = four.run(_collectives)
+    for rank, (device, k, mean, a, b, gathered, mean_all, traced) in enumerate(results):
+        assert device.endswith("task:%d/device:CPU:0" % rank) and k == 4
+        assert mean == 1.5 and b == 60.0 and traced == 4.0
+        np.testing.assert_array_equal(a, [6.0, 6.0])
+        np.testing.assert_array_equal(gathered, [0, 1, 2, 3])
+        assert mean_all == pytest.approx((0 + 2 + 6 + 12) / 10)
+
+
+def test_one_worker_outside_a_group():
+    strategy = tf.distribute.MultiWorkerMirroredStrategy()
+    assert strategy.num_replicas_in_sync == 1
+    assert float(strategy.reduce("SUM", strategy.run(lambda: tf.constant(2.0)), axis=None)) == 2
+
+
+def _fail_on(rank_to_fail):
+    strategy = tf.distribute.MultiWorkerMirroredStrategy()
+    rank = strategy.cluster_resolver.task_id
+    if rank == rank_to_fail:
+        raise ValueError("worker %d's own error" % rank)
+    return strategy.reduce("SUM", strategy.run(lambda: tf.constant(1.0)), axis=None)
+
+
+def _die_on(rank_to_fail):
+    strategy = tf.distribute.MultiWorkerMirroredStrategy()
+    rank = strategy.cluster_resolver.task_id
+    if rank == rank_to_fail:
+        os._exit(1)
+    return strategy.reduce("SUM", strategy.run(lambda: tf.constant(1.0)), axis=None)
+
+
+def test_a_failing_or_dead_worker_fails_the_run_at_once(ray):
+    from flowgrad.distribute import WorkerGroup
+    group = WorkerGroup(2, cpus_per_worker=0.2)
+    with pytest.raises(ValueError, match="worker 1's own error"):
+        group.run(_fail_on, 1)
+    with pytest.raises(RuntimeError, match="shut down"):
+        group.run(_fail_on, 1)
+    group = WorkerGroup(2, cpus_per_worker=0.2)
+    with pytest.raises(errors.UnavailableError, match="Worker 0 of 2 .* died"):
+        group.run(_die_on, 0)
