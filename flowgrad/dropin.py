@@ -124,7 +124,7 @@ def installed() -> bool:
     return any(isinstance(f, TensorFlowFinder) for f in sys.meta_path)
 
 
-#: Whether ``tf.keras`` of the installed TF2 face is the real Keras 3 (see ``tf_keras``).
+#: Whether ``tf.keras`` of the installed TF2 face is the keras package (see ``tf_keras``).
 _REAL_KERAS = [False]
 
 #: The environment variable that keeps flowgrad's own Keras as ``tf.keras`` ("flowgrad").
@@ -132,23 +132,27 @@ TF_KERAS_ENV = "FLOWGRAD_TF_KERAS"
 
 
 def real_keras_available() -> bool:
-    """Whether the drop-in serves the real Keras 3 as ``tf.keras``: the ``keras`` package
-    (the keras extra) is installed and ``$FLOWGRAD_TF_KERAS`` is not ``flowgrad``."""
-    if os.environ.get(TF_KERAS_ENV, "keras") == "flowgrad":
-        return False
+    """Whether the keras extra (the ``keras`` package and its ``optree``) is installed."""
     return importlib.util.find_spec("keras") is not None and \
         importlib.util.find_spec("optree") is not None
 
 
 def tf_keras() -> types.ModuleType:
-    """``tf.keras`` under the drop-in with the keras extra: the real Keras 3's
-    ``keras._tf_keras.keras``, the module TensorFlow 2.16+ serves as ``tf.keras``.
+    """``tf.keras`` of the drop-in's TF2 face: the real Keras 3's ``keras._tf_keras.keras``,
+    the module TensorFlow 2.16+ serves as ``tf.keras``.
 
     Raises:
+      ImportError: the keras extra is not installed (as TensorFlow 2.16+ without the keras
+        package, ``tf.keras`` cannot be served).
       AttributeError: the drop-in does not serve the real Keras (the face then has its own).
     """
     if not _REAL_KERAS[0]:
         raise AttributeError("module 'flowgrad' has no attribute 'keras'")
+    if not real_keras_available():
+        raise ImportError(
+            "tf.keras is the keras package (Keras 3), as in TensorFlow 2.16+, and it is not "
+            "installed: pip install flowgrad[keras] (or set %s=flowgrad for flowgrad's own "
+            "Keras)" % TF_KERAS_ENV, name="keras")
     module = importlib.import_module("keras._tf_keras.keras")
     _face().__dict__["keras"] = module
     return module
@@ -168,12 +172,13 @@ def install_as_tensorflow(version: int = 2) -> None:
 
     Args:
       version: 2 (the default): ``tensorflow`` is TensorFlow 2's API (``import tensorflow as tf``
-        gives ``flowgrad``), as TensorFlow 2.21 is; with the keras extra installed, ``tf.keras``
-        is then the real Keras 3 as in TensorFlow 2.16+ (``$FLOWGRAD_TF_KERAS=flowgrad`` keeps
-        flowgrad's own). 1: ``tensorflow`` is TensorFlow 1.x's API,
-        for programs written for TF 1.x (``tf.placeholder``, ``tf.Session`` at the top level):
-        the TF1 face ``flowgrad.compat.v1``, in graph mode as TF 1.x starts (an opt-in
-        flowgrad extension: TensorFlow 2 itself has no such switch).
+        gives ``flowgrad``), as TensorFlow 2.21 is; ``tf.keras`` is then the real Keras 3 as in
+        TensorFlow 2.16+ (the keras extra; without it ``tf.keras`` raises an ImportError
+        naming it; ``$FLOWGRAD_TF_KERAS=flowgrad`` keeps flowgrad's own). 1: ``tensorflow``
+        is TensorFlow 1.x's API, for programs written for TF 1.x (``tf.placeholder``,
+        ``tf.Session`` at the top level): the TF1 face ``flowgrad.compat.v1``, in graph mode
+        as TF 1.x starts (an opt-in flowgrad extension: TensorFlow 2 itself has no such
+        switch).
 
     Raises:
       ImportError: the real TensorFlow is already imported in this process (mixing the two
@@ -194,7 +199,7 @@ def install_as_tensorflow(version: int = 2) -> None:
     if not installed():
         _API[0] = version
         sys.meta_path.insert(0, TensorFlowFinder())
-        if version == 2 and real_keras_available():
+        if version == 2 and os.environ.get(TF_KERAS_ENV, "keras") != "flowgrad":
             _face().__dict__.pop("keras", None)   # tf.keras: the real Keras, on first use
             for name in _tf2_aliases():           # and tf.losses, tf.metrics, tf.optimizers
                 _face().__dict__.pop(name, None)

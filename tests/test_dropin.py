@@ -188,3 +188,37 @@ def test_install_refuses_when_the_real_tensorflow_is_imported(tmp_path):
     assert "refused: flowgrad.install_as_tensorflow(): the real TensorFlow is already imported" \
         in out.stdout
     assert out.stdout.splitlines()[-1] == "True"
+
+
+def test_tf_keras_without_the_keras_extra_names_it(tmp_path):
+    """As TensorFlow 2.16+ without the keras package: ``tf.keras`` cannot be served, and
+    every way a program reaches it raises an ImportError naming the extra (keras simulated
+    absent); the rest of TensorFlow keeps working."""
+    script = write(tmp_path / "p.py", """\
+        import sys
+        sys.modules["keras"] = None                     # as if the keras extra were absent
+        import importlib
+        import tensorflow as tf
+        for reach in (lambda: tf.keras, lambda: importlib.import_module("tensorflow.keras"),
+                      lambda: importlib.import_module("tensorflow.keras.layers")):
+            try:
+                reach()
+                print("served")
+            except ImportError as e:
+                print("pip install flowgrad[keras]" in str(e))
+        try:
+            from tensorflow import keras  # noqa: F401
+        except ImportError as e:
+            print("pip install flowgrad[keras]" in str(e))
+        print(float(tf.constant(2.0) * 3))
+        """)
+    env = dict(os.environ, PYTHONPATH=str(ROOT))
+    env.pop("FLOWGRAD_TF_KERAS", None)
+    out = subprocess.run([sys.executable, "-m", "flowgrad", str(script)], cwd=tmp_path, env=env,
+                         capture_output=True, text=True, timeout=300)
+    assert out.returncode == 0, out.stderr
+    assert out.stdout.split() == ["True", "True", "True", "True", "6.0"]
+    # FLOWGRAD_TF_KERAS=flowgrad still gives flowgrad's own Keras without the extra
+    out = run(["-m", "flowgrad", str(script)], cwd=tmp_path)
+    assert out.returncode == 0, out.stderr
+    assert out.stdout.split() == ["served", "served", "served", "6.0"]
