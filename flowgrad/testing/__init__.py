@@ -1,10 +1,13 @@
 """``tf.test`` (TF2): gradient checking for custom gradients, and device queries.
 
 ``compute_gradient(f, x)`` gives the theoretical and numerical Jacobians of ``f``;
-``compute_gradient_error`` (a flowgrad helper) their largest gap. The TF1 versions
+``compute_gradient_error`` (a flowgrad helper) their largest gap. ``check_gradients(f, args,
+order=k)`` (a flowgrad helper, as JAX's ``check_grads``) asserts that derivatives up to order
+k match central differences, in graph and eager mode. The TF1 versions
 (``compute_gradient(x, x_shape, y, y_shape, ...)``) are ``flowgrad.compat.v1.test``."""
 from __future__ import annotations
 
+from flowgrad.testing.derivative_check import check_gradients
 from flowgrad.testing.gradient_checker import compute_gradient, compute_gradient_error, max_error
 from flowgrad.testing.test_case import TestCase, main
 
@@ -25,5 +28,6 @@ def gpu_device_name() -> str:
 
 
 __all__ = ["TestCase", "main", "compute_gradient", "compute_gradient_error", "max_error",
+           "check_gradients",
            "is_gpu_available",
            "is_built_with_cuda", "gpu_device_name"]
