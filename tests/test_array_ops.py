@@ -1,12 +1,13 @@
 """Array ops: gradients (orders 1-3), forward values vs NumPy, static shapes, dtypes,
-``Tensor.__getitem__``, IndexedSlices gradients, and error messages."""
+``Tensor.__getitem__``, IndexedSlices gradients, and error messages.
+
+The numerical gradient checks of the array cases are entries of tests/op_db.py."""
 import numpy as np
 import pytest
 
 import flowgrad.compat.v1 as tf
 from flowgrad.ops.array_ops import _where_indices, embedding_lookup
 from flowgrad.session import IndexedSlicesValue
-from gradcheck import check_gradients
 
 R = np.random.RandomState(7)
 
@@ -23,114 +24,6 @@ def dyn(value, dtype=np.int32):
     if tf.executing_eagerly():
         return tf.constant(v)
     return tf.placeholder_with_default(v, [None] * v.ndim)
-
-
-A234, M34, M24, M32, V5 = U(2, 3, 4), U(3, 4), U(2, 4), U(3, 2), U(5)
-sq = tf.square
-
-# (name, fn, inputs): fn maps float64 tensors to a tensor or a list of tensors. Each op is
-# followed by a square so that second-order checks differentiate the gradient functions.
-CASES = [
-    ("expand_dims", lambda x: sq(tf.expand_dims(x, 1)), [M34]),
-    ("expand_dims_neg", lambda x: sq(tf.expand_dims(x, -1)), [M34]),
-    ("expand_dims_dynamic", lambda x: sq(tf.reshape(tf.expand_dims(x, dyn(0)), [1, 3, 4])),
-     [M34]),
-    ("squeeze_axis", lambda x: sq(tf.squeeze(x, [1])), [U(3, 1, 4)]),
-    ("squeeze_all", lambda x: sq(tf.squeeze(x)), [U(1, 3, 1)]),
-    ("transpose", lambda x: sq(tf.transpose(x, [1, 2, 0])), [A234]),
-    ("transpose_default", lambda x: sq(tf.transpose(x)), [A234]),
-    ("transpose_dynamic", lambda x: sq(tf.reshape(tf.transpose(x, dyn([2, 0, 1])), [4, 2, 3])),
-     [A234]),
-    ("concat", lambda x, y: sq(tf.concat([x, y, x], 0)), [M34, M24]),
-    ("concat_neg_axis", lambda x, y: sq(tf.concat([x, y], -1)), [M34, M32]),
-    ("concat_dynamic_axis", lambda x, y: sq(tf.reshape(tf.concat([x, y], dyn(1)), [3, 6])),
-     [M34, M32]),
-    ("split", lambda x: [sq(p) for p in tf.split(x, 2, axis=1)], [M34]),
-    ("split_sizes", lambda x: [sq(p) for p in tf.split(x, [1, -1, 2], 1)], [U(3, 5)]),
-    ("split_one_part_used", lambda x: sq(tf.split(x, 3, 0)[1]), [M34]),
-    ("split_dynamic_sizes",
-     lambda x: [sq(tf.reshape(p, s)) for p, s in
-                zip(tf.split(x, dyn([1, 2]), dyn(1), num=2), ([3, 1], [3, 2]))], [M32 @ U(2, 3)]),
-    ("slice", lambda x: sq(tf.slice(x, [1, 0, 1], [1, -1, 2])), [A234]),
-    ("slice_dynamic", lambda x: sq(tf.reshape(tf.slice(x, dyn([1, 0, 1]), dyn([1, -1, 2])),
-                                              [1, 3, 2])), [A234]),
-    ("strided_slice_masks",
-     lambda x: sq(tf.strided_slice(x, [0, 1, 0], [0, 3, 4], [1, 1, 2], begin_mask=1,
-                                   end_mask=1)), [A234]),
-    ("strided_slice_shrink_newaxis",
-     lambda x: sq(tf.strided_slice(x, [1, 0, 0], [2, 0, 0], [1, 1, 1], ellipsis_mask=4,
-                                   new_axis_mask=2, shrink_axis_mask=1)), [A234]),
-    ("getitem_int", lambda x: sq(x[1]), [A234]),
-    ("getitem_negative_steps", lambda x: sq(x[:, ::-1, 1::-2]), [A234]),
-    ("getitem_ellipsis_newaxis", lambda x: sq(x[..., None, -1]), [A234]),
-    ("getitem_mixed", lambda x: sq(x[1:, None, ::-2, 0]), [A234]),
-    ("getitem_tensor_index", lambda x: sq(x[dyn(1), :, dyn(-2)]), [A234]),
-    ("getitem_tensor_bounds", lambda x: sq(tf.reshape(x[dyn(1):, :dyn(2)], [1, 2, 4])), [A234]),
-    ("gather", lambda x: sq(tf.gather(x, [0, 2, 0])), [M34]),
-    ("gather_2d_indices", lambda x: sq(tf.gather(x, [[0, 2], [1, 1]])), [M34]),
-    ("gather_axis1", lambda x: sq(tf.gather(x, [2, 0, 2], axis=1)), [A234]),
-    ("gather_axis_last", lambda x: sq(tf.gather(x, [[3], [0]], axis=-1)), [A234]),
-    ("embedding_lookup", lambda x: sq(embedding_lookup([x], [[1, 0], [1, 2]])), [M32]),
-    ("unsorted_segment_sum", lambda x: sq(tf.unsorted_segment_sum(x, [0, 2, 0, -1], 3)),
-     [U(4, 3)]),
-    ("unsorted_segment_sum_2d_ids",
-     lambda x: sq(tf.unsorted_segment_sum(x, [[1, 0, 1], [1, 1, 0]], 2)), [A234]),
-    ("unsorted_segment_sum_fed_ids",
-     lambda x: sq(tf.unsorted_segment_sum(x, dyn([2, -1, 0, 2]), 3)), [U(4, 3)]),
-    ("tile", lambda x: sq(tf.tile(x, [2, 1, 3])), [U(2, 3, 2)]),
-    ("tile_dynamic", lambda x: sq(tf.reshape(tf.tile(x, dyn([2, 1])), [6, 4])), [M34]),
-    ("pad", lambda x: sq(tf.pad(x, [[1, 0], [2, 1]]) + 1.0), [M34]),
-    ("pad_constant_values", lambda x: sq(tf.pad(x, [[1, 1], [0, 2]], constant_values=2.0)),
-     [M34]),
-    ("pad_reflect", lambda x: sq(tf.pad(x, [[1, 2], [3, 1]], "REFLECT")), [U(4, 4)]),
-    ("pad_symmetric", lambda x: sq(tf.pad(x, [[2, 1], [0, 3]], "symmetric")), [M34]),
-    ("pad_reflect_dynamic",
-     lambda x: sq(tf.reshape(tf.pad(x, dyn([[1, 2], [3, 1]]), "REFLECT"), [7, 8])), [U(4, 4)]),
-    ("pad_dynamic", lambda x: sq(tf.reshape(tf.pad(x, dyn([[1, 0], [0, 2]])), [4, 6]) + 1.0),
-     [M34]),
-    ("reverse", lambda x: sq(tf.reverse(x, [0, -1])), [A234]),
-    ("reverse_dynamic", lambda x: sq(tf.reshape(tf.reverse(x, dyn([1])), [2, 3, 4])), [A234]),
-    ("boolean_mask",
-     lambda x: sq(tf.reshape(tf.boolean_mask(x, np.array([True, False, True])), [2, 4])), [M34]),
-    ("getitem_bool_mask",
-     lambda x: sq(tf.reshape(x[np.array([[True, False, True], [False, True, False]])], [3, 4])),
-     [A234]),
-    ("identity_n", lambda x, y: [sq(t) for t in tf.identity_n([x, y])], [M34, V5]),
-]
-
-# Third order, through exp (whose derivatives never vanish).
-THIRD_ORDER = [
-    ("transpose", lambda x: tf.exp(tf.transpose(x, [2, 0, 1])), [A234]),
-    ("concat", lambda x, y: tf.exp(tf.concat([x, y], 0)), [M34, M24]),
-    ("getitem", lambda x: tf.exp(x[::-1, 1:, None, 2]), [A234]),
-    ("gather", lambda x: tf.exp(tf.gather(x, [1, 1, 0])), [M34]),
-    ("unsorted_segment_sum", lambda x: tf.exp(tf.unsorted_segment_sum(x, [1, -1, 1], 2)), [M34]),
-    ("tile", lambda x: tf.exp(tf.tile(x, [2, 2])), [M32]),
-    ("pad_reflect", lambda x: tf.exp(tf.pad(x, [[1, 1], [2, 0]], "REFLECT")), [M34]),
-    ("split", lambda x: [tf.exp(p) for p in tf.split(x, [3, 1], 1)], [M34]),
-]
-
-
-@pytest.mark.parametrize("name,fn,inputs", CASES, ids=[c[0] for c in CASES])
-def test_gradients_first_and_second_order(name, fn, inputs):
-    check_gradients(fn, inputs, order=2)
-
-
-@pytest.mark.parametrize("name,fn,inputs", THIRD_ORDER, ids=[c[0] for c in THIRD_ORDER])
-def test_gradients_third_order(name, fn, inputs):
-    check_gradients(fn, inputs, order=3)
-
-
-@pytest.mark.parametrize("name,fn,inputs", CASES, ids=[c[0] for c in CASES])
-def test_gradients_eager(name, fn, inputs):
-    tf.enable_eager_execution()
-    check_gradients(fn, inputs, order=2, mode="eager")
-
-
-@pytest.mark.parametrize("name,fn,inputs", THIRD_ORDER, ids=[c[0] for c in THIRD_ORDER])
-def test_gradients_third_order_eager(name, fn, inputs):
-    tf.enable_eager_execution()
-    check_gradients(fn, inputs, order=3, mode="eager")
 
 
 def test_one_hot_and_range_have_no_gradient():

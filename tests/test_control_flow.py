@@ -1,5 +1,7 @@
 """tf.cond / tf.case / tf.switch_case / tf.while_loop: forward, gradients of orders 1-2 (graph
-and eager), only-the-taken-branch, variables in loop bodies, and build-time errors."""
+and eager), only-the-taken-branch, variables in loop bodies, and build-time errors.
+
+The numerical gradient checks of the control_flow cases are entries of tests/op_db.py."""
 import collections
 import sys
 
@@ -8,166 +10,9 @@ import pytest
 
 import flowgrad
 import flowgrad.compat.v1 as tf
-from flowgrad.framework.context import state
-from gradcheck import check_gradients
 
 R = np.random.RandomState(3)
 X3 = R.uniform(0.2, 1.0, size=(3,))
-W22 = R.uniform(-0.8, 0.8, size=(2, 2))
-V2 = R.uniform(-1.0, 1.0, size=(2,))
-
-
-def _cond_several_ops(x, y):
-    return tf.cond(tf.reduce_sum(x) > 0.0,
-                   lambda: tf.sin(x) * y + tf.square(y),
-                   lambda: tf.exp(x) * tf.reduce_sum(y))
-
-
-def _cond_negated(x, y):
-    return _cond_several_ops(-x, y)
-
-
-def _cond_uses_some_inputs(x, y, z):
-    # each branch reads a different subset of the captured tensors
-    return tf.cond(tf.reduce_mean(x) < 0.5, lambda: x * tf.tanh(y), lambda: z * z * x)
-
-
-def _cond_tuple_outputs(x, y):
-    a, b = tf.cond(tf.reduce_sum(y) > 0.0, lambda: (x * y, tf.sin(x)), lambda: (x + y, x * x))
-    return a * b
-
-
-def _while_rnn_like(w, x0, b):
-    def body(i, h):
-        return i + 1, tf.tanh(tf.reshape(tf.matmul(w, tf.reshape(h, [2, 1])), [2]) + b)
-    _, h = tf.while_loop(lambda i, h: i < 4, body, [tf.constant(0), x0])
-    return h
-
-
-def _while_data_dependent(x):
-    # iterate x <- x * 1.3 + sin(x) until the sum exceeds 10 (at most 20 times)
-    _, y = tf.while_loop(lambda i, y: tf.reduce_sum(y) < 10.0,
-                         lambda i, y: (i + 1, y * 1.3 + tf.sin(y)), [0, x],
-                         maximum_iterations=20)
-    return y
-
-
-def _while_max_iterations(x):
-    return tf.while_loop(lambda y: tf.constant(True), lambda y: y * tf.cos(y) + 1.0, [x],
-                         maximum_iterations=3)
-
-
-def _while_nested(x, y):
-    def outer_body(i, a):
-        _, b = tf.while_loop(lambda j, b: j < 2, lambda j, b: (j + 1, b * y + tf.sin(b)),
-                             [0, a])
-        return i + 1, b
-    return tf.while_loop(lambda i, a: i < 2, outer_body, [0, x])[1]
-
-
-def _while_with_cond(x, y):
-    def body(i, a):
-        a2 = tf.cond(tf.equal(i % 2, 0), lambda: a * y, lambda: tf.sin(a) + y)
-        return i + 1, a2
-    return tf.while_loop(lambda i, a: i < 3, body, [0, x])[1]
-
-
-def _while_structure(x, y):
-    Pair = collections.namedtuple("Pair", "a b")
-
-    def body(i, p):
-        return i + 1, Pair(p.a * p.b, p.b + tf.sin(p.a))
-    _, p = tf.while_loop(lambda i, p: i < 3, body, (0, Pair(x, y)))
-    return p.a + p.b
-
-
-X42 = R.uniform(0.1, 0.9, size=(4, 2))
-
-
-def _map_fn_structure(x, w):
-    out = tf.map_fn(lambda r: (tf.sin(r[0]) * w, r[1] * r[0]), (x, x * 2.0),
-                    fn_output_signature=(tf.float64, tf.float64))
-    return out[0] + tf.square(out[1])
-
-
-def _scan_tanh(x, w):
-    return tf.scan(lambda a, r: tf.tanh(a * r + w), x)
-
-
-def _scan_reverse_init(x, w):
-    return tf.scan(lambda a, r: a * r + tf.sin(w), x, initializer=w * 0.5, reverse=True)
-
-
-def _folds(x, w):
-    return tf.foldl(lambda a, r: a * r + w, x) * tf.foldr(lambda a, r: tf.sin(a) + r * w, x,
-                                                           initializer=w)
-
-
-def _while_gather(params, x):
-    # the body reads row i of a captured tensor: its gradient is IndexedSlices per iteration
-    def body(i, h):
-        return i + 1, tf.tanh(h * tf.gather(params, i) + h)
-    return tf.while_loop(lambda i, h: i < 3, body, [tf.constant(0), x])[1]
-
-
-def _switch_case_grad(x, y):
-    return tf.switch_case(tf.cast(tf.reduce_sum(x) > 1.0, tf.int32) + 1,
-                          [lambda: x, lambda: x * y, lambda: tf.sin(x) * tf.exp(y)])
-
-
-def _while_tensor_array(w, h0):
-    def body(i, ta, h):
-        h = tf.tanh(h * w)
-        return i + 1, ta.write(i, h), h
-    _, ta, _ = tf.while_loop(lambda i, *_: i < 4, body,
-                             [0, tf.TensorArray(tf.float64, size=4), h0])
-    return tf.reshape(ta.stack(), [4, 3])
-
-
-def _while_growing(x, w):
-    # the loop variable's shape changes every iteration (allowed by shape_invariants)
-    _, y = tf.while_loop(lambda i, y: i < 3, lambda i, y: (i + 1, tf.concat([y, tf.sin(y) * w],
-                                                                              0)),
-                         [0, x], shape_invariants=[tf.TensorShape([]), tf.TensorShape([None])])
-    return tf.reduce_sum(y * y)
-
-
-# (name, fn, inputs): orders 1 and 2, graph and eager
-CASES = [
-    ("cond_true_branch", _cond_several_ops, [X3, X3[::-1].copy()]),
-    ("cond_false_branch", _cond_negated, [X3, X3[::-1].copy()]),
-    ("cond_subsets_true", _cond_uses_some_inputs, [X3 * 0.5, X3, X3 + 1.0]),
-    ("cond_subsets_false", _cond_uses_some_inputs, [X3 + 0.5, X3, X3 + 1.0]),
-    ("cond_tuple", _cond_tuple_outputs, [X3, X3 - 0.5]),
-    ("while_rnn_like", _while_rnn_like, [W22, V2, V2[::-1].copy()]),
-    ("while_data_dependent", _while_data_dependent, [X3]),
-    ("while_max_iterations", _while_max_iterations, [X3]),
-    ("while_nested", _while_nested, [X3, X3 * 0.5]),
-    ("while_with_cond", _while_with_cond, [X3, X3 * 0.5]),
-    ("while_namedtuple", _while_structure, [X3, X3 * 0.5]),
-    ("map_fn_structure", _map_fn_structure, [X42, V2]),
-    ("scan", _scan_tanh, [X42, V2]),
-    ("scan_reverse_initializer", _scan_reverse_init, [X42, V2]),
-    ("foldl_foldr", _folds, [X42, V2]),
-    ("while_gather", _while_gather, [X42, V2]),
-    ("switch_case", _switch_case_grad, [X3, X3 * 0.5]),
-    ("while_tensor_array", _while_tensor_array, [X3, X3 * 0.5]),
-    ("while_growing_shape", _while_growing, [X3, 0.7]),
-]
-
-
-@pytest.mark.parametrize("name,fn,inputs", CASES, ids=[c[0] for c in CASES])
-def test_gradients_graph(name, fn, inputs):
-    check_gradients(fn, inputs, order=2, mode="graph")
-
-
-@pytest.mark.parametrize("name,fn,inputs", CASES, ids=[c[0] for c in CASES])
-def test_gradients_eager(name, fn, inputs):
-    tf.enable_v2_behavior()
-    try:
-        check_gradients(fn, inputs, order=2, mode="eager")
-    finally:
-        state.tapes.clear()
 
 
 def _run(fetches, feed=None):

@@ -1,13 +1,14 @@
 """tf.nn convolutions: conv2d, conv1d, depthwise_conv2d, conv2d_transpose and the backprop ops.
 
 Forward values are compared with naive NumPy loops written here (small sizes); every op
-and every gradient op gets numerical gradient checks at orders 1 and 2, graph and eager."""
+and every gradient op gets numerical gradient checks at orders 1 and 2, graph and eager.
+
+The numerical gradient checks of the conv cases are entries of tests/op_db.py."""
 import numpy as np
 import pytest
 
 import flowgrad
 import flowgrad.compat.v1 as tf
-from flowgrad.framework.context import state
 from flowgrad.ops import conv_ops
 from gradcheck import check_gradients
 
@@ -308,79 +309,16 @@ def test_float32_conv_keeps_its_dtype():
 
 
 # --------------------------------------------------------------------------------------
-# Gradients of orders 1 and 2, graph and eager
+# Gradients (orders 1 and 2 of every case: tests/op_db.py)
 
-X = R.normal(size=(2, 5, 4, 2))
-W = R.normal(size=(3, 2, 2, 3))
 XS = R.normal(size=(1, 5, 5, 2))
 WS = R.normal(size=(2, 3, 2, 2))
-X1 = R.normal(size=(2, 7, 2))
-W1 = R.normal(size=(3, 2, 2))
-WD = R.normal(size=(2, 2, 2, 2))
 nn = tf.nn
-
-
-def _dy(xs, ws, strides, padding, dilations=(1, 1)):
-    return R.normal(size=naive_conv2d(np.zeros(xs), np.zeros(ws), strides, padding,
-                                      dilations).shape)
-
-
-DY_SAME = _dy(X.shape, W.shape, (2, 1), "SAME")
-DY_VALID = _dy(XS.shape, WS.shape, (2, 2), "VALID")
-
-GRAD_CASES = [
-    ("conv2d_same", lambda x, w: tf.square(nn.conv2d(x, w, [1, 1, 1, 1], "SAME")), [X, W]),
-    ("conv2d_valid_stride2", lambda x, w: tf.square(nn.conv2d(x, w, 2, "VALID")), [XS, WS]),
-    ("conv2d_same_strides21", lambda x, w: tf.square(nn.conv2d(x, w, [2, 1], "SAME")), [X, W]),
-    ("conv2d_nchw", lambda x, w: tf.square(nn.conv2d(x, w, [1, 1, 2, 1], "SAME",
-                                                     data_format="NCHW")),
-     [nchw(X), W]),
-    ("conv2d_bias_add_nchw", lambda x, w, b: tf.square(nn.bias_add(nn.conv2d(
-        x, w, 1, "VALID", data_format="NCHW"), b, data_format="NCHW")),
-     [nchw(XS), WS, R.normal(size=(2,))]),
-    ("conv2d_dilated", lambda x, w: tf.square(nn.conv2d(x, w, 1, "SAME", dilations=2)),
-     [XS, WS]),
-    ("conv2d_explicit", lambda x, w: tf.square(nn.conv2d(
-        x, w, [1, 2, 1, 1], [[0, 0], [1, 0], [2, 1], [0, 0]])), [X, W]),
-    ("conv2d_backprop_input", lambda w, dy: tf.square(nn.conv2d_backprop_input(
-        X.shape, w, dy, [1, 2, 1, 1], "SAME")), [W, DY_SAME]),
-    ("conv2d_backprop_filter", lambda x, dy: tf.square(nn.conv2d_backprop_filter(
-        x, WS.shape, dy, [1, 2, 2, 1], "VALID")), [XS, DY_VALID]),
-    ("conv2d_transpose", lambda dy, w: tf.square(nn.conv2d_transpose(
-        dy, w, X.shape, [1, 2, 1, 1], "SAME")), [DY_SAME, W]),
-    ("conv1d", lambda x, w: tf.square(nn.conv1d(x, w, 2, "SAME")), [X1, W1]),
-    ("conv2d_wide_per_tap", lambda x, w: tf.square(nn.conv2d(x, w, [1, 1, 2, 1], "SAME")),
-     [R.normal(size=(1, 3, 3, 16)), R.normal(size=(2, 2, 16, 2))]),
-    ("depthwise_same", lambda x, w: tf.square(nn.depthwise_conv2d(x, w, [1, 1, 1, 1], "SAME")),
-     [XS, WD]),
-    ("depthwise_valid_stride2_nchw", lambda x, w: tf.square(nn.depthwise_conv2d(
-        x, w, [1, 1, 2, 2], "VALID", data_format="NCHW")), [nchw(XS), WD]),
-]
-
-
-@pytest.mark.parametrize("name,fn,inputs", GRAD_CASES, ids=[c[0] for c in GRAD_CASES])
-def test_gradients_first_and_second_order(name, fn, inputs):
-    check_gradients(fn, inputs, order=2)
 
 
 def test_gradient_third_order():
     check_gradients(lambda x, w: tf.square(nn.conv2d(x, w, 2, "SAME")) * nn.conv2d(x, w, 2, "SAME"),
                     [XS[:, :3, :4], WS], order=3, rtol=1e-4, atol=1e-5)
-
-
-@pytest.fixture
-def eager():
-    tf.enable_v2_behavior()
-    yield
-    state.tapes.clear()
-
-
-EAGER_CASES = [c for c in GRAD_CASES if c[0] != "conv2d_wide_per_tap"]     # kernels as graph
-
-
-@pytest.mark.parametrize("name,fn,inputs", EAGER_CASES, ids=[c[0] for c in EAGER_CASES])
-def test_eager_gradients_first_and_second_order(eager, name, fn, inputs):
-    check_gradients(fn, inputs, order=2, mode="eager")
 
 
 def test_gradient_graph_has_tensorflows_op_types():

@@ -1,6 +1,8 @@
 """tf.distributions (TF1): Normal, Uniform, Bernoulli, Categorical against closed forms,
 their shapes, second-order gradients of log_prob/entropy/cdf/KL (graph and eager), and
-reparameterised sample gradients."""
+reparameterised sample gradients.
+
+The numerical gradient checks of the distributions cases are entries of tests/op_db.py."""
 import math
 
 import numpy as np
@@ -8,7 +10,6 @@ import pytest
 
 import flowgrad
 import flowgrad.compat.v1 as tf
-from tests.gradcheck import check_gradients
 
 ds = tf.distributions
 RNG = np.random.RandomState(11)
@@ -230,51 +231,6 @@ def test_uniform_sample_is_reparameterised_eager():
     np.testing.assert_allclose(g_high.numpy(), (2 * s.numpy() * u).sum(0), rtol=1e-10)
     assert tape.gradient(flowgrad.reduce_sum(ds.Bernoulli(probs=low * 0.1 + 0.5).sample(
         3, seed=1) * 1), low) is None
-
-
-# --------------------------------------------------------------------------------------
-# Gradients to second order, graph and eager
-
-P3 = np.array([0.2, 0.5, 0.7])
-GRAD_CASES = [
-    ("normal_log_prob", lambda m, s, x: ds.Normal(m, s).log_prob(x), [LOC, SCALE, X]),
-    ("normal_entropy", lambda s: ds.Normal(0.0, s).entropy(), [SCALE]),
-    ("normal_cdf", lambda m, s, x: ds.Normal(m, s).cdf(x), [LOC, SCALE, X]),
-    ("normal_quantile", lambda m, s, p: ds.Normal(m, s).quantile(p),
-     [LOC, SCALE, np.array([0.1, 0.5, 0.8])]),
-    ("normal_kl", lambda m, s, m2, s2: ds.kl_divergence(ds.Normal(m, s), ds.Normal(m2, s2)),
-     [LOC, SCALE, X, SCALE[::-1].copy()]),
-    ("uniform_log_prob", lambda lo, hi: ds.Uniform(lo, hi).log_prob([0.5, 0.5]),
-     [np.array([0.0, -1.0]), np.array([1.0, 2.0])]),
-    ("uniform_entropy", lambda lo, hi: ds.Uniform(lo, hi).entropy(),
-     [np.array([0.0, -1.0]), np.array([1.0, 2.0])]),
-    ("uniform_cdf", lambda x: ds.Uniform(np.float64(-1.0), 2.0).cdf(x),
-     [np.array([0.5, 1.5])]),
-    ("bernoulli_log_prob_logits", lambda z: ds.Bernoulli(logits=z).log_prob([1, 0, 1]),
-     [X]),
-    ("bernoulli_log_prob_probs", lambda p: ds.Bernoulli(probs=p).log_prob([1, 0, 1]), [P3]),
-    ("bernoulli_entropy", lambda z: ds.Bernoulli(logits=z).entropy(), [X]),
-    ("bernoulli_kl", lambda z, w: ds.Bernoulli(logits=z).kl_divergence(
-        ds.Bernoulli(logits=w)), [X, LOC]),
-    ("categorical_log_prob", lambda z: ds.Categorical(logits=z).log_prob([3, 1]), [LOGITS]),
-    ("categorical_log_prob_probs", lambda p: ds.Categorical(probs=p).log_prob([2, 0]),
-     [np.exp(_np_log_softmax(LOGITS))]),
-    ("categorical_entropy", lambda z: ds.Categorical(logits=z).entropy(), [LOGITS]),
-    ("categorical_kl", lambda z, w: ds.Categorical(logits=z).kl_divergence(
-        ds.Categorical(logits=w)), [LOGITS, LOGITS[::-1].copy()]),
-]
-
-
-@pytest.mark.parametrize("name,fn,inputs", GRAD_CASES, ids=[c[0] for c in GRAD_CASES])
-def test_gradients_graph(name, fn, inputs):
-    check_gradients(fn, inputs, order=2)
-
-
-@pytest.mark.parametrize("name,fn,inputs", GRAD_CASES, ids=[c[0] for c in GRAD_CASES])
-def test_gradients_eager(name, fn, inputs):
-    tf.enable_v2_behavior()
-    check_gradients(fn, inputs, order=2, mode="eager")
-
 
 # --------------------------------------------------------------------------------------
 # Arguments, validate_args, faces

@@ -22,6 +22,7 @@ import flowgrad.compat.v1 as tf
 from flowgrad.framework import errors
 from flowgrad.framework.context import state
 from tests.gradcheck import check_gradients
+import op_db
 
 hypothesis = pytest.importorskip("hypothesis")
 from hypothesis import HealthCheck, given, settings  # noqa: E402
@@ -156,37 +157,10 @@ def _check_derivatives(fn, vals, unknown_rank: bool, out_shape) -> None:
 # --------------------------------------------------------------------------------------
 # Elementwise
 
-_UNARY = {
-    # name: (flowgrad function, NumPy reference, domain low, high, integer-valid)
-    "negative": (tf.negative, np.negative, -2, 2, True),
-    "abs": (tf.abs, np.abs, -2, 2, True),
-    "square": (tf.square, np.square, -2, 2, True),
-    "exp": (tf.exp, np.exp, -2, 2, False),
-    "expm1": (tf.math.expm1, np.expm1, -2, 2, False),
-    "log": (tf.log, np.log, 0.2, 3, False),
-    "log1p": (tf.math.log1p, np.log1p, 0.2, 3, False),
-    "sqrt": (tf.sqrt, np.sqrt, 0.2, 3, False),
-    "rsqrt": (tf.math.rsqrt, lambda x: 1 / np.sqrt(x), 0.2, 3, False),
-    "reciprocal": (tf.math.reciprocal, np.reciprocal, 0.3, 3, False),
-    "tanh": (tf.tanh, np.tanh, -2, 2, False),
-    "sigmoid": (tf.sigmoid, lambda x: 1 / (1 + np.exp(-x)), -2, 2, False),
-    "sin": (tf.sin, np.sin, -2, 2, False),
-    "cos": (tf.cos, np.cos, -2, 2, False),
-    "softplus": (tf.nn.softplus, lambda x: np.log1p(np.exp(x)), -2, 2, False),
-}
-
-_BINARY = {
-    # name: (flowgrad function, NumPy reference, x domain, y domain, integer-valid)
-    "add": (tf.add, np.add, (-2, 2), (-2, 2), True),
-    "subtract": (tf.subtract, np.subtract, (-2, 2), (-2, 2), True),
-    "multiply": (tf.multiply, np.multiply, (-2, 2), (-2, 2), True),
-    "divide": (tf.divide, np.divide, (-2, 2), (0.3, 2), False),
-    "maximum": (tf.maximum, np.maximum, (-2, 2), (-2, 2), True),
-    "minimum": (tf.minimum, np.minimum, (-2, 2), (-2, 2), True),
-    "squared_difference": (tf.squared_difference, lambda x, y: np.square(x - y),
-                           (-2, 2), (-2, 2), True),
-    "pow": (tf.pow, np.power, (0.3, 2), (-2, 2), False),
-}
+# name -> (flowgrad function, NumPy reference, domain low, high, integer-valid): tests/op_db.py
+_UNARY = {e.case: (e.fn, e.ref, *e.domain, e.ints) for e in op_db.entries(fuzz="unary")}
+# name -> (flowgrad function, NumPy reference, x domain, y domain, integer-valid)
+_BINARY = {e.case: (e.fn, e.ref, *e.domain, e.ints) for e in op_db.entries(fuzz="binary")}
 
 
 def _float_or_int(integer_valid: bool):
@@ -261,24 +235,8 @@ def test_binary_mixed_dtypes_raise(name, shapes, dtypes):
 # --------------------------------------------------------------------------------------
 # Reductions
 
-def _lowest(x):
-    return -np.inf if x.dtype.kind == "f" else np.iinfo(x.dtype).min
-
-
-def _highest(x):
-    return np.inf if x.dtype.kind == "f" else np.iinfo(x.dtype).max
-
-
-_REDUCTIONS = {
-    # TensorFlow over nothing: max the dtype's lowest, min its highest, mean NaN
-    "reduce_sum": (np.sum, True),
-    "reduce_mean": (np.mean, False),
-    "reduce_max": (lambda x, **kw: np.max(x, initial=_lowest(x), **kw), True),
-    "reduce_min": (lambda x, **kw: np.min(x, initial=_highest(x), **kw), True),
-    "reduce_prod": (np.prod, True),
-    "reduce_logsumexp": (lambda x, axis, keepdims: np.log(np.sum(np.exp(x), axis=axis,
-                                                                 keepdims=keepdims)), False),
-}
+# name -> (flowgrad function, NumPy reference, integer-valid): tests/op_db.py
+_REDUCTIONS = {e.case: (e.fn, e.ref, e.ints) for e in op_db.entries(fuzz="reduction")}
 
 
 @st.composite
@@ -298,7 +256,7 @@ def _np_axis(axis, rank):
 @_settings(40)
 def test_reduction_forward(case, seed, dtype, unknown):
     name, shape, axis, keepdims = case
-    ref, int_ok = _REDUCTIONS[name]
+    fn, ref, int_ok = _REDUCTIONS[name]
     if np.dtype(dtype).kind == "i" and not int_ok:
         dtype = np.float64
     x = _values(shape, dtype, seed)
@@ -309,7 +267,7 @@ def test_reduction_forward(case, seed, dtype, unknown):
             return np.asarray(ref(v, axis=_np_axis(axis, len(shape)), keepdims=keepdims),
                               dtype=v.dtype)
     with np.errstate(all="ignore"):
-        _check_forward(lambda t: getattr(tf, name)(t, axis, keepdims=keepdims), reference,
+        _check_forward(lambda t: fn(t, axis, keepdims=keepdims), reference,
                        [x], unknown)
 
 
@@ -319,7 +277,8 @@ def test_reduction_derivatives(case, seed, unknown):
     name, shape, axis, keepdims = case
     x = _values(shape, np.float64, seed, 0.3 if name == "reduce_prod" else -2, 2)
     out_shape = np.sum(x, axis=_np_axis(axis, len(shape)), keepdims=keepdims).shape
-    _check_derivatives(lambda t: getattr(tf, name)(t, axis, keepdims=keepdims), [x], unknown,
+    fn = _REDUCTIONS[name][0]
+    _check_derivatives(lambda t: fn(t, axis, keepdims=keepdims), [x], unknown,
                        out_shape)
 
 

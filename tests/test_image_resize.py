@@ -1,5 +1,7 @@
 """tf.image resizing against TensorFlow 2.21's numbers (tests/data/image/reference.npz, made by
-tools/tf_reference/record_image.py), and numerical gradient checks of the resize ops."""
+tools/tf_reference/record_image.py), and numerical gradient checks of the resize ops.
+
+The numerical gradient checks of the image_resize cases are entries of tests/op_db.py."""
 from __future__ import annotations
 
 import pathlib
@@ -15,7 +17,6 @@ from flowgrad.framework.errors import InvalidArgumentError
 from flowgrad.framework.op_call import apply_op
 
 sys.path.insert(0, str(pathlib.Path(__file__).resolve().parent))
-from gradcheck import check_gradients  # noqa: E402
 
 REF = np.load(pathlib.Path(__file__).resolve().parent / "data" / "image" / "reference.npz")
 IMG = REF["in_img"]
@@ -127,65 +128,6 @@ def test_resize_graph_mode_static_shape():
 
 
 X64 = np.random.RandomState(1).uniform(size=(1, 4, 5, 2))
-G64 = np.random.RandomState(2).uniform(size=(1, 3, 7, 2))
-
-
-def _op(op_type, **attrs):
-    size = [3, 7]
-
-    def fn(x):
-        return tf.square(apply_op(op_type, (x, tf.constant(size)), attrs))
-    return fn
-
-
-def _st(kernel, antialias):
-    def fn(x):
-        y = apply_op("ScaleAndTranslate", (x, tf.constant([3, 7]),
-                                           tf.constant([0.75, 1.4]), tf.constant([0.2, -0.3])),
-                     {"kernel_type": kernel, "antialias": antialias})
-        return tf.square(y)
-    return fn
-
-
-def _grad_op(op_type, **attrs):
-    def fn(g):
-        return tf.square(apply_op(op_type, (g, tf.constant(X64)), attrs))
-    return fn
-
-
-def _nn_grad(g):
-    return tf.square(apply_op("ResizeNearestNeighborGrad", (g, tf.constant([4, 5])),
-                              {"align_corners": False, "half_pixel_centers": True}))
-
-
-HP = {"align_corners": False, "half_pixel_centers": True}
-LEGACY = {"align_corners": True, "half_pixel_centers": False}
-GRAD_CASES = [
-    ("bilinear_hp", _op("ResizeBilinear", **HP), [X64]),
-    ("bilinear_ac", _op("ResizeBilinear", **LEGACY), [X64]),
-    ("nearest_hp", _op("ResizeNearestNeighbor", **HP), [X64]),
-    ("bicubic_hp", _op("ResizeBicubic", **HP), [X64]),
-    ("bicubic_legacy", _op("ResizeBicubic", **LEGACY), [X64]),
-    ("scale_translate_lanczos3_aa", _st("lanczos3", True), [X64]),
-    ("scale_translate_keyscubic", _st("keyscubic", False), [X64]),
-    ("bilinear_grad", _grad_op("ResizeBilinearGrad", **HP), [G64]),
-    ("bicubic_grad", _grad_op("ResizeBicubicGrad", **LEGACY), [G64]),
-    ("nearest_grad", _nn_grad, [G64]),
-    ("scale_translate_grad", lambda g: tf.square(apply_op(
-        "ScaleAndTranslateGrad", (g, tf.constant(X64), tf.constant([0.75, 1.4]),
-                                  tf.constant([0.2, -0.3])),
-        {"kernel_type": "mitchellcubic", "antialias": True})), [G64]),
-]
-
-
-@pytest.mark.parametrize("name,fn,inputs", GRAD_CASES, ids=[c[0] for c in GRAD_CASES])
-def test_gradients_first_and_second_order(name, fn, inputs):
-    check_gradients(fn, inputs, order=2)
-
-
-@pytest.mark.parametrize("name,fn,inputs", GRAD_CASES, ids=[c[0] for c in GRAD_CASES])
-def test_eager_gradients_first_and_second_order(eager, name, fn, inputs):
-    check_gradients(fn, inputs, order=2, mode="eager")
 
 
 def test_resize_jvp_is_the_resize_of_the_tangent(eager):

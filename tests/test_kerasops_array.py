@@ -1,43 +1,15 @@
 """tf.roll, reverse_sequence, repeat, ensure_shape, tensor_scatter_nd_max/min (gradients at
 orders 1 and 2, graph and eager), and the errors and static shapes of unique, bitcast,
 searchsorted, bincount, histogram_fixed_width, broadcast shapes, sequence_mask and tf.bitwise.
-Their values against TensorFlow 2.21 are in tests/test_kerasops_reference.py."""
+Their values against TensorFlow 2.21 are in tests/test_kerasops_reference.py.
+
+The numerical gradient checks of the kerasops_array cases are entries of tests/op_db.py."""
 import numpy as np
 import pytest
 
 import flowgrad
 import flowgrad.compat.v1 as tf
 from flowgrad.framework import errors
-from flowgrad.framework.context import state
-from gradcheck import check_gradients
-
-R = np.random.RandomState(3)
-A = R.uniform(-1, 1, (3, 4))
-T = np.array([[1.0, 5.0], [3.0, -2.0], [0.0, 0.0]])
-
-
-GRAD_CASES = [
-    ("roll", lambda x: tf.roll(x, [1, -1], [0, 1]) * x, [A]),
-    ("reverse_sequence", lambda x: tf.reverse_sequence(x, [2, 0, 4], seq_axis=1) * x, [A]),
-    ("repeat_counts", lambda x: tf.repeat(x, [2, 0, 1], axis=0), [A]),
-    ("repeat_flat", lambda x: tf.repeat(x * x, 2), [A]),
-    ("ensure_shape", lambda x: tf.ensure_shape(x, [None, 4]) * x, [A]),
-    ("tensor_scatter_nd_max", lambda t, u: tf.tensor_scatter_nd_max(t, [[0], [2]], u) ** 2,
-     [T, np.array([[4.0, 2.0], [-1.0, 1.0]])]),
-    ("tensor_scatter_nd_min", lambda t, u: tf.tensor_scatter_nd_min(t, [[0], [2]], u) ** 2,
-     [T, np.array([[4.0, 2.0], [-1.0, 1.0]])]),
-]
-
-
-@pytest.mark.parametrize("mode", ["graph", "eager"])
-@pytest.mark.parametrize("name,fn,inputs", GRAD_CASES, ids=[c[0] for c in GRAD_CASES])
-def test_gradients_orders_one_and_two(name, fn, inputs, mode):
-    if mode == "eager":
-        tf.enable_v2_behavior()
-    try:
-        check_gradients(fn, inputs, order=2, mode=mode)
-    finally:
-        state.tapes.clear()
 
 
 def test_tensor_scatter_extreme_ties_share_the_gradient():

@@ -1,31 +1,15 @@
 """tf.linalg.cross, pinv, matrix_rank and lu: gradients at orders 1 and 2 (graph and eager) and
-errors; values against TensorFlow 2.21 are in tests/test_kerasops_reference.py."""
+errors; values against TensorFlow 2.21 are in tests/test_kerasops_reference.py.
+
+The numerical gradient checks of the kerasops_linalg cases are entries of tests/op_db.py."""
 import numpy as np
 import pytest
 
 import flowgrad
 import flowgrad.compat.v1 as tf
 from flowgrad.framework import errors
-from flowgrad.framework.context import state
-from gradcheck import check_gradients
 
 R = np.random.RandomState(2)
-
-GRAD_CASES = [
-    ("cross", tf.linalg.cross, [R.randn(2, 3), R.randn(2, 3)]),
-    ("pinv", tf.linalg.pinv, [R.randn(3, 2) + np.array([[2.0, 0.0], [0.0, 2.0], [0.0, 0.0]])]),
-]
-
-
-@pytest.mark.parametrize("mode", ["graph", "eager"])
-@pytest.mark.parametrize("name,fn,inputs", GRAD_CASES, ids=[c[0] for c in GRAD_CASES])
-def test_gradients_orders_one_and_two(name, fn, inputs, mode):
-    if mode == "eager":
-        tf.enable_v2_behavior()
-    try:
-        check_gradients(fn, inputs, order=2, mode=mode, rtol=1e-4, atol=1e-6)
-    finally:
-        state.tapes.clear()
 
 
 def test_errors_and_faces():

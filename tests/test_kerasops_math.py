@@ -1,70 +1,15 @@
 """tf.math's inverse trigonometric, hyperbolic, Bessel, complex, nextafter, log_sigmoid and
 segment-product functions: numerical gradient checks (orders 1 and 2, graph and eager), the
 faces that show them, and the errors and edge cases TensorFlow has. Their values against
-TensorFlow 2.21 are in tests/test_kerasops_reference.py."""
+TensorFlow 2.21 are in tests/test_kerasops_reference.py.
+
+The numerical gradient checks of the kerasops_math cases are entries of tests/op_db.py."""
 import numpy as np
 import pytest
 
 import flowgrad
 import flowgrad.compat.v1 as tf
 from flowgrad.framework import errors
-from flowgrad.framework.context import state
-from gradcheck import check_gradients
-
-R = np.random.RandomState(7)
-UNIT = R.uniform(-0.8, 0.8, (2, 3))
-ANY = R.uniform(-2.0, 2.0, (2, 3))
-ABOVE_ONE = R.uniform(1.2, 3.0, (2, 3))
-AWAY = np.array([[-2.5, -0.7, 0.4], [1.1, 0.6, 3.0]])      # no zero: Bessel I1 slopes
-
-
-def _seg_prod(d):
-    return tf.math.segment_prod(d, tf.constant([0, 0, 1, 1, 1]))
-
-
-def _unsorted_prod(d):
-    return tf.math.unsorted_segment_prod(d, tf.constant([1, -1, 1, 0, 1]), 3)
-
-
-def _complex_mix(a, b):
-    z = tf.complex(a, b)
-    w = tf.math.conj(tf.complex(b * a, a))
-    return tf.math.real(z) * tf.math.imag(w) + tf.math.angle(z) + tf.math.real(w)
-
-
-GRAD_CASES = [
-    ("asin", tf.math.asin, [UNIT]),
-    ("acos", tf.math.acos, [UNIT]),
-    ("atan", tf.math.atan, [ANY]),
-    ("atan2", tf.math.atan2, [ANY, ABOVE_ONE[0]]),
-    ("atan2_broadcast_y", tf.math.atan2, [ANY[0], ANY]),
-    ("sinh", tf.math.sinh, [ANY]),
-    ("cosh", tf.math.cosh, [ANY]),
-    ("asinh", tf.math.asinh, [ANY]),
-    ("acosh", tf.math.acosh, [ABOVE_ONE]),
-    ("atanh", tf.math.atanh, [UNIT]),
-    ("bessel_i0", tf.math.bessel_i0, [ANY]),
-    ("bessel_i0e", tf.math.bessel_i0e, [AWAY]),
-    ("bessel_i1", tf.math.bessel_i1, [AWAY]),
-    ("bessel_i1e", tf.math.bessel_i1e, [AWAY]),
-    ("nextafter", lambda x, y: tf.math.nextafter(x, y) * x, [ANY, ANY[1]]),
-    ("log_sigmoid", tf.math.log_sigmoid, [ANY * 3]),
-    ("segment_prod", _seg_prod, [R.uniform(0.5, 1.5, (5, 2))]),
-    ("unsorted_segment_prod", _unsorted_prod, [R.uniform(0.5, 1.5, (5,))]),
-    ("complex_real_imag_conj_angle", _complex_mix, [ANY + 3.0, ANY]),
-]
-
-
-@pytest.mark.parametrize("mode", ["graph", "eager"])
-@pytest.mark.parametrize("name,fn,inputs", GRAD_CASES, ids=[c[0] for c in GRAD_CASES])
-def test_gradients_orders_one_and_two(name, fn, inputs, mode):
-    if mode == "eager":
-        tf.enable_v2_behavior()
-    try:
-        check_gradients(fn, inputs, order=2, mode=mode, rtol=1e-5, atol=1e-6)
-    finally:
-        state.tapes.clear()
-
 
 def test_bessel_i1_slopes_at_zero_are_one_half():
     tf.enable_v2_behavior()

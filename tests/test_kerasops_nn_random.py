@@ -3,56 +3,19 @@ experimental.stateless_dropout (gradients at orders 1 and 2, graph and eager); t
 random functions and tf.random.Generator: TensorFlow's determinism contract (the same seed
 gives the same numbers, in eager mode and in graphs), shapes, dtypes and distributions
 (the streams themselves differ from TensorFlow's: docs/differences.md). Values against
-TensorFlow 2.21 are in tests/test_kerasops_reference.py."""
+TensorFlow 2.21 are in tests/test_kerasops_reference.py.
+
+The numerical gradient checks of the kerasops_nn cases are entries of tests/op_db.py."""
 import numpy as np
 import pytest
 
 import flowgrad
 import flowgrad.compat.v1 as tf
 from flowgrad.framework import errors
-from flowgrad.framework.context import state
-from gradcheck import check_gradients
 
 R = np.random.RandomState(11)
 V5 = R.uniform(-1, 1, (1, 3, 4, 4, 2))
 IMG = R.uniform(-1, 1, (1, 4, 4, 2))
-
-
-def _conv1d_t(x, f):
-    return tf.nn.conv_transpose(x, f, [1, 6, 2], 2)
-
-
-def _conv2d_t(x, f):
-    return tf.nn.conv_transpose(x, f, [1, 4, 4, 1], [2, 2], padding="VALID")
-
-
-GRAD_CASES = [
-    ("gelu", flowgrad.nn.gelu, [R.uniform(-3, 3, (2, 3))]),
-    ("gelu_approximate", lambda x: flowgrad.nn.gelu(x, approximate=True),
-     [R.uniform(-3, 3, (2, 3))]),
-    ("pool_3d_max", lambda x: tf.nn.pool(x, [2, 2, 2], "MAX", [1, 2, 2], "SAME"), [V5]),
-    ("pool_3d_avg", lambda x: tf.nn.pool(x * x, [2, 3, 2], "AVG", [1, 1, 2], "SAME"), [V5]),
-    ("pool_1d_avg", lambda x: tf.nn.pool(x * x, [2], "AVG", [1], "VALID"), [IMG[0]]),
-    ("space_to_depth", lambda x: tf.nn.space_to_depth(x, 2) ** 2, [IMG]),
-    ("depth_to_space", lambda x: tf.nn.depth_to_space(tf.tile(x, [1, 1, 1, 2]), 2) ** 2,
-     [IMG]),
-    ("conv1d_transpose", _conv1d_t, [R.uniform(-1, 1, (1, 3, 3)), R.uniform(-1, 1, (2, 2, 3))]),
-    ("conv2d_transpose", _conv2d_t, [R.uniform(-1, 1, (1, 2, 2, 3)),
-                                     R.uniform(-1, 1, (2, 2, 1, 3))]),
-    ("stateless_dropout", lambda x: tf.nn.experimental.stateless_dropout(x * x, 0.4, [3, 4]),
-     [R.uniform(-1, 1, (3, 4))]),
-]
-
-
-@pytest.mark.parametrize("mode", ["graph", "eager"])
-@pytest.mark.parametrize("name,fn,inputs", GRAD_CASES, ids=[c[0] for c in GRAD_CASES])
-def test_gradients_orders_one_and_two(name, fn, inputs, mode):
-    if mode == "eager":
-        tf.enable_v2_behavior()
-    try:
-        check_gradients(fn, inputs, order=2, mode=mode)
-    finally:
-        state.tapes.clear()
 
 
 def test_pool_channels_first_and_errors():

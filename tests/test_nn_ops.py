@@ -1,12 +1,12 @@
 """tf.nn: activations, softmax, cross-entropy losses, bias_add, l2_loss, moments, dropout.
 
-The case tables are module-level lists of (name, fn, inputs) so that they can be run
-in eager mode too; ``fn`` takes tensors and returns a tensor (or a tuple of them)."""
+The numerical gradient checks of the nn cases are entries of tests/op_db.py."""
 import numpy as np
 import pytest
 
 import flowgrad
 import flowgrad.compat.v1 as tf
+import op_db
 from gradcheck import check_gradients
 
 R = np.random.RandomState(7)
@@ -23,83 +23,15 @@ LOGITS = R.normal(size=(3, 4))
 LOGITS3 = R.normal(size=(2, 3, 4))
 PROBS = R.dirichlet(np.ones(4), size=3)                      # rows sum to 1
 PROBS3 = R.dirichlet(np.ones(4), size=(2, 3))
-PROBS_COLS = R.dirichlet(np.ones(3), size=4).T.copy()        # columns sum to 1 (axis 0)
-SPARSE = np.array([0, 3, 1])
 SPARSE3 = np.array([[2, 0, 3], [1, 1, 0]])
 BINARY = R.uniform(0.0, 1.0, size=(2, 3))
 BIAS3 = R.uniform(-1.0, 1.0, size=(3,))
-X2345 = R.uniform(-1.0, 1.0, size=(2, 3, 4, 5))
-BIAS5 = R.uniform(-1.0, 1.0, size=(5,))
 VARIANCE3 = R.uniform(0.5, 2.0, size=(3,))
 
 nn = tf.nn
-
-# (name, fn, inputs): derivatives of orders 1 and 2 are checked for every case.
-GRAD_CASES = [
-    ("relu", nn.relu, [X23]),
-    ("relu_times_x", lambda x: nn.relu(x) * x, [X23]),
-    ("relu6", nn.relu6, [X_R6]),
-    ("relu6_times_x", lambda x: nn.relu6(x) * x, [X_R6]),
-    ("leaky_relu", lambda x: nn.leaky_relu(x, alpha=0.3) * x, [X23]),
-    ("elu", nn.elu, [X234]),
-    ("selu", nn.selu, [X23]),
-    ("softplus", nn.softplus, [X234]),
-    ("softsign", nn.softsign, [X23]),
-    ("sigmoid", nn.sigmoid, [X23]),
-    ("tanh", nn.tanh, [X23]),
-    ("silu", lambda x: nn.silu(x, beta=1.5), [X23]),
-    ("softmax", nn.softmax, [LOGITS]),
-    ("softmax_axis0", lambda x: nn.softmax(x, axis=0), [LOGITS]),
-    ("softmax_3d_dim1", lambda x: nn.softmax(x, dim=1), [LOGITS3]),
-    ("log_softmax", nn.log_softmax, [LOGITS]),
-    ("log_softmax_3d_axis0", lambda x: nn.log_softmax(x, axis=0), [LOGITS3]),
-    ("softmax_xent_v2", lambda z, x: nn.softmax_cross_entropy_with_logits_v2(
-        labels=z, logits=x), [PROBS, LOGITS]),
-    ("softmax_xent_v2_3d", lambda z, x: nn.softmax_cross_entropy_with_logits_v2(
-        labels=z, logits=x), [PROBS3, LOGITS3]),
-    ("softmax_xent_v2_axis0", lambda z, x: nn.softmax_cross_entropy_with_logits_v2(
-        labels=z, logits=x, axis=0), [PROBS_COLS, LOGITS]),
-    ("softmax_xent_v2_1d", lambda z, x: nn.softmax_cross_entropy_with_logits_v2(
-        labels=z, logits=x), [PROBS[0], LOGITS[0]]),
-    ("softmax_xent_loss_of_softmax", lambda x: nn.softmax_cross_entropy_with_logits_v2(
-        labels=nn.softmax(x * 0.5), logits=x), [LOGITS]),
-    ("sparse_xent", lambda x: nn.sparse_softmax_cross_entropy_with_logits(
-        labels=SPARSE, logits=x), [LOGITS]),
-    ("sparse_xent_3d", lambda x: nn.sparse_softmax_cross_entropy_with_logits(
-        labels=SPARSE3, logits=x), [LOGITS3]),
-    ("sigmoid_xent", lambda z, x: nn.sigmoid_cross_entropy_with_logits(
-        labels=z, logits=x), [BINARY, X23]),
-    ("weighted_xent", lambda z, x: nn.weighted_cross_entropy_with_logits(
-        labels=z, logits=x, pos_weight=2.5), [BINARY, X23]),
-    ("l2_loss", nn.l2_loss, [X234]),
-    ("bias_add", lambda x, b: tf.square(nn.bias_add(x, b)), [X23, BIAS3]),
-    ("bias_add_nhwc", lambda x, b: tf.square(nn.bias_add(x, b)), [X2345, BIAS5]),
-    ("bias_add_nchw", lambda x, b: tf.square(nn.bias_add(x, b, data_format="NCHW")),
-     [X234, BIAS3]),
-    ("moments", lambda x: nn.moments(x, axes=[0]), [X234]),
-    ("moments_keep_dims", lambda x: nn.moments(x, axes=[0, 2], keep_dims=True), [X234]),
-    ("l2_normalize", lambda x: nn.l2_normalize(x, axis=1), [X23]),
-    ("batch_normalization", lambda x, m, v, o, s: nn.batch_normalization(
-        x, m, v, o, s, variance_epsilon=1e-3), [X23, BIAS3, VARIANCE3, BIAS3, VARIANCE3]),
-]
-
-THIRD_ORDER = ["elu", "selu", "softplus", "softsign", "softmax", "softmax_3d_dim1",
-               "log_softmax", "softmax_xent_v2", "sparse_xent", "sigmoid_xent"]
-
-
-def _case(name):
-    return next(c for c in GRAD_CASES if c[0] == name)
-
-
-@pytest.mark.parametrize("name,fn,inputs", GRAD_CASES, ids=[c[0] for c in GRAD_CASES])
-def test_gradients_first_and_second_order(name, fn, inputs):
-    check_gradients(fn, inputs, order=2)
-
-
-@pytest.mark.parametrize("name", THIRD_ORDER)
-def test_gradients_third_order(name):
-    _, fn, inputs = _case(name)
-    check_gradients(fn, inputs, order=3, rtol=1e-4, atol=1e-5)
+# the gradient-check cases of tf.nn (tests/op_db.py), without their third-order entries
+GRAD_CASES = [(e.case, e.fn, e.inputs) for e in op_db.entries(family="nn")
+              if not e.case.endswith("_order3")]
 
 
 def _projected(ys, rng_seed, shapes):

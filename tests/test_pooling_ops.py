@@ -2,14 +2,14 @@
 
 Forward values are compared with naive NumPy loops written here; gradients are checked
 numerically at orders 1 and 2 (3 for max-pool, TensorFlow's MaxPoolGrad gap), graph and
-eager."""
+eager.
+
+The numerical gradient checks of the pooling cases are entries of tests/op_db.py."""
 import numpy as np
 import pytest
 
 import flowgrad
 import flowgrad.compat.v1 as tf
-from flowgrad.framework.context import state
-from gradcheck import check_gradients
 
 R = np.random.RandomState(5)
 
@@ -160,67 +160,10 @@ def test_max_pool_of_integers_avg_pool_only_floats():
 
 
 # --------------------------------------------------------------------------------------
-# Gradients
+# Gradients (orders 1-3 of the pooling ops: tests/op_db.py)
 
 nn = tf.nn
 XA = distinct((2, 5, 4, 2))
-XB = distinct((1, 6, 5, 2), seed=1)
-XC = distinct((1, 4, 6, 2), seed=2)
-XN = R.normal(size=(2, 5, 4, 2))
-
-
-def _mp(**kw):
-    return lambda x: tf.square(nn.max_pool2d(x, **kw))
-
-
-def _ap(**kw):
-    return lambda x: tf.square(nn.avg_pool2d(x, **kw))
-
-
-GRAD_CASES = [
-    ("max_pool_2x2_same_odd", _mp(ksize=2, strides=2, padding="SAME"), [XA]),
-    ("max_pool_2x2_valid_tiled", _mp(ksize=2, strides=2, padding="VALID"), [XC]),
-    ("max_pool_3x3_s2_same", _mp(ksize=3, strides=2, padding="SAME"), [XB]),
-    ("max_pool_3x2_s1_valid", _mp(ksize=[3, 2], strides=1, padding="VALID"), [XA]),
-    ("max_pool_nchw", _mp(ksize=2, strides=[1, 2], padding="SAME", data_format="NCHW"),
-     [nchw(XB)]),
-    ("avg_pool_2x2_same_odd", _ap(ksize=2, strides=2, padding="SAME"), [XN]),
-    ("avg_pool_3x3_s2_same", _ap(ksize=3, strides=2, padding="SAME"), [XN]),
-    ("avg_pool_2x3_valid", _ap(ksize=[2, 3], strides=[1, 2], padding="VALID"), [XN]),
-    ("avg_pool_nchw", _ap(ksize=2, strides=2, padding="VALID", data_format="NCHW"),
-     [nchw(XN)]),
-    ("max_pool_with_argmax", lambda x: tf.square(nn.max_pool_with_argmax(
-        x, 3, 2, "SAME")[0]), [XB]),
-    ("max_pool_with_argmax_batch", lambda x: tf.square(nn.max_pool_with_argmax(
-        x, 2, 2, "VALID", include_batch_in_index=True)[0]), [XA]),
-    ("max_then_avg", lambda x: tf.square(nn.avg_pool2d(nn.max_pool2d(x, 2, 1, "SAME"), 2, 2,
-                                                       "SAME")), [XA]),
-]
-
-
-@pytest.mark.parametrize("name,fn,inputs", GRAD_CASES, ids=[c[0] for c in GRAD_CASES])
-def test_gradients_first_and_second_order(name, fn, inputs):
-    check_gradients(fn, inputs, order=2)
-
-
-@pytest.mark.parametrize("name", ["max_pool_3x3_s2_same", "avg_pool_2x2_same_odd",
-                                  "max_pool_with_argmax"])
-def test_gradients_third_order(name):
-    _, fn, inputs = next(c for c in GRAD_CASES if c[0] == name)
-    check_gradients(lambda x: fn(x) * tf.reduce_sum(fn(x)), inputs, order=3, rtol=1e-4,
-                    atol=1e-5)
-
-
-@pytest.fixture
-def eager():
-    tf.enable_v2_behavior()
-    yield
-    state.tapes.clear()
-
-
-@pytest.mark.parametrize("name,fn,inputs", GRAD_CASES, ids=[c[0] for c in GRAD_CASES])
-def test_eager_gradients_first_and_second_order(eager, name, fn, inputs):
-    check_gradients(fn, inputs, order=2, mode="eager")
 
 
 def test_second_order_op_types():

@@ -1,11 +1,12 @@
 """top_k / sort / argsort and the segment reductions: values against NumPy, errors, and
-numerical gradients at orders 1 and 2 (graph and eager)."""
+numerical gradients at orders 1 and 2 (graph and eager).
+
+The numerical gradient checks of the sort_segment cases are entries of tests/op_db.py."""
 import numpy as np
 import pytest
 
 import flowgrad
 import flowgrad.compat.v1 as tf
-from tests.gradcheck import check_gradients
 
 RNG = np.random.RandomState(8)
 X = RNG.permutation(24).reshape(2, 3, 4).astype(np.float64) / 7.0    # distinct values
@@ -13,7 +14,6 @@ TIES = np.array([[3.0, 1.0, 3.0, 2.0], [0.0, 5.0, -1.0, 5.0]])
 DATA = RNG.randn(5, 2)
 IDS = np.array([0, 0, 1, 3, 3])
 UIDS = np.array([2, 0, 2, -1, 0])
-UIDS3 = np.array([2, 0, 1, -1, 0])     # every segment of 3 filled, one row dropped
 
 
 def _run(t):
@@ -87,32 +87,6 @@ def test_segment_errors():
         _run(tf.unsorted_segment_max(DATA, UIDS, 2))
     with pytest.raises(TypeError, match="segment_ids"):
         tf.segment_sum(DATA, [0.0, 1.0, 1.0, 1.0, 1.0])
-
-
-GRAD_CASES = [
-    ("top_k", lambda x: tf.nn.top_k(x, 2)[0] ** 2, [X]),
-    ("top_k_ties", lambda x: tf.nn.top_k(x * x, 3)[0], [X[0]]),
-    ("sort_axis0", lambda x: tf.sort(x, axis=0) ** 2 * np.arange(1.0, 5.0), [X[1]]),
-    ("sort_descending", lambda x: tf.sort(x, direction="DESCENDING") ** 3, [X[0]]),
-    ("segment_sum", lambda x: tf.segment_sum(x, IDS) ** 2, [DATA]),
-    ("segment_mean", lambda x: tf.segment_mean(x, IDS) ** 2, [DATA]),
-    ("segment_max", lambda x: tf.segment_max(x, IDS) ** 2, [DATA]),
-    ("segment_min", lambda x: tf.segment_min(x, IDS) ** 2, [DATA]),
-    ("unsorted_segment_max", lambda x: tf.unsorted_segment_max(x, UIDS3, 3) ** 2, [DATA]),
-    ("unsorted_segment_min", lambda x: tf.unsorted_segment_min(x, UIDS3, 3) ** 2, [DATA]),
-    ("unsorted_segment_mean", lambda x: tf.unsorted_segment_mean(x, UIDS3, 3) ** 2, [DATA]),
-]
-
-
-@pytest.mark.parametrize("name,fn,inputs", GRAD_CASES, ids=[c[0] for c in GRAD_CASES])
-def test_gradients_graph(name, fn, inputs):
-    check_gradients(fn, inputs, order=2)
-
-
-@pytest.mark.parametrize("name,fn,inputs", GRAD_CASES, ids=[c[0] for c in GRAD_CASES])
-def test_gradients_eager(name, fn, inputs):
-    tf.enable_v2_behavior()
-    check_gradients(fn, inputs, order=2, mode="eager")
 
 
 def test_max_gradient_splits_ties():

@@ -1,63 +1,18 @@
-"""tf.TensorArray: eager, graph, tf.function and tf.while_loop, with numerical gradients."""
-import numpy as np
+"""tf.TensorArray: eager, graph, tf.function and tf.while_loop, with numerical gradients.
+
+The numerical gradient checks of the tensor_array cases are entries of tests/op_db.py."""
 import pytest
 
 import flowgrad as tf2
 import flowgrad.compat.v1 as tf
 from flowgrad.framework import errors
 from flowgrad.framework.context import state
-from gradcheck import check_gradients
 
 
 @pytest.fixture
 def eager():
     tf.enable_v2_behavior()
     yield
-    state.tapes.clear()
-
-
-def _reverse_products(x):
-    """out[i] = x[i] * x[n-1-i], through unstack / read / write / stack."""
-    n = int(x.shape[0])
-    inp = tf.TensorArray(x.dtype, size=n, clear_after_read=False).unstack(x)
-    out = tf.TensorArray(x.dtype, size=n)
-    for i in range(n):
-        out = out.write(i, inp.read(i) * inp.read(n - 1 - i))
-    return out.stack()
-
-
-def _dynamic_scatter_gather(x):
-    ta = tf.TensorArray(x.dtype, size=0, dynamic_size=True)
-    ta = ta.scatter([2, 0], x[:2])
-    ta = ta.write(4, tf.sin(x[2]))
-    return ta.gather([4, 0, 2]) * ta.stack()[:3] + ta.concat()[:3][:, None]
-
-
-def _while_accumulate(x):
-    inp = tf.TensorArray(x.dtype, size=4).unstack(x)
-    out = tf.TensorArray(x.dtype, size=4, element_shape=[2])
-
-    def body(i, acc, out):
-        acc = acc * 0.5 + inp.read(i) ** 2
-        return i + 1, acc, out.write(i, acc)
-
-    _, _, out = tf.while_loop(lambda i, a, o: i < 4, body,
-                              [tf.constant(0), tf.zeros([2], x.dtype), out])
-    return out.stack()
-
-
-GRAD_CASES = [("reverse_products", _reverse_products, [np.random.RandomState(0).randn(4, 3)]),
-              ("dynamic_scatter_gather", _dynamic_scatter_gather,
-               [np.random.RandomState(1).randn(3, 2)]),
-              ("while_accumulate", _while_accumulate, [np.random.RandomState(2).randn(4, 2)])]
-
-
-@pytest.mark.parametrize("name,fn,inputs", GRAD_CASES, ids=[c[0] for c in GRAD_CASES])
-@pytest.mark.parametrize("mode", ["graph", "eager"])
-def test_gradients_first_and_second_order(name, fn, inputs, mode):
-    if mode == "eager":
-        tf.enable_v2_behavior()
-    check_gradients(fn, inputs, order=2, mode=mode)
     state.tapes.clear()
 
 

@@ -1,5 +1,7 @@
 """TF1 programs that TensorFlow accepts: broadcasting softmax cross-entropy, a global step
-found by name, and nested-structure feed keys (issue 17)."""
+found by name, and nested-structure feed keys (issue 17).
+
+The numerical gradient checks of the tf1_gaps cases are entries of tests/op_db.py."""
 import collections
 
 import numpy as np
@@ -65,29 +67,6 @@ def test_higher_rank_labels_gradient_has_the_labels_shape():
     gz, gx = tf.gradients(loss, [z, x])
     assert gz.shape.as_list() == [1, N, C] and gx.shape.as_list() == [N, C]
     assert tf.Session().run(gz).shape == (1, N, C)
-
-
-XENT_GRAD_CASES = [
-    ("labels_rank3", lambda z, x: tf.nn.softmax_cross_entropy_with_logits_v2(
-        labels=z, logits=x), [PROBS[None], LOGITS]),
-    ("labels_rank1", lambda z, x: tf.nn.softmax_cross_entropy_with_logits_v2(
-        labels=z, logits=x), [PROBS[0], LOGITS]),
-    ("labels_row_broadcast", lambda z, x: tf.nn.softmax_cross_entropy_with_logits_v2(
-        labels=z, logits=x), [PROBS[:1], LOGITS]),
-    ("logits_rank3", lambda z, x: tf.nn.softmax_cross_entropy_with_logits_v2(
-        labels=z, logits=x), [PROBS, LOGITS.reshape(2, 2, C)]),
-]
-
-
-@pytest.mark.parametrize("name,fn,inputs", XENT_GRAD_CASES, ids=[c[0] for c in XENT_GRAD_CASES])
-def test_broadcast_xent_gradients_graph(name, fn, inputs):
-    check_gradients(fn, inputs, order=2)
-
-
-@pytest.mark.parametrize("name,fn,inputs", XENT_GRAD_CASES, ids=[c[0] for c in XENT_GRAD_CASES])
-def test_broadcast_xent_gradients_eager(name, fn, inputs):
-    tf.enable_v2_behavior()
-    check_gradients(fn, inputs, order=2, mode="eager")
 
 
 def test_v1_broadcast_xent_stops_the_label_gradient():

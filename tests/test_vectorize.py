@@ -1,156 +1,35 @@
 """Vectorization (flowgrad.pfor): tf.vectorized_map, pfor jacobians and tf.hessians.
 
 Every op type with a batching rule is run through vectorized_map and compared with
-the per-example loop; every op recipe of test_forward_mode gets its pfor jacobian
+the per-example loop; every jvp entry of tests/op_db.py gets its pfor jacobian
 compared with the looped one; ops without a rule run in a loop with a warning."""
 import warnings
 
 import numpy as np
 import pytest
-from test_forward_mode import RECIPES
 
 import flowgrad as tf
 import flowgrad.compat.v1 as tf1
 from flowgrad.framework.context import state
-from flowgrad.framework.op_call import apply_op
 from flowgrad.pfor import batch_rule_types
+import op_db
 
+# op type -> (function of float64 tensors building that op, input arrays): tests/op_db.py
+RECIPES = {e.op: (e.fn, e.inputs) for e in op_db.entries(jvp=True)}
 R = np.random.RandomState(1)
-C3 = tf.constant(R.uniform(0.5, 1.5, 3))
-C23 = tf.constant(R.uniform(0.5, 1.5, (2, 3)))
 C32 = tf.constant(R.uniform(-1, 1, (3, 2)))
 C22 = tf.constant(R.uniform(-1, 1, (2, 2)))
-C411 = tf.constant(R.uniform(0.5, 1.5, (4, 1, 1)))
-ELEMS = R.uniform(0.5, 1.5, (3, 2, 3))      # a batch of 3 examples of shape (2, 3)
-
 W2211 = tf.constant(R.uniform(-1, 1, (2, 2, 1, 1)))
 
-
-def _spd(x):
-    """A symmetric positive definite 2 x 2 matrix made from one example."""
-    return tf.matmul(x, x, transpose_b=True) + 3.0 * tf.eye(2, dtype=tf.float64)
+# op type -> [functions of one example x (a (2, 3) float64 tensor)]: tests/op_db.py
+VMAP_RECIPES: dict = {}
+for _e in op_db.entries(vmap=True):
+    VMAP_RECIPES.setdefault(_e.op, []).append(_e.fn)
+ELEMS = op_db.entries(vmap=True)[0].inputs[0]      # the batch of 3 examples they map over
 
 
 def _image(x):
     return tf.reshape(tf.concat([x, x], 0), [1, 2, 6, 1])
-
-
-_UNARY = {
-    "Abs": tf.abs, "Ceil": tf.math.ceil, "Cos": tf.cos, "Digamma": tf.math.digamma,
-    "Elu": tf.nn.elu, "Erf": tf.math.erf, "Erfc": tf.math.erfc, "Exp": tf.exp,
-    "Expm1": tf.math.expm1, "Floor": tf.math.floor, "Identity": tf.identity,
-    "LeakyRelu": tf.nn.leaky_relu, "Lgamma": tf.math.lgamma, "Log": tf.math.log,
-    "Log1p": tf.math.log1p, "LogSoftmax": tf.nn.log_softmax, "Neg": tf.negative,
-    "OnesLike": lambda x: apply_op("OnesLike", [x]), "Reciprocal": tf.math.reciprocal,
-    "Relu": tf.nn.relu,
-    "Relu6": tf.nn.relu6, "Round": tf.math.round, "Rsqrt": tf.math.rsqrt,
-    "Selu": tf.nn.selu,
-    "Sigmoid": tf.sigmoid, "Sign": tf.sign, "Sin": tf.sin, "Softmax": tf.nn.softmax,
-    "Softplus": tf.nn.softplus, "Softsign": tf.nn.softsign, "Sqrt": tf.sqrt,
-    "Square": tf.square, "StopGradient": tf.stop_gradient, "Tan": tf.math.tan,
-    "Tanh": tf.tanh, "ZerosLike": lambda x: apply_op("ZerosLike", [x]),
-    "Cast": lambda x: tf.cast(x, tf.float32),
-    "CheckNumerics": lambda x: tf.debugging.check_numerics(x, "x"),
-    "IsFinite": tf.math.is_finite, "IsNan": tf.math.is_nan,
-    "LogicalNot": lambda x: tf.logical_not(x > 1.0),
-}
-_BINARY = {
-    "AddV2": tf.add, "Sub": tf.subtract, "Mul": tf.multiply, "RealDiv": tf.divide,
-    "Maximum": tf.maximum, "Minimum": tf.minimum, "Pow": tf.pow,
-    "SquaredDifference": tf.math.squared_difference, "DivNoNan": tf.math.divide_no_nan,
-    "FloorMod": tf.math.floormod, "FloorDiv": tf.math.floordiv, "Greater": tf.greater,
-    "GreaterEqual": tf.greater_equal, "Less": tf.less, "LessEqual": tf.less_equal,
-    "Equal": tf.equal, "NotEqual": tf.not_equal,
-    "LogicalAnd": lambda a, b: tf.logical_and(a > 1.0, b > 1.0),
-    "LogicalOr": lambda a, b: tf.logical_or(a > 1.0, b > 1.0),
-    "SelectV2": lambda a, b: tf.where(a > b, a, b),
-}
-_FUSED_GRADS = {"TanhGrad": 1, "SigmoidGrad": 1, "RsqrtGrad": 1, "SqrtGrad": 1,
-                "ReluGrad": 0, "Relu6Grad": 0, "EluGrad": 0, "SeluGrad": 0, "SoftplusGrad": 0,
-                "SoftsignGrad": 0, "LeakyReluGrad": 0}
-
-
-def _fused(op_type, batched_dy):
-    attrs = {"alpha": 0.2} if op_type == "LeakyReluGrad" else {}
-    k = _FUSED_GRADS[op_type]
-
-    def fn(x):
-        dy, other = (x, C23) if batched_dy else (C23, x)
-        return apply_op(op_type, [other, dy] if k else [dy, other], attrs)
-    return fn
-
-
-# op type -> [functions of one example x (a (2, 3) float64 tensor)]
-VMAP_RECIPES = {t: [f] for t, f in _UNARY.items()}
-VMAP_RECIPES.update({t: [lambda x, f=f: f(x, C3), lambda x, f=f: f(C411, x)]
-                     for t, f in _BINARY.items()})
-VMAP_RECIPES.update({t: [_fused(t, True), _fused(t, False)] for t in _FUSED_GRADS})
-VMAP_RECIPES.update({
-    "AddN": [lambda x: tf.add_n([x, C23, x])],
-    "MatMul": [lambda x: tf.matmul(x, C32), lambda x: tf.matmul(C22, x),
-               lambda x: tf.matmul(x, C22, transpose_a=True)],
-    "BatchMatMulV2": [lambda x: tf.linalg.matmul(tf.reshape(x, [1, 2, 3]),
-                                                 tf.reshape(C32, [1, 3, 2]))],
-    "Sum": [lambda x: tf.reduce_sum(x, 1), lambda x: tf.reduce_sum(x)],
-    "Mean": [lambda x: tf.reduce_mean(x, 0, keepdims=True)],
-    "Max": [lambda x: tf.reduce_max(x, -1)], "Min": [lambda x: tf.reduce_min(x)],
-    "Prod": [lambda x: tf.reduce_prod(x, 1)],
-    "EuclideanNorm": [lambda x: tf.math.reduce_euclidean_norm(x, 1)],
-    "All": [lambda x: tf.reduce_all(x > 1.0, 1)], "Any": [lambda x: tf.reduce_any(x > 1.0)],
-    "Reshape": [lambda x: tf.reshape(x, [3, 2]), lambda x: tf.reshape(x, [-1])],
-    "Transpose": [tf.transpose], "ExpandDims": [lambda x: tf.expand_dims(x, 0),
-                                                lambda x: tf.expand_dims(x, -1)],
-    "Squeeze": [lambda x: tf.squeeze(tf.reshape(x, [2, 1, 3])),
-                lambda x: tf.squeeze(tf.reshape(x, [2, 1, 3]), [-2])],
-    "Unpack": [lambda x: tf.unstack(x, axis=1)],
-    "Split": [lambda x: tf.split(x, 3, axis=1)[1]],
-    "SplitV": [lambda x: tf.split(x, [1, 2], axis=-1)],
-    "Cumsum": [lambda x: tf.math.cumsum(x, 1, reverse=True)],
-    "Cumprod": [lambda x: tf.math.cumprod(x, 0, exclusive=True)],
-    "ReverseV2": [lambda x: tf.reverse(x, [1])], "Tile": [lambda x: tf.tile(x, [2, 1])],
-    "Pad": [lambda x: tf.pad(x, [[1, 0], [0, 2]])],
-    "MirrorPad": [lambda x: tf.pad(x, [[1, 1], [0, 0]], "REFLECT")],
-    "StridedSlice": [lambda x: x[:, ::2], lambda x: x[1], lambda x: x[..., None, 1:]],
-    "Slice": [lambda x: tf.slice(x, [0, 1], [2, 2])],
-    "BroadcastTo": [lambda x: tf.broadcast_to(x[0], [4, 3])],
-    "GatherV2": [lambda x: tf.gather(x, [2, 0], axis=1), lambda x: tf.gather(x, [1, 1])],
-    "BiasAdd": [lambda x: tf.nn.bias_add(x, C3), lambda x: tf.nn.bias_add(C23, x[0])],
-    "BiasAddGrad": [lambda x: apply_op("BiasAddGrad", [x], {"data_format": "NHWC"})],
-    "UnsortedSegmentSum": [lambda x: tf.math.unsorted_segment_sum(x, [1, 1], 3)],
-    "Pack": [lambda x: tf.stack([x, C23], 1)], "ConcatV2": [
-        lambda x: tf.concat([C23, x], 0),
-        # an unbatched value whose shape is known at run time only
-        lambda x: tf.concat([tf1.placeholder_with_default(C23, [None, 3]), x], 0)],
-    "Fill": [lambda x: tf.fill([2, 2], x[0, 0])],
-    "MatrixBandPart": [lambda x: tf.linalg.band_part(_spd(x), 0, -1)],
-    "MatrixDiag": [lambda x: tf.linalg.diag(x[0])],
-    "MatrixDiagPart": [lambda x: tf.linalg.diag_part(_spd(x))],
-    "MatrixSetDiag": [lambda x: tf.linalg.set_diag(_spd(x), x[:, 0]),
-                      lambda x: tf.linalg.set_diag(C22, x[:, 0])],
-    "MatrixTriangularSolve": [lambda x: tf.linalg.triangular_solve(_spd(x), x),
-                              lambda x: tf.linalg.triangular_solve(C22 + 3.0, x)],
-    "MatrixSolve": [lambda x: tf.linalg.solve(_spd(x), x)],
-    "MatrixInverse": [lambda x: tf.linalg.inv(_spd(x))],
-    "Cholesky": [lambda x: tf.linalg.cholesky(_spd(x))],
-    "MatrixDeterminant": [lambda x: tf.linalg.det(_spd(x))],
-    "Einsum": [lambda x: tf.einsum("ij,kj->ik", x, C23), lambda x: tf.einsum("...j,j->...", x, C3),
-               lambda x: tf.einsum("ij,ij->", x, x)],
-    "Conv2D": [lambda x: tf.nn.conv2d(_image(x), W2211, 1, "SAME")],
-    "DepthwiseConv2dNative": [lambda x: tf.nn.depthwise_conv2d(_image(x), W2211, [1, 1, 1, 1],
-                                                               "VALID")],
-    "MaxPool": [lambda x: tf.nn.max_pool2d(_image(x), 2, 1, "VALID")],
-    "AvgPool": [lambda x: tf.nn.avg_pool2d(_image(x), 2, 1, "SAME")],
-})
-
-
-def _shape_user(op_type):
-    def fn(x):
-        s = apply_op(op_type, [x], {"out_type": tf.int32} if op_type != "Rank" else {})
-        return tf.cast(s, tf.float64) + tf.reduce_sum(x)
-    return fn
-
-
-VMAP_RECIPES.update({t: [_shape_user(t)] for t in ("Shape", "Size", "Rank")})
 
 
 @pytest.fixture(autouse=True)
