@@ -13,6 +13,7 @@ import flowgrad.compat.v1 as tf
 
 R = np.random.RandomState(3)
 X3 = R.uniform(0.2, 1.0, size=(3,))
+W22 = R.uniform(-0.8, 0.8, size=(2, 2))
 
 
 def _run(fetches, feed=None):
