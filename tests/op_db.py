@@ -545,6 +545,14 @@ def _control_flow() -> list:
         return h
 
 
+    def _while_rnn_rows(w, x0, b):
+        # h @ w + b: the gradients of w and b are accumulated over the iterations
+        def body(i, h):
+            return i + 1, tf.tanh(tf.nn.bias_add(tf.matmul(h, w), b))
+        _, h = tf.while_loop(lambda i, h: i < 3, body, [tf.constant(0), x0])
+        return h
+
+
     def _while_data_dependent(x):
         # iterate x <- x * 1.3 + sin(x) until the sum exceeds 10 (at most 20 times)
         _, y = tf.while_loop(lambda i, y: tf.reduce_sum(y) < 10.0,
@@ -641,6 +649,7 @@ def _control_flow() -> list:
         ("cond_subsets_false", _cond_uses_some_inputs, [X3 + 0.5, X3, X3 + 1.0]),
         ("cond_tuple", _cond_tuple_outputs, [X3, X3 - 0.5]),
         ("while_rnn_like", _while_rnn_like, [W22, V2, V2[::-1].copy()]),
+        ("while_rnn_rows", _while_rnn_rows, [W22, W22[::-1].copy(), V2]),
         ("while_data_dependent", _while_data_dependent, [X3]),
         ("while_max_iterations", _while_max_iterations, [X3]),
         ("while_nested", _while_nested, [X3, X3 * 0.5]),
