@@ -250,6 +250,17 @@ class TPUClusterResolver(ClusterResolver):
     """A Cloud TPU's cluster. flowgrad has no TPUs: constructing one fails as TensorFlow's
     does on a machine without a TPU (docs/differences.md).
 
+    Args:
+      tpu: The TPU's name or address.
+      zone: The TPU's Cloud zone.
+      project: The TPU's Cloud project.
+      job_name: The job name of the TPU workers.
+      coordinator_name: The job name of the coordinator.
+      coordinator_address: The coordinator's address.
+      credentials: The Cloud credentials.
+      service: A Cloud TPU API client.
+      discovery_url: The Cloud TPU API's discovery URL.
+
     Raises:
       ValueError: ``tpu`` is not given (``"Please provide a TPU Name to connect to."``, as
         TensorFlow says when it finds no TPU).
@@ -276,6 +287,9 @@ class TPUClusterResolver(ClusterResolver):
 def initialize_tpu_system(cluster_resolver: Any = None) -> None:
     """``tf.tpu.experimental.initialize_tpu_system``: there is no TPU to initialize.
 
+    Args:
+      cluster_resolver: The TPU's cluster resolver.
+
     Raises:
       ValueError: no resolver (TensorFlow then looks for a TPU and finds none).
       UnimplementedError: a resolver is given.
@@ -287,7 +301,11 @@ def initialize_tpu_system(cluster_resolver: Any = None) -> None:
 
 
 def shutdown_tpu_system(cluster_resolver: Any = None) -> None:
-    """``tf.tpu.experimental.shutdown_tpu_system``: fails as :func:`initialize_tpu_system`."""
+    """``tf.tpu.experimental.shutdown_tpu_system``: fails as :func:`initialize_tpu_system`.
+
+    Args:
+      cluster_resolver: The TPU's cluster resolver.
+    """
     initialize_tpu_system(cluster_resolver)
 
 

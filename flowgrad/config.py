@@ -82,14 +82,28 @@ def set_logical_device_configuration(device: PhysicalDevice, logical_devices: An
 
 
 def get_logical_device_configuration(device: PhysicalDevice) -> list | None:
-    """The list of :class:`LogicalDeviceConfiguration` set for ``device``, or None."""
+    """The list of :class:`LogicalDeviceConfiguration` set for ``device``, or None.
+
+    Args:
+      device: A ``PhysicalDevice`` of :func:`list_physical_devices`.
+
+    Returns:
+      The configurations given to ``set_logical_device_configuration``, or None.
+
+    Raises:
+      ValueError: ``device`` is not one of this machine's physical devices.
+    """
     if device not in list_physical_devices():
         raise ValueError("Unrecognized device: %s" % (device,))
     return _settings["logical"].get(device)
 
 
 def run_functions_eagerly(run_eagerly: bool) -> None:
-    """Makes every ``tf.function`` run its Python function eagerly (a debugging switch)."""
+    """Makes every ``tf.function`` run its Python function eagerly (a debugging switch).
+
+    Args:
+      run_eagerly: True to run the functions eagerly, False to trace them again.
+    """
     _RUN_EAGERLY[0] = bool(run_eagerly)
 
 
@@ -104,6 +118,14 @@ def experimental_connect_to_cluster(cluster_spec_or_resolver: Any, job_name: str
                                     cluster_device_filters: Any = None) -> None:
     """Connecting to remote TensorFlow servers (TPU workers) is not supported: flowgrad runs
     in this process (Ray-based training: ``flowgrad.distribute``).
+
+    Args:
+      cluster_spec_or_resolver: A ``tf.train.ClusterSpec`` or a cluster resolver.
+      job_name: The name of this process's job.
+      task_index: This process's task index in the job.
+      protocol: The communication protocol.
+      make_master_device_default: Whether to place ops on the master by default.
+      cluster_device_filters: Device filters for the remote tasks.
 
     Raises:
       ValueError: ``cluster_spec_or_resolver`` is neither a ClusterSpec nor a resolver, as
@@ -123,6 +145,10 @@ def experimental_connect_to_cluster(cluster_spec_or_resolver: Any, job_name: str
 def experimental_connect_to_host(remote_host: Any = None, job_name: str = "worker") -> None:
     """Not supported, as :func:`experimental_connect_to_cluster`.
 
+    Args:
+      remote_host: The address (or list of addresses) of the remote server(s).
+      job_name: The job name of the remote servers.
+
     Raises:
       ValueError: no ``remote_host``, as in TensorFlow.
       UnimplementedError: otherwise.
@@ -136,7 +162,12 @@ def experimental_connect_to_host(remote_host: Any = None, job_name: str = "worke
 
 def _set_jit(enabled: Any) -> None:
     """Accepted (flowgrad has no XLA); :func:`_get_jit` gives the setting back as TensorFlow
-    does: ``"autoclustering"`` when on, ``""`` when off."""
+    does: ``"autoclustering"`` when on, ``""`` when off.
+
+    Args:
+      enabled: True or ``"autoclustering"`` to turn XLA auto-clustering on, False or ``""``
+        to turn it off.
+    """
     if enabled is True or enabled == "autoclustering":
         _settings["jit"] = "autoclustering"
     elif enabled is False or enabled == "":
@@ -150,7 +181,11 @@ def _get_jit() -> str:
 
 
 def _set_experimental_options(options: dict) -> None:
-    """Grappler's options: accepted and remembered (flowgrad's plan passes are its own)."""
+    """Grappler's options: accepted and remembered (flowgrad's plan passes are its own).
+
+    Args:
+      options: A dict of Grappler option names to values.
+    """
     _settings["optimizer"].update(options)
 
 

@@ -22,7 +22,11 @@ _WHY = ("flowgrad does not convert to or run TensorFlow Lite models; save a Save
 
 
 class Optimize(enum.Enum):
-    """The optimizations a converter may apply (TensorFlow's values)."""
+    """The optimizations a converter may apply (TensorFlow's values).
+
+    Args:
+      value: A member's value: ``Optimize("DEFAULT")`` is ``Optimize.DEFAULT``.
+    """
 
     DEFAULT = "DEFAULT"
     OPTIMIZE_FOR_SIZE = "OPTIMIZE_FOR_SIZE"
@@ -34,7 +38,11 @@ class Optimize(enum.Enum):
 
 
 class OpsSet(enum.Enum):
-    """The sets of ops a converted model may use (TensorFlow's values)."""
+    """The sets of ops a converted model may use (TensorFlow's values).
+
+    Args:
+      value: A member's value: ``OpsSet("TFLITE_BUILTINS")`` is ``OpsSet.TFLITE_BUILTINS``.
+    """
 
     TFLITE_BUILTINS = "TFLITE_BUILTINS"
     SELECT_TF_OPS = "SELECT_TF_OPS"
@@ -132,6 +140,13 @@ class TFLiteConverter:
 
 class Interpreter:
     """Runs a TensorFlow Lite model: not supported.
+
+    Args:
+      model_path: The path of a ``.tflite`` file.
+      model_content: The bytes of a TensorFlow Lite model.
+      experimental_delegates: TensorFlow Lite delegates.
+      num_threads: The number of threads the interpreter may use.
+      **kwargs: TensorFlow's other options.
 
     Raises:
       ValueError: neither ``model_path`` nor ``model_content``, or a file that cannot be

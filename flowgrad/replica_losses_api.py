@@ -64,6 +64,12 @@ def compute_average_loss(per_example_loss: Any, sample_weight: Any = None,
 def scale_regularization_loss(regularization_loss: Any) -> Any:
     """``sum(regularization_loss) / num_replicas_in_sync``: the share of one replica.
 
+    Args:
+      regularization_loss: The regularization losses (a scalar or a tensor summed).
+
+    Returns:
+      A scalar tensor.
+
     Raises:
       RuntimeError: called in a strategy's cross-replica context.
     """

@@ -12,7 +12,11 @@ _LOG_DEVICE_PLACEMENT = [False]
 
 def set_log_device_placement(enabled: bool) -> None:
     """Turns logging of op placement on or off. Accepted and remembered: flowgrad places
-    every op on the CPU, so it logs nothing (docs/differences.md)."""
+    every op on the CPU, so it logs nothing (docs/differences.md).
+
+    Args:
+      enabled: Whether to log the placements.
+    """
     _LOG_DEVICE_PLACEMENT[0] = bool(enabled)
 
 

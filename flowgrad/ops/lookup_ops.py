@@ -324,7 +324,14 @@ class StaticVocabularyTable:
 
 def tables_initializer(name: str = "init_all_tables") -> Any:
     """``tf.compat.v1.tables_initializer``: flowgrad's tables are filled when made, so this
-    is an op that does nothing (programs run it as in TensorFlow)."""
+    is an op that does nothing (programs run it as in TensorFlow).
+
+    Args:
+      name: The op's name.
+
+    Returns:
+      An op that does nothing.
+    """
     return no_op(name=name)
 
 
