@@ -26,7 +26,6 @@ from __future__ import annotations
 
 import collections
 import dataclasses
-import sys
 from collections.abc import Callable, Sequence
 from typing import Any
 
@@ -1788,12 +1787,3 @@ def entries(**flags: Any) -> list[OpInfo]:
                    for k, v in flags.items())
     return [e for e in OP_DB if match(e)]
 
-
-def by_name(name: str) -> OpInfo:
-    return _BY_NAME[name]
-
-
-_BY_NAME = {e.name: e for e in OP_DB}
-_DUPLICATES = [n for n, k in collections.Counter(e.name for e in OP_DB).items() if k > 1]
-assert not _DUPLICATES, "op_db: duplicate entry names %s" % _DUPLICATES
-del sys

@@ -6,6 +6,8 @@ mode and eagerly under nested GradientTapes. Reverse mode is complete: every
 differentiable op type flowgrad registers appears in some checked entry (in its graph
 or in its first gradient, which the second-order check differentiates) or has a
 written reason in ``op_db.NO_GRADIENT_CHECK``."""
+import collections
+
 import numpy as np
 import pytest
 
@@ -47,6 +49,11 @@ def test_gradients_eager(e):
                         atol=e.atol, expect_none=e.expect_none)
     finally:
         state.tapes.clear()
+
+
+def test_names_are_unique_and_an_op_type_has_one_jvp_entry():
+    assert not [n for n, k in collections.Counter(e.name for e in OP_DB).items() if k > 1]
+    assert not [t for t, k in collections.Counter(e.op for e in OP_DB if e.jvp).items() if k > 1]
 
 
 def test_a_check_turned_off_in_one_mode_says_why():
