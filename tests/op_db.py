@@ -1214,6 +1214,26 @@ def _tf1_gaps() -> list:
 
     return _table("tf1_gaps", XENT_GRAD_CASES)
 
+def _special_math() -> list:
+    """erf, erfc, the gamma family, ndtri and erfinv (once tests/test_special_math_ops.py's
+    inline tables)."""
+    tf = tf1
+    X = np.array([[-3.0, -0.7, 0.0], [0.2, 1.1, 4.0]])
+    POS = np.array([[0.3, 1.0, 1.7], [4.2, 11.5, 25.0]])
+    PROBS = np.array([[1e-12, 0.02, 0.3], [0.5, 0.77, 0.999]])
+    loose = {"rtol": 1e-4, "atol": 1e-6}
+    return ([OpInfo("special_math.%s_times_x" % n, lambda x, n=n: getattr(tf.math, n)(x) * x,
+                    [X]) for n in ("erf", "erfc")]
+            + [OpInfo("special_math." + n, getattr(tf.math, n), [X], graph=3, eager=3,
+                      rtol=1e-4, atol=1e-5) for n in ("erf", "erfc")]
+            + [OpInfo("special_math.lgamma", lambda x: tf.math.lgamma(x), [POS], **loose),
+               OpInfo("special_math.digamma", lambda x: tf.math.digamma(x), [POS], **loose),
+               OpInfo("special_math.polygamma2", lambda x: tf.math.polygamma(2.0, x), [POS],
+                      **loose),
+               OpInfo("special_math.ndtri", tf.math.ndtri, [PROBS[:, 1:]], **loose),
+               OpInfo("special_math.erfinv", tf.math.erfinv, [np.tanh(X) * 0.9], **loose)])
+
+
 # --------------------------------------------------------------------------------------
 # Forward mode: one entry per op type
 
@@ -1527,10 +1547,9 @@ def _recipes() -> list:
 
 # the op types whose recipe is their only gradient-checked entry
 _GRADIENT_CHECKED_RECIPES = {
-    "CheckNumerics", "CropAndResize", "CropAndResizeGradImage", "Digamma",
-    "ExtractImagePatches", "GatherGradAlongAxis", "Lgamma", "MaxPoolGradGrad",
-    "MaxPoolGradGradWithArgmax", "Polygamma", "Print", "RGBToHSV", "SparseReduceSum",
-    "SparseReorder", "SparseTensorDenseMatMul", "SparseToDense", "Unpack"}
+    "CheckNumerics", "CropAndResize", "CropAndResizeGradImage", "ExtractImagePatches",
+    "GatherGradAlongAxis", "MaxPoolGradGrad", "MaxPoolGradGradWithArgmax", "Print", "RGBToHSV",
+    "SparseReduceSum", "SparseReorder", "SparseTensorDenseMatMul", "SparseToDense", "Unpack"}
 
 
 # --------------------------------------------------------------------------------------
@@ -1756,7 +1775,8 @@ def _fuzz() -> list:
 
 _FAMILIES = [_core_math, _math, _array, _nn, _conv, _control_flow, _distributions,
              _image_resize, _kerasops_array, _kerasops_linalg, _kerasops_math, _kerasops_nn,
-             _signal, _linalg, _pooling, _sort_segment, _tensor_array, _tf1_gaps, _recipes,
+             _signal, _linalg, _pooling, _sort_segment, _tensor_array, _tf1_gaps,
+             _special_math, _recipes,
              _vmap, _fuzz]
 
 OP_DB: list[OpInfo] = [e for family in _FAMILIES for e in family()]
