@@ -44,6 +44,26 @@ def test_bfloat16_arithmetic_and_gradients(eager):
     assert float((tf2.constant(1.0, tf2.bfloat16) + 2.0 ** -8).numpy()) == 1.0
 
 
+def test_bfloat16_true_division_as_tensorflow(eager):
+    """``/``, tf.math.divide/truediv and TF1's div keep bfloat16 (Keras's losses and layers
+    divide in the layer's dtype); values and the divisor's gradient recorded from
+    TensorFlow 2.21."""
+    x = tf2.constant([1.0, 2.0, 3.0, 7.0], tf2.bfloat16)
+    y = tf2.constant([3.0, 3.0, 7.0, 0.1], tf2.bfloat16)
+    expected = [0.333984375, 0.66796875, 0.427734375, 70.0]
+    for out in (x / y, tf2.math.divide(x, y), tf.div(x, y)):
+        assert out.dtype == tf2.bfloat16
+        assert out.numpy().astype(np.float32).tolist() == expected
+    assert tf2.math.truediv(x, 2.0).numpy().astype(np.float32).tolist() == [0.5, 1.0, 1.5, 3.5]
+    v = tf2.Variable(y)
+    with tf2.GradientTape() as tape:
+        loss = tf2.reduce_sum(x / v)
+    g = tape.gradient(loss, v)
+    assert g.dtype == tf2.bfloat16
+    assert g.numpy().astype(np.float32).tolist() == [-0.111328125, -0.22265625,
+                                                     -0.06103515625, -700.0]
+
+
 def test_bfloat16_matmul_stays_bfloat16(eager):
     a = tf2.cast(tf2.constant([[1.0, 2.0], [3.0, 4.0]]), tf2.bfloat16)
     for out in (tf2.matmul(a, a), tf2.matmul(a, a, transpose_b=True),

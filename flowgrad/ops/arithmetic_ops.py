@@ -173,9 +173,10 @@ def truediv(x: Any, y: Any, name: str | None = None) -> Any:
         to = _TRUEDIV_CASTS.get(dt)
         if to is not None:
             x, y = cast(x, to), cast(y, to)
-        elif dt.np.kind not in _FLOATING:
+        elif dt.kind not in _FLOATING:
             raise TypeError("Invalid dtype %r in __truediv__. Expected one of {%s}."
-                            % (dt, ", ".join(repr(d) for d in (*_TRUEDIV_CASTS, dtypes.float16,
+                            % (dt, ", ".join(repr(d) for d in (*_TRUEDIV_CASTS, dtypes.bfloat16,
+                                                               dtypes.float16,
                                                                dtypes.float32, dtypes.float64,
                                                                dtypes.complex64,
                                                                dtypes.complex128))))
@@ -192,7 +193,7 @@ def div(x: Any, y: Any, name: str | None = None) -> Any:
     with name_scope(name, "div", [x, y]) as scope:
         x, y = _pair(x, y)
         dt = x.dtype.base_dtype
-        if dt.np.kind in _FLOATING:
+        if dt.kind in _FLOATING:
             return apply_op("RealDiv", (x, y), name=scope)
         _check_kind("FloorDiv", "x", dt, _REAL)
         return apply_op("FloorDiv", (x, y), name=scope)
