@@ -84,3 +84,54 @@ def test_tensor_array_writes_leave_the_old_flow_and_match_the_former_kernel():
     with pytest.raises(ValueError):                     # one index, two rows: as before
         _scatter_kernel(flow, np.array([1], np.int32), rng.rand(2, 3, 2).astype(np.float32),
                         dynamic_size=False)
+
+
+def _adam_before(var, m, v, b1p, b2p, lr, beta1, beta2, eps, grad, nesterov):
+    """ApplyAdam's kernel before issue 24 (TensorFlow's CPU kernel's arithmetic, one
+    whole-array pass per operation, one scratch array)."""
+    alpha = lr * np.sqrt(1 - b2p) / (1 - b1p)
+    tmp = np.subtract(grad, m, out=np.empty_like(m))
+    tmp *= 1 - beta1
+    m += tmp
+    np.multiply(grad, grad, out=tmp)
+    tmp -= v
+    tmp *= 1 - beta2
+    v += tmp
+    if nesterov:
+        step = grad * (1 - beta1)
+        step += beta1 * m
+        step *= alpha
+    else:
+        step = np.multiply(m, alpha)
+    np.sqrt(v, out=tmp)
+    tmp += eps
+    step /= tmp
+    var -= step
+    return var, m, v
+
+
+@pytest.mark.parametrize("dtype", [np.float32, np.float64])
+@pytest.mark.parametrize("nesterov", [False, True])
+@pytest.mark.parametrize("scalar", [float, np.float32, np.float64])
+def test_adam_in_chunks_is_bitwise_the_whole_array_update(dtype, nesterov, scalar):
+    # large updates run chunk by chunk (each element read from memory once): the same
+    # operations per element, so the same bits; a size that is no multiple of the chunk
+    from flowgrad.ops.training_ops import _ADAM_CHUNK, _apply_adam
+    rng = np.random.RandomState(1)
+    shape = (3 * _ADAM_CHUNK // 64 + 7, 64)
+    arrays = [rng.randn(*shape).astype(dtype) for _ in range(4)]
+    arrays[2] = np.abs(arrays[2])
+    scalars = [scalar(s) for s in (0.9 ** 3, 0.999 ** 3, 0.01, 0.9, 0.999, 1e-8)]
+    want = _adam_before(*[a.copy() for a in arrays[:3]], *scalars, arrays[3], nesterov)
+    var, m, v, grad = [a.copy() for a in arrays]
+    got = _apply_adam(var, m, v, *scalars, grad, use_nesterov=nesterov)
+    assert got[0] is var and got[1] is m and got[2] is v
+    for g, w in zip(got, want):
+        assert g.dtype == dtype
+        np.testing.assert_array_equal(g, w)
+    # a non-contiguous variable takes the whole-array path, with the same result
+    big = [np.stack([a, a], -1) for a in arrays]
+    parts = [b[..., 0] for b in big]
+    _apply_adam(*parts[:3], *scalars, parts[3], use_nesterov=nesterov)
+    for p, w in zip(parts[:3], want):
+        np.testing.assert_array_equal(p, w)
