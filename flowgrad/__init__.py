@@ -96,6 +96,7 @@ from flowgrad.ops.manip_ops import (bitcast, broadcast_dynamic_shape, broadcast_
 from flowgrad.ops.tensor_scatter_ops import tensor_scatter_nd_max, tensor_scatter_nd_min
 from flowgrad import lite_api as lite, tpu_api as tpu
 from flowgrad import lookup_api as lookup
+from flowgrad import feature_column_api as feature_column
 
 __version__ = version.VERSION   # TensorFlow API version; flowgrad's: version.FLOWGRAD_VERSION
 

@@ -31,7 +31,8 @@ LAYERS: list[tuple[str, list[str]]] = [
                    "flowgrad.metrics", "flowgrad.data", "flowgrad.datasets",
                    "flowgrad.distribute", "flowgrad.distributions", "flowgrad.debug",
                    "flowgrad.summary", "flowgrad.testing", "flowgrad.module", "flowgrad.rnn",
-                   "flowgrad.saved_model", "flowgrad.initializers", "flowgrad.config"]),
+                   "flowgrad.saved_model", "flowgrad.initializers", "flowgrad.config",
+                   "flowgrad.feature_column_lib"]),
     ("tf_internal", ["flowgrad.tf_internal"]),
     ("faces", ["flowgrad", "flowgrad.compat", "flowgrad._tf2_namespace", "flowgrad.nn",
                "flowgrad.dropin", "flowgrad.__main__", "flowgrad.distribute_api",
@@ -42,7 +43,8 @@ LAYERS: list[tuple[str, list[str]]] = [
                "flowgrad.bitwise_api", "flowgrad.nn_experimental_api",
                "flowgrad.signal_api", "flowgrad.raw_ops_api",
                "flowgrad.cluster_resolver_api", "flowgrad.lite_api", "flowgrad.tpu_api",
-               "flowgrad.replica_losses_api", "flowgrad.lookup_api"]),
+               "flowgrad.replica_losses_api", "flowgrad.lookup_api",
+               "flowgrad.feature_column_api"]),
 ]
 
 PACKAGE_DIR = pathlib.Path(flowgrad.__file__).parent

@@ -60,6 +60,7 @@ PAGES: tuple = (
     ("tf.lite", "tf.lite", ("tf.lite", "tf.lite.experimental"), ""),
     ("tf.tpu", "tf.tpu", ("tf.tpu", "tf.tpu.experimental"), ""),
     ("tf.lookup", "tf.lookup", ("tf.lookup", "tf.lookup.experimental"), ""),
+    ("tf.feature_column", "tf.feature_column", ("tf.feature_column",), ""),
     ("tf.experimental", "tf.experimental",
      ("tf.experimental", "tf.experimental.dtensor", "tf.types.experimental", "tf.version"), ""),
     ("tf.datasets", "Datasets (tf.datasets)", ("tf.datasets.mnist", "tf.datasets.download"),

@@ -141,6 +141,7 @@ from flowgrad import distribute_api as distribute, lite_api as lite, lookup_api 
 from flowgrad import tpu_api as tpu
 from flowgrad.ops.confusion_matrix_ops import confusion_matrix
 from flowgrad.ops.lookup_ops import tables_initializer
+from flowgrad.compat import v1_feature_column as feature_column
 
 
 def disable_v2_behavior() -> None:
