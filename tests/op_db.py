@@ -49,8 +49,7 @@ class OpInfo:
     eager: int = 2                  # the same in eager mode
     rtol: float = 1e-5              # tolerances of the gradient check
     atol: float = 1e-6
-    expect_none: tuple = ()         # inputs whose gradient must be None
-    all_grads: bool = False         # every other input must get a gradient (not None)
+    expect_none: tuple = ()         # inputs whose gradient must be None (all others: not)
     jvp: bool = False               # forward mode and pfor Jacobians (see the docstring)
     vmap: bool = False              # vectorized_map over inputs[0]'s leading axis
     fuzz: str | None = None         # the hypothesis family: "unary", "binary", "reduction"
@@ -202,7 +201,7 @@ def _math() -> list:
     THIRD_ORDER = ["sqrt", "rsqrt", "tanh", "sigmoid", "maximum", "reduce_prod_axes", "cumprod",
                    "norm_axis", "reduce_logsumexp", "matmul_batch_broadcast_adjoint"]
 
-    return _table("math", CASES, graph3=set(THIRD_ORDER), all_grads=True)
+    return _table("math", CASES, graph3=set(THIRD_ORDER))
 
 
 def _array() -> list:
@@ -1541,15 +1540,18 @@ def _recipes() -> list:
     })
     return [OpInfo("op." + t, fn, vals, op=t, jvp=True,
                    graph=2 if t in _GRADIENT_CHECKED_RECIPES else 0,
-                   eager=2 if t in _GRADIENT_CHECKED_RECIPES else 0)
+                   eager=2 if t in _GRADIENT_CHECKED_RECIPES else 0,
+                   expect_none=_GRADIENT_CHECKED_RECIPES.get(t, ()))
             for t, (fn, vals) in RECIPES.items()]
 
 
-# the op types whose recipe is their only gradient-checked entry
+# the op types whose recipe is their only gradient-checked entry -> the inputs that get no
+# gradient (read for their shape, or where the pool's maxima are)
 _GRADIENT_CHECKED_RECIPES = {
-    "CheckNumerics", "CropAndResize", "CropAndResizeGradImage", "ExtractImagePatches",
-    "GatherGradAlongAxis", "MaxPoolGradGrad", "MaxPoolGradGradWithArgmax", "Print", "RGBToHSV",
-    "SparseReduceSum", "SparseReorder", "SparseTensorDenseMatMul", "SparseToDense", "Unpack"}
+    "CheckNumerics": (), "CropAndResize": (), "CropAndResizeGradImage": (),
+    "ExtractImagePatches": (), "GatherGradAlongAxis": (0,), "MaxPoolGradGrad": (1,),
+    "MaxPoolGradGradWithArgmax": (1,), "Print": (), "RGBToHSV": (), "SparseReduceSum": (),
+    "SparseReorder": (), "SparseTensorDenseMatMul": (), "SparseToDense": (), "Unpack": ()}
 
 
 # --------------------------------------------------------------------------------------
