@@ -32,12 +32,15 @@ class OpDef:
     * for the differentiation layer: ``batching`` (the kind of batching rule,
       ``flowgrad.pfor.rules``: "elementwise", "broadcasting", ...) and ``jvp`` (the
       forward-mode rule ``f(op, *input_tangents)``, or "elementwise": the gradient function
-      applied to the tangent, exact for ops whose Jacobian is diagonal)."""
+      applied to the tangent, exact for ops whose Jacobian is diagonal) and ``linear_in``
+      (``k``: the op is elementwise and linear in input ``k``, ``f(.., x_k, ..) = x_k *
+      f(.., 1, ..)``, as the fused activation gradients are in ``dy``)."""
 
     __slots__ = ("type", "kernel", "infer", "input_names", "num_outputs", "stateful",
                  "same_dtype", "updates", "reads_refs", "view", "foldable", "specialize", "rng",
                  "alias", "fresh_output", "may_fail", "inplace", "static_value", "variable",
-                 "must_feed", "identity_element", "cost", "contracted_axes", "batching", "jvp")
+                 "must_feed", "identity_element", "cost", "contracted_axes", "batching", "jvp",
+                 "linear_in")
 
     def __init__(self, type: str, kernel: Callable | None, infer: Callable,
                  input_names: tuple = (), num_outputs: int | Callable = 1,
@@ -48,7 +51,8 @@ class OpDef:
                  inplace: Callable | None = None, static_value: Callable | None = None,
                  variable: bool = False, must_feed: bool = False, identity_element: Any = None,
                  cost: Callable | None = None, contracted_axes: Callable | None = None,
-                 batching: str | None = None, jvp: str | Callable | None = None):
+                 batching: str | None = None, jvp: str | Callable | None = None,
+                 linear_in: int | None = None):
         self.type = type
         self.kernel = kernel            # f(*input_values, **attrs) -> value | tuple of values
         self.infer = infer              # f(input_tensors, attrs) -> (dtype, shape) | [...]
@@ -74,6 +78,7 @@ class OpDef:
         self.contracted_axes = contracted_axes
         self.batching = batching
         self.jvp = jvp
+        self.linear_in = linear_in
 
     def bound_kernel(self, attrs: dict) -> Callable:
         """The kernel with ``attrs`` bound: a function of the input values only."""

@@ -82,7 +82,7 @@ def _sqrt_grad(op: Any, grad: Any) -> Any:
 
 
 @defop("SqrtGrad", lambda y, dy: dy * 0.5 / y, _same_shape, same_dtype=True,
-       input_names=("y", "dy"), batching="strict")
+       input_names=("y", "dy"), batching="strict", linear_in=1)
 def _sqrt_grad_grad(op: Any, grad: Any) -> Any:
     ga = realdiv(grad, op.inputs[0])
     return multiply(negative(ga), op.outputs[0]), multiply(0.5, ga)
@@ -95,7 +95,7 @@ def _rsqrt_grad(op: Any, grad: Any) -> Any:
 
 
 @defop("RsqrtGrad", lambda y, dy: dy * -0.5 * (y * y * y), _same_shape, same_dtype=True,
-       input_names=("y", "dy"), batching="strict")
+       input_names=("y", "dy"), batching="strict", linear_in=1)
 def _rsqrt_grad_grad(op: Any, grad: Any) -> Any:
     y, dy = op.inputs
     return (multiply(multiply(multiply(-1.5, grad), dy), square(y)),
@@ -133,7 +133,7 @@ def _tanh_grad(op: Any, grad: Any) -> Any:
 
 
 @defop("TanhGrad", lambda y, dy: dy * (1 - y * y), _same_shape, same_dtype=True,
-       input_names=("y", "dy"), batching="strict")
+       input_names=("y", "dy"), batching="strict", linear_in=1)
 def _tanh_grad_grad(op: Any, grad: Any) -> Any:
     y, dy = op.inputs
     return (multiply(multiply(grad, -2.0), multiply(dy, y)),
@@ -173,7 +173,7 @@ def _sigmoid_grad(op: Any, grad: Any) -> Any:
 
 
 @defop("SigmoidGrad", lambda y, dy: dy * (y * (1 - y)), _same_shape, same_dtype=True,
-       input_names=("y", "dy"), batching="strict")
+       input_names=("y", "dy"), batching="strict", linear_in=1)
 def _sigmoid_grad_grad(op: Any, grad: Any) -> Any:
     y, dy = op.inputs
     gb = multiply(grad, dy)

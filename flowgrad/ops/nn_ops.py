@@ -134,7 +134,7 @@ def _relu_grad(op: Any, grad: Any) -> Any:
 
 
 @defop("ReluGrad", _relu_grad_kernel, _merged, same_dtype=True, fresh_output=True,
-       input_names=("gradients", "features"), batching="strict")
+       input_names=("gradients", "features"), batching="strict", linear_in=0)
 def _relu_grad_grad(op: Any, grad: Any) -> Any:
     x = op.inputs[1]
     return _fused_grad("ReluGrad", grad, x), zeros_like(x)
@@ -172,7 +172,7 @@ def _relu6_grad(op: Any, grad: Any) -> Any:
 
 
 @defop("Relu6Grad", _relu6_grad_kernel, _merged, same_dtype=True,
-       input_names=("gradients", "features"), batching="strict")
+       input_names=("gradients", "features"), batching="strict", linear_in=0)
 def _relu6_grad_grad(op: Any, grad: Any) -> Any:
     x = op.inputs[1]
     return _fused_grad("Relu6Grad", grad, x), zeros_like(x)
@@ -197,7 +197,7 @@ def _leaky_relu_grad(op: Any, grad: Any) -> Any:
 
 
 @defop("LeakyReluGrad", _leaky_relu_grad_kernel, _merged, same_dtype=True,
-       input_names=("gradients", "features"), batching="strict")
+       input_names=("gradients", "features"), batching="strict", linear_in=0)
 def _leaky_relu_grad_grad(op: Any, grad: Any) -> Any:
     x = op.inputs[1]
     return _fused_grad("LeakyReluGrad", grad, x, alpha=op.get_attr("alpha")), zeros_like(x)
@@ -232,7 +232,7 @@ def _elu_grad(op: Any, grad: Any) -> Any:
 
 
 @defop("EluGrad", _elu_grad_kernel, _merged, same_dtype=True,
-       input_names=("gradients", "outputs"), batching="strict")
+       input_names=("gradients", "outputs"), batching="strict", linear_in=0)
 def _elu_grad_grad(op: Any, grad: Any) -> Any:
     g, y = op.inputs
     return (_fused_grad("EluGrad", grad, y),
@@ -260,7 +260,7 @@ def _selu_grad(op: Any, grad: Any) -> Any:
 
 
 @defop("SeluGrad", _selu_grad_kernel, _merged, same_dtype=True,
-       input_names=("gradients", "outputs"), batching="strict")
+       input_names=("gradients", "outputs"), batching="strict", linear_in=0)
 def _selu_grad_grad(op: Any, grad: Any) -> Any:
     g, y = op.inputs
     return (_fused_grad("SeluGrad", grad, y),
@@ -283,7 +283,7 @@ def _softplus_grad(op: Any, grad: Any) -> Any:
 
 
 @defop("SoftplusGrad", lambda g, x: g * _sigmoid_np(x), _merged, same_dtype=True,
-       input_names=("gradients", "features"), batching="strict")
+       input_names=("gradients", "features"), batching="strict", linear_in=0)
 def _softplus_grad_grad(op: Any, grad: Any) -> Any:
     g, x = op.inputs
     d2 = multiply(sigmoid(x), sigmoid(negative(x)))    # softplus'' without overflow
@@ -316,7 +316,7 @@ def _softsign_grad(op: Any, grad: Any) -> Any:
 
 
 @defop("SoftsignGrad", lambda g, x: g / np.square(1 + np.abs(x)), _merged, same_dtype=True,
-       input_names=("gradients", "features"), batching="strict")
+       input_names=("gradients", "features"), batching="strict", linear_in=0)
 def _softsign_grad_grad(op: Any, grad: Any) -> Any:
     g, x = op.inputs
     denom = add(abs(x), 1.0)

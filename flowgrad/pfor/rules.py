@@ -131,29 +131,33 @@ def _strict(op: Any, inputs: list, batched: list, n: int) -> Any:
     return [apply_op(op.type, xs, dict(op._attrs))]
 
 
-# fused activation gradients f(.., dy, ..) = dy * f(.., 1, ..): the index of dy
-_LINEAR_GRADS = {"TanhGrad": 1, "SigmoidGrad": 1, "RsqrtGrad": 1, "SqrtGrad": 1,
-                 "ReluGrad": 0, "Relu6Grad": 0, "EluGrad": 0, "SeluGrad": 0, "SoftplusGrad": 0,
-                 "SoftsignGrad": 0, "LeakyReluGrad": 0}
-
-
 _scale_rules: dict[str, Callable] = {}
 
 
 def scale_rule(op_type: str) -> Callable | None:
     """``f(op, batched) -> (k, factor)`` where the op's output is input k times an
-    unbatched ``factor`` whenever only input k is batched (None where it is not so)."""
-    return _scale_rules.get(op_type)
+    unbatched ``factor`` whenever only input k is batched (None where it is not so): the
+    rule registered for the op type, else that of an op registered ``linear_in=k``."""
+    rule = _scale_rules.get(op_type)
+    if rule is None:
+        try:
+            if get_op_def(op_type).linear_in is not None:
+                return _linear_factor
+        except KeyError:
+            pass
+    return rule
 
 
-def _linear_grad_factor(op: Any, batched: list) -> Any:
-    """Only dy batched: f(.., dy, ..) = dy * f(.., 1, ..), the factor once per example."""
-    k = _LINEAR_GRADS[op.type]
-    if batched[1 - k]:
+def _linear_factor(op: Any, batched: list) -> Any:
+    """An elementwise op linear in input k (a fused activation gradient f(.., dy, ..) =
+    dy * f(.., 1, ..)) with only that input batched: the factor once per example."""
+    k = get_op_def(op.type).linear_in
+    if any(b for i, b in enumerate(batched) if i != k):
         return None
-    other = op.inputs[1 - k]
+    other = op.inputs[1 - k]        # unbatched, of input k's shape
     ones = array_ops.ones_like(other)
-    return k, apply_op(op.type, [other, ones] if k else [ones, other], dict(op._attrs))
+    return k, apply_op(op.type, [ones if i == k else t for i, t in enumerate(op.inputs)],
+                       dict(op._attrs))
 
 
 def _mul_factor(op: Any, batched: list) -> Any:
@@ -163,7 +167,6 @@ def _mul_factor(op: Any, batched: list) -> Any:
     return k, op.inputs[1 - k]
 
 
-_scale_rules.update({t: _linear_grad_factor for t in _LINEAR_GRADS})
 _scale_rules["Mul"] = _mul_factor
 
 
