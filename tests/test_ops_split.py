@@ -21,7 +21,7 @@ from flowgrad.ops import array_ops
 # in its __all__.)
 HOMES = {
     "array_op_util": [
-        "_as_value", "_int_tensor", "_known_scalar", "_static_int_list", "elementwise_jvp",
+        "_as_value", "_int_tensor", "_known_scalar", "_static_int_list",
         "linear_in_first_jvp", "reapply", "static_shape"],
     "constant_ops": [
         "identity", "identity_n", "placeholder", "placeholder_with_default", "stop_gradient"],

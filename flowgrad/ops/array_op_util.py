@@ -30,16 +30,9 @@ def static_shape(x: Any) -> tuple | None:
 # Helpers used by forward-mode (JVP) rules across op families. A rule is
 # ``rule(op, *input_tangents) -> output tangent(s)`` (None: zero tangent), registered with
 # ``register_jvp`` after the op's gradient and built from ordinary ops so that it can be
-# differentiated again; op types without one get their JVP from their gradient
-# (``flowgrad.forward_mode``).
-
-
-def elementwise_jvp(f: Any) -> Any:
-    """The JVP rule of a unary elementwise op from ``f(x, y, t)``: the tangent of
-    ``y = op(x)`` for an input tangent ``t``."""
-    def rule(op: Any, t: Any) -> Any:
-        return None if t is None else f(op.inputs[0], op.outputs[0], t)
-    return rule
+# differentiated again; an op with a diagonal Jacobian (a unary elementwise op) registers
+# ``jvp="elementwise"`` instead (its gradient applied to the tangent), and op types without
+# either get their JVP from their gradient (``flowgrad.forward_mode``).
 
 
 def reapply(op: Any, inputs: list) -> Any:

@@ -16,7 +16,7 @@ other op modules import from here), so ``flowgrad.ops.array_ops.<name>`` keeps w
 Importing this module registers every array op."""
 from flowgrad.framework.tensor import constant, convert_to_tensor
 from flowgrad.ops.array_op_util import (  # noqa: F401
-    elementwise_jvp, linear_in_first_jvp, reapply, static_shape, _as_value, _int_tensor,
+    linear_in_first_jvp, reapply, static_shape, _as_value, _int_tensor,
     _known_scalar, _static_int_list,
 )
 from flowgrad.ops.constant_ops import (  # noqa: F401
