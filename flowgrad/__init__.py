@@ -55,6 +55,7 @@ from flowgrad.ops.linalg_ops import eye
 from flowgrad.ops.sort_ops import argsort, sort
 from flowgrad.ops.meshgrid_ops import meshgrid
 from flowgrad import config
+from flowgrad.ops.safe_division_ops import truncatediv, truncatemod
 from flowgrad.ops.check_ops import (Assert, assert_equal, assert_greater, assert_less,
                                     assert_rank)
 from flowgrad.ops.scatter_nd_ops import (gather_nd, scatter_nd, tensor_scatter_nd_add,

@@ -44,7 +44,9 @@ from flowgrad.tape import GradientTape, custom_gradient
 from flowgrad.vectorized_jacobians import vectorized_map
 train = _importlib.import_module("flowgrad.train")  # the module: flowgrad.train is TF2's
 from flowgrad import distributions, metrics
-from flowgrad.ops.special_math_ops import digamma, erf, erfc, lgamma, polygamma
+from flowgrad.ops.special_math_ops import digamma, erf, erfc, lbeta, lgamma, polygamma
+from flowgrad.ops.check_ops import is_non_decreasing, is_strictly_increasing
+from flowgrad.ops.safe_division_ops import truncatediv, truncatemod
 from flowgrad.ops.complex_ops import angle, complex, conj, imag, real
 from flowgrad.ops.nn_ops import log_sigmoid
 from flowgrad.ops.segment_ops import segment_prod, unsorted_segment_prod

@@ -125,6 +125,9 @@ def _check_int_divisor(x: Any, y: Any) -> None:
 
 
 def _floordiv_kernel(x: Any, y: Any) -> Any:
+    if x.dtype.kind in "fc":    # TensorFlow's floor(x / y): not NumPy's fmod-based quotient
+        with np.errstate(divide="ignore", invalid="ignore"):
+            return np.floor(np.true_divide(x, y))
     _check_int_divisor(x, y)
     return np.floor_divide(x, y)
 
@@ -224,6 +227,25 @@ def div_no_nan(x: Any, y: Any, name: str | None = None) -> Any:
 
 
 divide_no_nan = div_no_nan
+
+
+def reciprocal_no_nan(x: Any, name: str | None = None) -> Any:
+    """1 / x elementwise, and 0 where x is 0.
+
+    Args:
+        x: A floating-point or complex tensor.
+        name: A name for the operation.
+
+    Returns:
+        A tensor of ``x``'s dtype and shape.
+
+    Raises:
+        TypeError: If ``x`` is not floating-point or complex.
+    """
+    with name_scope(name, "reciprocal_no_nan", [x]) as scope:
+        x = convert_to_tensor(_as_value(x), name="x")
+        one = convert_to_tensor(1, x.dtype.base_dtype, name="one")
+        return _binary("DivNoNan", one, x, scope, _FLOATING)
 
 
 # --------------------------------------------------------------------------------------

@@ -19,10 +19,10 @@ from flowgrad.framework.op_call import apply_op
 from flowgrad.framework.registry import _NO_GRADIENT, register_op
 from flowgrad.framework.shape_rules import constant_value
 from flowgrad.framework.tensor import convert_to_tensor, is_tensor
-from flowgrad.ops.array_ops import _as_value, rank, shape, stack
+from flowgrad.ops.array_ops import _as_value, rank, reshape, shape, stack
 from flowgrad.ops.control_flow_ops import no_op
 from flowgrad.ops.math_ops import (equal, greater, greater_equal, less, less_equal, not_equal,
-                                   reduce_all)
+                                   reduce_all, subtract)
 
 
 def _text(v: Any, summarize: int | None) -> str:
@@ -230,6 +230,50 @@ def assert_shapes(shapes: Any, data: Any = None, summarize: Any = None,
         if not checks or executing_eagerly():
             return None
         return Assert(reduce_all(stack(checks)), [message or "", "assert_shapes failed"])
+
+
+def _monotonic_differences(x: Any) -> Any:
+    """x[i + 1] - x[i] over the flattened ``x`` (empty when it has fewer than 2 entries)."""
+    x = reshape(convert_to_tensor(_as_value(x), name="x"), [-1])
+    if not (x.dtype.is_floating or x.dtype.is_integer or x.dtype.is_complex):
+        raise TypeError("Expected x to be numeric, got dtype %s" % x.dtype.name)
+    return subtract(x[1:], x[:-1])
+
+
+def is_non_decreasing(x: Any, name: str | None = None) -> Any:
+    """Whether ``x`` (flattened in row-major order) never decreases.
+
+    Args:
+        x: A numeric tensor.
+        name: A name for the operation.
+
+    Returns:
+        A scalar bool tensor: True if ``x[i] <= x[i + 1]`` for every i (so for fewer than
+        two entries), False otherwise (also where a NaN takes part).
+
+    Raises:
+        TypeError: If ``x`` is not numeric.
+    """
+    with name_scope(name, "is_non_decreasing", [x]):
+        return reduce_all(less_equal(0, _monotonic_differences(x)))
+
+
+def is_strictly_increasing(x: Any, name: str | None = None) -> Any:
+    """Whether ``x`` (flattened in row-major order) always increases.
+
+    Args:
+        x: A numeric tensor.
+        name: A name for the operation.
+
+    Returns:
+        A scalar bool tensor: True if ``x[i] < x[i + 1]`` for every i (so for fewer than
+        two entries), False otherwise.
+
+    Raises:
+        TypeError: If ``x`` is not numeric.
+    """
+    with name_scope(name, "is_strictly_increasing", [x]):
+        return reduce_all(less(0, _monotonic_differences(x)))
 
 
 __all__ = ["Assert", "assert_equal", "assert_greater", "assert_greater_equal", "assert_less",

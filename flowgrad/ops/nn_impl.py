@@ -11,7 +11,7 @@ from typing import Any
 from flowgrad.framework import dtypes
 from flowgrad.framework.graph import name_scope
 from flowgrad.framework.tensor import convert_to_tensor
-from flowgrad.ops.array_ops import _as_value, reshape, shape, shape_of, zeros_like
+from flowgrad.ops.array_ops import _as_value, concat, reshape, shape, shape_of, zeros_like
 from flowgrad.ops.math_ops import (
     abs,
     add,
@@ -219,5 +219,21 @@ def stateless_dropout(x: Any, rate: Any, seed: Any, rng_alg: Any = None,
         return multiply(realdiv(t, subtract(1.0, r)), keep, name=scope)
 
 
-__all__ = ["sigmoid_cross_entropy_with_logits", "weighted_cross_entropy_with_logits",
+def crelu(features: Any, axis: int = -1, name: str | None = None) -> Any:
+    """Concatenated ReLU: ``concat([relu(x), relu(-x)], axis)`` (twice the channels).
+
+    Args:
+        features: A real tensor.
+        axis: The axis along which the two halves are concatenated.
+        name: A name for the operation.
+
+    Returns:
+        A tensor of ``features``' dtype whose ``axis`` dimension is doubled.
+    """
+    with name_scope(name, "CRelu", [features]) as scope:
+        x = convert_to_tensor(_as_value(features), name="features")
+        return relu(concat([x, negative(x)], axis, name=scope))
+
+
+__all__ = ["sigmoid_cross_entropy_with_logits", "crelu", "weighted_cross_entropy_with_logits",
            "moments", "l2_normalize", "batch_normalization", "silu", "swish", "zero_fraction"]

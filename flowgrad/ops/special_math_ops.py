@@ -20,8 +20,8 @@ from flowgrad.framework.shape_rules import unary
 from flowgrad.framework.tensor import convert_to_tensor
 from flowgrad.framework.tensor_shape import broadcast_shapes
 from flowgrad.ops.array_ops import _as_value, ones_like
-from flowgrad.ops.math_ops import (_FLOATING, _unary, add, exp, multiply, negative, square,
-                                   sum_to)
+from flowgrad.ops.math_ops import (_FLOATING, _unary, add, exp, multiply, negative, reduce_sum,
+                                   square, subtract, sum_to)
 
 _TWO_OVER_SQRT_PI = 2.0 / math.sqrt(math.pi)
 _erf_ufunc = np.frompyfunc(math.erf, 1, 1)
@@ -107,10 +107,42 @@ def _polygamma_np(n: Any, x: Any) -> Any:
     out = np.full(z.shape, np.nan)
     zero = n_b == 0
     out[zero] = _digamma_np(z[zero])
-    for order in np.unique(n_b[~zero & (n_b >= 1) & (n_b == np.floor(n_b))]):
-        sel = (n_b == order) & (z > 0)
-        out[sel] = _polygamma_positive(int(order), z[sel])
+    for order in np.unique(n_b[~zero & (n_b >= 1) & (n_b == np.floor(n_b)) & (n_b < np.inf)]):
+        sel = n_b == order
+        out[sel] = _polygamma_order(int(order), z[sel])
+    out[(n_b == np.inf) & (z <= 1)] = np.inf      # TensorFlow's (Eigen's) value
     return out.astype(dt)
+
+
+def _polygamma_order(n: int, z: np.ndarray) -> np.ndarray:
+    """psi^(n)(z) for n >= 1 and any z, with TensorFlow's values at the poles: +inf for odd
+    n, NaN for even n, at 0, -1, -2, ... and at -inf."""
+    out = np.full(z.shape, np.inf if n % 2 else np.nan)
+    pole = (z <= 0) & (z == np.floor(z))
+    pos = ~pole & ~(z < 0)
+    out[pos] = _polygamma_positive(n, z[pos])
+    neg = ~pole & (z < 0)
+    if neg.any():
+        out[neg] = _polygamma_negative(n, z[neg])
+    return out
+
+
+def _polygamma_negative(n: int, z: np.ndarray) -> np.ndarray:
+    """psi^(n)(z) for z < 0 off the poles: the reflection formula for n = 1, 2, else the
+    recurrence psi^(n)(z) = psi^(n)(z + 1) - (-1)^n n! / z^(n+1) up to z > 0."""
+    if n in (1, 2):
+        pz = np.pi * z
+        csc2 = 1.0 / np.sin(pz) ** 2
+        if n == 1:
+            return np.pi ** 2 * csc2 - _polygamma_positive(1, 1.0 - z)
+        return -2 * np.pi ** 3 * csc2 / np.tan(pz) + _polygamma_positive(2, 1.0 - z)
+    acc = np.zeros_like(z)
+    sign_fact = (-1) ** n * math.factorial(n)
+    while np.any(z < 0):
+        below = z < 0
+        acc -= np.where(below, sign_fact / np.where(below, z, 1.0) ** (n + 1), 0.0)
+        z = np.where(below, z + 1.0, z)
+    return acc + _polygamma_positive(n, z)
 
 
 def _polygamma_positive(n: int, z: np.ndarray) -> np.ndarray:
@@ -227,4 +259,36 @@ def erfinv(x: Any, name: str | None = None) -> Any:
         return multiply(ndtri(multiply(add(x, 1.0), 0.5)), 1.0 / math.sqrt(2.0), name=scope)
 
 
-__all__ = ["digamma", "erf", "erfc", "erfinv", "lgamma", "ndtri", "polygamma"]
+def erfcinv(x: Any, name: str | None = None) -> Any:
+    """The inverse of erfc, elementwise: -ndtri(x / 2) / sqrt(2).
+
+    Args:
+        x: A floating-point tensor with values in [0, 2].
+        name: A name for the operation.
+
+    Returns:
+        A tensor of ``x``'s dtype and shape (inf at 0, -inf at 2, NaN outside [0, 2]).
+    """
+    with name_scope(name, "erfcinv", [x]) as scope:
+        x = convert_to_tensor(_as_value(x), name="x")
+        return multiply(negative(ndtri(multiply(x, 0.5))), math.sqrt(0.5), name=scope)
+
+
+def lbeta(x: Any, name: str | None = None) -> Any:
+    """log|Beta(x)| over the last axis: sum(lgamma(x), -1) - lgamma(sum(x, -1)).
+
+    Args:
+        x: A floating-point tensor of rank >= 1; Beta is taken over its last axis.
+        name: A name for the operation.
+
+    Returns:
+        A tensor of ``x``'s dtype, of ``x``'s shape without the last axis.
+    """
+    with name_scope(name, "lbeta", [x]) as scope:
+        x = convert_to_tensor(_as_value(x), name="x")
+        log_prod_gamma = reduce_sum(lgamma(x), axis=[-1])
+        return subtract(log_prod_gamma, lgamma(reduce_sum(x, axis=[-1])), name=scope)
+
+
+__all__ = ["digamma", "erf", "erfc", "erfcinv", "erfinv", "lbeta", "lgamma", "ndtri",
+           "polygamma"]
