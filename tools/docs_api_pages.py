@@ -1,11 +1,12 @@
 """The API reference's pages, one per TensorFlow namespace, written at build time (a MkDocs hook).
 
 ``mkdocs build`` imports flowgrad, walks the namespaces in :data:`PAGES` (``tf``, ``tf.math``,
-``tf.nn``, ..., ``tf.compat.v1``) and writes ``reference/<page>.md`` for each: every public
-function and class is rendered once from its docstring by mkdocstrings (on the first page that
-shows it), and the other pages that show it link there. Names that are not callables
-(dtypes, constants) are listed with their values. The pages follow the faces as they are, so
-they cannot drift from the code; `tests/test_api_reference.py` checks the walk.
+``tf.nn``, ..., ``tf.compat.v1``, and any other TF2 namespace of the face) and writes
+``reference/<page>.md`` for each: every public function and class is rendered once from its
+docstring by mkdocstrings (on the first page that shows it), and the other pages that show it
+link there. Names that are not callables (dtypes, constants) are listed with their values.
+The pages follow the faces as they are, so they cannot drift from the code;
+`tests/test_api_reference.py` checks the walk.
 
 The hook is registered in ``mkdocs.yml`` (``hooks:``); ``python tools/docs_api_pages.py DIR``
 writes the pages to DIR to look at them without MkDocs.
@@ -95,6 +96,28 @@ PAGES: tuple = (
      "Every registered op by its TensorFlow type name, called with keyword arguments only "
      "(`tf.raw_ops.AddV2(x=a, y=b)`). Each op's docstring lists its inputs and attributes."),
 )
+
+#: TF2 namespaces shown on a page of another name (the rest of the face's namespaces that
+#: :data:`PAGES` does not list get a page of their own, so a new one is never left out).
+FOLDED = {"types": "tf.types.experimental", "keras": "tf.keras", "compat": "tf.compat"}
+
+
+def all_pages() -> list:
+    """:data:`PAGES`, plus a page for each TF2 namespace of the face that they do not show.
+
+    Returns:
+        The pages as (file stem, title, namespaces, introduction), the added ones just before
+        the ``tf`` page.
+    """
+    import flowgrad
+    from flowgrad._tf2_namespace import TF2_MODULES
+    shown = {path for _, _, paths, _ in PAGES for path in paths}
+    added = [(f"tf.{name}", f"tf.{name}", (f"tf.{name}",), "")
+             for name in sorted(TF2_MODULES)
+             if hasattr(flowgrad, name) and FOLDED.get(name, f"tf.{name}") not in shown]
+    at = next(i for i, page in enumerate(PAGES) if page[0] == "tf")
+    return list(PAGES[:at]) + added + list(PAGES[at:])
+
 
 #: Pages whose callables are listed in a table (signature and summary) instead of rendered.
 TABLE_ONLY = frozenset({"tf.raw_ops"})
@@ -266,14 +289,14 @@ def _section(reference: Reference, stem: str, path: str) -> list:
 
 
 def build() -> Reference:
-    """Walks :data:`PAGES` and writes every page's Markdown.
+    """Walks :func:`all_pages` and writes every page's Markdown.
 
     Returns:
         A :class:`Reference` holding the pages and where each object is rendered.
     """
     importlib.import_module("flowgrad.compat.v1")
     reference = Reference()
-    for stem, title, paths, intro in PAGES:
+    for stem, title, paths, intro in all_pages():
         lines = [f"# {title}", ""] + ([intro, ""] if intro else [])
         for path in paths:
             lines += _section(reference, stem, path)
@@ -296,7 +319,7 @@ def on_config(config: Any) -> Any:
         The configuration, with the generated pages in ``nav``.
     """
     _REFERENCE["built"] = build()
-    entries = [{title: f"reference/{stem}.md"} for stem, title, _, _ in PAGES]
+    entries = [{title: f"reference/{stem}.md"} for stem, title, _, _ in all_pages()]
     for item in config["nav"]:
         if isinstance(item, dict) and "API reference" in item:
             item["API reference"] = list(item["API reference"] or []) + entries
@@ -314,7 +337,7 @@ def on_files(files: Any, config: Any) -> Any:
         config: MkDocs's configuration.
 
     Returns:
-        The files, with ``reference/<page>.md`` for each page of :data:`PAGES`.
+        The files, with ``reference/<page>.md`` for each page of :func:`all_pages`.
     """
     from mkdocs.structure.files import File
     for stem, markdown in _REFERENCE["built"].pages.items():
@@ -327,4 +350,4 @@ if __name__ == "__main__":
     out.mkdir(parents=True, exist_ok=True)
     for stem, markdown in build().pages.items():
         (out / f"{stem}.md").write_text(markdown)
-    print(f"wrote {len(PAGES)} pages to {out}")
+    print(f"wrote {len(all_pages())} pages to {out}")
