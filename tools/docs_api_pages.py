@@ -216,6 +216,14 @@ class Reference:
         return f"{module}.{qualname}"
 
 
+def _signature_not_in_source(cls: type) -> bool:
+    """Whether ``cls`` takes its arguments in ``__new__`` or an ``__init__`` not flowgrad's."""
+    if "__new__" in vars(cls):
+        return True
+    owner = next(k for k in cls.__mro__ if "__init__" in vars(k))
+    return not owner.__module__.startswith("flowgrad")
+
+
 def _summary(obj: Any) -> str:
     """The first line of ``obj``'s docstring, safe inside a Markdown table."""
     doc = inspect.getdoc(obj) or ""
@@ -272,9 +280,10 @@ def _section(reference: Reference, stem: str, path: str) -> list:
         else:
             lines += [f"::: {ident}", "    options:", f'      heading: "{tf_path}"',
                       f'      toc_label: "{name}"', "      heading_level: 3"]
-            if inspect.isclass(obj) and "__new__" in vars(obj):
-                # The class's docstring documents the signature its __new__ dispatches on
-                # (tf.Variable makes an eager or a graph variable), not __new__'s *args.
+            if inspect.isclass(obj) and _signature_not_in_source(obj):
+                # The class's docstring documents a signature griffe cannot read from an
+                # __init__ of flowgrad's: tf.Variable's __new__ dispatches on *args, a
+                # namedtuple's comes from collections.
                 lines += ["      docstring_options:", "        warn_unknown_params: false",
                           "        warn_missing_types: false"]
             lines.append("")

@@ -28,7 +28,12 @@ def os_error(e: OSError, path: str) -> errors.OpError:
 
 
 class GFile:
-    """A file (``tf.io.gfile.GFile``): opened on first use; text in modes without "b"."""
+    """A file (``tf.io.gfile.GFile``): opened on first use; text in modes without "b".
+
+    Args:
+        name: The file's path.
+        mode: As ``open``'s: ``"r"``, ``"w"``, ``"a"``, with ``"b"`` for bytes.
+    """
 
     def __init__(self, name: Any, mode: str = "r"):
         self.name = _path(name)
@@ -118,23 +123,38 @@ class FileStatistics:
 
 
 def exists(path: Any) -> bool:
-    """Whether ``path`` exists."""
+    """Whether ``path`` exists.
+
+    Args:
+        path: A path: a string, bytes or ``os.PathLike``.
+    """
     return os.path.exists(_path(path))
 
 
 def isdir(path: Any) -> bool:
-    """Whether ``path`` is a directory."""
+    """Whether ``path`` is a directory.
+
+    Args:
+        path: A path: a string, bytes or ``os.PathLike``.
+    """
     return os.path.isdir(_path(path))
 
 
 def glob(pattern: Any) -> list:
-    """The paths matching ``pattern`` (a shell glob, or a list of them), sorted."""
+    """The paths matching ``pattern`` (a shell glob, or a list of them), sorted.
+
+    Args:
+        pattern: A shell glob pattern, or a list of them.
+    """
     patterns = [pattern] if isinstance(pattern, (str, bytes, os.PathLike)) else list(pattern)
     return sorted({m for p in patterns for m in _glob.glob(_path(p))})
 
 
 def mkdir(path: Any) -> None:
     """Creates the directory ``path`` (its parent must exist; an existing one is kept).
+
+    Args:
+        path: The directory to create.
 
     Raises:
         NotFoundError: the parent directory does not exist.
@@ -150,7 +170,11 @@ def mkdir(path: Any) -> None:
 
 
 def makedirs(path: Any) -> None:
-    """Creates ``path`` and its missing parents."""
+    """Creates ``path`` and its missing parents.
+
+    Args:
+        path: The directory to create.
+    """
     p = _path(path)
     try:
         os.makedirs(p, exist_ok=True)
@@ -160,6 +184,9 @@ def makedirs(path: Any) -> None:
 
 def listdir(path: Any) -> list:
     """The names in directory ``path``.
+
+    Args:
+        path: A directory's path.
 
     Raises:
         NotFoundError: ``path`` is not a directory.
@@ -171,7 +198,11 @@ def listdir(path: Any) -> list:
 
 
 def remove(path: Any) -> None:
-    """Deletes the file ``path``."""
+    """Deletes the file ``path``.
+
+    Args:
+        path: The file to delete.
+    """
     p = _path(path)
     try:
         os.remove(p)
@@ -180,7 +211,11 @@ def remove(path: Any) -> None:
 
 
 def rmtree(path: Any) -> None:
-    """Deletes ``path`` and everything under it."""
+    """Deletes ``path`` and everything under it.
+
+    Args:
+        path: The directory to delete.
+    """
     p = _path(path)
     if not os.path.exists(p):
         raise errors.NotFoundError(None, None, "%s not found" % p)
@@ -198,6 +233,11 @@ def _check_target(dst: str, overwrite: bool) -> None:
 def rename(src: Any, dst: Any, overwrite: bool = False) -> None:
     """Renames ``src`` to ``dst``.
 
+    Args:
+        src: The file or directory to rename.
+        dst: Its new path.
+        overwrite: Whether to replace an existing ``dst``.
+
     Raises:
         AlreadyExistsError: ``dst`` exists and ``overwrite`` is False.
     """
@@ -212,6 +252,11 @@ def rename(src: Any, dst: Any, overwrite: bool = False) -> None:
 def copy(src: Any, dst: Any, overwrite: bool = False) -> None:
     """Copies the file ``src`` to ``dst``.
 
+    Args:
+        src: The file to copy.
+        dst: The path of the copy.
+        overwrite: Whether to replace an existing ``dst``.
+
     Raises:
         AlreadyExistsError: ``dst`` exists and ``overwrite`` is False.
     """
@@ -224,7 +269,11 @@ def copy(src: Any, dst: Any, overwrite: bool = False) -> None:
 
 
 def stat(path: Any) -> FileStatistics:
-    """The FileStatistics of ``path``."""
+    """The FileStatistics of ``path``.
+
+    Args:
+        path: A path: a string, bytes or ``os.PathLike``.
+    """
     p = _path(path)
     try:
         st = os.stat(p)
@@ -234,12 +283,22 @@ def stat(path: Any) -> FileStatistics:
 
 
 def walk(top: Any, topdown: bool = True, onerror: Any = None) -> Iterator[tuple]:
-    """(dirname, subdirectories, files) for each directory under ``top``, as os.walk."""
+    """(dirname, subdirectories, files) for each directory under ``top``, as os.walk.
+
+    Args:
+        top: The directory to start from.
+        topdown: Yield a directory before (True) or after its subdirectories.
+        onerror: Called with the error when a directory cannot be listed; None ignores it.
+    """
     yield from os.walk(_path(top), topdown=topdown, onerror=onerror)
 
 
 def get_matching_files(filename: Any) -> list:
-    """TF1's ``tf.gfile.Glob``: the paths matching ``filename``."""
+    """TF1's ``tf.gfile.Glob``: the paths matching ``filename``.
+
+    Args:
+        filename: A shell glob pattern, or a list of them.
+    """
     return glob(filename)
 
 

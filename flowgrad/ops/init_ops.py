@@ -49,7 +49,11 @@ class Initializer:
 
 
 class Zeros(Initializer):
-    """Tensors of zeros."""
+    """Tensors of zeros.
+
+    Args:
+        dtype: The dtype of the tensors it makes.
+    """
 
     def __init__(self, dtype: Any = dtypes.float32):
         self.dtype = dtypes.as_dtype(dtype)
@@ -59,7 +63,11 @@ class Zeros(Initializer):
 
 
 class Ones(Initializer):
-    """Tensors of ones."""
+    """Tensors of ones.
+
+    Args:
+        dtype: The dtype of the tensors it makes.
+    """
 
     def __init__(self, dtype: Any = dtypes.float32):
         self.dtype = dtypes.as_dtype(dtype)
@@ -69,7 +77,13 @@ class Ones(Initializer):
 
 
 class Constant(Initializer):
-    """Tensors holding ``value``; a shorter value is padded with its last element (TF1)."""
+    """Tensors holding ``value``; a shorter value is padded with its last element (TF1).
+
+    Args:
+        value: A Python scalar, list or NumPy array: the values.
+        dtype: The dtype of the tensors it makes.
+        verify_shape: Whether ``value``'s shape must equal the requested shape.
+    """
 
     def __init__(self, value: Any = 0, dtype: Any = dtypes.float32, verify_shape: bool = False):
         if not (np.isscalar(value) or isinstance(value, (list, tuple, np.ndarray))):
@@ -101,7 +115,15 @@ class Constant(Initializer):
 
 
 class RandomUniform(Initializer):
-    """Uniform samples in [minval, maxval)."""
+    """Uniform samples in [minval, maxval).
+
+    Args:
+        minval: The lower bound (inclusive).
+        maxval: The upper bound (exclusive); 1 for floats when None.
+        seed: The op-level seed; with the graph-level seed (``tf.random.set_seed``) it fixes the
+            values.
+        dtype: The dtype of the tensors it makes.
+    """
 
     def __init__(self, minval: Any = 0.0, maxval: Any = None, seed: int | None = None,
                  dtype: Any = dtypes.float32):
@@ -116,7 +138,15 @@ class RandomUniform(Initializer):
 
 
 class RandomNormal(Initializer):
-    """Normal samples N(mean, stddev**2)."""
+    """Normal samples N(mean, stddev**2).
+
+    Args:
+        mean: The mean of the normal distribution.
+        stddev: Its standard deviation.
+        seed: The op-level seed; with the graph-level seed (``tf.random.set_seed``) it fixes the
+            values.
+        dtype: The dtype of the tensors it makes.
+    """
 
     _sample = staticmethod(random_normal)
 
@@ -133,7 +163,15 @@ class RandomNormal(Initializer):
 
 
 class TruncatedNormal(RandomNormal):
-    """Normal samples re-drawn where more than two stddevs from the mean."""
+    """Normal samples re-drawn where more than two stddevs from the mean.
+
+    Args:
+        mean: The mean of the normal distribution.
+        stddev: Its standard deviation (before truncation).
+        seed: The op-level seed; with the graph-level seed (``tf.random.set_seed``) it fixes the
+            values.
+        dtype: The dtype of the tensors it makes.
+    """
 
     _sample = staticmethod(truncated_normal)
 
@@ -143,7 +181,16 @@ class VarianceScaling(Initializer):
 
     "truncated_normal" (alias "normal"): truncated normal with stddev
     sqrt(scale / n) / 0.8796...; "untruncated_normal": stddev sqrt(scale / n);
-    "uniform": U(-limit, limit) with limit = sqrt(3 * scale / n)."""
+    "uniform": U(-limit, limit) with limit = sqrt(3 * scale / n).
+
+    Args:
+        scale: The scaling factor (positive).
+        mode: ``"fan_in"``, ``"fan_out"`` or ``"fan_avg"``: the n of ``scale / n``.
+        distribution: ``"truncated_normal"``, ``"untruncated_normal"`` or ``"uniform"``.
+        seed: The op-level seed; with the graph-level seed (``tf.random.set_seed``) it fixes the
+            values.
+        dtype: The dtype of the tensors it makes.
+    """
 
     def __init__(self, scale: float = 1.0, mode: str = "fan_in",
                  distribution: str = "truncated_normal", seed: int | None = None,
@@ -181,21 +228,38 @@ class VarianceScaling(Initializer):
 
 
 class GlorotUniform(VarianceScaling):
-    """Xavier uniform: U(-limit, limit), limit = sqrt(6 / (fan_in + fan_out))."""
+    """Xavier uniform: U(-limit, limit), limit = sqrt(6 / (fan_in + fan_out)).
+
+    Args:
+        seed: The op-level seed; with the graph-level seed (``tf.random.set_seed``) it fixes the
+            values.
+        dtype: The dtype of the tensors it makes.
+    """
 
     def __init__(self, seed: int | None = None, dtype: Any = dtypes.float32):
         super().__init__(1.0, "fan_avg", "uniform", seed, dtype)
 
 
 class GlorotNormal(VarianceScaling):
-    """Xavier normal: truncated normal with stddev sqrt(2 / (fan_in + fan_out))."""
+    """Xavier normal: truncated normal with stddev sqrt(2 / (fan_in + fan_out)).
+
+    Args:
+        seed: The op-level seed; with the graph-level seed (``tf.random.set_seed``) it fixes the
+            values.
+        dtype: The dtype of the tensors it makes.
+    """
 
     def __init__(self, seed: int | None = None, dtype: Any = dtypes.float32):
         super().__init__(1.0, "fan_avg", "truncated_normal", seed, dtype)
 
 
 class Identity(Initializer):
-    """``gain`` times the identity matrix (2-D shapes only)."""
+    """``gain`` times the identity matrix (2-D shapes only).
+
+    Args:
+        gain: The factor the identity matrix is multiplied by.
+        dtype: The dtype of the tensors it makes.
+    """
 
     def __init__(self, gain: float = 1.0, dtype: Any = dtypes.float32):
         self.gain = gain
@@ -211,22 +275,42 @@ class Identity(Initializer):
 
 
 def he_normal(seed: int | None = None) -> VarianceScaling:
-    """Truncated normal with stddev sqrt(2 / fan_in)."""
+    """Truncated normal with stddev sqrt(2 / fan_in).
+
+    Args:
+        seed: The op-level seed; with the graph-level seed (``tf.random.set_seed``) it fixes the
+            values.
+    """
     return VarianceScaling(2.0, "fan_in", "truncated_normal", seed)
 
 
 def he_uniform(seed: int | None = None) -> VarianceScaling:
-    """U(-limit, limit) with limit = sqrt(6 / fan_in)."""
+    """U(-limit, limit) with limit = sqrt(6 / fan_in).
+
+    Args:
+        seed: The op-level seed; with the graph-level seed (``tf.random.set_seed``) it fixes the
+            values.
+    """
     return VarianceScaling(2.0, "fan_in", "uniform", seed)
 
 
 def lecun_normal(seed: int | None = None) -> VarianceScaling:
-    """Truncated normal with stddev sqrt(1 / fan_in)."""
+    """Truncated normal with stddev sqrt(1 / fan_in).
+
+    Args:
+        seed: The op-level seed; with the graph-level seed (``tf.random.set_seed``) it fixes the
+            values.
+    """
     return VarianceScaling(1.0, "fan_in", "truncated_normal", seed)
 
 
 def lecun_uniform(seed: int | None = None) -> VarianceScaling:
-    """U(-limit, limit) with limit = sqrt(3 / fan_in)."""
+    """U(-limit, limit) with limit = sqrt(3 / fan_in).
+
+    Args:
+        seed: The op-level seed; with the graph-level seed (``tf.random.set_seed``) it fixes the
+            values.
+    """
     return VarianceScaling(1.0, "fan_in", "uniform", seed)
 
 

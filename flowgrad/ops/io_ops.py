@@ -61,6 +61,10 @@ for _t in ("ReadFile", "WriteFile", "MatchingFiles", "DecodeRaw", "SerializeTens
 def read_file(filename: Any, name: str | None = None) -> Any:
     """The contents of the file ``filename`` (a string scalar).
 
+    Args:
+        filename: A string scalar: the path of the file.
+        name: A name for the operation (optional).
+
     Raises:
         NotFoundError: the file does not exist (when the op runs).
     """
@@ -68,13 +72,24 @@ def read_file(filename: Any, name: str | None = None) -> Any:
 
 
 def write_file(filename: Any, contents: Any, name: str | None = None) -> Any:
-    """Writes ``contents`` to ``filename``, creating missing directories."""
+    """Writes ``contents`` to ``filename``, creating missing directories.
+
+    Args:
+        filename: A string scalar: the path to write.
+        contents: A string scalar: the bytes to write.
+        name: A name for the operation (optional).
+    """
     return apply_op("WriteFile", [convert_to_tensor(filename, dtypes.string),
                                   convert_to_tensor(contents, dtypes.string)], name=name)
 
 
 def matching_files(pattern: Any, name: str | None = None) -> Any:
-    """The sorted file names matching the glob ``pattern`` (a string or a vector of them)."""
+    """The sorted file names matching the glob ``pattern`` (a string or a vector of them).
+
+    Args:
+        pattern: A glob pattern (a string scalar) or a vector of them.
+        name: A name for the operation (optional).
+    """
     return apply_op("MatchingFiles", [convert_to_tensor(pattern, dtypes.string)], name=name)
 
 
@@ -176,7 +191,12 @@ register_op("SerializeTensor", _serialize_tensor_kernel, _string_scalar_rule,
 
 
 def serialize_tensor(tensor: Any, name: str | None = None) -> Any:
-    """A string scalar holding ``tensor`` as a serialized TensorProto."""
+    """A string scalar holding ``tensor`` as a serialized TensorProto.
+
+    Args:
+        tensor: The tensor to serialize.
+        name: A name for the operation (optional).
+    """
     t = convert_to_tensor(tensor)
     return apply_op("SerializeTensor", [t], {"T": t.dtype.base_dtype}, name=name)
 
@@ -238,6 +258,11 @@ register_op("ParseTensor", _parse_tensor_kernel,
 def parse_tensor(serialized: Any, out_type: Any, name: str | None = None) -> Any:
     """The tensor a serialized TensorProto holds.
 
+    Args:
+        serialized: A string scalar holding a serialized TensorProto.
+        out_type: The dtype the TensorProto holds.
+        name: A name for the operation (optional).
+
     Raises:
         InvalidArgumentError: the bytes are no TensorProto, or its dtype is not ``out_type``.
     """
@@ -270,6 +295,10 @@ NotDifferentiable("DecodeJSONExample")
 def decode_json_example(json_examples: Any, name: str | None = None) -> Any:
     """Each JSON-encoded ``tf.train.Example`` (protobuf's JSON mapping) as the serialized
     binary Example.
+
+    Args:
+        json_examples: A string tensor of JSON-encoded ``tf.train.Example`` records.
+        name: A name for the operation (optional).
 
     Raises:
         InvalidArgumentError: (when run) text that is not such JSON.
@@ -319,13 +348,23 @@ NotDifferentiable("DecodeBase64")
 
 
 def encode_base64(input: Any, pad: bool = False, name: str | None = None) -> Any:
-    """Each string in web-safe base64 (``-`` and ``_``), with ``=`` padding if ``pad``."""
+    """Each string in web-safe base64 (``-`` and ``_``), with ``=`` padding if ``pad``.
+
+    Args:
+        input: A string tensor.
+        pad: Whether to end each encoding with ``=`` padding.
+        name: A name for the operation (optional).
+    """
     return apply_op("EncodeBase64", [convert_to_tensor(input, dtypes.string)],
                     {"pad": bool(pad)}, name=name)
 
 
 def decode_base64(input: Any, name: str | None = None) -> Any:
     """Each web-safe base64 string (padded or not) decoded.
+
+    Args:
+        input: A string tensor of web-safe base64 text.
+        name: A name for the operation (optional).
 
     Raises:
         InvalidArgumentError: (when run) text that is not web-safe base64.

@@ -22,7 +22,13 @@ from flowgrad.ops.sparse_tensor import SparseTensor
 
 class FixedLenFeature(collections.namedtuple("FixedLenFeature",
                                              ["shape", "dtype", "default_value"])):
-    """A feature of a fixed number of values: a dense tensor of ``shape``."""
+    """A feature of a fixed number of values: a dense tensor of ``shape``.
+
+    Args:
+        shape: The shape of the feature's values in one Example.
+        dtype: float32, int64 or string.
+        default_value: The value of an Example that lacks the feature; None makes it required.
+    """
 
     def __new__(cls, shape: Any, dtype: Any, default_value: Any = None) -> FixedLenFeature:
         return super().__new__(cls, shape, dtype, default_value)
@@ -30,7 +36,14 @@ class FixedLenFeature(collections.namedtuple("FixedLenFeature",
 
 class FixedLenSequenceFeature(collections.namedtuple(
         "FixedLenSequenceFeature", ["shape", "dtype", "allow_missing", "default_value"])):
-    """A feature holding any number of ``shape`` values: padded to the longest."""
+    """A feature holding any number of ``shape`` values: padded to the longest.
+
+    Args:
+        shape: The shape of each of the feature's values.
+        dtype: float32, int64 or string.
+        allow_missing: Whether an Example may lack the feature (must be True in ``parse_example``).
+        default_value: The value the rows are padded with.
+    """
 
     def __new__(cls, shape: Any, dtype: Any, allow_missing: bool = False,
                 default_value: Any = None) -> FixedLenSequenceFeature:
@@ -38,12 +51,24 @@ class FixedLenSequenceFeature(collections.namedtuple(
 
 
 class VarLenFeature(collections.namedtuple("VarLenFeature", ["dtype"])):
-    """A feature of any number of values: a SparseTensor."""
+    """A feature of any number of values: a SparseTensor.
+
+    Args:
+        dtype: float32, int64 or string.
+    """
 
 
 class RaggedFeature(collections.namedtuple(
         "RaggedFeature", ["dtype", "value_key", "partitions", "row_splits_dtype", "validate"])):
-    """A feature of any number of values: a RaggedTensor (no partitions supported)."""
+    """A feature of any number of values: a RaggedTensor (no partitions supported).
+
+    Args:
+        dtype: float32, int64 or string.
+        value_key: The feature's key in the Example; the dict key if None.
+        partitions: Accepted for TensorFlow's signature; only ``()`` is supported.
+        row_splits_dtype: int32 or int64: the dtype of the row splits.
+        validate: Accepted for TensorFlow's signature.
+    """
 
     def __new__(cls, dtype: Any, value_key: str | None = None, partitions: tuple = (),
                 row_splits_dtype: Any = dtypes.int32, validate: bool = False) -> RaggedFeature:
@@ -223,6 +248,13 @@ def parse_example(serialized: Any, features: dict, example_names: Any = None,
     FixedLenFeature -> dense [batch] + shape; FixedLenSequenceFeature -> dense, padded;
     VarLenFeature -> SparseTensor; RaggedFeature -> RaggedTensor.
 
+    Args:
+        serialized: A string vector (or scalar) of serialized ``tf.train.Example`` protos.
+        features: A dict mapping feature keys to ``FixedLenFeature``, ``FixedLenSequenceFeature``,
+            ``VarLenFeature`` or ``RaggedFeature``.
+        example_names: Names of the Examples for the error messages (optional).
+        name: A name for the operation (optional).
+
     Raises:
         ValueError: no features, or a FixedLenSequenceFeature without allow_missing.
         InvalidArgumentError: (when run) a required feature is missing, has another type or
@@ -279,7 +311,15 @@ def parse_example(serialized: Any, features: dict, example_names: Any = None,
 
 def parse_single_example(serialized: Any, features: dict, example_names: Any = None,
                          name: str | None = None) -> dict:
-    """``parse_example`` of one serialized Example (a string scalar): no batch dimension."""
+    """``parse_example`` of one serialized Example (a string scalar): no batch dimension.
+
+    Args:
+        serialized: A string scalar: one serialized ``tf.train.Example``.
+        features: A dict mapping feature keys to the feature configurations, as in
+            ``parse_example``.
+        example_names: A name of the Example for the error messages (optional).
+        name: A name for the operation (optional).
+    """
     ser = convert_to_tensor(serialized, dtypes.string)
     if ser.shape.rank not in (0, None):
         raise ValueError("Input serialized must be a scalar, got shape %s" % ser.shape)

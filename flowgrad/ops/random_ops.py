@@ -38,7 +38,11 @@ _eager_seed = _EagerSeed()
 
 
 def set_random_seed(seed: int | None) -> None:
-    """Sets the graph-level seed of the default graph (the global seed in eager mode)."""
+    """Sets the graph-level seed of the default graph (the global seed in eager mode).
+
+    Args:
+        seed: The graph-level seed (an int), or None to clear it.
+    """
     if executing_eagerly():
         _eager_seed.seed = seed
         _eager_seed.op_seeds = _pyrandom.Random(seed)
@@ -69,7 +73,11 @@ def get_seed(op_seed: int | None) -> tuple:
 
     Global seed set, op seed None: the op seed is picked deterministically (a
     per-graph counter, or the eager seed sequence). Only the op seed set: the
-    global seed is DEFAULT_GRAPH_SEED. Neither: (None, None), nondeterministic."""
+    global seed is DEFAULT_GRAPH_SEED. Neither: (None, None), nondeterministic.
+
+    Args:
+        op_seed: The op-level seed, or None.
+    """
     eager = executing_eagerly()
     seed = global_seed()
     if seed is not None:
@@ -247,7 +255,17 @@ def _scaled_sample(op_type: str, default_name: str, shape: Any, mean: Any, stdde
 
 def random_normal(shape: Any, mean: Any = 0.0, stddev: Any = 1.0, dtype: Any = dtypes.float32,
                   seed: int | None = None, name: str | None = None) -> Any:
-    """Samples of a normal distribution N(mean, stddev**2) of the given shape."""
+    """Samples of a normal distribution N(mean, stddev**2) of the given shape.
+
+    Args:
+        shape: The output's shape: a 1-D integer tensor or a list.
+        mean: The mean of the distribution.
+        stddev: Its standard deviation.
+        dtype: A floating dtype.
+        seed: The op-level seed; with the graph-level seed (``tf.random.set_seed``) it fixes the
+            values.
+        name: A name for the operation (optional).
+    """
     return _scaled_sample("RandomStandardNormal", "random_normal", shape, mean, stddev, dtype,
                           seed, name)
 
@@ -255,7 +273,17 @@ def random_normal(shape: Any, mean: Any = 0.0, stddev: Any = 1.0, dtype: Any = d
 def truncated_normal(shape: Any, mean: Any = 0.0, stddev: Any = 1.0,
                      dtype: Any = dtypes.float32, seed: int | None = None,
                      name: str | None = None) -> Any:
-    """Normal samples, re-drawn where they fall two or more stddevs from the mean."""
+    """Normal samples, re-drawn where they fall two or more stddevs from the mean.
+
+    Args:
+        shape: The output's shape: a 1-D integer tensor or a list.
+        mean: The mean of the distribution.
+        stddev: Its standard deviation (before truncation).
+        dtype: A floating dtype.
+        seed: The op-level seed; with the graph-level seed (``tf.random.set_seed``) it fixes the
+            values.
+        name: A name for the operation (optional).
+    """
     return _scaled_sample("TruncatedNormal", "truncated_normal", shape, mean, stddev, dtype,
                           seed, name)
 
@@ -263,7 +291,17 @@ def truncated_normal(shape: Any, mean: Any = 0.0, stddev: Any = 1.0,
 def random_uniform(shape: Any, minval: Any = 0, maxval: Any = None,
                    dtype: Any = dtypes.float32, seed: int | None = None,
                    name: str | None = None) -> Any:
-    """Uniform samples in [minval, maxval) (maxval is required for integer dtypes)."""
+    """Uniform samples in [minval, maxval) (maxval is required for integer dtypes).
+
+    Args:
+        shape: The output's shape: a 1-D integer tensor or a list.
+        minval: The lower bound (inclusive).
+        maxval: The upper bound (exclusive); 1 for floats when None.
+        dtype: A floating or integer dtype.
+        seed: The op-level seed; with the graph-level seed (``tf.random.set_seed``) it fixes the
+            values.
+        name: A name for the operation (optional).
+    """
     dtype = dtypes.as_dtype(dtype).base_dtype
     accepted = _FLOATS + (dtypes.int32, dtypes.int64)
     if dtype not in accepted:
@@ -291,7 +329,14 @@ def random_uniform(shape: Any, minval: Any = 0, maxval: Any = None,
 
 
 def random_shuffle(value: Any, seed: int | None = None, name: str | None = None) -> Any:
-    """``value`` with its first dimension randomly permuted."""
+    """``value`` with its first dimension randomly permuted.
+
+    Args:
+        value: The tensor to shuffle along its first dimension.
+        seed: The op-level seed; with the graph-level seed (``tf.random.set_seed``) it fixes the
+            values.
+        name: A name for the operation (optional).
+    """
     return apply_op("RandomShuffle", [_as_value(value)], _seed_attrs(seed), name=name)
 
 
@@ -312,14 +357,32 @@ def _categorical(logits: Any, num_samples: Any, dtype: Any, seed: int | None) ->
 
 def multinomial(logits: Any, num_samples: Any, seed: int | None = None,
                 name: str | None = None, output_dtype: Any = None) -> Any:
-    """Class indices drawn from each row of ``logits`` (unnormalized log-probabilities)."""
+    """Class indices drawn from each row of ``logits`` (unnormalized log-probabilities).
+
+    Args:
+        logits: A [batch, classes] tensor of unnormalized log-probabilities.
+        num_samples: How many samples to draw per row.
+        seed: The op-level seed; with the graph-level seed (``tf.random.set_seed``) it fixes the
+            values.
+        name: A name for the operation (optional).
+        output_dtype: int32 or int64 (the default) for the indices.
+    """
     with name_scope(name, "multinomial", [logits]):
         return _categorical(logits, num_samples, output_dtype, seed)
 
 
 def categorical(logits: Any, num_samples: Any, dtype: Any = None, seed: int | None = None,
                 name: str | None = None) -> Any:
-    """Class indices drawn from each row of ``logits`` (TF2 name of ``multinomial``)."""
+    """Class indices drawn from each row of ``logits`` (TF2 name of ``multinomial``).
+
+    Args:
+        logits: A [batch, classes] tensor of unnormalized log-probabilities.
+        num_samples: How many samples to draw per row.
+        dtype: int32 or int64 (the default) for the indices.
+        seed: The op-level seed; with the graph-level seed (``tf.random.set_seed``) it fixes the
+            values.
+        name: A name for the operation (optional).
+    """
     with name_scope(name, "categorical", [logits]):
         return _categorical(logits, num_samples, dtype, seed)
 

@@ -87,17 +87,34 @@ def _encoding(encoding: str) -> str:
 
 
 def lower(input: Any, encoding: str = "", name: str | None = None) -> Any:
-    """Lower-cased strings: ASCII letters only, unless ``encoding="utf-8"``."""
+    """Lower-cased strings: ASCII letters only, unless ``encoding="utf-8"``.
+
+    Args:
+        input: A string tensor.
+        encoding: ``""`` (ASCII only) or ``"utf-8"``.
+        name: A name for the operation (optional).
+    """
     return _elementwise("StringLower", input, {"encoding": _encoding(encoding)}, name)
 
 
 def upper(input: Any, encoding: str = "", name: str | None = None) -> Any:
-    """Upper-cased strings: ASCII letters only, unless ``encoding="utf-8"``."""
+    """Upper-cased strings: ASCII letters only, unless ``encoding="utf-8"``.
+
+    Args:
+        input: A string tensor.
+        encoding: ``""`` (ASCII only) or ``"utf-8"``.
+        name: A name for the operation (optional).
+    """
     return _elementwise("StringUpper", input, {"encoding": _encoding(encoding)}, name)
 
 
 def strip(input: Any, name: str | None = None) -> Any:
-    """The strings without leading and trailing whitespace."""
+    """The strings without leading and trailing whitespace.
+
+    Args:
+        input: A string tensor.
+        name: A name for the operation (optional).
+    """
     return _elementwise("StringStrip", input, {}, name)
 
 
@@ -121,7 +138,13 @@ def _unit(unit: str) -> str:
 
 
 def length(input: Any, unit: str = "BYTE", name: str | None = None) -> Any:
-    """The length of each string in bytes (``unit="BYTE"``) or UTF-8 characters."""
+    """The length of each string in bytes (``unit="BYTE"``) or UTF-8 characters.
+
+    Args:
+        input: A string tensor.
+        unit: ``"BYTE"`` or ``"UTF8_CHAR"``.
+        name: A name for the operation (optional).
+    """
     return _elementwise("StringLength", input, {"unit": _unit(unit)}, name)
 
 
@@ -157,6 +180,13 @@ def substr(input: Any, pos: Any, len: Any, unit: str = "BYTE",  # noqa: A002 - T
     """``len`` bytes (or UTF-8 characters) of each string from ``pos`` (negative: from the
     end); broadcasts.
 
+    Args:
+        input: A string tensor.
+        pos: The start of each substring (negative: from the end).
+        len: The length of each substring.
+        unit: ``"BYTE"`` or ``"UTF8_CHAR"``.
+        name: A name for the operation (optional).
+
     Raises:
         InvalidArgumentError: ``pos`` is outside a string.
     """
@@ -191,7 +221,13 @@ def _bytes(value: Any) -> bytes:
 
 
 def join(inputs: Any, separator: str = "", name: str | None = None) -> Any:
-    """The strings of ``inputs`` (a list of tensors, broadcast) joined elementwise."""
+    """The strings of ``inputs`` (a list of tensors, broadcast) joined elementwise.
+
+    Args:
+        inputs: A list of string tensors of broadcastable shapes.
+        separator: The string put between joined strings.
+        name: A name for the operation (optional).
+    """
     ts = [_string_input(x, "inputs") for x in inputs]
     return apply_op("StringJoin", ts, {"separator": _bytes(separator)}, name=name)
 
@@ -235,7 +271,15 @@ _register("ReduceJoin", _reduce_join_kernel, _reduce_join_rule,
 
 def reduce_join(inputs: Any, axis: Any = None, keepdims: bool = False, separator: str = "",
                 name: str | None = None) -> Any:
-    """The strings joined along ``axis`` (all axes when None)."""
+    """The strings joined along ``axis`` (all axes when None).
+
+    Args:
+        inputs: A string tensor.
+        axis: The axis or axes to join along; None joins all.
+        keepdims: Whether to keep the joined axes with length 1.
+        separator: The string put between joined strings.
+        name: A name for the operation (optional).
+    """
     t = _string_input(inputs, "inputs")
     if axis is None:
         rank = t.shape.rank
@@ -285,7 +329,15 @@ def _scalar(v: Any) -> bytes:
 
 def regex_replace(input: Any, pattern: Any, rewrite: Any, replace_global: bool = True,
                   name: str | None = None) -> Any:
-    r"""Replaces the matches of ``pattern`` (RE2 syntax) by ``rewrite`` (``\1`` for groups)."""
+    r"""Replaces the matches of ``pattern`` (RE2 syntax) by ``rewrite`` (``\1`` for groups).
+
+    Args:
+        input: A string tensor.
+        pattern: A regular expression in RE2 syntax.
+        rewrite: The replacement; ``\1`` refers to a group.
+        replace_global: Replace every match if true, else the first only.
+        name: A name for the operation (optional).
+    """
     if isinstance(pattern, (str, bytes)) and isinstance(rewrite, (str, bytes)):
         return _elementwise("StaticRegexReplace", input,
                             {"pattern": _bytes(pattern), "rewrite": _bytes(rewrite),
@@ -308,7 +360,13 @@ _register("RegexFullMatch", lambda x, p: _full_match(x, _scalar(p)), _like(dtype
 
 
 def regex_full_match(input: Any, pattern: Any, name: str | None = None) -> Any:
-    """Whether each whole string matches ``pattern`` (RE2 syntax)."""
+    """Whether each whole string matches ``pattern`` (RE2 syntax).
+
+    Args:
+        input: A string tensor.
+        pattern: A regular expression in RE2 syntax (a string scalar).
+        name: A name for the operation (optional).
+    """
     if isinstance(pattern, (str, bytes)):
         return _elementwise("StaticRegexFullMatch", input, {"pattern": _bytes(pattern)}, name)
     return apply_op("RegexFullMatch", [_string_input(input),
@@ -355,6 +413,11 @@ _register("StringToNumber", _to_number_kernel, lambda ins, attrs: (attrs["out_ty
 
 def to_number(input: Any, out_type: Any = dtypes.float32, name: str | None = None) -> Any:
     """Each string parsed as a number of ``out_type`` (float32, float64, int32 or int64).
+
+    Args:
+        input: A string tensor.
+        out_type: float32, float64, int32 or int64.
+        name: A name for the operation (optional).
 
     Raises:
         InvalidArgumentError: a string is not a number of that type.
@@ -409,7 +472,17 @@ def as_string(input: Any, precision: int = -1, scientific: bool = False,
               shortest: bool = False, width: int = -1, fill: str = "",
               name: str | None = None) -> Any:
     """Each number (or bool) as a string, formatted as TensorFlow's AsString (floats with
-    six decimals unless ``precision``/``scientific``/``shortest``)."""
+    six decimals unless ``precision``/``scientific``/``shortest``).
+
+    Args:
+        input: A tensor of numbers or bools.
+        precision: Digits after the decimal point for floats; -1 for the default.
+        scientific: Use scientific notation for floats.
+        shortest: Use the shortest representation (scientific or not) for floats.
+        width: Pad each result to this width; -1 for no padding.
+        fill: The character to pad with: empty (spaces), a space or ``0``.
+        name: A name for the operation (optional).
+    """
     t = convert_to_tensor(input)
     if t.dtype.base_dtype is dtypes.string:
         raise TypeError("Value passed to parameter 'input' has DataType string not in list of "
@@ -465,14 +538,27 @@ def _buckets(num_buckets: Any) -> int:
 
 
 def to_hash_bucket_fast(input: Any, num_buckets: int, name: str | None = None) -> Any:
-    """FarmHash Fingerprint64 of each string, modulo ``num_buckets`` (int64)."""
+    """FarmHash Fingerprint64 of each string, modulo ``num_buckets`` (int64).
+
+    Args:
+        input: A string tensor.
+        num_buckets: The number of buckets (a positive int).
+        name: A name for the operation (optional).
+    """
     return _elementwise("StringToHashBucketFast", input,
                         {"num_buckets": _buckets(num_buckets)}, name)
 
 
 def to_hash_bucket_strong(input: Any, num_buckets: int, key: Any,
                           name: str | None = None) -> Any:
-    """SipHash-2-4 of each string under the two-integer ``key``, modulo ``num_buckets``."""
+    """SipHash-2-4 of each string under the two-integer ``key``, modulo ``num_buckets``.
+
+    Args:
+        input: A string tensor.
+        num_buckets: The number of buckets (a positive int).
+        key: The SipHash key: a list of two uint64 integers.
+        name: A name for the operation (optional).
+    """
     k = [int(v) for v in key]
     if len(k) != 2:
         raise errors.InvalidArgumentError(None, None, "Key must have 2 elements")
@@ -556,7 +642,14 @@ def _split_into_ragged(op_type: str, t: Any, arg: Any, attrs: dict, name: str | 
 
 def split(input: Any, sep: Any = None, maxsplit: int = -1, name: str | None = None) -> Any:
     """Splits each string at ``sep`` (runs of whitespace when None or empty), at most
-    ``maxsplit`` times: a RaggedTensor (a vector for a scalar input)."""
+    ``maxsplit`` times: a RaggedTensor (a vector for a scalar input).
+
+    Args:
+        input: A string tensor.
+        sep: The separator string; None or empty splits at runs of whitespace.
+        maxsplit: The most splits per string; -1 for no limit.
+        name: A name for the operation (optional).
+    """
     if isinstance(input, RaggedTensor):
         return input.with_flat_values(split(input.flat_values, sep, maxsplit, name))
     t = _string_input(input)
@@ -576,7 +669,12 @@ def split_to_sparse(input: Any, sep: Any = None, maxsplit: int = -1,  # noqa: A0
 
 
 def bytes_split(input: Any, name: str | None = None) -> Any:
-    """Each string as its single bytes: a RaggedTensor (a vector for a scalar input)."""
+    """Each string as its single bytes: a RaggedTensor (a vector for a scalar input).
+
+    Args:
+        input: A string tensor.
+        name: A name for the operation (optional).
+    """
     if isinstance(input, RaggedTensor):
         return input.with_flat_values(bytes_split(input.flat_values, name))
     t = _string_input(input)
@@ -587,7 +685,16 @@ def bytes_split(input: Any, name: str | None = None) -> Any:
 def string_split(source: Any, sep: Any = None, skip_empty: bool = True, delimiter: Any = None,
                  result_type: str = "SparseTensor", name: str | None = None) -> Any:
     """TF1's ``tf.string_split``: any of the characters of ``delimiter`` splits (a space when
-    None); a RaggedTensor with ``result_type="RaggedTensor"``."""
+    None); a RaggedTensor with ``result_type="RaggedTensor"``.
+
+    Args:
+        source: A string vector.
+        sep: TensorFlow 2's name for ``delimiter``.
+        skip_empty: Whether to drop empty tokens.
+        delimiter: The characters that each split; a space if None.
+        result_type: ``"SparseTensor"`` or ``"RaggedTensor"``.
+        name: A name for the operation (optional).
+    """
     d = delimiter if delimiter is not None else sep if sep is not None else " "
     t = _string_input(source, "source")
     if result_type != "RaggedTensor":
@@ -677,7 +784,16 @@ def _errors_arg(value: str) -> str:
 def unicode_decode(input: Any, input_encoding: str, errors: str = "replace",  # noqa: A002
                    replacement_char: int = 65533, replace_control_characters: bool = False,
                    name: str | None = None) -> Any:
-    """The code points of each string: a RaggedTensor of int32 (a vector for a scalar)."""
+    """The code points of each string: a RaggedTensor of int32 (a vector for a scalar).
+
+    Args:
+        input: A string tensor.
+        input_encoding: The strings' encoding: ``"UTF-8"``, ``"UTF-16-BE"`` or ``"UTF-32-BE"``.
+        errors: ``"replace"``, ``"ignore"`` or ``"strict"``: what to do with invalid text.
+        replacement_char: The code point that replaces invalid text with ``errors="replace"``.
+        replace_control_characters: Whether C0 control characters are replaced too.
+        name: A name for the operation (optional).
+    """
     if isinstance(input, RaggedTensor):
         return input.with_flat_values(unicode_decode(input.flat_values, input_encoding, errors,
                                                      replacement_char,
@@ -696,7 +812,15 @@ def unicode_decode(input: Any, input_encoding: str, errors: str = "replace",  # 
 
 def unicode_encode(input: Any, output_encoding: str, errors: str = "replace",  # noqa: A002
                    replacement_char: int = 65533, name: str | None = None) -> Any:
-    """The strings of code points (a RaggedTensor of rows, or a vector for one string)."""
+    """The strings of code points (a RaggedTensor of rows, or a vector for one string).
+
+    Args:
+        input: An int32 tensor or RaggedTensor of code points, one row per string.
+        output_encoding: ``"UTF-8"``, ``"UTF-16-BE"`` or ``"UTF-32-BE"``.
+        errors: ``"replace"``, ``"ignore"`` or ``"strict"``: what to do with invalid code points.
+        replacement_char: The code point that replaces an invalid one with ``errors="replace"``.
+        name: A name for the operation (optional).
+    """
     if isinstance(input, RaggedTensor):
         if isinstance(input.values, RaggedTensor):
             return input.with_values(unicode_encode(input.values, output_encoding, errors,
@@ -721,7 +845,15 @@ def unicode_encode(input: Any, output_encoding: str, errors: str = "replace",  #
 def unicode_split(input: Any, input_encoding: str, errors: str = "replace",  # noqa: A002
                   replacement_char: int = 65533, name: str | None = None) -> Any:
     """Each string as its characters (each a string): a RaggedTensor (a vector for a
-    scalar)."""
+    scalar).
+
+    Args:
+        input: A string tensor.
+        input_encoding: The strings' encoding: ``"UTF-8"``, ``"UTF-16-BE"`` or ``"UTF-32-BE"``.
+        errors: ``"replace"``, ``"ignore"`` or ``"strict"``: what to do with invalid text.
+        replacement_char: The code point that replaces invalid text with ``errors="replace"``.
+        name: A name for the operation (optional).
+    """
     codes = unicode_decode(input, input_encoding, errors, replacement_char)
     flat = codes.flat_values if isinstance(codes, RaggedTensor) else codes
     n = shape_of(flat, out_type=dtypes.int64)[0]
@@ -748,7 +880,17 @@ def unicode_transcode(input: Any, input_encoding: str, output_encoding: str,
                       errors: str = "replace", replacement_char: int = 65533,  # noqa: A002
                       replace_control_characters: bool = False,
                       name: str | None = None) -> Any:
-    """Each string re-encoded from ``input_encoding`` to ``output_encoding``."""
+    """Each string re-encoded from ``input_encoding`` to ``output_encoding``.
+
+    Args:
+        input: A string tensor.
+        input_encoding: The strings' encoding.
+        output_encoding: The encoding of the results.
+        errors: ``"replace"``, ``"ignore"`` or ``"strict"``: what to do with invalid text.
+        replacement_char: The code point that replaces invalid text with ``errors="replace"``.
+        replace_control_characters: Whether C0 control characters are replaced too.
+        name: A name for the operation (optional).
+    """
     return _elementwise("UnicodeTranscode", input, {
         "input_encoding": _codec(input_encoding), "output_encoding": _codec(output_encoding),
         "errors": _errors_arg(errors), "replacement_char": int(replacement_char),
@@ -780,6 +922,13 @@ _register("UnsortedSegmentJoin", _segment_join_kernel,
 def unsorted_segment_join(inputs: Any, segment_ids: Any, num_segments: Any,
                           separator: str = "", name: str | None = None) -> Any:
     """The strings of each segment joined in order (b"" for an empty segment).
+
+    Args:
+        inputs: A string tensor.
+        segment_ids: An integer tensor: the segment of each string (a prefix of ``inputs``' shape).
+        num_segments: The number of segments.
+        separator: The string put between joined strings.
+        name: A name for the operation (optional).
 
     Raises:
         InvalidArgumentError: (when run) an id is negative or not below ``num_segments``.
@@ -837,6 +986,13 @@ def format(template: str, inputs: Any, placeholder: str = "{}",  # noqa: A001 - 
     """``template`` with each ``placeholder`` replaced by the next tensor of ``inputs``,
     printed as ``tf.print`` prints it (``summarize`` first and last entries per dimension).
 
+    Args:
+        template: A string with ``placeholder`` where each input goes.
+        inputs: A tensor or a list of tensors, one per placeholder.
+        placeholder: The substring of ``template`` that each input replaces.
+        summarize: How many first and last entries of each dimension to print.
+        name: A name for the operation (optional).
+
     Raises:
         ValueError: the number of placeholders is not the number of inputs.
     """
@@ -855,7 +1011,18 @@ def ngrams(data: Any, ngram_width: Any, separator: str = " ", pad_values: Any = 
            padding_width: Any = None, preserve_short_sequences: bool = False,
            name: str | None = None) -> Any:
     """The n-grams (joined by ``separator``) of each row of ``data`` (eager values; without
-    padding)."""
+    padding).
+
+    Args:
+        data: A string tensor or RaggedTensor of tokens, one row per sequence.
+        ngram_width: The width of the n-grams: an int or a list of ints.
+        separator: The string joining the tokens of an n-gram.
+        pad_values: Accepted for TensorFlow's signature; padding is not supported.
+        padding_width: Accepted for TensorFlow's signature; padding is not supported.
+        preserve_short_sequences: Whether a row shorter than the width gives one n-gram of the whole
+            row.
+        name: A name for the operation (optional).
+    """
     if pad_values is not None or padding_width is not None:
         raise NotImplementedError("tf.strings.ngrams: padding is not supported yet")
     widths = [ngram_width] if isinstance(ngram_width, int) else list(ngram_width)
