@@ -80,7 +80,8 @@ def test_every_public_callable_of_a_page_is_documented_or_linked():
 
 
 def test_the_nav_gets_the_pages():
-    config = {"nav": [{"Home": "index.md"}, {"API reference": []}]}
+    config = {"nav": [{"Home": "index.md"}, {"API reference": []}],
+              "config_file_path": str(ROOT / "mkdocs.yml")}
     docs_api_pages.on_config(config)
     entries = config["nav"][1]["API reference"]
     assert [next(iter(e.values())) for e in entries] == [

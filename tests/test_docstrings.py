@@ -9,6 +9,7 @@ does a listed name that now has its Args section (remove it from the list) or no
 """
 from __future__ import annotations
 
+import enum
 import inspect
 import re
 import types
@@ -51,6 +52,8 @@ def _public_callables():
 
 
 def _has_parameters(obj) -> bool:
+    if inspect.isclass(obj) and issubclass(obj, enum.Enum):
+        return False  # called with one of its values (a member lookup), as TensorFlow's enums
     try:
         signature = inspect.signature(obj)
     except (TypeError, ValueError):

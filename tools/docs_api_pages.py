@@ -327,6 +327,11 @@ def on_config(config: Any) -> Any:
     Returns:
         The configuration, with the generated pages in ``nav``.
     """
+    # The faces walked must be the sources mkdocstrings reads (``paths: [.]``), not another
+    # installed flowgrad.
+    root = str(Path(config["config_file_path"]).resolve().parent)
+    if root not in sys.path:
+        sys.path.insert(0, root)
     _REFERENCE["built"] = build()
     entries = [{title: f"reference/{stem}.md"} for stem, title, _, _ in all_pages()]
     for item in config["nav"]:

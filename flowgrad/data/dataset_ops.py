@@ -41,7 +41,12 @@ UNKNOWN = -2        # cardinality that cannot be known without iterating
 
 
 class Dataset(structure.ElementStructure):
-    """A sequence of elements (nested tuples/dicts of tensors) with one ``element_spec``."""
+    """A sequence of elements (nested tuples/dicts of tensors) with one ``element_spec``.
+
+    Args:
+        element_spec: The nested structure of ``tf.TypeSpec`` of each element.
+        inputs: The datasets this one reads from (subclasses' upstream).
+    """
 
     def __init__(self, element_spec: Any, inputs: tuple = ()):
         self._element_spec = element_spec

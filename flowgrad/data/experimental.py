@@ -30,7 +30,11 @@ def dense_to_ragged_batch(batch_size: int, drop_remainder: bool = False,
 
 
 def cardinality(dataset: Any) -> Any:
-    """The number of elements of ``dataset`` (-1 infinite, -2 unknown), an int64 tensor."""
+    """The number of elements of ``dataset`` (-1 infinite, -2 unknown), an int64 tensor.
+
+    Args:
+        dataset: A ``tf.data.Dataset``.
+    """
     return dataset.cardinality()
 
 

@@ -132,7 +132,15 @@ class Iterator(ElementStructure):
 
     One-shot iterators start themselves on their first ``get_next`` run; the
     others start (and restart) when their ``initializer`` (or an op from
-    ``make_initializer(dataset)``) runs."""
+    ``make_initializer(dataset)``) runs.
+
+    Args:
+        element_spec: The nested structure of ``tf.TypeSpec`` of each element.
+        one_shot: The dataset a one-shot iterator reads (it starts itself).
+        initial: The dataset an initializable iterator reads after ``initializer`` runs.
+        name: The name of the iterator's ops.
+        string_handle: For ``from_string_handle``: a string tensor naming the iterator to read.
+    """
 
     def __init__(self, element_spec: Any, one_shot: ElementStructure | None = None,
                  initial: ElementStructure | None = None, name: str = "Iterator",
@@ -209,7 +217,11 @@ class Iterator(ElementStructure):
 
 
 def make_one_shot_iterator(dataset: ElementStructure) -> Any:
-    """A graph-mode iterator that starts itself (``tf.data.make_one_shot_iterator``)."""
+    """A graph-mode iterator that starts itself (``tf.data.make_one_shot_iterator``).
+
+    Args:
+        dataset: The dataset to iterate over.
+    """
     if executing_eagerly():
         return OwnedIterator(dataset)
     return Iterator(dataset.element_spec, one_shot=dataset, name="OneShotIterator")
@@ -217,7 +229,12 @@ def make_one_shot_iterator(dataset: ElementStructure) -> Any:
 
 def make_initializable_iterator(dataset: ElementStructure,
                                 shared_name: str | None = None) -> Iterator:
-    """A graph-mode iterator started by running its ``initializer``."""
+    """A graph-mode iterator started by running its ``initializer``.
+
+    Args:
+        dataset: The dataset to iterate over.
+        shared_name: Accepted for TensorFlow's signature.
+    """
     if executing_eagerly():
         raise RuntimeError("`make_initializable_iterator()` is not supported in eager mode. "
                            "Use Python-style iteration instead.")
@@ -225,14 +242,29 @@ def make_initializable_iterator(dataset: ElementStructure,
 
 
 def get_output_types(dataset_or_iterator: Any) -> Any:
+    """TF1's ``tf.data.get_output_types``: the dtypes of the element's components.
+
+    Args:
+        dataset_or_iterator: A dataset or an iterator.
+    """
     return dataset_or_iterator.output_types
 
 
 def get_output_shapes(dataset_or_iterator: Any) -> Any:
+    """TF1's ``tf.data.get_output_shapes``: the shapes of the element's components.
+
+    Args:
+        dataset_or_iterator: A dataset or an iterator.
+    """
     return dataset_or_iterator.output_shapes
 
 
 def get_output_classes(dataset_or_iterator: Any) -> Any:
+    """TF1's ``tf.data.get_output_classes``: the Python classes of the element's components.
+
+    Args:
+        dataset_or_iterator: A dataset or an iterator.
+    """
     return dataset_or_iterator.output_classes
 
 

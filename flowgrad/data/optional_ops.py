@@ -12,7 +12,13 @@ from flowgrad.function import TensorSpec
 
 
 class Optional(CompositeTensor):
-    """Either a value (a nest of tensors) or nothing."""
+    """Either a value (a nest of tensors) or nothing.
+
+    Args:
+        value: The value (a nest of tensors), ignored without ``has_value``.
+        has_value: Whether the optional holds a value.
+        element_spec: The nested ``tf.TypeSpec`` of the value.
+    """
 
     def __init__(self, value: Any, has_value: bool, element_spec: Any):
         self._value = value

@@ -289,6 +289,29 @@ def make_csv_dataset(file_pattern: Any, batch_size: int, column_names: Any = Non
     files and records shuffled unless ``shuffle=False``, repeated ``num_epochs`` times
     (forever when None, dropping the last partial batch then).
 
+    Args:
+        file_pattern: A glob pattern or a list of CSV file paths.
+        batch_size: The number of records per batch.
+        column_names: The columns' names; from the header when None.
+        column_defaults: One default (or dtype) per selected column; inferred when None.
+        label_name: The column returned as the label; None returns only features.
+        select_columns: The names or indices of the columns to keep.
+        field_delim: The field separator.
+        use_quote_delim: Whether double quotes enclose fields.
+        na_value: The string read as a missing value.
+        header: Whether the first line of each file is a header.
+        num_epochs: How often to repeat the data; None repeats forever.
+        shuffle: Whether to shuffle the files and records.
+        shuffle_buffer_size: The size of the shuffle buffer.
+        shuffle_seed: The shuffle's seed.
+        prefetch_buffer_size: Accepted for TensorFlow's signature (batches are made on demand).
+        num_parallel_reads: Accepted for TensorFlow's signature (files are read in turn).
+        sloppy: Accepted for TensorFlow's signature.
+        num_rows_for_inference: How many rows the column types are inferred from.
+        compression_type: ``""``, ``"GZIP"`` or ``"ZLIB"``.
+        ignore_errors: Whether to skip records that do not parse.
+        encoding: The files' text encoding.
+
     Raises:
         ValueError: no file matches, duplicate or unknown column names, or a ``label_name``
             that is not a column.

@@ -20,7 +20,17 @@ def create_file_writer(logdir: str, max_queue: int | None = None,
                        flush_millis: int | None = None, filename_suffix: str | None = None,
                        name: str | None = None, experimental_trackable: bool = False,
                        experimental_mesh: Any = None) -> SummaryWriter:
-    """A summary writer for an event file in ``logdir``."""
+    """A summary writer for an event file in ``logdir``.
+
+    Args:
+        logdir: The directory of the event file (created if missing).
+        max_queue: How many events to buffer before writing; 10 when None.
+        flush_millis: The longest time between flushes, in milliseconds; 120000 when None.
+        filename_suffix: Appended to the event file's name.
+        name: A name for the operation (optional).
+        experimental_trackable: Accepted for TensorFlow's signature.
+        experimental_mesh: Accepted for TensorFlow's signature.
+    """
     return SummaryWriter(logdir, max_queue, flush_millis, filename_suffix)
 
 
@@ -30,7 +40,11 @@ def create_noop_writer() -> SummaryWriter:
 
 
 def graph(graph_data: Any) -> bool:
-    """Writes a flowgrad Graph to the default writer for TensorBoard's graph tab."""
+    """Writes a flowgrad Graph to the default writer for TensorBoard's graph tab.
+
+    Args:
+        graph_data: A ``tf.Graph`` or a ``GraphDef``.
+    """
     writer = default.writer
     if writer is None or isinstance(writer, NoopSummaryWriter):
         return False
@@ -39,7 +53,12 @@ def graph(graph_data: Any) -> bool:
 
 
 def flush(writer: SummaryWriter | None = None, name: str | None = None) -> None:
-    """Flushes ``writer`` (default: the default writer)."""
+    """Flushes ``writer`` (default: the default writer).
+
+    Args:
+        writer: The writer to flush; the default writer when None.
+        name: A name for the operation (optional).
+    """
     w = writer if writer is not None else default.writer
     if w is not None:
         w.flush()
@@ -47,7 +66,11 @@ def flush(writer: SummaryWriter | None = None, name: str | None = None) -> None:
 
 @contextlib.contextmanager
 def record_if(condition: Any) -> Iterator[None]:
-    """Summaries inside are written only when ``condition`` (a bool or a callable) holds."""
+    """Summaries inside are written only when ``condition`` (a bool or a callable) holds.
+
+    Args:
+        condition: A bool, a boolean tensor or a callable returning one.
+    """
     saved = default.record
     default.record = condition
     try:

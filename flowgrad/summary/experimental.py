@@ -7,7 +7,11 @@ from flowgrad.summary.writer import default
 
 
 def set_step(step: Any) -> None:
-    """Sets the step used by summaries written without an explicit ``step``."""
+    """Sets the step used by summaries written without an explicit ``step``.
+
+    Args:
+        step: An int or an int64 tensor (or variable); None clears it.
+    """
     default.step = step
 
 

@@ -33,7 +33,15 @@ def histogram_gradients(grads_and_vars: Any, name: str = "gradients", loss: Any 
     Graph mode: returns one merged summary op (run it and pass the result to
     ``FileWriter.add_summary``), or None if there is nothing to log; the single
     summaries also join ``collections`` (default: the SUMMARIES collection). Eager
-    mode: writes to the default writer at ``step`` and returns whether it wrote."""
+    mode: writes to the default writer at ``step`` and returns whether it wrote.
+
+    Args:
+        grads_and_vars: A list of (gradient, variable) pairs, as ``compute_gradients`` returns.
+        name: The prefix of the summaries' tags.
+        loss: Accepted for the call sites that pass the loss; unused.
+        step: The step of an eager write; the default step when None.
+        collections: The graph collections the summaries join; SUMMARIES when None.
+    """
     pairs = list(grads_and_vars)
     none_vars = [v for g, v in pairs if g is None]
     none_names = [_var_name(v) for v in none_vars]

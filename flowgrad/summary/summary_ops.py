@@ -64,17 +64,37 @@ def _summary(op_type: str, name: str, tensor: Any, collections: Any, family: Any
 
 
 def scalar(name: str, tensor: Any, collections: Any = None, family: str | None = None) -> Any:
-    """A summary op (serialized Summary bytes) holding the scalar ``tensor``."""
+    """A summary op (serialized Summary bytes) holding the scalar ``tensor``.
+
+    Args:
+        name: The summary's tag.
+        tensor: A real numeric scalar.
+        collections: The graph collections the op joins; SUMMARIES when None.
+        family: A prefix of the tag (TensorBoard's tab).
+    """
     return _summary("ScalarSummary", name, tensor, collections, family)
 
 
 def histogram(name: str, values: Any, collections: Any = None, family: str | None = None) -> Any:
-    """A summary op holding a histogram of ``values`` (any shape)."""
+    """A summary op holding a histogram of ``values`` (any shape).
+
+    Args:
+        name: The summary's tag.
+        values: A numeric tensor of any shape.
+        collections: The graph collections the op joins; SUMMARIES when None.
+        family: A prefix of the tag (TensorBoard's tab).
+    """
     return _summary("HistogramSummary", name, values, collections, family)
 
 
 def text(name: str, tensor: Any, collections: Any = None) -> Any:
-    """A summary op holding a string tensor for TensorBoard's text dashboard."""
+    """A summary op holding a string tensor for TensorBoard's text dashboard.
+
+    Args:
+        name: The summary's tag.
+        tensor: A string tensor.
+        collections: The graph collections the op joins; SUMMARIES when None.
+    """
     t = convert_to_tensor(tensor)
     if t.dtype.base_dtype is not dtypes.string:
         raise ValueError("Expected tensor %s to have dtype string, got %s"
@@ -83,7 +103,13 @@ def text(name: str, tensor: Any, collections: Any = None) -> Any:
 
 
 def merge(inputs: list, collections: Any = None, name: str | None = None) -> Any:
-    """One summary op holding the values of all ``inputs`` (tags must be unique)."""
+    """One summary op holding the values of all ``inputs`` (tags must be unique).
+
+    Args:
+        inputs: A list of string tensors of serialized Summary protos.
+        collections: The graph collections the op joins (none when None).
+        name: A name for the operation (optional).
+    """
     protos.pb()
     out = apply_op("MergeSummary", list(inputs), name=name)
     for key in collections or []:
@@ -92,6 +118,12 @@ def merge(inputs: list, collections: Any = None, name: str | None = None) -> Any
 
 
 def merge_all(key: str = GraphKeys.SUMMARIES, scope: Any = None, name: str | None = None) -> Any:
-    """``merge`` of every summary in collection ``key`` (None if there is none)."""
+    """``merge`` of every summary in collection ``key`` (None if there is none).
+
+    Args:
+        key: The graph collection whose summaries are merged.
+        scope: Only summaries whose names match this regular expression.
+        name: A name for the operation (optional).
+    """
     summaries = get_collection(key, scope=scope)
     return merge(summaries, name=name) if summaries else None

@@ -53,17 +53,39 @@ def _write_op(api: str, writer: SummaryWriter, make_value: Callable, name: str, 
 
 
 def scalar(name: str, data: Any, step: Any = None, description: str | None = None) -> Any:
-    """Writes a scalar to the default writer; False if there is none."""
+    """Writes a scalar to the default writer; False if there is none.
+
+    Args:
+        name: The summary's tag.
+        data: A real numeric scalar.
+        step: The step; the default step (``tf.summary.experimental.set_step``) when None.
+        description: A longer description for TensorBoard.
+    """
     return _write("scalar", protos.scalar_value, name, data, step)
 
 
 def histogram(name: str, data: Any, step: Any = None, buckets: int | None = None,
               description: str | None = None) -> Any:
-    """Writes a histogram of ``data`` (``buckets`` equal-width buckets, default 30)."""
+    """Writes a histogram of ``data`` (``buckets`` equal-width buckets, default 30).
+
+    Args:
+        name: The summary's tag.
+        data: A numeric tensor of any shape.
+        step: The step; the default step (``tf.summary.experimental.set_step``) when None.
+        buckets: The number of equal-width buckets; 30 when None.
+        description: A longer description for TensorBoard.
+    """
     n = 30 if buckets is None else buckets
     return _write("histogram", lambda tag, v: protos.histogram_value(tag, v, n), name, data, step)
 
 
 def text(name: str, data: Any, step: Any = None, description: str | None = None) -> Any:
-    """Writes a string (or string array) for TensorBoard's text dashboard."""
+    """Writes a string (or string array) for TensorBoard's text dashboard.
+
+    Args:
+        name: The summary's tag.
+        data: A string tensor.
+        step: The step; the default step (``tf.summary.experimental.set_step``) when None.
+        description: A longer description for TensorBoard.
+    """
     return _write("text", protos.text_value, name, data, step)

@@ -67,7 +67,17 @@ class _EventFile:
 class FileWriter:
     """Writes summaries, the graph and events to an event file (TF1 ``tf.summary.FileWriter``).
 
-    ``graph`` (or ``session.graph``) is written for TensorBoard's graph tab."""
+    ``graph`` (or ``session.graph``) is written for TensorBoard's graph tab.
+
+    Args:
+        logdir: The directory of the event file (created if missing).
+        graph: A graph to write for TensorBoard's graph tab.
+        max_queue: How many events to buffer before writing.
+        flush_secs: The longest time between flushes, in seconds.
+        graph_def: A GraphDef to write instead of ``graph``.
+        filename_suffix: Appended to the event file's name.
+        session: A session whose graph is written.
+    """
 
     def __init__(self, logdir: str, graph: Any = None, max_queue: int = 10,
                  flush_secs: float = 120, graph_def: Any = None,
@@ -132,7 +142,14 @@ default = _Default()
 
 
 class SummaryWriter:
-    """A TF2 summary writer (``tf.summary.create_file_writer``)."""
+    """A TF2 summary writer (``tf.summary.create_file_writer``).
+
+    Args:
+        logdir: The directory of the event file (created if missing).
+        max_queue: How many events to buffer before writing; 10 when None.
+        flush_millis: The longest time between flushes, in milliseconds; 120000 when None.
+        filename_suffix: Appended to the event file's name.
+    """
 
     def __init__(self, logdir: str, max_queue: int | None = None,
                  flush_millis: int | None = None, filename_suffix: str | None = None):

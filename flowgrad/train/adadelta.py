@@ -12,7 +12,15 @@ from flowgrad.train.optimizer import Optimizer, _op_of
 class AdadeltaOptimizer(Optimizer):
     """accum = rho accum + (1 - rho) g^2;
     update = sqrt(accum_update + eps) / sqrt(accum + eps) * g;
-    accum_update = rho accum_update + (1 - rho) update^2; var -= lr * update."""
+    accum_update = rho accum_update + (1 - rho) update^2; var -= lr * update.
+
+    Args:
+        learning_rate: The learning rate: a float or a scalar tensor.
+        rho: The decay rate of the accumulators.
+        epsilon: The constant added for numerical stability.
+        use_locking: Accepted for TensorFlow's signature (updates do not race here).
+        name: The name of the optimizer's ops and slots.
+    """
 
     def __init__(self, learning_rate: Any = 0.001, rho: Any = 0.95, epsilon: Any = 1e-8,
                  use_locking: bool = False, name: str = "Adadelta"):

@@ -10,7 +10,14 @@ from flowgrad.train.optimizer import Optimizer, _op_of
 
 
 class AdagradOptimizer(Optimizer):
-    """Adagrad; the ``accumulator`` slot starts at ``initial_accumulator_value``."""
+    """Adagrad; the ``accumulator`` slot starts at ``initial_accumulator_value``.
+
+    Args:
+        learning_rate: The learning rate: a float or a scalar tensor.
+        initial_accumulator_value: The starting value of the accumulators (positive).
+        use_locking: Accepted for TensorFlow's signature (updates do not race here).
+        name: The name of the optimizer's ops and slots.
+    """
 
     def __init__(self, learning_rate: Any, initial_accumulator_value: float = 0.1,
                  use_locking: bool = False, name: str = "Adagrad"):

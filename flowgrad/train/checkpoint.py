@@ -638,7 +638,12 @@ class Checkpoint:
     ``Checkpoint(model=model, optimizer=opt)``; ``save(prefix)`` writes
     ``prefix-<n>`` and records it as the directory's latest checkpoint, ``write(path)``
     writes exactly ``path``, ``restore(path)`` returns a status with
-    ``assert_consumed()`` / ``expect_partial()``."""
+    ``assert_consumed()`` / ``expect_partial()``.
+
+    Args:
+        root: An object whose dependencies are saved as the root's.
+        **kwargs: The objects to save, by name (variables, models, optimizers, other trackables).
+    """
 
     def __init__(self, root: Any = None, **kwargs: Any):
         objects = dict(kwargs)
@@ -766,7 +771,18 @@ class CheckpointManager:
     ``keep_checkpoint_every_n_hours`` newer than the last one kept so; with
     ``checkpoint_interval``, ``save`` writes only when ``step_counter`` moved on by that
     many steps (else returns None); a new manager adopts the checkpoints that the
-    directory's state file lists."""
+    directory's state file lists.
+
+    Args:
+        checkpoint: The ``tf.train.Checkpoint`` to save.
+        directory: Where the checkpoints and the state file go.
+        max_to_keep: How many of the newest checkpoints to keep; None keeps all.
+        keep_checkpoint_every_n_hours: Also keep one checkpoint per this many hours.
+        checkpoint_name: The prefix of the checkpoints' file names.
+        step_counter: A variable counting steps, for ``checkpoint_interval``.
+        checkpoint_interval: Save only when ``step_counter`` moved on by this many steps.
+        init_fn: Called by ``restore_or_initialize`` when there is no checkpoint.
+    """
 
     def __init__(self, checkpoint: Checkpoint, directory: str, max_to_keep: int | None,
                  keep_checkpoint_every_n_hours: float | None = None,

@@ -190,7 +190,17 @@ def update_checkpoint_state(save_dir: str, model_checkpoint_path: str,
                             latest_filename: str | None = None,
                             all_model_checkpoint_timestamps: list | None = None,
                             last_preserved_timestamp: float | None = None) -> None:
-    """Writes the state file of ``save_dir`` (atomically), as TensorFlow does."""
+    """Writes the state file of ``save_dir`` (atomically), as TensorFlow does.
+
+    Args:
+        save_dir: The directory of the state file.
+        model_checkpoint_path: The newest checkpoint's prefix.
+        all_model_checkpoint_paths: The prefixes of every checkpoint kept, oldest first.
+        latest_filename: The state file's name; ``checkpoint`` when None.
+        all_model_checkpoint_timestamps: The times the kept checkpoints were written.
+        last_preserved_timestamp: When the last checkpoint kept by ``keep_checkpoint_every_n_hours``
+            was written.
+    """
     paths = list(all_model_checkpoint_paths or [])
     if not paths or paths[-1] != model_checkpoint_path:
         paths.append(model_checkpoint_path)
@@ -210,7 +220,12 @@ def update_checkpoint_state(save_dir: str, model_checkpoint_path: str,
 def get_checkpoint_state(checkpoint_dir: str,
                          latest_filename: str | None = None) -> CheckpointState | None:
     """The state of ``checkpoint_dir`` from its state file, or None if there is none (or it
-    cannot be parsed, which is logged)."""
+    cannot be parsed, which is logged).
+
+    Args:
+        checkpoint_dir: The directory holding the state file.
+        latest_filename: The state file's name; ``checkpoint`` when None.
+    """
     path = _state_path(checkpoint_dir, latest_filename)
     if not os.path.isfile(path):
         return None
@@ -253,7 +268,11 @@ def get_checkpoint_state(checkpoint_dir: str,
 
 def checkpoint_exists(checkpoint_prefix: str) -> bool:
     """Whether a checkpoint with this prefix (as returned by ``Saver.save``) exists: its
-    ``.index`` (TensorFlow's format) or a flowgrad 0.1.0 ``.npz`` file."""
+    ``.index`` (TensorFlow's format) or a flowgrad 0.1.0 ``.npz`` file.
+
+    Args:
+        checkpoint_prefix: A checkpoint's path prefix.
+    """
     prefix = os.fspath(checkpoint_prefix)
     return os.path.isfile(prefix + INDEX_SUFFIX) or os.path.isfile(prefix + LEGACY_SUFFIX)
 
@@ -286,7 +305,12 @@ def remove_checkpoint(prefix: str) -> None:
 
 
 def latest_checkpoint(checkpoint_dir: str, latest_filename: str | None = None) -> str | None:
-    """The path of the newest checkpoint in ``checkpoint_dir`` (None if there is none)."""
+    """The path of the newest checkpoint in ``checkpoint_dir`` (None if there is none).
+
+    Args:
+        checkpoint_dir: The directory holding the state file.
+        latest_filename: The state file's name; ``checkpoint`` when None.
+    """
     state = get_checkpoint_state(checkpoint_dir, latest_filename)
     if state is None:
         return None

@@ -36,17 +36,30 @@ def _prefix(ckpt_dir_or_file: str) -> str:
 
 
 def load_checkpoint(ckpt_dir_or_file: str) -> CheckpointReader:
-    """A reader of the checkpoint (the newest one, given a directory)."""
+    """A reader of the checkpoint (the newest one, given a directory).
+
+    Args:
+        ckpt_dir_or_file: A checkpoint's path prefix, or a directory (its newest checkpoint).
+    """
     return CheckpointReader(_prefix(ckpt_dir_or_file))
 
 
 def list_variables(ckpt_dir_or_file: str) -> list:
-    """[(key, shape)] of every value in the checkpoint, sorted by key."""
+    """[(key, shape)] of every value in the checkpoint, sorted by key.
+
+    Args:
+        ckpt_dir_or_file: A checkpoint's path prefix, or a directory (its newest checkpoint).
+    """
     return sorted(load_checkpoint(ckpt_dir_or_file).get_variable_to_shape_map().items())
 
 
 def load_variable(ckpt_dir_or_file: str, name: str) -> Any:
-    """The value saved under ``name`` (a trailing ':0' is ignored)."""
+    """The value saved under ``name`` (a trailing ':0' is ignored).
+
+    Args:
+        ckpt_dir_or_file: A checkpoint's path prefix, or a directory (its newest checkpoint).
+        name: The name the value is saved under.
+    """
     if name.endswith(":0"):
         name = name[:-2]
     return load_checkpoint(ckpt_dir_or_file).get_tensor(name)
@@ -74,7 +87,14 @@ def checkpoints_iterator(checkpoint_dir: str, min_interval_secs: float = 0,
                          timeout_fn: Callable[[], bool] | None = None) -> Iterator[str]:
     """Yields each new checkpoint of ``checkpoint_dir`` as it appears, at most one every
     ``min_interval_secs``; stops after ``timeout`` seconds without one unless ``timeout_fn``
-    returns False (then it waits again)."""
+    returns False (then it waits again).
+
+    Args:
+        checkpoint_dir: The directory to watch.
+        min_interval_secs: The shortest time between two yields, in seconds.
+        timeout: How long to wait for a new checkpoint, in seconds; None waits forever.
+        timeout_fn: Called after a timeout; returning True stops the iteration.
+    """
     path = None
     while True:
         new_path = wait_for_new_checkpoint(checkpoint_dir, path, timeout=timeout)
@@ -97,6 +117,9 @@ def NewCheckpointReader(filepattern: str) -> CheckpointReader:  # noqa: N802 - T
     """A reader of the checkpoint with prefix ``filepattern`` (TF1's
     ``tf.train.NewCheckpointReader``).
 
+    Args:
+        filepattern: A checkpoint's path prefix.
+
     Raises:
         NotFoundError: no checkpoint has this prefix.
     """
@@ -112,6 +135,11 @@ def init_from_checkpoint(ckpt_dir_or_file: str, assignment_map: Any) -> None:
     ``{"ckpt_scope/name": "scope/name"}`` or ``{"name": variable}``. In graph mode the
     variables' initializers are replaced, so ``global_variables_initializer()`` loads the
     checkpoint's values; in eager mode they are assigned at once.
+
+    Args:
+        ckpt_dir_or_file: A checkpoint's path prefix, or a directory (its newest checkpoint).
+        assignment_map: A dict from checkpoint names or scopes to variables, variable names or
+            scopes.
 
     Raises:
         ValueError: a name is not in the checkpoint, a shape does not match, or a scope is

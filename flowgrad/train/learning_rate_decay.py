@@ -39,7 +39,16 @@ def _schedule(fn: Callable, global_step: Any, what: str) -> Any:
 def exponential_decay(learning_rate: Any, global_step: Any, decay_steps: Any, decay_rate: Any,
                       staircase: bool = False, name: str | None = None) -> Any:
     """learning_rate * decay_rate ** (global_step / decay_steps) (integer division if
-    ``staircase``)."""
+    ``staircase``).
+
+    Args:
+        learning_rate: The initial learning rate.
+        global_step: The current step (an integer scalar or variable).
+        decay_steps: The number of steps per decay period.
+        decay_rate: The decay factor per period.
+        staircase: Whether to decay at discrete intervals (integer division).
+        name: A name for the operation (optional).
+    """
     def decayed(step: Any) -> Any:
         with name_scope(name, "ExponentialDecay") as scope:
             lr = convert_to_tensor(learning_rate, name="learning_rate")
@@ -54,7 +63,16 @@ def exponential_decay(learning_rate: Any, global_step: Any, decay_steps: Any, de
 def inverse_time_decay(learning_rate: Any, global_step: Any, decay_steps: Any,
                        decay_rate: Any, staircase: bool = False,
                        name: str | None = None) -> Any:
-    """learning_rate / (1 + decay_rate * global_step / decay_steps)."""
+    """learning_rate / (1 + decay_rate * global_step / decay_steps).
+
+    Args:
+        learning_rate: The initial learning rate.
+        global_step: The current step (an integer scalar or variable).
+        decay_steps: The number of steps per decay period.
+        decay_rate: The decay factor.
+        staircase: Whether to decay at discrete intervals (integer division).
+        name: A name for the operation (optional).
+    """
     def decayed(step: Any) -> Any:
         with name_scope(name, "InverseTimeDecay") as scope:
             lr = convert_to_tensor(learning_rate, name="learning_rate")
@@ -71,7 +89,17 @@ def polynomial_decay(learning_rate: Any, global_step: Any, decay_steps: Any,
                      end_learning_rate: Any = 0.0001, power: Any = 1.0, cycle: bool = False,
                      name: str | None = None) -> Any:
     """(learning_rate - end) * (1 - step / decay_steps) ** power + end, with step capped
-    at decay_steps (or decay_steps stretched to the next multiple with ``cycle``)."""
+    at decay_steps (or decay_steps stretched to the next multiple with ``cycle``).
+
+    Args:
+        learning_rate: The initial learning rate.
+        global_step: The current step (an integer scalar or variable).
+        decay_steps: The number of steps to decay over.
+        end_learning_rate: The final learning rate.
+        power: The power of the polynomial.
+        cycle: Whether to restart the decay after ``decay_steps``.
+        name: A name for the operation (optional).
+    """
     def decayed(step: Any) -> Any:
         with name_scope(name, "PolynomialDecay") as scope:
             lr = convert_to_tensor(learning_rate, name="learning_rate")
@@ -93,7 +121,14 @@ def polynomial_decay(learning_rate: Any, global_step: Any, decay_steps: Any,
 
 def piecewise_constant(x: Any, boundaries: list, values: list, name: str | None = None) -> Any:
     """values[0] while x <= boundaries[0], values[i] for boundaries[i-1] < x <= boundaries[i],
-    values[-1] after the last boundary."""
+    values[-1] after the last boundary.
+
+    Args:
+        x: The current step (a scalar tensor).
+        boundaries: Increasing step boundaries, of ``x``'s dtype.
+        values: One more value than boundaries: the value for each interval.
+        name: A name for the operation (optional).
+    """
     x_t = convert_to_tensor(x)
     boundaries = [convert_to_tensor(b) for b in boundaries]
     values = [convert_to_tensor(v) for v in values]

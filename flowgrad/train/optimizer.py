@@ -67,7 +67,12 @@ class Optimizer:
     """Base class for the TF1 optimizers (``tf.train.GradientDescentOptimizer`` ...).
 
     Subclasses define ``_create_slots``, ``_prepare``, ``_apply_dense``,
-    ``_apply_sparse`` and optionally ``_finish``."""
+    ``_apply_sparse`` and optionally ``_finish``.
+
+    Args:
+        use_locking: Accepted for TensorFlow's signature (updates do not race here).
+        name: The name of the optimizer's ops and slots.
+    """
 
     GATE_NONE = 0
     GATE_OP = 1

@@ -63,7 +63,26 @@ class Saver:
     checkpoint every ``keep_checkpoint_every_n_hours`` is kept in addition. The
     arguments of TensorFlow's Saver that shape its graph ops and file layout
     (reshape, sharded, saver_def, builder, write_version, filename ...) are accepted
-    and have no effect; paths in the state file are always relative."""
+    and have no effect; paths in the state file are always relative.
+
+    Args:
+        var_list: The variables to save: a list, or a dict from names to variables; all global (and
+            saveable) variables when None.
+        reshape: Accepted for TensorFlow's signature.
+        sharded: Accepted for TensorFlow's signature.
+        max_to_keep: How many of the newest checkpoints to keep; None or 0 keeps all.
+        keep_checkpoint_every_n_hours: Also keep one checkpoint per this many hours.
+        name: The name of the saver's ops.
+        restore_sequentially: Accepted for TensorFlow's signature.
+        saver_def: Accepted for TensorFlow's signature.
+        builder: Accepted for TensorFlow's signature.
+        defer_build: Accepted for TensorFlow's signature.
+        allow_empty: Whether a saver with no variables is allowed (else ValueError).
+        write_version: Accepted for TensorFlow's signature (always the V2 format).
+        pad_step_number: Whether the step in a checkpoint's name is zero-padded to 8 digits.
+        save_relative_paths: Accepted for TensorFlow's signature (paths are always relative).
+        filename: Accepted for TensorFlow's signature.
+    """
 
     def __init__(self, var_list: Any = None, reshape: bool = False, sharded: bool = False,
                  max_to_keep: int | None = 5, keep_checkpoint_every_n_hours: float = 10000.0,

@@ -13,14 +13,23 @@ from flowgrad.ops.state_ops import Variable
 
 
 def global_step(sess: Any, global_step_tensor: Any) -> int:
-    """The current value of the global step as a Python int."""
+    """The current value of the global step as a Python int.
+
+    Args:
+        sess: The session to read it with.
+        global_step_tensor: The global step tensor or variable.
+    """
     if executing_eagerly():
         return int(global_step_tensor.numpy())
     return int(sess.run(global_step_tensor))
 
 
 def assert_global_step(global_step_tensor: Any) -> None:
-    """Raises TypeError unless ``global_step_tensor`` is an integer scalar Variable or Tensor."""
+    """Raises TypeError unless ``global_step_tensor`` is an integer scalar Variable or Tensor.
+
+    Args:
+        global_step_tensor: The tensor or variable to check.
+    """
     if not isinstance(global_step_tensor, (Variable, Tensor)):
         raise TypeError('Existing "global_step" must be a Variable or Tensor: %s.'
                         % (global_step_tensor,))
@@ -33,7 +42,11 @@ def assert_global_step(global_step_tensor: Any) -> None:
 
 
 def get_global_step(graph: Graph | None = None) -> Any:
-    """The global step variable of ``graph`` (default graph), or None if there is none."""
+    """The global step variable of ``graph`` (default graph), or None if there is none.
+
+    Args:
+        graph: The graph; the default graph when None.
+    """
     graph = graph or get_default_graph()
     found = graph.get_collection(GraphKeys.GLOBAL_STEP)
     if len(found) > 1:
@@ -61,7 +74,11 @@ def _variable_of(graph: Graph, tensor: Tensor) -> Any:
 
 
 def create_global_step(graph: Graph | None = None) -> Any:
-    """Creates the int64 scalar variable ``global_step`` (0) in ``graph``; error if it exists."""
+    """Creates the int64 scalar variable ``global_step`` (0) in ``graph``; error if it exists.
+
+    Args:
+        graph: The graph; the default graph when None.
+    """
     graph = graph or get_default_graph()
     if get_global_step(graph) is not None:
         raise ValueError('"global_step" already exists.')
@@ -75,7 +92,11 @@ def create_global_step(graph: Graph | None = None) -> Any:
 
 
 def get_or_create_global_step(graph: Graph | None = None) -> Any:
-    """The global step of ``graph``, created (int64, 0) if it does not exist yet."""
+    """The global step of ``graph``, created (int64, 0) if it does not exist yet.
+
+    Args:
+        graph: The graph; the default graph when None.
+    """
     graph = graph or get_default_graph()
     step = get_global_step(graph)
     return step if step is not None else create_global_step(graph)
