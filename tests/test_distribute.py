@@ -351,3 +351,33 @@ def test_unreachable_cluster_address():
         cluster.check_reachable("127.0.0.1:1", timeout=2.0)
     with pytest.raises(ValueError, match="not of the form"):
         cluster.check_reachable("nowhere", timeout=2.0)
+
+
+def test_killed_parameter_server_restarts_from_the_latest_checkpoint(ray, tmp_path):
+    """checkpoint_every=2: a server killed after 3 updates comes back at update 2, and the
+    failed step runs again on it; the update of the third batch is lost."""
+    from flowgrad.distribute import ParameterServerStrategy
+    batches = _batches(4, 8, seed=5)
+    strategy = ParameterServerStrategy(num_replicas=2, num_ps=2, cpus_per_replica=0,
+                                       checkpoint_dir=str(tmp_path), checkpoint_every=2)
+    with strategy.synchronous(_model_fn, _adam) as trainer:
+        for b in batches[:3]:
+            trainer.step(b)
+        ray.kill(trainer._servers[1])
+        trainer.step(batches[3])
+        assert trainer.server_restarts == 1 and trainer.version == 3
+        values = trainer.variables()
+    _, ref_values = _single_process([batches[0], batches[1], batches[3]], _adam)
+    for name, v in ref_values.items():
+        np.testing.assert_allclose(values[name], v, rtol=1e-5, atol=1e-6)
+
+
+def test_killed_parameter_server_without_checkpoints_fails_at_once(one_ps):
+    with one_ps.synchronous(_model_fn, _adam) as trainer:
+        trainer.step(_batches(1, 8)[0])
+        one_ps._ray.kill(trainer._servers[0])
+        start = time.monotonic()
+        with pytest.raises(tf.errors.UnavailableError,
+                           match="Parameter server 0 died.*trainer.restore.*checkpoint_every"):
+            trainer.step(_batches(1, 8)[0])
+        assert time.monotonic() - start < 60

@@ -142,6 +142,11 @@ class Replica:
                                for ps, grads, v in zip(self._servers, shards, versions)])
         return self._result(loss, start, applied=bool(np.all(applied)), metrics=ctx.metrics)
 
+    def set_servers(self, servers: list) -> None:
+        """Uses new parameter servers (restarted from a checkpoint) from the next pull."""
+        self._servers = servers
+        self._versions = [None] * len(servers)
+
     def ready(self) -> int:
         """Raises the error that building the model gave, if any."""
         if self._error is not None:

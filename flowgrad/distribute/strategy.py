@@ -1,6 +1,8 @@
 """ParameterServerStrategy: replicas and parameter servers as Ray actors."""
 from __future__ import annotations
 
+import glob
+import os
 import time
 from collections.abc import Callable
 from typing import Any
@@ -39,11 +41,19 @@ class ParameterServerStrategy:
     equal share when there are fewer CPUs than replicas). A replica that dies is restarted
     by Ray up to ``max_restarts`` times; a synchronous step waits up to ``restart_timeout``
     seconds for it and runs its part again.
+
+    A parameter server that dies loses the updates it held. With ``checkpoint_dir`` and
+    ``checkpoint_every=N`` the trainers save every server every N updates (synchronous) or
+    N pushes (asynchronous), keeping the two latest, and a lost server makes them restart
+    every server from the latest checkpoint and run the failed step again (the updates
+    since that checkpoint are lost; ``trainer.server_restarts`` counts). Without them a
+    lost server fails the step at once with ``UnavailableError`` saying how to resume.
     Keyword arguments left over go to ``ray.init``."""
 
     def __init__(self, num_replicas: int = 2, num_ps: int = 1, address: str | None = None,
                  max_restarts: int = 3, cpus_per_replica: float | None = None,
-                 restart_timeout: float = 120.0, **ray_init_kwargs: Any):
+                 restart_timeout: float = 120.0, checkpoint_dir: str | None = None,
+                 checkpoint_every: int | None = None, **ray_init_kwargs: Any):
         if int(num_replicas) < 1 or int(num_ps) < 1:
             raise ValueError("num_replicas and num_ps must be at least 1, got %r and %r"
                              % (num_replicas, num_ps))
@@ -56,6 +66,12 @@ class ParameterServerStrategy:
             cpus_per_replica = min(1.0, cpus / self.num_replicas)
         self.cpus_per_replica = float(cpus_per_replica)
         self.restart_timeout = float(restart_timeout)
+        if (checkpoint_dir is None) != (checkpoint_every is None) or (
+                checkpoint_every is not None and int(checkpoint_every) < 1):
+            raise ValueError("checkpoint_dir and checkpoint_every (>= 1) go together, got %r "
+                             "and %r" % (checkpoint_dir, checkpoint_every))
+        self.checkpoint_dir = checkpoint_dir
+        self.checkpoint_every = None if checkpoint_every is None else int(checkpoint_every)
 
     def synchronous(self, model_fn: Callable, optimizer_fn: Callable,
                     accumulate_steps: int = 1, loss_fn: Callable | None = None) -> SyncTrainer:
@@ -72,6 +88,10 @@ class ParameterServerStrategy:
         apply each push as it comes, dropping those more than ``max_staleness`` updates old.
         With ``loss_fn(model, batch)``, the TF2 face."""
         return AsyncTrainer(self, model_fn, optimizer_fn, input_fn, max_staleness, loss_fn)
+
+
+class _ServersRestarted(Exception):
+    """The parameter servers were restarted from the latest checkpoint: redo the step."""
 
 
 class _Trainer:
@@ -93,10 +113,12 @@ class _Trainer:
         self.specs = model.specs
         n_ps = min(strategy.num_ps, len(model.specs))
         self._layout = [list(range(s, len(model.specs), n_ps)) for s in range(n_ps)]
-        server_cls = ray.remote(ParameterServer).options(num_cpus=0)
-        self._servers = [server_cls.remote(s, [model.specs[i] for i in pos],
-                                           [values[i] for i in pos], optimizer_fn)
-                         for s, pos in enumerate(self._layout)]
+        self._server_cls = ray.remote(ParameterServer).options(num_cpus=0)
+        self._server_args = [(s, [model.specs[i] for i in pos], [values[i] for i in pos],
+                              optimizer_fn) for s, pos in enumerate(self._layout)]
+        self._servers = [self._server_cls.remote(*a) for a in self._server_args]
+        self.server_restarts = 0
+        self._checkpoints: list = []      # prefixes written by checkpoint_every, oldest first
         replica_cls = ray.remote(Replica).options(num_cpus=strategy.cpus_per_replica,
                                                   max_restarts=strategy.max_restarts)
         # held here so that Ray can restart a replica with them (ray-project/ray#53727)
@@ -140,6 +162,58 @@ class _Trainer:
         cluster.get([s.restore.remote("%s-ps%d-of-%d" % (save_path, i, n))
                      for i, s in enumerate(self._servers)])
 
+    def _maybe_checkpoint(self, count: int) -> None:
+        """Saves every server when ``count`` (updates or pushes) is a multiple of
+        ``checkpoint_every``, keeping the two latest checkpoints."""
+        every, directory = self._strategy.checkpoint_every, self._strategy.checkpoint_dir
+        if every is None or count % every:
+            return
+        prefix = self.save(os.path.join(directory, "ps-%d" % count))
+        self._checkpoints.append(prefix)
+        while len(self._checkpoints) > 2:
+            for path in glob.glob(glob.escape(self._checkpoints.pop(0)) + "-ps*"):
+                os.remove(path)
+
+    def _dead_servers(self) -> list:
+        """The indices of the parameter servers whose actors died."""
+        ray = self._ray
+        refs = [s.stats.remote() for s in self._servers]
+        ray.wait(refs, num_returns=len(refs), timeout=30)
+        dead = []
+        for i, ref in enumerate(refs):
+            try:
+                ray.get(ref, timeout=0)
+            except ray.exceptions.RayActorError:
+                dead.append(i)
+            except ray.exceptions.GetTimeoutError:
+                pass
+        return dead
+
+    def _recover_servers(self, cause: Exception) -> bool:
+        """After a failed call: False when every server lives; else restarts them all from
+        the latest checkpoint (True), or raises UnavailableError saying how to resume."""
+        dead = self._dead_servers()
+        if not dead:
+            return False
+        if not self._checkpoints:
+            raise errors.UnavailableError(
+                None, None, "Parameter server%s %s died and %s updates are lost: %s. To "
+                "resume, make a new trainer and call trainer.restore(prefix) with the last "
+                "prefix given to trainer.save; or make the strategy with checkpoint_dir=... "
+                "and checkpoint_every=N to checkpoint every N updates and restart lost "
+                "servers from the latest checkpoint by itself." % (
+                    "s" if len(dead) > 1 else "", ", ".join(map(str, dead)),
+                    "their" if len(dead) > 1 else "its",
+                    "no checkpoint was written yet" if self._strategy.checkpoint_every
+                    else "this trainer does not checkpoint")) from cause
+        for actor in self._servers:
+            self._ray.kill(actor)
+        self._servers = [self._server_cls.remote(*a) for a in self._server_args]
+        _Trainer.restore(self, self._checkpoints[-1])
+        cluster.get([r.set_servers.remote(self._servers) for r in self._replicas])
+        self.server_restarts += 1
+        return True
+
     def _get_retrying(self, ref: Any, resubmit: Callable, what: str = "a replica") -> Any:
         """The result of ``ref``, calling ``resubmit()`` again while its replica restarts;
         a replica dead for good (no restarts left) fails the step at once."""
@@ -149,6 +223,8 @@ class _Trainer:
             try:
                 return cluster.get(ref)
             except self._ray.exceptions.RayActorError as e:
+                if self._recover_servers(e):
+                    raise _ServersRestarted() from e
                 self._raise_if_dead_for_good(e, what)
                 if time.monotonic() > deadline:
                     raise
@@ -231,7 +307,17 @@ class SyncTrainer(_Trainer):
     def step(self, batch: dict) -> float:
         """Runs one micro-batch: ``batch`` (name -> array) split evenly among the replicas.
         The update is applied after every ``accumulate_steps`` calls. Returns the loss,
-        the mean over the replicas' shards, before the update."""
+        the mean over the replicas' shards, before the update. A parameter server lost
+        during the step restarts every server from the latest checkpoint and the step runs
+        again (with ``checkpoint_every``), or fails at once."""
+        try:
+            return self._step(batch)
+        except _ServersRestarted:
+            self.version = cluster.get(self._servers[0].stats.remote())["version"]
+            self._micro = 0
+            return self._step(batch)
+
+    def _step(self, batch: dict) -> float:
         start = time.perf_counter()
         shards = self._shards(batch)
         micro = self._micro
@@ -247,10 +333,16 @@ class SyncTrainer(_Trainer):
         if self._micro == self.accumulate_steps:
             keys = [(i, m) for i in range(len(self._replicas))
                     for m in range(self.accumulate_steps)]
-            cluster.get([s.apply_accumulated.remote(self.version, keys)
-                         for s in self._servers])
+            try:
+                cluster.get([s.apply_accumulated.remote(self.version, keys)
+                             for s in self._servers])
+            except self._ray.exceptions.RayActorError as e:
+                if self._recover_servers(e):
+                    raise _ServersRestarted() from e
+                raise
             self.version += 1
             self._micro = 0
+            self._maybe_checkpoint(self.version)
         self._record(results, start)
         return float(np.mean([r["loss"] for r in results]))
 
@@ -271,6 +363,7 @@ class AsyncTrainer(_Trainer):
         super().__init__(strategy, model_fn, optimizer_fn, input_fn, loss_fn)
         self.max_staleness = max_staleness
         self.dropped = 0      # pushes staler than max_staleness
+        self.pushes = 0       # pushes the servers answered
         self.lost = 0         # pushes lost with a replica that died
 
     def run(self, steps_per_replica: int, callback: Callable | None = None) -> list:
@@ -295,11 +388,14 @@ class AsyncTrainer(_Trainer):
             try:
                 result = cluster.get(ref)
             except ray.exceptions.RayActorError as e:
-                self._raise_if_dead_for_good(e, "replica %d" % i)
-                self.lost += 1          # its push is dropped; Ray restarts the replica
+                if not self._recover_servers(e):
+                    self._raise_if_dead_for_good(e, "replica %d" % i)
+                self.lost += 1          # its push is dropped; Ray restarts what died
                 result = None
                 time.sleep(0.1)
             if result is not None:
+                self.pushes += 1
+                self._maybe_checkpoint(self.pushes)
                 losses.append(result["loss"])
                 self.dropped += not result["applied"]
                 self._record([result], time.perf_counter() - result["total_s"])
