@@ -58,7 +58,8 @@ from flowgrad import config
 from flowgrad.ops.safe_division_ops import truncatediv, truncatemod
 from flowgrad.ops.check_ops import (Assert, assert_equal, assert_greater, assert_less,
                                     assert_rank)
-from flowgrad.ops.scatter_nd_ops import (gather_nd, scatter_nd, tensor_scatter_nd_add,
+from flowgrad.ops.batch_gather_nd_ops import gather_nd
+from flowgrad.ops.scatter_nd_ops import (scatter_nd, tensor_scatter_nd_add,
                                          tensor_scatter_nd_update)
 from flowgrad.debug import debugging
 from flowgrad.debug.explain import explain_gradient

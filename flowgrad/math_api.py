@@ -94,6 +94,7 @@ from flowgrad.ops.special_math_ops import erfcinv, lbeta
 from flowgrad.ops.arithmetic_ops import reciprocal_no_nan
 from flowgrad.ops.check_ops import is_non_decreasing, is_strictly_increasing
 from flowgrad.ops.safe_division_ops import multiply_no_nan, xdivy, xlog1py, xlogy
+from flowgrad.ops.logsumexp_ops import cumulative_logsumexp
 
 __all__ = [
     "abs", "add", "add_n", "argmax", "argmin", "ceil", "cos", "count_nonzero", "cumprod",
@@ -113,7 +114,7 @@ __all__ = [
     "bessel_i0", "bessel_i0e", "bessel_i1", "bessel_i1e", "angle", "conj", "imag", "real",
     "nextafter", "log_sigmoid", "segment_prod", "unsorted_segment_prod", "acos", "acosh",
     "asin", "asinh", "atan", "atan2", "atanh", "cosh", "sinh", "bincount",
-    "confusion_matrix",
+    "confusion_matrix", "cumulative_logsumexp",
     "erfcinv", "lbeta", "reciprocal_no_nan", "is_non_decreasing", "is_strictly_increasing",
     "multiply_no_nan", "xdivy", "xlog1py", "xlogy",
 ]

@@ -221,3 +221,45 @@ def test_lookup_tables_in_a_tf1_session_and_a_function(tmp_path):
     (tmp_path / "v.txt").write_text("a\nb\n")
     with pytest.raises(errors.InvalidArgumentError, match="column 1"):
         tf.lookup.TextFileInitializer(str(tmp_path / "v.txt"), tf.string, 0, tf.int64, 1)
+
+
+def test_cumulative_logsumexp_gather_nd_batch_dims_and_ragged_numpy_match_tensorflow(eager):
+    got, want = ref.record_math(tf), RECORDED["math"]
+    for g, w in zip(got["logsumexp"], want["logsumexp"]):
+        np.testing.assert_allclose(np.array(g["value"], float), np.array(w["value"], float),
+                                   rtol=1e-12, err_msg=str(w["kw"]))
+        np.testing.assert_allclose(g["grad"], w["grad"], rtol=1e-12, atol=1e-12,
+                                   err_msg=str(w["kw"]))
+    for g, w in zip(got["gather_nd"], want["gather_nd"]):
+        assert g["value"] == w["value"] and g["grad"] == w["grad"], w["indices"]
+    assert got["ragged_numpy"] == want["ragged_numpy"]
+
+
+@pytest.mark.parametrize("kw", [{}, {"reverse": True}, {"axis": 1, "exclusive": True}])
+@pytest.mark.parametrize("mode", ["graph", "eager"])
+def test_cumulative_logsumexp_gradients_orders_1_and_2(kw, mode):
+    if mode == "eager":
+        tf.compat.v1.enable_v2_behavior()
+    x = np.array([[1.0, 2.0, 3.0], [-1.0, 0.5, 4.0]])
+    if kw.get("exclusive"):    # the first column is -inf: check the others
+        check_gradients(lambda v: tf.math.cumulative_logsumexp(v, **kw)[:, 1:], [x],
+                        order=2, mode=mode)
+    else:
+        check_gradients(lambda v: tf.math.cumulative_logsumexp(v, **kw), [x], order=2,
+                        mode=mode)
+
+
+@pytest.mark.parametrize("case", range(4))
+@pytest.mark.parametrize("mode", ["graph", "eager"])
+def test_gather_nd_batch_dims_gradients_orders_1_and_2(case, mode):
+    if mode == "eager":
+        tf.compat.v1.enable_v2_behavior()
+    indices, batch_dims = ref.GATHER_ND_CASES[case]
+    check_gradients(lambda p: tf.square(tf.gather_nd(p, indices, batch_dims=batch_dims)),
+                    [np.arange(24.0).reshape(2, 3, 4) / 10], order=2, mode=mode)
+
+
+def test_gather_nd_batch_dims_errors():
+    tf.compat.v1.enable_v2_behavior()
+    with pytest.raises(ValueError, match="batch_dims"):
+        tf.gather_nd(tf.zeros([2, 3]), [[0], [1]], batch_dims=2)

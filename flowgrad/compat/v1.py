@@ -86,7 +86,8 @@ from flowgrad.ops.check_ops import (Assert, assert_rank, assert_rank_at_least, a
                                     assert_non_positive_v1 as assert_non_positive,
                                     assert_none_equal_v1 as assert_none_equal,
                                     assert_positive_v1 as assert_positive)
-from flowgrad.ops.scatter_nd_ops import (gather_nd, scatter_nd, tensor_scatter_nd_add,
+from flowgrad.ops.batch_gather_nd_ops import gather_nd
+from flowgrad.ops.scatter_nd_ops import (scatter_nd, tensor_scatter_nd_add,
                                          tensor_scatter_nd_update)
 from flowgrad.ops.linalg_ops import (band_part as matrix_band_part, cholesky,
                                      det as matrix_determinant, diag as matrix_diag,

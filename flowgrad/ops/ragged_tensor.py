@@ -264,10 +264,13 @@ class RaggedTensor:
                         [np.asarray(s.numpy()) for s in self.nested_row_splits])
 
     def numpy(self) -> np.ndarray:
-        """An object array of the rows, each a NumPy array (eager mode, as TensorFlow)."""
+        """The rows as NumPy (eager mode), as TensorFlow gives them: one array stacking the
+        rows where they all have the same shape, else an object array of the rows."""
         self._eager_check("numpy")
         rows = [np.asarray(v.numpy()) if isinstance(v, EagerTensor) else v.numpy()
                 for v in _rows(self)]
+        if rows and all(r.dtype != object and r.shape == rows[0].shape for r in rows):
+            return np.stack(rows)
         out = np.empty(len(rows), dtype=object)
         out[:] = rows
         return out

@@ -83,6 +83,43 @@ def record_lookup(tf, tmpdir):
     return json.loads(json.dumps(out, default=_plain))
 
 
+LOGSUMEXP_CASES = [{}, {"exclusive": True}, {"reverse": True},
+                   {"exclusive": True, "reverse": True}, {"axis": 1}]
+GATHER_ND_CASES = [([[1], [2]], 1), ([[[1, 0]], [[2, 3]]], 1),
+                   ([[[1], [0], [3]], [[2], [2], [0]]], 2), ([[1, 2], [0, 3]], 1)]
+
+
+def record_math(tf):
+    """cumulative_logsumexp (values, gradients), gather_nd with batch_dims (values,
+    gradients), RaggedTensor.numpy of uniform and ragged rows."""
+    import numpy as np
+
+    out = {"logsumexp": [], "gather_nd": []}
+    x = tf.constant([[1.0, 2.0, 3.0], [-1.0, 0.5, 4.0]], tf.float64)
+    w = np.arange(6.0).reshape(2, 3)
+    for kw in LOGSUMEXP_CASES:
+        with tf.GradientTape() as tape:
+            tape.watch(x)
+            y = tf.math.cumulative_logsumexp(x, **kw)
+            s = tf.reduce_sum(tf.where(tf.math.is_finite(y), y, 0.0) * w)
+        out["logsumexp"].append({"kw": kw, "value": [[str(v) for v in r] for r in y.numpy()],
+                                 "grad": tape.gradient(s, x).numpy().tolist()})
+    p = tf.reshape(tf.range(24, dtype=tf.float64), [2, 3, 4])
+    for indices, batch_dims in GATHER_ND_CASES:
+        with tf.GradientTape() as tape:
+            tape.watch(p)
+            y = tf.gather_nd(p, indices, batch_dims=batch_dims)
+            s = tf.reduce_sum(y * y)
+        out["gather_nd"].append({"indices": indices, "batch_dims": batch_dims,
+                                 "value": y.numpy().tolist(),
+                                 "grad": tape.gradient(s, p).numpy().tolist()})
+    uniform = tf.ragged.constant([[1, 2], [3, 4]]).numpy()
+    ragged = tf.ragged.constant([[1, 2], [3]]).numpy()
+    out["ragged_numpy"] = {"uniform": [str(uniform.dtype), uniform.tolist()],
+                           "ragged": [str(ragged.dtype), [r.tolist() for r in ragged]]}
+    return out
+
+
 def record(tf):
     out = {"confusion_matrix": [], "confusion_errors": [], "average_loss": []}
     # first: the logical devices are fixed once TensorFlow's runtime starts
@@ -172,6 +209,7 @@ def main():
     out = record(tf)
     with tempfile.TemporaryDirectory() as tmpdir:
         out["lookup"] = record_lookup(tf, tmpdir)
+    out["math"] = record_math(tf)
     path = os.path.join("tests", "data", "api_names", "reference.json")
     with open(path, "w") as f:
         json.dump(out, f, indent=1, sort_keys=True, default=_plain)
