@@ -1,6 +1,7 @@
 """tf.TensorArray: eager, graph, tf.function and tf.while_loop, with numerical gradients.
 
 The numerical gradient checks of the tensor_array cases are entries of tests/op_db.py."""
+import numpy as np
 import pytest
 
 import flowgrad as tf2
@@ -123,3 +124,64 @@ def test_tf_function_returns_a_tensor_array(eager):
     assert isinstance(ta, tf2.TensorArray) and float(total) == 3.0
     assert ta.stack().numpy().tolist() == [[1.0, 2.0], [2.0, 4.0]]
     assert ta.read(1).numpy().tolist() == [2.0, 4.0]
+
+
+def _write_loop(n, also_stack=False, read_too=False):
+    x = tf.placeholder(tf.float64, [n, 3])
+    ta = tf.TensorArray(tf.float64, size=n, element_shape=[3])
+
+    def body(i, ta, s):
+        v = tf.tanh(x[i])
+        if read_too:
+            v = v + ta.read(tf.maximum(i - 1, 0))
+        ta = ta.write(i, v)
+        return i + 1, ta, ta.stack() if also_stack else s
+    _, ta, s = tf.while_loop(lambda i, ta, s: i < n, body,
+                             [0, ta, tf.zeros([n, 3], tf.float64)])
+    return x, ta.stack(), s
+
+
+def _body_of_loop():
+    ops = [op for op in tf.get_default_graph().get_operations() if op.type == "While"]
+    return ops[-1].get_attr("body")
+
+
+def test_loop_writes_reuse_the_flow_only_where_nothing_else_holds_it():
+    # without a gradient, a loop whose TensorArray flow only its write reads writes into
+    # the previous iteration's flow (O(1) a write, not O(size)); the caller's initial flow,
+    # a flow also kept as another loop variable, and a flow the body reads are not written
+    from flowgrad.ops.while_v2 import _donatable
+    rng = np.random.RandomState(0)
+    xv = rng.randn(6, 3)
+    want = np.tanh(xv)
+    with tf.Graph().as_default():
+        x, stacked, s = _write_loop(6, also_stack=True)
+        assert _donatable(_body_of_loop(), 3) == [1]
+        sess = tf.Session()
+        for _ in range(2):      # the initial (folded) zeros stay zeros between runs
+            got, got_s = sess.run([stacked, s], {x: xv})
+            np.testing.assert_array_equal(got, want)
+            np.testing.assert_array_equal(got_s, want)
+    with tf.Graph().as_default():
+        x, stacked, _ = _write_loop(6, read_too=True)
+        assert _donatable(_body_of_loop(), 3) == []
+        prev = np.zeros(3)
+        rows = []
+        for t in range(6):
+            rows.append(np.tanh(xv[t]) + (rows[t - 1] if t else prev))
+        np.testing.assert_allclose(tf.Session().run(stacked, {x: xv}), np.array(rows))
+
+
+def test_loop_writes_with_a_gradient_keep_every_flow():
+    # with a gradient the loop records its flows (history): writes copy, and the gradient
+    # of sum(stack * w) w.r.t. x is tanh'(x) * w
+    rng = np.random.RandomState(1)
+    xv, wv = rng.randn(5, 3), rng.randn(5, 3)
+    with tf.Graph().as_default():
+        x, stacked, _ = _write_loop(5)
+        g, = tf.gradients(tf.reduce_sum(stacked * wv), x)
+        sess = tf.Session()
+        for _ in range(2):
+            got, gv = sess.run([stacked, g], {x: xv})
+            np.testing.assert_allclose(got, np.tanh(xv))
+            np.testing.assert_allclose(gv, (1 - np.tanh(xv) ** 2) * wv)

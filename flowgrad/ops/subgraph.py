@@ -27,6 +27,11 @@ from flowgrad.framework.tensor import Tensor, TensorBase, convert_to_tensor
 from flowgrad.ops.array_ops import placeholder
 
 _compiler: Callable | None = None
+# ids of the arrays a running While op gives to the one op of its body that reads them (a
+# loop variable only the loop holds, consumed by an op type of DONATING_OPS): that op may
+# write into the array instead of copying it (a TensorArray write in O(1), not O(size))
+DONATED: set = set()
+DONATING_OPS = frozenset(("TensorArrayScatter",))
 SIDE_EFFECTS = "_flowgrad_side_effects"   # graph collection: ops run for their effect only
 
 

@@ -41,6 +41,7 @@ from flowgrad.ops.array_ops import split as _split
 from flowgrad.ops.array_ops import stack as _stack
 from flowgrad.ops.array_ops import unstack as _unstack
 from flowgrad.ops.array_ops import zeros as _zeros
+from flowgrad.ops.subgraph import DONATED
 
 
 def _element_shape(flow_shape: TensorShape) -> TensorShape:
@@ -89,7 +90,9 @@ def _scatter_kernel(flow: np.ndarray, indices: Any, value: np.ndarray, *,
                 "%s which is incompatible with the TensorArray's inferred element shape: %s"
                 % (indices[0] if len(indices) else 0, list(elem), list(flow.shape[1:])))
         flow = np.zeros((n,) + elem, value.dtype)       # no element yet: take the new shape
-    if top <= n:
+    if top <= n and id(flow) in DONATED:
+        out = flow                      # a loop's own flow, read by this write only
+    elif top <= n:
         out = flow.copy()               # one pass (zeros, then a copy into them, were two)
     else:
         out = np.zeros((top,) + elem, flow.dtype)

@@ -52,8 +52,9 @@ from flowgrad.framework.registry import register_op
 from flowgrad.framework.tensor import EagerTensor, Tensor, TensorBase, convert_to_tensor
 from flowgrad.framework.tensor_shape import TensorShape, as_shape
 from flowgrad.ops.array_ops import identity, stop_gradient
-from flowgrad.ops.subgraph import (SIDE_EFFECTS, HistoryFlag, TracedFunction, as_output,
-                                   inline, random_outputs, register_random_outputs, trace)
+from flowgrad.ops.subgraph import (DONATED, DONATING_OPS, SIDE_EFFECTS, HistoryFlag,
+                                   TracedFunction, as_output, inline, random_outputs,
+                                   register_random_outputs, trace)
 
 
 def _scalar_pred(go: Any, where: str) -> Any:
@@ -125,6 +126,33 @@ def _rows(values: list, dt: Any) -> np.ndarray:
     return rows
 
 
+def _donatable(body: TracedFunction, n: int) -> list:
+    """The loop variables whose only reader in the body is an op of DONATING_OPS (its first
+    input) that also makes the variable's next value: the loop may give that op the array
+    of the previous iteration to write into."""
+    out = []
+    for k in range(n):
+        users = body.inputs[k]._consumers
+        if len(users) == 1 and users[0].type in DONATING_OPS and \
+                users[0]._inputs[0] is body.inputs[k] and \
+                sum(t is body.inputs[k] for t in users[0]._inputs) == 1 and \
+                body.outputs[k] is users[0].outputs[0]:
+            out.append(k)
+    return out
+
+
+def _owned(out: tuple, k: int, before: list, given: bool) -> bool:
+    """Whether ``out[k]``, a loop variable's next value, is an array only the loop holds
+    (not another output or a view of one, nor a value the iteration received other than
+    the array it was ``given`` for that variable)."""
+    a = out[k]
+    if type(a) is not np.ndarray or a.base is not None:
+        return False
+    return not any((o is a or getattr(o, "base", None) is a) for j, o in enumerate(out)
+                   if j != k) and not any(v is a for j, v in enumerate(before)
+                                          if j != k or not given)
+
+
 def _while_specialize(attrs: dict) -> Callable:
     cond_f, body_f = attrs["cond"], attrs["body"]
     n, ns, e = len(attrs["shapes"]), attrs["num_sliced"], len(attrs["extras"])
@@ -137,6 +165,7 @@ def _while_specialize(attrs: dict) -> Callable:
     s0 = _saved_start(attrs)
     saved_specs = _saved_specs(attrs)
     n_saved = len(saved_specs)
+    donatable = _donatable(body_f, n)
 
     def run(*args: Any) -> tuple:
         vals = list(args[:-1])      # loop variables, (rows of) sliced inputs, captures
@@ -157,6 +186,7 @@ def _while_specialize(attrs: dict) -> Callable:
         hist: list = [[] for _ in range(n)]
         ext: list = [[] for _ in range(e)]
         saved: list = [[] for _ in range(n_saved)]
+        donate: list = []           # the first iteration's values are the caller's
         t = 0
         while go and t < limit:
             if keep:
@@ -164,10 +194,16 @@ def _while_specialize(attrs: dict) -> Callable:
                     hist[k].append(vals[k])
             for j in range(ns):
                 vals[n + j] = sliced[j][t]
+            gift = [id(vals[k]) for k in donate]
+            DONATED.update(gift)
             try:
                 out = b(vals)
             except Exception as exc:
                 raise body_f.runtime_error(exc, "the body of while loop %s" % where) from exc
+            finally:
+                DONATED.difference_update(gift)
+            # no history kept (no gradient): a write into a TensorArray reuses its flow
+            donate = [k for k in donatable if not keep and _owned(out, k, vals, k in donate)]
             vals[:n] = out[:n]
             for k in range(e):
                 ext[k].append(out[n + k])
