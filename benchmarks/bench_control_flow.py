@@ -7,7 +7,9 @@ same run, their ratio and flowgrad's extra time per iteration, for:
   * a counter loop (``i + 1`` while ``i < T``): the bare per-iteration cost;
   * T steps of ``h = tanh(h @ W + b)`` (h: 1x32, W: 32x32) forward;
   * the same loop forward and backward (``tf.gradients`` w.r.t. W, b and h0),
-    against a hand-written NumPy backward pass through time.
+    against a hand-written NumPy backward pass through time;
+  * T writes of ``tanh(x[i])`` (x: T x 256) into a ``tf.TensorArray`` and its ``stack()``,
+    against NumPy rows written into a preallocated array.
 """
 from __future__ import annotations
 
@@ -64,6 +66,13 @@ def numpy_forward_backward(w: np.ndarray, b: np.ndarray, h0: np.ndarray, steps: 
     return dw, db, dh
 
 
+def numpy_rows(x: np.ndarray) -> np.ndarray:
+    out = np.zeros_like(x)
+    for i in range(len(x)):
+        out[i] = np.tanh(x[i])
+    return out
+
+
 def main() -> None:
     ap = argparse.ArgumentParser()
     ap.add_argument("--repeat", type=int, default=5)
@@ -104,6 +113,18 @@ def main() -> None:
         rows.append(("tanh(h W + b) forward + backward",
                      best_of(lambda: sess.run(grads, feed), repeat),
                      best_of(lambda: numpy_forward_backward(wv, bv, hv, steps), repeat)))
+    with tf.Graph().as_default():
+        x = tf.placeholder(tf.float32, [steps, 256])
+        ta = tf.TensorArray(tf.float32, size=steps)
+        _, ta = tf.while_loop(lambda i, ta: i < steps,
+                              lambda i, ta: (i + 1, ta.write(i, tf.tanh(x[i]))), [0, ta])
+        stacked = ta.stack()
+        sess = tf.Session()
+        xv = rng.randn(steps, 256).astype(np.float32)
+        np.testing.assert_allclose(sess.run(stacked, {x: xv}), numpy_rows(xv), rtol=1e-6)
+        rows.append(("TensorArray write of a row, stack",
+                     best_of(lambda: sess.run(stacked, {x: xv}), repeat),
+                     best_of(lambda: numpy_rows(xv), repeat)))
     print("tf.while_loop, %d iterations (best of %d)" % (steps, repeat))
     print("%-36s %11s %11s %7s %16s" % ("benchmark", "flowgrad", "NumPy", "ratio",
                                         "extra/iteration"))

@@ -187,6 +187,7 @@ def _while_specialize(attrs: dict) -> Callable:
         ext: list = [[] for _ in range(e)]
         saved: list = [[] for _ in range(n_saved)]
         donate: list = []           # the first iteration's values are the caller's
+        may_donate = donatable and not keep
         t = 0
         while go and t < limit:
             if keep:
@@ -194,16 +195,18 @@ def _while_specialize(attrs: dict) -> Callable:
                     hist[k].append(vals[k])
             for j in range(ns):
                 vals[n + j] = sliced[j][t]
-            gift = [id(vals[k]) for k in donate]
-            DONATED.update(gift)
+            if donate:
+                gift = [id(vals[k]) for k in donate]
+                DONATED.update(gift)
             try:
                 out = b(vals)
             except Exception as exc:
                 raise body_f.runtime_error(exc, "the body of while loop %s" % where) from exc
             finally:
-                DONATED.difference_update(gift)
-            # no history kept (no gradient): a write into a TensorArray reuses its flow
-            donate = [k for k in donatable if not keep and _owned(out, k, vals, k in donate)]
+                if donate:
+                    DONATED.difference_update(gift)
+            if may_donate:      # no history kept: a TensorArray write reuses its flow
+                donate = [k for k in donatable if _owned(out, k, vals, k in donate)]
             vals[:n] = out[:n]
             for k in range(e):
                 ext[k].append(out[n + k])
