@@ -205,3 +205,57 @@ def test_a_failing_or_dead_worker_fails_the_run_at_once(ray):
     group = WorkerGroup(2, cpus_per_worker=0.2)
     with pytest.raises(errors.UnavailableError, match="Worker 0 of 2 .* died"):
         group.run(_die_on, 0)
+
+
+def _tf1_program(steps: int, sync: bool):
+    """A TF1 program written for SyncReplicasOptimizer (a seed per worker: the hook gives
+    every worker worker 0's initial values)."""
+    import flowgrad.compat.v1 as tf1
+    from flowgrad.distribute import collective
+    group = collective.current_group()
+    rank = group.rank if group else 0
+    k = group.world_size if group else 1
+    state.eager = False
+    try:
+        with tf1.Graph().as_default():
+            tf1.set_random_seed(3 + rank)
+            x = tf1.placeholder(tf1.float32, [None, 6])
+            y = tf1.placeholder(tf1.float32, [None, 1])
+            w = tf1.get_variable("w", [6, 1])
+            b = tf1.get_variable("b", [1], initializer=tf1.zeros_initializer())
+            loss = tf1.reduce_mean(tf1.square(tf1.matmul(x, w) + b - y))
+            step = tf1.train.get_or_create_global_step()
+            opt = tf1.train.AdamOptimizer(0.05)
+            if sync:
+                opt = tf1.train.SyncReplicasOptimizer(opt, replicas_to_aggregate=k,
+                                                      total_num_replicas=k)
+            train_op = opt.minimize(loss, global_step=step)
+            hook = opt.make_session_run_hook(is_chief=rank == 0) if sync else None
+            if hook is not None:
+                hook.begin()
+            with tf1.Session() as sess:
+                sess.run(tf1.global_variables_initializer())
+                if hook is not None:
+                    hook.after_create_session(sess, None)
+                losses = []
+                for i in range(steps):
+                    rows = slice(rank * 16 // k, (rank + 1) * 16 // k)
+                    out, _ = sess.run([loss, train_op], {x: X[i][rows], y: Y[i][rows]})
+                    losses.append(float(out))
+                return losses, sess.run([w, b, step])
+    finally:
+        state.eager = True
+
+
+def test_sync_replicas_optimizer_on_two_workers(ray):
+    from flowgrad.distribute import WorkerGroup
+    _, (w_ref, b_ref, step_ref) = _tf1_program(5, sync=False)
+    with WorkerGroup(2, cpus_per_worker=0.2) as group:
+        results = group.run(_tf1_program, 5, True)
+    for _, (w, b, step) in results:
+        np.testing.assert_allclose(w, w_ref, rtol=2e-5, atol=2e-6)
+        np.testing.assert_allclose(b, b_ref, rtol=2e-5, atol=2e-6)
+        assert step == step_ref == 5
+    with pytest.raises(ValueError, match="must both equal the number of workers"):
+        import flowgrad.compat.v1 as tf1
+        tf1.train.SyncReplicasOptimizer(tf1.train.GradientDescentOptimizer(0.1), 2)

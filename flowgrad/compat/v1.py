@@ -118,6 +118,8 @@ from flowgrad.saved_model import graph_export as _graph_export, meta_graph as _m
 train.import_meta_graph = _meta_graph.import_meta_graph
 train.export_meta_graph = _meta_graph.export_meta_graph
 train.write_graph = _graph_export.write_graph
+from flowgrad.distribute.sync_replicas import SyncReplicasOptimizer as _SyncReplicasOptimizer
+train.SyncReplicasOptimizer = _SyncReplicasOptimizer
 from flowgrad.compat import v1_gfile as gfile, v1_io as io, v1_python_io as python_io
 from flowgrad import ragged_api as ragged, sparse_api as sparse
 from flowgrad.compat import v1_strings as strings
