@@ -19,8 +19,8 @@ from flowgrad.framework.registry import RegisterGradient, no_gradient
 from flowgrad.framework.tensor import TensorBase as Tensor  # eager and graph tensors, as in TF2
 from flowgrad.framework.tensor import is_tensor
 from flowgrad.framework.tensor_shape import TensorShape
-from flowgrad.gradients import UnconnectedGradients
-import flowgrad.control_flow_grad  # noqa: F401 - registers the If and While gradients
+from flowgrad.autodiff.backprop import UnconnectedGradients, gradients
+import flowgrad.autodiff.control_flow_grad  # noqa: F401 - registers the If and While gradients
 from flowgrad.ops.array_ops import *
 from flowgrad.ops.control_flow_ops import group, no_op
 from flowgrad.ops.cond_v2 import case, cond, switch_case
@@ -35,7 +35,7 @@ from flowgrad import math_api as math
 from flowgrad.ops.state_ops import Variable
 from flowgrad import keras, nest
 from flowgrad import data
-from flowgrad.function import TensorSpec, function, init_scope
+from flowgrad.runtime.function import TensorSpec, function, init_scope
 from flowgrad import autograph
 from flowgrad.module import Module
 from flowgrad.ops.tensor_array_ops import TensorArray
@@ -43,9 +43,10 @@ from flowgrad import saved_model
 from flowgrad.saved_model.graph_def import import_graph_def
 from flowgrad.ops.sequence_ops import linspace
 from flowgrad.keras import optimizers
-from flowgrad.tape import GradientTape, custom_gradient, recompute_grad
+from flowgrad.autodiff.tape import GradientTape
+from flowgrad.autodiff.custom_gradient import custom_gradient, recompute_grad
 from flowgrad import autodiff
-from flowgrad.vectorized_jacobians import vectorized_map
+from flowgrad.autodiff.vectorized_jacobians import vectorized_map
 from flowgrad.ops.clip_ops import *
 from flowgrad.ops.script_ops import numpy_function, py_function
 from flowgrad import summary, testing as test

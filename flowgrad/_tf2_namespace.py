@@ -3,15 +3,11 @@
 - Names TensorFlow 2 has no top-level name for (TF1's ``placeholder``, ``to_float``, ``log``,
   ``div``, ..., and helpers that star imports brought in, such as ``np`` and ``Any``) are
   removed; the TF1 face (``flowgrad.compat.v1``) and ``tf.math`` keep theirs.
-- ``tf.gradients`` is the function, as in TensorFlow 2. The module of the same name stays
-  importable (``from flowgrad.gradients import ...``, ``importlib.import_module``): it is
-  loaded before the face binds the name, and Python sets a package attribute only when a
-  submodule is first loaded, so a later ``import flowgrad.gradients`` does not undo it.
 - ``tf.train`` is TensorFlow 2's (Checkpoint, CheckpointManager, checkpoint utilities); the
   TF1 optimizers, ``Saver`` and the global step live in ``flowgrad.compat.v1.train``.
 - ``tf.dtypes`` is a module of the face's DType objects, ``as_dtype`` and ``cast``
   (:data:`TF2_DTYPES`).
-- flowgrad's implementation modules (``flowgrad.session``, ``flowgrad.tape``, ...) stay
+- flowgrad's implementation packages (``flowgrad.runtime``, ``flowgrad.ops``, ...) stay
   importable but are left out of ``dir(flowgrad)`` and ``__all__``.
 - flowgrad's own additions are :data:`EXTENSIONS` (see docs/differences.md).
 """
@@ -105,6 +101,5 @@ def finish(namespace: dict) -> None:
     namespace["train"].__all__.append("ClusterSpec")
     namespace["dtypes"] = _subset("flowgrad.dtypes", "``tf.dtypes``: the DType objects and casts.",
                                   namespace, TF2_DTYPES)
-    namespace["gradients"] = sys.modules["flowgrad.gradients"].gradients
     for name in KERAS_ALIASES:    # TF2's tf.losses is tf.keras.losses (TF1's: compat.v1.losses)
         namespace[name] = getattr(namespace["keras"], name)

@@ -8,7 +8,7 @@ from collections import namedtuple
 import types
 from typing import Any
 
-from flowgrad.function import RUN_EAGERLY as _RUN_EAGERLY
+from flowgrad.runtime.function import RUN_EAGERLY as _RUN_EAGERLY
 from flowgrad.framework import errors as _errors
 from flowgrad.framework import threads as _threads
 from flowgrad.framework.context import state

@@ -10,7 +10,7 @@ from flowgrad.framework import types_core as _types_core
 from flowgrad.framework.composite_tensor import CompositeTensor
 from flowgrad.framework.context import state as _state
 from flowgrad.framework.tensor import EagerTensor
-from flowgrad.function import FuncGraph, init_scope as _init_scope
+from flowgrad.runtime.function import FuncGraph, init_scope as _init_scope
 from flowgrad.ops import smart_cond as _smart_cond
 
 

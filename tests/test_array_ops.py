@@ -7,7 +7,7 @@ import pytest
 
 import flowgrad.compat.v1 as tf
 from flowgrad.ops.array_ops import _where_indices, embedding_lookup
-from flowgrad.session import IndexedSlicesValue
+from flowgrad.runtime.session import IndexedSlicesValue
 
 R = np.random.RandomState(7)
 

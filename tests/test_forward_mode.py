@@ -6,7 +6,7 @@ import numpy as np
 import pytest
 
 import flowgrad as tf
-from flowgrad.forward_mode import DERIVED, DIRECT, jvp_rule_kinds
+from flowgrad.autodiff.forward_mode import DERIVED, DIRECT, jvp_rule_kinds
 from flowgrad.framework.context import state
 import op_db
 

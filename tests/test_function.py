@@ -6,7 +6,7 @@ import flowgrad as tf
 import flowgrad.compat.v1 as tf1
 from flowgrad.framework.context import state
 from flowgrad.framework.tensor import EagerTensor
-from flowgrad.function import FuncGraph
+from flowgrad.runtime.function import FuncGraph
 
 
 @pytest.fixture(autouse=True)

@@ -1,12 +1,14 @@
-"""flowgrad's imports point downwards: framework -> ops -> differentiation -> execution ->
-libraries -> the two faces.
+"""flowgrad's imports point downwards: framework -> ops -> runtime (executing graphs:
+``flowgrad/runtime/``) -> autodiff (differentiating them: ``flowgrad/autodiff/``) -> libraries
+-> the two faces.
 
 Every import statement of the package is read with ``ast`` (module level and inside
 functions, ``from . import x`` included). A module may import modules of its own layer
 and of the layers below; an import of a higher layer fails, and so does any import cycle,
 inside one layer too: the modules of a layer are ordered as well. Where a lower module
 needs behaviour from a higher one, the higher one registers it with
-``flowgrad.framework.hooks`` (``ops/overloads.py``, the math op families, ``flowgrad.tape``)."""
+``flowgrad.framework.hooks`` (``ops/overloads.py``, the math op families,
+``flowgrad.autodiff.tape``)."""
 from __future__ import annotations
 
 import ast
@@ -22,11 +24,8 @@ import flowgrad
 LAYERS: list[tuple[str, list[str]]] = [
     ("framework", ["flowgrad.framework", "flowgrad.nest", "flowgrad.version"]),
     ("ops", ["flowgrad.ops"]),
-    ("differentiation", ["flowgrad.gradients", "flowgrad.control_flow_grad",
-                         "flowgrad.forward_mode", "flowgrad.pfor", "flowgrad.plan"]),
-    ("execution", ["flowgrad.session", "flowgrad.tape", "flowgrad.function",
-                   "flowgrad.autograph", "flowgrad.vectorized_jacobians",
-                   "flowgrad.forward_accumulator", "flowgrad.autodiff", "flowgrad.session_config"]),
+    ("runtime", ["flowgrad.runtime", "flowgrad.autograph"]),
+    ("autodiff", ["flowgrad.autodiff"]),
     ("libraries", ["flowgrad.train", "flowgrad.keras", "flowgrad.layers", "flowgrad.losses",
                    "flowgrad.metrics", "flowgrad.data", "flowgrad.datasets",
                    "flowgrad.distribute", "flowgrad.distributions", "flowgrad.debug",
@@ -190,15 +189,16 @@ def test_no_import_cycles():
 def test_the_walk_sees_function_local_and_relative_imports(tmp_path):
     src = tmp_path / "__init__.py"
     src.write_text("import flowgrad.ops.math_ops as m\n"
-                   "from flowgrad import nest, tape\n"
+                   "from flowgrad import nest, autodiff\n"
                    "def f():\n"
-                   "    from flowgrad.session import Session\n"
-                   "    from . import gradients\n"
+                   "    from flowgrad.runtime.session import Session\n"
+                   "    from .autodiff import tape\n"
                    "    from .ops import array_ops\n")
-    known = {"flowgrad.nest", "flowgrad.tape", "flowgrad.gradients", "flowgrad.ops.array_ops"}
+    known = {"flowgrad.nest", "flowgrad.autodiff", "flowgrad.autodiff.tape",
+             "flowgrad.ops.array_ops"}
     got = [m for m, _ in imports_of("flowgrad", src, known)]
-    assert got == ["flowgrad.ops.math_ops", "flowgrad.nest", "flowgrad.tape",
-                   "flowgrad.session", "flowgrad.gradients", "flowgrad.ops.array_ops"]
+    assert got == ["flowgrad.ops.math_ops", "flowgrad.nest", "flowgrad.autodiff",
+                   "flowgrad.runtime.session", "flowgrad.autodiff.tape", "flowgrad.ops.array_ops"]
 
 
 @pytest.fixture
@@ -240,5 +240,5 @@ def test_register_rejects_unknown_and_uncallable_hooks():
 def test_an_unregistered_hook_names_its_provider():
     from flowgrad.framework import hooks
     with pytest.raises(RuntimeError, match="'record_operation' is not registered: import "
-                                           "flowgrad.tape"):
+                                           "flowgrad.autodiff.tape"):
         hooks._unregistered("record_operation")()

@@ -3,10 +3,12 @@ dir(flowgrad.compat.v1) against TF 1's (tests/tf1_names.py)."""
 from __future__ import annotations
 
 import importlib
+import pkgutil
 import subprocess
 import sys
 import types
 from pathlib import Path
+
 
 import flowgrad
 import flowgrad.compat.v1 as v1
@@ -57,7 +59,7 @@ def test_tf1_only_names_are_not_in_the_tf2_face():
         assert hasattr(v1, name), name
 
 
-def test_tf_gradients_is_the_function_and_the_module_stays_importable():
+def test_tf_gradients_is_the_function_and_no_module_shadows_it():
     v1.enable_v2_behavior()
     x = flowgrad.constant(3.0)
 
@@ -66,12 +68,16 @@ def test_tf_gradients_is_the_function_and_the_module_stays_importable():
         return flowgrad.gradients(x * x, x)[0]
 
     assert callable(flowgrad.gradients) and float(grad_of_square(x)) == 6.0
-    module = importlib.import_module("flowgrad.gradients")
-    assert isinstance(module, types.ModuleType) and module.gradients is flowgrad.gradients
-    # a later `import flowgrad.gradients` (in a fresh process, after the face) changes nothing
-    code = ("import flowgrad, flowgrad.gradients, flowgrad.compat.v1 as v1\n"
-            "from flowgrad.gradients import gradients\n"
+    assert flowgrad.gradients is v1.gradients is flowgrad.autodiff.backprop.gradients
+    # no module of the face's function names (gradients, function) sits in the package root
+    root_modules = {m.name for m in pkgutil.iter_modules(flowgrad.__path__)}
+    assert not {"gradients", "function"} & root_modules
+    # importing the implementation modules in any order leaves the face's names alone
+    code = ("import flowgrad.autodiff.backprop, flowgrad.runtime.function, flowgrad\n"
+            "import flowgrad.compat.v1 as v1\n"
+            "from flowgrad.autodiff.backprop import gradients\n"
             "assert flowgrad.gradients is gradients and v1.gradients is gradients\n"
+            "assert flowgrad.function is flowgrad.runtime.function.function\n"
             "assert hasattr(v1.train, 'AdamOptimizer')\n"
             "assert not hasattr(flowgrad.train, 'AdamOptimizer')\n")
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
@@ -91,7 +97,8 @@ def test_train_and_summary_sub_namespaces():
 
 
 def test_implementation_modules_are_hidden_but_importable():
-    names = dir(flowgrad)
-    for name in ("session", "plan", "tape", "framework", "ops"):
-        assert name not in names
+    assert not {"runtime", "framework", "ops"} & set(dir(flowgrad))
+    for name in ("runtime.session", "runtime.plan", "autodiff.tape", "framework", "ops"):
         assert isinstance(importlib.import_module("flowgrad." + name), types.ModuleType)
+    # tf.autodiff is the differentiation layer's package too: dir() shows TensorFlow's names
+    assert set(dir(flowgrad.autodiff)) == {"ForwardAccumulator", "GradientTape"}

@@ -10,13 +10,13 @@ from gradcheck import check_gradients
 
 import flowgrad
 import flowgrad.compat.v1 as tf
-import flowgrad.plan
+import flowgrad.runtime.plan
 from flowgrad.framework import registry
 from flowgrad.framework.context import state
 from flowgrad.framework.op_call import apply_op
 from flowgrad.framework.registry import defop, get_op_def, op_defs
 from flowgrad.framework.shape_rules import unary
-from flowgrad.pfor.rules import KINDS
+from flowgrad.autodiff.pfor.rules import KINDS
 
 
 def _string_constants(path: Path) -> set:
@@ -25,7 +25,7 @@ def _string_constants(path: Path) -> set:
 
 
 def test_the_plan_compiler_names_no_op_type():
-    root = Path(flowgrad.plan.__file__)
+    root = Path(flowgrad.runtime.plan.__file__)
     files = sorted(root.parent.glob("*.py")) if root.name == "__init__.py" else [root]
     types = {d.type for d in op_defs()}
     named = {(f.name, s) for f in files for s in _string_constants(f) & types}

@@ -18,7 +18,7 @@ import numpy as np
 import pytest
 
 import flowgrad.compat.v1 as tf
-from flowgrad.plan import PlanCompiler
+from flowgrad.runtime.plan import PlanCompiler
 
 SNAPSHOTS = Path(__file__).resolve().parent / "data" / "plan_snapshots"
 

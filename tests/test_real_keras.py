@@ -21,7 +21,7 @@ ROOT = Path(__file__).resolve().parents[1]
 PRELUDE = """
 import numpy as np
 import keras
-from flowgrad.function import Function
+from flowgrad.runtime.function import Function
 keras.config.disable_traceback_filtering()
 traces = []
 _trace = Function._trace_locked

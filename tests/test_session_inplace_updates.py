@@ -12,7 +12,7 @@ import flowgrad.compat.v1 as tf
 from flowgrad.framework import threads
 from flowgrad.framework.op_call import apply_op
 from flowgrad.framework.registry import get_op_def, register_op
-from flowgrad.plan import inter_op_parallelism
+from flowgrad.runtime.plan import inter_op_parallelism
 
 RNG = np.random.RandomState(0)
 W0 = RNG.randn(4, 3).astype(np.float32)
@@ -328,7 +328,7 @@ def test_a_fork_while_another_thread_starts_the_worker(one_blas_thread):
     import multiprocessing
     import queue as queues
 
-    from flowgrad import plan
+    from flowgrad.runtime import plan
     out, feeds = _two_products(6)
     with tf.Session() as sess:
         sess.run(tf.global_variables_initializer())
@@ -548,7 +548,7 @@ def test_a_learning_rate_that_is_not_a_scalar_fails_before_any_write(make_opt, s
 
 def test_a_run_failing_beside_a_kernel_on_the_worker_returns_after_it(one_blas_thread,
                                                                       monkeypatch):
-    from flowgrad import plan
+    from flowgrad.runtime import plan
     submitted = []
 
     def submit(futures, kernel, *args):

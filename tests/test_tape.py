@@ -282,7 +282,7 @@ def test_stop_recording_and_reset():
 
 
 def test_module_stop_recording_pauses_every_tape():
-    from flowgrad.tape import stop_recording
+    from flowgrad.autodiff.tape import stop_recording
     x = tf.constant(2.0)
     with tf.GradientTape(persistent=True) as a, tf.GradientTape(persistent=True) as b:
         a.watch(x)

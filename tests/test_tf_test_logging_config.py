@@ -15,7 +15,7 @@ import pytest
 
 import flowgrad as tf
 import flowgrad.compat.v1 as v1
-from flowgrad import session_config
+from flowgrad.runtime import session_config
 
 
 class _Case(tf.test.TestCase):

@@ -7,7 +7,7 @@ import pytest
 
 import flowgrad
 import flowgrad.compat.v1 as tf
-from flowgrad import plan
+from flowgrad.runtime import plan
 from flowgrad.framework import threads
 
 threadpoolctl = pytest.importorskip("threadpoolctl")

@@ -1,4 +1,4 @@
-"""Vectorization (flowgrad.pfor): tf.vectorized_map, pfor jacobians and tf.hessians.
+"""Vectorization (flowgrad.autodiff.pfor): tf.vectorized_map, pfor jacobians and tf.hessians.
 
 Every op type with a batching rule is run through vectorized_map and compared with
 the per-example loop; every jvp entry of tests/op_db.py gets its pfor jacobian
@@ -11,7 +11,7 @@ import pytest
 import flowgrad as tf
 import flowgrad.compat.v1 as tf1
 from flowgrad.framework.context import state
-from flowgrad.pfor import batch_rule_types
+from flowgrad.autodiff.pfor import batch_rule_types
 import op_db
 
 # op type -> (function of float64 tensors building that op, input arrays): tests/op_db.py

@@ -18,8 +18,8 @@ from flowgrad.framework.registry import NotDifferentiable, RegisterGradient, no_
 from flowgrad.framework.tensor import EagerTensor, Tensor, is_tensor
 from flowgrad.framework.tensor_shape import (Dimension, TensorShape, disable_v2_tensorshape,
                                              enable_v2_tensorshape)
-from flowgrad.gradients import AggregationMethod, UnconnectedGradients, gradients
-from flowgrad.pfor.vectorize import hessians
+from flowgrad.autodiff.backprop import AggregationMethod, UnconnectedGradients, gradients
+from flowgrad.autodiff.pfor.vectorize import hessians
 from flowgrad.ops.array_ops import *
 from flowgrad.ops.control_flow_ops import *
 from flowgrad.ops.math_ops import *
@@ -31,8 +31,8 @@ from flowgrad.ops.script_ops import *
 from flowgrad.ops.variable_scope import *
 from flowgrad.compat import v1_random as random
 from flowgrad.compat import v1_initializers as initializers
-from flowgrad.session import InteractiveSession, Session
-from flowgrad.function import function, init_scope
+from flowgrad.runtime.session import InteractiveSession, Session
+from flowgrad.runtime.function import function, init_scope
 from flowgrad import autograph
 from flowgrad.module import Module
 from flowgrad.ops.tensor_array_ops import TensorArray
@@ -40,8 +40,9 @@ from flowgrad.compat import v1_saved_model as saved_model
 from flowgrad.ops.sequence_ops import lin_space, linspace
 from flowgrad import version
 from flowgrad.version import VERSION, VERSION as __version__  # noqa: N811
-from flowgrad.tape import GradientTape, custom_gradient
-from flowgrad.vectorized_jacobians import vectorized_map
+from flowgrad.autodiff.tape import GradientTape
+from flowgrad.autodiff.custom_gradient import custom_gradient
+from flowgrad.autodiff.vectorized_jacobians import vectorized_map
 train = _importlib.import_module("flowgrad.train")  # the module: flowgrad.train is TF2's
 from flowgrad import distributions, metrics
 from flowgrad.ops.special_math_ops import digamma, erf, erfc, lbeta, lgamma, polygamma
@@ -109,7 +110,7 @@ from flowgrad.debug import tf_logging as logging
 from flowgrad.debug.tf_logging import get_logger
 from flowgrad.ops.logging_ops import timestamp
 from flowgrad.ops.reduction_ops import arg_max, arg_min
-from flowgrad import session_config as _session_config
+from flowgrad.runtime import session_config as _session_config
 from flowgrad.compat import v1_graph_util as graph_util
 from flowgrad.saved_model.graph_def import import_graph_def
 from flowgrad.saved_model import tf_protos as _tf_protos
@@ -174,7 +175,7 @@ def enable_tensor_equality() -> None:
 def __getattr__(name: str) -> type:
     """TF1's session option messages (``ConfigProto``, ``GPUOptions``, ``RunOptions``, ...)
     and graph messages (``GraphDef``, ``NodeDef``, ``MetaGraphDef``, ...), loaded on first
-    use (see :mod:`flowgrad.session_config`, :mod:`flowgrad.saved_model.tf_protos`)."""
+    use (see :mod:`flowgrad.runtime.session_config`, :mod:`flowgrad.saved_model.tf_protos`)."""
     if name in _session_config.MESSAGES:
         return _session_config.message_class(name)
     if name in _tf_protos.GRAPH_MESSAGES:

@@ -28,7 +28,7 @@ from flowgrad.framework import dtypes, errors
 from flowgrad.framework.context import executing_eagerly
 from flowgrad.framework.tensor import EagerTensor, Tensor, constant, convert_to_tensor
 from flowgrad.framework.tensor_shape import TensorShape, as_shape
-from flowgrad.function import ConcreteFunction, FuncGraph, TensorSpec
+from flowgrad.runtime.function import ConcreteFunction, FuncGraph, TensorSpec
 from flowgrad.ops.array_ops import identity, placeholder
 from flowgrad.ops import file_io
 from flowgrad.ops.ragged_tensor import RaggedTensor

@@ -8,7 +8,7 @@ from flowgrad import nest
 from flowgrad.framework import errors
 from flowgrad.framework.composite_tensor import CompositeTensor
 from flowgrad.framework.tensor import constant
-from flowgrad.function import TensorSpec
+from flowgrad.runtime.function import TensorSpec
 
 
 class Optional(CompositeTensor):

@@ -17,7 +17,7 @@ from flowgrad.data.structure import IterationContext
 from flowgrad.framework import dtypes, errors
 from flowgrad.framework.shape_rules import constant_value
 from flowgrad.framework.tensor import convert_to_tensor
-from flowgrad.function import TensorSpec
+from flowgrad.runtime.function import TensorSpec
 from flowgrad.ops.array_ops import reshape
 from flowgrad.ops import csv_ops, file_io, tf_record
 from flowgrad.ops.io_ops import scalar_bytes

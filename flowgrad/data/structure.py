@@ -17,7 +17,7 @@ from flowgrad.framework.tensor import constant as constant_op
 from flowgrad.framework.tensor import EagerTensor, Tensor, TensorBase, eager_value, to_numpy
 from flowgrad.framework.tensor_shape import TensorShape, as_shape
 from flowgrad.framework.composite_tensor import TypeSpec
-from flowgrad.function import TensorSpec
+from flowgrad.runtime.function import TensorSpec
 from flowgrad.ops.ragged_tensor import RaggedTensor
 from flowgrad.ops.sparse_tensor import SparseTensor
 

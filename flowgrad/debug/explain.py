@@ -1,6 +1,6 @@
 """Why is a gradient None? ``explain_gradient(ys, xs)`` names the reason for every x.
 
-The analysis follows the rules of the backward pass (flowgrad/gradients.py):
+The analysis follows the rules of the backward pass (flowgrad/autodiff/backprop.py):
 a gradient flows from ys back to x along a chain of ops only if every tensor on
 the chain has a differentiable (floating or complex) dtype and every op on it has
 a gradient function and is not an entry of ``stop_gradients``. For each x it
@@ -184,7 +184,7 @@ def _as_list(x: Any) -> list:
 
 
 def _tensor_of(x: Any) -> Any:
-    from flowgrad.gradients import _x_tensor
+    from flowgrad.autodiff.backprop import _x_tensor
     return _x_tensor(x)
 
 

@@ -40,7 +40,7 @@ def _no_gradient(op: Operation) -> bool:
 
 
 def _forward_of(op: Operation) -> Operation | None:
-    from flowgrad.gradients import gradient_origin
+    from flowgrad.autodiff.backprop import gradient_origin
     origin = gradient_origin(op)
     return origin[0] if origin is not None else None
 
@@ -50,7 +50,7 @@ def _is_gradient_op(op: Operation) -> bool:
 
 
 def _needed(targets: list) -> set:
-    from flowgrad.plan import PlanCompiler
+    from flowgrad.runtime.plan import PlanCompiler
     return PlanCompiler.prune(targets, {})
 
 

@@ -23,7 +23,7 @@ import numpy as np
 from flowgrad.debug._where import created_at, source_line, where
 from flowgrad.framework import errors, hooks
 from flowgrad.framework.context import state, user_frame
-from flowgrad.plan import PlanCompiler
+from flowgrad.runtime.plan import PlanCompiler
 
 # --------------------------------------------------------------------------------------
 # Switching the mode on and off
@@ -312,7 +312,7 @@ class NumericsPlanCompiler(PlanCompiler):
 
 
 def _graph_site(op: Any, outs: tuple, ins: tuple, value: Callable, fed: set) -> Site:
-    from flowgrad.gradients import gradient_origin
+    from flowgrad.autodiff.backprop import gradient_origin
     inputs = []
     for t, v in zip(op.inputs, ins):
         src = "fed" if t in fed else "output of %s '%s'" % (t.op.type, t.op.name)
@@ -330,7 +330,7 @@ def _graph_site(op: Any, outs: tuple, ins: tuple, value: Callable, fed: set) -> 
 
 def _role(t: Any, f: Any, incoming: tuple) -> str:
     """Whether input ``t`` of an op in f's gradient carries the incoming gradient."""
-    from flowgrad.gradients import gradient_origin
+    from flowgrad.autodiff.backprop import gradient_origin
     stack, seen = [t], set()
     while stack:
         u = stack.pop()

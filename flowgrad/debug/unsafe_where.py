@@ -13,7 +13,7 @@ from typing import Any
 from flowgrad.debug._where import created_at
 from flowgrad.framework import hooks
 from flowgrad.framework.context import user_frame
-from flowgrad.gradients import gradient_origin
+from flowgrad.autodiff.backprop import gradient_origin
 from flowgrad.ops.math_ops import LIBRARY_WHERES
 
 

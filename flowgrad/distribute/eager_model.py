@@ -11,8 +11,8 @@ from flowgrad.distribute.model import (VariableSpec, check_same_specs,
                                       non_trainable_state_error)
 from flowgrad.framework.context import state
 from flowgrad.framework.tensor import convert_to_tensor
-from flowgrad.function import function
-from flowgrad.tape import GradientTape
+from flowgrad.runtime.function import function
+from flowgrad.autodiff.tape import GradientTape
 
 
 def _spec_names(variables: list) -> list:

@@ -11,7 +11,7 @@ from flowgrad.framework.graph import Graph, GraphKeys
 from flowgrad.framework.indexed_slices import IndexedSlices
 from flowgrad.framework.tensor import Tensor
 from flowgrad.ops.state_ops import global_variables_initializer, trainable_variables
-from flowgrad.session import Session
+from flowgrad.runtime.session import Session
 
 
 @dataclass(frozen=True)

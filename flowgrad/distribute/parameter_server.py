@@ -12,7 +12,7 @@ from flowgrad.framework.graph import Graph
 from flowgrad.framework.indexed_slices import IndexedSlices
 from flowgrad.ops.array_ops import placeholder
 from flowgrad.ops.state_ops import Variable, global_variables, global_variables_initializer
-from flowgrad.session import Session
+from flowgrad.runtime.session import Session
 from flowgrad.train.saver import Saver
 from flowgrad.train.training_util import create_global_step
 

@@ -15,7 +15,7 @@ from flowgrad.distribute.model import build, check_same_specs
 from flowgrad.ops.array_ops import placeholder
 from flowgrad.ops.control_flow_ops import group
 from flowgrad.ops.state_ops import assign, global_variables_initializer
-from flowgrad.session import Session
+from flowgrad.runtime.session import Session
 
 
 @dataclass

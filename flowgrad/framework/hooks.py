@@ -14,7 +14,7 @@ imported (``import flowgrad`` imports them all):
   gradients use array ops): ``cast`` (``cast_ops``), ``add`` and ``subtract``
   (``arithmetic_ops``), ``greater`` and ``where`` (``comparison_ops``), ``reduce_sum`` and
   ``sum_to`` (``sum_ops``);
-* ``flowgrad.tape``: ``record_operation`` (an eager op ran) and ``variable_accessed``
+* ``flowgrad.autodiff.tape``: ``record_operation`` (an eager op ran) and ``variable_accessed``
   (an eager variable was read), called while a tape is active;
 * ``flowgrad.debug.numerics``: ``check_eager_numerics`` (an eager op's outputs, in
   check-numerics mode) and ``numerics_plan_compiler`` (the session's plan compiler then);
@@ -38,7 +38,7 @@ _PROVIDERS = {
     "add": "flowgrad.ops.arithmetic_ops", "subtract": "flowgrad.ops.arithmetic_ops",
     "greater": "flowgrad.ops.comparison_ops", "where": "flowgrad.ops.comparison_ops",
     "reduce_sum": "flowgrad.ops.sum_ops", "sum_to": "flowgrad.ops.sum_ops",
-    "record_operation": "flowgrad.tape", "variable_accessed": "flowgrad.tape",
+    "record_operation": "flowgrad.autodiff.tape", "variable_accessed": "flowgrad.autodiff.tape",
     "check_eager_numerics": "flowgrad.debug.numerics",
     "numerics_plan_compiler": "flowgrad.debug.numerics",
     "explain_gradient": "flowgrad.debug.explain",

@@ -18,7 +18,7 @@ class OpDef:
     Besides the kernel, shape rule and gradient, the record holds the facts the layers
     above act on, so that none of them keeps a list of op types of its own:
 
-    * for the plan compiler (``flowgrad.plan``): ``alias`` (output 0 is input 0 itself,
+    * for the plan compiler (``flowgrad.runtime.plan``): ``alias`` (output 0 is input 0 itself,
       as Identity: no kernel call), ``fresh_output`` (the kernel always returns new arrays,
       never an input or a view of one), ``may_fail`` (False: the kernel cannot raise once
       its inputs' static shapes are fully known), ``inplace`` (an update op's kernel that
@@ -30,7 +30,7 @@ class OpDef:
       a static size of the op's work, 0 for small) and ``contracted_axes`` (``f(op)``: the
       axes of inputs 0 and 1 whose mismatch is the kernel's only way to fail, or None);
     * for the differentiation layer: ``batching`` (the kind of batching rule,
-      ``flowgrad.pfor.rules``: "elementwise", "broadcasting", ...) and ``jvp`` (the
+      ``flowgrad.autodiff.pfor.rules``: "elementwise", "broadcasting", ...) and ``jvp`` (the
       forward-mode rule ``f(op, *input_tangents)``, or "elementwise": the gradient function
       applied to the tangent, exact for ops whose Jacobian is diagonal) and ``linear_in``
       (``k``: the op is elementwise and linear in input ``k``, ``f(.., x_k, ..) = x_k *
@@ -137,7 +137,7 @@ def register_jvp(op_type: str, fn: Callable) -> Callable:
 
     ``input_tangents`` hold one tangent per input (None where the input has none); the
     rule returns the tangent of each output (None for an output with no tangent). An op
-    type without a rule gets its JVP from its gradient (see ``flowgrad.forward_mode``)."""
+    type without a rule gets its JVP from its gradient (see ``flowgrad.autodiff.forward_mode``)."""
     d = _ops.get(op_type)
     if op_type in _jvps or (d is not None and d.jvp is not None):
         raise KeyError("A JVP rule for op type %r is already registered." % op_type)

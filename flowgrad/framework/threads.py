@@ -3,7 +3,7 @@
 TensorFlow runs each op on an intra-op pool and independent ops on an inter-op pool, both
 sized to the cores it may use. flowgrad's kernels are NumPy's, so its intra-op pool is
 NumPy's BLAS pool (sized through threadpoolctl, an optional dependency) and its inter-op
-pool is the Session plans' worker thread (``flowgrad.plan``). The budget keeps
+pool is the Session plans' worker thread (``flowgrad.runtime.plan``). The budget keeps
 
     BLAS threads <= free cores, and BLAS threads x kernels running at once <= cores,
 

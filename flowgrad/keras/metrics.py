@@ -15,7 +15,7 @@ import numpy as np
 from flowgrad.framework import dtypes
 from flowgrad.framework.context import executing_eagerly
 from flowgrad.framework.graph import GraphKeys, get_default_graph
-from flowgrad.function import FuncGraph, init_scope
+from flowgrad.runtime.function import FuncGraph, init_scope
 from flowgrad.keras import losses as losses_lib
 from flowgrad.keras.losses import squeeze_or_expand_to_same_rank
 # Keras 2's metric functions of these names are its loss functions

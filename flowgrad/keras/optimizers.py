@@ -172,7 +172,7 @@ class Optimizer:
 
     # -- variables ----------------------------------------------------------------------
     def _new_variable(self, value: Any, dtype: dtypes.DType, name: str) -> EagerVariable:
-        from flowgrad.function import init_scope
+        from flowgrad.runtime.function import init_scope
         with init_scope():
             var = EagerVariable(value, trainable=False, dtype=dtype, name=name)
         self._variables.append(var)
@@ -390,7 +390,7 @@ class Optimizer:
     def minimize(self, loss: Any, var_list: Any, tape: Any = None) -> None:
         """Computes the gradients of ``loss`` (a callable, or a tensor with its tape) and
         applies them to ``var_list`` (a list of variables or a callable returning one)."""
-        from flowgrad.tape import GradientTape
+        from flowgrad.autodiff.tape import GradientTape
         if not callable(loss) and tape is None:
             raise ValueError("`tape` is required when a `Tensor` loss is passed. Received: "
                              "loss=%s, tape=%s." % (loss, tape))

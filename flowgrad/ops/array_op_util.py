@@ -32,7 +32,7 @@ def static_shape(x: Any) -> tuple | None:
 # ``register_jvp`` after the op's gradient and built from ordinary ops so that it can be
 # differentiated again; an op with a diagonal Jacobian (a unary elementwise op) registers
 # ``jvp="elementwise"`` instead (its gradient applied to the tangent), and op types without
-# either get their JVP from their gradient (``flowgrad.forward_mode``).
+# either get their JVP from their gradient (``flowgrad.autodiff.forward_mode``).
 
 
 def reapply(op: Any, inputs: list) -> Any:

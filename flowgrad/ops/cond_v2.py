@@ -3,7 +3,7 @@
 In a graph each branch is traced into a sub-graph (``flowgrad.ops.subgraph``);
 the If op takes the predicate and every tensor either branch captured, and its
 kernel runs only the taken branch's compiled plan. Its gradient (registered in
-``flowgrad.control_flow_grad``) is another If op over the branches' gradient
+``flowgrad.autodiff.control_flow_grad``) is another If op over the branches' gradient
 sub-graphs, so only the taken branch runs backwards too, and gradients of any
 order follow. Eagerly, ``cond`` simply calls the taken branch (as TensorFlow
 does) and the tape records its ops.

@@ -6,7 +6,7 @@ enclosing graph that it uses is captured (replaced by a placeholder of its own,
 and later fed from the outer tensor as an extra input of the If/While op). A
 ``TracedFunction`` is such a sub-graph with its input placeholders and outputs;
 it compiles, on first use, into one generated plan function (the compiler is
-registered from ``flowgrad.plan``, which this layer may not import).
+registered from ``flowgrad.runtime.plan``, which this layer may not import).
 
 Variables used in a body (TF1 variables, and a tf.function's eager variables) get
 a *slot*: reads see the body's own earlier writes; after tracing, the If/While
@@ -37,7 +37,7 @@ SIDE_EFFECTS = "_flowgrad_side_effects"   # graph collection: ops run for their 
 
 def register_function_compiler(compile_fn: Callable) -> None:
     """Installs ``compile_fn(leaves, inputs, n_outputs) -> (f, ops_by_line)`` where
-    ``f(values) -> tuple`` runs the plan (registered by flowgrad.plan)."""
+    ``f(values) -> tuple`` runs the plan (registered by flowgrad.runtime.plan)."""
     global _compiler
     _compiler = compile_fn
 
@@ -265,7 +265,7 @@ class TracedFunction:
         """``f(list of input values) -> tuple of output values`` (compiled once)."""
         if self._fn is None:
             if _compiler is None:
-                raise RuntimeError("No plan compiler registered (import flowgrad.plan).")
+                raise RuntimeError("No plan compiler registered (import flowgrad.runtime.plan).")
             self._fn, self._ops_by_line = _compiler(self.outputs + self.control_outputs,
                                                     self.inputs, len(self.outputs))
         return self._fn

@@ -12,7 +12,7 @@ at every iteration (``save_intermediates``). The kernel runs the compiled
 condition and body plans in a plain Python loop: no per-iteration cost beyond
 the body itself.
 
-The gradient (``flowgrad.control_flow_grad``) is another While op that walks the
+The gradient (``flowgrad.autodiff.control_flow_grad``) is another While op that walks the
 history and the recorded values backwards, applying the body's gradient; being
 ordinary ops again, it can itself be differentiated (to any order).
 

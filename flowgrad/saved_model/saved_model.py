@@ -48,7 +48,7 @@ from flowgrad.framework.op_call import apply_op
 from flowgrad.framework.registry import get_op_def
 from flowgrad.framework.tensor import Tensor, convert_to_tensor
 from flowgrad.framework.tensor_shape import TensorShape
-from flowgrad.function import ConcreteFunction, FuncGraph, Function, TensorSpec, init_scope
+from flowgrad.runtime.function import ConcreteFunction, FuncGraph, Function, TensorSpec, init_scope
 from flowgrad.module import Module
 from flowgrad.ops.state_ops import EagerVariable
 from flowgrad.ops.subgraph import HistoryFlag, SubGraph, TracedFunction

@@ -23,7 +23,7 @@ from typing import Any
 from flowgrad import nest
 from flowgrad.framework import errors
 from flowgrad.framework.graph import get_default_graph
-from flowgrad.function import Function, TensorSpec
+from flowgrad.runtime.function import Function, TensorSpec
 from flowgrad.module import Module
 from flowgrad.ops.state_ops import EagerVariable
 from flowgrad.saved_model import tf_protos

@@ -24,7 +24,7 @@ import numpy as np
 
 from flowgrad import nest
 from flowgrad.framework.tensor import Tensor
-from flowgrad.function import ConcreteFunction, Function, TensorSpec
+from flowgrad.runtime.function import ConcreteFunction, Function, TensorSpec
 from flowgrad.module import Module
 from flowgrad.ops.state_ops import Variable
 from flowgrad.saved_model import tf_protos

@@ -22,12 +22,12 @@ from flowgrad.framework.context import executing_eagerly, state
 from flowgrad.framework.graph import Graph
 from flowgrad.framework.indexed_slices import IndexedSlices
 from flowgrad.framework.tensor import constant, convert_to_tensor
-from flowgrad.gradients import gradients
+from flowgrad.autodiff.backprop import gradients
 from flowgrad.ops.arithmetic_ops import add_n
 from flowgrad.ops.constant_ops import placeholder
 from flowgrad.ops.sum_ops import reduce_sum
-from flowgrad.session import Session
-from flowgrad.tape import GradientTape
+from flowgrad.runtime.session import Session
+from flowgrad.autodiff.tape import GradientTape
 
 _MODES = ("graph", "eager")
 

@@ -111,7 +111,7 @@ def compute_gradient(f: Callable, x: list | tuple, delta: float | None = None) -
 
 def _eager_fns(f: Callable, xs: list, dts: list) -> tuple:
     from flowgrad.framework.tensor import constant
-    from flowgrad.tape import GradientTape
+    from flowgrad.autodiff.tape import GradientTape
 
     def run(vals: list) -> Any:
         return _as_array(f(*[constant(v, dt) for v, dt in zip(vals, dts)]))
@@ -129,7 +129,7 @@ def _eager_fns(f: Callable, xs: list, dts: list) -> tuple:
 
 
 def _graph_fns(f: Callable, xs: list, dts: list) -> tuple:
-    from flowgrad.gradients import gradients
+    from flowgrad.autodiff.backprop import gradients
     from flowgrad.ops.array_ops import placeholder
     sess = _session()
     phs = [placeholder(dt, v.shape) for v, dt in zip(xs, dts)]
@@ -161,7 +161,7 @@ def compute_gradient_v1(x: Any, x_shape: Any, y: Any, y_shape: Any, x_init_value
 
     Returns (theoretical, numerical), each of shape (size of x, size of y); a list
     of such pairs if ``x`` is a list. Uses the default session; ``x`` is fed."""
-    from flowgrad.gradients import gradients
+    from flowgrad.autodiff.backprop import gradients
     from flowgrad.ops.array_ops import placeholder
     sess = _session()
     for init in init_targets or ():

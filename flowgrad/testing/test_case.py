@@ -27,7 +27,7 @@ from flowgrad.framework.context import (executing_eagerly, get_default_session,
 from flowgrad.framework.dtypes import as_dtype
 from flowgrad.framework.graph import Graph, get_default_graph
 from flowgrad.framework.tensor import TensorBase
-from flowgrad.session import Session
+from flowgrad.runtime.session import Session
 
 # The tolerances TensorFlow's assertAllCloseAccordingToType uses for the small floats.
 _HALF_TOL = 1e-3

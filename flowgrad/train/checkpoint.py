@@ -39,7 +39,7 @@ from flowgrad import module as module_lib
 from flowgrad.framework import dtypes, errors
 from flowgrad.framework.context import executing_eagerly, get_default_session
 from flowgrad.framework.tensor import _Ref
-from flowgrad.function import init_scope
+from flowgrad.runtime.function import init_scope
 from flowgrad.keras.layers.base import Layer as KerasLayer
 from flowgrad.keras.layers.convolutional import Conv2D
 from flowgrad.keras.layers.core import Dense, Embedding, InputLayer

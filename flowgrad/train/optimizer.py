@@ -16,7 +16,7 @@ from flowgrad.framework.graph import (
 from flowgrad.framework.indexed_slices import IndexedSlices
 from flowgrad.framework.shape_rules import check_gradient_shapes
 from flowgrad.framework.tensor import Tensor, convert_to_tensor
-from flowgrad.gradients import gradients
+from flowgrad.autodiff.backprop import gradients
 from flowgrad.ops.array_ops import identity
 from flowgrad.ops.control_flow_ops import group
 from flowgrad.ops.math_ops import cast
@@ -149,7 +149,7 @@ class Optimizer:
         return grads_and_vars
 
     def _eager_gradients(self, loss: Callable, var_list: Any, grad_loss: Any) -> list:
-        from flowgrad.tape import GradientTape
+        from flowgrad.autodiff.tape import GradientTape
         with GradientTape() as tape:
             if var_list is not None:
                 var_list = _flatten(var_list)

@@ -33,7 +33,7 @@ from flowgrad.framework.context import executing_eagerly
 from flowgrad.framework.graph import get_default_graph
 from flowgrad.framework.tensor import EagerTensor, TensorBase, convert_to_tensor
 from flowgrad.framework.tensor_shape import TensorShape
-from flowgrad.function import FuncGraph, init_scope
+from flowgrad.runtime.function import FuncGraph, init_scope
 from flowgrad.module import Module, valid_identifier
 from flowgrad.ops.array_ops import placeholder
 from flowgrad.ops.math_ops import cast

@@ -23,14 +23,14 @@ import numpy as np
 from flowgrad import nest
 from flowgrad.framework.context import executing_eagerly
 from flowgrad.framework.tensor import EagerTensor, TensorBase
-from flowgrad.function import function
+from flowgrad.runtime.function import function
 from flowgrad.keras import callbacks as callbacks_lib
 from flowgrad.keras import losses as losses_lib
 from flowgrad.keras import metrics as metrics_lib
 from flowgrad.keras import optimizers as optimizers_lib
 from flowgrad.keras.layers.base import Layer, _keras_scope, _training_stack
 from flowgrad.ops import math_ops
-from flowgrad.tape import GradientTape
+from flowgrad.autodiff.tape import GradientTape
 
 _WEIGHTS_FORMAT = "flowgrad-keras-weights-1"
 
@@ -220,7 +220,7 @@ class Model(Layer):
         """Builds a subclassed model's layers by running ``call`` symbolically on inputs of
         ``input_shape`` (batch dimension included)."""
         from flowgrad.framework.tensor_shape import TensorShape
-        from flowgrad.function import FuncGraph
+        from flowgrad.runtime.function import FuncGraph
         from flowgrad.ops.array_ops import placeholder
         if input_shape is None:
             raise ValueError("You must provide an `input_shape` argument.")

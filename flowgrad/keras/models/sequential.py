@@ -6,7 +6,7 @@ from typing import Any
 from flowgrad.framework.context import executing_eagerly
 from flowgrad.framework.graph import get_default_graph
 from flowgrad.framework.tensor import Tensor
-from flowgrad.function import FuncGraph
+from flowgrad.runtime.function import FuncGraph
 from flowgrad.keras.layers.base import KerasTensor, Layer, _keras_scope
 from flowgrad.keras.layers.core import InputLayer
 from flowgrad.ops import array_ops

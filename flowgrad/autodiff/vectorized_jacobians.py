@@ -2,7 +2,7 @@
 
 ``GradientTape.jacobian``/``batch_jacobian`` with ``experimental_use_pfor=True`` (the
 default) run the backward pass once with a dummy cotangent, then rerun the ops that
-depend on it once for all rows of the Jacobian (``flowgrad.pfor``). Eagerly, those
+depend on it once for all rows of the Jacobian (``flowgrad.autodiff.pfor``). Eagerly, those
 ops are the records of a second tape that watches the dummy cotangent; in a graph,
 the ops that the backward pass added."""
 from __future__ import annotations
@@ -11,14 +11,14 @@ from collections.abc import Callable
 from typing import Any
 
 from flowgrad import nest
-from flowgrad.forward_mode import dummy
+from flowgrad.autodiff.forward_mode import dummy
 from flowgrad.framework.context import executing_eagerly
 from flowgrad.framework.graph import get_default_graph
 from flowgrad.framework.tensor import Tensor, convert_to_tensor
-from flowgrad.function import function
-from flowgrad.gradients import UnconnectedGradients
+from flowgrad.runtime.function import function
+from flowgrad.autodiff.backprop import UnconnectedGradients
 from flowgrad.ops import array_ops
-from flowgrad.pfor.vectorize import (Batch, batch_seeds, batched_gradients, seeds,
+from flowgrad.autodiff.pfor.vectorize import (Batch, batch_seeds, batched_gradients, seeds,
                                      vectorize_ops, warn_looped)
 
 

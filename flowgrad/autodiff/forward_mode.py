@@ -13,7 +13,7 @@ from typing import Any
 from flowgrad.framework import dtypes
 from flowgrad.framework.registry import _gradients, _ops, gradient_function, jvp_function
 from flowgrad.framework.tensor import Tensor, convert_to_tensor
-from flowgrad.gradients import gradients
+from flowgrad.autodiff.backprop import gradients
 from flowgrad.ops.array_ops import ones_like, placeholder_with_default
 
 DIRECT = "direct rule"

@@ -1,5 +1,5 @@
 """Symbolic reverse-mode differentiation: ``tf.gradients`` (``tf.hessians`` is in
-``flowgrad.pfor.vectorize``, which vectorizes its second backward pass).
+``flowgrad.autodiff.pfor.vectorize``, which vectorizes its second backward pass).
 
 The backward pass walks the graph once from ``ys`` to ``xs`` and calls each op's
 registered gradient function, which builds ordinary ops, so the result can be

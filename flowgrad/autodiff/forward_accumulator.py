@@ -12,16 +12,16 @@ from __future__ import annotations
 from typing import Any
 
 from flowgrad import nest
-from flowgrad.forward_mode import (dense_tangents, differentiable, dummy_cotangents, graph_jvp,
-                                   linear_pairs, op_jvp)
+from flowgrad.autodiff.forward_mode import (dense_tangents, differentiable, dummy_cotangents,
+                                            graph_jvp, linear_pairs, op_jvp)
 from flowgrad.framework.context import executing_eagerly, state
 from flowgrad.framework.graph import get_default_graph
 from flowgrad.framework.registry import gradient_function
 from flowgrad.framework.tensor import EagerTensor, Tensor, convert_to_tensor
-from flowgrad.gradients import UnconnectedGradients
+from flowgrad.autodiff.backprop import UnconnectedGradients
 from flowgrad.ops.array_ops import zeros_like
 from flowgrad.ops.state_ops import Variable
-from flowgrad.tape import GradientTape
+from flowgrad.autodiff.tape import GradientTape
 
 
 def _eager_derived_jvp(rec: Any, tangents: list) -> list:

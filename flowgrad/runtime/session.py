@@ -17,7 +17,7 @@ from flowgrad.framework.indexed_slices import IndexedSlices
 from flowgrad.framework.tensor import EagerTensor, Tensor, TensorBase
 from flowgrad.ops.ragged_tensor import RaggedTensor, ragged_value
 from flowgrad.ops.sparse_tensor import SparseTensor, SparseTensorValue
-from flowgrad.plan import Plan, PlanCompiler, failing_op, inter_op_parallelism
+from flowgrad.runtime.plan import Plan, PlanCompiler, failing_op, inter_op_parallelism
 
 
 class IndexedSlicesValue(tuple):

@@ -15,10 +15,10 @@ import numpy as np
 from flowgrad.framework.graph import get_default_graph, name_scope
 from flowgrad.framework.op_call import apply_op
 from flowgrad.framework.tensor import convert_to_tensor
-from flowgrad.forward_mode import dummy
-from flowgrad.gradients import _as_list, _x_tensor, gradients
+from flowgrad.autodiff.forward_mode import dummy
+from flowgrad.autodiff.backprop import _as_list, _x_tensor, gradients
 from flowgrad.ops import array_ops, math_ops
-from flowgrad.pfor.rules import batch_rule, scale_rule
+from flowgrad.autodiff.pfor.rules import batch_rule, scale_rule
 
 
 class Scaled:

@@ -33,7 +33,7 @@ from flowgrad.framework.graph import get_default_graph
 from flowgrad.framework.indexed_slices import IndexedSlices
 from flowgrad.framework.registry import RegisterGradient
 from flowgrad.framework.tensor import Tensor, constant, convert_to_tensor
-from flowgrad.gradients import gradients, is_trainable
+from flowgrad.autodiff.backprop import gradients, is_trainable
 from flowgrad.ops.array_ops import concat, fill, placeholder, reverse, shape_of, zeros_like
 from flowgrad.ops.cond_v2 import build_cond
 from flowgrad.ops.subgraph import TracedFunction, inline

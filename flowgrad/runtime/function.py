@@ -6,7 +6,7 @@ identity) of every other argument. Tensor arguments become placeholders; eager
 variables the function reads or writes are captured by reference (one
 VariableV2 op each) and the compiled plan reads and writes their values
 directly; other eager tensors it closes over become constants. The graph is
-compiled once per signature by ``flowgrad.plan.PlanCompiler``, so a call costs
+compiled once per signature by ``flowgrad.runtime.plan.PlanCompiler``, so a call costs
 one generated Python function plus the kernels.
 
 Reads and writes of a captured variable keep program order (a read depends on
@@ -47,7 +47,7 @@ from flowgrad.ops.array_ops import identity, placeholder
 from flowgrad.ops.random_ops import global_seed
 from flowgrad.ops.state_ops import Variable
 from flowgrad.ops.subgraph import SIDE_EFFECTS, SubGraph
-from flowgrad.plan import Plan, PlanCompiler, failing_op
+from flowgrad.runtime.plan import Plan, PlanCompiler, failing_op
 
 
 class FuncGraph(Graph):
@@ -563,7 +563,7 @@ class Function:
         return self._trace_count
 
     def __repr__(self) -> str:
-        return "<flowgrad.function.Function %s>" % self._name
+        return "<flowgrad.runtime.function.Function %s>" % self._name
 
 
 def function(func: Callable | None = None, input_signature: Any = None, autograph: bool = True,
