@@ -259,3 +259,47 @@ def test_sync_replicas_optimizer_on_two_workers(ray):
     with pytest.raises(ValueError, match="must both equal the number of workers"):
         import flowgrad.compat.v1 as tf1
         tf1.train.SyncReplicasOptimizer(tf1.train.GradientDescentOptimizer(0.1), 2)
+
+
+def _resumable(ckpt_dir: str, marker: str, steps: int):
+    """A training loop that resumes from its latest checkpoint (worker 0 writes one after
+    every step); worker 1 dies before step 3 the first time."""
+    state.eager = True
+    strategy = tf.distribute.MultiWorkerMirroredStrategy()
+    rank = strategy.cluster_resolver.task_id
+    k = strategy.num_replicas_in_sync
+    with strategy.scope():
+        model = _model(False, 7)
+        opt = tf.keras.optimizers.SGD(0.1)
+        done = tf.Variable(0, dtype=tf.int64)
+    ckpt = tf.train.Checkpoint(model=model, done=done)
+    manager = tf.train.CheckpointManager(ckpt, ckpt_dir, max_to_keep=2)
+    if manager.latest_checkpoint:
+        ckpt.restore(manager.latest_checkpoint)
+
+    def step(xb, yb):
+        with tf.GradientTape() as tape:
+            loss = tf.reduce_sum((model(xb, training=True) - yb) ** 2) / 16.0
+        grads = tape.gradient(loss, model.trainable_variables)
+        opt.apply_gradients(zip(grads, model.trainable_variables))
+
+    for i in range(int(done.numpy()), steps):
+        if rank == 1 and i == 3 and not os.path.exists(marker):
+            open(marker, "w").close()
+            os._exit(1)
+        rows = slice(rank * 16 // k, (rank + 1) * 16 // k)
+        strategy.run(step, args=(tf.constant(X[i][rows]), tf.constant(Y[i][rows])))
+        done.assign_add(1)
+        if strategy.extended.should_checkpoint:
+            manager.save()
+    return [np.asarray(v.numpy()) for v in model.weights]
+
+
+def test_a_lost_worker_restarts_the_run_from_the_latest_checkpoint(ray, tmp_path):
+    from flowgrad.distribute import WorkerGroup
+    _, ref_weights = train(tf.distribute.get_strategy, "sgd")
+    with WorkerGroup(2, cpus_per_worker=0.2, max_failures=1) as group:
+        results = group.run(_resumable, str(tmp_path / "ckpt"), str(tmp_path / "died"), 5)
+        assert group.failures == 1 and (tmp_path / "died").exists()
+    for weights in results:
+        _close(weights, ref_weights)

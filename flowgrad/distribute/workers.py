@@ -43,6 +43,15 @@ class Worker:
         return self._group.stats.as_dict()
 
 
+class _WorkerDied(Exception):
+    """A worker of a run died; ``error`` is what the run raises if it is not retried."""
+
+    def __init__(self, error: Exception, cause: Exception):
+        super().__init__(str(error))
+        error.__cause__ = cause
+        self.error = error
+
+
 class WorkerGroup:
     """``num_workers`` Ray actors that run a training function together.
 
@@ -60,6 +69,10 @@ class WorkerGroup:
       placement_strategy: the placement group's strategy (``"SPREAD"``: one worker per
         node where possible; ``"PACK"``, ``"STRICT_SPREAD"``, ``"STRICT_PACK"``).
       collective_timeout: seconds a collective waits for a peer before it fails.
+      max_failures: how many times a run whose worker died starts again on new workers
+        (every worker restarts: the function should resume from its latest checkpoint,
+        which worker 0 writes, as with Ray Train's ``FailureConfig``). An exception that
+        the function raises is never retried.
       **ray_init_kwargs: passed to ``ray.init``.
 
     Raises:
@@ -68,7 +81,8 @@ class WorkerGroup:
 
     def __init__(self, num_workers: int = 2, cpus_per_worker: float | None = None,
                  address: str | None = None, placement_strategy: str = "SPREAD",
-                 collective_timeout: float = 300.0, **ray_init_kwargs: Any):
+                 collective_timeout: float = 300.0, max_failures: int = 0,
+                 **ray_init_kwargs: Any):
         if int(num_workers) < 1:
             raise ValueError("num_workers must be at least 1, got %r" % (num_workers,))
         ray = self._ray = cluster.connect(address, **ray_init_kwargs)
@@ -91,15 +105,23 @@ class WorkerGroup:
                 "a cluster with %s CPUs" % (self.num_workers, self.cpus_per_worker,
                                             placement_strategy,
                                             ray.cluster_resources().get("CPU", 0))) from e
-        actor = ray.remote(concurrency_groups={collective.CONCURRENCY_GROUP: 2})(Worker)
+        self._actor = ray.remote(concurrency_groups={collective.CONCURRENCY_GROUP: 2})(Worker)
+        self._placement = PlacementGroupSchedulingStrategy
+        self._collective_timeout = float(collective_timeout)
+        self.max_failures = int(max_failures)
+        self.failures = 0          # worker deaths survived by starting again
+        self._workers: list = []
+        self._start_workers()
+
+    def _start_workers(self) -> None:
         self._workers = [
-            actor.options(num_cpus=self.cpus_per_worker, max_restarts=0,
-                          scheduling_strategy=PlacementGroupSchedulingStrategy(
-                              self._pg, placement_group_bundle_index=i)).remote(
-                                  i, self.num_workers)
+            self._actor.options(num_cpus=self.cpus_per_worker, max_restarts=0,
+                                scheduling_strategy=self._placement(
+                                    self._pg, placement_group_bundle_index=i)).remote(
+                                        i, self.num_workers)
             for i in range(self.num_workers)]
         try:
-            cluster.get([w.setup.remote(self._workers, float(collective_timeout))
+            cluster.get([w.setup.remote(self._workers, self._collective_timeout)
                          for w in self._workers])
         except Exception:
             self.shutdown()
@@ -115,7 +137,8 @@ class WorkerGroup:
         order. ``fn`` and its arguments go through the object store once.
 
         Raises:
-          UnavailableError: a worker died (the group is shut down).
+          UnavailableError: a worker died, more than ``max_failures`` times in all (the
+            group is shut down).
           RuntimeError: the group was shut down.
           Exception: the first exception a worker's ``fn`` raised (the group is shut down).
         """
@@ -124,6 +147,20 @@ class WorkerGroup:
             raise RuntimeError("This WorkerGroup was shut down (after a worker failed, or by "
                                "shutdown()); make a new one")
         call = ray.put((fn, args, kwargs))
+        while True:
+            try:
+                return self._run_once(call)
+            except _WorkerDied as died:
+                if self.failures >= self.max_failures:
+                    self.shutdown()
+                    raise died.error from died.error.__cause__
+                self.failures += 1
+                for w in self._workers:
+                    ray.kill(w)
+                self._start_workers()
+
+    def _run_once(self, call: Any) -> list:
+        ray = self._ray
         pending = {w.run.remote(call): rank for rank, w in enumerate(self._workers)}
         results: list = [None] * self.num_workers
         while pending:
@@ -132,12 +169,13 @@ class WorkerGroup:
             try:
                 results[rank] = cluster.get(done[0])
             except ray.exceptions.RayActorError as e:
-                self.shutdown()
-                raise errors.UnavailableError(
+                error = errors.UnavailableError(
                     None, None, "Worker %d of %d (Ray actor %s) died: the run cannot go on "
                     "without it, and the group is shut down; make a new WorkerGroup and "
-                    "restore the last checkpoint to resume" % (
-                        rank, self.num_workers, getattr(e, "actor_id", "?"))) from e
+                    "restore the last checkpoint to resume (WorkerGroup(max_failures=N) "
+                    "does that by itself)" % (rank, self.num_workers,
+                                              getattr(e, "actor_id", "?")))
+                raise _WorkerDied(error, e) from e
             except BaseException:
                 self.shutdown()
                 raise
