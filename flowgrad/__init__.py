@@ -100,6 +100,7 @@ from flowgrad.ops.tensor_scatter_ops import tensor_scatter_nd_max, tensor_scatte
 from flowgrad import lite_api as lite, tpu_api as tpu
 from flowgrad import lookup_api as lookup
 from flowgrad import feature_column_api as feature_column
+from flowgrad import audio_api as audio
 
 __version__ = version.VERSION   # TensorFlow API version; flowgrad's: version.FLOWGRAD_VERSION
 

@@ -263,3 +263,26 @@ def test_gather_nd_batch_dims_errors():
     tf.compat.v1.enable_v2_behavior()
     with pytest.raises(ValueError, match="batch_dims"):
         tf.gather_nd(tf.zeros([2, 3]), [[0], [1]], batch_dims=2)
+
+
+def test_wav_files_match_tensorflow(eager):
+    got, want = ref.record_audio(tf), RECORDED["audio"]
+    assert got["bytes"] == want["bytes"]                  # TensorFlow's file, byte for byte
+    np.testing.assert_array_equal(got["mono_to_stereo"], want["mono_to_stereo"])
+    for key in want:
+        if key not in ("bytes", "not_wav_error", "mono_to_stereo"):
+            np.testing.assert_array_equal(got[key][0], want[key][0], err_msg=key)
+            assert got[key][1] == want[key][1] == 16000
+    assert got["not_wav_error"][0] == "InvalidArgumentError"
+
+
+def test_wav_ops_in_a_graph():
+    v1 = tf.compat.v1
+    with tf.Graph().as_default():
+        contents = v1.placeholder(tf.string, [])
+        audio, rate = tf.audio.decode_wav(contents, desired_channels=2, desired_samples=5)
+        assert audio.shape.as_list() == [5, 2] and rate.shape.as_list() == []
+        with v1.Session() as sess:
+            got, r = sess.run([audio, rate], {contents: bytes(RECORDED["audio"]["bytes"])})
+        np.testing.assert_array_equal(got, RECORDED["audio"]["[]"][0][:5])
+        assert r == 16000

@@ -62,6 +62,7 @@ PAGES: tuple = (
     ("tf.tpu", "tf.tpu", ("tf.tpu", "tf.tpu.experimental"), ""),
     ("tf.lookup", "tf.lookup", ("tf.lookup", "tf.lookup.experimental"), ""),
     ("tf.feature_column", "tf.feature_column", ("tf.feature_column",), ""),
+    ("tf.audio", "tf.audio", ("tf.audio",), ""),
     ("tf.experimental", "tf.experimental",
      ("tf.experimental", "tf.experimental.dtensor", "tf.types.experimental", "tf.version"), ""),
     ("tf.datasets", "Datasets (tf.datasets)", ("tf.datasets.mnist", "tf.datasets.download"),

@@ -148,6 +148,7 @@ from flowgrad import tpu_api as tpu
 from flowgrad.ops.confusion_matrix_ops import confusion_matrix
 from flowgrad.ops.lookup_ops import tables_initializer
 from flowgrad.compat import v1_feature_column as feature_column
+from flowgrad import audio_api as audio
 
 
 def disable_v2_behavior() -> None:

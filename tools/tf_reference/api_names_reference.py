@@ -120,6 +120,24 @@ def record_math(tf):
     return out
 
 
+def record_audio(tf):
+    """encode_wav's bytes and decode_wav's samples (all channels, one channel, padded)."""
+    import numpy as np
+
+    x = np.stack([np.linspace(-1.2, 1.2, 9), np.linspace(0.3, -0.3, 9)], 1).astype(np.float32)
+    wav = tf.audio.encode_wav(x, 16000)
+    out = {"bytes": list(wav.numpy())}
+    for kw in ({}, {"desired_channels": 1}, {"desired_samples": 12},
+               {"desired_channels": 1, "desired_samples": 4}):
+        audio, rate = tf.audio.decode_wav(wav, **kw)
+        out[str(sorted(kw.items()))] = [audio.numpy().tolist(), int(rate)]
+    mono = tf.audio.encode_wav(x[:, :1], 8000)
+    audio, _ = tf.audio.decode_wav(mono, desired_channels=2)
+    out["mono_to_stereo"] = audio.numpy().tolist()
+    out["not_wav_error"] = _error(lambda: tf.audio.decode_wav(tf.constant(b"not a wav file")))
+    return out
+
+
 def record(tf):
     out = {"confusion_matrix": [], "confusion_errors": [], "average_loss": []}
     # first: the logical devices are fixed once TensorFlow's runtime starts
@@ -210,6 +228,7 @@ def main():
     with tempfile.TemporaryDirectory() as tmpdir:
         out["lookup"] = record_lookup(tf, tmpdir)
     out["math"] = record_math(tf)
+    out["audio"] = record_audio(tf)
     path = os.path.join("tests", "data", "api_names", "reference.json")
     with open(path, "w") as f:
         json.dump(out, f, indent=1, sort_keys=True, default=_plain)
