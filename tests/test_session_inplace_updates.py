@@ -328,14 +328,14 @@ def test_a_fork_while_another_thread_starts_the_worker(one_blas_thread):
     import multiprocessing
     import queue as queues
 
-    from flowgrad.runtime import plan
+    from flowgrad.runtime.plan import overlap
     out, feeds = _two_products(6)
     with tf.Session() as sess:
         sess.run(tf.global_variables_initializer())
         ctx = multiprocessing.get_context("fork")
         queue = ctx.Queue()
         child = ctx.Process(target=_run_in_child, args=(sess, out, feeds, queue))
-        with plan._worker_lock:                  # held as while a thread makes the worker
+        with overlap._worker_lock:               # held as while a thread makes the worker
             child.start()
         try:
             got = queue.get(timeout=30)
@@ -548,15 +548,15 @@ def test_a_learning_rate_that_is_not_a_scalar_fails_before_any_write(make_opt, s
 
 def test_a_run_failing_beside_a_kernel_on_the_worker_returns_after_it(one_blas_thread,
                                                                       monkeypatch):
-    from flowgrad.runtime import plan
+    from flowgrad.runtime.plan import emitter, overlap
     submitted = []
 
     def submit(futures, kernel, *args):
-        f = plan._inter_op_executor().submit(kernel, *args)
+        f = overlap.inter_op_executor().submit(kernel, *args)
         futures.append(f)
         submitted.append(f)
         return f
-    monkeypatch.setattr(plan, "_submit", submit)
+    monkeypatch.setattr(emitter, "submit", submit)
     rng = np.random.RandomState(7)
     w1 = tf.Variable(rng.rand(1024, 1024).astype(np.float32))
     w2 = tf.Variable(rng.rand(1024, 1024).astype(np.float32))

@@ -8,6 +8,7 @@ import pytest
 import flowgrad
 import flowgrad.compat.v1 as tf
 from flowgrad.runtime import plan
+from flowgrad.runtime.plan import overlap
 from flowgrad.framework import threads
 
 threadpoolctl = pytest.importorskip("threadpoolctl")
@@ -109,9 +110,9 @@ def test_the_worker_runs_beside_single_threaded_kernels_on_two_cores(budget, mon
         ran_on.append(threading.current_thread().name)
         return a + 1
     futures: list = []
-    f = plan._submit(futures, kernel, 1)
+    f = overlap.submit(futures, kernel, 1)
     assert f.result() == 2 and futures == [f] and ran_on == ["MainThread"]
-    f = plan._submit(futures, lambda: 1 / 0)
+    f = overlap.submit(futures, lambda: 1 / 0)
     with pytest.raises(ZeroDivisionError):           # raised where the plan waits for it
         f.result()
     monkeypatch.setenv("OPENBLAS_NUM_THREADS", "1")
