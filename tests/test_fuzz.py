@@ -4,7 +4,8 @@ of linalg, einsum, gather_nd/scatter_nd, conv/pool, top_k/sort, segment and cumu
 Hypothesis generates shapes, broadcasting pairs, axes (negative ones too), keepdims,
 dtypes and tensors of unknown rank (graph-mode placeholders without a shape); each
 case checks forward values against NumPy, and first and second derivatives against
-central differences, in graph and eager mode.
+central differences, in graph and eager mode. The elementwise and reduction ops fuzzed, with
+their NumPy references and domains, are the ``fuzz`` entries of tests/op_db.py.
 
 CI runs a small derandomized sample (a few seconds). For a long run set
 ``FLOWGRAD_FUZZ_EXAMPLES``, e.g. ``FLOWGRAD_FUZZ_EXAMPLES=500 python -m pytest
