@@ -484,6 +484,13 @@ def numeric_column(key: str, shape: Any = (1,), default_value: Any = None,
 def bucketized_column(source_column: NumericColumn, boundaries: Any) -> BucketizedColumn:
     """Buckets of a numeric column's values.
 
+    Args:
+      source_column: a numeric_column.
+      boundaries: the sorted bucket boundaries; bucket i holds ``b[i-1] <= v < b[i]``.
+
+    Returns:
+      A BucketizedColumn (dense: one-hot; categorical: the bucket ids).
+
     Raises:
       ValueError: the source is not a numeric column, or the boundaries are not sorted.
     """
@@ -501,6 +508,16 @@ def categorical_column_with_vocabulary_list(key: str, vocabulary_list: Any, dtyp
                                             num_oov_buckets: int = 0
                                             ) -> VocabularyListCategoricalColumn:
     """Ids of a feature's values in a list.
+
+    Args:
+      key: the feature's name.
+      vocabulary_list: the values, in id order.
+      dtype: ``tf.string`` or an integer dtype (from the list if None).
+      default_value: the id of a value not in the list (-1: none).
+      num_oov_buckets: hash such values into this many more ids instead.
+
+    Returns:
+      A VocabularyListCategoricalColumn.
 
     Raises:
       ValueError: an empty or repeated vocabulary, or both ``default_value`` and OOV buckets.
@@ -531,6 +548,17 @@ def categorical_column_with_vocabulary_file(key: str, vocabulary_file: str,
                                             ) -> VocabularyFileCategoricalColumn:
     """Ids of a feature's values: their line numbers in a vocabulary file.
 
+    Args:
+      key: the feature's name.
+      vocabulary_file: a file with one value per line.
+      vocabulary_size: how many lines to use (all if None).
+      num_oov_buckets: hash values not in the file into this many more ids.
+      default_value: the id of a value not in the file (-1 if None).
+      dtype: ``tf.string`` or an integer dtype.
+
+    Returns:
+      A VocabularyFileCategoricalColumn.
+
     Raises:
       ValueError: a missing file name, or both ``default_value`` and OOV buckets.
     """
@@ -552,6 +580,14 @@ def categorical_column_with_identity(key: str, num_buckets: int,
                                      ) -> IdentityCategoricalColumn:
     """Integer feature values as ids in ``[0, num_buckets)``.
 
+    Args:
+      key: the feature's name.
+      num_buckets: the number of ids.
+      default_value: the id of an out-of-range value (None: the value is dropped).
+
+    Returns:
+      An IdentityCategoricalColumn.
+
     Raises:
       ValueError: ``num_buckets`` below 1 or ``default_value`` out of range.
     """
@@ -566,6 +602,14 @@ def categorical_column_with_identity(key: str, num_buckets: int,
 def categorical_column_with_hash_bucket(key: str, hash_bucket_size: int,
                                         dtype: Any = dtypes.string) -> HashedCategoricalColumn:
     """Ids as ``Fingerprint64(value) % hash_bucket_size`` (integers hashed as text).
+
+    Args:
+      key: the feature's name.
+      hash_bucket_size: the number of ids.
+      dtype: ``tf.string`` or an integer dtype.
+
+    Returns:
+      A HashedCategoricalColumn.
 
     Raises:
       ValueError: ``hash_bucket_size`` below 2 or a non-string, non-integer dtype.
@@ -584,6 +628,14 @@ def weighted_categorical_column(categorical_column: CategoricalColumn, weight_fe
                                 dtype: Any = dtypes.float32) -> WeightedCategoricalColumn:
     """A categorical column whose ids carry the weights of another feature.
 
+    Args:
+      categorical_column: the ids.
+      weight_feature_key: the feature holding one weight per id.
+      dtype: the weights' float dtype.
+
+    Returns:
+      A WeightedCategoricalColumn.
+
     Raises:
       ValueError: a non-float dtype.
     """
@@ -596,6 +648,14 @@ def weighted_categorical_column(categorical_column: CategoricalColumn, weight_fe
 def crossed_column(keys: Any, hash_bucket_size: int,
                    hash_key: int | None = None) -> CrossedColumn:
     """The hashed combinations of several categorical features.
+
+    Args:
+      keys: feature names (string features) or categorical / bucketized columns.
+      hash_bucket_size: the number of ids.
+      hash_key: the hash's seed (TensorFlow's FINGERPRINT_CROSS key if None).
+
+    Returns:
+      A CrossedColumn.
 
     Raises:
       ValueError: fewer than two keys, or ``hash_bucket_size`` below 1.
@@ -610,7 +670,14 @@ def crossed_column(keys: Any, hash_bucket_size: int,
 
 
 def indicator_column(categorical_column: CategoricalColumn) -> IndicatorColumn:
-    """A multi-hot representation of a categorical column."""
+    """A multi-hot representation of a categorical column.
+
+    Args:
+      categorical_column: the ids.
+
+    Returns:
+      An IndicatorColumn: ``[batch, num_buckets]``, counts (or summed weights) per id.
+    """
     return IndicatorColumn(categorical_column)
 
 
@@ -655,6 +722,12 @@ def embedding_column(categorical_column: CategoricalColumn, dimension: int,
 
 def make_parse_example_spec(feature_columns: Any) -> dict:
     """The ``tf.io.parse_example`` spec of the columns' raw features.
+
+    Args:
+      feature_columns: the columns.
+
+    Returns:
+      A dict from feature name to FixedLenFeature / VarLenFeature.
 
     Raises:
       ValueError: an argument is not a feature column, or two columns disagree on a key.
