@@ -30,6 +30,8 @@ from flowgrad.ops.pooling_ops import max_pool_v2 as max_pool
 from flowgrad.ops.pooling_ops import max_pool_with_argmax_v2 as max_pool_with_argmax
 
 from flowgrad.ops.nn_impl import gelu
+from flowgrad.ops.ctc_ops import ctc_greedy_decoder
+from flowgrad.ops.ctc_ops import ctc_loss_v3 as ctc_loss
 from flowgrad.ops.manip_ops import depth_to_space, space_to_depth
 from flowgrad import nn_experimental_api as experimental
 from flowgrad.replica_losses_api import compute_average_loss, scale_regularization_loss

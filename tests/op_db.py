@@ -1784,13 +1784,22 @@ def _fuzz() -> list:
                       ref=ref, ints=i) for n, op, fn, ref, i in reductions])
 
 
+def _ctc() -> list:
+    """CTCLoss: first order only, as in TensorFlow (its fused gradient has no gradient;
+    tests/test_ctc_ops.py checks that the second derivative raises LookupError)."""
+    x = np.random.RandomState(3).normal(size=(3, 2, 4))
+    return [OpInfo("ctc.ctc_loss", lambda lg: flowgrad.nn.ctc_loss(
+        labels=[[1, 2], [3, 0]], logits=lg, label_length=[2, 1], logit_length=[3, 2],
+        blank_index=0), [x], op="CTCLoss", graph=1, eager=1)]
+
+
 # --------------------------------------------------------------------------------------
 # The database
 
 _FAMILIES = [_core_math, _math, _array, _nn, _conv, _control_flow, _distributions,
              _image_resize, _kerasops_array, _kerasops_linalg, _kerasops_math, _kerasops_nn,
              _signal, _linalg, _pooling, _sort_segment, _tensor_array, _tf1_gaps,
-             _special_math, _recipes,
+             _special_math, _recipes, _ctc,
              _vmap, _fuzz]
 
 OP_DB: list[OpInfo] = [e for family in _FAMILIES for e in family()]
@@ -1811,6 +1820,8 @@ NO_JVP_CHECK: dict[str, str] = {
     "TensorArrayScatter": "internal TensorArray op (covered through While/TensorArray)",
     "MatrixSolveLs": "lstsq(fast=False) has no gradient, as in TensorFlow",
     "ConjugateTranspose": "complex-only in TensorFlow; real inputs make a Transpose",
+    "CTCLoss": "forward mode goes through the gradient's gradient, which TensorFlow's fused "
+               "CTC gradient does not have",
 }
 
 

@@ -11,6 +11,8 @@ from flowgrad.ops.conv_ops import (  # noqa: F401 - TF1's other names of the sam
     depthwise_conv2d_backprop_input as depthwise_conv2d_native_backprop_input,
 )
 from flowgrad.ops.sort_ops import top_k  # noqa: F401
+from flowgrad.ops.ctc_ops import ctc_greedy_decoder, ctc_loss  # noqa: F401
+from flowgrad.ops.ctc_ops import ctc_loss_v3 as ctc_loss_v2  # noqa: F401
 from flowgrad.rnn import rnn_cell  # noqa: F401
 from flowgrad.rnn.rnn import bidirectional_dynamic_rnn, dynamic_rnn, static_rnn  # noqa: F401
 from flowgrad.ops.manip_ops import depth_to_space_v1 as depth_to_space  # noqa: F401
