@@ -147,6 +147,27 @@ def tally(outcomes: dict, reference: dict) -> dict:
     return c
 
 
+def print_table(folders: list, files: list) -> int:
+    """Prints the README's table (per folder passed / failed / skipped on flowgrad, and the
+    share of TensorFlow's passing tests that pass) from saved outcomes; returns 0."""
+    outcomes, reference = {}, read_record(RECORD)
+    for f in files:
+        outcomes.update(read_record(Path(f)))
+    print("| folder | passed | failed | skipped | passed on TF 2.21 | of those, pass on "
+          "flowgrad | % of TF |\n|---|---|---|---|---|---|---|")
+    for folder in folders:
+        mine = {t: v for t, v in outcomes.items() if t.startswith(folder + "/")}
+        ref = {t: v for t, v in reference.items() if t.startswith(folder + "/")}
+        if not mine:
+            continue
+        c = tally(mine, ref)
+        pct = "%.1f" % (100.0 * c["both"] / c["tf_passed"]) if c["tf_passed"] else "-"
+        print("| %s | %d | %d | %d | %s | %s | %s |" % (
+            folder, c["passed"], c["failed"], c["skipped"], c["tf_passed"] or "-",
+            c["both"] if c["tf_passed"] else "-", pct))
+    return 0
+
+
 def main(argv: list | None = None) -> int:
     """Runs the suite and prints the table; returns the exit status."""
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
@@ -158,7 +179,11 @@ def main(argv: list | None = None) -> int:
     ap.add_argument("--python", help="run with this interpreter as it is (real TensorFlow)")
     ap.add_argument("--save", help="write every test's outcome to this file")
     ap.add_argument("--logs", help="keep each group's pytest output in this folder")
+    ap.add_argument("--table", nargs="+", metavar="FILE",
+                    help="print the table of saved outcomes (--save files) and run nothing")
     args = ap.parse_args(argv)
+    if args.table:
+        return print_table(args.folders or FOLDERS, args.table)
     src = keras_src(args.python or sys.executable)
     folders = list(FAST) if args.fast else (args.folders or FOLDERS)
     reference = read_record(RECORD) if args.python is None else {}
