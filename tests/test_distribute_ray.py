@@ -159,13 +159,22 @@ def _collectives():
     mean_all = strategy.reduce("MEAN", tf.fill([int(r) + 1], r), axis=0)
     traced = tf.function(lambda: strategy.run(
         lambda: tf.distribute.get_replica_context().all_reduce("SUM", tf.constant(1.0))))()
+    with strategy.scope():
+        model = _model(False, 7)
+        model.compile(tf.keras.optimizers.SGD(0.1), "mse")
+    try:       # fit would train each worker apart: refused
+        model.fit(X[0], Y[0], verbose=0)
+        refusal = ""
+    except NotImplementedError as e:
+        refusal = str(e)
     return (rank, strategy.num_replicas_in_sync, ctx_values[0], summed["a"].numpy(),
-            float(summed["b"]), gathered.numpy(), float(mean_all), float(traced))
+            float(summed["b"]), gathered.numpy(), float(mean_all), float(traced), refusal)
 
 
 def test_collectives(four):
     results = four.run(_collectives)
-    for rank, (device, k, mean, a, b, gathered, mean_all, traced) in enumerate(results):
+    for rank, (device, k, mean, a, b, gathered, mean_all, traced, refusal) in enumerate(results):
+        assert "outside its strategy.run (Keras fit" in refusal
         assert device.endswith("task:%d/device:CPU:0" % rank) and k == 4
         assert mean == 1.5 and b == 60.0 and traced == 4.0
         np.testing.assert_array_equal(a, [6.0, 6.0])

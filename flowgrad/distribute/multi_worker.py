@@ -21,6 +21,7 @@ TensorFlow's without ``TF_CONFIG``).
   ``InputContext``."""
 from __future__ import annotations
 
+import contextlib
 from collections.abc import Callable, Iterator
 from typing import Any
 
@@ -32,7 +33,7 @@ from flowgrad.distribute.distribute_lib import (InputContext, PerReplica, Replic
                                                 Strategy, StrategyExtended)
 from flowgrad.framework.context import executing_eagerly
 from flowgrad.framework.tensor import Tensor, convert_to_tensor
-from flowgrad.ops import array_ops, math_ops
+from flowgrad.ops import array_ops, math_ops, state_ops
 
 
 def _op_name(reduce_op: Any) -> str:
@@ -102,6 +103,20 @@ class MultiWorkerMirroredStrategy(Strategy):
         """This worker's place in the cluster: ``task_type`` "worker", ``task_id`` its rank,
         ``num_workers``."""
         return _WorkerResolver(self._group.rank, self._group.world_size)
+
+    @contextlib.contextmanager
+    def scope(self) -> Iterator[Strategy]:
+        """The strategy's scope; the variables created in it are marked as this strategy's
+        (a Keras optimizer refuses to update them outside ``strategy.run``, where the
+        workers would train apart)."""
+        def mark(v: Any) -> None:
+            v._distribute_strategy = self
+        state_ops.VARIABLE_CREATED.append(mark)
+        try:
+            with super().scope() as strategy:
+                yield strategy
+        finally:
+            state_ops.VARIABLE_CREATED.remove(mark)
 
     # -- collectives -----------------------------------------------------------------------
     def _all_reduce(self, op: str, value: Any) -> Any:

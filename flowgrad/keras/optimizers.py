@@ -265,6 +265,15 @@ class Optimizer:
         grads, trainable_variables = zip(*grads_and_vars)
         from flowgrad.distribute import distribute_lib
         ctx = distribute_lib.get_replica_context()
+        owner = getattr(trainable_variables[0], "_distribute_strategy", None)
+        if owner is not None and owner.num_replicas_in_sync > 1 and (
+                ctx is None or ctx.strategy is not owner):
+            raise NotImplementedError(
+                "apply_gradients of variables made under %s's scope outside its "
+                "strategy.run (Keras fit, or a plain loop) would train each of the %d workers "
+                "apart; flowgrad distributes custom training loops: call "
+                "strategy.run(train_step, ...)" % (type(owner).__name__,
+                                                   owner.num_replicas_in_sync))
         if ctx is not None and ctx.num_replicas_in_sync > 1:
             # tf.distribute: the replicas' gradients are summed (the loss is scaled by the
             # global batch) and applied once, in the cross-replica context.
