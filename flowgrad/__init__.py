@@ -101,6 +101,7 @@ from flowgrad import lite_api as lite, tpu_api as tpu
 from flowgrad import lookup_api as lookup
 from flowgrad import feature_column_api as feature_column
 from flowgrad import audio_api as audio
+from flowgrad import sets_api as sets
 
 __version__ = version.VERSION   # TensorFlow API version; flowgrad's: version.FLOWGRAD_VERSION
 

@@ -28,7 +28,7 @@ TF2_MODULES = frozenset({
     "metrics", "mixed_precision", "nest", "nn", "optimizers", "random", "saved_model", "signal",
     "sparse", "strings", "summary", "test", "train", "types", "version",
     "bitwise", "raw_ops",
-    "lite", "tpu", "lookup", "feature_column", "audio",
+    "lite", "tpu", "lookup", "feature_column", "audio", "sets",
 })
 
 #: Top-level names of the TF1 API (and helpers) that TensorFlow 2 does not have.

@@ -286,3 +286,23 @@ def test_wav_ops_in_a_graph():
             got, r = sess.run([audio, rate], {contents: bytes(RECORDED["audio"]["bytes"])})
         np.testing.assert_array_equal(got, RECORDED["audio"]["[]"][0][:5])
         assert r == 16000
+
+
+def test_sets_match_tensorflow(eager):
+    got, want = ref.record_sets(tf), RECORDED["sets"]
+    for key in want:
+        if key.endswith("_error"):
+            assert got[key][0] == want[key][0], key
+        else:
+            assert got[key] == want[key], key
+
+
+def test_sets_in_a_graph():
+    v1 = tf.compat.v1
+    with tf.Graph().as_default():
+        a = v1.placeholder(tf.int64, [None, 3])
+        inter = v1.sets.set_intersection(a, [[3, 1, 9], [6, 6, 6]])
+        with v1.Session() as sess:
+            got = sess.run(inter, {a: [[1, 2, 3], [4, 5, 5]]})
+        assert got.values.tolist() == RECORDED["sets"]["intersection"][1]
+        assert got.dense_shape.tolist() == RECORDED["sets"]["intersection"][2]

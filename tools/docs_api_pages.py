@@ -63,6 +63,7 @@ PAGES: tuple = (
     ("tf.lookup", "tf.lookup", ("tf.lookup", "tf.lookup.experimental"), ""),
     ("tf.feature_column", "tf.feature_column", ("tf.feature_column",), ""),
     ("tf.audio", "tf.audio", ("tf.audio",), ""),
+    ("tf.sets", "tf.sets", ("tf.sets",), ""),
     ("tf.experimental", "tf.experimental",
      ("tf.experimental", "tf.experimental.dtensor", "tf.types.experimental", "tf.version"), ""),
     ("tf.datasets", "Datasets (tf.datasets)", ("tf.datasets.mnist", "tf.datasets.download"),

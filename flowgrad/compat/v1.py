@@ -149,6 +149,7 @@ from flowgrad.ops.confusion_matrix_ops import confusion_matrix
 from flowgrad.ops.lookup_ops import tables_initializer
 from flowgrad.compat import v1_feature_column as feature_column
 from flowgrad import audio_api as audio
+from flowgrad.compat import v1_sets as sets
 
 
 def disable_v2_behavior() -> None:

@@ -138,6 +138,33 @@ def record_audio(tf):
     return out
 
 
+def record_sets(tf):
+    """tf.sets on dense and sparse, int and string rows (the SparseTensor parts)."""
+    def parts(st):
+        return [st.indices.numpy().tolist(), [v.decode() if isinstance(v, bytes) else v
+                                              for v in st.values.numpy().tolist()],
+                st.dense_shape.numpy().tolist()]
+
+    a = tf.constant([[1, 2, 3], [4, 5, 5]], tf.int64)
+    b = tf.constant([[3, 1, 9], [6, 6, 6]], tf.int64)
+    sp = tf.SparseTensor([[0, 0], [0, 1], [1, 0]], tf.constant(["x", "y", "x"]), [2, 2])
+    words = tf.constant([["x", "z"], ["y", "y"]])
+    return {"intersection": parts(tf.sets.intersection(a, b)),
+            "union": parts(tf.sets.union(a, b)),
+            "difference": parts(tf.sets.difference(a, b)),
+            "b_minus_a": parts(tf.sets.difference(a, b, aminusb=False)),
+            "size": tf.sets.size(tf.sparse.from_dense(a)).numpy().tolist(),
+            "sparse_dense": parts(tf.sets.intersection(sp, words)),
+            "dense_sparse_difference": parts(tf.sets.difference(words, sp)),
+            "sparse_dense_difference": parts(tf.sets.difference(sp, words)),
+            "sparse_sparse_union": parts(tf.sets.union(sp, tf.sparse.from_dense(words))),
+            "rank3": parts(tf.sets.union(tf.constant([[[1, 2]], [[3, 3]]]),
+                                         tf.constant([[[2, 5]], [[0, 1]]]))),
+            "size_dense_error": _error(lambda: tf.sets.size(a)),
+            "rank1_error": _error(lambda: tf.sets.union(tf.constant([1, 2]),
+                                                         tf.constant([1])))}
+
+
 def record(tf):
     out = {"confusion_matrix": [], "confusion_errors": [], "average_loss": []}
     # first: the logical devices are fixed once TensorFlow's runtime starts
@@ -229,6 +256,7 @@ def main():
         out["lookup"] = record_lookup(tf, tmpdir)
     out["math"] = record_math(tf)
     out["audio"] = record_audio(tf)
+    out["sets"] = record_sets(tf)
     path = os.path.join("tests", "data", "api_names", "reference.json")
     with open(path, "w") as f:
         json.dump(out, f, indent=1, sort_keys=True, default=_plain)
