@@ -28,7 +28,13 @@ register_op("NotEqual", np.not_equal, comparison, grad=_NO_GRADIENT, same_dtype=
 
 
 def greater(x: Any, y: Any, name: str | None = None) -> Any:
-    """x > y elementwise (bool)."""
+    """x > y elementwise (bool).
+
+    Args:
+        x: A tensor.
+        y: A tensor of a type and a shape that broadcast with ``x``'s.
+        name: A name for the operation (optional).
+    """
     return _binary("Greater", x, y, name, _REAL)
 
 
@@ -47,7 +53,13 @@ def equal(x: Any, y: Any, name: str | None = None) -> Any:
 
 
 def not_equal(x: Any, y: Any, name: str | None = None) -> Any:
-    """x != y elementwise (bool)."""
+    """x != y elementwise (bool).
+
+    Args:
+        x: A tensor.
+        y: A tensor of a type and a shape that broadcast with ``x``'s.
+        name: A name for the operation (optional).
+    """
     return _binary("NotEqual", x, y, name)
 
 
@@ -66,37 +78,78 @@ register_op("LogicalNot", np.logical_not, unary, grad=_NO_GRADIENT, input_names=
 
 
 def less(x: Any, y: Any, name: str | None = None) -> Any:
-    """x < y elementwise (bool)."""
+    """x < y elementwise (bool).
+
+    Args:
+        x: A tensor.
+        y: A tensor of a type and a shape that broadcast with ``x``'s.
+        name: A name for the operation (optional).
+    """
     return _binary("Less", x, y, name, _REAL)
 
 
 def less_equal(x: Any, y: Any, name: str | None = None) -> Any:
-    """x <= y elementwise (bool)."""
+    """x <= y elementwise (bool).
+
+    Args:
+        x: A tensor.
+        y: A tensor of a type and a shape that broadcast with ``x``'s.
+        name: A name for the operation (optional).
+    """
     return _binary("LessEqual", x, y, name, _REAL)
 
 
 def greater_equal(x: Any, y: Any, name: str | None = None) -> Any:
-    """x >= y elementwise (bool)."""
+    """x >= y elementwise (bool).
+
+    Args:
+        x: A tensor.
+        y: A tensor of a type and a shape that broadcast with ``x``'s.
+        name: A name for the operation (optional).
+    """
     return _binary("GreaterEqual", x, y, name, _REAL)
 
 
 def logical_and(x: Any, y: Any, name: str | None = None) -> Any:
-    """x AND y elementwise, for bool tensors."""
+    """x AND y elementwise, for bool tensors.
+
+    Args:
+        x: A bool tensor.
+        y: A bool tensor that broadcasts with ``x``.
+        name: A name for the operation (optional).
+    """
     return _binary("LogicalAnd", x, y, name, _BOOL)
 
 
 def logical_or(x: Any, y: Any, name: str | None = None) -> Any:
-    """x OR y elementwise, for bool tensors."""
+    """x OR y elementwise, for bool tensors.
+
+    Args:
+        x: A bool tensor.
+        y: A bool tensor that broadcasts with ``x``.
+        name: A name for the operation (optional).
+    """
     return _binary("LogicalOr", x, y, name, _BOOL)
 
 
 def logical_not(x: Any, name: str | None = None) -> Any:
-    """NOT x elementwise, for a bool tensor."""
+    """NOT x elementwise, for a bool tensor.
+
+    Args:
+        x: A bool tensor.
+        name: A name for the operation (optional).
+    """
     return _unary("LogicalNot", x, name, _BOOL)
 
 
 def logical_xor(x: Any, y: Any, name: str = "LogicalXor") -> Any:
-    """x XOR y elementwise, for bool tensors: (x OR y) AND NOT (x AND y)."""
+    """x XOR y elementwise, for bool tensors: (x OR y) AND NOT (x AND y).
+
+    Args:
+        x: A bool tensor.
+        y: A bool tensor that broadcasts with ``x``.
+        name: A name for the operation (optional).
+    """
     return logical_and(logical_or(x, y), logical_not(logical_and(x, y)), name=name)
 
 
@@ -118,7 +171,14 @@ def _select_grad(op: Any, grad: Any) -> Any:
 
 
 def where(condition: Any, x: Any = None, y: Any = None, name: str | None = None) -> Any:
-    """Elementwise ``x if condition else y`` (broadcasting)."""
+    """Elementwise ``x if condition else y`` (broadcasting).
+
+    Args:
+        condition: A bool tensor.
+        x: The values where ``condition`` is true; None with ``y`` None returns the true indices.
+        y: The values where it is false (broadcast with ``x`` and ``condition``).
+        name: A name for the operation (optional).
+    """
     if x is None and y is None:
         return _where_indices(condition, name)
     if x is None or y is None:

@@ -598,7 +598,18 @@ def _conv_inputs(op_type: str, input: Any, filters: Any, attrs: dict) -> tuple:
 
 def conv2d_v2(input: Any, filters: Any, strides: Any, padding: Any, data_format: str = "NHWC",
               dilations: Any = None, name: str | None = None) -> Any:
-    """2-D convolution (cross-correlation) of a rank-4 ``input`` with (KH, KW, C, O) ``filters``."""
+    """2-D convolution (cross-correlation) of a rank-4 ``input`` with (KH, KW, C, O) ``filters``.
+
+    Args:
+        input: The input: a [batch, height, width, in_channels] tensor (see ``data_format``).
+        filters: The filters: [height, width, in_channels, out_channels].
+        strides: The stride of the sliding window: an int or one per dimension.
+        padding: ``"SAME"``, ``"VALID"``, or a list of explicit (before, after) pairs.
+        data_format: Where the channels are: ``"NHWC"`` (last) or ``"NCHW"`` (after the batch), with
+            the 1-D and 3-D analogues.
+        dilations: The dilation rate of the filters: an int or one per dimension (1: none).
+        name: A name for the operation (optional).
+    """
     attrs = _window_attrs("Conv2D", strides, padding, data_format, dilations)
     attrs["use_cudnn_on_gpu"] = True
     x, f = _conv_inputs("Conv2D", input, filters, attrs)
@@ -608,7 +619,20 @@ def conv2d_v2(input: Any, filters: Any, strides: Any, padding: Any, data_format:
 def conv2d(input: Any, filter: Any = None, strides: Any = None, padding: Any = None,
            use_cudnn_on_gpu: bool = True, data_format: str = "NHWC", dilations: Any = None,
            name: str | None = None, filters: Any = None) -> Any:
-    """TF1 form of ``conv2d`` (``filter=``; ``filters=`` also accepted)."""
+    """TF1 form of ``conv2d`` (``filter=``; ``filters=`` also accepted).
+
+    Args:
+        input: The input: a [batch, height, width, in_channels] tensor (see ``data_format``).
+        filter: The filters: [height, width, in_channels, out_channels].
+        strides: The stride of the sliding window: an int or one per dimension.
+        padding: ``"SAME"``, ``"VALID"``, or a list of explicit (before, after) pairs.
+        use_cudnn_on_gpu: Accepted for TensorFlow's signature (no GPUs).
+        data_format: Where the channels are: ``"NHWC"`` (last) or ``"NCHW"`` (after the batch), with
+            the 1-D and 3-D analogues.
+        dilations: The dilation rate of the filters: an int or one per dimension (1: none).
+        name: A name for the operation (optional).
+        filters: TensorFlow 2's name for ``filter``.
+    """
     if filter is not None and filters is not None:
         raise ValueError("conv2d: specify only one of filter and filters")
     f = filters if filter is None else filter
@@ -639,7 +663,21 @@ def conv2d_backprop_input(input_sizes: Any, filter: Any = None, out_backprop: An
                           use_cudnn_on_gpu: bool = True, data_format: str = "NHWC",
                           dilations: Any = None, name: str | None = None,
                           filters: Any = None) -> Any:
-    """The gradient of conv2d with respect to its input (of shape ``input_sizes``)."""
+    """The gradient of conv2d with respect to its input (of shape ``input_sizes``).
+
+    Args:
+        input_sizes: The shape of the input (a 1-D int32 tensor).
+        filter: The filters: [height, width, in_channels, out_channels].
+        out_backprop: The gradient with respect to the convolution's output.
+        strides: The stride of the sliding window: an int or one per dimension.
+        padding: ``"SAME"``, ``"VALID"``, or a list of explicit (before, after) pairs.
+        use_cudnn_on_gpu: Accepted for TensorFlow's signature (no GPUs).
+        data_format: Where the channels are: ``"NHWC"`` (last) or ``"NCHW"`` (after the batch), with
+            the 1-D and 3-D analogues.
+        dilations: The dilation rate of the filters: an int or one per dimension (1: none).
+        name: A name for the operation (optional).
+        filters: TensorFlow 2's name for ``filter``.
+    """
     filter = filters if filter is None else filter
     if filter is None or out_backprop is None or padding is None:
         raise ValueError("conv2d_backprop_input: filter, out_backprop and padding must be given")
@@ -666,7 +704,20 @@ def conv2d_backprop_filter(input: Any, filter_sizes: Any, out_backprop: Any, str
                            padding: Any, use_cudnn_on_gpu: bool = True,
                            data_format: str = "NHWC", dilations: Any = None,
                            name: str | None = None) -> Any:
-    """The gradient of conv2d with respect to its filter (of shape ``filter_sizes``)."""
+    """The gradient of conv2d with respect to its filter (of shape ``filter_sizes``).
+
+    Args:
+        input: The convolution's input.
+        filter_sizes: The shape of the filters (a 1-D int32 tensor).
+        out_backprop: The gradient with respect to the convolution's output.
+        strides: The stride of the sliding window: an int or one per dimension.
+        padding: ``"SAME"``, ``"VALID"``, or a list of explicit (before, after) pairs.
+        use_cudnn_on_gpu: Accepted for TensorFlow's signature (no GPUs).
+        data_format: Where the channels are: ``"NHWC"`` (last) or ``"NCHW"`` (after the batch), with
+            the 1-D and 3-D analogues.
+        dilations: The dilation rate of the filters: an int or one per dimension (1: none).
+        name: A name for the operation (optional).
+    """
     attrs = _window_attrs("Conv2DBackpropFilter", strides, padding, data_format, dilations)
     attrs["use_cudnn_on_gpu"] = bool(use_cudnn_on_gpu)
     x = _input(input, "Conv2DBackpropFilter", "input")
@@ -680,7 +731,19 @@ def conv2d_backprop_filter(input: Any, filter_sizes: Any, out_backprop: Any, str
 def conv2d_transpose_v2(input: Any, filters: Any, output_shape: Any, strides: Any,
                         padding: str = "SAME", data_format: str = "NHWC",
                         dilations: Any = None, name: str | None = None) -> Any:
-    """The transpose of conv2d (Conv2DBackpropInput): ``filters`` is (KH, KW, out_C, in_C)."""
+    """The transpose of conv2d (Conv2DBackpropInput): ``filters`` is (KH, KW, out_C, in_C).
+
+    Args:
+        input: The input: a [batch, height, width, in_channels] tensor (see ``data_format``).
+        filters: The filters: [height, width, out_channels, in_channels].
+        output_shape: The output's full shape (a 1-D tensor or a list).
+        strides: The stride of the sliding window: an int or one per dimension.
+        padding: ``"SAME"``, ``"VALID"``, or a list of explicit (before, after) pairs.
+        data_format: Where the channels are: ``"NHWC"`` (last) or ``"NCHW"`` (after the batch), with
+            the 1-D and 3-D analogues.
+        dilations: The dilation rate of the filters: an int or one per dimension (1: none).
+        name: A name for the operation (optional).
+    """
     with name_scope(name, "conv2d_transpose", [input, filters, output_shape]) as scope:
         return conv2d_backprop_input(output_shape, filters, input, strides, padding,
                                      data_format=data_format, dilations=dilations, name=scope)
@@ -690,7 +753,21 @@ def conv2d_transpose(value: Any = None, filter: Any = None, output_shape: Any = 
                      strides: Any = None, padding: str = "SAME", data_format: str = "NHWC",
                      name: str | None = None, input: Any = None, filters: Any = None,
                      dilations: Any = None) -> Any:
-    """TF1 form of ``conv2d_transpose`` (``value``/``filter``; ``input``/``filters`` too)."""
+    """TF1 form of ``conv2d_transpose`` (``value``/``filter``; ``input``/``filters`` too).
+
+    Args:
+        value: The input: a [batch, height, width, in_channels] tensor.
+        filter: The filters: [height, width, out_channels, in_channels].
+        output_shape: The output's full shape (a 1-D tensor or a list).
+        strides: The stride of the sliding window: an int or one per dimension.
+        padding: ``"SAME"``, ``"VALID"``, or a list of explicit (before, after) pairs.
+        data_format: Where the channels are: ``"NHWC"`` (last) or ``"NCHW"`` (after the batch), with
+            the 1-D and 3-D analogues.
+        name: A name for the operation (optional).
+        input: TensorFlow 2's name for ``value``.
+        filters: TensorFlow 2's name for ``filter``.
+        dilations: The dilation rate of the filters: an int or one per dimension (1: none).
+    """
     x = value if input is None else input
     f = filter if filters is None else filters
     if x is None or f is None or output_shape is None:
@@ -710,7 +787,18 @@ def _conv1d_formats(data_format: str | None) -> tuple:
 
 def conv1d_v2(input: Any, filters: Any, stride: Any, padding: Any, data_format: str = "NWC",
               dilations: Any = None, name: str | None = None) -> Any:
-    """1-D convolution of a rank-3 ``input`` with (K, C, O) ``filters``, as conv2d on H = 1."""
+    """1-D convolution of a rank-3 ``input`` with (K, C, O) ``filters``, as conv2d on H = 1.
+
+    Args:
+        input: The input: a [batch, width, in_channels] tensor (see ``data_format``).
+        filters: The filters: [width, in_channels, out_channels].
+        stride: The stride of the sliding window along the width.
+        padding: ``"SAME"``, ``"VALID"``, or a list of explicit (before, after) pairs.
+        data_format: Where the channels are: ``"NHWC"`` (last) or ``"NCHW"`` (after the batch), with
+            the 1-D and 3-D analogues.
+        dilations: The dilation rate of the filters: an int or one per dimension (1: none).
+        name: A name for the operation (optional).
+    """
     fmt, axis = _conv1d_formats(data_format)
     with name_scope(name, "conv1d", [input, filters]) as scope:
         x = _input(input, "Conv2D", "input")
@@ -743,7 +831,20 @@ def _one(v: Any, what: str) -> int:
 def conv1d(value: Any = None, filters: Any = None, stride: Any = None, padding: Any = None,
            use_cudnn_on_gpu: Any = None, data_format: str | None = None,
            name: str | None = None, input: Any = None, dilations: Any = None) -> Any:
-    """TF1 form of ``conv1d`` (``value=``; ``input=`` also accepted)."""
+    """TF1 form of ``conv1d`` (``value=``; ``input=`` also accepted).
+
+    Args:
+        value: The input: a [batch, width, in_channels] tensor (see ``data_format``).
+        filters: The filters: [width, in_channels, out_channels].
+        stride: The stride of the sliding window along the width.
+        padding: ``"SAME"``, ``"VALID"``, or a list of explicit (before, after) pairs.
+        use_cudnn_on_gpu: Accepted for TensorFlow's signature (no GPUs).
+        data_format: Where the channels are: ``"NHWC"`` (last) or ``"NCHW"`` (after the batch), with
+            the 1-D and 3-D analogues.
+        name: A name for the operation (optional).
+        input: TensorFlow 2's name for ``value``.
+        dilations: The dilation rate of the filters: an int or one per dimension (1: none).
+    """
     x = value if input is None else input
     if x is None or filters is None or stride is None or padding is None:
         raise ValueError("conv1d: value, filters, stride and padding must be given")
@@ -753,7 +854,19 @@ def conv1d(value: Any = None, filters: Any = None, stride: Any = None, padding: 
 def conv1d_transpose(input: Any, filters: Any, output_shape: Any, strides: Any,
                      padding: str = "SAME", data_format: str = "NWC", dilations: Any = None,
                      name: str | None = None) -> Any:
-    """The transpose of conv1d: ``filters`` is (K, out_C, in_C), ``output_shape`` rank 3."""
+    """The transpose of conv1d: ``filters`` is (K, out_C, in_C), ``output_shape`` rank 3.
+
+    Args:
+        input: The input: a [batch, width, in_channels] tensor (see ``data_format``).
+        filters: The filters: [width, out_channels, in_channels].
+        output_shape: The output's full shape (a 1-D tensor or a list).
+        strides: The stride along the width.
+        padding: ``"SAME"``, ``"VALID"``, or a list of explicit (before, after) pairs.
+        data_format: Where the channels are: ``"NHWC"`` (last) or ``"NCHW"`` (after the batch), with
+            the 1-D and 3-D analogues.
+        dilations: The dilation rate of the filters: an int or one per dimension (1: none).
+        name: A name for the operation (optional).
+    """
     fmt, axis = _conv1d_formats(data_format)
     with name_scope(name, "conv1d_transpose", [input, filters, output_shape]) as scope:
         x = _input(input, "Conv2DBackpropInput", "out_backprop")
@@ -777,7 +890,18 @@ def conv1d_transpose(input: Any, filters: Any, output_shape: Any, strides: Any,
 def depthwise_conv2d_native(input: Any, filter: Any, strides: Any, padding: Any,
                             data_format: str = "NHWC", dilations: Any = None,
                             name: str | None = None) -> Any:
-    """Depthwise 2-D convolution: each input channel convolved with its own M filters."""
+    """Depthwise 2-D convolution: each input channel convolved with its own M filters.
+
+    Args:
+        input: The input: a [batch, height, width, in_channels] tensor (see ``data_format``).
+        filter: The filters: [height, width, in_channels, channel_multiplier].
+        strides: The stride of the sliding window: an int or one per dimension.
+        padding: ``"SAME"``, ``"VALID"``, or a list of explicit (before, after) pairs.
+        data_format: Where the channels are: ``"NHWC"`` (last) or ``"NCHW"`` (after the batch), with
+            the 1-D and 3-D analogues.
+        dilations: The dilation rate of the filters: an int or one per dimension (1: none).
+        name: A name for the operation (optional).
+    """
     attrs = _window_attrs("DepthwiseConv2dNative", strides, padding, data_format, dilations)
     x, f = _conv_inputs("DepthwiseConv2dNative", input, filter, attrs)
     return apply_op("DepthwiseConv2dNative", (x, f), attrs, name=name)
@@ -786,7 +910,19 @@ def depthwise_conv2d_native(input: Any, filter: Any, strides: Any, padding: Any,
 def depthwise_conv2d_backprop_input(input_sizes: Any, filter: Any, out_backprop: Any,
                                     strides: Any, padding: Any, data_format: str = "NHWC",
                                     dilations: Any = None, name: str | None = None) -> Any:
-    """The gradient of depthwise_conv2d with respect to its input (of shape ``input_sizes``)."""
+    """The gradient of depthwise_conv2d with respect to its input (of shape ``input_sizes``).
+
+    Args:
+        input_sizes: The shape of the input (a 1-D int32 tensor).
+        filter: The filters: [height, width, in_channels, channel_multiplier].
+        out_backprop: The gradient with respect to the convolution's output.
+        strides: The stride of the sliding window: an int or one per dimension.
+        padding: ``"SAME"``, ``"VALID"``, or a list of explicit (before, after) pairs.
+        data_format: Where the channels are: ``"NHWC"`` (last) or ``"NCHW"`` (after the batch), with
+            the 1-D and 3-D analogues.
+        dilations: The dilation rate of the filters: an int or one per dimension (1: none).
+        name: A name for the operation (optional).
+    """
     op = "DepthwiseConv2dNativeBackpropInput"
     attrs = _window_attrs(op, strides, padding, data_format, dilations)
     dy = _input(out_backprop, op, "out_backprop")
@@ -799,7 +935,19 @@ def depthwise_conv2d_backprop_input(input_sizes: Any, filter: Any, out_backprop:
 def depthwise_conv2d_backprop_filter(input: Any, filter_sizes: Any, out_backprop: Any,
                                      strides: Any, padding: Any, data_format: str = "NHWC",
                                      dilations: Any = None, name: str | None = None) -> Any:
-    """The gradient of depthwise_conv2d with respect to its filter (of shape ``filter_sizes``)."""
+    """The gradient of depthwise_conv2d with respect to its filter (of shape ``filter_sizes``).
+
+    Args:
+        input: The convolution's input.
+        filter_sizes: The shape of the filters (a 1-D int32 tensor).
+        out_backprop: The gradient with respect to the convolution's output.
+        strides: The stride of the sliding window: an int or one per dimension.
+        padding: ``"SAME"``, ``"VALID"``, or a list of explicit (before, after) pairs.
+        data_format: Where the channels are: ``"NHWC"`` (last) or ``"NCHW"`` (after the batch), with
+            the 1-D and 3-D analogues.
+        dilations: The dilation rate of the filters: an int or one per dimension (1: none).
+        name: A name for the operation (optional).
+    """
     op = "DepthwiseConv2dNativeBackpropFilter"
     attrs = _window_attrs(op, strides, padding, data_format, dilations)
     x = _input(input, op, "input")
@@ -812,7 +960,18 @@ def depthwise_conv2d_backprop_filter(input: Any, filter_sizes: Any, out_backprop
 def depthwise_conv2d_v2(input: Any, filter: Any, strides: Any, padding: Any,
                         data_format: str | None = None, dilations: Any = None,
                         name: str | None = None) -> Any:
-    """Depthwise 2-D convolution with (KH, KW, C, M) ``filter``: C*M output channels."""
+    """Depthwise 2-D convolution with (KH, KW, C, M) ``filter``: C*M output channels.
+
+    Args:
+        input: The input: a [batch, height, width, in_channels] tensor (see ``data_format``).
+        filter: The filters: [height, width, in_channels, channel_multiplier].
+        strides: The stride of the sliding window: an int or one per dimension.
+        padding: ``"SAME"``, ``"VALID"``, or a list of explicit (before, after) pairs.
+        data_format: Where the channels are: ``"NHWC"`` (last) or ``"NCHW"`` (after the batch), with
+            the 1-D and 3-D analogues.
+        dilations: The dilation rate of the filters: an int or one per dimension (1: none).
+        name: A name for the operation (optional).
+    """
     with name_scope(name, "depthwise", [input, filter]) as scope:
         return depthwise_conv2d_native(input, filter, strides, padding, data_format or "NHWC",
                                        dilations, name=scope)
@@ -821,7 +980,19 @@ def depthwise_conv2d_v2(input: Any, filter: Any, strides: Any, padding: Any,
 def depthwise_conv2d(input: Any, filter: Any, strides: Any, padding: Any, rate: Any = None,
                      name: str | None = None, data_format: str | None = None,
                      dilations: Any = None) -> Any:
-    """TF1 form of ``depthwise_conv2d`` (``rate`` is the dilation)."""
+    """TF1 form of ``depthwise_conv2d`` (``rate`` is the dilation).
+
+    Args:
+        input: The input: a [batch, height, width, in_channels] tensor (see ``data_format``).
+        filter: The filters: [height, width, in_channels, channel_multiplier].
+        strides: The stride of the sliding window: an int or one per dimension.
+        padding: ``"SAME"``, ``"VALID"``, or a list of explicit (before, after) pairs.
+        rate: The dilation rate: one per spatial dimension (TF1's name for ``dilations``).
+        name: A name for the operation (optional).
+        data_format: Where the channels are: ``"NHWC"`` (last) or ``"NCHW"`` (after the batch), with
+            the 1-D and 3-D analogues.
+        dilations: The dilation rate of the filters: an int or one per dimension (1: none).
+    """
     if rate is not None and dilations is not None:
         raise ValueError("depthwise_conv2d: specify only one of rate and dilations")
     return depthwise_conv2d_v2(input, filter, strides, padding, data_format,
@@ -831,7 +1002,19 @@ def depthwise_conv2d(input: Any, filter: Any, strides: Any, padding: Any, rate: 
 def separable_conv2d_v2(input: Any, depthwise_filter: Any, pointwise_filter: Any,
                         strides: Any, padding: Any, data_format: str | None = None,
                         dilations: Any = None, name: str | None = None) -> Any:
-    """A depthwise convolution followed by a 1x1 convolution with ``pointwise_filter``."""
+    """A depthwise convolution followed by a 1x1 convolution with ``pointwise_filter``.
+
+    Args:
+        input: The input: a [batch, height, width, in_channels] tensor (see ``data_format``).
+        depthwise_filter: The depthwise filters: [height, width, in_channels, channel_multiplier].
+        pointwise_filter: The 1x1 filters: [1, 1, in_channels * channel_multiplier, out_channels].
+        strides: The stride of the sliding window: an int or one per dimension.
+        padding: ``"SAME"``, ``"VALID"``, or a list of explicit (before, after) pairs.
+        data_format: Where the channels are: ``"NHWC"`` (last) or ``"NCHW"`` (after the batch), with
+            the 1-D and 3-D analogues.
+        dilations: The dilation rate of the filters: an int or one per dimension (1: none).
+        name: A name for the operation (optional).
+    """
     with name_scope(name, "separable_conv2d", [input, depthwise_filter, pointwise_filter]) \
             as scope:
         p = _input(pointwise_filter, "Conv2D", "filter")
@@ -848,7 +1031,20 @@ def separable_conv2d_v2(input: Any, depthwise_filter: Any, pointwise_filter: Any
 def separable_conv2d(input: Any, depthwise_filter: Any, pointwise_filter: Any, strides: Any,
                      padding: Any, rate: Any = None, name: str | None = None,
                      data_format: str | None = None, dilations: Any = None) -> Any:
-    """TF1 form of ``separable_conv2d`` (``rate`` is the dilation)."""
+    """TF1 form of ``separable_conv2d`` (``rate`` is the dilation).
+
+    Args:
+        input: The input: a [batch, height, width, in_channels] tensor (see ``data_format``).
+        depthwise_filter: The depthwise filters: [height, width, in_channels, channel_multiplier].
+        pointwise_filter: The 1x1 filters: [1, 1, in_channels * channel_multiplier, out_channels].
+        strides: The stride of the sliding window: an int or one per dimension.
+        padding: ``"SAME"``, ``"VALID"``, or a list of explicit (before, after) pairs.
+        rate: The dilation rate of the depthwise step (TF1's name for ``dilations``).
+        name: A name for the operation (optional).
+        data_format: Where the channels are: ``"NHWC"`` (last) or ``"NCHW"`` (after the batch), with
+            the 1-D and 3-D analogues.
+        dilations: The dilation rate of the filters: an int or one per dimension (1: none).
+    """
     if rate is not None and dilations is not None:
         raise ValueError("separable_conv2d: specify only one of rate and dilations")
     return separable_conv2d_v2(input, depthwise_filter, pointwise_filter, strides, padding,
@@ -857,14 +1053,34 @@ def separable_conv2d(input: Any, depthwise_filter: Any, pointwise_filter: Any, s
 
 def atrous_conv2d(value: Any, filters: Any, rate: int, padding: Any,
                   name: str | None = None) -> Any:
-    """conv2d with stride 1 and dilation ``rate`` (NHWC)."""
+    """conv2d with stride 1 and dilation ``rate`` (NHWC).
+
+    Args:
+        value: The input: a [batch, height, width, in_channels] tensor.
+        filters: The filters: [height, width, in_channels, out_channels].
+        rate: The dilation rate (a positive int).
+        padding: ``"SAME"``, ``"VALID"``, or a list of explicit (before, after) pairs.
+        name: A name for the operation (optional).
+    """
     return conv2d_v2(value, filters, 1, padding, dilations=rate, name=name)
 
 
 def convolution_v2(input: Any, filters: Any, strides: Any = None, padding: Any = "VALID",
                    data_format: str | None = None, dilations: Any = None,
                    name: str | None = None) -> Any:
-    """N-D convolution for N = 1 (rank-3 input) and N = 2 (rank-4 input)."""
+    """N-D convolution for N = 1 (rank-3 input) and N = 2 (rank-4 input).
+
+    Args:
+        input: The input: a tensor of rank N + 2 (batch, N spatial dimensions, channels; see
+            ``data_format``).
+        filters: The filters: [spatial..., in_channels, out_channels].
+        strides: The stride of the sliding window: an int or one per dimension.
+        padding: ``"SAME"``, ``"VALID"``, or a list of explicit (before, after) pairs.
+        data_format: Where the channels are: ``"NHWC"`` (last) or ``"NCHW"`` (after the batch), with
+            the 1-D and 3-D analogues.
+        dilations: The dilation rate of the filters: an int or one per dimension (1: none).
+        name: A name for the operation (optional).
+    """
     x = _input(input, "Conv2D", "input")
     rank = x.shape.rank
     if rank == 3:
@@ -880,7 +1096,21 @@ def convolution(input: Any, filter: Any = None, padding: Any = None, strides: An
                 dilation_rate: Any = None, name: str | None = None,
                 data_format: str | None = None, filters: Any = None,
                 dilations: Any = None) -> Any:
-    """TF1 form of ``convolution`` (``filter``/``dilation_rate``; ``filters``/``dilations``)."""
+    """TF1 form of ``convolution`` (``filter``/``dilation_rate``; ``filters``/``dilations``).
+
+    Args:
+        input: The input: a tensor of rank N + 2 (batch, N spatial dimensions, channels; see
+            ``data_format``).
+        filter: The filters: [spatial..., in_channels, out_channels].
+        padding: ``"SAME"``, ``"VALID"``, or a list of explicit (before, after) pairs.
+        strides: The stride of the sliding window: an int or one per dimension.
+        dilation_rate: TF1's name for ``dilations``.
+        name: A name for the operation (optional).
+        data_format: Where the channels are: ``"NHWC"`` (last) or ``"NCHW"`` (after the batch), with
+            the 1-D and 3-D analogues.
+        filters: TensorFlow 2's name for ``filter``.
+        dilations: The dilation rate of the filters: an int or one per dimension (1: none).
+    """
     f = filters if filter is None else filter
     if f is None or padding is None:
         raise ValueError("convolution: filter and padding must be given")

@@ -65,7 +65,13 @@ def _linalg_error(op_type: str, message: str) -> InvalidArgumentError:
 
 
 def matrix_transpose(a: Any, name: str = "matrix_transpose", conjugate: bool = False) -> Any:
-    """``a`` with its last two axes swapped."""
+    """``a`` with its last two axes swapped.
+
+    Args:
+        a: A tensor of rank 2 or more.
+        name: A name for the operation (optional).
+        conjugate: Whether to conjugate as well (complex tensors).
+    """
     with name_scope(name, "matrix_transpose", [a]):
         a = convert_to_tensor(_as_value(a))
         r = a.shape.rank
@@ -105,7 +111,13 @@ def _inverse_grad(op: Any, grad: Any) -> Any:
 
 
 def inv(input: Any, adjoint: bool = False, name: str | None = None) -> Any:  # noqa: A002
-    """The inverse of each matrix (of its transpose with ``adjoint``)."""
+    """The inverse of each matrix (of its transpose with ``adjoint``).
+
+    Args:
+        input: A tensor of invertible [..., M, M] matrices.
+        adjoint: Whether to use the matrices' adjoints (conjugate transposes).
+        name: A name for the operation (optional).
+    """
     x = _float_input(input, "MatrixInverse")
     return apply_op("MatrixInverse", [x], {"adjoint": bool(adjoint)}, name=name)
 
@@ -121,7 +133,12 @@ def _det_grad(op: Any, grad: Any) -> Any:
 
 
 def det(input: Any, name: str | None = None) -> Any:  # noqa: A002
-    """The determinant of each matrix."""
+    """The determinant of each matrix.
+
+    Args:
+        input: A tensor of [..., M, M] matrices.
+        name: A name for the operation (optional).
+    """
     return apply_op("MatrixDeterminant", [_float_input(input, "MatrixDeterminant")], name=name)
 
 
@@ -145,14 +162,24 @@ def _slogdet_grad(op: Any, grad_sign: Any, grad_logdet: Any) -> Any:
 
 
 def slogdet(input: Any, name: str | None = None) -> tuple:  # noqa: A002
-    """(sign, log|det|) of each matrix, without overflow."""
+    """(sign, log|det|) of each matrix, without overflow.
+
+    Args:
+        input: A tensor of [..., M, M] matrices.
+        name: A name for the operation (optional).
+    """
     out = apply_op("LogMatrixDeterminant", [_float_input(input, "LogMatrixDeterminant")],
                    name=name)
     return out[0], out[1]
 
 
 def logdet(matrix: Any, name: str | None = None) -> Any:
-    """log det of each Hermitian positive-definite matrix: 2 * sum(log(diag(cholesky)))."""
+    """log det of each Hermitian positive-definite matrix: 2 * sum(log(diag(cholesky))).
+
+    Args:
+        matrix: A tensor of Hermitian positive-definite [..., M, M] matrices.
+        name: A name for the operation (optional).
+    """
     with name_scope(name, "logdet", [matrix]):
         chol = cholesky(matrix)
         return multiply(2.0, reduce_sum(log(diag_part(chol)), -1))
@@ -184,7 +211,12 @@ def _cholesky_grad(op: Any, grad: Any) -> Any:
 
 
 def cholesky(input: Any, name: str | None = None) -> Any:  # noqa: A002
-    """The lower-triangular Cholesky factor L (L @ L^T = input) of each matrix."""
+    """The lower-triangular Cholesky factor L (L @ L^T = input) of each matrix.
+
+    Args:
+        input: A tensor of symmetric (Hermitian) positive-definite [..., M, M] matrices.
+        name: A name for the operation (optional).
+    """
     return apply_op("Cholesky", [_float_input(input, "Cholesky")], name=name)
 
 
@@ -224,7 +256,14 @@ def _matrix_solve_grad(op: Any, grad: Any) -> Any:
 
 
 def solve(matrix: Any, rhs: Any, adjoint: bool = False, name: str | None = None) -> Any:
-    """X with matrix @ X = rhs (matrix^T @ X = rhs with ``adjoint``)."""
+    """X with matrix @ X = rhs (matrix^T @ X = rhs with ``adjoint``).
+
+    Args:
+        matrix: A tensor of invertible [..., M, M] matrices.
+        rhs: The right-hand sides: a tensor of [..., M, K] matrices.
+        adjoint: Whether to use the matrices' adjoints (conjugate transposes).
+        name: A name for the operation (optional).
+    """
     a = _float_input(matrix, "MatrixSolve", "matrix")
     b = _float_input(rhs, "MatrixSolve", "rhs", a.dtype.base_dtype)
     return apply_op("MatrixSolve", [a, b], {"adjoint": bool(adjoint)}, name=name)
@@ -251,7 +290,15 @@ def _triangular_solve_grad(op: Any, grad: Any) -> Any:
 
 def triangular_solve(matrix: Any, rhs: Any, lower: bool = True, adjoint: bool = False,
                      name: str | None = None) -> Any:
-    """X with T @ X = rhs, T the lower (or upper) triangle of ``matrix`` (the rest unread)."""
+    """X with T @ X = rhs, T the lower (or upper) triangle of ``matrix`` (the rest unread).
+
+    Args:
+        matrix: A tensor of triangular [..., M, M] matrices.
+        rhs: The right-hand sides: a tensor of [..., M, K] matrices.
+        lower: Whether the matrices are lower (True) or upper triangular.
+        adjoint: Whether to use the matrices' adjoints (conjugate transposes).
+        name: A name for the operation (optional).
+    """
     a = _float_input(matrix, "MatrixTriangularSolve", "matrix")
     b = _float_input(rhs, "MatrixTriangularSolve", "rhs", a.dtype.base_dtype)
     return apply_op("MatrixTriangularSolve", [a, b],
@@ -284,7 +331,12 @@ def _diag_grad(op: Any, grad: Any) -> Any:
 
 
 def diag(diagonal: Any, name: str = "diag") -> Any:
-    """Square matrices with ``diagonal`` (last axis) on their main diagonal."""
+    """Square matrices with ``diagonal`` (last axis) on their main diagonal.
+
+    Args:
+        diagonal: The diagonals: a tensor of [..., M] vectors.
+        name: A name for the operation (optional).
+    """
     return apply_op("MatrixDiag", [convert_to_tensor(_as_value(diagonal))], name=name)
 
 
@@ -308,7 +360,12 @@ def _diag_part_grad(op: Any, grad: Any) -> Any:
 
 
 def diag_part(input: Any, name: str = "diag_part") -> Any:  # noqa: A002
-    """The main diagonal of each matrix (length min(rows, columns))."""
+    """The main diagonal of each matrix (length min(rows, columns)).
+
+    Args:
+        input: A tensor of matrices: the last two axes, any batch axes before them.
+        name: A name for the operation (optional).
+    """
     return apply_op("MatrixDiagPart", [convert_to_tensor(_as_value(input))], name=name)
 
 
@@ -332,7 +389,13 @@ def _set_diag_grad(op: Any, grad: Any) -> Any:
 
 
 def set_diag(input: Any, diagonal: Any, name: str = "set_diag") -> Any:  # noqa: A002
-    """``input`` with the main diagonal of each matrix replaced by ``diagonal``."""
+    """``input`` with the main diagonal of each matrix replaced by ``diagonal``.
+
+    Args:
+        input: A tensor of matrices: the last two axes, any batch axes before them.
+        diagonal: The new diagonals: a tensor of [..., min(M, N)] vectors.
+        name: A name for the operation (optional).
+    """
     x = convert_to_tensor(_as_value(input))
     d = convert_to_tensor(_as_value(diagonal), x.dtype.base_dtype)
     return apply_op("MatrixSetDiag", [x, d], name=name)
@@ -360,20 +423,40 @@ def _band_part_grad(op: Any, grad: Any) -> Any:
 def band_part(input: Any, num_lower: int, num_upper: int,  # noqa: A002
               name: str | None = None) -> Any:
     """Each matrix with everything outside the band (``num_lower`` subdiagonals,
-    ``num_upper`` superdiagonals; negative: all) set to zero."""
+    ``num_upper`` superdiagonals; negative: all) set to zero.
+
+    Args:
+        input: A tensor of matrices: the last two axes, any batch axes before them.
+        num_lower: How many subdiagonals to keep; negative keeps all.
+        num_upper: How many superdiagonals to keep; negative keeps all.
+        name: A name for the operation (optional).
+    """
     return apply_op("MatrixBandPart", [convert_to_tensor(_as_value(input))],
                     {"num_lower": int(num_lower), "num_upper": int(num_upper)}, name=name)
 
 
 def trace(x: Any, name: str | None = None) -> Any:
-    """The sum of the main diagonal of each matrix."""
+    """The sum of the main diagonal of each matrix.
+
+    Args:
+        x: A tensor of matrices: the last two axes, any batch axes before them.
+        name: A name for the operation (optional).
+    """
     with name_scope(name, "Trace", [x]) as scope:
         return reduce_sum(diag_part(x), [-1], name=scope)
 
 
 def eye(num_rows: int, num_columns: int | None = None, batch_shape: Any = None,
         dtype: Any = dtypes.float32, name: str | None = None) -> Any:
-    """Identity matrices [*batch_shape, num_rows, num_columns]."""
+    """Identity matrices [*batch_shape, num_rows, num_columns].
+
+    Args:
+        num_rows: The number of rows.
+        num_columns: The number of columns; ``num_rows`` when None.
+        batch_shape: Leading batch dimensions of the result (a list of ints).
+        dtype: The result's dtype.
+        name: A name for the operation (optional).
+    """
     dt = dtypes.as_dtype(dtype)
     m = np.eye(int(num_rows), int(num_rows if num_columns is None else num_columns),
                dtype=dt.as_numpy_dtype)
@@ -394,14 +477,30 @@ def eye_like(x: Any) -> Any:
 def matvec(a: Any, b: Any, transpose_a: bool = False, adjoint_a: bool = False,
            a_is_sparse: bool = False, b_is_sparse: bool = False,
            name: str | None = None) -> Any:
-    """The matrix-vector product a @ b over the last axes (batched)."""
+    """The matrix-vector product a @ b over the last axes (batched).
+
+    Args:
+        a: A tensor of [..., M, N] matrices.
+        b: A tensor of [..., N] vectors.
+        transpose_a: Whether to transpose ``a`` first.
+        adjoint_a: Whether to take ``a``'s adjoint first.
+        a_is_sparse: Accepted for TensorFlow's signature.
+        b_is_sparse: Accepted for TensorFlow's signature.
+        name: A name for the operation (optional).
+    """
     with name_scope(name, "MatVec", [a, b]):
         b = convert_to_tensor(_as_value(b))
         return squeeze(matmul(a, expand_dims(b, -1), transpose_a=transpose_a or adjoint_a), [-1])
 
 
 def cholesky_solve(chol: Any, rhs: Any, name: str | None = None) -> Any:
-    """X with A @ X = rhs, given A's Cholesky factor ``chol``."""
+    """X with A @ X = rhs, given A's Cholesky factor ``chol``.
+
+    Args:
+        chol: The lower Cholesky factors of the [..., M, M] matrices, as ``cholesky`` returns.
+        rhs: The right-hand sides: a tensor of [..., M, K] matrices.
+        name: A name for the operation (optional).
+    """
     with name_scope(name, "cholesky_solve", [chol, rhs]):
         y = triangular_solve(chol, rhs, lower=True, adjoint=False)
         return triangular_solve(chol, y, lower=True, adjoint=True)
@@ -428,7 +527,16 @@ def lstsq(matrix: Any, rhs: Any, l2_regularizer: float = 0.0, fast: bool = True,
     """The least-squares solution of matrix @ X = rhs. ``fast=True``: ridge-regularised by
     ``l2_regularizer``, through the normal equations and a Cholesky factorisation.
     ``fast=False``: the minimum-norm solution even for rank-deficient matrices (from the SVD;
-    ``l2_regularizer`` is ignored and, as in TensorFlow, it has no gradient)."""
+    ``l2_regularizer`` is ignored and, as in TensorFlow, it has no gradient).
+
+    Args:
+        matrix: A tensor of matrices: the last two axes, any batch axes before them.
+        rhs: The right-hand sides: a tensor of [..., M, K] matrices.
+        l2_regularizer: The L2 regularization weight (non-negative).
+        fast: Whether to solve the normal equations (True) or use a complete orthogonal
+            decomposition.
+        name: A name for the operation (optional).
+    """
     with name_scope(name, "matrix_solve_ls", [matrix, rhs]):
         a = _float_input(matrix, "MatrixSolveLs", "matrix")
         b = _float_input(rhs, "MatrixSolveLs", "rhs", a.dtype.base_dtype)
@@ -480,13 +588,23 @@ def _eigh_grad(op: Any, grad_e: Any, grad_v: Any) -> Any:
 
 def eigh(tensor: Any, name: str | None = None) -> tuple:
     """(eigenvalues ascending, eigenvectors as columns) of each symmetric matrix (its lower
-    triangle is read)."""
+    triangle is read).
+
+    Args:
+        tensor: A tensor of symmetric (Hermitian) [..., M, M] matrices.
+        name: A name for the operation (optional).
+    """
     out = apply_op("SelfAdjointEigV2", [_float_input(tensor, "SelfAdjointEigV2")], name=name)
     return out[0], out[1]
 
 
 def eigvalsh(tensor: Any, name: str | None = None) -> Any:
-    """The eigenvalues (ascending) of each symmetric matrix."""
+    """The eigenvalues (ascending) of each symmetric matrix.
+
+    Args:
+        tensor: A tensor of symmetric (Hermitian) [..., M, M] matrices.
+        name: A name for the operation (optional).
+    """
     return eigh(tensor, name)[0]
 
 
@@ -545,7 +663,13 @@ def _qr_grad(op: Any, dq: Any, dr: Any) -> Any:
 
 
 def qr(input: Any, full_matrices: bool = False, name: str | None = None) -> tuple:  # noqa: A002
-    """(q, r) with input = q @ r, q orthonormal columns and r upper triangular."""
+    """(q, r) with input = q @ r, q orthonormal columns and r upper triangular.
+
+    Args:
+        input: A tensor of matrices: the last two axes, any batch axes before them.
+        full_matrices: Whether to return the full (square) factors rather than the reduced ones.
+        name: A name for the operation (optional).
+    """
     out = apply_op("Qr", [_float_input(input, "Qr")], {"full_matrices": bool(full_matrices)},
                    name=name)
     return out[0], out[1]
@@ -619,7 +743,14 @@ def _svd_grad(op: Any, grad_s: Any, grad_u: Any, grad_v: Any) -> Any:
 def svd(tensor: Any, full_matrices: bool = False, compute_uv: bool = True,
         name: str | None = None) -> Any:
     """Singular values (descending), and with ``compute_uv`` (s, u, v) with
-    tensor = u @ diag(s) @ v^T."""
+    tensor = u @ diag(s) @ v^T.
+
+    Args:
+        tensor: A tensor of matrices: the last two axes, any batch axes before them.
+        full_matrices: Whether to return the full (square) factors rather than the reduced ones.
+        compute_uv: Whether to return the singular vectors too (else only the values).
+        name: A name for the operation (optional).
+    """
     out = apply_op("Svd", [_float_input(tensor, "Svd")],
                    {"compute_uv": bool(compute_uv), "full_matrices": bool(full_matrices)},
                    name=name)
@@ -680,7 +811,12 @@ def _expm_grad(op: Any, grad: Any) -> Any:
 
 
 def expm(input: Any, name: str | None = None) -> Any:  # noqa: A002
-    """The matrix exponential of each square matrix."""
+    """The matrix exponential of each square matrix.
+
+    Args:
+        input: A tensor of [..., M, M] matrices.
+        name: A name for the operation (optional).
+    """
     return apply_op("MatrixExponential", [_float_input(input, "MatrixExponential")], name=name)
 
 
@@ -719,7 +855,17 @@ def norm(tensor: Any, ord: Any = "euclidean", axis: Any = None, keepdims: Any = 
     axes if None), or the matrix norm ('euclidean'/'fro', 1, 2, inf) over a pair of axes.
 
     As in TensorFlow, the gradient of the euclidean (and p-) norm at the zero vector is NaN;
-    ``safe_norm`` is the same norm with a zero gradient there."""
+    ``safe_norm`` is the same norm with a zero gradient there.
+
+    Args:
+        tensor: The tensor whose norm to take.
+        ord: The norm: ``"euclidean"``, ``"fro"``, 1, 2, ``np.inf`` or a positive number.
+        axis: None (the whole tensor as a vector), an int (vector norms) or a pair of ints (matrix
+            norms).
+        keepdims: Whether to keep the reduced axes with length 1.
+        name: A name for the operation (optional).
+        keep_dims: TF1's name for ``keepdims``.
+    """
     if keep_dims is not None:
         if keepdims is not None:
             raise ValueError("Cannot specify both 'keep_dims' and 'keepdims'.")
@@ -768,7 +914,16 @@ def safe_norm(tensor: Any, ord: Any = "euclidean", axis: Any = None, keepdims: A
               name: str | None = None) -> Any:
     """``norm`` whose gradient (of any order) at the zero vector is 0 instead of TensorFlow's
     NaN, for the euclidean/Frobenius and p-norms; other ords are ``norm`` itself (a flowgrad
-    extension, not a TensorFlow name)."""
+    extension, not a TensorFlow name).
+
+    Args:
+        tensor: The tensor whose norm to take.
+        ord: The norm: ``"euclidean"``, ``"fro"``, 1, 2, ``np.inf`` or a positive number.
+        axis: None (the whole tensor as a vector), an int (vector norms) or a pair of ints (matrix
+            norms).
+        keepdims: Whether to keep the reduced axes with length 1.
+        name: A name for the operation (optional).
+    """
     axes, is_matrix = _norm_axes(axis, ord)
     euclidean = ord in ("euclidean", "fro") or ord == 2 and not is_matrix
     p_norm = not is_matrix and isinstance(ord, (int, float)) and ord not in (1, 2, np.inf)

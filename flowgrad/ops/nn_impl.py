@@ -49,7 +49,13 @@ def _same_shape_labels(labels: Any, logits: Any, what: str) -> tuple:
 
 def sigmoid_cross_entropy_with_logits_v2(labels: Any = None, logits: Any = None,
                                          name: str | None = None) -> Any:
-    """Elementwise logistic loss max(x, 0) - x * z + log(1 + exp(-|x|)) (overflow-free)."""
+    """Elementwise logistic loss max(x, 0) - x * z + log(1 + exp(-|x|)) (overflow-free).
+
+    Args:
+        labels: The labels in [0, 1], as ``logits``' shape and dtype.
+        logits: The logits: a floating tensor.
+        name: A name for the operation (optional).
+    """
     with name_scope(name, "logistic_loss", [logits, labels]) as scope:
         z, x = _same_shape_labels(labels, logits, "sigmoid_cross_entropy_with_logits")
         zeros = zeros_like(x)
@@ -62,7 +68,15 @@ def sigmoid_cross_entropy_with_logits_v2(labels: Any = None, logits: Any = None,
 
 def sigmoid_cross_entropy_with_logits(_sentinel: Any = None, labels: Any = None,
                                       logits: Any = None, name: str | None = None) -> Any:
-    """TF1 form (keyword arguments only) of the logistic loss."""
+    """TF1 form (keyword arguments only) of the logistic loss.
+
+    Args:
+        _sentinel: Guards against positional arguments (TensorFlow's); pass ``labels`` and
+            ``logits`` by name.
+        labels: The labels in [0, 1], as ``logits``' shape and dtype.
+        logits: The logits: a floating tensor.
+        name: A name for the operation (optional).
+    """
     _check_xent_args("sigmoid_cross_entropy_with_logits", _sentinel, labels, logits)
     return sigmoid_cross_entropy_with_logits_v2(labels, logits, name)
 
@@ -73,7 +87,15 @@ def weighted_cross_entropy_with_logits(labels: Any = None, logits: Any = None,
     """Logistic loss with the positive term weighted by ``pos_weight``.
 
     (1 - z) * x + (1 + (q - 1) * z) * (log(1 + exp(-|x|)) + max(-x, 0)); ``targets`` is
-    TF1's name for ``labels``."""
+    TF1's name for ``labels``.
+
+    Args:
+        labels: The labels in [0, 1], as ``logits``' shape and dtype.
+        logits: The logits: a floating tensor.
+        pos_weight: The weight of the positive examples' term.
+        name: A name for the operation (optional).
+        targets: TF1's name for ``labels``.
+    """
     if targets is not None:
         if labels is not None:
             raise ValueError("Cannot specify both 'labels' and 'targets'.")
@@ -93,7 +115,15 @@ def moments_v2(x: Any, axes: Any, shift: Any = None, keepdims: bool = False,
 
     Unlike TensorFlow, the variance does not stop the gradient through the mean: the first
     derivative is the same, and the second is then the true one. ``shift`` is unused, as
-    in TensorFlow."""
+    in TensorFlow.
+
+    Args:
+        x: A floating tensor.
+        axes: The axes to compute the mean and variance along.
+        shift: Accepted for TensorFlow's signature (unused, as in TensorFlow 2).
+        keepdims: Whether to keep the reduced axes with length 1.
+        name: A name for the operation (optional).
+    """
     with name_scope(name, "moments", [x, axes]):
         y = convert_to_tensor(_as_value(x))
         mean = reduce_mean(y, axes, keepdims=True, name="mean")
@@ -106,7 +136,16 @@ def moments_v2(x: Any, axes: Any, shift: Any = None, keepdims: bool = False,
 
 def moments(x: Any, axes: Any, shift: Any = None, name: str | None = None,
             keep_dims: bool | None = None, keepdims: bool | None = None) -> tuple:
-    """TF1 form of ``moments`` (``keep_dims`` spelling)."""
+    """TF1 form of ``moments`` (``keep_dims`` spelling).
+
+    Args:
+        x: A floating tensor.
+        axes: The axes to compute the mean and variance along.
+        shift: Accepted for TensorFlow's signature (unused, as in TensorFlow 2).
+        name: A name for the operation (optional).
+        keep_dims: TF1's name for ``keepdims``.
+        keepdims: Whether to keep the reduced axes with length 1.
+    """
     if keep_dims is not None:
         if keepdims is not None:
             raise ValueError("Cannot specify both 'keep_dims' and 'keepdims'.")
@@ -116,7 +155,15 @@ def moments(x: Any, axes: Any, shift: Any = None, name: str | None = None,
 
 def l2_normalize(x: Any, axis: Any = None, epsilon: float = 1e-12, name: str | None = None,
                  dim: Any = None) -> Any:
-    """x / sqrt(max(sum(x ** 2, axis), epsilon))."""
+    """x / sqrt(max(sum(x ** 2, axis), epsilon)).
+
+    Args:
+        x: A floating tensor.
+        axis: The axis or axes to normalize along; all when None.
+        epsilon: The lower bound of the squared norm (avoids dividing by zero).
+        name: A name for the operation (optional).
+        dim: TF1's name for ``axis``.
+    """
     if dim is not None:
         if axis is not None:
             raise ValueError("Cannot specify both 'axis' and 'dim'.")
@@ -130,7 +177,17 @@ def l2_normalize(x: Any, axis: Any = None, epsilon: float = 1e-12, name: str | N
 
 def batch_normalization(x: Any, mean: Any, variance: Any, offset: Any, scale: Any,
                         variance_epsilon: float, name: str | None = None) -> Any:
-    """(x - mean) * scale / sqrt(variance + variance_epsilon) + offset (broadcasting)."""
+    """(x - mean) * scale / sqrt(variance + variance_epsilon) + offset (broadcasting).
+
+    Args:
+        x: A floating tensor.
+        mean: The mean to subtract (broadcast against ``x``).
+        variance: The variance to divide by (broadcast against ``x``).
+        offset: The offset (beta) added after normalizing, or None.
+        scale: The scale (gamma) applied after normalizing, or None.
+        variance_epsilon: A small float added to the variance.
+        name: A name for the operation (optional).
+    """
     with name_scope(name, "batchnorm", [x, mean, variance, scale, offset]) as scope:
         x = _input(x, "batch_normalization", "x")
         dt = x.dtype.base_dtype
@@ -144,7 +201,13 @@ def batch_normalization(x: Any, mean: Any, variance: Any, offset: Any, scale: An
 
 
 def silu(features: Any, beta: float = 1.0, name: str | None = None) -> Any:
-    """features * sigmoid(beta * features) (also called swish)."""
+    """features * sigmoid(beta * features) (also called swish).
+
+    Args:
+        features: A floating tensor.
+        beta: The factor of ``features`` inside the sigmoid.
+        name: A name for the operation (optional).
+    """
     with name_scope(name, "silu", [features]) as scope:
         x = _input(features, "silu", "features")
         return multiply(x, sigmoid(multiply(x, beta)), name=scope)
@@ -154,7 +217,12 @@ swish = silu
 
 
 def zero_fraction(value: Any, name: str | None = None) -> Any:
-    """The fraction of elements of ``value`` that are zero, as a float32 scalar."""
+    """The fraction of elements of ``value`` that are zero, as a float32 scalar.
+
+    Args:
+        value: A numeric tensor.
+        name: A name for the operation (optional).
+    """
     with name_scope(name, "zero_fraction", [value]):
         v = convert_to_tensor(_as_value(value))
         return reduce_mean(cast(equal(v, zeros_like(v)), dtypes.float32))

@@ -179,7 +179,12 @@ def _relu6_grad_grad(op: Any, grad: Any) -> Any:
 
 
 def relu6(features: Any, name: str | None = None) -> Any:
-    """min(max(features, 0), 6) elementwise."""
+    """min(max(features, 0), 6) elementwise.
+
+    Args:
+        features: A floating tensor.
+        name: A name for the operation (optional).
+    """
     return apply_op("Relu6", (_input(features, "Relu6", "features", False),), name=name)
 
 
@@ -204,7 +209,13 @@ def _leaky_relu_grad_grad(op: Any, grad: Any) -> Any:
 
 
 def leaky_relu(features: Any, alpha: float = 0.2, name: str | None = None) -> Any:
-    """features where positive, else alpha * features."""
+    """features where positive, else alpha * features.
+
+    Args:
+        features: A floating tensor.
+        alpha: The slope for negative inputs.
+        name: A name for the operation (optional).
+    """
     x = _input(features, "LeakyRelu", "features", False)
     if x.dtype.is_integer:
         x = cast(x, dtypes.float32)
@@ -240,7 +251,12 @@ def _elu_grad_grad(op: Any, grad: Any) -> Any:
 
 
 def elu(features: Any, name: str | None = None) -> Any:
-    """exp(features) - 1 where negative, else features."""
+    """exp(features) - 1 where negative, else features.
+
+    Args:
+        features: A floating tensor.
+        name: A name for the operation (optional).
+    """
     return apply_op("Elu", (_input(features, "Elu", "features"),), name=name)
 
 
@@ -268,7 +284,12 @@ def _selu_grad_grad(op: Any, grad: Any) -> Any:
 
 
 def selu(features: Any, name: str | None = None) -> Any:
-    """scale * (alpha * (exp(features) - 1) where negative, else features)."""
+    """scale * (alpha * (exp(features) - 1) where negative, else features).
+
+    Args:
+        features: A floating tensor.
+        name: A name for the operation (optional).
+    """
     return apply_op("Selu", (_input(features, "Selu", "features"),), name=name)
 
 
@@ -291,7 +312,12 @@ def _softplus_grad_grad(op: Any, grad: Any) -> Any:
 
 
 def softplus(features: Any, name: str | None = None) -> Any:
-    """log(exp(features) + 1), computed without overflow."""
+    """log(exp(features) + 1), computed without overflow.
+
+    Args:
+        features: A floating tensor.
+        name: A name for the operation (optional).
+    """
     return apply_op("Softplus", (_input(features, "Softplus", "features"),), name=name)
 
 
@@ -325,7 +351,12 @@ def _softsign_grad_grad(op: Any, grad: Any) -> Any:
 
 
 def softsign(features: Any, name: str | None = None) -> Any:
-    """features / (abs(features) + 1)."""
+    """features / (abs(features) + 1).
+
+    Args:
+        features: A floating tensor.
+        name: A name for the operation (optional).
+    """
     return apply_op("Softsign", (_input(features, "Softsign", "features"),), name=name)
 
 
@@ -416,7 +447,14 @@ def softmax(logits: Any, axis: int | None = None, name: str | None = None,
 
 def log_softmax(logits: Any, axis: int | None = None, name: str | None = None,
                 dim: int | None = None) -> Any:
-    """logits - log(sum(exp(logits))) along ``axis`` (default the last), overflow-free."""
+    """logits - log(sum(exp(logits))) along ``axis`` (default the last), overflow-free.
+
+    Args:
+        logits: A floating tensor.
+        axis: The axis to normalize along; the last when None.
+        name: A name for the operation (optional).
+        dim: TF1's name for ``axis``.
+    """
     return _softmax_op("LogSoftmax", logits, axis, name, dim)
 
 
@@ -563,21 +601,47 @@ def _softmax_xent(labels: Any, logits: Any, axis: Any, name: str | None,
 
 def softmax_cross_entropy_with_logits_v2(labels: Any, logits: Any, axis: int = -1,
                                          name: str | None = None, dim: Any = None) -> Any:
-    """-sum(labels * log_softmax(logits)) along ``axis``; differentiable in labels too."""
+    """-sum(labels * log_softmax(logits)) along ``axis``; differentiable in labels too.
+
+    Args:
+        labels: The labels: a probability distribution along ``axis`` for each example, as
+            ``logits``' shape.
+        logits: The unnormalized log-probabilities, as the labels' shape.
+        axis: The class axis.
+        name: A name for the operation (optional).
+        dim: TF1's name for ``axis``.
+    """
     return _softmax_xent(labels, logits, axis if dim is None else dim, name, False)
 
 
 def softmax_cross_entropy_with_logits(_sentinel: Any = None, labels: Any = None,
                                       logits: Any = None, dim: int = -1,
                                       name: str | None = None, axis: int | None = None) -> Any:
-    """TF1 form: like the v2 op, but no gradient flows into ``labels``."""
+    """TF1 form: like the v2 op, but no gradient flows into ``labels``.
+
+    Args:
+        _sentinel: Guards against positional arguments (TensorFlow's); pass ``labels`` and
+            ``logits`` by name.
+        labels: The labels: a probability distribution along ``axis`` for each example, as
+            ``logits``' shape.
+        logits: The unnormalized log-probabilities, as the labels' shape.
+        dim: The class axis (TF1's name).
+        name: A name for the operation (optional).
+        axis: TensorFlow 2's name for ``dim``.
+    """
     _check_xent_args("softmax_cross_entropy_with_logits", _sentinel, labels, logits)
     return _softmax_xent(labels, logits, dim if axis is None else axis, name, True)
 
 
 def sparse_softmax_cross_entropy_with_logits_v2(labels: Any, logits: Any,
                                                 name: str | None = None) -> Any:
-    """-log_softmax(logits)[label] per example; ``labels`` are int class indices."""
+    """-log_softmax(logits)[label] per example; ``labels`` are int class indices.
+
+    Args:
+        labels: The class ids: an int32 or int64 tensor of ``logits``' shape without the last axis.
+        logits: The unnormalized log-probabilities: [..., classes].
+        name: A name for the operation (optional).
+    """
     x = _input(logits, "SparseSoftmaxCrossEntropyWithLogits", "features")
     z = convert_to_tensor(_as_value(labels))
     if z.dtype.base_dtype not in (dtypes.int32, dtypes.int64):
@@ -601,7 +665,15 @@ def sparse_softmax_cross_entropy_with_logits_v2(labels: Any, logits: Any,
 
 def sparse_softmax_cross_entropy_with_logits(_sentinel: Any = None, labels: Any = None,
                                              logits: Any = None, name: str | None = None) -> Any:
-    """TF1 form (keyword arguments only) of the sparse softmax cross-entropy."""
+    """TF1 form (keyword arguments only) of the sparse softmax cross-entropy.
+
+    Args:
+        _sentinel: Guards against positional arguments (TensorFlow's); pass ``labels`` and
+            ``logits`` by name.
+        labels: The class ids: an int32 or int64 tensor of ``logits``' shape without the last axis.
+        logits: The unnormalized log-probabilities: [..., classes].
+        name: A name for the operation (optional).
+    """
     _check_xent_args("sparse_softmax_cross_entropy_with_logits", _sentinel, labels, logits)
     return sparse_softmax_cross_entropy_with_logits_v2(labels, logits, name)
 
@@ -673,7 +745,14 @@ def _bias_add_grad_grad(op: Any, grad: Any) -> Any:
 
 def bias_add(value: Any, bias: Any, data_format: str | None = None,
              name: str | None = None) -> Any:
-    """value + bias, with the 1-D ``bias`` added along the channel axis of ``data_format``."""
+    """value + bias, with the 1-D ``bias`` added along the channel axis of ``data_format``.
+
+    Args:
+        value: A tensor of rank 2 or more.
+        bias: A 1-D tensor as long as ``value``'s channel dimension.
+        data_format: ``"NHWC"`` (channels last; also when None) or ``"NCHW"``.
+        name: A name for the operation (optional).
+    """
     fmt = _bias_format(data_format)
     x = _input(value, "BiasAdd", "value", False)
     b = _input(bias, "BiasAdd", "bias", False, dtype=x.dtype.base_dtype)
@@ -712,7 +791,12 @@ def _l2_loss_grad(op: Any, grad: Any) -> Any:
 
 
 def l2_loss(t: Any, name: str | None = None) -> Any:
-    """sum(t ** 2) / 2."""
+    """sum(t ** 2) / 2.
+
+    Args:
+        t: A floating tensor.
+        name: A name for the operation (optional).
+    """
     return apply_op("L2Loss", (_input(t, "L2Loss", "t"),), name=name)
 
 
@@ -741,7 +825,14 @@ register_op("InTopKV2", _in_top_k_kernel, _in_top_k_infer, grad=_NO_GRADIENT,
 
 
 def in_top_k(predictions: Any, targets: Any, k: Any, name: str | None = None) -> Any:
-    """TF1 argument order: whether each target is among the k largest predictions."""
+    """TF1 argument order: whether each target is among the k largest predictions.
+
+    Args:
+        predictions: A [batch, classes] float tensor.
+        targets: A [batch] integer tensor of class ids.
+        k: How many top predictions to look at.
+        name: A name for the operation (optional).
+    """
     p = _input(predictions, "InTopKV2", "predictions")
     t = convert_to_tensor(_as_value(targets))
     if t.dtype.base_dtype not in (dtypes.int32, dtypes.int64):
@@ -757,7 +848,14 @@ def in_top_k(predictions: Any, targets: Any, k: Any, name: str | None = None) ->
 
 
 def in_top_k_v2(targets: Any, predictions: Any, k: Any, name: str | None = None) -> Any:
-    """TF2 argument order of ``in_top_k``."""
+    """TF2 argument order of ``in_top_k``.
+
+    Args:
+        targets: A [batch] integer tensor of class ids.
+        predictions: A [batch, classes] float tensor.
+        k: How many top predictions to look at.
+        name: A name for the operation (optional).
+    """
     return in_top_k(predictions, targets, k, name)
 
 
@@ -779,7 +877,16 @@ def _noise_shape(x: Any, noise_shape: Any) -> Any:
 
 def dropout_v2(x: Any, rate: Any, noise_shape: Any = None, seed: int | None = None,
                name: str | None = None) -> Any:
-    """Zeros each element with probability ``rate`` and scales the rest by 1 / (1 - rate)."""
+    """Zeros each element with probability ``rate`` and scales the rest by 1 / (1 - rate).
+
+    Args:
+        x: A floating tensor.
+        rate: The probability of dropping each element, in [0, 1).
+        noise_shape: The shape of the random keep/drop mask (broadcast against ``x``); ``x``'s shape
+            when None.
+        seed: The op-level seed; with the graph-level seed it fixes the mask.
+        name: A name for the operation (optional).
+    """
     from flowgrad.ops.random_ops import random_uniform
     with name_scope(name, "dropout", [x]) as scope:
         x = convert_to_tensor(_as_value(x))
@@ -803,7 +910,17 @@ def dropout_v2(x: Any, rate: Any, noise_shape: Any = None, seed: int | None = No
 
 def dropout(x: Any, keep_prob: Any = None, noise_shape: Any = None, seed: int | None = None,
             name: str | None = None, rate: Any = None) -> Any:
-    """TF1 form: keeps each element with probability ``keep_prob`` (or 1 - ``rate``)."""
+    """TF1 form: keeps each element with probability ``keep_prob`` (or 1 - ``rate``).
+
+    Args:
+        x: A floating tensor.
+        keep_prob: TF1's probability of keeping each element (``1 - rate``).
+        noise_shape: The shape of the random keep/drop mask (broadcast against ``x``); ``x``'s shape
+            when None.
+        seed: The op-level seed; with the graph-level seed it fixes the mask.
+        name: A name for the operation (optional).
+        rate: The probability of dropping each element (TensorFlow 2's argument).
+    """
     if keep_prob is not None:
         if rate is not None:
             raise ValueError("Cannot specify both 'rate' and 'keep_prob'.")

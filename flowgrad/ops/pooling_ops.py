@@ -420,37 +420,99 @@ def _single(v: Any, op_type: str, what: str) -> int:
 
 def max_pool2d(input: Any, ksize: Any, strides: Any, padding: str, data_format: str = "NHWC",
                name: str | None = None) -> Any:
-    """Max over KH x KW windows of a rank-4 ``input``."""
+    """Max over KH x KW windows of a rank-4 ``input``.
+
+    Args:
+        input: The input: a [batch, height, width, channels] tensor (see ``data_format``).
+        ksize: The size of the pooling window: an int or one per dimension.
+        strides: The stride of the sliding window: an int or one per dimension.
+        padding: ``"SAME"``, ``"VALID"``, or a list of explicit (before, after) pairs.
+        data_format: Where the channels are: ``"NHWC"`` (last) or ``"NCHW"`` (after the batch), with
+            the 1-D and 3-D analogues.
+        name: A name for the operation (optional).
+    """
     return _pool2d("MaxPool", input, ksize, strides, padding, data_format, name)
 
 
 def avg_pool2d(input: Any, ksize: Any, strides: Any, padding: str, data_format: str = "NHWC",
                name: str | None = None) -> Any:
-    """Mean over KH x KW windows of a rank-4 ``input`` (SAME: of the in-bounds elements)."""
+    """Mean over KH x KW windows of a rank-4 ``input`` (SAME: of the in-bounds elements).
+
+    Args:
+        input: The input: a [batch, height, width, channels] tensor (see ``data_format``).
+        ksize: The size of the pooling window: an int or one per dimension.
+        strides: The stride of the sliding window: an int or one per dimension.
+        padding: ``"SAME"``, ``"VALID"``, or a list of explicit (before, after) pairs.
+        data_format: Where the channels are: ``"NHWC"`` (last) or ``"NCHW"`` (after the batch), with
+            the 1-D and 3-D analogues.
+        name: A name for the operation (optional).
+    """
     return _pool2d("AvgPool", input, ksize, strides, padding, data_format, name)
 
 
 def max_pool1d(input: Any, ksize: Any, strides: Any, padding: str, data_format: str = "NWC",
                name: str | None = None) -> Any:
-    """Max over windows of a rank-3 ``input``."""
+    """Max over windows of a rank-3 ``input``.
+
+    Args:
+        input: The input: a [batch, width, channels] tensor (see ``data_format``).
+        ksize: The size of the pooling window: an int or one per dimension.
+        strides: The stride of the sliding window: an int or one per dimension.
+        padding: ``"SAME"``, ``"VALID"``, or a list of explicit (before, after) pairs.
+        data_format: Where the channels are: ``"NHWC"`` (last) or ``"NCHW"`` (after the batch), with
+            the 1-D and 3-D analogues.
+        name: A name for the operation (optional).
+    """
     return _pool1d("MaxPool", input, ksize, strides, padding, data_format, name)
 
 
 def avg_pool1d(input: Any, ksize: Any, strides: Any, padding: str, data_format: str = "NWC",
                name: str | None = None) -> Any:
-    """Mean over windows of a rank-3 ``input``."""
+    """Mean over windows of a rank-3 ``input``.
+
+    Args:
+        input: The input: a [batch, width, channels] tensor (see ``data_format``).
+        ksize: The size of the pooling window: an int or one per dimension.
+        strides: The stride of the sliding window: an int or one per dimension.
+        padding: ``"SAME"``, ``"VALID"``, or a list of explicit (before, after) pairs.
+        data_format: Where the channels are: ``"NHWC"`` (last) or ``"NCHW"`` (after the batch), with
+            the 1-D and 3-D analogues.
+        name: A name for the operation (optional).
+    """
     return _pool1d("AvgPool", input, ksize, strides, padding, data_format, name)
 
 
 def max_pool_v2(input: Any, ksize: Any, strides: Any, padding: str,
                 data_format: str | None = None, name: str | None = None) -> Any:
-    """TF2 ``max_pool``: 1-D or 2-D max pooling by the rank of ``input``."""
+    """TF2 ``max_pool``: 1-D or 2-D max pooling by the rank of ``input``.
+
+    Args:
+        input: The input: a tensor of rank N + 2 (batch, N spatial dimensions, channels; see
+            ``data_format``).
+        ksize: The size of the pooling window: an int or one per dimension.
+        strides: The stride of the sliding window: an int or one per dimension.
+        padding: ``"SAME"``, ``"VALID"``, or a list of explicit (before, after) pairs.
+        data_format: Where the channels are: ``"NHWC"`` (last) or ``"NCHW"`` (after the batch), with
+            the 1-D and 3-D analogues.
+        name: A name for the operation (optional).
+    """
     return _pool_nd("MaxPool", input, ksize, strides, padding, data_format, name)
 
 
 def avg_pool_v2(input: Any, ksize: Any, strides: Any, padding: str,
                 data_format: str | None = None, name: str | None = None) -> Any:
-    """TF2 ``avg_pool``: 1-D or 2-D average pooling by the rank of ``input``."""
+    """TF2 ``avg_pool``: 1-D or 2-D average pooling by the rank of ``input``.
+
+    Args:
+        input: The input: a tensor of rank N + 2 (batch, N spatial dimensions, channels; see
+            ``data_format``).
+        ksize: The size of the pooling window: an int or one per dimension.
+        strides: The stride of the sliding window: an int or one per dimension.
+        padding: ``"SAME"``, ``"VALID"``, or a list of explicit (before, after) pairs.
+        data_format: Where the channels are: ``"NHWC"`` (last) or ``"NCHW"`` (after the batch), with
+            the 1-D and 3-D analogues.
+        name: A name for the operation (optional).
+    """
     return _pool_nd("AvgPool", input, ksize, strides, padding, data_format, name)
 
 
@@ -465,14 +527,36 @@ def _tf1_value(value: Any, input: Any, fn: str) -> Any:
 
 def max_pool(value: Any = None, ksize: Any = None, strides: Any = None, padding: Any = None,
              data_format: str = "NHWC", name: str | None = None, input: Any = None) -> Any:
-    """TF1 ``max_pool`` of a rank-4 ``value`` (``input=`` also accepted)."""
+    """TF1 ``max_pool`` of a rank-4 ``value`` (``input=`` also accepted).
+
+    Args:
+        value: The input: a [batch, height, width, channels] tensor (see ``data_format``).
+        ksize: The size of the pooling window: an int or one per dimension.
+        strides: The stride of the sliding window: an int or one per dimension.
+        padding: ``"SAME"``, ``"VALID"``, or a list of explicit (before, after) pairs.
+        data_format: Where the channels are: ``"NHWC"`` (last) or ``"NCHW"`` (after the batch), with
+            the 1-D and 3-D analogues.
+        name: A name for the operation (optional).
+        input: TensorFlow 2's name for ``value``.
+    """
     return max_pool2d(_tf1_value(value, input, "max_pool"), ksize, strides, padding,
                       data_format, name)
 
 
 def avg_pool(value: Any = None, ksize: Any = None, strides: Any = None, padding: Any = None,
              data_format: str = "NHWC", name: str | None = None, input: Any = None) -> Any:
-    """TF1 ``avg_pool`` of a rank-4 ``value`` (``input=`` also accepted)."""
+    """TF1 ``avg_pool`` of a rank-4 ``value`` (``input=`` also accepted).
+
+    Args:
+        value: The input: a [batch, height, width, channels] tensor (see ``data_format``).
+        ksize: The size of the pooling window: an int or one per dimension.
+        strides: The stride of the sliding window: an int or one per dimension.
+        padding: ``"SAME"``, ``"VALID"``, or a list of explicit (before, after) pairs.
+        data_format: Where the channels are: ``"NHWC"`` (last) or ``"NCHW"`` (after the batch), with
+            the 1-D and 3-D analogues.
+        name: A name for the operation (optional).
+        input: TensorFlow 2's name for ``value``.
+    """
     return avg_pool2d(_tf1_value(value, input, "avg_pool"), ksize, strides, padding,
                       data_format, name)
 
@@ -481,7 +565,19 @@ def max_pool_with_argmax_v2(input: Any, ksize: Any, strides: Any, padding: str,
                             data_format: str = "NHWC", output_dtype: Any = dtypes.int64,
                             include_batch_in_index: bool = False,
                             name: str | None = None) -> Any:
-    """(max pool, flat index of each maximum); NHWC only, as in TensorFlow."""
+    """(max pool, flat index of each maximum); NHWC only, as in TensorFlow.
+
+    Args:
+        input: The input: a [batch, height, width, channels] tensor.
+        ksize: The size of the pooling window: an int or one per dimension.
+        strides: The stride of the sliding window: an int or one per dimension.
+        padding: ``"SAME"``, ``"VALID"``, or a list of explicit (before, after) pairs.
+        data_format: Where the channels are: ``"NHWC"`` (last) or ``"NCHW"`` (after the batch), with
+            the 1-D and 3-D analogues.
+        output_dtype: int32 or int64: the dtype of the argmax indices.
+        include_batch_in_index: Whether the flattened indices count the batch dimension too.
+        name: A name for the operation (optional).
+    """
     if data_format != "NHWC":
         raise ValueError("max_pool_with_argmax: data_format must be 'NHWC', got %r"
                          % (data_format,))
@@ -504,7 +600,20 @@ def max_pool_with_argmax(input: Any, ksize: Any, strides: Any, padding: str,
                          data_format: str = "NHWC", Targmax: Any = None,  # noqa: N803
                          name: str | None = None, output_dtype: Any = None,
                          include_batch_in_index: bool = False) -> Any:
-    """TF1 form of ``max_pool_with_argmax`` (``Targmax`` or ``output_dtype``)."""
+    """TF1 form of ``max_pool_with_argmax`` (``Targmax`` or ``output_dtype``).
+
+    Args:
+        input: The input: a [batch, height, width, channels] tensor.
+        ksize: The size of the pooling window: an int or one per dimension.
+        strides: The stride of the sliding window: an int or one per dimension.
+        padding: ``"SAME"``, ``"VALID"``, or a list of explicit (before, after) pairs.
+        data_format: Where the channels are: ``"NHWC"`` (last) or ``"NCHW"`` (after the batch), with
+            the 1-D and 3-D analogues.
+        Targmax: TF1's name for ``output_dtype``.
+        name: A name for the operation (optional).
+        output_dtype: int32 or int64: the dtype of the argmax indices (int64 when None).
+        include_batch_in_index: Whether the flattened indices count the batch dimension too.
+    """
     if Targmax is not None and output_dtype is not None and Targmax != output_dtype:
         raise ValueError("max_pool_with_argmax: Targmax and output_dtype differ")
     dt = Targmax or output_dtype or dtypes.int64

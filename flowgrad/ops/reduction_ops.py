@@ -225,7 +225,16 @@ def _euclidean_norm_grad(op: Any, grad: Any) -> Any:
 def reduce_max(input_tensor: Any, axis: Any = None, keepdims: bool = False,
                name: str | None = None, reduction_indices: Any = None,
                keep_dims: Any = None) -> Any:
-    """Maximum over ``axis`` (all axes if None); the gradient is split evenly among ties."""
+    """Maximum over ``axis`` (all axes if None); the gradient is split evenly among ties.
+
+    Args:
+        input_tensor: The tensor to reduce.
+        axis: The axis or axes to reduce; all of them when None.
+        keepdims: Whether to keep the reduced axes with length 1.
+        name: A name for the operation (optional).
+        reduction_indices: TF1's name for ``axis``.
+        keep_dims: TF1's name for ``keepdims``.
+    """
     return _reduce("Max", input_tensor, axis, keepdims, name, reduction_indices, keep_dims,
                    _REAL)
 
@@ -233,7 +242,16 @@ def reduce_max(input_tensor: Any, axis: Any = None, keepdims: bool = False,
 def reduce_min(input_tensor: Any, axis: Any = None, keepdims: bool = False,
                name: str | None = None, reduction_indices: Any = None,
                keep_dims: Any = None) -> Any:
-    """Minimum over ``axis`` (all axes if None); the gradient is split evenly among ties."""
+    """Minimum over ``axis`` (all axes if None); the gradient is split evenly among ties.
+
+    Args:
+        input_tensor: The tensor to reduce.
+        axis: The axis or axes to reduce; all of them when None.
+        keepdims: Whether to keep the reduced axes with length 1.
+        name: A name for the operation (optional).
+        reduction_indices: TF1's name for ``axis``.
+        keep_dims: TF1's name for ``keepdims``.
+    """
     return _reduce("Min", input_tensor, axis, keepdims, name, reduction_indices, keep_dims,
                    _REAL)
 
@@ -241,7 +259,16 @@ def reduce_min(input_tensor: Any, axis: Any = None, keepdims: bool = False,
 def reduce_prod(input_tensor: Any, axis: Any = None, keepdims: bool = False,
                 name: str | None = None, reduction_indices: Any = None,
                 keep_dims: Any = None) -> Any:
-    """Product over ``axis`` (all axes if None)."""
+    """Product over ``axis`` (all axes if None).
+
+    Args:
+        input_tensor: The tensor to reduce.
+        axis: The axis or axes to reduce; all of them when None.
+        keepdims: Whether to keep the reduced axes with length 1.
+        name: A name for the operation (optional).
+        reduction_indices: TF1's name for ``axis``.
+        keep_dims: TF1's name for ``keepdims``.
+    """
     return _reduce("Prod", input_tensor, axis, keepdims, name, reduction_indices, keep_dims,
                    _NUMERIC)
 
@@ -249,7 +276,16 @@ def reduce_prod(input_tensor: Any, axis: Any = None, keepdims: bool = False,
 def reduce_all(input_tensor: Any, axis: Any = None, keepdims: bool = False,
                name: str | None = None, reduction_indices: Any = None,
                keep_dims: Any = None) -> Any:
-    """Logical AND over ``axis`` (all axes if None) of a bool tensor."""
+    """Logical AND over ``axis`` (all axes if None) of a bool tensor.
+
+    Args:
+        input_tensor: A bool tensor.
+        axis: The axis or axes to reduce; all of them when None.
+        keepdims: Whether to keep the reduced axes with length 1.
+        name: A name for the operation (optional).
+        reduction_indices: TF1's name for ``axis``.
+        keep_dims: TF1's name for ``keepdims``.
+    """
     return _reduce("All", input_tensor, axis, keepdims, name, reduction_indices, keep_dims,
                    _BOOL)
 
@@ -257,7 +293,16 @@ def reduce_all(input_tensor: Any, axis: Any = None, keepdims: bool = False,
 def reduce_any(input_tensor: Any, axis: Any = None, keepdims: bool = False,
                name: str | None = None, reduction_indices: Any = None,
                keep_dims: Any = None) -> Any:
-    """Logical OR over ``axis`` (all axes if None) of a bool tensor."""
+    """Logical OR over ``axis`` (all axes if None) of a bool tensor.
+
+    Args:
+        input_tensor: A bool tensor.
+        axis: The axis or axes to reduce; all of them when None.
+        keepdims: Whether to keep the reduced axes with length 1.
+        name: A name for the operation (optional).
+        reduction_indices: TF1's name for ``axis``.
+        keep_dims: TF1's name for ``keepdims``.
+    """
     return _reduce("Any", input_tensor, axis, keepdims, name, reduction_indices, keep_dims,
                    _BOOL)
 
@@ -265,14 +310,30 @@ def reduce_any(input_tensor: Any, axis: Any = None, keepdims: bool = False,
 def reduce_euclidean_norm(input_tensor: Any, axis: Any = None, keepdims: bool = False,
                           name: str | None = None) -> Any:
     """sqrt(sum(x ** 2)) over ``axis`` (all axes if None); its gradient at 0 is NaN, as in
-    TensorFlow (``flowgrad.safe_norm`` gives 0 there)."""
+    TensorFlow (``flowgrad.safe_norm`` gives 0 there).
+
+    Args:
+        input_tensor: The tensor to reduce.
+        axis: The axis or axes to reduce; all of them when None.
+        keepdims: Whether to keep the reduced axes with length 1.
+        name: A name for the operation (optional).
+    """
     return _reduce("EuclideanNorm", input_tensor, axis, keepdims, name, kinds=_REAL)
 
 
 def reduce_logsumexp(input_tensor: Any, axis: Any = None, keepdims: bool = False,
                      name: str | None = None, reduction_indices: Any = None,
                      keep_dims: Any = None) -> Any:
-    """log(sum(exp(x))) over ``axis``, computed stably (shifted by the maximum)."""
+    """log(sum(exp(x))) over ``axis``, computed stably (shifted by the maximum).
+
+    Args:
+        input_tensor: The tensor to reduce.
+        axis: The axis or axes to reduce; all of them when None.
+        keepdims: Whether to keep the reduced axes with length 1.
+        name: A name for the operation (optional).
+        reduction_indices: TF1's name for ``axis``.
+        keep_dims: TF1's name for ``keepdims``.
+    """
     if reduction_indices is not None:
         if axis is not None:
             raise ValueError("Can not specify both 'axis' and 'reduction_indices'.")
@@ -291,7 +352,14 @@ def reduce_logsumexp(input_tensor: Any, axis: Any = None, keepdims: bool = False
 
 def reduce_variance(input_tensor: Any, axis: Any = None, keepdims: bool = False,
                     name: str | None = None) -> Any:
-    """The variance (mean squared deviation from the mean) over ``axis``."""
+    """The variance (mean squared deviation from the mean) over ``axis``.
+
+    Args:
+        input_tensor: A real or complex tensor.
+        axis: The axis or axes to reduce; all of them when None.
+        keepdims: Whether to keep the reduced axes with length 1.
+        name: A name for the operation (optional).
+    """
     with name_scope(name or "reduce_variance"):
         x = convert_to_tensor(_as_value(input_tensor))
         if x.dtype.base_dtype.np.kind not in _FLOATING:
@@ -303,7 +371,14 @@ def reduce_variance(input_tensor: Any, axis: Any = None, keepdims: bool = False,
 
 def reduce_std(input_tensor: Any, axis: Any = None, keepdims: bool = False,
                name: str | None = None) -> Any:
-    """The standard deviation over ``axis``."""
+    """The standard deviation over ``axis``.
+
+    Args:
+        input_tensor: A real or complex tensor.
+        axis: The axis or axes to reduce; all of them when None.
+        keepdims: Whether to keep the reduced axes with length 1.
+        name: A name for the operation (optional).
+    """
     with name_scope(name or "reduce_std"):
         return sqrt(reduce_variance(input_tensor, axis, keepdims))
 
@@ -312,7 +387,18 @@ def count_nonzero(input_tensor: Any = None, axis: Any = None, keepdims: Any = No
                   dtype: Any = dtypes.int64, name: str | None = None,
                   reduction_indices: Any = None, keep_dims: Any = None,
                   input: Any = None) -> Any:
-    """The number of non-zero elements over ``axis`` (all axes if None), as ``dtype``."""
+    """The number of non-zero elements over ``axis`` (all axes if None), as ``dtype``.
+
+    Args:
+        input_tensor: The tensor whose nonzero elements to count.
+        axis: The axis or axes to reduce; all of them when None.
+        keepdims: Whether to keep the reduced axes with length 1.
+        dtype: The dtype of the count.
+        name: A name for the operation (optional).
+        reduction_indices: TF1's name for ``axis``.
+        keep_dims: TF1's name for ``keepdims``.
+        input: TensorFlow 2's name for ``input_tensor``.
+    """
     if input is not None:
         if input_tensor is not None:
             raise ValueError("Cannot specify both 'input' and 'input_tensor'.")
@@ -404,19 +490,41 @@ def argmax(input: Any, axis: Any = None, name: str | None = None, dimension: Any
 
 def argmin(input: Any, axis: Any = None, name: str | None = None, dimension: Any = None,
            output_type: Any = dtypes.int64) -> Any:
-    """Index of the smallest value along ``axis`` (0 if None); TF1 signature."""
+    """Index of the smallest value along ``axis`` (0 if None); TF1 signature.
+
+    Args:
+        input: A numeric tensor.
+        axis: The axis to reduce; 0 when None.
+        name: A name for the operation (optional).
+        dimension: TF1's name for ``axis``.
+        output_type: int32 or int64: the dtype of the indices.
+    """
     return _arg("ArgMin", input, axis, name, dimension, output_type)
 
 
 def argmax_v2(input: Any, axis: Any = None, output_type: Any = dtypes.int64,
               name: str | None = None) -> Any:
-    """Index of the largest value along ``axis`` (0 if None); TF2 signature."""
+    """Index of the largest value along ``axis`` (0 if None); TF2 signature.
+
+    Args:
+        input: A numeric tensor.
+        axis: The axis to reduce; 0 when None.
+        output_type: int32 or int64: the dtype of the indices.
+        name: A name for the operation (optional).
+    """
     return _arg("ArgMax", input, axis, name, None, output_type)
 
 
 def argmin_v2(input: Any, axis: Any = None, output_type: Any = dtypes.int64,
               name: str | None = None) -> Any:
-    """Index of the smallest value along ``axis`` (0 if None); TF2 signature."""
+    """Index of the smallest value along ``axis`` (0 if None); TF2 signature.
+
+    Args:
+        input: A numeric tensor.
+        axis: The axis to reduce; 0 when None.
+        output_type: int32 or int64: the dtype of the indices.
+        name: A name for the operation (optional).
+    """
     return _arg("ArgMin", input, axis, name, None, output_type)
 
 
@@ -530,11 +638,27 @@ def _scan(op_type: str, x: Any, axis: Any, exclusive: bool, reverse: bool,
 def cumsum(x: Any, axis: Any = 0, exclusive: bool = False, reverse: bool = False,
            name: str | None = None) -> Any:
     """Running sums along ``axis`` (``exclusive``: leave out the current element;
-    ``reverse``: from the end)."""
+    ``reverse``: from the end).
+
+    Args:
+        x: A numeric tensor.
+        axis: The axis to accumulate along.
+        exclusive: Whether each output leaves out its own element.
+        reverse: Whether to accumulate from the end.
+        name: A name for the operation (optional).
+    """
     return _scan("Cumsum", x, axis, exclusive, reverse, name)
 
 
 def cumprod(x: Any, axis: Any = 0, exclusive: bool = False, reverse: bool = False,
             name: str | None = None) -> Any:
-    """Running products along ``axis`` (``exclusive``, ``reverse`` as in ``cumsum``)."""
+    """Running products along ``axis`` (``exclusive``, ``reverse`` as in ``cumsum``).
+
+    Args:
+        x: A numeric tensor.
+        axis: The axis to accumulate along.
+        exclusive: Whether each output leaves out its own element.
+        reverse: Whether to accumulate from the end.
+        name: A name for the operation (optional).
+    """
     return _scan("Cumprod", x, axis, exclusive, reverse, name)
