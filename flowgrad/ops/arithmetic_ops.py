@@ -96,22 +96,46 @@ register_jvp("RealDiv", _realdiv_jvp)
 
 
 def add(x: Any, y: Any, name: str | None = None) -> Any:
-    """x + y elementwise (broadcasting)."""
+    """x + y elementwise (broadcasting).
+
+    Args:
+        x: A tensor.
+        y: A tensor of ``x``'s dtype and a shape that broadcasts with ``x``'s.
+        name: A name for the operation (optional).
+    """
     return _binary("AddV2", x, y, name, _NUMERIC + "O")   # numbers and strings
 
 
 def subtract(x: Any, y: Any, name: str | None = None) -> Any:
-    """x - y elementwise."""
+    """x - y elementwise.
+
+    Args:
+        x: A tensor.
+        y: A tensor of ``x``'s dtype and a shape that broadcasts with ``x``'s.
+        name: A name for the operation (optional).
+    """
     return _binary("Sub", x, y, name)
 
 
 def multiply(x: Any, y: Any, name: str | None = None) -> Any:
-    """x * y elementwise."""
+    """x * y elementwise.
+
+    Args:
+        x: A tensor.
+        y: A tensor of ``x``'s dtype and a shape that broadcasts with ``x``'s.
+        name: A name for the operation (optional).
+    """
     return _binary("Mul", x, y, name, _NUMERIC)
 
 
 def realdiv(x: Any, y: Any, name: str | None = None) -> Any:
-    """x / y for floating tensors."""
+    """x / y for floating tensors.
+
+    Args:
+        x: A tensor.
+        y: A tensor of ``x``'s dtype and a shape that broadcasts with ``x``'s.
+        name: A name for the operation (optional).
+    """
     return _binary("RealDiv", x, y, name, _FLOATING)
 
 
@@ -167,7 +191,13 @@ _TRUEDIV_CASTS = {dtypes.int8: dtypes.float32, dtypes.uint8: dtypes.float32,
 
 
 def truediv(x: Any, y: Any, name: str | None = None) -> Any:
-    """x / y; integer inputs are cast first (8/16-bit to float32, 32/64-bit to float64)."""
+    """x / y; integer inputs are cast first (8/16-bit to float32, 32/64-bit to float64).
+
+    Args:
+        x: A tensor.
+        y: A tensor of ``x``'s dtype and a shape that broadcasts with ``x``'s.
+        name: A name for the operation (optional).
+    """
     with name_scope(name, "truediv", [x, y]) as scope:
         x, y = _pair(x, y)
         dt, dy = x.dtype.base_dtype, y.dtype.base_dtype
@@ -187,12 +217,24 @@ def truediv(x: Any, y: Any, name: str | None = None) -> Any:
 
 
 def divide(x: Any, y: Any, name: str | None = None) -> Any:
-    """x / y elementwise (``truediv``: integers are divided as floating point)."""
+    """x / y elementwise (``truediv``: integers are divided as floating point).
+
+    Args:
+        x: A tensor.
+        y: A tensor of ``x``'s dtype and a shape that broadcasts with ``x``'s.
+        name: A name for the operation (optional).
+    """
     return truediv(x, y, name=name)
 
 
 def div(x: Any, y: Any, name: str | None = None) -> Any:
-    """TF1 division: floor division for integers, real division for floating point."""
+    """TF1 division: floor division for integers, real division for floating point.
+
+    Args:
+        x: A tensor.
+        y: A tensor of ``x``'s dtype and a shape that broadcasts with ``x``'s.
+        name: A name for the operation (optional).
+    """
     with name_scope(name, "div", [x, y]) as scope:
         x, y = _pair(x, y)
         dt = x.dtype.base_dtype
@@ -203,13 +245,25 @@ def div(x: Any, y: Any, name: str | None = None) -> Any:
 
 
 def floordiv(x: Any, y: Any, name: str | None = None) -> Any:
-    """floor(x / y) elementwise (Python's ``//``), in the inputs' dtype."""
+    """floor(x / y) elementwise (Python's ``//``), in the inputs' dtype.
+
+    Args:
+        x: A tensor.
+        y: A tensor of ``x``'s dtype and a shape that broadcasts with ``x``'s.
+        name: A name for the operation (optional).
+    """
     with name_scope(name, "floordiv", [x, y]) as scope:
         return _binary("FloorDiv", x, y, scope, _REAL)
 
 
 def floormod(x: Any, y: Any, name: str | None = None) -> Any:
-    """x - floor(x / y) * y elementwise (Python's ``%``: the result has the sign of y)."""
+    """x - floor(x / y) * y elementwise (Python's ``%``: the result has the sign of y).
+
+    Args:
+        x: A tensor.
+        y: A tensor of ``x``'s dtype and a shape that broadcasts with ``x``'s.
+        name: A name for the operation (optional).
+    """
     return _binary("FloorMod", x, y, name, _REAL)
 
 
@@ -217,7 +271,13 @@ mod = floormod
 
 
 def div_no_nan(x: Any, y: Any, name: str | None = None) -> Any:
-    """x / y, and 0 where y is 0; integers are cast first, as ``truediv`` casts them."""
+    """x / y, and 0 where y is 0; integers are cast first, as ``truediv`` casts them.
+
+    Args:
+        x: A tensor.
+        y: A tensor of ``x``'s dtype and a shape that broadcasts with ``x``'s.
+        name: A name for the operation (optional).
+    """
     with name_scope(name, "div_no_nan", [x, y]) as scope:
         x, y = _pair(x, y)
         to = _TRUEDIV_CASTS.get(x.dtype.base_dtype)
@@ -278,22 +338,46 @@ def _squared_difference_grad(op: Any, grad: Any) -> Any:
 
 
 def maximum(x: Any, y: Any, name: str | None = None) -> Any:
-    """max(x, y) elementwise; the gradient of a tie goes to x."""
+    """max(x, y) elementwise; the gradient of a tie goes to x.
+
+    Args:
+        x: A tensor.
+        y: A tensor of ``x``'s dtype and a shape that broadcasts with ``x``'s.
+        name: A name for the operation (optional).
+    """
     return _binary("Maximum", x, y, name, _REAL)
 
 
 def minimum(x: Any, y: Any, name: str | None = None) -> Any:
-    """min(x, y) elementwise; the gradient of a tie goes to x."""
+    """min(x, y) elementwise; the gradient of a tie goes to x.
+
+    Args:
+        x: A tensor.
+        y: A tensor of ``x``'s dtype and a shape that broadcasts with ``x``'s.
+        name: A name for the operation (optional).
+    """
     return _binary("Minimum", x, y, name, _REAL)
 
 
 def squared_difference(x: Any, y: Any, name: str | None = None) -> Any:
-    """(x - y) ** 2 elementwise."""
+    """(x - y) ** 2 elementwise.
+
+    Args:
+        x: A tensor.
+        y: A tensor of ``x``'s dtype and a shape that broadcasts with ``x``'s.
+        name: A name for the operation (optional).
+    """
     return _binary("SquaredDifference", x, y, name, _SIGNED)
 
 
 def scalar_mul(scalar: Any, x: Any, name: str | None = None) -> Any:
-    """scalar * x for a 0-D ``scalar`` (IndexedSlices stay sparse)."""
+    """scalar * x for a 0-D ``scalar`` (IndexedSlices stay sparse).
+
+    Args:
+        scalar: A scalar (a 0-D tensor or a Python number).
+        x: A tensor or an IndexedSlices.
+        name: A name for the operation (optional).
+    """
     with name_scope(name, "scalar_mul", [x]) as scope:
         values = x.values if isinstance(x, IndexedSlices) else convert_to_tensor(_as_value(x))
         s = convert_to_tensor(_as_value(scalar), values.dtype.base_dtype, name="scalar")
@@ -317,7 +401,12 @@ def _neg_grad(op: Any, grad: Any) -> Any:
 
 
 def negative(x: Any, name: str | None = None) -> Any:
-    """-x elementwise."""
+    """-x elementwise.
+
+    Args:
+        x: A tensor.
+        name: A name for the operation (optional).
+    """
     return _unary("Neg", x, name, _SIGNED)
 
 
@@ -348,7 +437,12 @@ register_jvp("AddN", linear_in_all_jvp)
 
 
 def add_n(inputs: list, name: str | None = None) -> Any:
-    """The elementwise sum of a list of tensors of one shape."""
+    """The elementwise sum of a list of tensors of one shape.
+
+    Args:
+        inputs: A list of tensors of the same shape and dtype.
+        name: A name for the operation (optional).
+    """
     if not inputs:
         raise ValueError("inputs must be a non-empty list of tensors")
     inputs = [_as_value(x) for x in inputs]
@@ -361,7 +455,14 @@ def clip_by_value(t: Any, clip_value_min: Any, clip_value_max: Any,
     """``t`` clipped to [clip_value_min, clip_value_max] (IndexedSlices stay sparse).
 
     Built as maximum(minimum(t, max), min), so the gradient reaches t where it lies in
-    the closed interval, and the bounds where they clip."""
+    the closed interval, and the bounds where they clip.
+
+    Args:
+        t: A tensor (or an IndexedSlices).
+        clip_value_min: The lower bound: a scalar or a tensor broadcastable to ``t``'s shape.
+        clip_value_max: The upper bound: a scalar or a tensor broadcastable to ``t``'s shape.
+        name: A name for the operation (optional).
+    """
     with name_scope(name, "clip_by_value", [t, clip_value_min, clip_value_max]) as scope:
         values = convert_to_tensor(t.values if isinstance(t, IndexedSlices) else _as_value(t),
                                    name="t")

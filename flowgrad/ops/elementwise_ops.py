@@ -36,7 +36,13 @@ def _pow_grad(op: Any, grad: Any) -> Any:
 
 
 def pow(x: Any, y: Any, name: str | None = None) -> Any:  # noqa: A001 - TensorFlow's name
-    """x ** y elementwise."""
+    """x ** y elementwise.
+
+    Args:
+        x: The base: a numeric tensor.
+        y: The exponent, of ``x``'s dtype and a broadcastable shape.
+        name: A name for the operation (optional).
+    """
     return _binary("Pow", x, y, name, _SIGNED)
 
 
@@ -242,62 +248,122 @@ def square(x: Any, name: str | None = None) -> Any:
 
 
 def exp(x: Any, name: str | None = None) -> Any:
-    """e ** x elementwise."""
+    """e ** x elementwise.
+
+    Args:
+        x: A floating or complex tensor.
+        name: A name for the operation (optional).
+    """
     return _unary("Exp", x, name, _FLOATING)
 
 
 def log(x: Any, name: str | None = None) -> Any:
-    """Natural logarithm elementwise."""
+    """Natural logarithm elementwise.
+
+    Args:
+        x: A floating or complex tensor.
+        name: A name for the operation (optional).
+    """
     return _unary("Log", x, name, _FLOATING)
 
 
 def reciprocal(x: Any, name: str | None = None) -> Any:
-    """1 / x elementwise."""
+    """1 / x elementwise.
+
+    Args:
+        x: A floating or complex tensor.
+        name: A name for the operation (optional).
+    """
     return _unary("Reciprocal", x, name, _NUMERIC)
 
 
 def sign(x: Any, name: str | None = None) -> Any:
-    """-1, 0 or 1 by the sign of x (its gradient is zeros)."""
+    """-1, 0 or 1 by the sign of x (its gradient is zeros).
+
+    Args:
+        x: A numeric tensor.
+        name: A name for the operation (optional).
+    """
     return _unary("Sign", x, name, _SIGNED)
 
 
 def abs(x: Any, name: str | None = None) -> Any:  # noqa: A001 - TensorFlow's name
-    """|x| elementwise."""
+    """|x| elementwise.
+
+    Args:
+        x: A numeric tensor.
+        name: A name for the operation (optional).
+    """
     return _unary("Abs", x, name, _SIGNED)
 
 
 def sqrt(x: Any, name: str | None = None) -> Any:
-    """Square root elementwise."""
+    """Square root elementwise.
+
+    Args:
+        x: A floating or complex tensor.
+        name: A name for the operation (optional).
+    """
     return _unary("Sqrt", x, name, _FLOATING)
 
 
 def rsqrt(x: Any, name: str | None = None) -> Any:
-    """1 / sqrt(x) elementwise."""
+    """1 / sqrt(x) elementwise.
+
+    Args:
+        x: A floating or complex tensor.
+        name: A name for the operation (optional).
+    """
     return _unary("Rsqrt", x, name, _FLOATING)
 
 
 def log1p(x: Any, name: str | None = None) -> Any:
-    """log(1 + x) elementwise, accurate for small x."""
+    """log(1 + x) elementwise, accurate for small x.
+
+    Args:
+        x: A floating or complex tensor.
+        name: A name for the operation (optional).
+    """
     return _unary("Log1p", x, name, _FLOATING)
 
 
 def expm1(x: Any, name: str | None = None) -> Any:
-    """exp(x) - 1 elementwise, accurate for small x."""
+    """exp(x) - 1 elementwise, accurate for small x.
+
+    Args:
+        x: A floating or complex tensor.
+        name: A name for the operation (optional).
+    """
     return _unary("Expm1", x, name, _FLOATING)
 
 
 def sin(x: Any, name: str | None = None) -> Any:
-    """Sine elementwise."""
+    """Sine elementwise.
+
+    Args:
+        x: A floating or complex tensor.
+        name: A name for the operation (optional).
+    """
     return _unary("Sin", x, name, _FLOATING)
 
 
 def cos(x: Any, name: str | None = None) -> Any:
-    """Cosine elementwise."""
+    """Cosine elementwise.
+
+    Args:
+        x: A floating or complex tensor.
+        name: A name for the operation (optional).
+    """
     return _unary("Cos", x, name, _FLOATING)
 
 
 def tan(x: Any, name: str | None = None) -> Any:
-    """Tangent elementwise."""
+    """Tangent elementwise.
+
+    Args:
+        x: A floating or complex tensor.
+        name: A name for the operation (optional).
+    """
     return _unary("Tan", x, name, _FLOATING)
 
 
@@ -328,17 +394,32 @@ def sigmoid(x: Any, name: str | None = None) -> Any:
 
 
 def floor(x: Any, name: str | None = None) -> Any:
-    """The largest integer not greater than x, elementwise (no gradient)."""
+    """The largest integer not greater than x, elementwise (no gradient).
+
+    Args:
+        x: A floating tensor.
+        name: A name for the operation (optional).
+    """
     return _unary("Floor", x, name, "f")
 
 
 def ceil(x: Any, name: str | None = None) -> Any:
-    """The smallest integer not less than x, elementwise (no gradient)."""
+    """The smallest integer not less than x, elementwise (no gradient).
+
+    Args:
+        x: A floating tensor.
+        name: A name for the operation (optional).
+    """
     return _unary("Ceil", x, name, "f")
 
 
 def round(x: Any, name: str | None = None) -> Any:  # noqa: A001 - TensorFlow's name
-    """x rounded to the nearest integer, halves to even (no gradient); integers unchanged."""
+    """x rounded to the nearest integer, halves to even (no gradient); integers unchanged.
+
+    Args:
+        x: A numeric tensor.
+        name: A name for the operation (optional).
+    """
     x = convert_to_tensor(_as_value(x))
     if x.dtype.is_integer:
         return x
@@ -346,20 +427,40 @@ def round(x: Any, name: str | None = None) -> Any:  # noqa: A001 - TensorFlow's 
 
 
 def rint(x: Any, name: str | None = None) -> Any:
-    """x rounded to the nearest integer, halves to even (no gradient)."""
+    """x rounded to the nearest integer, halves to even (no gradient).
+
+    Args:
+        x: A floating tensor.
+        name: A name for the operation (optional).
+    """
     return _unary("Rint", x, name, "f")
 
 
 def is_finite(x: Any, name: str | None = None) -> Any:
-    """Whether x is neither infinite nor NaN, elementwise."""
+    """Whether x is neither infinite nor NaN, elementwise.
+
+    Args:
+        x: A floating tensor.
+        name: A name for the operation (optional).
+    """
     return _unary("IsFinite", x, name, "f")
 
 
 def is_nan(x: Any, name: str | None = None) -> Any:
-    """Whether x is NaN, elementwise."""
+    """Whether x is NaN, elementwise.
+
+    Args:
+        x: A floating tensor.
+        name: A name for the operation (optional).
+    """
     return _unary("IsNan", x, name, "f")
 
 
 def is_inf(x: Any, name: str | None = None) -> Any:
-    """Whether x is +-infinity, elementwise."""
+    """Whether x is +-infinity, elementwise.
+
+    Args:
+        x: A floating tensor.
+        name: A name for the operation (optional).
+    """
     return _unary("IsInf", x, name, "f")

@@ -24,7 +24,11 @@ from flowgrad.ops.fill_ops import linear_in_all_jvp, range, zeros_like
 
 
 def shape_of(x: Any) -> Any:
-    """``x``'s shape: a tuple when statically known, else a Shape tensor."""
+    """``x``'s shape: a tuple when statically known, else a Shape tensor.
+
+    Args:
+        x: A tensor.
+    """
     s = static_shape(x)
     return s if s is not None else shape(x)
 
@@ -42,7 +46,12 @@ def _to_out_shape(t: Any, out: Any) -> Any:
 
 
 def sum_tangents(out: Any, parts: list) -> Any:
-    """The sum of the tangent ``parts`` (None: zero) in the shape of ``out``; None if all are."""
+    """The sum of the tangent ``parts`` (None: zero) in the shape of ``out``; None if all are.
+
+    Args:
+        out: The tensor whose shape the sum takes.
+        parts: The tangents to add (None for zero).
+    """
     parts = [p for p in parts if p is not None]
     if not parts:
         return None
@@ -92,19 +101,36 @@ register_op("Rank", lambda x: np.int32(np.ndim(x)),
 
 
 def shape(input: Any, name: str | None = None, out_type: Any = dtypes.int32) -> Any:
-    """The shape of ``input`` as a 1-D integer tensor."""
+    """The shape of ``input`` as a 1-D integer tensor.
+
+    Args:
+        input: A tensor (or a SparseTensor).
+        name: A name for the operation (optional).
+        out_type: int32 or int64.
+    """
     return apply_op("Shape", [_as_value(input)], {"out_type": dtypes.as_dtype(out_type)},
                     name=name)
 
 
 def size(input: Any, name: str | None = None, out_type: Any = dtypes.int32) -> Any:
-    """The number of elements of ``input``."""
+    """The number of elements of ``input``.
+
+    Args:
+        input: A tensor (or a SparseTensor).
+        name: A name for the operation (optional).
+        out_type: int32 or int64.
+    """
     return apply_op("Size", [_as_value(input)], {"out_type": dtypes.as_dtype(out_type)},
                     name=name)
 
 
 def rank(input: Any, name: str | None = None) -> Any:
-    """The number of dimensions of ``input``."""
+    """The number of dimensions of ``input``.
+
+    Args:
+        input: A tensor.
+        name: A name for the operation (optional).
+    """
     return apply_op("Rank", [_as_value(input)], name=name)
 
 
@@ -123,7 +149,13 @@ register_op("BroadcastGradientArgs", _broadcast_gradient_args,
 
 
 def broadcast_gradient_args(s0: Any, s1: Any, name: str | None = None) -> list:
-    """The axes to reduce the gradient over for each of two broadcast shapes."""
+    """The axes to reduce the gradient over for each of two broadcast shapes.
+
+    Args:
+        s0: The first shape (a 1-D int32 tensor).
+        s1: The second shape (a 1-D int32 tensor).
+        name: A name for the operation (optional).
+    """
     return apply_op("BroadcastGradientArgs", [s0, s1], name=name, dtype=dtypes.int32)
 
 
@@ -225,7 +257,13 @@ register_jvp("BroadcastTo", linear_in_first_jvp)
 
 
 def broadcast_to(input: Any, shape: Any, name: str | None = None) -> Any:
-    """``input`` broadcast to ``shape`` (NumPy rules)."""
+    """``input`` broadcast to ``shape`` (NumPy rules).
+
+    Args:
+        input: The tensor to broadcast.
+        shape: The target shape (a 1-D int tensor or a list).
+        name: A name for the operation (optional).
+    """
     input = _as_value(input)
     static = _static_int_list(shape)
     if static is not None:
@@ -261,7 +299,13 @@ register_jvp("Pack", linear_in_all_jvp)
 
 
 def stack(values: list, axis: int = 0, name: str = "stack") -> Any:
-    """Stacks tensors of one shape along a new axis."""
+    """Stacks tensors of one shape along a new axis.
+
+    Args:
+        values: A list of tensors of the same shape and dtype.
+        axis: Where the new axis goes (negative counts from the end).
+        name: A name for the operation (optional).
+    """
     values = [_as_value(v) for v in values]
     dt = next((v.dtype.base_dtype for v in values if is_tensor(v)), None)
     return apply_op("Pack", values, {"axis": int(axis)}, name=name, dtype=dt)
@@ -291,7 +335,14 @@ def _unpack_grad(op: Any, *grads: Any) -> Any:
 
 
 def unstack(value: Any, num: int | None = None, axis: int = 0, name: str = "unstack") -> list:
-    """Splits ``value`` along ``axis`` into a list of tensors."""
+    """Splits ``value`` along ``axis`` into a list of tensors.
+
+    Args:
+        value: A tensor of rank 1 or more.
+        num: The length of ``axis``; inferred from the static shape when None.
+        axis: The axis to unstack along.
+        name: A name for the operation (optional).
+    """
     value = convert_to_tensor(_as_value(value))
     r = value.shape.rank
     if r is None:
@@ -348,7 +399,14 @@ register_jvp("ExpandDims", linear_in_first_jvp)
 
 
 def expand_dims(input: Any, axis: Any = None, name: str | None = None, dim: Any = None) -> Any:
-    """``input`` with a new dimension of size 1 inserted at ``axis`` (TF1 alias: ``dim``)."""
+    """``input`` with a new dimension of size 1 inserted at ``axis`` (TF1 alias: ``dim``).
+
+    Args:
+        input: A tensor.
+        axis: Where the new axis goes (negative counts from the end).
+        name: A name for the operation (optional).
+        dim: TF1's name for ``axis``.
+    """
     if dim is not None:
         if axis is not None:
             raise ValueError("Cannot specify both 'axis' and 'dim'")
@@ -402,7 +460,14 @@ register_jvp("Squeeze", linear_in_first_jvp)
 
 def squeeze(input: Any, axis: Any = None, name: str | None = None,
             squeeze_dims: Any = None) -> Any:
-    """``input`` without its size-1 dimensions (only those in ``axis`` if given)."""
+    """``input`` without its size-1 dimensions (only those in ``axis`` if given).
+
+    Args:
+        input: A tensor.
+        axis: The axes of length 1 to remove; all of them when None.
+        name: A name for the operation (optional).
+        squeeze_dims: TF1's name for ``axis``.
+    """
     if squeeze_dims is not None:
         if axis is not None:
             raise ValueError("Cannot specify both 'squeeze_dims' and 'axis'")
@@ -462,7 +527,14 @@ def _inverse_perm(op: Any) -> Any:
 
 
 def transpose(a: Any, perm: Any = None, name: str = "transpose", conjugate: bool = False) -> Any:
-    """``a`` with its dimensions permuted by ``perm`` (reversed by default)."""
+    """``a`` with its dimensions permuted by ``perm`` (reversed by default).
+
+    Args:
+        a: A tensor.
+        perm: The permutation of the axes; reversed when None.
+        name: A name for the operation (optional).
+        conjugate: Whether to conjugate as well (complex tensors).
+    """
     a = convert_to_tensor(_as_value(a))
     op_type = "ConjugateTranspose" if conjugate and a.dtype.is_complex else "Transpose"
     if perm is None:
@@ -492,7 +564,12 @@ register_op("InvertPermutation", _invert_permutation_kernel, unary, grad=_NO_GRA
 
 
 def invert_permutation(x: Any, name: str | None = None) -> Any:
-    """The inverse permutation of the int vector ``x``: y[x[i]] = i."""
+    """The inverse permutation of the int vector ``x``: y[x[i]] = i.
+
+    Args:
+        x: A 1-D int32 or int64 tensor: a permutation of 0..n-1.
+        name: A name for the operation (optional).
+    """
     return apply_op("InvertPermutation", [_int_tensor(x)], name=name)
 
 
@@ -530,7 +607,13 @@ register_jvp("ReverseV2", linear_in_first_jvp)
 
 
 def reverse(tensor: Any, axis: Any, name: str | None = None) -> Any:
-    """``tensor`` with the order of its elements reversed along each axis in ``axis``."""
+    """``tensor`` with the order of its elements reversed along each axis in ``axis``.
+
+    Args:
+        tensor: A tensor.
+        axis: The axes to reverse (a 1-D int tensor or a list).
+        name: A name for the operation (optional).
+    """
     x = _as_value(tensor)
     a = _known_ints(axis, "reverse axis")
     if a is not None:
@@ -547,5 +630,12 @@ reverse_v2 = reverse
 
 def transpose_v2(a: Any, perm: Any = None, conjugate: bool = False,
                  name: str = "transpose") -> Any:
-    """``transpose`` with TensorFlow 2's argument order (conjugate before name)."""
+    """``transpose`` with TensorFlow 2's argument order (conjugate before name).
+
+    Args:
+        a: A tensor.
+        perm: The permutation of the axes; reversed when None.
+        conjugate: Whether to conjugate as well (complex tensors).
+        name: A name for the operation (optional).
+    """
     return transpose(a, perm, name, conjugate)

@@ -51,12 +51,22 @@ def _erfc_grad(op: Any, grad: Any) -> Any:
 
 
 def erf(x: Any, name: str | None = None) -> Any:
-    """The Gauss error function, elementwise."""
+    """The Gauss error function, elementwise.
+
+    Args:
+        x: A floating tensor.
+        name: A name for the operation (optional).
+    """
     return _unary("Erf", x, name, _FLOATING)
 
 
 def erfc(x: Any, name: str | None = None) -> Any:
-    """1 - erf(x), elementwise (accurate where erf(x) is close to 1)."""
+    """1 - erf(x), elementwise (accurate where erf(x) is close to 1).
+
+    Args:
+        x: A floating tensor.
+        name: A name for the operation (optional).
+    """
     return _unary("Erfc", x, name, _FLOATING)
 
 
@@ -182,17 +192,33 @@ def _polygamma_grad(op: Any, grad: Any) -> Any:
 
 
 def lgamma(x: Any, name: str | None = None) -> Any:
-    """log|Gamma(x)| elementwise (inf at the poles 0, -1, -2, ...)."""
+    """log|Gamma(x)| elementwise (inf at the poles 0, -1, -2, ...).
+
+    Args:
+        x: A floating tensor.
+        name: A name for the operation (optional).
+    """
     return _unary("Lgamma", x, name, _FLOATING)
 
 
 def digamma(x: Any, name: str | None = None) -> Any:
-    """psi(x) = d/dx lgamma(x) elementwise."""
+    """psi(x) = d/dx lgamma(x) elementwise.
+
+    Args:
+        x: A floating tensor.
+        name: A name for the operation (optional).
+    """
     return _unary("Digamma", x, name, "f")
 
 
 def polygamma(a: Any, x: Any, name: str | None = None) -> Any:
-    """The a-th derivative of digamma at x (``a`` a non-negative integer-valued float)."""
+    """The a-th derivative of digamma at x (``a`` a non-negative integer-valued float).
+
+    Args:
+        a: The order of the derivative: a non-negative integer-valued floating tensor.
+        x: A floating tensor of ``a``'s dtype.
+        name: A name for the operation (optional).
+    """
     xt = convert_to_tensor(_as_value(x))
     if not xt.dtype.base_dtype.is_floating:
         raise argument_error("Value for attr 'T' of %s is not in the list of allowed values: "
@@ -249,12 +275,22 @@ def _ndtri_grad(op: Any, grad: Any) -> Any:
 
 
 def ndtri(x: Any, name: str | None = None) -> Any:
-    """The inverse of the standard normal CDF, elementwise (-inf at 0, inf at 1)."""
+    """The inverse of the standard normal CDF, elementwise (-inf at 0, inf at 1).
+
+    Args:
+        x: A floating tensor.
+        name: A name for the operation (optional).
+    """
     return _unary("Ndtri", x, name, _FLOATING)
 
 
 def erfinv(x: Any, name: str | None = None) -> Any:
-    """The inverse of erf, elementwise: ndtri((x + 1) / 2) / sqrt(2)."""
+    """The inverse of erf, elementwise: ndtri((x + 1) / 2) / sqrt(2).
+
+    Args:
+        x: A floating tensor.
+        name: A name for the operation (optional).
+    """
     with name_scope(name, "erfinv", [x]) as scope:
         return multiply(ndtri(multiply(add(x, 1.0), 0.5)), 1.0 / math.sqrt(2.0), name=scope)
 

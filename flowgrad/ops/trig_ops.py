@@ -89,12 +89,22 @@ def asin(x: Any, name: str | None = None) -> Any:
 
 
 def acos(x: Any, name: str | None = None) -> Any:
-    """The inverse cosine, elementwise (NaN outside [-1, 1]); see :func:`asin`."""
+    """The inverse cosine, elementwise (NaN outside [-1, 1]); see :func:`asin`.
+
+    Args:
+        x: A floating or complex tensor.
+        name: A name for the operation (optional).
+    """
     return _unary("Acos", x, name, _FLOATING)
 
 
 def atan(x: Any, name: str | None = None) -> Any:
-    """The inverse tangent, elementwise; see :func:`asin`."""
+    """The inverse tangent, elementwise; see :func:`asin`.
+
+    Args:
+        x: A floating or complex tensor.
+        name: A name for the operation (optional).
+    """
     return _unary("Atan", x, name, _FLOATING)
 
 
@@ -113,25 +123,50 @@ def atan2(y: Any, x: Any, name: str | None = None) -> Any:
 
 
 def sinh(x: Any, name: str | None = None) -> Any:
-    """The hyperbolic sine, elementwise; see :func:`asin`."""
+    """The hyperbolic sine, elementwise; see :func:`asin`.
+
+    Args:
+        x: A floating or complex tensor.
+        name: A name for the operation (optional).
+    """
     return _unary("Sinh", x, name, _FLOATING)
 
 
 def cosh(x: Any, name: str | None = None) -> Any:
-    """The hyperbolic cosine, elementwise; see :func:`asin`."""
+    """The hyperbolic cosine, elementwise; see :func:`asin`.
+
+    Args:
+        x: A floating or complex tensor.
+        name: A name for the operation (optional).
+    """
     return _unary("Cosh", x, name, _FLOATING)
 
 
 def asinh(x: Any, name: str | None = None) -> Any:
-    """The inverse hyperbolic sine, elementwise; see :func:`asin`."""
+    """The inverse hyperbolic sine, elementwise; see :func:`asin`.
+
+    Args:
+        x: A floating or complex tensor.
+        name: A name for the operation (optional).
+    """
     return _unary("Asinh", x, name, _FLOATING)
 
 
 def acosh(x: Any, name: str | None = None) -> Any:
-    """The inverse hyperbolic cosine, elementwise (NaN below 1); see :func:`asin`."""
+    """The inverse hyperbolic cosine, elementwise (NaN below 1); see :func:`asin`.
+
+    Args:
+        x: A floating or complex tensor.
+        name: A name for the operation (optional).
+    """
     return _unary("Acosh", x, name, _FLOATING)
 
 
 def atanh(x: Any, name: str | None = None) -> Any:
-    """The inverse hyperbolic tangent, elementwise (NaN outside [-1, 1]); see :func:`asin`."""
+    """The inverse hyperbolic tangent, elementwise (NaN outside [-1, 1]); see :func:`asin`.
+
+    Args:
+        x: A floating or complex tensor.
+        name: A name for the operation (optional).
+    """
     return _unary("Atanh", x, name, _FLOATING)
