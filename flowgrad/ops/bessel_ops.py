@@ -115,15 +115,30 @@ def bessel_i0(x: Any, name: str | None = None) -> Any:
 
 
 def bessel_i0e(x: Any, name: str | None = None) -> Any:
-    """``exp(-|x|) * bessel_i0(x)``, elementwise, without overflow; see :func:`bessel_i0`."""
+    """``exp(-|x|) * bessel_i0(x)``, elementwise, without overflow; see :func:`bessel_i0`.
+
+    Args:
+        x: A floating tensor.
+        name: A name for the operation (optional).
+    """
     return _unary("BesselI0e", x, name, "f")
 
 
 def bessel_i1(x: Any, name: str | None = None) -> Any:
-    """The modified Bessel function of the first kind of order 1; see :func:`bessel_i0`."""
+    """The modified Bessel function of the first kind of order 1; see :func:`bessel_i0`.
+
+    Args:
+        x: A floating tensor.
+        name: A name for the operation (optional).
+    """
     return _unary("BesselI1", x, name, "f")
 
 
 def bessel_i1e(x: Any, name: str | None = None) -> Any:
-    """``exp(-|x|) * bessel_i1(x)``, elementwise, without overflow; see :func:`bessel_i0`."""
+    """``exp(-|x|) * bessel_i1(x)``, elementwise, without overflow; see :func:`bessel_i0`.
+
+    Args:
+        x: A floating tensor.
+        name: A name for the operation (optional).
+    """
     return _unary("BesselI1e", x, name, "f")

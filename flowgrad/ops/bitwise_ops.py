@@ -50,27 +50,56 @@ def bitwise_and(x: Any, y: Any, name: str | None = None) -> Any:
 
 
 def bitwise_or(x: Any, y: Any, name: str | None = None) -> Any:
-    """``x | y`` elementwise; see :func:`bitwise_and`."""
+    """``x | y`` elementwise; see :func:`bitwise_and`.
+
+    Args:
+        x: An integer tensor.
+        y: A tensor of ``x``'s dtype and a shape that broadcasts with ``x``'s.
+        name: A name for the operation (optional).
+    """
     return _binary("BitwiseOr", x, y, name, _INT)
 
 
 def bitwise_xor(x: Any, y: Any, name: str | None = None) -> Any:
-    """``x ^ y`` elementwise; see :func:`bitwise_and`."""
+    """``x ^ y`` elementwise; see :func:`bitwise_and`.
+
+    Args:
+        x: An integer tensor.
+        y: A tensor of ``x``'s dtype and a shape that broadcasts with ``x``'s.
+        name: A name for the operation (optional).
+    """
     return _binary("BitwiseXor", x, y, name, _INT)
 
 
 def left_shift(x: Any, y: Any, name: str | None = None) -> Any:
-    """``x << y`` elementwise; see :func:`bitwise_and`."""
+    """``x << y`` elementwise; see :func:`bitwise_and`.
+
+    Args:
+        x: An integer tensor.
+        y: The shift amounts, of ``x``'s dtype and a broadcastable shape.
+        name: A name for the operation (optional).
+    """
     return _binary("LeftShift", x, y, name, _INT)
 
 
 def right_shift(x: Any, y: Any, name: str | None = None) -> Any:
-    """``x >> y`` elementwise (arithmetic for signed types); see :func:`bitwise_and`."""
+    """``x >> y`` elementwise (arithmetic for signed types); see :func:`bitwise_and`.
+
+    Args:
+        x: An integer tensor.
+        y: The shift amounts, of ``x``'s dtype and a broadcastable shape.
+        name: A name for the operation (optional).
+    """
     return _binary("RightShift", x, y, name, _INT)
 
 
 def invert(x: Any, name: str | None = None) -> Any:
-    """``~x`` elementwise (every bit flipped); see :func:`bitwise_and`."""
+    """``~x`` elementwise (every bit flipped); see :func:`bitwise_and`.
+
+    Args:
+        x: An integer tensor.
+        name: A name for the operation (optional).
+    """
     return _unary("Invert", x, name, _INT)
 
 

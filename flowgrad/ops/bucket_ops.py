@@ -266,6 +266,13 @@ def histogram_fixed_width_bins(values: Any, value_range: Any, nbins: Any = 100,
     """The bin of each of ``values`` among ``nbins`` equal bins over ``value_range``; see
     :func:`histogram_fixed_width`.
 
+    Args:
+        values: A numeric tensor.
+        value_range: A shape [2] tensor of ``values``' dtype: [lower, upper) of the bins.
+        nbins: The number of equal-width bins.
+        dtype: int32 or int64: the dtype of the bin indices.
+        name: A name for the operation (optional).
+
     Returns:
       A ``dtype`` tensor of ``values``' shape.
     """

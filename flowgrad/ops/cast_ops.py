@@ -63,22 +63,42 @@ def cast(x: Any, dtype: Any, name: str | None = None) -> Any:
 
 
 def to_float(x: Any, name: str = "ToFloat") -> Any:
-    """TF1: ``cast(x, float32)``."""
+    """TF1: ``cast(x, float32)``.
+
+    Args:
+        x: A tensor.
+        name: A name for the operation (optional).
+    """
     return cast(x, dtypes.float32, name=name)
 
 
 def to_double(x: Any, name: str = "ToDouble") -> Any:
-    """TF1: ``cast(x, float64)``."""
+    """TF1: ``cast(x, float64)``.
+
+    Args:
+        x: A tensor.
+        name: A name for the operation (optional).
+    """
     return cast(x, dtypes.float64, name=name)
 
 
 def to_int32(x: Any, name: str = "ToInt32") -> Any:
-    """TF1: ``cast(x, int32)``."""
+    """TF1: ``cast(x, int32)``.
+
+    Args:
+        x: A tensor.
+        name: A name for the operation (optional).
+    """
     return cast(x, dtypes.int32, name=name)
 
 
 def to_int64(x: Any, name: str = "ToInt64") -> Any:
-    """TF1: ``cast(x, int64)``."""
+    """TF1: ``cast(x, int64)``.
+
+    Args:
+        x: A tensor.
+        name: A name for the operation (optional).
+    """
     return cast(x, dtypes.int64, name=name)
 
 

@@ -56,7 +56,14 @@ register_op("Assert", _assert_kernel, lambda ins, attrs: [], num_outputs=0,
 def Assert(condition: Any, data: list, summarize: int | None = None,  # noqa: N802
            name: str | None = None) -> Any:
     """Raises InvalidArgumentError with ``data`` printed if ``condition`` is false (an op in
-    graph mode; eagerly at once, returning None)."""
+    graph mode; eagerly at once, returning None).
+
+    Args:
+        condition: A bool scalar.
+        data: The tensors to print when ``condition`` is false.
+        summarize: How many entries of each tensor to print.
+        name: A name for the operation (optional).
+    """
     data = list(data)
     if executing_eagerly():
         c = convert_to_tensor(_as_value(condition))
@@ -155,13 +162,27 @@ assert_non_positive_v1, assert_non_positive = _make_unary("<=", "assert_non_posi
 
 def assert_rank(x: Any, rank: int, message: str | None = None,
                 name: str | None = None) -> Any:
-    """Asserts that ``x`` has rank ``rank``: ValueError when known statically, else an op."""
+    """Asserts that ``x`` has rank ``rank``: ValueError when known statically, else an op.
+
+    Args:
+        x: The tensor to check.
+        rank: The rank it must have.
+        message: A prefix of the error message.
+        name: A name for the operation (optional).
+    """
     return _assert_rank(x, rank, message, name, at_least=False)
 
 
 def assert_rank_at_least(x: Any, rank: int, message: str | None = None,
                          name: str | None = None) -> Any:
-    """Asserts that ``x`` has rank >= ``rank``."""
+    """Asserts that ``x`` has rank >= ``rank``.
+
+    Args:
+        x: The tensor to check.
+        rank: The rank it must at least have.
+        message: A prefix of the error message.
+        name: A name for the operation (optional).
+    """
     return _assert_rank(x, rank, message, name, at_least=True)
 
 
@@ -183,7 +204,14 @@ def _assert_rank(x: Any, r: int, message: Any, name: Any, at_least: bool) -> Any
 
 def assert_type(tensor: Any, tf_type: Any, message: str | None = None,
                 name: str | None = None) -> None:
-    """TypeError unless ``tensor`` has dtype ``tf_type``."""
+    """TypeError unless ``tensor`` has dtype ``tf_type``.
+
+    Args:
+        tensor: The tensor to check.
+        tf_type: The dtype it must have.
+        message: A prefix of the error message.
+        name: A name for the operation (optional).
+    """
     t = convert_to_tensor(_as_value(tensor))
     want = dtypes.as_dtype(tf_type)
     if t.dtype.base_dtype != want.base_dtype:
@@ -196,7 +224,16 @@ def assert_shapes(shapes: Any, data: Any = None, summarize: Any = None,
                   message: str | None = None, name: str | None = None) -> Any:
     """Asserts that tensors have the given shapes, where a dimension is an int, None/'.'
     (anything) or a symbol (a string) that must mean the same size everywhere. Static
-    mismatches are ValueErrors; dimensions unknown statically are checked when run."""
+    mismatches are ValueErrors; dimensions unknown statically are checked when run.
+
+    Args:
+        shapes: A list of (tensor, shape) pairs; a shape is a list of ints, symbol strings and None
+            (any size).
+        data: The tensors to print on failure; by default the checked ones.
+        summarize: How many entries of each tensor to print.
+        message: A prefix of the error message.
+        name: A name for the operation (optional).
+    """
     items = list(shapes.items()) if isinstance(shapes, dict) else list(shapes)
     sizes: dict = {}
     checks = []

@@ -50,7 +50,14 @@ def _check_list(t_list: Any) -> list:
 def clip_by_norm(t: Any, clip_norm: Any, axes: Any = None, name: str | None = None) -> Any:
     """``t * clip_norm / max(l2norm(t), clip_norm)``: rescales ``t`` so that its L2 norm
     (over ``axes``, all by default) is at most ``clip_norm``. The gradient at t = 0 is
-    finite."""
+    finite.
+
+    Args:
+        t: A tensor (or an IndexedSlices).
+        clip_norm: The largest L2 norm (a positive scalar).
+        axes: The axes the norm is taken over; all when None.
+        name: A name for the operation (optional).
+    """
     with name_scope(name, "clip_by_norm", [t, clip_norm]) as scope:
         values = _values(t, "t")
         l2sum = reduce_sum(values * values, axes, keepdims=True)
@@ -69,7 +76,12 @@ def clip_by_norm(t: Any, clip_norm: Any, axes: Any = None, name: str | None = No
 
 def global_norm(t_list: Any, name: str | None = None) -> Any:
     """sqrt(sum of the squared L2 norms of the tensors in ``t_list``); None entries are
-    ignored, IndexedSlices count their values."""
+    ignored, IndexedSlices count their values.
+
+    Args:
+        t_list: A list of tensors (None entries are ignored).
+        name: A name for the operation (optional).
+    """
     t_list = _check_list(t_list)
     with name_scope(name, "global_norm", t_list):
         values = [_values(t, "t_%d" % i) if t is not None else None
@@ -88,7 +100,14 @@ def clip_by_global_norm(t_list: Any, clip_norm: Any, use_norm: Any = None,
     """Scales every tensor of ``t_list`` by ``clip_norm / max(global_norm, clip_norm)``.
 
     Returns (the clipped list, the global norm). None entries stay None; a norm
-    that is inf or NaN makes every clipped value NaN."""
+    that is inf or NaN makes every clipped value NaN.
+
+    Args:
+        t_list: A list of tensors (None entries stay None).
+        clip_norm: The largest global norm (a positive scalar).
+        use_norm: The global norm, if already computed; computed from ``t_list`` when None.
+        name: A name for the operation (optional).
+    """
     t_list = _check_list(t_list)
     if use_norm is None:
         use_norm = global_norm(t_list, name)
@@ -111,7 +130,13 @@ def clip_by_global_norm(t_list: Any, clip_norm: Any, use_norm: Any = None,
 
 def clip_by_average_norm(t: Any, clip_norm: Any, name: str | None = None) -> Any:
     """``t * clip_norm / max(l2norm(t) / size(t), clip_norm)``: clips the L2 norm per
-    element."""
+    element.
+
+    Args:
+        t: A tensor.
+        clip_norm: The largest average L2 norm (a positive scalar).
+        name: A name for the operation (optional).
+    """
     with name_scope(name, "clip_by_average_norm", [t, clip_norm]) as scope:
         t = convert_to_tensor(t, name="t")
         n_element = cast(size(t), dtypes.float32)

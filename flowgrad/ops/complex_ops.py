@@ -146,13 +146,22 @@ def real(input: Any, name: str | None = None) -> Any:  # noqa: A002 - TensorFlow
 
 
 def imag(input: Any, name: str | None = None) -> Any:  # noqa: A002 - TensorFlow's name
-    """The imaginary part of a complex tensor; zeros for a real tensor; see :func:`real`."""
+    """The imaginary part of a complex tensor; zeros for a real tensor; see :func:`real`.
+
+    Args:
+        input: A complex (or real) tensor.
+        name: A name for the operation (optional).
+    """
     x = _tensor(input)
     return apply_op("Imag", (x,), name=name) if x.dtype.is_complex else zeros_like(x)
 
 
 def conj(x: Any, name: str | None = None) -> Any:
     """The complex conjugate; a real tensor is returned unchanged; see :func:`real`.
+
+    Args:
+        x: A tensor (real tensors are returned as they are).
+        name: A name for the operation (optional).
 
     Raises:
       TypeError: for a tensor that is not a number.

@@ -248,7 +248,15 @@ def split(value: Any, num_or_size_splits: Any, axis: Any = 0, num: int | None = 
           name: str = "split") -> list:
     """Splits ``value`` along ``axis`` into equal parts (an int) or parts of given sizes.
 
-    A list of sizes may hold one -1, which takes what the others leave."""
+    A list of sizes may hold one -1, which takes what the others leave.
+
+    Args:
+        value: The tensor to split.
+        num_or_size_splits: The number of equal pieces, or a list of their sizes (one may be -1).
+        axis: The axis to split along.
+        num: The number of pieces, when ``num_or_size_splits`` is a tensor of unknown length.
+        name: A name for the operation (optional).
+    """
     value = _as_value(value)
     a = _known_scalar(axis, "split axis")
     if isinstance(num_or_size_splits, (int, np.integer, Dimension)) and \
@@ -332,7 +340,13 @@ register_jvp("Tile", linear_in_first_jvp)
 
 
 def tile(input: Any, multiples: Any, name: str | None = None) -> Any:
-    """``input`` repeated ``multiples[i]`` times along each dimension i."""
+    """``input`` repeated ``multiples[i]`` times along each dimension i.
+
+    Args:
+        input: A tensor.
+        multiples: How often to repeat each axis: a 1-D int tensor of length rank.
+        name: A name for the operation (optional).
+    """
     x = _as_value(input)
     m = _known_ints(multiples, "tile multiples")
     if m is not None:

@@ -244,7 +244,17 @@ def cond_v1(pred: Any, true_fn: Callable | None = None, false_fn: Callable | Non
     """``true_fn()`` if ``pred`` else ``false_fn()``; in a graph only the taken branch runs.
 
     TF1 signature: ``fn1``/``fn2`` are the old names of ``true_fn``/``false_fn``; unless
-    ``strict``, a branch result that is a one-element list or tuple is unpacked."""
+    ``strict``, a branch result that is a one-element list or tuple is unpacked.
+
+    Args:
+        pred: A bool scalar.
+        true_fn: The callable run when ``pred`` is true.
+        false_fn: The callable run when it is false.
+        strict: Whether to keep single-element results as lists.
+        name: A name for the operation (optional).
+        fn1: TF1's deprecated name for ``true_fn``.
+        fn2: TF1's deprecated name for ``false_fn``.
+    """
     if fn1 is not None:
         if true_fn is not None:
             raise TypeError("cond(): true_fn and fn1 may not be set simultaneously.")
@@ -265,7 +275,14 @@ def cond_v1(pred: Any, true_fn: Callable | None = None, false_fn: Callable | Non
 def cond(pred: Any, true_fn: Callable | None = None, false_fn: Callable | None = None,
          name: str | None = None) -> Any:
     """``true_fn()`` if ``pred`` else ``false_fn()`` (TF2 signature: branch results kept as
-    returned)."""
+    returned).
+
+    Args:
+        pred: A bool scalar.
+        true_fn: The callable run when ``pred`` is true.
+        false_fn: The callable run when it is false.
+        name: A name for the operation (optional).
+    """
     return cond_v1(pred, true_fn, false_fn, strict=True, name=name)
 
 
@@ -287,7 +304,15 @@ def case(pred_fn_pairs: Any, default: Callable | None = None, exclusive: bool = 
     """The result of the first callable whose predicate is true (else ``default``).
 
     Without ``default`` the last pair's callable is the default. With ``exclusive``, it
-    is an InvalidArgumentError (at run time) for more than one predicate to be true."""
+    is an InvalidArgumentError (at run time) for more than one predicate to be true.
+
+    Args:
+        pred_fn_pairs: A list of (bool scalar, callable) pairs.
+        default: The callable run when no predicate holds.
+        exclusive: Whether to check that at most one predicate holds.
+        strict: Whether to keep single-element results as lists (TF1's ``strict``).
+        name: A name for the operation (optional).
+    """
     pairs = _pairs(pred_fn_pairs, name)
     if not pairs:
         if default is None:
@@ -365,7 +390,14 @@ def _exclusive_check(preds: list, name: str) -> list:
 def switch_case(branch_index: Any, branch_fns: Any, default: Callable | None = None,
                 name: str = "switch_case") -> Any:
     """``branch_fns[branch_index]()``; an index out of range runs ``default`` (else the
-    last branch)."""
+    last branch).
+
+    Args:
+        branch_index: An int32 scalar: which branch to run.
+        branch_fns: A list of callables, or a dict from ints to callables.
+        default: The callable run for an index outside the branches; the last branch when None.
+        name: A name for the operation (optional).
+    """
     if isinstance(branch_fns, dict):
         items = sorted(branch_fns.items())
     else:

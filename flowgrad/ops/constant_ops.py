@@ -64,7 +64,13 @@ def _placeholder_with_default_grad(op: Any, grad: Any) -> Any:
 
 
 def placeholder_with_default(input: Any, shape: Any, name: str | None = None) -> Tensor:
-    """A placeholder that yields ``input`` when it is not fed."""
+    """A placeholder that yields ``input`` when it is not fed.
+
+    Args:
+        input: The value when nothing is fed.
+        shape: The shape of the placeholder (may be less defined than ``input``'s).
+        name: A name for the operation (optional).
+    """
     x = convert_to_tensor(input)
     shape = as_shape(shape)
     if not shape.is_compatible_with(x.shape):
@@ -82,7 +88,12 @@ register_jvp("Identity", linear_in_first_jvp)
 
 
 def identity(input: Any, name: str | None = None) -> Any:
-    """Returns a tensor with the same value as ``input``."""
+    """Returns a tensor with the same value as ``input``.
+
+    Args:
+        input: A tensor (or a variable).
+        name: A name for the operation (optional).
+    """
     return apply_op("Identity", [_as_value(input)], name=name)
 
 
@@ -91,7 +102,12 @@ register_op("StopGradient", lambda x: x, unary, grad=_NO_GRADIENT, view=True, al
 
 
 def stop_gradient(input: Any, name: str | None = None) -> Any:
-    """The identity forward; blocks every gradient flowing back through it."""
+    """The identity forward; blocks every gradient flowing back through it.
+
+    Args:
+        input: A tensor.
+        name: A name for the operation (optional).
+    """
     return apply_op("StopGradient", [_as_value(input)], name=name)
 
 
@@ -110,7 +126,12 @@ def _identity_n_grad(op: Any, *grads: Any) -> Any:
 
 
 def identity_n(input: list, name: str | None = None) -> list:
-    """Identities of a list of tensors, as one op."""
+    """Identities of a list of tensors, as one op.
+
+    Args:
+        input: A list of tensors.
+        name: A name for the operation (optional).
+    """
     values = [_as_value(v) for v in input]
     out = apply_op("IdentityN", values, {"N": len(values)}, name=name)
     return [out] if len(values) == 1 else list(out)

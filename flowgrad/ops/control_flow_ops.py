@@ -16,7 +16,11 @@ register_op("NoOp", None, lambda ins, attrs: [], num_outputs=0, grad=_NO_GRADIEN
 
 
 def no_op(name: str | None = None) -> Any:
-    """An op that does nothing (useful as a control-dependency anchor)."""
+    """An op that does nothing (useful as a control-dependency anchor).
+
+    Args:
+        name: A name for the operation (optional).
+    """
     if executing_eagerly():
         return None
     return apply_op("NoOp", [], name=name)
@@ -33,7 +37,12 @@ def _as_op(x: Any) -> Operation:
 
 
 def group(*inputs: Any, name: str | None = None) -> Any:
-    """An op that runs all ``inputs`` (tensors or ops, or lists of them)."""
+    """An op that runs all ``inputs`` (tensors or ops, or lists of them).
+
+    Args:
+        *inputs: The ops (or tensors) to run.
+        name: A name for the operation (optional).
+    """
     if executing_eagerly():
         return None
     flat: list = []
@@ -48,7 +57,13 @@ def group(*inputs: Any, name: str | None = None) -> Any:
 
 
 def tuple(tensors: list, name: str | None = None, control_inputs: Any = None) -> list:  # noqa: A001
-    """Identities of ``tensors`` that are available only once all of them are computed."""
+    """Identities of ``tensors`` that are available only once all of them are computed.
+
+    Args:
+        tensors: A list of tensors (or IndexedSlices, or None).
+        name: A name for the operation (optional).
+        control_inputs: More ops to finish before the tensors are returned.
+    """
     if executing_eagerly():
         return list(tensors)
     deps = [t for t in tensors if t is not None] + list(control_inputs or [])

@@ -172,7 +172,13 @@ def _ones(x: Any, axes: list) -> Any:
 
 
 def einsum(equation: str, *inputs: Any, **kwargs: Any) -> Any:
-    """Sums of products of ``inputs`` given by an Einstein-summation ``equation``."""
+    """Sums of products of ``inputs`` given by an Einstein-summation ``equation``.
+
+    Args:
+        equation: The subscripts, such as ``"ij,jk->ik"``.
+        *inputs: The operands, one per comma-separated term.
+        **kwargs: ``name`` (the op's name), as TensorFlow's ``einsum``.
+    """
     name = kwargs.pop("name", None)
     kwargs.pop("optimize", None)
     if kwargs:
@@ -189,7 +195,14 @@ def einsum(equation: str, *inputs: Any, **kwargs: Any) -> Any:
 
 def tensordot(a: Any, b: Any, axes: Any, name: str | None = None) -> Any:
     """Sum of products over ``axes`` of ``a`` and ``b`` (an int N: a's last N with b's
-    first N; or two lists of axes), as an einsum."""
+    first N; or two lists of axes), as an einsum.
+
+    Args:
+        a: A tensor.
+        b: A tensor of ``a``'s dtype.
+        axes: An int N (the last N axes of ``a`` with the first N of ``b``) or a pair of axis lists.
+        name: A name for the operation (optional).
+    """
     a, b = convert_to_tensor(_as_value(a)), convert_to_tensor(_as_value(b))
     ra, rb = a.shape.rank, b.shape.rank
     if ra is None or rb is None:

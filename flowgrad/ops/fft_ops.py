@@ -184,17 +184,32 @@ def fft(input: Any, name: str | None = None) -> Any:  # noqa: A002 - TensorFlow'
 
 
 def ifft(input: Any, name: str | None = None) -> Any:  # noqa: A002 - TensorFlow's name
-    """The inverse of :func:`fft` (divided by the length)."""
+    """The inverse of :func:`fft` (divided by the length).
+
+    Args:
+        input: A complex tensor; transformed over its last axis.
+        name: A name for the operation (optional).
+    """
     return apply_op("IFFT", (_complex_input(input, "IFFT"),), name=name)
 
 
 def fft2d(input: Any, name: str | None = None) -> Any:  # noqa: A002 - TensorFlow's name
-    """The 2-D discrete Fourier transform over the innermost two axes; see :func:`fft`."""
+    """The 2-D discrete Fourier transform over the innermost two axes; see :func:`fft`.
+
+    Args:
+        input: A complex tensor; transformed over its last two axes.
+        name: A name for the operation (optional).
+    """
     return apply_op("FFT2D", (_complex_input(input, "FFT2D"),), name=name)
 
 
 def ifft2d(input: Any, name: str | None = None) -> Any:  # noqa: A002 - TensorFlow's name
-    """The inverse of :func:`fft2d`."""
+    """The inverse of :func:`fft2d`.
+
+    Args:
+        input: A complex tensor; transformed over its last two axes.
+        name: A name for the operation (optional).
+    """
     return apply_op("IFFT2D", (_complex_input(input, "IFFT2D"),), name=name)
 
 

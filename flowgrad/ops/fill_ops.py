@@ -51,7 +51,13 @@ def _fill_grad(op: Any, grad: Any) -> Any:
 
 
 def fill(dims: Any, value: Any, name: str | None = None) -> Any:
-    """A tensor of shape ``dims`` filled with the scalar ``value``."""
+    """A tensor of shape ``dims`` filled with the scalar ``value``.
+
+    Args:
+        dims: The output's shape: a 1-D int tensor or a list.
+        value: The scalar to fill with.
+        name: A name for the operation (optional).
+    """
     static = _static_int_list(dims)
     if static is not None:
         return apply_op("Fill", [value], {"shape": tuple(static)}, name=name)
@@ -121,13 +127,27 @@ def _filled_like(op_type: str, fill: Any, tensor: Any, dtype: Any, name: str,
 
 def zeros_like(tensor: Any, dtype: Any = None, name: str | None = None,
                optimize: bool = True) -> Any:
-    """Zeros with the shape (and dtype, unless given) of ``tensor``."""
+    """Zeros with the shape (and dtype, unless given) of ``tensor``.
+
+    Args:
+        tensor: A tensor.
+        dtype: The output's dtype; ``tensor``'s when None.
+        name: A name for the operation (optional).
+        optimize: Accepted for TensorFlow's signature.
+    """
     return _filled_like("ZerosLike", _zeros, tensor, dtype, name or "zeros_like", optimize)
 
 
 def ones_like(tensor: Any, dtype: Any = None, name: str | None = None,
               optimize: bool = True) -> Any:
-    """Ones with the shape (and dtype, unless given) of ``tensor``."""
+    """Ones with the shape (and dtype, unless given) of ``tensor``.
+
+    Args:
+        tensor: A tensor.
+        dtype: The output's dtype; ``tensor``'s when None.
+        name: A name for the operation (optional).
+        optimize: Accepted for TensorFlow's signature.
+    """
     return _filled_like("OnesLike", np.ones, tensor, dtype, name or "ones_like", optimize)
 
 
@@ -174,7 +194,17 @@ def one_hot(indices: Any, depth: Any, on_value: Any = None, off_value: Any = Non
     """A tensor with ``on_value`` where the new ``axis`` (last by default) equals the index.
 
     Out-of-range indices give a row of ``off_value``. The dtype is that of on/off_value,
-    else ``dtype``, else float32."""
+    else ``dtype``, else float32.
+
+    Args:
+        indices: An int tensor of class ids.
+        depth: The number of classes.
+        on_value: The value at each id; 1 when None.
+        off_value: The value elsewhere; 0 when None.
+        axis: Where the new axis goes; the last when None.
+        dtype: The output's dtype; from ``on_value``/``off_value``, else float32.
+        name: A name for the operation (optional).
+    """
     idx = _as_value(indices)
     idx = idx if is_tensor(idx) else convert_to_tensor(idx)
     dtype = dtypes.as_dtype(dtype) if dtype is not None else None

@@ -57,7 +57,20 @@ def map_fn(fn: Callable, elems: Any, dtype: Any = None, parallel_iterations: Any
     """``stack([fn(x) for x in unstack(elems)])`` (over the first axis of each element).
 
     ``elems`` may be a structure of tensors (``fn`` gets the same structure of rows);
-    ``fn_output_signature`` (or the older ``dtype``) declares the output dtypes."""
+    ``fn_output_signature`` (or the older ``dtype``) declares the output dtypes.
+
+    Args:
+        fn: A callable taking one element (the same nest as ``elems``).
+        elems: A tensor (or a nest of tensors) unpacked along its first dimension.
+        dtype: TF1's name for ``fn_output_signature``.
+        parallel_iterations: Accepted for TensorFlow's signature (iterations run in order).
+        back_prop: Whether gradients flow through the loop.
+        swap_memory: Accepted for TensorFlow's signature.
+        infer_shape: Whether the elements must all have the first element's shape.
+        name: A name for the operation (optional).
+        fn_output_signature: The dtype (or nest of dtypes/TensorSpecs) of ``fn``'s output, when it
+            differs from the elements'.
+    """
     signature = fn_output_signature if fn_output_signature is not None else dtype
     name = name or "map"
     flat, n = _elements(elems, name)
@@ -146,21 +159,53 @@ def scan(fn: Callable, elems: Any, initializer: Any = None, parallel_iterations:
     """The stacked accumulators of ``acc = fn(acc, x)`` over the rows ``x`` of ``elems``.
 
     Without ``initializer`` the first row is the initial accumulator (and the first
-    output). ``reverse`` scans from the last row, keeping outputs in row order."""
+    output). ``reverse`` scans from the last row, keeping outputs in row order.
+
+    Args:
+        fn: A callable (accumulator, element) -> new accumulator.
+        elems: A tensor (or a nest of tensors) unpacked along its first dimension.
+        initializer: The first accumulator value (a nest of tensors); the first element when None.
+        parallel_iterations: Accepted for TensorFlow's signature (iterations run in order).
+        back_prop: Whether gradients flow through the loop.
+        swap_memory: Accepted for TensorFlow's signature.
+        infer_shape: Whether the elements must all have the first element's shape.
+        reverse: Whether to scan from the last element.
+        name: A name for the operation (optional).
+    """
     check_parallel_iterations(parallel_iterations)
     return _scan(fn, elems, initializer, back_prop, reverse, name or "scan", True)
 
 
 def foldl(fn: Callable, elems: Any, initializer: Any = None, parallel_iterations: int = 10,
           back_prop: bool = True, swap_memory: bool = False, name: str | None = None) -> Any:
-    """The final ``acc = fn(acc, x)`` over the rows of ``elems``, first to last."""
+    """The final ``acc = fn(acc, x)`` over the rows of ``elems``, first to last.
+
+    Args:
+        fn: A callable (accumulator, element) -> new accumulator.
+        elems: A tensor (or a nest of tensors) unpacked along its first dimension.
+        initializer: The first accumulator value (a nest of tensors); the first element when None.
+        parallel_iterations: Accepted for TensorFlow's signature (iterations run in order).
+        back_prop: Whether gradients flow through the loop.
+        swap_memory: Accepted for TensorFlow's signature.
+        name: A name for the operation (optional).
+    """
     check_parallel_iterations(parallel_iterations)
     return _scan(fn, elems, initializer, back_prop, False, name or "foldl", False)
 
 
 def foldr(fn: Callable, elems: Any, initializer: Any = None, parallel_iterations: int = 10,
           back_prop: bool = True, swap_memory: bool = False, name: str | None = None) -> Any:
-    """The final ``acc = fn(acc, x)`` over the rows of ``elems``, last to first."""
+    """The final ``acc = fn(acc, x)`` over the rows of ``elems``, last to first.
+
+    Args:
+        fn: A callable (accumulator, element) -> new accumulator.
+        elems: A tensor (or a nest of tensors) unpacked along its first dimension.
+        initializer: The first accumulator value (a nest of tensors); the first element when None.
+        parallel_iterations: Accepted for TensorFlow's signature (iterations run in order).
+        back_prop: Whether gradients flow through the loop.
+        swap_memory: Accepted for TensorFlow's signature.
+        name: A name for the operation (optional).
+    """
     check_parallel_iterations(parallel_iterations)
     return _scan(fn, elems, initializer, back_prop, True, name or "foldr", False)
 

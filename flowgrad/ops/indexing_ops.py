@@ -185,7 +185,16 @@ def gather(params: Any, indices: Any, validate_indices: Any = None, name: str | 
     """Slices of ``params`` along ``axis`` at ``indices``: params[..., indices, ...].
 
     Indices outside [0, params.shape[axis]) are an InvalidArgumentError when run. The
-    gradient w.r.t. params is an IndexedSlices for axis 0."""
+    gradient w.r.t. params is an IndexedSlices for axis 0.
+
+    Args:
+        params: The tensor to gather from.
+        indices: An int tensor of indices into ``axis``.
+        validate_indices: Accepted for TensorFlow's signature.
+        name: A name for the operation (optional).
+        axis: The axis to gather along; ``batch_dims`` when None.
+        batch_dims: The number of leading batch dimensions ``params`` and ``indices`` share.
+    """
     if batch_dims != 0:     # a GatherNd over the batch coordinates (same op layer)
         return batch_gather(params, indices, batch_dims if axis is None else axis, batch_dims,
                             name)
@@ -206,7 +215,16 @@ def embedding_lookup(params: Any, ids: Any, partition_strategy: str = "mod",
                      max_norm: Any = None) -> Any:
     """Rows ``ids`` of the embedding table ``params`` (a tensor or a list of one shard).
 
-    The gradient w.r.t. the table is an IndexedSlices, as in TensorFlow."""
+    The gradient w.r.t. the table is an IndexedSlices, as in TensorFlow.
+
+    Args:
+        params: The embedding table (a tensor or variable), or a list of shards.
+        ids: An int tensor of row ids.
+        partition_strategy: ``"mod"`` or ``"div"``: how ids map to shards.
+        name: A name for the operation (optional).
+        validate_indices: Accepted for TensorFlow's signature.
+        max_norm: Rows with a larger L2 norm are scaled down to it; None leaves them.
+    """
     if isinstance(params, (list, tuple)):
         if len(params) != 1:
             raise NotImplementedError("embedding_lookup: only one params tensor (one shard) is "
@@ -279,7 +297,15 @@ def unsorted_segment_sum(data: Any, segment_ids: Any, num_segments: Any,
                          name: str | None = None) -> Any:
     """Sums of ``data`` rows by segment: out[i] = sum of data[j] with segment_ids[j] == i.
 
-    Negative ids are dropped; ids >= num_segments are an InvalidArgumentError when run."""
+    Negative ids are dropped; ids >= num_segments are an InvalidArgumentError when run.
+
+    Args:
+        data: The values: a tensor whose first dimensions match ``segment_ids``.
+        segment_ids: An int32 or int64 tensor: the segment of each row of ``data`` (a prefix of its
+            shape).
+        num_segments: The number of segments (a scalar).
+        name: A name for the operation (optional).
+    """
     data = _as_value(data)
     ids = _as_value(segment_ids)
     ids = ids if is_tensor(ids) else convert_to_tensor(ids)
@@ -309,7 +335,14 @@ def _where_indices(condition: Any, name: str | None = None) -> Any:
 def boolean_mask(tensor: Any, mask: Any, name: str = "boolean_mask", axis: Any = None) -> Any:
     """The elements (or slices) of ``tensor`` where the bool ``mask`` is true, flattened.
 
-    ``mask`` covers the dimensions axis .. axis + mask.ndim - 1 of ``tensor``."""
+    ``mask`` covers the dimensions axis .. axis + mask.ndim - 1 of ``tensor``.
+
+    Args:
+        tensor: A tensor.
+        mask: A bool tensor of the shape of ``tensor``'s first dimensions (from ``axis``).
+        name: A name for the operation (optional).
+        axis: The first axis ``mask`` applies to; 0 when None.
+    """
     with name_scope(name, "boolean_mask"):
         t = convert_to_tensor(_as_value(tensor))
         m = convert_to_tensor(_as_value(mask))
@@ -345,17 +378,40 @@ def boolean_mask(tensor: Any, mask: Any, name: str = "boolean_mask", axis: Any =
 
 def gather_v2(params: Any, indices: Any, validate_indices: Any = None, axis: Any = None,
               batch_dims: int = 0, name: str | None = None) -> Any:
-    """``gather`` with TensorFlow 2's argument order (axis before name)."""
+    """``gather`` with TensorFlow 2's argument order (axis before name).
+
+    Args:
+        params: The tensor to gather from.
+        indices: An int tensor of indices into ``axis``.
+        validate_indices: Accepted for TensorFlow's signature.
+        axis: The axis to gather along; ``batch_dims`` when None.
+        batch_dims: The number of leading batch dimensions ``params`` and ``indices`` share.
+        name: A name for the operation (optional).
+    """
     return gather(params, indices, validate_indices, name, axis, batch_dims)
 
 
 def boolean_mask_v2(tensor: Any, mask: Any, axis: Any = None,
                     name: str = "boolean_mask") -> Any:
-    """``boolean_mask`` with TensorFlow 2's argument order (axis before name)."""
+    """``boolean_mask`` with TensorFlow 2's argument order (axis before name).
+
+    Args:
+        tensor: A tensor.
+        mask: A bool tensor of the shape of ``tensor``'s first dimensions (from ``axis``).
+        axis: The first axis ``mask`` applies to; 0 when None.
+        name: A name for the operation (optional).
+    """
     return boolean_mask(tensor, mask, name, axis)
 
 
 def embedding_lookup_v2(params: Any, ids: Any, max_norm: Any = None,
                         name: str | None = None) -> Any:
-    """``tf.nn.embedding_lookup`` of TensorFlow 2: (params, ids, max_norm, name)."""
+    """``tf.nn.embedding_lookup`` of TensorFlow 2: (params, ids, max_norm, name).
+
+    Args:
+        params: The embedding table (a tensor or variable), or a list of shards.
+        ids: An int tensor of row ids.
+        max_norm: Rows with a larger L2 norm are scaled down to it; None leaves them.
+        name: A name for the operation (optional).
+    """
     return embedding_lookup(params, ids, name=name, max_norm=max_norm)

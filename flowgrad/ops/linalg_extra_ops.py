@@ -166,7 +166,12 @@ def eig(tensor: Any, name: str | None = None) -> tuple:
 
 
 def eigvals(tensor: Any, name: str | None = None) -> Any:
-    """The eigenvalues of the innermost square matrices (complex); see :func:`eig`."""
+    """The eigenvalues of the innermost square matrices (complex); see :func:`eig`.
+
+    Args:
+        tensor: A tensor of [..., M, M] matrices.
+        name: A name for the operation (optional).
+    """
     x = convert_to_tensor(_as_value(tensor), name="tensor")
     return apply_op("Eig", (x,), {"compute_v": False,
                                   "Tout": _COMPLEX_OF[x.dtype.base_dtype]}, name=name)[0]

@@ -140,7 +140,17 @@ def _structure_text(structure: Any, tensors: list) -> Any:
 def print_v2(*inputs: Any, output_stream: Any = sys.stderr, summarize: int | None = 3,
              sep: str = " ", end: str = "\n", name: str | None = None) -> Any:
     """Prints ``inputs`` (tensors, Python objects, structures of them), tensors summarized
-    to their first and last ``summarize`` entries per dimension (None or -1: all)."""
+    to their first and last ``summarize`` entries per dimension (None or -1: all).
+
+    Args:
+        *inputs: The tensors and Python values to print.
+        output_stream: Where to print: ``sys.stderr``, ``sys.stdout``, a path prefixed
+            ``file://``, or ``"log(info)"``, ``"log(warning)"``, ``"log(error)"``.
+        summarize: How many first and last entries per dimension to print; None prints all.
+        sep: The string between the inputs.
+        end: The string after the last input.
+        name: A name for the operation (optional).
+    """
     writer = _stream_writer(output_stream)
     template: list = []
     tensors: list = []
@@ -198,7 +208,16 @@ def Print(input_: Any, data: list, message: str | None = None,  # noqa: N802 - T
           first_n: int | None = None, summarize: int | None = None, name: str | None = None
           ) -> Any:
     """``input_`` unchanged, printing ``message`` and ``data`` to stderr when evaluated (the
-    first ``first_n`` times; ``summarize`` entries of each tensor, 3 by default)."""
+    first ``first_n`` times; ``summarize`` entries of each tensor, 3 by default).
+
+    Args:
+        input_: The tensor returned (and whose evaluation prints).
+        data: The tensors to print.
+        message: A prefix of the printed line.
+        first_n: Print only the first N times; always when None or negative.
+        summarize: How many entries of each tensor to print.
+        name: A name for the operation (optional).
+    """
     attrs = {"message": message or "", "first_n": -1 if first_n is None else first_n,
              "summarize": 3 if summarize is None else summarize, "counter": _Counter()}
     return apply_op("Print", [input_] + list(data), attrs, name=name)

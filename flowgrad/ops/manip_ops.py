@@ -139,7 +139,17 @@ def reverse_sequence(input: Any, seq_lengths: Any, seq_axis: int | None = None, 
 def reverse_sequence_v1(input: Any, seq_lengths: Any, seq_axis: int | None = None,  # noqa: A002
                         batch_axis: int | None = None, name: str | None = None,
                         seq_dim: int | None = None, batch_dim: int | None = None) -> Any:
-    """TF1's ``reverse_sequence``: also takes the old names ``seq_dim``/``batch_dim``."""
+    """TF1's ``reverse_sequence``: also takes the old names ``seq_dim``/``batch_dim``.
+
+    Args:
+        input: A tensor.
+        seq_lengths: A 1-D int tensor: how many elements of each batch entry to reverse.
+        seq_axis: The axis reversed.
+        batch_axis: The batch axis.
+        name: A name for the operation (optional).
+        seq_dim: TF1's name for ``seq_axis``.
+        batch_dim: TF1's name for ``batch_axis``.
+    """
     return reverse_sequence(input, seq_lengths, seq_dim if seq_axis is None else seq_axis,
                             batch_dim if batch_axis is None else batch_axis, name)
 
@@ -237,7 +247,13 @@ def unique(x: Any, out_idx: Any = dtypes.int32, name: str | None = None) -> tupl
 
 
 def unique_with_counts(x: Any, out_idx: Any = dtypes.int32, name: str | None = None) -> tuple:
-    """``unique`` and how often each distinct value occurs: ``(y, idx, count)``."""
+    """``unique`` and how often each distinct value occurs: ``(y, idx, count)``.
+
+    Args:
+        x: A 1-D tensor.
+        out_idx: int32 or int64: the dtype of the indices and counts.
+        name: A name for the operation (optional).
+    """
     t = convert_to_tensor(_as_value(x), name="x")
     return tuple(apply_op("UniqueWithCounts", (t,), {"out_idx": dtypes.as_dtype(out_idx)},
                           name=name))
@@ -384,6 +400,10 @@ def broadcast_dynamic_shape(shape_x: Any, shape_y: Any) -> Any:
 
 def broadcast_static_shape(shape_x: TensorShape, shape_y: TensorShape) -> TensorShape:
     """The broadcast of two TensorShapes (unknown dimensions stay unknown).
+
+    Args:
+        shape_x: A TensorShape.
+        shape_y: A TensorShape.
 
     Raises:
       ValueError: if the shapes do not broadcast.
@@ -576,17 +596,38 @@ def space_to_depth(input: Any, block_size: int, data_format: str = "NHWC",  # no
 def depth_to_space(input: Any, block_size: int, data_format: str = "NHWC",  # noqa: A002
                    name: str | None = None) -> Any:
     """The inverse of :func:`space_to_depth`: channels into ``block_size x block_size``
-    blocks of pixels (``[N, H * b, W * b, C / (b * b)]``)."""
+    blocks of pixels (``[N, H * b, W * b, C / (b * b)]``).
+
+    Args:
+        input: A 4-D tensor.
+        block_size: The block size (2 or more).
+        data_format: ``"NHWC"`` or ``"NCHW"``.
+        name: A name for the operation (optional).
+    """
     return _block_op("DepthToSpace", input, block_size, data_format, name)
 
 
 def space_to_depth_v1(input: Any, block_size: int, name: str | None = None,  # noqa: A002
                       data_format: str = "NHWC") -> Any:
-    """TF1's argument order of :func:`space_to_depth` (``name`` before ``data_format``)."""
+    """TF1's argument order of :func:`space_to_depth` (``name`` before ``data_format``).
+
+    Args:
+        input: A 4-D tensor.
+        block_size: The block size (2 or more).
+        name: A name for the operation (optional).
+        data_format: ``"NHWC"`` or ``"NCHW"``.
+    """
     return space_to_depth(input, block_size, data_format, name)
 
 
 def depth_to_space_v1(input: Any, block_size: int, name: str | None = None,  # noqa: A002
                       data_format: str = "NHWC") -> Any:
-    """TF1's argument order of :func:`depth_to_space` (``name`` before ``data_format``)."""
+    """TF1's argument order of :func:`depth_to_space` (``name`` before ``data_format``).
+
+    Args:
+        input: A 4-D tensor.
+        block_size: The block size (2 or more).
+        name: A name for the operation (optional).
+        data_format: ``"NHWC"`` or ``"NCHW"``.
+    """
     return depth_to_space(input, block_size, data_format, name)

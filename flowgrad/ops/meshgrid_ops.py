@@ -12,7 +12,12 @@ from flowgrad.ops.math_ops import multiply
 
 def meshgrid(*args: Any, **kwargs: Any) -> list:
     """N-D grids from N coordinate vectors; ``indexing`` 'xy' (Cartesian, default: the first
-    two output axes swapped) or 'ij' (matrix)."""
+    two output axes swapped) or 'ij' (matrix).
+
+    Args:
+        *args: 1-D tensors: the coordinates along each axis.
+        **kwargs: ``indexing`` (``"xy"``, the default, or ``"ij"``) and ``name``.
+    """
     indexing = kwargs.pop("indexing", "xy")
     name = kwargs.pop("name", "meshgrid")
     if kwargs:

@@ -26,7 +26,16 @@ from flowgrad.ops.shape_ops import shape as shape_of
 
 class RaggedTensor:
     """Rows of different lengths: ``values`` (a tensor or a RaggedTensor) and ``row_splits``
-    (an int64 vector, starting at 0, non-decreasing, ending at ``len(values)``)."""
+    (an int64 vector, starting at 0, non-decreasing, ending at ``len(values)``).
+
+    Args:
+        values: The flat values of all rows (a tensor, or a RaggedTensor for more ragged
+            dimensions).
+        row_splits: A 1-D int64 (or int32) tensor: where each row starts in ``values``, then the
+            end.
+        internal: Must be True: build RaggedTensors with the ``from_*`` class methods, as in
+            TensorFlow.
+    """
 
     def __init__(self, values: Any, row_splits: Any, internal: bool = False):
         if not internal:

@@ -120,7 +120,15 @@ def _scatter_nd_grad(op: Any, grad: Any) -> Any:
 
 def scatter_nd(indices: Any, updates: Any, shape: Any, name: str | None = None) -> Any:
     """A zero tensor of ``shape`` with ``updates`` added at the index rows of ``indices``
-    (duplicates add up)."""
+    (duplicates add up).
+
+    Args:
+        indices: An int tensor of indices into the output: [..., index depth].
+        updates: The values to scatter: ``indices``' shape without the last axis, plus the rest of
+            the target's.
+        shape: The output's shape (a 1-D int tensor).
+        name: A name for the operation (optional).
+    """
     i = convert_to_tensor(_as_value(indices))
     _check_indices_dtype(i, "ScatterNd")
     u = convert_to_tensor(_as_value(updates))
@@ -178,13 +186,29 @@ def _tensor_scatter(op_type: str, tensor: Any, indices: Any, updates: Any,
 
 def tensor_scatter_nd_update(tensor: Any, indices: Any, updates: Any,
                              name: str | None = None) -> Any:
-    """A copy of ``tensor`` with the slices at ``indices`` replaced by ``updates``."""
+    """A copy of ``tensor`` with the slices at ``indices`` replaced by ``updates``.
+
+    Args:
+        tensor: The tensor to update.
+        indices: An int tensor of indices into ``tensor``'s first dimensions: [..., index depth].
+        updates: The values to scatter: ``indices``' shape without the last axis, plus the rest of
+            the target's.
+        name: A name for the operation (optional).
+    """
     return _tensor_scatter("TensorScatterUpdate", tensor, indices, updates, name)
 
 
 def tensor_scatter_nd_add(tensor: Any, indices: Any, updates: Any,
                           name: str | None = None) -> Any:
-    """A copy of ``tensor`` with ``updates`` added to the slices at ``indices``."""
+    """A copy of ``tensor`` with ``updates`` added to the slices at ``indices``.
+
+    Args:
+        tensor: The tensor to update.
+        indices: An int tensor of indices into ``tensor``'s first dimensions: [..., index depth].
+        updates: The values to scatter: ``indices``' shape without the last axis, plus the rest of
+            the target's.
+        name: A name for the operation (optional).
+    """
     return _tensor_scatter("TensorScatterAdd", tensor, indices, updates, name)
 
 

@@ -95,7 +95,15 @@ def py_func(func: Callable, inp: list, Tout: Any, stateful: bool = True,
 
     ``Tout`` a list of dtypes gives a list of tensors (of unknown shape), a single
     dtype one tensor; ``func`` must return values of exactly those dtypes. In eager
-    mode ``func`` runs at once and its results are converted to tensors."""
+    mode ``func`` runs at once and its results are converted to tensors.
+
+    Args:
+        func: A Python function taking and returning NumPy arrays.
+        inp: The tensors passed to ``func``.
+        Tout: The dtype (or list of dtypes) of ``func``'s results.
+        stateful: Whether the function has side effects (such ops are never pruned or deduplicated).
+        name: A name for the operation (optional).
+    """
     if not callable(func):
         raise ValueError("Expected func to be callable. Received func=%r of type %s."
                          % (func, type(func)))
@@ -120,6 +128,13 @@ def numpy_function(func: Callable | None = None, inp: list | None = None, Tout: 
 
     Without ``func`` (``@tf.numpy_function(Tout=...)``) it is a decorator: the decorated
     function, called with tensors, runs as this op on them.
+
+    Args:
+        func: A Python function taking and returning NumPy arrays.
+        inp: The tensors passed to ``func``.
+        Tout: The dtype (or list of dtypes) of ``func``'s results.
+        stateful: Whether the function has side effects (such ops are never pruned or deduplicated).
+        name: A name for the operation (optional).
     """
     if func is None:
         return _decorator(numpy_function, "tf.numpy_function", inp, Tout, stateful=stateful,

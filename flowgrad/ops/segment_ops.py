@@ -82,13 +82,25 @@ def _segment_sum_grad(op: Any, grad: Any) -> Any:
 
 
 def segment_sum(data: Any, segment_ids: Any, name: str | None = None) -> Any:
-    """Sums of rows of ``data`` by sorted segment ids (output has ids[-1] + 1 rows)."""
+    """Sums of rows of ``data`` by sorted segment ids (output has ids[-1] + 1 rows).
+
+    Args:
+        data: The values: a tensor whose first dimensions match ``segment_ids``.
+        segment_ids: A sorted int32 or int64 tensor: the segment of each row of ``data``.
+        name: A name for the operation (optional).
+    """
     ids = _check_ids(segment_ids, "segment_sum")
     return apply_op("SegmentSum", [convert_to_tensor(_as_value(data)), ids], name=name)
 
 
 def segment_mean(data: Any, segment_ids: Any, name: str | None = None) -> Any:
-    """Means of rows of ``data`` by sorted segment ids (0 for an empty segment)."""
+    """Means of rows of ``data`` by sorted segment ids (0 for an empty segment).
+
+    Args:
+        data: The values: a tensor whose first dimensions match ``segment_ids``.
+        segment_ids: A sorted int32 or int64 tensor: the segment of each row of ``data``.
+        name: A name for the operation (optional).
+    """
     with name_scope(name, "SegmentMean", [data, segment_ids]) as scope:
         x = convert_to_tensor(_as_value(data))
         ids = _check_ids(segment_ids, "segment_mean")
@@ -109,12 +121,24 @@ def _sorted_extreme(op: Any, data: Any, segment_ids: Any, name: str | None,
 
 
 def segment_max(data: Any, segment_ids: Any, name: str | None = None) -> Any:
-    """Maxima of rows of ``data`` by sorted segment ids (0 for an empty segment)."""
+    """Maxima of rows of ``data`` by sorted segment ids (0 for an empty segment).
+
+    Args:
+        data: The values: a tensor whose first dimensions match ``segment_ids``.
+        segment_ids: A sorted int32 or int64 tensor: the segment of each row of ``data``.
+        name: A name for the operation (optional).
+    """
     return _sorted_extreme(unsorted_segment_max, data, segment_ids, name, "SegmentMax")
 
 
 def segment_min(data: Any, segment_ids: Any, name: str | None = None) -> Any:
-    """Minima of rows of ``data`` by sorted segment ids (0 for an empty segment)."""
+    """Minima of rows of ``data`` by sorted segment ids (0 for an empty segment).
+
+    Args:
+        data: The values: a tensor whose first dimensions match ``segment_ids``.
+        segment_ids: A sorted int32 or int64 tensor: the segment of each row of ``data``.
+        name: A name for the operation (optional).
+    """
     return _sorted_extreme(unsorted_segment_min, data, segment_ids, name, "SegmentMin")
 
 
@@ -192,19 +216,43 @@ def _unsorted_extreme(op_type: str, data: Any, segment_ids: Any, num_segments: A
 
 def unsorted_segment_max(data: Any, segment_ids: Any, num_segments: Any,
                          name: str | None = None) -> Any:
-    """Maxima of ``data`` by segment (the dtype's lowest value for an empty segment)."""
+    """Maxima of ``data`` by segment (the dtype's lowest value for an empty segment).
+
+    Args:
+        data: The values: a tensor whose first dimensions match ``segment_ids``.
+        segment_ids: An int32 or int64 tensor: the segment of each row of ``data`` (a prefix of its
+            shape).
+        num_segments: The number of segments (a scalar).
+        name: A name for the operation (optional).
+    """
     return _unsorted_extreme("UnsortedSegmentMax", data, segment_ids, num_segments, name)
 
 
 def unsorted_segment_min(data: Any, segment_ids: Any, num_segments: Any,
                          name: str | None = None) -> Any:
-    """Minima of ``data`` by segment (the dtype's highest value for an empty segment)."""
+    """Minima of ``data`` by segment (the dtype's highest value for an empty segment).
+
+    Args:
+        data: The values: a tensor whose first dimensions match ``segment_ids``.
+        segment_ids: An int32 or int64 tensor: the segment of each row of ``data`` (a prefix of its
+            shape).
+        num_segments: The number of segments (a scalar).
+        name: A name for the operation (optional).
+    """
     return _unsorted_extreme("UnsortedSegmentMin", data, segment_ids, num_segments, name)
 
 
 def unsorted_segment_mean(data: Any, segment_ids: Any, num_segments: Any,
                           name: str | None = None) -> Any:
-    """Means of ``data`` by segment (0 for an empty segment)."""
+    """Means of ``data`` by segment (0 for an empty segment).
+
+    Args:
+        data: The values: a tensor whose first dimensions match ``segment_ids``.
+        segment_ids: An int32 or int64 tensor: the segment of each row of ``data`` (a prefix of its
+            shape).
+        num_segments: The number of segments (a scalar).
+        name: A name for the operation (optional).
+    """
     with name_scope(name, "UnsortedSegmentMean", [data, segment_ids]) as scope:
         x = convert_to_tensor(_as_value(data))
         counts = unsorted_segment_sum(ones_like(x), segment_ids, num_segments)

@@ -22,7 +22,15 @@ _LINSPACE_DTYPES = (dtypes.float16, dtypes.float32, dtypes.float64)
 
 
 def linspace(start: Any, stop: Any, num: Any, name: str | None = None, axis: int = 0) -> Any:
-    """``num`` evenly spaced values from ``start`` to ``stop`` (both included) along ``axis``."""
+    """``num`` evenly spaced values from ``start`` to ``stop`` (both included) along ``axis``.
+
+    Args:
+        start: The first value (a floating tensor).
+        stop: The last value.
+        num: The number of values (an int scalar).
+        name: A name for the operation (optional).
+        axis: Where the new axis goes (for tensor ``start``/``stop``).
+    """
     with name_scope(name, "linspace", [start, stop]):
         start = convert_to_tensor(start, name="start")
         if start.dtype.is_integer:      # TensorFlow computes integer ends in float64

@@ -67,6 +67,11 @@ def frame(signal: Any, frame_length: Any, frame_step: Any, pad_end: bool = False
 def overlap_and_add(signal: Any, frame_step: Any, name: str | None = None) -> Any:
     """Sums frames ``[..., frames, frame_length]`` placed ``frame_step`` apart.
 
+    Args:
+        signal: A [..., frames, frame_length] tensor.
+        frame_step: The hop size in samples.
+        name: A name for the operation (optional).
+
     Returns:
       A tensor ``[..., (frames - 1) * frame_step + frame_length]``.
     """
@@ -116,7 +121,14 @@ def hann_window(window_length: Any, periodic: bool = True, dtype: Any = dtypes.f
 
 def hamming_window(window_length: Any, periodic: bool = True, dtype: Any = dtypes.float32,
                    name: str | None = None) -> Any:
-    """The Hamming window ``0.54 - 0.46 cos(2 pi k / N)``; see :func:`hann_window`."""
+    """The Hamming window ``0.54 - 0.46 cos(2 pi k / N)``; see :func:`hann_window`.
+
+    Args:
+        window_length: The window's length.
+        periodic: Whether the window is periodic (for spectral analysis) or symmetric.
+        dtype: A floating dtype.
+        name: A name for the operation (optional).
+    """
     return _raised_cosine(window_length, periodic, dtype, 0.54, 0.46, name, "hamming_window")
 
 
@@ -182,6 +194,11 @@ def inverse_stft_window_fn(frame_step: Any, forward_window_fn: Any = hann_window
     """A window function that makes :func:`inverse_stft` invert :func:`stft` made with
     ``forward_window_fn`` and ``frame_step``.
 
+    Args:
+        frame_step: The hop size in samples.
+        forward_window_fn: The window the forward ``stft`` used.
+        name: A name for the operation (optional).
+
     Returns:
       ``fn(frame_length, dtype)``.
     """
@@ -204,6 +221,14 @@ def inverse_stft(stfts: Any, frame_length: Any, frame_step: Any, fft_length: Any
                  window_fn: Any = hann_window, name: str | None = None) -> Any:
     """The inverse of :func:`stft` (with ``inverse_stft_window_fn``'s window): ``irfft`` of
     each frame, windowed, overlapped and added.
+
+    Args:
+        stfts: A complex [..., frames, fft_length // 2 + 1] tensor.
+        frame_length: The window length in samples.
+        frame_step: The hop size in samples.
+        fft_length: The FFT size; the smallest power of 2 not below ``frame_length`` when None.
+        window_fn: A callable (length, dtype) -> window; None for no window.
+        name: A name for the operation (optional).
 
     Returns:
       A real tensor ``[..., samples]``.

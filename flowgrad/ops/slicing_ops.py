@@ -96,7 +96,14 @@ register_jvp("Slice", linear_in_first_jvp)
 
 
 def slice(input_: Any, begin: Any, size: Any, name: str | None = None) -> Any:  # noqa: A001
-    """The block of ``input_`` starting at ``begin`` of extent ``size`` (-1: to the end)."""
+    """The block of ``input_`` starting at ``begin`` of extent ``size`` (-1: to the end).
+
+    Args:
+        input_: A tensor.
+        begin: The start of the slice along each axis.
+        size: The slice's size along each axis (-1: to the end).
+        name: A name for the operation (optional).
+    """
     x = _as_value(input_)
     b, s = _known_ints(begin, "slice begin"), _known_ints(size, "slice size")
     if b is not None and s is not None:
@@ -227,7 +234,15 @@ def pad(tensor: Any, paddings: Any, mode: str = "CONSTANT", name: str | None = N
         constant_values: Any = 0) -> Any:
     """``tensor`` padded by ``paddings`` ([rank, 2]: before and after each dimension).
 
-    Modes: CONSTANT (with ``constant_values``), REFLECT and SYMMETRIC (mirror the edges)."""
+    Modes: CONSTANT (with ``constant_values``), REFLECT and SYMMETRIC (mirror the edges).
+
+    Args:
+        tensor: A tensor.
+        paddings: An int [rank, 2] tensor: how much to add before and after each axis.
+        mode: ``"CONSTANT"``, ``"REFLECT"`` or ``"SYMMETRIC"``.
+        name: A name for the operation (optional).
+        constant_values: The value padded with in ``"CONSTANT"`` mode.
+    """
     mode = str(mode).upper()
     if mode not in _PAD_MODES:
         raise ValueError("pad: unknown padding mode %r (expected CONSTANT, REFLECT or "
@@ -402,7 +417,21 @@ def strided_slice(input_: Any, begin: Any, end: Any, strides: Any = None, begin_
 
     Bit i of a mask applies to spec element i: begin/end_mask ignore begin[i]/end[i],
     ellipsis_mask makes it ``...``, new_axis_mask ``tf.newaxis``, shrink_axis_mask an
-    integer index (that dimension is removed)."""
+    integer index (that dimension is removed).
+
+    Args:
+        input_: A tensor.
+        begin: The start along each axis.
+        end: The (exclusive) end along each axis.
+        strides: The step along each axis; 1 when None.
+        begin_mask: Bit i set: ignore ``begin[i]`` (start at the beginning).
+        end_mask: Bit i set: ignore ``end[i]`` (go to the end).
+        ellipsis_mask: Bit i set: entry i is an ellipsis.
+        new_axis_mask: Bit i set: entry i adds an axis of length 1.
+        shrink_axis_mask: Bit i set: entry i takes one index and removes the axis.
+        var: The variable being sliced (for sliced assignment), or None.
+        name: A name for the operation (optional).
+    """
     x = _as_value(input_)
     masks = {"begin_mask": int(begin_mask), "end_mask": int(end_mask),
              "ellipsis_mask": int(ellipsis_mask), "new_axis_mask": int(new_axis_mask),
@@ -425,5 +454,13 @@ def strided_slice(input_: Any, begin: Any, end: Any, strides: Any = None, begin_
 
 def pad_v2(tensor: Any, paddings: Any, mode: str = "CONSTANT", constant_values: Any = 0,
            name: str | None = None) -> Any:
-    """``pad`` with TensorFlow 2's argument order (constant_values before name)."""
+    """``pad`` with TensorFlow 2's argument order (constant_values before name).
+
+    Args:
+        tensor: A tensor.
+        paddings: An int [rank, 2] tensor: how much to add before and after each axis.
+        mode: ``"CONSTANT"``, ``"REFLECT"`` or ``"SYMMETRIC"``.
+        constant_values: The value padded with in ``"CONSTANT"`` mode.
+        name: A name for the operation (optional).
+    """
     return pad(tensor, paddings, mode, name, constant_values)

@@ -127,13 +127,28 @@ def _sort_or_argsort(values: Any, axis: int, direction: str, argsort: bool,
 
 def sort(values: Any, axis: int = -1, direction: str = "ASCENDING",
          name: str | None = None) -> Any:
-    """``values`` sorted along ``axis``."""
+    """``values`` sorted along ``axis``.
+
+    Args:
+        values: A numeric tensor.
+        axis: The axis to sort along.
+        direction: ``"ASCENDING"`` or ``"DESCENDING"``.
+        name: A name for the operation (optional).
+    """
     return _sort_or_argsort(values, axis, direction, False, name, "sort")
 
 
 def argsort(values: Any, axis: int = -1, direction: str = "ASCENDING", stable: bool = False,
             name: str | None = None) -> Any:
-    """The int32 indices that sort ``values`` along ``axis`` (ties keep their order)."""
+    """The int32 indices that sort ``values`` along ``axis`` (ties keep their order).
+
+    Args:
+        values: A numeric tensor.
+        axis: The axis to sort along.
+        direction: ``"ASCENDING"`` or ``"DESCENDING"``.
+        stable: Whether equal values keep their order (the sort is always stable here).
+        name: A name for the operation (optional).
+    """
     return _sort_or_argsort(values, axis, direction, True, name, "argsort")
 
 

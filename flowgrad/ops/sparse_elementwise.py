@@ -73,12 +73,24 @@ def add(a: Any, b: Any, threshold: Any = 0) -> Any:
 
 
 def maximum(sp_a: SparseTensor, sp_b: SparseTensor, name: str | None = None) -> SparseTensor:
-    """The elementwise maximum of two SparseTensors (missing entries are zeros)."""
+    """The elementwise maximum of two SparseTensors (missing entries are zeros).
+
+    Args:
+        sp_a: A SparseTensor.
+        sp_b: A SparseTensor of ``sp_a``'s shape and dtype.
+        name: A name for the operation (optional).
+    """
     return _union(sp_a, sp_b, np.maximum, "maximum")
 
 
 def minimum(sp_a: SparseTensor, sp_b: SparseTensor, name: str | None = None) -> SparseTensor:
-    """The elementwise minimum of two SparseTensors (missing entries are zeros)."""
+    """The elementwise minimum of two SparseTensors (missing entries are zeros).
+
+    Args:
+        sp_a: A SparseTensor.
+        sp_b: A SparseTensor of ``sp_a``'s shape and dtype.
+        name: A name for the operation (optional).
+    """
     return _union(sp_a, sp_b, np.minimum, "minimum")
 
 

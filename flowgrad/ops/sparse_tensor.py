@@ -156,6 +156,12 @@ def to_dense(sp_input: SparseTensor, default_value: Any = None, validate_indices
              name: str | None = None) -> Any:
     """The dense tensor of ``sp_input`` (``default_value``, zero or b"", elsewhere).
 
+    Args:
+        sp_input: A SparseTensor.
+        default_value: The value where ``sp_input`` has none; 0 (or b"") when None.
+        validate_indices: Whether to check the indices are sorted and unique.
+        name: A name for the operation (optional).
+
     Raises:
         InvalidArgumentError: an index is out of bounds, repeated or out of order.
     """
@@ -170,7 +176,12 @@ def to_dense(sp_input: SparseTensor, default_value: Any = None, validate_indices
 
 
 def from_dense(tensor: Any, name: str | None = None) -> SparseTensor:
-    """The SparseTensor of the non-zero (non-empty) elements of ``tensor``."""
+    """The SparseTensor of the non-zero (non-empty) elements of ``tensor``.
+
+    Args:
+        tensor: A dense tensor; its nonzero entries become the SparseTensor's.
+        name: A name for the operation (optional).
+    """
     t = convert_to_tensor(tensor)
     zero = b"" if t.dtype.base_dtype is dtypes.string else np.zeros((), t.dtype.base_dtype.np)
     indices = where(not_equal(t, convert_to_tensor(zero, t.dtype.base_dtype)))
@@ -183,7 +194,16 @@ def sparse_to_dense(sparse_indices: Any, output_shape: Any, sparse_values: Any,
                     default_value: Any = 0, validate_indices: bool = True,
                     name: str | None = None) -> Any:
     """TF1's ``tf.sparse_to_dense``: ``sparse_values`` (or one value for all) at
-    ``sparse_indices`` of a tensor of ``output_shape``, ``default_value`` elsewhere."""
+    ``sparse_indices`` of a tensor of ``output_shape``, ``default_value`` elsewhere.
+
+    Args:
+        sparse_indices: An int [N, rank] tensor (or a vector for rank 1, or a scalar).
+        output_shape: The dense shape (a 1-D int tensor).
+        sparse_values: The values at the indices: [N], or a scalar for all.
+        default_value: The value everywhere else.
+        validate_indices: Whether to check the indices are sorted and unique.
+        name: A name for the operation (optional).
+    """
     values = convert_to_tensor(sparse_values)
     idx = convert_to_tensor(sparse_indices)
     if idx.shape.rank == 1:     # a vector of indices into a vector

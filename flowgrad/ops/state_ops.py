@@ -117,7 +117,15 @@ def assign(ref: Any, value: Any, validate_shape: bool = True, use_locking: Any =
     """Writes ``value`` into the variable ``ref``; returns the new value.
 
     With ``validate_shape`` (the default) the value must have the variable's shape, also
-    when it is only known at run time (InvalidArgumentError otherwise)."""
+    when it is only known at run time (InvalidArgumentError otherwise).
+
+    Args:
+        ref: A variable (or a TF1 variable reference).
+        value: The new value.
+        validate_shape: Whether the value must have the variable's shape.
+        use_locking: Accepted for TensorFlow's signature.
+        name: A name for the operation (optional).
+    """
     if isinstance(ref, RefVariable):
         return _graph_update("Assign", ref._variable, value, name, validate_shape)
     if isinstance(ref, Variable):
@@ -126,12 +134,26 @@ def assign(ref: Any, value: Any, validate_shape: bool = True, use_locking: Any =
 
 
 def assign_add(ref: Any, value: Any, use_locking: Any = None, name: str | None = None) -> Any:
-    """Adds ``value`` to the variable ``ref``; returns the new value."""
+    """Adds ``value`` to the variable ``ref``; returns the new value.
+
+    Args:
+        ref: A variable.
+        value: The value to add.
+        use_locking: Accepted for TensorFlow's signature.
+        name: A name for the operation (optional).
+    """
     return ref.assign_add(value, use_locking=use_locking, name=name)
 
 
 def assign_sub(ref: Any, value: Any, use_locking: Any = None, name: str | None = None) -> Any:
-    """Subtracts ``value`` from the variable ``ref``; returns the new value."""
+    """Subtracts ``value`` from the variable ``ref``; returns the new value.
+
+    Args:
+        ref: A variable.
+        value: The value to subtract.
+        use_locking: Accepted for TensorFlow's signature.
+        name: A name for the operation (optional).
+    """
     return ref.assign_sub(value, use_locking=use_locking, name=name)
 
 
@@ -610,7 +632,11 @@ register_tensor_conversion_function(RefVariable, _convert_variable)
 
 
 def global_variables(scope: str | None = None) -> list:
-    """Variables in the GLOBAL_VARIABLES collection."""
+    """Variables in the GLOBAL_VARIABLES collection.
+
+    Args:
+        scope: Only variables whose names match this regular expression; all when None.
+    """
     return get_default_graph().get_collection(GraphKeys.GLOBAL_VARIABLES, scope)
 
 
@@ -618,7 +644,11 @@ all_variables = global_variables
 
 
 def trainable_variables(scope: str | None = None) -> list:
-    """Variables in the TRAINABLE_VARIABLES collection."""
+    """Variables in the TRAINABLE_VARIABLES collection.
+
+    Args:
+        scope: Only variables whose names match this regular expression; all when None.
+    """
     return get_default_graph().get_collection(GraphKeys.TRAINABLE_VARIABLES, scope)
 
 
@@ -627,7 +657,12 @@ def local_variables(scope: str | None = None) -> list:
 
 
 def variables_initializer(var_list: list, name: str = "init") -> Any:
-    """An op that runs the initializers of ``var_list``."""
+    """An op that runs the initializers of ``var_list``.
+
+    Args:
+        var_list: The variables to initialize.
+        name: A name for the operation (optional).
+    """
     return group(*[v.initializer for v in var_list], name=name)
 
 

@@ -243,6 +243,15 @@ def stateless_random_normal(shape: Any, seed: Any, mean: Any = 0.0, stddev: Any 
     """Deterministic normal numbers for a given ``seed``; see
     :func:`stateless_random_uniform` for ``shape``, ``seed``, ``name`` and ``alg``.
 
+    Args:
+        shape: The output's shape: a 1-D int tensor or a list.
+        seed: A shape [2] int32 or int64 tensor: the stateless seed.
+        mean: The mean of the distribution.
+        stddev: Its standard deviation.
+        dtype: A floating dtype.
+        name: A name for the operation (optional).
+        alg: The counter-based RNG: ``"auto_select"``, ``"philox"`` or ``"threefry"``.
+
     Returns:
       A tensor of ``shape`` and ``dtype``: ``mean + stddev * N(0, 1)``.
     """
@@ -259,7 +268,17 @@ def stateless_truncated_normal(shape: Any, seed: Any, mean: Any = 0.0, stddev: A
                                dtype: Any = dtypes.float32, name: str | None = None,
                                alg: Any = "auto_select") -> Any:
     """Like :func:`stateless_random_normal`, with values more than two standard deviations
-    from the mean re-drawn."""
+    from the mean re-drawn.
+
+    Args:
+        shape: The output's shape: a 1-D int tensor or a list.
+        seed: A shape [2] int32 or int64 tensor: the stateless seed.
+        mean: The mean of the distribution.
+        stddev: Its standard deviation (before truncation).
+        dtype: A floating dtype.
+        name: A name for the operation (optional).
+        alg: The counter-based RNG: ``"auto_select"``, ``"philox"`` or ``"threefry"``.
+    """
     del alg
     dt = dtypes.as_dtype(dtype)
     with name_scope(name, "stateless_truncated_normal", [shape, seed, mean, stddev]) as scope:
@@ -296,6 +315,14 @@ def stateless_random_binomial(shape: Any, seed: Any, counts: Any, probs: Any,
                               name: str | None = None) -> Any:
     """Deterministic binomial samples: successes in ``counts`` trials of probability ``probs``
     (both broadcast to ``shape``).
+
+    Args:
+        shape: The output's shape: a 1-D int tensor or a list.
+        seed: A shape [2] int32 or int64 tensor: the stateless seed.
+        counts: The number of trials (broadcast to ``shape``).
+        probs: The probability of success (broadcast to ``shape``).
+        output_dtype: The dtype of the counts.
+        name: A name for the operation (optional).
 
     Returns:
       A tensor of ``shape`` and ``output_dtype``.
@@ -346,6 +373,13 @@ def stateless_random_gamma(shape: Any, seed: Any, alpha: Any, beta: Any = None,
 def stateless_random_poisson(shape: Any, seed: Any, lam: Any, dtype: Any = dtypes.int32,
                              name: str | None = None) -> Any:
     """Deterministic Poisson samples of rate ``lam`` (broadcast to ``shape``).
+
+    Args:
+        shape: The output's shape: a 1-D int tensor or a list.
+        seed: A shape [2] int32 or int64 tensor: the stateless seed.
+        lam: The rate (broadcast to ``shape``).
+        dtype: The dtype of the samples.
+        name: A name for the operation (optional).
 
     Returns:
       A tensor of ``shape`` and ``dtype``.

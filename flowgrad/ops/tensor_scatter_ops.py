@@ -65,5 +65,13 @@ def tensor_scatter_nd_max(tensor: Any, indices: Any, updates: Any,
 
 def tensor_scatter_nd_min(tensor: Any, indices: Any, updates: Any,
                           name: str | None = None) -> Any:
-    """The same as :func:`tensor_scatter_nd_max` with the minimum."""
+    """The same as :func:`tensor_scatter_nd_max` with the minimum.
+
+    Args:
+        tensor: The tensor to update.
+        indices: An int tensor of indices into ``tensor``'s first dimensions: [..., index depth].
+        updates: The values to scatter: ``indices``' shape without the last axis, plus the rest of
+            the target's.
+        name: A name for the operation (optional).
+    """
     return _tensor_scatter("TensorScatterMin", tensor, indices, updates, name)

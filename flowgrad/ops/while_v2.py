@@ -552,7 +552,23 @@ def while_loop_v1(cond: Callable, body: Callable, loop_vars: Any, shape_invarian
     """Repeats ``loop_vars = body(*loop_vars)`` while ``cond(*loop_vars)`` (TF1 signature).
 
     With one loop variable and ``return_same_structure=False`` the result is that
-    tensor itself. ``maximum_iterations`` bounds the number of iterations."""
+    tensor itself. ``maximum_iterations`` bounds the number of iterations.
+
+    Args:
+        cond: A callable returning a bool scalar from the loop variables: whether to run ``body``
+            again.
+        body: A callable returning the loop variables' next values (the same structure).
+        loop_vars: The loop variables' first values: a tensor or a nest of tensors.
+        shape_invariants: The shapes the loop variables may take (a nest of TensorShape); their
+            first shapes when None.
+        parallel_iterations: Accepted for TensorFlow's signature (iterations run in order).
+        back_prop: Whether gradients flow through the loop.
+        swap_memory: Accepted for TensorFlow's signature.
+        name: A name for the operation (optional).
+        maximum_iterations: The most iterations to run; no limit when None.
+        return_same_structure: Whether a single loop variable comes back in its list (TensorFlow 2's
+            behaviour).
+    """
     check_parallel_iterations(parallel_iterations)
     return _while_loop(cond, body, loop_vars, shape_invariants, back_prop, name,
                        maximum_iterations, return_same_structure)
@@ -562,7 +578,21 @@ def while_loop(cond: Callable, body: Callable, loop_vars: Any, shape_invariants:
                parallel_iterations: int = 10, back_prop: bool = True, swap_memory: bool = False,
                maximum_iterations: Any = None, name: str | None = None) -> Any:
     """Repeats ``loop_vars = body(*loop_vars)`` while ``cond(*loop_vars)`` (TF2 signature:
-    the result has the structure of ``loop_vars``)."""
+    the result has the structure of ``loop_vars``).
+
+    Args:
+        cond: A callable returning a bool scalar from the loop variables: whether to run ``body``
+            again.
+        body: A callable returning the loop variables' next values (the same structure).
+        loop_vars: The loop variables' first values: a tensor or a nest of tensors.
+        shape_invariants: The shapes the loop variables may take (a nest of TensorShape); their
+            first shapes when None.
+        parallel_iterations: Accepted for TensorFlow's signature (iterations run in order).
+        back_prop: Whether gradients flow through the loop.
+        swap_memory: Accepted for TensorFlow's signature.
+        maximum_iterations: The most iterations to run; no limit when None.
+        name: A name for the operation (optional).
+    """
     check_parallel_iterations(parallel_iterations)
     return _while_loop(cond, body, loop_vars, shape_invariants, back_prop, name,
                        maximum_iterations, True)
