@@ -9,6 +9,7 @@ import numpy as np
 import pytest
 
 import flowgrad as tf
+import flowgrad.compat.v1 as tf1
 from flowgrad.framework import errors
 from gradcheck import check_gradients
 
@@ -161,3 +162,22 @@ def test_concat_errors_and_no_gradient(eager):
         tape.watch(v)
         out = tf.sparse.concat(0, [tf.SparseTensor([[0, 1]], v, [2, 3]), a]).values
     assert tape.gradient(out, v) is None       # SparseConcat: NotDifferentiable, as in TF
+
+
+def test_sparse_tensor_set_shape_merges_and_checks_as_tensorflow():
+    """SparseTensor.set_shape (Keras's TensorFlow backend calls it on every sparse result):
+    eagerly a shape check; on a dense_shape unknown when the graph is built it adds the
+    given dimensions. Shapes and the error's message as TensorFlow 2.21's."""
+    st = tf.SparseTensor([[0, 0], [1, 2]], [1, 2], [3, 4])
+    st.set_shape([3, None])
+    assert st.shape.as_list() == [3, 4]
+    with pytest.raises(ValueError, match=r"Shapes \(3, 4\) and \(1, 4\) are not compatible"):
+        st.set_shape([1, 4])
+    with tf.Graph().as_default():
+        s = tf.SparseTensor(tf1.placeholder(tf.int64, [None, 2]), tf1.placeholder(tf.float32),
+                            tf1.placeholder(tf.int64, [2]))
+        assert s.shape.as_list() == [None, None]
+        s.set_shape([None, 5])
+        assert s.shape.as_list() == [None, 5]
+        s.set_shape([2, None])
+        assert s.shape.as_list() == [2, 5]

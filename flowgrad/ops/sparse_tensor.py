@@ -51,6 +51,7 @@ class SparseTensor:
             if not _is_tensor(dense_shape) else dense_shape
         if self._indices.shape.rank not in (2, None):
             raise ValueError("indices must be a matrix, got shape %s" % self._indices.shape)
+        self._shape_set = None       # what set_shape added to the static shape
 
     @property
     def indices(self) -> Any:
@@ -70,12 +71,28 @@ class SparseTensor:
 
     @property
     def shape(self) -> TensorShape:
-        """The static dense shape (known entries of ``dense_shape``)."""
+        """The static dense shape (known entries of ``dense_shape``, and what ``set_shape``
+        added)."""
         value = constant_value(self._dense_shape)
         if value is not None:
-            return TensorShape([int(d) for d in np.asarray(value)])
-        n = self._dense_shape.shape.as_tuple()
-        return unknown_shape() if n is None or n[0] is None else TensorShape([None] * n[0])
+            known = TensorShape([int(d) for d in np.asarray(value)])
+        else:
+            n = self._dense_shape.shape.as_tuple()
+            known = unknown_shape() if n is None or n[0] is None else TensorShape([None] * n[0])
+        return known if self._shape_set is None else known.merge_with(self._shape_set)
+
+    def set_shape(self, shape: Any) -> None:
+        """Merges ``shape`` into the static dense shape (TensorFlow's
+        ``SparseTensor.set_shape``: in eager mode a shape assertion).
+
+        Args:
+          shape: a TensorShape, list or tuple (None entries add nothing), or None.
+
+        Raises:
+          ValueError: ``shape`` is not compatible with the current shape.
+        """
+        self._shape_set = self.shape.merge_with(
+            shape if isinstance(shape, TensorShape) else TensorShape(shape))
 
     def get_shape(self) -> TensorShape:
         return self.shape
