@@ -159,6 +159,11 @@ def _collectives():
     mean_all = strategy.reduce("MEAN", tf.fill([int(r) + 1], r), axis=0)
     traced = tf.function(lambda: strategy.run(
         lambda: tf.distribute.get_replica_context().all_reduce("SUM", tf.constant(1.0))))()
+    rows = tf.IndexedSlices(tf.ones([int(r) + 1, 2]) * tf.cast(r, tf.float32),
+                            tf.fill([int(r) + 1], tf.cast(r, tf.int32)), tf.constant([4, 2]))
+    sparse = strategy.run(lambda: tf.distribute.get_replica_context().all_reduce(
+        "MEAN", [rows]))[0]
+    sparse = (sparse.values.numpy(), sparse.indices.numpy(), tf.convert_to_tensor(sparse).numpy())
     with strategy.scope():
         model = _model(False, 7)
         model.compile(tf.keras.optimizers.SGD(0.1), "mse")
@@ -168,13 +173,21 @@ def _collectives():
     except NotImplementedError as e:
         refusal = str(e)
     return (rank, strategy.num_replicas_in_sync, ctx_values[0], summed["a"].numpy(),
-            float(summed["b"]), gathered.numpy(), float(mean_all), float(traced), refusal)
+            float(summed["b"]), gathered.numpy(), float(mean_all), float(traced), refusal,
+            sparse)
 
 
 def test_collectives(four):
     results = four.run(_collectives)
-    for rank, (device, k, mean, a, b, gathered, mean_all, traced, refusal) in enumerate(results):
+    dense = np.zeros([4, 2])
+    for r in range(4):
+        dense[r] = (r + 1) * r / 4
+    for rank, (device, k, mean, a, b, gathered, mean_all, traced, refusal,
+               (values, indices, as_dense)) in enumerate(results):
         assert "outside its strategy.run (Keras fit" in refusal
+        np.testing.assert_array_equal(indices, [0, 1, 1, 2, 2, 2, 3, 3, 3, 3])   # sparse
+        assert values.shape == (10, 2)
+        np.testing.assert_allclose(as_dense, dense)
         assert device.endswith("task:%d/device:CPU:0" % rank) and k == 4
         assert mean == 1.5 and b == 60.0 and traced == 4.0
         np.testing.assert_array_equal(a, [6.0, 6.0])
@@ -312,3 +325,37 @@ def test_a_lost_worker_restarts_the_run_from_the_latest_checkpoint(ray, tmp_path
         assert group.failures == 1 and (tmp_path / "died").exists()
     for weights in results:
         _close(weights, ref_weights)
+
+
+def _embedding_train(steps: int):
+    """An embedding (sparse gradients, kept sparse across the workers) and Adam."""
+    state.eager = True
+    strategy = tf.distribute.MultiWorkerMirroredStrategy()
+    resolver = strategy.cluster_resolver
+    rank, k = (resolver.task_id, resolver.num_workers)
+    table = np.random.default_rng(1).normal(size=(10, 3)).astype(np.float32)
+    with strategy.scope():
+        model = tf.keras.Sequential([
+            tf.keras.layers.Embedding(10, 3, embeddings_initializer=tf.keras.initializers
+                                      .Constant(table)),
+            tf.keras.layers.Dense(1, kernel_initializer="ones")])
+        model.build((None, 4))
+        opt = tf.keras.optimizers.Adam(0.05)
+    ids = np.random.default_rng(2).integers(0, 10, size=(steps, 8, 4))
+
+    def step(xb, yb):
+        with tf.GradientTape() as tape:
+            loss = tf.reduce_sum((tf.reduce_sum(model(xb), 1) - yb) ** 2) / 8.0
+        grads = tape.gradient(loss, model.trainable_variables)
+        opt.apply_gradients(zip(grads, model.trainable_variables))
+
+    for i in range(steps):
+        rows = slice(rank * 8 // k, (rank + 1) * 8 // k)
+        strategy.run(step, args=(tf.constant(ids[i][rows]), tf.constant(Y[i][:8][rows])))
+    return [np.asarray(v.numpy()) for v in model.weights]
+
+
+def test_four_workers_embedding_equal_one_process(four):
+    ref = _embedding_train(3)
+    for weights in four.run(_embedding_train, 3):
+        _close(weights, ref)

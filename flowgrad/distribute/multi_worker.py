@@ -11,7 +11,9 @@ TensorFlow's without ``TF_CONFIG``).
 - ``ReplicaContext.all_reduce`` (what a Keras optimizer's ``apply_gradients`` calls),
   ``strategy.reduce``, ``gather`` and ``extended.reduce_to`` are collectives among the
   workers (``flowgrad.distribute.collective``); inside a ``tf.function`` they are ops.
-  All the tensors of one call go in one collective.
+  All the tensors of one call go in one collective; sparse gradients (IndexedSlices) of
+  an eager step stay sparse (every worker's rows gathered), in a tf.function they are
+  reduced dense.
 - Non-trainable floating-point variables that the replica function writes (batch
   normalization's moving statistics: TensorFlow's ON_READ variables aggregated by MEAN)
   are set to the workers' mean at the end of ``run``; those written in the cross-replica
@@ -32,6 +34,7 @@ from flowgrad.distribute import collective, distribute_lib
 from flowgrad.distribute.distribute_lib import (InputContext, PerReplica, ReplicaContext,
                                                 Strategy, StrategyExtended)
 from flowgrad.framework.context import executing_eagerly
+from flowgrad.framework.indexed_slices import IndexedSlices
 from flowgrad.framework.tensor import Tensor, convert_to_tensor
 from flowgrad.ops import array_ops, math_ops, state_ops
 
@@ -123,11 +126,16 @@ class MultiWorkerMirroredStrategy(Strategy):
         """``value`` (a nest of tensors, arrays or numbers) summed or averaged over the
         workers, in one collective; a tensor inside a tf.function trace gives an op."""
         leaves = nest.flatten(value)
-        present = [i for i, v in enumerate(leaves) if v is not None]
-        if not present:
-            return value
+        if self._group.world_size > 1:
+            leaves = [self._gather_slices(op, v)
+                      if isinstance(v, IndexedSlices) and _is_eager(v.values) else v
+                      for v in leaves]
+        present = [i for i, v in enumerate(leaves)
+                   if v is not None and not isinstance(v, _Gathered)]
         tensors = [leaves[i] for i in present]
-        if all(_is_eager(t) for t in tensors):
+        if not tensors:
+            reduced = []
+        elif all(_is_eager(t) for t in tensors):
             arrays = [_numpy(t) for t in tensors]
             reduced = [convert_to_tensor(a) for a in self._group.all_reduce(arrays, op)]
         else:
@@ -138,10 +146,22 @@ class MultiWorkerMirroredStrategy(Strategy):
             for o, t in zip(outs, tensors):
                 o.set_shape(t.shape)
             reduced = list(outs)
-        out = list(leaves)
+        out = [v.slices if isinstance(v, _Gathered) else v for v in leaves]
         for i, r in zip(present, reduced):
             out[i] = r
         return nest.pack_sequence_as(value, out)
+
+    def _gather_slices(self, op: str, grad: IndexedSlices) -> _Gathered:
+        """A sparse gradient combined over the workers and kept sparse: every worker's
+        rows and indices concatenated (rows of one index add up when applied), divided
+        by the number of workers for MEAN."""
+        parts = self._group.all_gather([_numpy(grad.values), _numpy(grad.indices)])
+        values = np.concatenate([p[0] for p in parts])
+        if op == "MEAN":
+            values = (values / len(parts)).astype(values.dtype)
+        return _Gathered(IndexedSlices(convert_to_tensor(values),
+                                       convert_to_tensor(np.concatenate([p[1] for p in parts])),
+                                       grad.dense_shape))
 
     def _all_gather(self, value: Any, axis: int) -> Any:
         def gather(t: Any) -> Any:
@@ -244,6 +264,13 @@ class MultiWorkerMirroredStrategy(Strategy):
         ctx.replica_id_in_sync_group = self._group.rank
         ctx.num_replicas_in_sync = self._group.world_size
         return value_fn(ctx)
+
+
+class _Gathered:
+    """An IndexedSlices already combined over the workers."""
+
+    def __init__(self, slices: IndexedSlices):
+        self.slices = slices
 
 
 def _is_eager(t: Any) -> bool:
