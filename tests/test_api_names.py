@@ -306,3 +306,27 @@ def test_sets_in_a_graph():
             got = sess.run(inter, {a: [[1, 2, 3], [4, 5, 5]]})
         assert got.values.tolist() == RECORDED["sets"]["intersection"][1]
         assert got.dense_shape.tolist() == RECORDED["sets"]["intersection"][2]
+
+
+def test_benchmark_times_session_runs_and_logs_as_tensorflow(caplog):
+    v1 = tf.compat.v1
+
+    class MatmulBenchmark(tf.test.Benchmark):
+        def benchmark_matmul(self):
+            with tf.Graph().as_default():
+                x = v1.placeholder(tf.float32, [4, 4])
+                y = tf.matmul(x, x)
+                with v1.Session() as sess:
+                    return self.run_op_benchmark(sess, y, {x: np.eye(4, dtype=np.float32)},
+                                                 burn_iters=1, min_iters=3, mbs=1)
+
+    caplog.set_level("INFO")
+    got = MatmulBenchmark().benchmark_matmul()
+    assert got["iters"] == 3 and got["wall_time"] > 0 and got["name"] is None
+    assert got["throughput"] == pytest.approx(1 / got["wall_time"])
+    assert set(got["extras"]) == {"wall_time_mean", "wall_time_stdev"}
+    assert "Benchmark [MatmulBenchmark.benchmark_matmul] iters: 3" in caplog.text
+    assert tf.test.Benchmark.is_abstract() and not MatmulBenchmark.is_abstract()
+    assert tf.compat.v1.test.Benchmark is tf.test.Benchmark
+    with pytest.raises(TypeError, match="extras must be a dict"):
+        tf.test.Benchmark().report_benchmark(iters=1, extras=[1])

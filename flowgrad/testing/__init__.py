@@ -10,6 +10,7 @@ from __future__ import annotations
 from flowgrad.testing.derivative_check import check_gradients
 from flowgrad.testing.gradient_checker import compute_gradient, compute_gradient_error, max_error
 from flowgrad.testing.test_case import TestCase, main
+from flowgrad.testing.benchmark import Benchmark
 
 
 def is_gpu_available(cuda_only: bool = False, min_cuda_compute_capability: object = None) -> bool:
@@ -30,4 +31,4 @@ def gpu_device_name() -> str:
 __all__ = ["TestCase", "main", "compute_gradient", "compute_gradient_error", "max_error",
            "check_gradients",
            "is_gpu_available",
-           "is_built_with_cuda", "gpu_device_name"]
+           "is_built_with_cuda", "gpu_device_name", "Benchmark"]
