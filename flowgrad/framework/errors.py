@@ -5,7 +5,14 @@ from typing import Any
 
 
 class OpError(Exception):
-    """An error raised while running or building an op; carries the op if known."""
+    """An error raised while running or building an op; carries the op if known.
+
+    Args:
+        node_def: The NodeDef of the op that failed, if known.
+        op: The op that failed, if known.
+        message: The error message.
+        *args: Accepted for TensorFlow's signature (its error_code argument).
+    """
 
     error_code = 2
 

@@ -26,7 +26,16 @@ def _value_of(x: Any) -> Any:
 
 
 class Layer:
-    """Base class of the TF1 layers: scope handling, ``add_weight``, ``add_update``."""
+    """Base class of the TF1 layers: scope handling, ``add_weight``, ``add_update``.
+
+    Args:
+        trainable: Whether the layer's variables join ``TRAINABLE_VARIABLES``.
+        name: The layer's name (its variable scope).
+        dtype: The dtype of the layer's variables and computation; float32 when None.
+        _scope: The variable scope to build in (TF1's internal argument).
+        _reuse: Whether to reuse the variables of ``_scope`` (TF1's internal argument).
+        **kwargs: Accepted and ignored, as TF1's base layer does for Keras's arguments.
+    """
 
     def __init__(self, trainable: bool = True, name: str | None = None, dtype: Any = None,
                  _scope: Any = None, _reuse: Any = None, **kwargs: Any):

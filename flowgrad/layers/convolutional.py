@@ -72,7 +72,28 @@ class _Spatial2D(Layer):
 
 
 class Conv2D(_Spatial2D):
-    """2-D convolution: ``activation(conv2d(inputs, kernel) + bias)``."""
+    """2-D convolution: ``activation(conv2d(inputs, kernel) + bias)``.
+
+    Args:
+        filters: The number of output channels.
+        kernel_size: The size of the convolution window: an int or one per spatial dimension.
+        strides: The stride of the window: an int or one per spatial dimension.
+        padding: ``"valid"`` or ``"same"`` (either case).
+        data_format: ``"channels_last"`` or ``"channels_first"``.
+        dilation_rate: The dilation rate of the kernel: an int or one per spatial dimension.
+        activation: The activation applied to the output; None for none.
+        use_bias: Whether the layer adds a bias.
+        kernel_initializer: The initializer of the kernel; Glorot uniform when None.
+        bias_initializer: The initializer of the bias.
+        kernel_regularizer: A function of the kernel whose result joins the regularization losses.
+        bias_regularizer: A function of the bias whose result joins the regularization losses.
+        activity_regularizer: A function of the output whose result joins the regularization losses.
+        kernel_constraint: A function the optimizers apply to the kernel after each update.
+        bias_constraint: A function the optimizers apply to the bias after each update.
+        trainable: Whether the layer's variables join ``TRAINABLE_VARIABLES``.
+        name: A name for the operation (optional).
+        **kwargs: Further arguments of ``tf.layers.Layer`` (``dtype``, ``_scope``, ``_reuse``).
+    """
 
     def __init__(self, filters: int, kernel_size: Any, strides: Any = (1, 1),
                  padding: str = "valid", data_format: str = "channels_last",
@@ -136,7 +157,29 @@ def conv2d(inputs: Any, filters: int, kernel_size: Any, strides: Any = (1, 1),
            activity_regularizer: Any = None, kernel_constraint: Any = None,
            bias_constraint: Any = None, trainable: bool = True, name: str | None = None,
            reuse: Any = None) -> Any:
-    """A 2-D convolution layer (variables ``<scope>/kernel`` (KH, KW, C, filters), ``bias``)."""
+    """A 2-D convolution layer (variables ``<scope>/kernel`` (KH, KW, C, filters), ``bias``).
+
+    Args:
+        inputs: The input tensor.
+        filters: The number of output channels.
+        kernel_size: The size of the convolution window: an int or one per spatial dimension.
+        strides: The stride of the window: an int or one per spatial dimension.
+        padding: ``"valid"`` or ``"same"`` (either case).
+        data_format: ``"channels_last"`` or ``"channels_first"``.
+        dilation_rate: The dilation rate of the kernel: an int or one per spatial dimension.
+        activation: The activation applied to the output; None for none.
+        use_bias: Whether the layer adds a bias.
+        kernel_initializer: The initializer of the kernel; Glorot uniform when None.
+        bias_initializer: The initializer of the bias.
+        kernel_regularizer: A function of the kernel whose result joins the regularization losses.
+        bias_regularizer: A function of the bias whose result joins the regularization losses.
+        activity_regularizer: A function of the output whose result joins the regularization losses.
+        kernel_constraint: A function the optimizers apply to the kernel after each update.
+        bias_constraint: A function the optimizers apply to the bias after each update.
+        trainable: Whether the layer's variables join ``TRAINABLE_VARIABLES``.
+        name: A name for the operation (optional).
+        reuse: Whether to reuse the variables of an earlier layer of the same name.
+    """
     layer = Conv2D(filters, kernel_size, strides=strides, padding=padding,
                    data_format=data_format, dilation_rate=dilation_rate, activation=activation,
                    use_bias=use_bias, kernel_initializer=kernel_initializer,
@@ -154,7 +197,16 @@ def _transposed_size(size: int | None, k: int, s: int, padding: str) -> int | No
 
 
 class Conv2DTranspose(Conv2D):
-    """Transposed 2-D convolution (the gradient of conv2d): kernel (KH, KW, filters, C)."""
+    """Transposed 2-D convolution (the gradient of conv2d): kernel (KH, KW, filters, C).
+
+    Args:
+        filters: The number of output channels.
+        kernel_size: The size of the convolution window: an int or one per spatial dimension.
+        strides: The stride of the window: an int or one per spatial dimension.
+        padding: ``"valid"`` or ``"same"`` (either case).
+        data_format: ``"channels_last"`` or ``"channels_first"``.
+        **kwargs: Further arguments of ``tf.layers.Layer`` (``dtype``, ``_scope``, ``_reuse``).
+    """
 
     def __init__(self, filters: int, kernel_size: Any, strides: Any = (1, 1),
                  padding: str = "valid", data_format: str = "channels_last", **kwargs: Any):
@@ -210,7 +262,28 @@ def conv2d_transpose(inputs: Any, filters: int, kernel_size: Any, strides: Any =
                      activity_regularizer: Any = None, kernel_constraint: Any = None,
                      bias_constraint: Any = None, trainable: bool = True,
                      name: str | None = None, reuse: Any = None) -> Any:
-    """A transposed convolution layer (variables ``<scope>/kernel`` (KH, KW, filters, C))."""
+    """A transposed convolution layer (variables ``<scope>/kernel`` (KH, KW, filters, C)).
+
+    Args:
+        inputs: The input tensor.
+        filters: The number of output channels.
+        kernel_size: The size of the convolution window: an int or one per spatial dimension.
+        strides: The stride of the window: an int or one per spatial dimension.
+        padding: ``"valid"`` or ``"same"`` (either case).
+        data_format: ``"channels_last"`` or ``"channels_first"``.
+        activation: The activation applied to the output; None for none.
+        use_bias: Whether the layer adds a bias.
+        kernel_initializer: The initializer of the kernel; Glorot uniform when None.
+        bias_initializer: The initializer of the bias.
+        kernel_regularizer: A function of the kernel whose result joins the regularization losses.
+        bias_regularizer: A function of the bias whose result joins the regularization losses.
+        activity_regularizer: A function of the output whose result joins the regularization losses.
+        kernel_constraint: A function the optimizers apply to the kernel after each update.
+        bias_constraint: A function the optimizers apply to the bias after each update.
+        trainable: Whether the layer's variables join ``TRAINABLE_VARIABLES``.
+        name: A name for the operation (optional).
+        reuse: Whether to reuse the variables of an earlier layer of the same name.
+    """
     layer = Conv2DTranspose(filters, kernel_size, strides=strides, padding=padding,
                             data_format=data_format, activation=activation, use_bias=use_bias,
                             kernel_initializer=kernel_initializer,
@@ -224,7 +297,17 @@ def conv2d_transpose(inputs: Any, filters: int, kernel_size: Any, strides: Any =
 
 
 class Conv1D(Conv2D):
-    """1-D convolution over (batch, steps, channels): kernel (K, C, filters)."""
+    """1-D convolution over (batch, steps, channels): kernel (K, C, filters).
+
+    Args:
+        filters: The number of output channels.
+        kernel_size: The size of the convolution window: an int or one per spatial dimension.
+        strides: The stride of the window: an int or one per spatial dimension.
+        padding: ``"valid"`` or ``"same"`` (either case).
+        data_format: ``"channels_last"`` or ``"channels_first"``.
+        dilation_rate: The dilation rate of the kernel: an int or one per spatial dimension.
+        **kwargs: Further arguments of ``tf.layers.Layer`` (``dtype``, ``_scope``, ``_reuse``).
+    """
 
     _ndim = 3
 
@@ -256,7 +339,29 @@ def conv1d(inputs: Any, filters: int, kernel_size: Any, strides: Any = 1,
            activity_regularizer: Any = None, kernel_constraint: Any = None,
            bias_constraint: Any = None, trainable: bool = True, name: str | None = None,
            reuse: Any = None) -> Any:
-    """A 1-D convolution layer (variables ``<scope>/kernel`` (K, C, filters), ``bias``)."""
+    """A 1-D convolution layer (variables ``<scope>/kernel`` (K, C, filters), ``bias``).
+
+    Args:
+        inputs: The input tensor.
+        filters: The number of output channels.
+        kernel_size: The size of the convolution window: an int or one per spatial dimension.
+        strides: The stride of the window: an int or one per spatial dimension.
+        padding: ``"valid"`` or ``"same"`` (either case).
+        data_format: ``"channels_last"`` or ``"channels_first"``.
+        dilation_rate: The dilation rate of the kernel: an int or one per spatial dimension.
+        activation: The activation applied to the output; None for none.
+        use_bias: Whether the layer adds a bias.
+        kernel_initializer: The initializer of the kernel; Glorot uniform when None.
+        bias_initializer: The initializer of the bias.
+        kernel_regularizer: A function of the kernel whose result joins the regularization losses.
+        bias_regularizer: A function of the bias whose result joins the regularization losses.
+        activity_regularizer: A function of the output whose result joins the regularization losses.
+        kernel_constraint: A function the optimizers apply to the kernel after each update.
+        bias_constraint: A function the optimizers apply to the bias after each update.
+        trainable: Whether the layer's variables join ``TRAINABLE_VARIABLES``.
+        name: A name for the operation (optional).
+        reuse: Whether to reuse the variables of an earlier layer of the same name.
+    """
     layer = Conv1D(filters, kernel_size, strides=strides, padding=padding,
                    data_format=data_format, dilation_rate=dilation_rate, activation=activation,
                    use_bias=use_bias, kernel_initializer=kernel_initializer,
@@ -294,13 +399,31 @@ class _Pooling2D(_Pooling):
 
 
 class MaxPooling2D(_Pooling2D):
-    """Max over ``pool_size`` windows."""
+    """Max over ``pool_size`` windows.
+
+    Args:
+        pool_size: The size of the pooling window: an int or one per spatial dimension.
+        strides: The stride of the window: an int or one per spatial dimension.
+        padding: ``"valid"`` or ``"same"`` (either case).
+        data_format: ``"channels_last"`` or ``"channels_first"``.
+        name: A name for the operation (optional).
+        **kwargs: Further arguments of ``tf.layers.Layer`` (``dtype``, ``_scope``, ``_reuse``).
+    """
 
     _pool = max_pool2d
 
 
 class AveragePooling2D(_Pooling2D):
-    """Mean over ``pool_size`` windows."""
+    """Mean over ``pool_size`` windows.
+
+    Args:
+        pool_size: The size of the pooling window: an int or one per spatial dimension.
+        strides: The stride of the window: an int or one per spatial dimension.
+        padding: ``"valid"`` or ``"same"`` (either case).
+        data_format: ``"channels_last"`` or ``"channels_first"``.
+        name: A name for the operation (optional).
+        **kwargs: Further arguments of ``tf.layers.Layer`` (``dtype``, ``_scope``, ``_reuse``).
+    """
 
     _pool = avg_pool2d
 
@@ -319,13 +442,31 @@ class _Pooling1D(_Pooling):
 
 
 class MaxPooling1D(_Pooling1D):
-    """Max over ``pool_size`` steps."""
+    """Max over ``pool_size`` steps.
+
+    Args:
+        pool_size: The size of the pooling window: an int or one per spatial dimension.
+        strides: The stride of the window: an int or one per spatial dimension.
+        padding: ``"valid"`` or ``"same"`` (either case).
+        data_format: ``"channels_last"`` or ``"channels_first"``.
+        name: A name for the operation (optional).
+        **kwargs: Further arguments of ``tf.layers.Layer`` (``dtype``, ``_scope``, ``_reuse``).
+    """
 
     _pool = max_pool1d
 
 
 class AveragePooling1D(_Pooling1D):
-    """Mean over ``pool_size`` steps."""
+    """Mean over ``pool_size`` steps.
+
+    Args:
+        pool_size: The size of the pooling window: an int or one per spatial dimension.
+        strides: The stride of the window: an int or one per spatial dimension.
+        padding: ``"valid"`` or ``"same"`` (either case).
+        data_format: ``"channels_last"`` or ``"channels_first"``.
+        name: A name for the operation (optional).
+        **kwargs: Further arguments of ``tf.layers.Layer`` (``dtype``, ``_scope``, ``_reuse``).
+    """
 
     _pool = avg_pool1d
 
@@ -336,28 +477,64 @@ AvgPool1D = AveragePooling1D
 
 def max_pooling1d(inputs: Any, pool_size: Any, strides: Any, padding: str = "valid",
                   data_format: str = "channels_last", name: str | None = None) -> Any:
-    """Max pooling over ``pool_size`` steps moved by ``strides``."""
+    """Max pooling over ``pool_size`` steps moved by ``strides``.
+
+    Args:
+        inputs: The input tensor.
+        pool_size: The size of the pooling window: an int or one per spatial dimension.
+        strides: The stride of the window: an int or one per spatial dimension.
+        padding: ``"valid"`` or ``"same"`` (either case).
+        data_format: ``"channels_last"`` or ``"channels_first"``.
+        name: A name for the operation (optional).
+    """
     return MaxPooling1D(pool_size, strides, padding=padding, data_format=data_format,
                         name=name).apply(inputs)
 
 
 def average_pooling1d(inputs: Any, pool_size: Any, strides: Any, padding: str = "valid",
                       data_format: str = "channels_last", name: str | None = None) -> Any:
-    """Average pooling over ``pool_size`` steps moved by ``strides``."""
+    """Average pooling over ``pool_size`` steps moved by ``strides``.
+
+    Args:
+        inputs: The input tensor.
+        pool_size: The size of the pooling window: an int or one per spatial dimension.
+        strides: The stride of the window: an int or one per spatial dimension.
+        padding: ``"valid"`` or ``"same"`` (either case).
+        data_format: ``"channels_last"`` or ``"channels_first"``.
+        name: A name for the operation (optional).
+    """
     return AveragePooling1D(pool_size, strides, padding=padding, data_format=data_format,
                             name=name).apply(inputs)
 
 
 def max_pooling2d(inputs: Any, pool_size: Any, strides: Any, padding: str = "valid",
                   data_format: str = "channels_last", name: str | None = None) -> Any:
-    """Max pooling over ``pool_size`` windows moved by ``strides``."""
+    """Max pooling over ``pool_size`` windows moved by ``strides``.
+
+    Args:
+        inputs: The input tensor.
+        pool_size: The size of the pooling window: an int or one per spatial dimension.
+        strides: The stride of the window: an int or one per spatial dimension.
+        padding: ``"valid"`` or ``"same"`` (either case).
+        data_format: ``"channels_last"`` or ``"channels_first"``.
+        name: A name for the operation (optional).
+    """
     return MaxPooling2D(pool_size, strides, padding=padding, data_format=data_format,
                         name=name).apply(inputs)
 
 
 def average_pooling2d(inputs: Any, pool_size: Any, strides: Any, padding: str = "valid",
                       data_format: str = "channels_last", name: str | None = None) -> Any:
-    """Average pooling over ``pool_size`` windows moved by ``strides``."""
+    """Average pooling over ``pool_size`` windows moved by ``strides``.
+
+    Args:
+        inputs: The input tensor.
+        pool_size: The size of the pooling window: an int or one per spatial dimension.
+        strides: The stride of the window: an int or one per spatial dimension.
+        padding: ``"valid"`` or ``"same"`` (either case).
+        data_format: ``"channels_last"`` or ``"channels_first"``.
+        name: A name for the operation (optional).
+    """
     return AveragePooling2D(pool_size, strides, padding=padding, data_format=data_format,
                             name=name).apply(inputs)
 

@@ -67,7 +67,23 @@ def bias_and_activation(layer: Layer, outputs: Any, data_format: str | None = No
 
 
 class Dense(Layer):
-    """``outputs = activation(inputs @ kernel + bias)``."""
+    """``outputs = activation(inputs @ kernel + bias)``.
+
+    Args:
+        units: The number of output units.
+        activation: The activation applied to the output; None for none.
+        use_bias: Whether the layer adds a bias.
+        kernel_initializer: The initializer of the kernel; Glorot uniform when None.
+        bias_initializer: The initializer of the bias.
+        kernel_regularizer: A function of the kernel whose result joins the regularization losses.
+        bias_regularizer: A function of the bias whose result joins the regularization losses.
+        activity_regularizer: A function of the output whose result joins the regularization losses.
+        kernel_constraint: A function the optimizers apply to the kernel after each update.
+        bias_constraint: A function the optimizers apply to the bias after each update.
+        trainable: Whether the layer's variables join ``TRAINABLE_VARIABLES``.
+        name: A name for the operation (optional).
+        **kwargs: Further arguments of ``tf.layers.Layer`` (``dtype``, ``_scope``, ``_reuse``).
+    """
 
     def __init__(self, units: int, activation: Any = None, use_bias: bool = True,
                  kernel_initializer: Any = None,
@@ -120,7 +136,24 @@ def dense(inputs: Any, units: int, activation: Any = None, use_bias: bool = True
           activity_regularizer: Any = None, kernel_constraint: Any = None,
           bias_constraint: Any = None, trainable: bool = True, name: str | None = None,
           reuse: Any = None) -> Any:
-    """A densely connected layer (variables ``<scope>/kernel`` and ``<scope>/bias``)."""
+    """A densely connected layer (variables ``<scope>/kernel`` and ``<scope>/bias``).
+
+    Args:
+        inputs: The input tensor.
+        units: The number of output units.
+        activation: The activation applied to the output; None for none.
+        use_bias: Whether the layer adds a bias.
+        kernel_initializer: The initializer of the kernel; Glorot uniform when None.
+        bias_initializer: The initializer of the bias.
+        kernel_regularizer: A function of the kernel whose result joins the regularization losses.
+        bias_regularizer: A function of the bias whose result joins the regularization losses.
+        activity_regularizer: A function of the output whose result joins the regularization losses.
+        kernel_constraint: A function the optimizers apply to the kernel after each update.
+        bias_constraint: A function the optimizers apply to the bias after each update.
+        trainable: Whether the layer's variables join ``TRAINABLE_VARIABLES``.
+        name: A name for the operation (optional).
+        reuse: Whether to reuse the variables of an earlier layer of the same name.
+    """
     layer = Dense(units, activation=activation, use_bias=use_bias,
                   kernel_initializer=kernel_initializer, bias_initializer=bias_initializer,
                   kernel_regularizer=kernel_regularizer, bias_regularizer=bias_regularizer,
@@ -130,7 +163,15 @@ def dense(inputs: Any, units: int, activation: Any = None, use_bias: bool = True
 
 
 class Dropout(Layer):
-    """Zeros inputs with probability ``rate`` while training (scaling the rest)."""
+    """Zeros inputs with probability ``rate`` while training (scaling the rest).
+
+    Args:
+        rate: The fraction of the inputs to drop.
+        noise_shape: The shape of the keep/drop mask (broadcast against the inputs).
+        seed: The seed of the mask.
+        name: A name for the operation (optional).
+        **kwargs: Further arguments of ``tf.layers.Layer`` (``dtype``, ``_scope``, ``_reuse``).
+    """
 
     def __init__(self, rate: float = 0.5, noise_shape: Any = None, seed: int | None = None,
                  name: str | None = None, **kwargs: Any):
@@ -152,13 +193,28 @@ class Dropout(Layer):
 
 def dropout(inputs: Any, rate: float = 0.5, noise_shape: Any = None, seed: int | None = None,
             training: Any = False, name: str | None = None) -> Any:
-    """Dropout applied only when ``training`` (a bool or bool tensor) is true."""
+    """Dropout applied only when ``training`` (a bool or bool tensor) is true.
+
+    Args:
+        inputs: The input tensor.
+        rate: The fraction of the inputs to drop.
+        noise_shape: The shape of the keep/drop mask (broadcast against the inputs).
+        seed: The seed of the mask.
+        training: Whether to drop (True) or return the inputs as they are; a bool or a bool tensor.
+        name: A name for the operation (optional).
+    """
     return Dropout(rate, noise_shape=noise_shape, seed=seed, name=name).apply(
         inputs, training=training)
 
 
 class Flatten(Layer):
-    """Flattens every dimension but the first (the batch)."""
+    """Flattens every dimension but the first (the batch).
+
+    Args:
+        data_format: ``"channels_last"`` (also when None) or ``"channels_first"``.
+        name: A name for the operation (optional).
+        **kwargs: Further arguments of ``tf.layers.Layer`` (``dtype``, ``_scope``, ``_reuse``).
+    """
 
     def __init__(self, data_format: str | None = None, name: str | None = None,
                  **kwargs: Any):
@@ -180,7 +236,13 @@ class Flatten(Layer):
 
 
 def flatten(inputs: Any, name: str | None = None, data_format: str = "channels_last") -> Any:
-    """``inputs`` reshaped to (batch, -1)."""
+    """``inputs`` reshaped to (batch, -1).
+
+    Args:
+        inputs: The input tensor.
+        name: A name for the operation (optional).
+        data_format: ``"channels_last"`` or ``"channels_first"``.
+    """
     return Flatten(data_format=data_format, name=name).apply(inputs)
 
 

@@ -69,7 +69,16 @@ def _num_present(losses: Any, weights: Any) -> Any:
 def compute_weighted_loss(losses: Any, weights: Any = 1.0, scope: str | None = None,
                           loss_collection: str | None = GraphKeys.LOSSES,
                           reduction: str = Reduction.SUM_BY_NONZERO_WEIGHTS) -> Any:
-    """``losses * weights`` reduced as ``reduction`` says; added to ``loss_collection``."""
+    """``losses * weights`` reduced as ``reduction`` says; added to ``loss_collection``.
+
+    Args:
+        losses: A tensor of per-element losses.
+        weights: Per-example (or per-element) weights broadcastable to the losses; 1.0 weighs all
+            equally.
+        scope: The name scope of the loss's ops.
+        loss_collection: The collection the loss is added to.
+        reduction: How the weighted losses are reduced: a ``tf.losses.Reduction`` name.
+    """
     Reduction.validate(reduction)
     with name_scope(scope, "weighted_loss", [losses, weights]):
         losses = convert_to_tensor(_value(losses))
@@ -117,7 +126,17 @@ def _compatible(a: Any, b: Any, a_name: str, b_name: str) -> None:
 def absolute_difference(labels: Any, predictions: Any, weights: Any = 1.0,
                         scope: str | None = None, loss_collection: str = GraphKeys.LOSSES,
                         reduction: str = Reduction.SUM_BY_NONZERO_WEIGHTS) -> Any:
-    """Weighted ``|predictions - labels|``."""
+    """Weighted ``|predictions - labels|``.
+
+    Args:
+        labels: The ground truth, as ``predictions``' shape.
+        predictions: The predicted values.
+        weights: Per-example (or per-element) weights broadcastable to the losses; 1.0 weighs all
+            equally.
+        scope: The name scope of the loss's ops.
+        loss_collection: The collection the loss is added to.
+        reduction: How the weighted losses are reduced: a ``tf.losses.Reduction`` name.
+    """
     with name_scope(scope, "absolute_difference", [predictions, labels, weights]) as sc:
         labels, predictions = _pair(labels, predictions)
         losses = abs(subtract(predictions, labels))
@@ -127,7 +146,17 @@ def absolute_difference(labels: Any, predictions: Any, weights: Any = 1.0,
 def mean_squared_error(labels: Any, predictions: Any, weights: Any = 1.0,
                        scope: str | None = None, loss_collection: str = GraphKeys.LOSSES,
                        reduction: str = Reduction.SUM_BY_NONZERO_WEIGHTS) -> Any:
-    """Weighted ``(predictions - labels)**2``."""
+    """Weighted ``(predictions - labels)**2``.
+
+    Args:
+        labels: The ground truth, as ``predictions``' shape.
+        predictions: The predicted values.
+        weights: Per-example (or per-element) weights broadcastable to the losses; 1.0 weighs all
+            equally.
+        scope: The name scope of the loss's ops.
+        loss_collection: The collection the loss is added to.
+        reduction: How the weighted losses are reduced: a ``tf.losses.Reduction`` name.
+    """
     with name_scope(scope, "mean_squared_error", [predictions, labels, weights]) as sc:
         labels, predictions = _pair(labels, predictions)
         losses = squared_difference(predictions, labels)
@@ -137,7 +166,18 @@ def mean_squared_error(labels: Any, predictions: Any, weights: Any = 1.0,
 def huber_loss(labels: Any, predictions: Any, weights: Any = 1.0, delta: float = 1.0,
                scope: str | None = None, loss_collection: str = GraphKeys.LOSSES,
                reduction: str = Reduction.SUM_BY_NONZERO_WEIGHTS) -> Any:
-    """Weighted Huber loss: quadratic up to ``delta``, linear beyond."""
+    """Weighted Huber loss: quadratic up to ``delta``, linear beyond.
+
+    Args:
+        labels: The ground truth, as ``predictions``' shape.
+        predictions: The predicted values.
+        weights: Per-example (or per-element) weights broadcastable to the losses; 1.0 weighs all
+            equally.
+        delta: Where the loss turns from quadratic to linear.
+        scope: The name scope of the loss's ops.
+        loss_collection: The collection the loss is added to.
+        reduction: How the weighted losses are reduced: a ``tf.losses.Reduction`` name.
+    """
     with name_scope(scope, "huber_loss", [predictions, labels, weights]) as sc:
         labels, predictions = _pair(labels, predictions)
         abs_error = abs(subtract(predictions, labels))
@@ -150,7 +190,18 @@ def huber_loss(labels: Any, predictions: Any, weights: Any = 1.0, delta: float =
 def log_loss(labels: Any, predictions: Any, weights: Any = 1.0, epsilon: float = 1e-7,
              scope: str | None = None, loss_collection: str = GraphKeys.LOSSES,
              reduction: str = Reduction.SUM_BY_NONZERO_WEIGHTS) -> Any:
-    """Weighted ``-y log(p + eps) - (1 - y) log(1 - p + eps)``."""
+    """Weighted ``-y log(p + eps) - (1 - y) log(1 - p + eps)``.
+
+    Args:
+        labels: The labels in [0, 1], as ``predictions``' shape.
+        predictions: The predicted probabilities.
+        weights: Per-example (or per-element) weights broadcastable to the losses; 1.0 weighs all
+            equally.
+        epsilon: Added inside the logarithms to avoid log(0).
+        scope: The name scope of the loss's ops.
+        loss_collection: The collection the loss is added to.
+        reduction: How the weighted losses are reduced: a ``tf.losses.Reduction`` name.
+    """
     with name_scope(scope, "log_loss", [predictions, labels, weights]) as sc:
         labels, predictions = _pair(labels, predictions)
         losses = subtract(multiply(-1.0, multiply(labels, log(add(predictions, epsilon)))),
@@ -162,7 +213,17 @@ def log_loss(labels: Any, predictions: Any, weights: Any = 1.0, epsilon: float =
 def hinge_loss(labels: Any, logits: Any, weights: Any = 1.0, scope: str | None = None,
                loss_collection: str = GraphKeys.LOSSES,
                reduction: str = Reduction.SUM_BY_NONZERO_WEIGHTS) -> Any:
-    """Weighted ``max(0, 1 - (2 labels - 1) * logits)`` for labels in {0, 1}."""
+    """Weighted ``max(0, 1 - (2 labels - 1) * logits)`` for labels in {0, 1}.
+
+    Args:
+        labels: The labels in {0, 1}, as ``logits``' shape.
+        logits: The logits (the classifier's scores).
+        weights: Per-example (or per-element) weights broadcastable to the losses; 1.0 weighs all
+            equally.
+        scope: The name scope of the loss's ops.
+        loss_collection: The collection the loss is added to.
+        reduction: How the weighted losses are reduced: a ``tf.losses.Reduction`` name.
+    """
     with name_scope(scope, "hinge_loss", [logits, labels, weights]) as sc:
         labels, logits = _pair(labels, logits, "logits")
         signed = subtract(multiply(2.0, labels), 1.0)
@@ -174,7 +235,19 @@ def cosine_distance(labels: Any, predictions: Any, axis: int | None = None, weig
                     scope: str | None = None, loss_collection: str = GraphKeys.LOSSES,
                     reduction: str = Reduction.SUM_BY_NONZERO_WEIGHTS,
                     dim: int | None = None) -> Any:
-    """Weighted ``1 - sum(labels * predictions, axis)`` (inputs assumed unit-normalized)."""
+    """Weighted ``1 - sum(labels * predictions, axis)`` (inputs assumed unit-normalized).
+
+    Args:
+        labels: Unit-normalized ground truth, as ``predictions``' shape.
+        predictions: Unit-normalized predictions.
+        axis: The axis the cosine is taken along.
+        weights: Per-example (or per-element) weights broadcastable to the losses; 1.0 weighs all
+            equally.
+        scope: The name scope of the loss's ops.
+        loss_collection: The collection the loss is added to.
+        reduction: How the weighted losses are reduced: a ``tf.losses.Reduction`` name.
+        dim: TF1's name for ``axis``.
+    """
     if dim is not None:
         if axis is not None:
             raise ValueError("Cannot specify both 'axis' and 'dim'.")
@@ -191,7 +264,18 @@ def sigmoid_cross_entropy(multi_class_labels: Any, logits: Any, weights: Any = 1
                           label_smoothing: float = 0, scope: str | None = None,
                           loss_collection: str = GraphKeys.LOSSES,
                           reduction: str = Reduction.SUM_BY_NONZERO_WEIGHTS) -> Any:
-    """Weighted logistic loss; labels smoothed towards 1/2 by ``label_smoothing``."""
+    """Weighted logistic loss; labels smoothed towards 1/2 by ``label_smoothing``.
+
+    Args:
+        multi_class_labels: The labels in [0, 1], as ``logits``' shape.
+        logits: The logits.
+        weights: Per-example (or per-element) weights broadcastable to the losses; 1.0 weighs all
+            equally.
+        label_smoothing: Smooth the labels towards 1/num_classes (0: none).
+        scope: The name scope of the loss's ops.
+        loss_collection: The collection the loss is added to.
+        reduction: How the weighted losses are reduced: a ``tf.losses.Reduction`` name.
+    """
     _not_none(multi_class_labels=multi_class_labels, logits=logits)
     with name_scope(scope, "sigmoid_cross_entropy_loss",
                     [logits, multi_class_labels, weights]) as sc:
@@ -211,7 +295,18 @@ def softmax_cross_entropy(onehot_labels: Any, logits: Any, weights: Any = 1.0,
                           reduction: str = Reduction.SUM_BY_NONZERO_WEIGHTS) -> Any:
     """Weighted softmax cross-entropy over the last axis (labels get no gradient).
 
-    With ``label_smoothing`` s, labels become ``onehot * (1 - s) + s / num_classes``."""
+    With ``label_smoothing`` s, labels become ``onehot * (1 - s) + s / num_classes``.
+
+    Args:
+        onehot_labels: The one-hot (or probability) labels, as ``logits``' shape.
+        logits: The logits: [batch, classes].
+        weights: Per-example (or per-element) weights broadcastable to the losses; 1.0 weighs all
+            equally.
+        label_smoothing: Smooth the labels towards 1/num_classes (0: none).
+        scope: The name scope of the loss's ops.
+        loss_collection: The collection the loss is added to.
+        reduction: How the weighted losses are reduced: a ``tf.losses.Reduction`` name.
+    """
     _not_none(onehot_labels=onehot_labels, logits=logits)
     with name_scope(scope, "softmax_cross_entropy_loss", [logits, onehot_labels, weights]) as sc:
         logits = convert_to_tensor(_value(logits))
@@ -240,7 +335,17 @@ def sparse_softmax_cross_entropy(labels: Any, logits: Any, weights: Any = 1.0,
                                  scope: str | None = None,
                                  loss_collection: str = GraphKeys.LOSSES,
                                  reduction: str = Reduction.SUM_BY_NONZERO_WEIGHTS) -> Any:
-    """Weighted softmax cross-entropy with integer class labels (labels [batch] or [batch, 1])."""
+    """Weighted softmax cross-entropy with integer class labels (labels [batch] or [batch, 1]).
+
+    Args:
+        labels: The class ids: an int tensor of ``logits``' shape without the last axis.
+        logits: The logits: [..., classes].
+        weights: Per-example (or per-element) weights broadcastable to the losses; 1.0 weighs all
+            equally.
+        scope: The name scope of the loss's ops.
+        loss_collection: The collection the loss is added to.
+        reduction: How the weighted losses are reduced: a ``tf.losses.Reduction`` name.
+    """
     _not_none(labels=labels, logits=logits)
     with name_scope(scope, "sparse_softmax_cross_entropy_loss", [logits, labels, weights]) as sc:
         logits = convert_to_tensor(_value(logits))

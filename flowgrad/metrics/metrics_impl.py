@@ -41,7 +41,14 @@ from flowgrad.ops.variable_scope import variable_scope
 
 def metric_variable(shape: Any, dtype: Any, validate_shape: bool = True,
                     name: str | None = None) -> Variable:
-    """A non-trainable zero-initialised variable in LOCAL_VARIABLES and METRIC_VARIABLES."""
+    """A non-trainable zero-initialised variable in LOCAL_VARIABLES and METRIC_VARIABLES.
+
+    Args:
+        shape: The variable's shape.
+        dtype: The variable's dtype.
+        validate_shape: Whether the variable's shape is fixed.
+        name: A name for the operation (optional).
+    """
     dt = dtypes.as_dtype(dtype)
     return Variable(np.zeros(shape, dt.as_numpy_dtype), trainable=False,
                     collections=[GraphKeys.LOCAL_VARIABLES, GraphKeys.METRIC_VARIABLES],
@@ -111,7 +118,16 @@ def _collect(value: Any, update_op: Any, metrics_collections: Any,
 
 def mean(values: Any, weights: Any = None, metrics_collections: Any = None,
          updates_collections: Any = None, name: str | None = None) -> tuple:
-    """The (weighted) mean of ``values`` over all updates: ``(mean, update_op)``."""
+    """The (weighted) mean of ``values`` over all updates: ``(mean, update_op)``.
+
+    Args:
+        values: The values to average.
+        weights: Per-example (or per-element) weights broadcastable to the losses; 1.0 weighs all
+            equally.
+        metrics_collections: Collections the metric's value tensor is added to.
+        updates_collections: Collections the metric's update op is added to.
+        name: A name for the operation (optional).
+    """
     _graph_only("mean")
     _check_collections(metrics_collections, updates_collections)
     with variable_scope(name, "mean", (values, weights)):
@@ -135,7 +151,17 @@ def mean(values: Any, weights: Any = None, metrics_collections: Any = None,
 def accuracy(labels: Any, predictions: Any, weights: Any = None,
              metrics_collections: Any = None, updates_collections: Any = None,
              name: str | None = None) -> tuple:
-    """How often ``predictions`` equals ``labels``: ``(accuracy, update_op)``."""
+    """How often ``predictions`` equals ``labels``: ``(accuracy, update_op)``.
+
+    Args:
+        labels: The ground truth, as ``predictions``' shape.
+        predictions: The predicted values.
+        weights: Per-example (or per-element) weights broadcastable to the losses; 1.0 weighs all
+            equally.
+        metrics_collections: Collections the metric's value tensor is added to.
+        updates_collections: Collections the metric's update op is added to.
+        name: A name for the operation (optional).
+    """
     _graph_only("accuracy")
     predictions, labels, weights = _remove_squeezable_dimensions(predictions, labels, weights)
     if labels.dtype.base_dtype != predictions.dtype.base_dtype:
@@ -148,7 +174,17 @@ def accuracy(labels: Any, predictions: Any, weights: Any = None,
 def mean_squared_error(labels: Any, predictions: Any, weights: Any = None,
                        metrics_collections: Any = None, updates_collections: Any = None,
                        name: str | None = None) -> tuple:
-    """The (weighted) mean of (labels - predictions)**2: ``(mse, update_op)``."""
+    """The (weighted) mean of (labels - predictions)**2: ``(mse, update_op)``.
+
+    Args:
+        labels: The ground truth, as ``predictions``' shape.
+        predictions: The predicted values.
+        weights: Per-example (or per-element) weights broadcastable to the losses; 1.0 weighs all
+            equally.
+        metrics_collections: Collections the metric's value tensor is added to.
+        updates_collections: Collections the metric's update op is added to.
+        name: A name for the operation (optional).
+    """
     _graph_only("mean_squared_error")
     predictions, labels, weights = _remove_squeezable_dimensions(predictions, labels, weights)
     return mean(squared_difference(labels, predictions), weights, metrics_collections,
@@ -158,7 +194,17 @@ def mean_squared_error(labels: Any, predictions: Any, weights: Any = None,
 def mean_absolute_error(labels: Any, predictions: Any, weights: Any = None,
                         metrics_collections: Any = None, updates_collections: Any = None,
                         name: str | None = None) -> tuple:
-    """The (weighted) mean of |predictions - labels|: ``(mae, update_op)``."""
+    """The (weighted) mean of |predictions - labels|: ``(mae, update_op)``.
+
+    Args:
+        labels: The ground truth, as ``predictions``' shape.
+        predictions: The predicted values.
+        weights: Per-example (or per-element) weights broadcastable to the losses; 1.0 weighs all
+            equally.
+        metrics_collections: Collections the metric's value tensor is added to.
+        updates_collections: Collections the metric's update op is added to.
+        name: A name for the operation (optional).
+    """
     _graph_only("mean_absolute_error")
     predictions, labels, weights = _remove_squeezable_dimensions(predictions, labels, weights)
     return mean(abs(subtract(predictions, labels)), weights, metrics_collections,
@@ -168,7 +214,17 @@ def mean_absolute_error(labels: Any, predictions: Any, weights: Any = None,
 def root_mean_squared_error(labels: Any, predictions: Any, weights: Any = None,
                             metrics_collections: Any = None, updates_collections: Any = None,
                             name: str | None = None) -> tuple:
-    """sqrt of the (weighted) mean squared error: ``(rmse, update_op)``."""
+    """sqrt of the (weighted) mean squared error: ``(rmse, update_op)``.
+
+    Args:
+        labels: The ground truth, as ``predictions``' shape.
+        predictions: The predicted values.
+        weights: Per-example (or per-element) weights broadcastable to the losses; 1.0 weighs all
+            equally.
+        metrics_collections: Collections the metric's value tensor is added to.
+        updates_collections: Collections the metric's update op is added to.
+        name: A name for the operation (optional).
+    """
     _graph_only("root_mean_squared_error")
     _check_collections(metrics_collections, updates_collections)
     predictions, labels, weights = _remove_squeezable_dimensions(predictions, labels, weights)
@@ -195,7 +251,17 @@ def _bool_inputs(labels: Any, predictions: Any, weights: Any) -> tuple:
 def true_positives(labels: Any, predictions: Any, weights: Any = None,
                    metrics_collections: Any = None, updates_collections: Any = None,
                    name: str | None = None) -> tuple:
-    """The (weighted) number of true positives: ``(count, update_op)``."""
+    """The (weighted) number of true positives: ``(count, update_op)``.
+
+    Args:
+        labels: The ground truth, as ``predictions``' shape.
+        predictions: The predicted values.
+        weights: Per-example (or per-element) weights broadcastable to the losses; 1.0 weighs all
+            equally.
+        metrics_collections: Collections the metric's value tensor is added to.
+        updates_collections: Collections the metric's update op is added to.
+        name: A name for the operation (optional).
+    """
     _graph_only("true_positives")
     with variable_scope(name, "true_positives", (predictions, labels, weights)):
         predictions, labels, weights = _bool_inputs(labels, predictions, weights)
@@ -206,7 +272,17 @@ def true_positives(labels: Any, predictions: Any, weights: Any = None,
 def false_positives(labels: Any, predictions: Any, weights: Any = None,
                     metrics_collections: Any = None, updates_collections: Any = None,
                     name: str | None = None) -> tuple:
-    """The (weighted) number of false positives: ``(count, update_op)``."""
+    """The (weighted) number of false positives: ``(count, update_op)``.
+
+    Args:
+        labels: The ground truth, as ``predictions``' shape.
+        predictions: The predicted values.
+        weights: Per-example (or per-element) weights broadcastable to the losses; 1.0 weighs all
+            equally.
+        metrics_collections: Collections the metric's value tensor is added to.
+        updates_collections: Collections the metric's update op is added to.
+        name: A name for the operation (optional).
+    """
     _graph_only("false_positives")
     with variable_scope(name, "false_positives", (predictions, labels, weights)):
         predictions, labels, weights = _bool_inputs(labels, predictions, weights)
@@ -217,7 +293,17 @@ def false_positives(labels: Any, predictions: Any, weights: Any = None,
 def false_negatives(labels: Any, predictions: Any, weights: Any = None,
                     metrics_collections: Any = None, updates_collections: Any = None,
                     name: str | None = None) -> tuple:
-    """The (weighted) number of false negatives: ``(count, update_op)``."""
+    """The (weighted) number of false negatives: ``(count, update_op)``.
+
+    Args:
+        labels: The ground truth, as ``predictions``' shape.
+        predictions: The predicted values.
+        weights: Per-example (or per-element) weights broadcastable to the losses; 1.0 weighs all
+            equally.
+        metrics_collections: Collections the metric's value tensor is added to.
+        updates_collections: Collections the metric's update op is added to.
+        name: A name for the operation (optional).
+    """
     _graph_only("false_negatives")
     with variable_scope(name, "false_negatives", (predictions, labels, weights)):
         predictions, labels, weights = _bool_inputs(labels, predictions, weights)
@@ -245,7 +331,17 @@ def _ratio_metric(metric: str, other: Any, labels: Any, predictions: Any, weight
 def precision(labels: Any, predictions: Any, weights: Any = None,
               metrics_collections: Any = None, updates_collections: Any = None,
               name: str | None = None) -> tuple:
-    """true_positives / (true_positives + false_positives): ``(precision, update_op)``."""
+    """true_positives / (true_positives + false_positives): ``(precision, update_op)``.
+
+    Args:
+        labels: The ground truth, as ``predictions``' shape.
+        predictions: The predicted values.
+        weights: Per-example (or per-element) weights broadcastable to the losses; 1.0 weighs all
+            equally.
+        metrics_collections: Collections the metric's value tensor is added to.
+        updates_collections: Collections the metric's update op is added to.
+        name: A name for the operation (optional).
+    """
     return _ratio_metric("precision", false_positives, labels, predictions, weights,
                          metrics_collections, updates_collections, name)
 
@@ -253,7 +349,17 @@ def precision(labels: Any, predictions: Any, weights: Any = None,
 def recall(labels: Any, predictions: Any, weights: Any = None,
            metrics_collections: Any = None, updates_collections: Any = None,
            name: str | None = None) -> tuple:
-    """true_positives / (true_positives + false_negatives): ``(recall, update_op)``."""
+    """true_positives / (true_positives + false_negatives): ``(recall, update_op)``.
+
+    Args:
+        labels: The ground truth, as ``predictions``' shape.
+        predictions: The predicted values.
+        weights: Per-example (or per-element) weights broadcastable to the losses; 1.0 weighs all
+            equally.
+        metrics_collections: Collections the metric's value tensor is added to.
+        updates_collections: Collections the metric's update op is added to.
+        name: A name for the operation (optional).
+    """
     return _ratio_metric("recall", false_negatives, labels, predictions, weights,
                          metrics_collections, updates_collections, name)
 
@@ -292,7 +398,22 @@ def auc(labels: Any, predictions: Any, weights: Any = None, num_thresholds: int 
         thresholds: Any = None) -> tuple:
     """Area under the ROC or PR curve, by a Riemann sum over ``num_thresholds`` thresholds
     (TensorFlow's discretisation and epsilons): ``(auc, update_op)``.
-    ``summation_method='careful_interpolation'`` for PR is not supported."""
+    ``summation_method='careful_interpolation'`` for PR is not supported.
+
+    Args:
+        labels: The ground truth: bools, or numbers in {0, 1}.
+        predictions: The predicted probabilities in [0, 1].
+        weights: Per-example (or per-element) weights broadcastable to the losses; 1.0 weighs all
+            equally.
+        num_thresholds: How many thresholds to evaluate at.
+        metrics_collections: Collections the metric's value tensor is added to.
+        updates_collections: Collections the metric's update op is added to.
+        curve: ``"ROC"`` or ``"PR"``.
+        name: A name for the operation (optional).
+        summation_method: ``"trapezoidal"``, ``"careful_interpolation"``, ``"minoring"`` or
+            ``"majoring"``.
+        thresholds: The thresholds to use instead of ``num_thresholds`` evenly spaced ones.
+    """
     _graph_only("auc")
     _check_collections(metrics_collections, updates_collections)
     with variable_scope(name, "auc", (labels, predictions, weights)):

@@ -26,7 +26,12 @@ _BIAS, _KERNEL = "bias", "kernel"
 
 
 class LSTMStateTuple(collections.namedtuple("LSTMStateTuple", ("c", "h"))):
-    """The (c, h) state of an LSTM cell."""
+    """The (c, h) state of an LSTM cell.
+
+    Args:
+        c: The cell state.
+        h: The hidden state (the output).
+    """
 
     __slots__ = ()
 
@@ -78,7 +83,16 @@ def _input_depth(cell: Layer, inputs_shape: TensorShape) -> int:
 
 
 class RNNCell(Layer):
-    """An RNN cell: ``output, new_state = cell(inputs, state)``."""
+    """An RNN cell: ``output, new_state = cell(inputs, state)``.
+
+    Args:
+        trainable: Whether the layer's variables join ``TRAINABLE_VARIABLES``.
+        name: The layer's name (its variable scope).
+        dtype: The dtype of the layer's variables and computation; float32 when None.
+        _scope: The variable scope to build in (TF1's internal argument).
+        _reuse: Whether to reuse the variables of ``_scope`` (TF1's internal argument).
+        **kwargs: Accepted and ignored, as TF1's base layer does for Keras's arguments.
+    """
 
     @property
     def state_size(self) -> Any:
@@ -134,7 +148,16 @@ def _check_state(cell: RNNCell, state: Any) -> None:
 
 
 class BasicRNNCell(RNNCell):
-    """``output = new_state = act(W [inputs, state] + b)``."""
+    """``output = new_state = act(W [inputs, state] + b)``.
+
+    Args:
+        num_units: The size of the cell's state (its number of units).
+        activation: The activation; tanh when None.
+        reuse: Whether to reuse the variables of an earlier cell of the same name.
+        name: The cell's name (its variable scope).
+        dtype: The dtype of the layer's variables and computation; float32 when None.
+        **kwargs: Further arguments of ``tf.layers.Layer``.
+    """
 
     def __init__(self, num_units: int, activation: Any = None, reuse: Any = None,
                  name: str | None = None, dtype: Any = None, **kwargs: Any):
@@ -165,7 +188,19 @@ class BasicRNNCell(RNNCell):
 
 
 class GRUCell(RNNCell):
-    """Gated recurrent unit (Cho et al. 2014), TF1's form: reset gate before the product."""
+    """Gated recurrent unit (Cho et al. 2014), TF1's form: reset gate before the product.
+
+    Args:
+        num_units: The size of the cell's state (its number of units).
+        activation: The activation; tanh when None.
+        reuse: Whether to reuse the variables of an earlier cell of the same name.
+        kernel_initializer: The initializer of the kernels; Glorot uniform when None.
+        bias_initializer: The initializer of the biases; ones for the gates, zeros for the candidate
+            when None.
+        name: The cell's name (its variable scope).
+        dtype: The dtype of the layer's variables and computation; float32 when None.
+        **kwargs: Further arguments of ``tf.layers.Layer``.
+    """
 
     def __init__(self, num_units: int, activation: Any = None, reuse: Any = None,
                  kernel_initializer: Any = None, bias_initializer: Any = None,
@@ -214,7 +249,19 @@ class GRUCell(RNNCell):
 
 class BasicLSTMCell(RNNCell):
     """LSTM without peepholes or projection (Zaremba et al. 2014); ``forget_bias`` is added
-    to the forget gate's pre-activation."""
+    to the forget gate's pre-activation.
+
+    Args:
+        num_units: The size of the cell's state (its number of units).
+        forget_bias: Added to the forget gate's bias.
+        state_is_tuple: Whether the state is an ``LSTMStateTuple`` (c, h) rather than their
+            concatenation.
+        activation: The activation of the cell's output; tanh when None.
+        reuse: Whether to reuse the variables of an earlier cell of the same name.
+        name: The cell's name (its variable scope).
+        dtype: The dtype of the layer's variables and computation; float32 when None.
+        **kwargs: Further arguments of ``tf.layers.Layer``.
+    """
 
     def __init__(self, num_units: int, forget_bias: float = 1.0, state_is_tuple: bool = True,
                  activation: Any = None, reuse: Any = None, name: str | None = None,
@@ -260,7 +307,26 @@ class BasicLSTMCell(RNNCell):
 
 class LSTMCell(RNNCell):
     """LSTM with optional peepholes (Gers & Schmidhuber), cell clipping and an output
-    projection (Sak et al. 2014)."""
+    projection (Sak et al. 2014).
+
+    Args:
+        num_units: The size of the cell's state (its number of units).
+        use_peepholes: Whether the gates also see the cell state (diagonal peephole connections).
+        cell_clip: Clip the cell state to [-cell_clip, cell_clip]; None for no clipping.
+        initializer: The initializer of the kernels; Glorot uniform when None.
+        num_proj: The size of the output projection; None for no projection.
+        proj_clip: Clip the projected output to [-proj_clip, proj_clip].
+        num_unit_shards: Accepted for TensorFlow's signature (deprecated there).
+        num_proj_shards: Accepted for TensorFlow's signature (deprecated there).
+        forget_bias: Added to the forget gate's bias.
+        state_is_tuple: Whether the state is an ``LSTMStateTuple`` (c, h) rather than their
+            concatenation.
+        activation: The activation of the cell's output; tanh when None.
+        reuse: Whether to reuse the variables of an earlier cell of the same name.
+        name: The cell's name (its variable scope).
+        dtype: The dtype of the layer's variables and computation; float32 when None.
+        **kwargs: Further arguments of ``tf.layers.Layer``.
+    """
 
     def __init__(self, num_units: int, use_peepholes: bool = False, cell_clip: Any = None,
                  initializer: Any = None, num_proj: int | None = None, proj_clip: Any = None,
@@ -343,7 +409,12 @@ class LSTMCell(RNNCell):
 
 
 class MultiRNNCell(RNNCell):
-    """Cells stacked in layers: cell ``k`` runs under the variable scope ``cell_k``."""
+    """Cells stacked in layers: cell ``k`` runs under the variable scope ``cell_k``.
+
+    Args:
+        cells: The cells, applied one after the other at each time step.
+        state_is_tuple: Whether the state is a tuple of the cells' states.
+    """
 
     def __init__(self, cells: list, state_is_tuple: bool = True):
         super().__init__()
@@ -471,7 +542,19 @@ class DropoutWrapper(_Wrapper):
     """Dropout on a cell's inputs, outputs and (except LSTM ``c``) states; the wrapped cell's
     variables keep their names (the wrapper opens no scope). With ``variational_recurrent``
     every time step uses the same masks (Gal & Ghahramani), drawn from noise made once here
-    (shape [1, size]: shared across the batch, as in TensorFlow)."""
+    (shape [1, size]: shared across the batch, as in TensorFlow).
+
+    Args:
+        cell: The RNN cell wrapped.
+        input_keep_prob: The probability of keeping each input unit.
+        output_keep_prob: The probability of keeping each output unit.
+        state_keep_prob: The probability of keeping each state unit.
+        variational_recurrent: Whether to use the same mask at every time step.
+        input_size: The depth of the inputs (needed with ``variational_recurrent``).
+        dtype: The dtype of the masks (needed with ``variational_recurrent``).
+        seed: The masks' seed.
+        dropout_state_filter_visitor: A function of each state part: whether to apply dropout to it.
+    """
 
     def __init__(self, cell: Any, input_keep_prob: Any = 1.0, output_keep_prob: Any = 1.0,
                  state_keep_prob: Any = 1.0, variational_recurrent: bool = False,
@@ -542,7 +625,12 @@ class DropoutWrapper(_Wrapper):
 
 
 class ResidualWrapper(_Wrapper):
-    """``output = residual_fn(inputs, cell_output)``, by default ``inputs + cell_output``."""
+    """``output = residual_fn(inputs, cell_output)``, by default ``inputs + cell_output``.
+
+    Args:
+        cell: The RNN cell wrapped.
+        residual_fn: A function (inputs, outputs) -> output; their sum when None.
+    """
 
     def __init__(self, cell: Any, residual_fn: Any = None):
         super().__init__(cell)
@@ -563,7 +651,12 @@ class ResidualWrapper(_Wrapper):
 
 
 class DeviceWrapper(_Wrapper):
-    """Runs the cell under ``tf.device(device)``."""
+    """Runs the cell under ``tf.device(device)``.
+
+    Args:
+        cell: The RNN cell wrapped.
+        device: The device string (accepted; flowgrad runs on the CPU).
+    """
 
     def __init__(self, cell: Any, device: str):
         super().__init__(cell)

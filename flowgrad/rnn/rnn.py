@@ -74,7 +74,20 @@ def dynamic_rnn(cell: Any, inputs: Any, sequence_length: Any = None, initial_sta
     """Runs ``cell`` over the time axis of ``inputs`` in a while loop (one While op).
 
     Returns ``(outputs, final_state)``; outputs are [batch, time, ...] (or [time, batch, ...]
-    with ``time_major``)."""
+    with ``time_major``).
+
+    Args:
+        cell: The RNN cell wrapped.
+        inputs: The inputs: [batch, time, depth] (or [time, batch, depth] with ``time_major``).
+        sequence_length: An int [batch] vector: each sequence's length (later steps give zeros and
+            keep the state).
+        initial_state: The cell's starting state; zeros when None (then ``dtype`` is required).
+        dtype: The dtype of the zero state.
+        parallel_iterations: Accepted for TensorFlow's signature (time steps run in order).
+        swap_memory: Accepted for TensorFlow's signature.
+        time_major: Whether ``inputs`` are [time, batch, ...] (else [batch, time, ...]).
+        scope: The variable scope; ``rnn`` when None.
+    """
     assert_like_rnncell("cell", cell)
     with variable_scope(scope or "rnn"):
         flat = [convert_to_tensor(x) for x in nest.flatten(inputs)]
@@ -143,7 +156,17 @@ def _eager_loop(cell: Any, flat: list, structure: Any, state: Any, seq: Any,
 
 def static_rnn(cell: Any, inputs: list, initial_state: Any = None, dtype: Any = None,
                sequence_length: Any = None, scope: Any = None) -> tuple:
-    """Runs ``cell`` over a Python list of [batch, depth] inputs (unrolled in the graph)."""
+    """Runs ``cell`` over a Python list of [batch, depth] inputs (unrolled in the graph).
+
+    Args:
+        cell: The RNN cell wrapped.
+        inputs: A list of [batch, depth] tensors, one per time step.
+        initial_state: The cell's starting state; zeros when None (then ``dtype`` is required).
+        dtype: The dtype of the zero state.
+        sequence_length: An int [batch] vector: each sequence's length (later steps give zeros and
+            keep the state).
+        scope: The variable scope; ``rnn`` when None.
+    """
     assert_like_rnncell("cell", cell)
     if not isinstance(inputs, (list, tuple)):
         raise TypeError("inputs must be a sequence")
@@ -196,7 +219,22 @@ def bidirectional_dynamic_rnn(cell_fw: Any, cell_bw: Any, inputs: Any,
     """A forward and a backward dynamic_rnn (scopes ``bidirectional_rnn/fw`` and ``/bw``).
 
     Returns ``((output_fw, output_bw), (state_fw, state_bw))``; the backward outputs are
-    reversed back into input order."""
+    reversed back into input order.
+
+    Args:
+        cell_fw: The cell of the forward direction.
+        cell_bw: The cell of the backward direction.
+        inputs: The inputs: [batch, time, depth] (or [time, batch, depth] with ``time_major``).
+        sequence_length: An int [batch] vector: each sequence's length (later steps give zeros and
+            keep the state).
+        initial_state_fw: The forward cell's starting state; zeros when None.
+        initial_state_bw: The backward cell's starting state; zeros when None.
+        dtype: The dtype of the zero states.
+        parallel_iterations: Accepted for TensorFlow's signature (time steps run in order).
+        swap_memory: Accepted for TensorFlow's signature.
+        time_major: Whether ``inputs`` are [time, batch, ...] (else [batch, time, ...]).
+        scope: The variable scope; ``bidirectional_rnn`` when None.
+    """
     assert_like_rnncell("cell_fw", cell_fw)
     assert_like_rnncell("cell_bw", cell_bw)
     with variable_scope(scope or "bidirectional_rnn"):
