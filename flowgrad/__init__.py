@@ -102,6 +102,7 @@ from flowgrad import lookup_api as lookup
 from flowgrad import feature_column_api as feature_column
 from flowgrad import audio_api as audio
 from flowgrad import sets_api as sets
+from flowgrad.tensor_proto_api import make_ndarray, make_tensor_proto
 
 __version__ = version.VERSION   # TensorFlow API version; flowgrad's: version.FLOWGRAD_VERSION
 

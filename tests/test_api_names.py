@@ -330,3 +330,12 @@ def test_benchmark_times_session_runs_and_logs_as_tensorflow(caplog):
     assert tf.compat.v1.test.Benchmark is tf.test.Benchmark
     with pytest.raises(TypeError, match="extras must be a dict"):
         tf.test.Benchmark().report_benchmark(iters=1, extras=[1])
+
+
+def test_tensor_protos_match_tensorflow_byte_for_byte(eager):
+    got, want = ref.record_tensor_protos(tf), RECORDED["tensor_protos"]
+    for key in want:
+        if key in ("too_many", "verify", "broadcast_error"):
+            _same_error(got[key], want[key])
+        else:
+            assert got[key] == want[key], key

@@ -44,7 +44,7 @@ LAYERS: list[tuple[str, list[str]]] = [
                "flowgrad.cluster_resolver_api", "flowgrad.lite_api", "flowgrad.tpu_api",
                "flowgrad.replica_losses_api", "flowgrad.lookup_api",
                "flowgrad.feature_column_api", "flowgrad.audio_api",
-               "flowgrad.sets_api"]),
+               "flowgrad.sets_api", "flowgrad.tensor_proto_api"]),
 ]
 
 PACKAGE_DIR = pathlib.Path(flowgrad.__file__).parent

@@ -150,6 +150,7 @@ from flowgrad.ops.lookup_ops import tables_initializer
 from flowgrad.compat import v1_feature_column as feature_column
 from flowgrad import audio_api as audio
 from flowgrad.compat import v1_sets as sets
+from flowgrad.tensor_proto_api import make_ndarray, make_tensor_proto
 
 
 def disable_v2_behavior() -> None:

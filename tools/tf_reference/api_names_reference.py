@@ -165,6 +165,29 @@ def record_sets(tf):
                                                          tf.constant([1])))}
 
 
+def record_tensor_protos(tf):
+    """make_tensor_proto's serialized bytes (hex) and make_ndarray of them."""
+    import numpy as np
+
+    cases = {"floats": ([[1.0, 2.0], [3.0, 4.0]], {}), "scalar": (3.0, {}),
+             "fill": (5, {"dtype": tf.int64, "shape": [2, 2]}), "strings": (["a", "bc"], {}),
+             "tensor": (tf.constant([1, 2]), {}), "one": ([7], {}),
+             "bools": ([True, False], {}), "float64": (np.arange(3.0), {}),
+             "short": ([1.5, 2.5], {"shape": [2, 2]}),
+             "broadcast_scalar": (4, {"shape": [3, 2], "allow_broadcast": True})}
+    out = {}
+    for name, (values, kw) in cases.items():
+        proto = tf.make_tensor_proto(values, **kw)
+        array = tf.make_ndarray(proto)
+        out[name] = [proto.SerializeToString().hex(), array.tolist(), str(array.dtype)]
+    out["too_many"] = _error(lambda: tf.make_tensor_proto([1, 2, 3], shape=[2]))
+    out["verify"] = _error(lambda: tf.make_tensor_proto([1, 2], shape=[1, 2],
+                                                        verify_shape=True))
+    out["broadcast_error"] = _error(lambda: tf.make_tensor_proto([1, 2], shape=[3, 2],
+                                                                 allow_broadcast=True))
+    return json.loads(json.dumps(out, default=_plain))
+
+
 def record(tf):
     out = {"confusion_matrix": [], "confusion_errors": [], "average_loss": []}
     # first: the logical devices are fixed once TensorFlow's runtime starts
@@ -257,6 +280,7 @@ def main():
     out["math"] = record_math(tf)
     out["audio"] = record_audio(tf)
     out["sets"] = record_sets(tf)
+    out["tensor_protos"] = record_tensor_protos(tf)
     path = os.path.join("tests", "data", "api_names", "reference.json")
     with open(path, "w") as f:
         json.dump(out, f, indent=1, sort_keys=True, default=_plain)
