@@ -223,3 +223,54 @@ def test_summary_graph_for_tensorboard(eager, tmp_path):
     nodes = {n.name: n for n in _read(tmp_path).Graph().node}
     assert nodes["Cast"].attr["DstT"].type == 3          # DT_INT32
     assert list(nodes["out"].input) == ["Cast"]
+
+
+def test_summary_scope_tag_and_scope_as_tensorflow():
+    """tf.summary.experimental.summary_scope yields (tag, scope): the tag keeps the name
+    under the current scope, the scope drops what a scope cannot hold and is made unique
+    in a graph; values recorded from TensorFlow 2.21 (eager and graph)."""
+    summary_scope = flowgrad.summary.experimental.summary_scope
+    got = []
+    tf.enable_v2_behavior()
+    with flowgrad.name_scope("outer"):
+        with summary_scope("a b:c") as pair:
+            got.append(pair)
+        with summary_scope("", "dflt") as pair:
+            got.append(pair)
+    with summary_scope("x") as pair:
+        got.append(pair)
+    with flowgrad.Graph().as_default(), flowgrad.name_scope("outer"):
+        for _ in range(2):
+            with summary_scope("a b:c") as pair:
+                got.append(pair)
+    assert got == [("outer/a b:c", "outer/abc/"), ("outer/dflt", "outer/dflt/"), ("x", "x/"),
+                   ("outer/a b:c", "outer/abc/"), ("outer/a b:c", "outer/abc_1/")]
+
+
+def test_tensorflow_proto_and_record_modules_keras_imports(tmp_path):
+    """The TensorFlow module paths Keras's TensorBoard callback tests import, under the
+    drop-in: tensorflow.core.util.event_pb2, tensorflow.python.lib.io.tf_record and
+    tf.compat.v1.SummaryMetadata (TensorBoard's protos, flowgrad's TFRecord reader)."""
+    import os
+    import subprocess
+    import sys
+    from pathlib import Path
+    root = Path(__file__).resolve().parents[1]
+    code = ("from tensorflow.core.util import event_pb2\n"
+            "from tensorflow.python.lib.io import tf_record\n"
+            "from tensorflow.compat.v1 import SummaryMetadata\n"
+            "import tensorflow as tf\n"
+            "w = tf.summary.create_file_writer(%r)\n"
+            "with w.as_default():\n"
+            "    tf.summary.scalar('loss', 0.5, step=3)\n"
+            "w.close()\n"
+            "import glob\n"
+            "events = [event_pb2.Event.FromString(r) for f in glob.glob(%r + '/*')\n"
+            "          for r in tf_record.tf_record_iterator(f)]\n"
+            "print(SummaryMetadata.__name__, [(e.step, v.tag) for e in events\n"
+            "                                 for v in e.summary.value])\n"
+            % (str(tmp_path), str(tmp_path)))
+    out = subprocess.run([sys.executable, "-m", "flowgrad", "-c", code], capture_output=True,
+                         text=True, timeout=300, env=dict(os.environ, PYTHONPATH=str(root)))
+    assert out.returncode == 0, out.stderr[-3000:]
+    assert out.stdout.strip() == "SummaryMetadata [(3, 'loss')]"

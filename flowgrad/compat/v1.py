@@ -176,13 +176,17 @@ def enable_tensor_equality() -> None:
 
 
 def __getattr__(name: str) -> type:
-    """TF1's session option messages (``ConfigProto``, ``GPUOptions``, ``RunOptions``, ...)
-    and graph messages (``GraphDef``, ``NodeDef``, ``MetaGraphDef``, ...), loaded on first
+    """TF1's session option messages (``ConfigProto``, ``GPUOptions``, ``RunOptions``, ...),
+    graph messages (``GraphDef``, ``NodeDef``, ``MetaGraphDef``, ...) and summary messages
+    (``Summary``, ``SummaryMetadata``, ``Event``, ...), loaded on first
     use (see :mod:`flowgrad.runtime.session_config`, :mod:`flowgrad.saved_model.tf_protos`)."""
     if name in _session_config.MESSAGES:
         return _session_config.message_class(name)
     if name in _tf_protos.GRAPH_MESSAGES:
         return _tf_protos.message_class(name)
+    if name in ("Summary", "SummaryMetadata", "HistogramProto", "Event", "SessionLog"):
+        from flowgrad.summary import v1 as _summary_v1   # TensorBoard's protos, as tf.summary's
+        return getattr(_summary_v1, name)
     raise AttributeError("module 'flowgrad.compat.v1' has no attribute %r" % name)
 
 

@@ -1,0 +1,1 @@
+"""``tensorflow.core``: TensorFlow's protocol buffer modules flowgrad serves."""

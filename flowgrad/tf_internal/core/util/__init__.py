@@ -1,0 +1,1 @@
+"""``tensorflow.core.util``."""
