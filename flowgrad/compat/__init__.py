@@ -68,26 +68,44 @@ as_str = as_text
 
 
 def as_str_any(value: Any, encoding: str = "utf-8") -> str:
-    """``value`` as text: bytes decoded, anything else through ``str``."""
+    """``value`` as text: bytes decoded, anything else through ``str``.
+
+    Args:
+        value: A bytes, str or any object.
+        encoding: The encoding of bytes.
+    """
     if isinstance(value, bytes):
         return as_str(value, encoding)
     return str(value)
 
 
 def path_to_str(path: Any) -> Any:
-    """A path-like object as ``str`` (other objects unchanged)."""
+    """A path-like object as ``str`` (other objects unchanged).
+
+    Args:
+        path: A str, bytes or ``os.PathLike``.
+    """
     if isinstance(path, os.PathLike):
         return as_str_any(os.fspath(path))
     return path
 
 
 def dimension_value(dimension: Any) -> int | None:
-    """The int (or None) of a ``Dimension`` or an int, as TensorFlow's helper."""
+    """The int (or None) of a ``Dimension`` or an int, as TensorFlow's helper.
+
+    Args:
+        dimension: An int, None or a ``Dimension``.
+    """
     return getattr(dimension, "value", dimension)
 
 
 def dimension_at_index(shape: Any, index: int) -> Any:
-    """The dimension at ``index`` of a TensorShape (None when its rank is unknown)."""
+    """The dimension at ``index`` of a TensorShape (None when its rank is unknown).
+
+    Args:
+        shape: A TensorShape (or something ``tf.TensorShape`` takes).
+        index: The dimension's index.
+    """
     from flowgrad.framework.tensor_shape import Dimension, TensorShape
 
     shape = TensorShape(shape)
@@ -97,13 +115,25 @@ def dimension_at_index(shape: Any, index: int) -> Any:
 
 
 def forward_compatible(year: int, month: int, day: int) -> bool:
-    """Whether the forward-compatibility horizon is past the given date."""
+    """Whether the forward-compatibility horizon is past the given date.
+
+    Args:
+        year: The year of the horizon.
+        month: Its month.
+        day: Its day.
+    """
     return _HORIZON[0] > datetime.date(year, month, day)
 
 
 @contextlib.contextmanager
 def forward_compatibility_horizon(year: int, month: int, day: int) -> Iterator[None]:
-    """A context that moves the forward-compatibility horizon to the given date (tests)."""
+    """A context that moves the forward-compatibility horizon to the given date (tests).
+
+    Args:
+        year: The year of the horizon.
+        month: Its month.
+        day: Its day.
+    """
     saved = _HORIZON[0]
     _HORIZON[0] = datetime.date(year, month, day)
     try:

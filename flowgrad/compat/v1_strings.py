@@ -13,7 +13,16 @@ from flowgrad.strings_api import __all__
 
 def split(input: Any = None, sep: Any = None, maxsplit: int = -1,  # noqa: A002 - TF's names
           result_type: str = "SparseTensor", source: Any = None, name: str | None = None) -> Any:
-    """TF1's ``tf.strings.split``: a SparseTensor of the pieces (or a RaggedTensor)."""
+    """TF1's ``tf.strings.split``: a SparseTensor of the pieces (or a RaggedTensor).
+
+    Args:
+        input: A string tensor.
+        sep: The separator string; None or empty splits at runs of whitespace.
+        maxsplit: The most splits per string; -1 for no limit.
+        result_type: ``"SparseTensor"`` or ``"RaggedTensor"``.
+        source: TF1's name for ``input``.
+        name: A name for the operation (optional).
+    """
     if (input is None) == (source is None):
         raise ValueError("Exactly one of input and source must be given.")
     value = input if input is not None else source
@@ -27,7 +36,17 @@ def split(input: Any = None, sep: Any = None, maxsplit: int = -1,  # noqa: A002 
 def reduce_join(inputs: Any, axis: Any = None, keep_dims: Any = None, separator: str = "",
                 name: str | None = None, reduction_indices: Any = None,
                 keepdims: Any = None) -> Any:
-    """TF1's ``tf.strings.reduce_join`` (``keep_dims``/``reduction_indices`` accepted)."""
+    """TF1's ``tf.strings.reduce_join`` (``keep_dims``/``reduction_indices`` accepted).
+
+    Args:
+        inputs: A string tensor.
+        axis: The axis or axes to join along; all when None.
+        keep_dims: Whether to keep the joined axes with length 1.
+        separator: The string put between joined strings.
+        name: A name for the operation (optional).
+        reduction_indices: TF1's name for ``axis``.
+        keepdims: TensorFlow 2's name for ``keep_dims``.
+    """
     axis = reduction_indices if axis is None else axis
     keep = bool(keepdims if keepdims is not None else keep_dims)
     return _v2.reduce_join(inputs, axis, keep, separator, name)
@@ -35,18 +54,39 @@ def reduce_join(inputs: Any, axis: Any = None, keep_dims: Any = None, separator:
 
 def to_number(string_tensor: Any = None, out_type: Any = _dtypes.float32,
               name: str | None = None, input: Any = None) -> Any:  # noqa: A002
-    """TF1's ``tf.strings.to_number`` (``string_tensor`` or ``input``)."""
+    """TF1's ``tf.strings.to_number`` (``string_tensor`` or ``input``).
+
+    Args:
+        string_tensor: A string tensor.
+        out_type: float32, float64, int32 or int64.
+        name: A name for the operation (optional).
+        input: TensorFlow 2's name for ``string_tensor``.
+    """
     return _v2.to_number(string_tensor if string_tensor is not None else input, out_type, name)
 
 
 def length(input: Any, name: str | None = None, unit: str = "BYTE") -> Any:  # noqa: A002
-    """TF1's ``tf.strings.length``."""
+    """TF1's ``tf.strings.length``.
+
+    Args:
+        input: A string tensor.
+        name: A name for the operation (optional).
+        unit: ``"BYTE"`` or ``"UTF8_CHAR"``.
+    """
     return _v2.length(input, unit, name)
 
 
 def substr(input: Any, pos: Any, len: Any, name: str | None = None,  # noqa: A002
            unit: str = "BYTE") -> Any:
-    """TF1's ``tf.strings.substr``."""
+    """TF1's ``tf.strings.substr``.
+
+    Args:
+        input: A string tensor.
+        pos: The start of each substring (negative: from the end).
+        len: The length of each substring.
+        name: A name for the operation (optional).
+        unit: ``"BYTE"`` or ``"UTF8_CHAR"``.
+    """
     return _v2.substr(input, pos, len, unit, name)
 
 

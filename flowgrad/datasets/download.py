@@ -23,7 +23,12 @@ def offline() -> bool:
 
 
 def digest_check(expected: str, algorithm: str = "sha256") -> Callable[[bytes, str], None]:
-    """A check for ``download`` that raises ValueError unless the bytes have this digest."""
+    """A check for ``download`` that raises ValueError unless the bytes have this digest.
+
+    Args:
+        expected: The hex digest the bytes must have.
+        algorithm: A ``hashlib`` algorithm name.
+    """
     def check(data: bytes, source: str) -> None:
         actual = hashlib.new(algorithm, data).hexdigest()
         if actual != expected:
@@ -70,7 +75,14 @@ def download(url: str, dest: Path, check: Callable[[bytes, str], object],
 
     The bytes go to ``dest.part`` and are renamed to ``dest`` only after the check passes;
     on any failure nothing is left behind. Raises OSError (network, disk, or ``offline()``)
-    or whatever ``check`` raises."""
+    or whatever ``check`` raises.
+
+    Args:
+        url: What to download.
+        dest: Where to write it.
+        check: A function (data, url) that raises unless the bytes are right.
+        timeout: The network timeout in seconds.
+    """
     if offline():
         raise OSError(f"not downloading {url}: ${OFFLINE_ENV_VAR} is set")
     tmp = dest.with_name(dest.name + ".part")

@@ -190,6 +190,9 @@ def extract_images(f: BinaryIO | str | os.PathLike[str]) -> np.ndarray:
 
     ``f`` is a path or a binary file object; raises :class:`MnistFormatError`
     when the magic number is not 2051.
+
+    Args:
+        f: A path or a binary file object of a gzipped IDX image file.
     """
     content, source = _read_gzip(f)
     data = _parse_idx(content, IMAGES_MAGIC, source)
@@ -199,7 +202,12 @@ def extract_images(f: BinaryIO | str | os.PathLike[str]) -> np.ndarray:
 def dense_to_one_hot(labels_dense: np.ndarray, num_classes: int) -> np.ndarray:
     """Convert class labels from scalars to one-hot vectors (float64, as NumPy's default).
 
-    A label outside [0, num_classes) is a ValueError naming it and its index."""
+    A label outside [0, num_classes) is a ValueError naming it and its index.
+
+    Args:
+        labels_dense: A 1-D array of class ids.
+        num_classes: The number of classes.
+    """
     bad = np.flatnonzero((labels_dense < 0) | (labels_dense >= num_classes))
     if bad.size:
         raise ValueError(f"label {int(labels_dense.ravel()[bad[0]])} at index {int(bad[0])} is "
@@ -217,6 +225,11 @@ def extract_labels(f: BinaryIO | str | os.PathLike[str], one_hot: bool = False,
     """Extract a gzipped IDX label file into a 1-D uint8 array (or one-hot float64 2-D).
 
     Raises :class:`MnistFormatError` when the magic number is not 2049.
+
+    Args:
+        f: A path or a binary file object of a gzipped IDX label file.
+        one_hot: Whether to return one-hot float64 rows.
+        num_classes: The number of classes for ``one_hot``.
     """
     content, source = _read_gzip(f)
     return _labels_from_content(content, source, one_hot, num_classes)
@@ -257,6 +270,15 @@ class DataSet:
     becomes (N, rows * cols), and with ``dtype`` float32 it is scaled to [0, 1].
     ``seed`` gives the dataset its own ``np.random.RandomState(seed)`` for
     shuffling; without it NumPy's global RNG is used.
+
+    Args:
+        images: The uint8 images: (N, rows, cols, 1).
+        labels: The labels: (N,) class ids, or (N, 10) one-hot.
+        fake_data: Whether ``next_batch`` returns constant fake examples.
+        one_hot: Whether the labels are one-hot (for fake data).
+        dtype: float32 (scaled to [0, 1]) or uint8.
+        reshape: Whether to flatten each image to rows * cols values.
+        seed: The seed of the split's own shuffling RandomState; NumPy's global one when None.
     """
 
     def __init__(self, images: Any, labels: Any, fake_data: bool = False,
@@ -359,7 +381,13 @@ class DataSet:
 
 
 class Datasets(NamedTuple):
-    """The three MNIST splits (``base.Datasets`` in the old helper)."""
+    """The three MNIST splits (``base.Datasets`` in the old helper).
+
+    Args:
+        train: The training split.
+        validation: The validation split.
+        test: The test split.
+    """
 
     train: DataSet
     validation: DataSet
@@ -585,7 +613,12 @@ def load_arrays(sample: bool | None = None) -> tuple:
 
     The full set where it is found (see ``find_full_set``), else the sample with a warning;
     ``sample=False`` raises :class:`MnistNotFoundError` instead, ``sample=True`` reads the
-    sample."""
+    sample.
+
+    Args:
+        sample: None: the full set where found, else the sample with a warning; False: the full set
+            or MnistNotFoundError; True: the sample.
+    """
     (x_train, y_train, x_test, y_test), _ = _raw_arrays(sample, verify=True)
     return (x_train[..., 0], y_train), (x_test[..., 0], y_test)
 
@@ -607,6 +640,19 @@ def read_data_sets(train_dir: str | os.PathLike[str] | None = None, one_hot: boo
     skips the SHA-256 check (for other data in MNIST's format, e.g.
     Fashion-MNIST). ``fake_data`` gives splits whose ``next_batch`` returns
     constant fake examples, as in the old helper.
+
+    Args:
+        train_dir: Where the four MNIST files are (downloaded there if missing); None looks for the
+            full set, else uses the sample.
+        one_hot: Whether the labels are one-hot.
+        dtype: float32 (scaled to [0, 1]) or uint8.
+        reshape: Whether to flatten each image to 784 values.
+        validation_size: How many training images form the validation split (scaled for the sample).
+        seed: The seed of each split's shuffling.
+        source_url: A mirror to download from instead of the default ones.
+        fake_data: Whether to return splits of constant fake examples.
+        verify: Whether to check the files' SHA-256 (False for other data in MNIST's format).
+        sample: None, False or True, as for ``load_arrays``.
     """
     if fake_data:
         def fake() -> DataSet:

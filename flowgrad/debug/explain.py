@@ -489,7 +489,14 @@ def explain_gradient(ys: Any, xs: Any, stop_gradients: Any = None, tape: Any = N
     ``ys`` (a persistent one, or before calling its ``gradient``, which releases
     the records). ``str()`` of an explanation is a readable report: the reason,
     each blocking op with the user line that created it, and the shortest path
-    from x to ys, op by op."""
+    from x to ys, op by op.
+
+    Args:
+        ys: The tensor (or list) differentiated.
+        xs: The tensor or variable whose gradient is None.
+        stop_gradients: The tensors ``tf.gradients`` was told to stop at.
+        tape: The ``GradientTape`` that recorded the computation (eager mode).
+    """
     from flowgrad.framework.tensor import Tensor, convert_to_tensor
     ys_list = [y for y in _as_list(ys) if y is not None]
     if not ys_list:
@@ -529,7 +536,13 @@ def explain_no_gradients(loss: Any, var_list: Any, stop_gradients: Any = None) -
     """The explanations for an optimizer's "No gradients provided" error, one per variable.
 
     Meant to be appended to that ValueError's message (TensorFlow's text stays the
-    first line); '' when ``loss`` is not a graph tensor (nothing to analyse)."""
+    first line); '' when ``loss`` is not a graph tensor (nothing to analyse).
+
+    Args:
+        loss: The loss the optimizer minimized.
+        var_list: The variables it was to update.
+        stop_gradients: The tensors the gradients stopped at.
+    """
     from flowgrad.framework.tensor import Tensor
     if not isinstance(loss, Tensor):
         return ""

@@ -59,7 +59,15 @@ def to_dot(graph: Any = None, fetches: Any = None, stop_gradients: Any = None,
     """The graph (or the part ``fetches`` need) as Graphviz DOT source.
 
     ``stop_gradients`` (tensors, as for tf.gradients) marks those ops as stop points;
-    ``include_gradients=False`` leaves out the ops built by gradient functions."""
+    ``include_gradients=False`` leaves out the ops built by gradient functions.
+
+    Args:
+        graph: The graph to draw; the default graph when None.
+        fetches: Draw only what these tensors or ops depend on; everything when None.
+        stop_gradients: Tensors the gradient stops at (drawn as such).
+        include_gradients: Whether to draw the gradient ops too.
+        name: The name of the DOT graph.
+    """
     from flowgrad.framework.tensor import convert_to_tensor
     g = graph if graph is not None else get_default_graph()
     ops = g.get_operations()

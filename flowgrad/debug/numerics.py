@@ -32,7 +32,11 @@ from flowgrad.runtime.plan import PlanCompiler
 @contextlib.contextmanager
 def check_numerics_mode(enabled: bool = True) -> Iterator[None]:
     """Inside the block, every op's floating-point output is checked (Session and eager);
-    the first NaN or Inf raises InvalidArgumentError explaining where it came from."""
+    the first NaN or Inf raises InvalidArgumentError explaining where it came from.
+
+    Args:
+        enabled: Whether every op's outputs are checked for NaN and Inf.
+    """
     saved = state.check_numerics
     state.check_numerics = bool(enabled)
     try:
@@ -42,7 +46,13 @@ def check_numerics_mode(enabled: bool = True) -> Iterator[None]:
 
 
 def enable_check_numerics(stack_height_limit: int = 30, path_length_limit: int = 50) -> None:
-    """Turns check-numerics mode on globally (``tf.debugging.enable_check_numerics``)."""
+    """Turns check-numerics mode on globally (``tf.debugging.enable_check_numerics``).
+
+    Args:
+        stack_height_limit: Accepted for TensorFlow's signature (the error shows where the op was
+            made).
+        path_length_limit: Accepted for TensorFlow's signature.
+    """
     state.check_numerics = True
 
 

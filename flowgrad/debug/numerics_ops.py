@@ -42,7 +42,13 @@ def _check_numerics_grad(op: Any, grad: Any) -> Any:
 def check_numerics(tensor: Any, message: str, name: str | None = None) -> Any:
     """``tensor`` unchanged; running it raises InvalidArgumentError if it holds NaN or Inf.
 
-    The gradient passes through, checked the same way."""
+    The gradient passes through, checked the same way.
+
+    Args:
+        tensor: A floating tensor.
+        message: The prefix of the error message.
+        name: A name for the operation (optional).
+    """
     if not isinstance(message, str):
         raise TypeError("check_numerics: message must be a string, got %r" % (message,))
     return apply_op("CheckNumerics", [_as_value(tensor)], {"message": message}, name=name)
@@ -50,7 +56,15 @@ def check_numerics(tensor: Any, message: str, name: str | None = None) -> Any:
 
 def verify_tensor_all_finite(t: Any = None, msg: str | None = None, name: str | None = None,
                              x: Any = None, message: str | None = None) -> Any:
-    """``t`` checked by check_numerics (TF1's ``tf.verify_tensor_all_finite``)."""
+    """``t`` checked by check_numerics (TF1's ``tf.verify_tensor_all_finite``).
+
+    Args:
+        t: A floating tensor.
+        msg: The prefix of the error message.
+        name: A name for the operation (optional).
+        x: TensorFlow 2's name for ``t``.
+        message: TensorFlow 2's name for ``msg``.
+    """
     t = x if t is None else t
     msg = message if msg is None else msg
     return check_numerics(t, msg or "", name=name)

@@ -38,22 +38,47 @@ def get_logger() -> _logging.Logger:
 
 
 def log(level: int, msg: Any, *args: Any, **kwargs: Any) -> None:
-    """Logs ``msg % args`` at ``level``."""
+    """Logs ``msg % args`` at ``level``.
+
+    Args:
+        level: The logging level (``tf.compat.v1.logging.INFO``, ...).
+        msg: The message, a %-format string.
+        *args: The values of ``msg``'s placeholders.
+        **kwargs: Passed to Python's logging (``exc_info``, ``stack_info``, ...).
+    """
     get_logger().log(level, msg, *args, **kwargs)
 
 
 def debug(msg: Any, *args: Any, **kwargs: Any) -> None:
-    """Logs at DEBUG."""
+    """Logs at DEBUG.
+
+    Args:
+        msg: The message, a %-format string.
+        *args: The values of ``msg``'s placeholders.
+        **kwargs: Passed to Python's logging (``exc_info``, ``stack_info``, ...).
+    """
     get_logger().debug(msg, *args, **kwargs)
 
 
 def info(msg: Any, *args: Any, **kwargs: Any) -> None:
-    """Logs at INFO."""
+    """Logs at INFO.
+
+    Args:
+        msg: The message, a %-format string.
+        *args: The values of ``msg``'s placeholders.
+        **kwargs: Passed to Python's logging (``exc_info``, ``stack_info``, ...).
+    """
     get_logger().info(msg, *args, **kwargs)
 
 
 def warning(msg: Any, *args: Any, **kwargs: Any) -> None:
-    """Logs at WARNING."""
+    """Logs at WARNING.
+
+    Args:
+        msg: The message, a %-format string.
+        *args: The values of ``msg``'s placeholders.
+        **kwargs: Passed to Python's logging (``exc_info``, ``stack_info``, ...).
+    """
     get_logger().warning(msg, *args, **kwargs)
 
 
@@ -61,17 +86,36 @@ warn = warning
 
 
 def error(msg: Any, *args: Any, **kwargs: Any) -> None:
-    """Logs at ERROR."""
+    """Logs at ERROR.
+
+    Args:
+        msg: The message, a %-format string.
+        *args: The values of ``msg``'s placeholders.
+        **kwargs: Passed to Python's logging (``exc_info``, ``stack_info``, ...).
+    """
     get_logger().error(msg, *args, **kwargs)
 
 
 def fatal(msg: Any, *args: Any, **kwargs: Any) -> None:
-    """Logs at FATAL (CRITICAL); as in TensorFlow's Python logger, the program goes on."""
+    """Logs at FATAL (CRITICAL); as in TensorFlow's Python logger, the program goes on.
+
+    Args:
+        msg: The message, a %-format string.
+        *args: The values of ``msg``'s placeholders.
+        **kwargs: Passed to Python's logging (``exc_info``, ``stack_info``, ...).
+    """
     get_logger().fatal(msg, *args, **kwargs)
 
 
 def vlog(level: int, msg: Any, *args: Any, **kwargs: Any) -> None:
-    """Logs at ``level`` (TensorFlow's verbose-log levels are plain logging levels)."""
+    """Logs at ``level`` (TensorFlow's verbose-log levels are plain logging levels).
+
+    Args:
+        level: The logging level (``tf.compat.v1.logging.INFO``, ...).
+        msg: The message, a %-format string.
+        *args: The values of ``msg``'s placeholders.
+        **kwargs: Passed to Python's logging (``exc_info``, ``stack_info``, ...).
+    """
     get_logger().log(level, msg, *args, **kwargs)
 
 
@@ -110,7 +154,14 @@ def log_first_n(level: int, msg: Any, n: int, *args: Any) -> None:
 
 
 def log_if(level: int, msg: Any, condition: Any, *args: Any) -> None:
-    """Logs ``msg`` when ``condition`` holds."""
+    """Logs ``msg`` when ``condition`` holds.
+
+    Args:
+        level: The logging level (``tf.compat.v1.logging.INFO``, ...).
+        msg: The message, a %-format string.
+        condition: Whether to log.
+        *args: The values of ``msg``'s placeholders.
+    """
     if condition:
         get_logger().log(level, msg, *args)
 
@@ -121,7 +172,11 @@ def get_verbosity() -> int:
 
 
 def set_verbosity(v: int | str) -> None:
-    """Sets the ``"tensorflow"`` logger's level (a number or a name such as ``"INFO"``)."""
+    """Sets the ``"tensorflow"`` logger's level (a number or a name such as ``"INFO"``).
+
+    Args:
+        v: The lowest level logged: a logging level number or name.
+    """
     get_logger().setLevel(v)
 
 

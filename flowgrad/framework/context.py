@@ -58,7 +58,13 @@ def executing_eagerly() -> bool:
 
 def enable_eager_execution(config: Any = None, device_policy: Any = None,
                            execution_mode: Any = None) -> None:
-    """Makes eager execution the default (TF2 behaviour)."""
+    """Makes eager execution the default (TF2 behaviour).
+
+    Args:
+        config: Accepted for TensorFlow's signature.
+        device_policy: Accepted for TensorFlow's signature.
+        execution_mode: Accepted for TensorFlow's signature.
+    """
     state.eager = True
 
 
@@ -86,7 +92,11 @@ def reset_default_graph() -> None:
 
 @contextlib.contextmanager
 def graph_scope(graph: Any) -> Iterator[Any]:
-    """Makes ``graph`` the default graph (graph mode) inside the block."""
+    """Makes ``graph`` the default graph (graph mode) inside the block.
+
+    Args:
+        graph: The graph to make the default one.
+    """
     state.graph_stack.append(graph)
     try:
         yield graph

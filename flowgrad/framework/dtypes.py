@@ -170,7 +170,11 @@ int64_ref = _REFS["int64"]
 
 
 def as_dtype(value: Any) -> DType:
-    """Converts a DType, NumPy dtype, type name or Python type to a DType."""
+    """Converts a DType, NumPy dtype, type name or Python type to a DType.
+
+    Args:
+        value: A DType, a NumPy dtype or type, a Python type, or a name such as ``"float32"``.
+    """
     if isinstance(value, DType):
         return value
     if isinstance(value, str):
@@ -189,7 +193,11 @@ def as_dtype(value: Any) -> DType:
 
 
 def from_numpy(np_dtype: np.dtype) -> DType:
-    """The DType of a NumPy dtype (fast path for kernels' results)."""
+    """The DType of a NumPy dtype (fast path for kernels' results).
+
+    Args:
+        np_dtype: A NumPy dtype.
+    """
     d = _BY_NP.get(np_dtype)
     if d is None:
         d = as_dtype(np_dtype)
@@ -197,5 +205,9 @@ def from_numpy(np_dtype: np.dtype) -> DType:
 
 
 def is_differentiable(dtype: DType) -> bool:
-    """Whether gradients flow through tensors of this dtype (floating or complex)."""
+    """Whether gradients flow through tensors of this dtype (floating or complex).
+
+    Args:
+        dtype: A DType.
+    """
     return dtype._differentiable

@@ -400,7 +400,13 @@ def get_default_graph() -> Graph:
 @contextlib.contextmanager
 def name_scope(name: str | None, default_name: str | None = None,
                values: Any = None) -> Iterator[str]:
-    """Opens a name scope (TF1 form: ``name_scope(name, default_name, values)``)."""
+    """Opens a name scope (TF1 form: ``name_scope(name, default_name, values)``).
+
+    Args:
+        name: The scope's name; a name ending in ``/`` is used as it is.
+        default_name: The name when ``name`` is None.
+        values: Accepted for TensorFlow's signature.
+    """
     n = name if name is not None else default_name
     if context.executing_eagerly():
         st = context.state
@@ -422,14 +428,22 @@ def name_scope(name: str | None, default_name: str | None = None,
 
 
 def device(spec: Any) -> Any:
-    """Context manager recording a device string on new ops (TF's ``tf.device``)."""
+    """Context manager recording a device string on new ops (TF's ``tf.device``).
+
+    Args:
+        spec: A device string or function (accepted; flowgrad runs on the CPU).
+    """
     if context.executing_eagerly():
         return contextlib.nullcontext()
     return get_default_graph().device(spec)
 
 
 def control_dependencies(control_inputs: list | None) -> Any:
-    """Ops created inside run after ``control_inputs``."""
+    """Ops created inside run after ``control_inputs``.
+
+    Args:
+        control_inputs: The ops (or tensors) to run before the ops made inside; None clears them.
+    """
     if context.executing_eagerly():
         return contextlib.nullcontext()
     return get_default_graph().control_dependencies(control_inputs)

@@ -10,7 +10,13 @@ from flowgrad.framework.tensor import register_tensor_conversion_function
 
 
 class IndexedSlices:
-    """Sparse representation of a tensor's rows: ``dense[indices[i]] += values[i]``."""
+    """Sparse representation of a tensor's rows: ``dense[indices[i]] += values[i]``.
+
+    Args:
+        values: The slices: a tensor [N, ...].
+        indices: A 1-D int tensor: the row of each slice.
+        dense_shape: The shape of the dense tensor they are slices of, if known.
+    """
 
     def __init__(self, values: Any, indices: Any, dense_shape: Any = None):
         self._values = values

@@ -183,7 +183,11 @@ def get_op_def(type: str) -> OpDef:
 
 
 class RegisterGradient:
-    """Decorator registering ``f(op, *grads)`` as the gradient for an op type or override name."""
+    """Decorator registering ``f(op, *grads)`` as the gradient for an op type or override name.
+
+    Args:
+        op_type: The op type name (as ``op.type``) whose gradient the decorated function is.
+    """
 
     def __init__(self, op_type: str):
         if not isinstance(op_type, str):
@@ -203,7 +207,11 @@ class RegisterGradient:
 
 
 def NotDifferentiable(op_type: str) -> None:  # noqa: N802 - TensorFlow's name
-    """Declares that ops of this type have no gradient (gradients through them are None)."""
+    """Declares that ops of this type have no gradient (gradients through them are None).
+
+    Args:
+        op_type: The op type name (as ``op.type``).
+    """
     if not isinstance(op_type, str):
         raise TypeError("op_type must be a string")
     if op_type in _gradients:

@@ -276,7 +276,11 @@ types_core.Value.register(EagerTensor)
 
 
 def is_tensor(x: Any) -> bool:
-    """True for graph and eager tensors (and tensor-like objects such as Variables)."""
+    """True for graph and eager tensors (and tensor-like objects such as Variables).
+
+    Args:
+        x: Any object.
+    """
     t = type(x)
     if t is EagerTensor:
         return True
@@ -354,7 +358,12 @@ def as_bytes_array(value: Any) -> np.ndarray:
 
 
 def to_numpy(value: Any, dtype: dtypes.DType | None = None) -> np.ndarray:
-    """A NumPy array for a Python value, with TensorFlow's dtype rules and checks."""
+    """A NumPy array for a Python value, with TensorFlow's dtype rules and checks.
+
+    Args:
+        value: A tensor, variable or array-like.
+        dtype: The DType to convert to; the value's own when None.
+    """
     dt = dtype.base_dtype if dtype is not None else infer_dtype(value)
     if dt is dtypes.string:
         if isinstance(value, (np.ndarray, np.generic)) and value.dtype.kind not in "OUS":
@@ -402,7 +411,16 @@ def _ints_fit(value: Any, arr: np.ndarray, np_dtype: np.dtype) -> bool:
 def convert_to_tensor(value: Any, dtype: Any = None, name: str | None = None,
                       preferred_dtype: Any = None, dtype_hint: Any = None,
                       as_ref: bool = False) -> Any:
-    """Converts a tensor, Variable, NumPy array or Python value to a tensor."""
+    """Converts a tensor, Variable, NumPy array or Python value to a tensor.
+
+    Args:
+        value: A tensor, variable, NumPy array, Python scalar or nested list.
+        dtype: The result's dtype; inferred when None.
+        name: The name of a constant made for it.
+        preferred_dtype: TF1's name for ``dtype_hint``.
+        dtype_hint: The dtype to use when ``dtype`` is None and the value converts to it.
+        as_ref: Accepted for TensorFlow's signature.
+    """
     if dtype is not None:
         dtype = dtypes.as_dtype(dtype)
     if isinstance(value, TensorBase):

@@ -17,7 +17,11 @@ def disable_v2_tensorshape() -> None:
 
 
 class Dimension:
-    """One dimension of a TF1 shape; ``value`` is an int or None."""
+    """One dimension of a TF1 shape; ``value`` is an int or None.
+
+    Args:
+        value: An int, or None for an unknown size.
+    """
 
     __slots__ = ("value",)
 
@@ -69,7 +73,11 @@ def dimension_value(d: Any) -> int | None:
 
 
 class TensorShape:
-    """A possibly partial static shape: ``dims`` is None for unknown rank."""
+    """A possibly partial static shape: ``dims`` is None for unknown rank.
+
+    Args:
+        dims: A list of ints or None (unknown sizes); None for an unknown rank.
+    """
 
     __slots__ = ("_dims",)
 
@@ -229,7 +237,11 @@ def _as_int(d: Any) -> int | None:
 
 
 def as_shape(shape: Any) -> TensorShape:
-    """Converts a list, tuple, int or TensorShape to a TensorShape."""
+    """Converts a list, tuple, int or TensorShape to a TensorShape.
+
+    Args:
+        shape: A TensorShape, or something ``TensorShape`` takes.
+    """
     return shape if isinstance(shape, TensorShape) else TensorShape(shape)
 
 
@@ -243,7 +255,13 @@ def scalar() -> TensorShape:
 
 
 def broadcast_shapes(a: TensorShape, b: TensorShape, what: str = "") -> TensorShape:
-    """The static NumPy broadcast of two shapes; ValueError if incompatible."""
+    """The static NumPy broadcast of two shapes; ValueError if incompatible.
+
+    Args:
+        a: A TensorShape.
+        b: A TensorShape.
+        what: What is broadcast, for the error message.
+    """
     if a._dims is None or b._dims is None:
         return TensorShape(None)
     x, y = a._dims, b._dims

@@ -42,7 +42,21 @@ def _name_scope(name: str | None) -> Any:
 
 class VariableScope:
     """The defaults ``get_variable`` uses inside a ``variable_scope``: name prefix, reuse,
-    initializer, regularizer, dtype, custom getter."""
+    initializer, regularizer, dtype, custom getter.
+
+    Args:
+        reuse: Whether ``get_variable`` reuses existing variables.
+        name: The scope's name.
+        initializer: The default initializer.
+        regularizer: The default regularizer.
+        caching_device: Accepted for TensorFlow's signature (no devices).
+        partitioner: Accepted for TensorFlow's signature (variables are not partitioned).
+        custom_getter: The getter wrapping ``get_variable``.
+        name_scope: The name scope the scope opened.
+        dtype: The default dtype.
+        use_resource: Accepted for TensorFlow's signature.
+        constraint: The default constraint.
+    """
 
     def __init__(self, reuse: Any, name: str = "", initializer: Any = None,
                  regularizer: Any = None, caching_device: Any = None, partitioner: Any = None,
@@ -369,7 +383,23 @@ class variable_scope:  # noqa: N801 - TensorFlow's name
     ``name_or_scope`` is a name (nested in the current variable scope) or a
     VariableScope to re-enter; with None, ``default_name`` is made unique.
     ``reuse``: None inherits, True reuses existing variables only, AUTO_REUSE
-    creates or reuses. Yields the VariableScope."""
+    creates or reuses. Yields the VariableScope.
+
+    Args:
+        name_or_scope: The scope's name, or a ``VariableScope`` to re-enter.
+        default_name: The name when ``name_or_scope`` is None (made unique).
+        values: Accepted for TensorFlow's signature.
+        initializer: The default initializer of the variables made inside.
+        regularizer: The default regularizer of the variables made inside.
+        caching_device: Accepted for TensorFlow's signature (no devices).
+        partitioner: Accepted for TensorFlow's signature (variables are not partitioned).
+        custom_getter: A getter wrapping every ``get_variable`` inside.
+        reuse: True, ``tf.compat.v1.AUTO_REUSE`` or None (inherit).
+        dtype: The default dtype of the variables made inside.
+        use_resource: Accepted for TensorFlow's signature.
+        constraint: The default constraint of the variables made inside.
+        auxiliary_name_scope: Whether to open a name scope too.
+    """
 
     def __init__(self, name_or_scope: Any, default_name: str | None = None,
                  values: Any = None, initializer: Any = None, regularizer: Any = None,
@@ -455,7 +485,26 @@ def get_variable(name: str, shape: Any = None, dtype: Any = None, initializer: A
     dtype), or a value/Tensor (then ``shape`` must be None and the variable takes
     the value's dtype). Default: glorot_uniform for floats, zeros otherwise.
     caching_device, use_resource, synchronization and aggregation are accepted and
-    ignored; a partitioner raises NotImplementedError."""
+    ignored; a partitioner raises NotImplementedError.
+
+    Args:
+        name: The variable's name within the current variable scope.
+        shape: The variable's shape; from the initializer's value when None.
+        dtype: The variable's dtype; float32 (or the scope's) when None.
+        initializer: The initializer of the variable; the scope's, else Glorot uniform (zeros for
+            integers) when None.
+        regularizer: A function of the variable whose result joins ``REGULARIZATION_LOSSES``.
+        trainable: Whether it joins ``TRAINABLE_VARIABLES``; True when None.
+        collections: The graph collections to add the variable to.
+        caching_device: Accepted for TensorFlow's signature (no devices).
+        partitioner: Accepted for TensorFlow's signature (variables are not partitioned).
+        validate_shape: Whether the initial value must have ``shape``.
+        use_resource: Accepted for TensorFlow's signature.
+        custom_getter: A function (getter, name, *args, **kwargs) wrapping the variable's creation.
+        constraint: A function the optimizers apply to the variable after each update.
+        synchronization: Accepted for TensorFlow's signature.
+        aggregation: Accepted for TensorFlow's signature.
+    """
     return get_variable_scope()._get_variable(
         name, shape=shape, dtype=dtype, initializer=initializer, regularizer=regularizer,
         trainable=trainable, collections=collections, partitioner=partitioner,
@@ -469,7 +518,26 @@ def get_local_variable(name: str, shape: Any = None, dtype: Any = None,
                        validate_shape: bool = True, use_resource: Any = None,
                        custom_getter: Any = None, constraint: Any = None,
                        synchronization: Any = None, aggregation: Any = None) -> Any:
-    """``get_variable`` for a non-trainable variable in the LOCAL_VARIABLES collection."""
+    """``get_variable`` for a non-trainable variable in the LOCAL_VARIABLES collection.
+
+    Args:
+        name: The variable's name within the current variable scope.
+        shape: The variable's shape; from the initializer's value when None.
+        dtype: The variable's dtype; float32 (or the scope's) when None.
+        initializer: The initializer of the variable; the scope's, else Glorot uniform (zeros for
+            integers) when None.
+        regularizer: A function of the variable whose result joins ``REGULARIZATION_LOSSES``.
+        trainable: Whether it joins ``TRAINABLE_VARIABLES``.
+        collections: Further collections (it always joins ``LOCAL_VARIABLES``).
+        caching_device: Accepted for TensorFlow's signature (no devices).
+        partitioner: Accepted for TensorFlow's signature (variables are not partitioned).
+        validate_shape: Whether the initial value must have ``shape``.
+        use_resource: Accepted for TensorFlow's signature.
+        custom_getter: A function (getter, name, *args, **kwargs) wrapping the variable's creation.
+        constraint: A function the optimizers apply to the variable after each update.
+        synchronization: Accepted for TensorFlow's signature.
+        aggregation: Accepted for TensorFlow's signature.
+    """
     collections = list(collections or []) + [GraphKeys.LOCAL_VARIABLES]
     return get_variable(name, shape=shape, dtype=dtype, initializer=initializer,
                         regularizer=regularizer, trainable=False, collections=collections,

@@ -262,7 +262,15 @@ def save(obj: Any, export_dir: str, signatures: Any = None, options: Any = None)
     of them by name) become ``loaded.signatures[name]``: called with keyword tensors named
     like the function's parameters, returning a dict of tensors. Without ``signatures``
     the default one is ``obj._default_save_signature()`` (Keras models may define it) or
-    else ``obj``'s only tf.function with an input_signature, as in TensorFlow."""
+    else ``obj``'s only tf.function with an input_signature, as in TensorFlow.
+
+    Args:
+        obj: A ``tf.Module`` (or Keras model) to export.
+        export_dir: The SavedModel's directory.
+        signatures: A ``tf.function`` with an input signature, or a dict of them; the object's
+            ``__call__`` when None.
+        options: Accepted for TensorFlow's signature.
+    """
     if not isinstance(obj, Module):
         raise ValueError("Expected a Trackable object for export (a tf.Module), got %r." % (obj,))
     export_dir = os.fspath(export_dir)
@@ -551,7 +559,13 @@ def _rebuild_objects(nodes: list, values: dict) -> list:
 
 
 def load(export_dir: str, tags: Any = None, options: Any = None) -> Any:
-    """Loads a SavedModel written by ``tf.saved_model.save`` (see the module docstring)."""
+    """Loads a SavedModel written by ``tf.saved_model.save`` (see the module docstring).
+
+    Args:
+        export_dir: The SavedModel's directory.
+        tags: The MetaGraph's tags; when None, the only MetaGraph (or the ``serve`` one).
+        options: Accepted for TensorFlow's signature.
+    """
     export_dir = os.fspath(export_dir)
     meta_path = os.path.join(export_dir, META_FILENAME)
     if not os.path.isfile(meta_path):

@@ -34,7 +34,11 @@ SAVED_MODEL_SCHEMA_VERSION = 1
 
 
 def build_tensor_info(tensor: Any) -> Any:
-    """The ``TensorInfo`` of a graph tensor (its name, dtype and shape)."""
+    """The ``TensorInfo`` of a graph tensor (its name, dtype and shape).
+
+    Args:
+        tensor: A graph tensor.
+    """
     info = tf_protos.pb().meta_graph_pb2.TensorInfo(
         name=tensor.name, dtype=tf_protos.data_type(tensor.dtype.base_dtype))
     info.tensor_shape.CopyFrom(tf_protos.shape_proto(tensor.shape))
@@ -43,7 +47,13 @@ def build_tensor_info(tensor: Any) -> Any:
 
 def get_tensor_from_tensor_info(tensor_info: Any, graph: Any = None,
                                 import_scope: str | None = None) -> Any:
-    """The tensor a ``TensorInfo`` names in ``graph`` (the default graph)."""
+    """The tensor a ``TensorInfo`` names in ``graph`` (the default graph).
+
+    Args:
+        tensor_info: A TensorInfo proto.
+        graph: The graph to look in; the default graph when None.
+        import_scope: The scope the graph was imported under.
+    """
     g = graph or get_default_graph()
     name = tensor_info.name
     return g.get_tensor_by_name("%s/%s" % (import_scope, name) if import_scope else name)
@@ -51,7 +61,14 @@ def get_tensor_from_tensor_info(tensor_info: Any, graph: Any = None,
 
 def build_signature_def(inputs: dict | None = None, outputs: dict | None = None,
                         method_name: str | None = None, defaults: Any = None) -> Any:
-    """A ``SignatureDef`` of ``{key: TensorInfo}`` inputs and outputs."""
+    """A ``SignatureDef`` of ``{key: TensorInfo}`` inputs and outputs.
+
+    Args:
+        inputs: A dict from names to TensorInfo protos.
+        outputs: A dict from names to TensorInfo protos.
+        method_name: The signature's method name.
+        defaults: Accepted for TensorFlow's signature.
+    """
     sd = tf_protos.pb().meta_graph_pb2.SignatureDef()
     for key, info in (inputs or {}).items():
         sd.inputs[key].CopyFrom(info)
@@ -64,6 +81,10 @@ def build_signature_def(inputs: dict | None = None, outputs: dict | None = None,
 
 def predict_signature_def(inputs: dict, outputs: dict) -> Any:
     """A prediction ``SignatureDef`` of ``{key: tensor}`` inputs and outputs.
+
+    Args:
+        inputs: A dict from names to input tensors.
+        outputs: A dict from names to output tensors.
 
     Raises:
       ValueError: no inputs or no outputs (TensorFlow's messages).
@@ -78,7 +99,11 @@ def predict_signature_def(inputs: dict, outputs: dict) -> Any:
 
 
 def is_valid_signature(signature_def: Any) -> bool:
-    """Whether a SignatureDef has a method name and names tensors for its inputs/outputs."""
+    """Whether a SignatureDef has a method name and names tensors for its inputs/outputs.
+
+    Args:
+        signature_def: A SignatureDef proto.
+    """
     return bool(signature_def.method_name) and bool(signature_def.outputs) and all(
         info.name for info in list(signature_def.inputs.values())
         + list(signature_def.outputs.values()))
@@ -89,7 +114,11 @@ def is_valid_signature(signature_def: Any) -> bool:
 
 
 def maybe_saved_model_directory(export_dir: str) -> bool:
-    """Whether ``export_dir`` holds a ``saved_model.pb`` (or ``.pbtxt``)."""
+    """Whether ``export_dir`` holds a ``saved_model.pb`` (or ``.pbtxt``).
+
+    Args:
+        export_dir: The SavedModel's directory.
+    """
     return any(os.path.isfile(os.path.join(export_dir, f))
                for f in (SAVED_MODEL_FILENAME_PB, "saved_model.pbtxt"))
 
@@ -148,6 +177,9 @@ def load(sess: Any, tags: list, export_dir: str, import_scope: str | None = None
 class SavedModelBuilder:
     """Builds a TensorFlow 1 SavedModel: MetaGraphDefs with signatures, and the variables of
     the first one's session (``tf.compat.v1.saved_model.Builder``).
+
+    Args:
+        export_dir: The directory to write (must not exist).
 
     Raises:
       AssertionError: ``export_dir`` exists and is not empty (TensorFlow's check).
@@ -227,7 +259,15 @@ class SavedModelBuilder:
 def simple_save(session: Any, export_dir: str, inputs: dict, outputs: dict,
                 legacy_init_op: Any = None) -> None:
     """Saves ``session``'s graph and variables as a SavedModel for serving: tag ``serve``,
-    one ``serving_default`` prediction signature of ``inputs`` and ``outputs``."""
+    one ``serving_default`` prediction signature of ``inputs`` and ``outputs``.
+
+    Args:
+        session: The session holding the variables' values.
+        export_dir: The SavedModel's directory.
+        inputs: A dict from names to input tensors.
+        outputs: A dict from names to output tensors.
+        legacy_init_op: An op to run when the model is loaded.
+    """
     b = SavedModelBuilder(export_dir)
     b.add_meta_graph_and_variables(
         session, tags=[SERVING],

@@ -14,7 +14,12 @@ from flowgrad.testing.benchmark import Benchmark
 
 
 def is_gpu_available(cuda_only: bool = False, min_cuda_compute_capability: object = None) -> bool:
-    """False: flowgrad runs on the CPU."""
+    """False: flowgrad runs on the CPU.
+
+    Args:
+        cuda_only: Accepted for TensorFlow's signature.
+        min_cuda_compute_capability: Accepted for TensorFlow's signature.
+    """
     return False
 
 

@@ -59,7 +59,12 @@ def _session() -> Any:
 
 
 def max_error(grad1: list, grad2: list) -> float:
-    """The largest elementwise gap between two lists of Jacobians."""
+    """The largest elementwise gap between two lists of Jacobians.
+
+    Args:
+        grad1: Jacobians, as ``compute_gradient`` returns.
+        grad2: Jacobians of the same shapes.
+    """
     error = 0.0
     for a, b in zip(grad1, grad2):
         if a.size or b.size:
@@ -76,7 +81,13 @@ def compute_gradient(f: Callable, x: list | tuple, delta: float | None = None) -
 
     Returns (theoretical, numerical): tuples with one 2-D array per argument, of
     shape (size of f(x), size of that argument). Works eagerly (GradientTape) and in
-    graph mode (placeholders, tf.gradients and the default session)."""
+    graph mode (placeholders, tf.gradients and the default session).
+
+    Args:
+        f: A function of the tensors ``x``, returning a tensor.
+        x: The points to check at: a list of tensors or arrays.
+        delta: The step of the central differences; 1/1024 when None.
+    """
     if not isinstance(x, (list, tuple)):
         raise ValueError("`x` must be a list or tuple of values convertible to a Tensor "
                          "(arguments to `f`), not a %s" % type(x))
@@ -160,7 +171,18 @@ def compute_gradient_v1(x: Any, x_shape: Any, y: Any, y_shape: Any, x_init_value
     """TF1's compute_gradient: Jacobians of graph tensor ``y`` w.r.t. tensor(s) ``x``.
 
     Returns (theoretical, numerical), each of shape (size of x, size of y); a list
-    of such pairs if ``x`` is a list. Uses the default session; ``x`` is fed."""
+    of such pairs if ``x`` is a list. Uses the default session; ``x`` is fed.
+
+    Args:
+        x: The input tensor (or a list of them).
+        x_shape: ``x``'s shape (a list of shapes for a list of ``x``).
+        y: The output tensor.
+        y_shape: ``y``'s shape.
+        x_init_value: The point to check at (a NumPy array); random when None.
+        delta: The step of the central differences; 1/1024 when None.
+        init_targets: Ops to run first (for example variable initializers).
+        extra_feed_dict: More feeds for the session runs.
+    """
     from flowgrad.autodiff.backprop import gradients
     from flowgrad.ops.array_ops import placeholder
     sess = _session()
@@ -218,7 +240,18 @@ def compute_gradient_error_v1(x: Any, x_shape: Any, y: Any, y_shape: Any,
                               x_init_value: Any = None, delta: float = 1e-3,
                               init_targets: Any = None,
                               extra_feed_dict: dict | None = None) -> float:
-    """TF1's compute_gradient_error: the largest gap between the two Jacobians."""
+    """TF1's compute_gradient_error: the largest gap between the two Jacobians.
+
+    Args:
+        x: The input tensor (or a list of them).
+        x_shape: ``x``'s shape (a list of shapes for a list of ``x``).
+        y: The output tensor.
+        y_shape: ``y``'s shape.
+        x_init_value: The point to check at (a NumPy array); random when None.
+        delta: The step of the central differences.
+        init_targets: Ops to run first (for example variable initializers).
+        extra_feed_dict: More feeds for the session runs.
+    """
     grad = compute_gradient_v1(x, x_shape, y, y_shape, x_init_value, delta, init_targets,
                                extra_feed_dict)
     pairs = [grad] if isinstance(grad, tuple) else grad
@@ -226,5 +259,11 @@ def compute_gradient_error_v1(x: Any, x_shape: Any, y: Any, y_shape: Any,
 
 
 def compute_gradient_error(f: Callable, x: list | tuple, delta: float | None = None) -> float:
-    """The largest gap between ``compute_gradient(f, x)``'s two Jacobians (flowgrad helper)."""
+    """The largest gap between ``compute_gradient(f, x)``'s two Jacobians (flowgrad helper).
+
+    Args:
+        f: A function of the tensors ``x``, returning a tensor.
+        x: The points to check at: a list of tensors or arrays.
+        delta: The step of the central differences.
+    """
     return max_error(*compute_gradient(f, x, delta))
