@@ -110,7 +110,15 @@ def get_default_session() -> Any:
 
 
 def session_for(session: Any, element: Any) -> Any:
-    """``session``, else the default session, that ``element.eval()``/``run()`` runs in."""
+    """``session``, else the default session, that ``element.eval()``/``run()`` runs in.
+
+    Args:
+        session: The session passed to ``eval``/``run``, or None.
+        element: The tensor or op being evaluated (named in the error).
+
+    Raises:
+        ValueError: there is no session to run in.
+    """
     s = session or get_default_session()
     if s is None:
         raise ValueError("Cannot evaluate tensor using `eval()`: No default session is "
