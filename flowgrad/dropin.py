@@ -11,7 +11,10 @@ It serves every module name under ``tensorflow``:
   submodule of the same name where the attribute is not loaded yet.
 - Every other name (``tensorflow.python.*``, ``tensorflow.core.*``, the tutorials' MNIST
   reader, ...) is the module of the same path under ``flowgrad.tf_internal``: the home of
-  the TensorFlow-internal modules that libraries such as Keras import.
+  the TensorFlow-internal modules that libraries such as Keras import; the internal modules
+  programs import directly (``tensorflow.python.framework.ops``, ``...ops.math_ops``,
+  ``...client.device_lib``, ``...platform.test``, ...) are views of the faces
+  (``flowgrad.dropin_aliases``).
 
 The modules served are the flowgrad modules themselves, registered under both names, so
 ``tensorflow.keras is flowgrad.keras``; their ``__name__`` and ``__spec__`` stay flowgrad's.
@@ -86,8 +89,17 @@ def resolve(fullname: str) -> types.ModuleType | None:
         return importlib.import_module(".".join([_INTERNAL] + parts[1:]))
     except ModuleNotFoundError as e:
         if e.name is not None and e.name.startswith(_INTERNAL):
-            return None
+            return _internal_alias(parts)
         raise
+
+
+def _internal_alias(parts: list) -> types.ModuleType | None:
+    """A TensorFlow-internal module served as a view of the faces
+    (``flowgrad.dropin_aliases``); ``tensorflow.python.keras.*`` is ``tensorflow.keras.*``."""
+    if parts[1:3] == ["python", "keras"]:
+        return resolve(".".join([_ROOT, "keras"] + parts[3:]))
+    from flowgrad import dropin_aliases as aliases
+    return aliases.make_module(".".join(parts[1:]))
 
 
 class _ExistingModuleLoader(importlib.abc.Loader):
@@ -108,6 +120,8 @@ class TensorFlowFinder(importlib.abc.MetaPathFinder):
     """Serves ``tensorflow`` and its submodule names from flowgrad (see the module doc)."""
 
     def find_spec(self, fullname: str, path, target=None):  # noqa: ANN001, ANN201
+        if fullname.startswith(_INTERNAL + "."):
+            return self._internal_alias_spec(fullname, path)
         if fullname != _ROOT and not fullname.startswith(_ROOT + "."):
             return None
         module = resolve(fullname)
@@ -115,6 +129,21 @@ class TensorFlowFinder(importlib.abc.MetaPathFinder):
             raise ModuleNotFoundError("No module named %r (flowgrad serves `tensorflow`; it has "
                                       "no module of that name)" % fullname, name=fullname)
         # is_package: every served module may be a parent (``tensorflow.compat.v1.nn``)
+        return importlib.machinery.ModuleSpec(fullname, _ExistingModuleLoader(module),
+                                              is_package=True)
+
+    @staticmethod
+    def _internal_alias_spec(fullname: str, path):  # noqa: ANN001, ANN205
+        """A served internal module under its flowgrad name: ``from
+        tensorflow.python.framework import test_util`` imports it by the parent's
+        ``__name__``, ``flowgrad.tf_internal.python.framework``. A module of that name on
+        disk comes first."""
+        if importlib.machinery.PathFinder.find_spec(fullname, path) is not None:
+            return None
+        from flowgrad import dropin_aliases
+        module = dropin_aliases.make_module(fullname[len(_INTERNAL) + 1:])
+        if module is None:
+            return None
         return importlib.machinery.ModuleSpec(fullname, _ExistingModuleLoader(module),
                                               is_package=True)
 

@@ -63,6 +63,29 @@ def test_test_case_assertions_pass_and_fail_as_tensorflows(eager):
             tf.reshape(tf.constant([1, 2, 3]), [2])
 
 
+def test_test_case_compares_ragged_tensors_row_by_row(eager):
+    case = _case()
+    r = tf.ragged.constant([[1, 2], [3]])
+    case.assertAllEqual(r, [[1, 2], [3]])
+    case.assertAllEqual([[1, 2], [3]], r)
+    case.assertAllClose(tf.ragged.constant([[1.0], [2.0, 3.0]]), [[1.0], [2.0, 3.0 + 1e-7]])
+    with pytest.raises(AssertionError):
+        case.assertAllEqual(r, [[1, 2], [4]])
+    with pytest.raises(AssertionError):
+        case.assertAllEqual(r, [[1, 2, 3]])                       # other row lengths
+    with pytest.raises(AssertionError):
+        case.assertAllClose(tf.ragged.constant([[1.0], [2.0]]), [[1.0], [2.5]])
+
+
+def test_test_case_evaluates_ragged_tensors_in_graph_mode():
+    case = _case()
+    with v1.Graph().as_default():
+        r = tf.ragged.constant([[1, 2], [3]])
+        with case.cached_session():
+            case.assertAllEqual(r, [[1, 2], [3]])
+        case.tearDown()
+
+
 def test_test_case_evaluates_in_graph_mode_with_its_own_session():
     case = _case()
     g = v1.Graph()

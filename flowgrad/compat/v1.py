@@ -179,7 +179,12 @@ def __getattr__(name: str) -> type:
     """TF1's session option messages (``ConfigProto``, ``GPUOptions``, ``RunOptions``, ...),
     graph messages (``GraphDef``, ``NodeDef``, ``MetaGraphDef``, ...) and summary messages
     (``Summary``, ``SummaryMetadata``, ``Event``, ...), loaded on first
-    use (see :mod:`flowgrad.runtime.session_config`, :mod:`flowgrad.saved_model.tf_protos`)."""
+    use (see :mod:`flowgrad.runtime.session_config`, :mod:`flowgrad.saved_model.tf_protos`);
+    and ``app`` and ``flags``, absl's (the ``flags`` extra), loaded on first use."""
+    if name in ("app", "flags"):
+        module = _importlib.import_module("flowgrad.compat.v1_" + name)
+        globals()[name] = module
+        return module
     if name in _session_config.MESSAGES:
         return _session_config.message_class(name)
     if name in _tf_protos.GRAPH_MESSAGES:

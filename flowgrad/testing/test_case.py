@@ -27,6 +27,7 @@ from flowgrad.framework.context import (executing_eagerly, get_default_session,
 from flowgrad.framework.dtypes import as_dtype
 from flowgrad.framework.graph import Graph, get_default_graph
 from flowgrad.framework.tensor import TensorBase
+from flowgrad.ops.ragged_tensor import RaggedTensor, RaggedTensorValue
 from flowgrad.runtime.session import Session
 
 # The tolerances TensorFlow's assertAllCloseAccordingToType uses for the small floats.
@@ -63,7 +64,8 @@ class TestCase(unittest.TestCase):
         """The values of ``tensors`` (a nested structure) as NumPy.
 
         Eagerly the tensors already hold their values; in graph mode they are run in the
-        default session, or in a new session on the default graph.
+        default session, or else in the test's cached session on the default graph (as
+        TensorFlow's: a variable initialized by one call keeps its value for the next).
 
         Args:
           tensors: a tensor, variable, or nested structure of them.
@@ -75,8 +77,12 @@ class TestCase(unittest.TestCase):
             return nest.map_structure(_value, tensors)
         sess = get_default_session()
         if sess is None:
-            with self.session() as sess:
-                return sess.run(tensors)
+            g = get_default_graph()
+            if self._cached_session is None or self._cached_session.graph is not g:
+                if self._cached_session is not None:
+                    self._cached_session.close()
+                self._cached_session = Session(graph=g)
+            sess = self._cached_session
         return sess.run(tensors)
 
     @contextlib.contextmanager
@@ -165,6 +171,32 @@ class TestCase(unittest.TestCase):
         a, b = self.evaluate_if_tensor(a), self.evaluate_if_tensor(b)
         return np.asarray(a), np.asarray(b)
 
+    def _ragged_rows(self, a: Any, b: Any) -> tuple | None:
+        """Both values as nested Python lists when either is ragged (TensorFlow compares
+        ragged tensors row by row), else None."""
+        if not any(isinstance(x, (RaggedTensor, RaggedTensorValue)) for x in (a, b)):
+            return None
+
+        def rows(x: Any) -> Any:
+            if isinstance(x, RaggedTensor):
+                x = x if executing_eagerly() else self.evaluate(x)
+            if isinstance(x, (RaggedTensor, RaggedTensorValue)):
+                return x.to_list()
+            x = self.evaluate_if_tensor(x)
+            return x.tolist() if isinstance(x, np.ndarray) else x
+        return rows(a), rows(b)
+
+    def _assert_rows(self, a: Any, b: Any, leaf: Callable, msg: str | None) -> None:
+        if isinstance(a, (list, tuple)) or isinstance(b, (list, tuple)):
+            self.assertIsInstance(a, (list, tuple), msg)
+            self.assertIsInstance(b, (list, tuple), msg)
+            self.assertEqual(len(a), len(b), "Row lengths differ: %s vs %s. %s"
+                             % (a, b, msg or ""))
+            for x, y in zip(a, b):
+                self._assert_rows(x, y, leaf, msg)
+        else:
+            leaf(a, b)
+
     def evaluate_if_tensor(self, x: Any) -> Any:
         """``x``'s value when it is a tensor or variable, else ``x``."""
         if isinstance(x, TensorBase) or hasattr(x, "numpy"):
@@ -186,6 +218,11 @@ class TestCase(unittest.TestCase):
             self.assertEqual(set(a), set(b), msg)
             for k in a:
                 self.assertAllClose(a[k], b[k], rtol, atol, msg)
+            return
+        rows = self._ragged_rows(a, b)
+        if rows is not None:
+            self._assert_rows(*rows, lambda x, y: np.testing.assert_allclose(
+                x, y, rtol=rtol, atol=atol, err_msg=msg or "", equal_nan=True), msg)
             return
         if (isinstance(a, (list, tuple)) and isinstance(b, (list, tuple)) and len(a) == len(b)
                 and any(isinstance(x, (dict, list, tuple, TensorBase)) for x in a)):
@@ -228,7 +265,11 @@ class TestCase(unittest.TestCase):
         raise AssertionError(msg or "The two values are close at all elements.")
 
     def assertAllEqual(self, a: Any, b: Any, msg: str | None = None) -> None:  # noqa: N802
-        """Asserts equal shapes and equal elements."""
+        """Asserts equal shapes and equal elements (ragged tensors: equal rows)."""
+        rows = self._ragged_rows(a, b)
+        if rows is not None:
+            self._assert_rows(*rows, lambda x, y: self.assertEqual(x, y, msg), msg)
+            return
         x, y = self._arrays(a, b)
         if x.shape != y.shape and y.size == 1:
             y = np.broadcast_to(y, x.shape)
