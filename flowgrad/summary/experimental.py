@@ -6,7 +6,7 @@ import contextlib
 import re
 from typing import Any, Iterator
 
-from flowgrad.framework import context
+from flowgrad.framework import context as _context
 from flowgrad.framework.graph import get_default_graph, name_scope
 from flowgrad.summary.writer import default
 
@@ -44,8 +44,8 @@ def summary_scope(name: str, default_name: str | None = None,
         ``(tag, scope)``.
     """
     name = name or default_name
-    if context.executing_eagerly():
-        current = context.state.eager_name_scope.rstrip("/")
+    if _context.executing_eagerly():
+        current = _context.state.eager_name_scope.rstrip("/")
     else:
         current = get_default_graph().get_name_scope()
     tag = current + "/" + name if current else name
