@@ -94,8 +94,7 @@ def run(workers: int = 3, updates: int = 500, t_max: int = 20, max_staleness: in
     """Trains; prints progress and returns the mean return of the last 20 episodes."""
     from flowgrad.distribute import ParameterServerStrategy
     out = out or sys.stdout
-    strategy = ParameterServerStrategy(num_replicas=workers, num_ps=1, address=address,
-                                       cpus_per_replica=0)
+    strategy = ParameterServerStrategy(num_replicas=workers, num_ps=1, address=address)
     episodes: list = []
     start = time.perf_counter()
     done_updates = [0]

@@ -51,8 +51,7 @@ def run(replicas: int = 2, num_ps: int = 1, steps: int = 200, batch_size: int = 
     from flowgrad.distribute import ParameterServerStrategy
     out = out or sys.stdout
     mnist = input_data.read_data_sets(one_hot=True)
-    strategy = ParameterServerStrategy(num_replicas=replicas, num_ps=num_ps, address=address,
-                                       cpus_per_replica=0)
+    strategy = ParameterServerStrategy(num_replicas=replicas, num_ps=num_ps, address=address)
     global_batch = replicas * batch_size
     print("%d replicas x %d images per step, %d parameter server(s)"
           % (replicas, batch_size, num_ps), file=out)
