@@ -30,7 +30,11 @@ def floatx() -> str:
 
 
 def set_floatx(value: str) -> None:
-    """Sets the default float type: 'float16', 'bfloat16', 'float32' or 'float64'."""
+    """Sets the default float type: 'float16', 'bfloat16', 'float32' or 'float64'.
+
+    Args:
+        value: ``"float16"``, ``"bfloat16"``, ``"float32"`` or ``"float64"``.
+    """
     global _FLOATX
     accepted = {"float16", "bfloat16", "float32", "float64"}
     if value not in accepted:
@@ -45,7 +49,11 @@ def epsilon() -> float:
 
 
 def set_epsilon(value: float) -> None:
-    """Sets the fuzz factor returned by ``epsilon()``."""
+    """Sets the fuzz factor returned by ``epsilon()``.
+
+    Args:
+        value: The fuzz factor used in numeric expressions.
+    """
     global _EPSILON
     _EPSILON = float(value)
 
@@ -56,7 +64,11 @@ def image_data_format() -> str:
 
 
 def set_image_data_format(data_format: str) -> None:
-    """Sets the default layout of image tensors for convolution and pooling layers."""
+    """Sets the default layout of image tensors for convolution and pooling layers.
+
+    Args:
+        data_format: ``"channels_last"`` or ``"channels_first"``.
+    """
     global _IMAGE_DATA_FORMAT
     if data_format not in ("channels_last", "channels_first"):
         raise ValueError("The `data_format` argument must be one of {'channels_first', "
@@ -65,12 +77,20 @@ def set_image_data_format(data_format: str) -> None:
 
 
 def cast_to_floatx(x: Any) -> np.ndarray:
-    """``x`` as a NumPy array of the ``floatx()`` type."""
+    """``x`` as a NumPy array of the ``floatx()`` type.
+
+    Args:
+        x: A NumPy array or a Python number.
+    """
     return np.asarray(x, dtype=dtypes.as_dtype(_FLOATX).np)
 
 
 def int_shape(x: Any) -> tuple | None:
-    """The static shape of a tensor or variable as a tuple of ints and None (None if unknown)."""
+    """The static shape of a tensor or variable as a tuple of ints and None (None if unknown).
+
+    Args:
+        x: A tensor or variable.
+    """
     shape = getattr(x, "shape", None)
     if shape is None:
         shape = convert_to_tensor(x).shape
@@ -81,27 +101,49 @@ def int_shape(x: Any) -> tuple | None:
 
 
 def is_float_dtype(dtype: Any) -> bool:
+    """Whether ``dtype`` is a floating dtype.
+
+    Args:
+        dtype: A dtype or its name.
+    """
     return dtypes.as_dtype(dtype).is_floating
 
 
 def is_int_dtype(dtype: Any) -> bool:
+    """Whether ``dtype`` is an integer dtype.
+
+    Args:
+        dtype: A dtype or its name.
+    """
     return dtypes.as_dtype(dtype).is_integer
 
 
 def standardize_dtype(dtype: Any = None) -> str:
-    """A dtype's name ('float32'); None means ``floatx()``."""
+    """A dtype's name ('float32'); None means ``floatx()``.
+
+    Args:
+        dtype: A dtype, a NumPy dtype, a Python type or a name; the float type when None.
+    """
     return _FLOATX if dtype is None else dtypes.as_dtype(dtype).name
 
 
 def on_clear_session(callback: Callable[[], None]) -> None:
-    """Registers a function that ``clear_session`` calls (Keras resets its layer names so)."""
+    """Registers a function that ``clear_session`` calls (Keras resets its layer names so).
+
+    Args:
+        callback: Called with no arguments on every ``clear_session``.
+    """
     if callback not in _clear_session_callbacks:
         _clear_session_callbacks.append(callback)
 
 
 def clear_session(free_memory: bool = True) -> None:
     """Resets Keras's global state: automatic layer names start again, and in graph mode
-    the default graph is replaced by a new empty one."""
+    the default graph is replaced by a new empty one.
+
+    Args:
+        free_memory: Accepted for Keras's signature.
+    """
     for callback in _clear_session_callbacks:
         callback()
     if not executing_eagerly() and not state.graph_stack:

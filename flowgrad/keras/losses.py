@@ -85,7 +85,12 @@ def _get_logits(output: Any, from_logits: bool, op_type: str, fn_name: str) -> t
 
 
 def mean_squared_error(y_true: Any, y_pred: Any) -> Any:
-    """mean((y_pred - y_true)**2, axis=-1)."""
+    """mean((y_pred - y_true)**2, axis=-1).
+
+    Args:
+        y_true: The ground truth.
+        y_pred: The predictions, as ``y_true``'s shape (for the sparse loss: with a class axis).
+    """
     y_pred = _float(y_pred)
     y_true = _float(y_true, y_pred.dtype.base_dtype)
     y_true, y_pred = squeeze_or_expand_to_same_rank(y_true, y_pred)
@@ -93,7 +98,12 @@ def mean_squared_error(y_true: Any, y_pred: Any) -> Any:
 
 
 def mean_absolute_error(y_true: Any, y_pred: Any) -> Any:
-    """mean(|y_pred - y_true|, axis=-1)."""
+    """mean(|y_pred - y_true|, axis=-1).
+
+    Args:
+        y_true: The ground truth.
+        y_pred: The predictions, as ``y_true``'s shape (for the sparse loss: with a class axis).
+    """
     y_pred = _float(y_pred)
     y_true = _float(y_true, y_pred.dtype.base_dtype)
     y_true, y_pred = squeeze_or_expand_to_same_rank(y_true, y_pred)
@@ -101,7 +111,13 @@ def mean_absolute_error(y_true: Any, y_pred: Any) -> Any:
 
 
 def huber(y_true: Any, y_pred: Any, delta: float = 1.0) -> Any:
-    """mean(0.5 e**2 if |e| <= delta else delta |e| - 0.5 delta**2), e = y_pred - y_true."""
+    """mean(0.5 e**2 if |e| <= delta else delta |e| - 0.5 delta**2), e = y_pred - y_true.
+
+    Args:
+        y_true: The ground truth.
+        y_pred: The predictions, as ``y_true``'s shape (for the sparse loss: with a class axis).
+        delta: Where the loss turns from quadratic to linear.
+    """
     y_pred = _float(y_pred)
     y_true = _float(y_true, y_pred.dtype.base_dtype)
     y_true, y_pred = squeeze_or_expand_to_same_rank(y_true, y_pred)
@@ -114,7 +130,15 @@ def huber(y_true: Any, y_pred: Any, delta: float = 1.0) -> Any:
 
 def categorical_crossentropy(y_true: Any, y_pred: Any, from_logits: bool = False,
                              label_smoothing: float = 0.0, axis: int = -1) -> Any:
-    """-sum(y_true * log(y_pred)) over ``axis`` (softmax cross-entropy with logits)."""
+    """-sum(y_true * log(y_pred)) over ``axis`` (softmax cross-entropy with logits).
+
+    Args:
+        y_true: The ground truth.
+        y_pred: The predictions, as ``y_true``'s shape (for the sparse loss: with a class axis).
+        from_logits: Whether ``y_pred`` holds logits (else probabilities).
+        label_smoothing: Smooth the labels towards the uniform distribution (0: none).
+        axis: The class axis.
+    """
     y_pred = _float(y_pred)
     y_true = _float(y_true, y_pred.dtype.base_dtype)
     if label_smoothing:
@@ -133,7 +157,15 @@ def categorical_crossentropy(y_true: Any, y_pred: Any, from_logits: bool = False
 
 def sparse_categorical_crossentropy(y_true: Any, y_pred: Any, from_logits: bool = False,
                                     ignore_class: int | None = None, axis: int = -1) -> Any:
-    """Categorical cross-entropy with integer class labels."""
+    """Categorical cross-entropy with integer class labels.
+
+    Args:
+        y_true: The ground truth.
+        y_pred: The predictions, as ``y_true``'s shape (for the sparse loss: with a class axis).
+        from_logits: Whether ``y_pred`` holds logits (else probabilities).
+        ignore_class: A class id whose examples are left out of the loss; None keeps all.
+        axis: The class axis.
+    """
     y_pred = _float(y_pred)
     output, from_logits = _get_logits(y_pred, from_logits, "Softmax",
                                       "sparse_categorical_crossentropy")
@@ -155,7 +187,15 @@ def sparse_categorical_crossentropy(y_true: Any, y_pred: Any, from_logits: bool 
 
 def binary_crossentropy(y_true: Any, y_pred: Any, from_logits: bool = False,
                         label_smoothing: float = 0.0, axis: int = -1) -> Any:
-    """mean(-(y log p + (1 - y) log(1 - p)), axis=-1)."""
+    """mean(-(y log p + (1 - y) log(1 - p)), axis=-1).
+
+    Args:
+        y_true: The ground truth.
+        y_pred: The predictions, as ``y_true``'s shape (for the sparse loss: with a class axis).
+        from_logits: Whether ``y_pred`` holds logits (else probabilities).
+        label_smoothing: Smooth the labels towards the uniform distribution (0: none).
+        axis: The class axis.
+    """
     y_pred = _float(y_pred)
     y_true = _float(y_true, y_pred.dtype.base_dtype)
     y_true, y_pred = squeeze_or_expand_to_same_rank(y_true, y_pred)
@@ -210,7 +250,14 @@ def standardize_reduction(reduction: Any) -> Any:
 
 
 class Loss:
-    """Base class: ``loss(y_true, y_pred, sample_weight=None)`` -> reduced loss."""
+    """Base class: ``loss(y_true, y_pred, sample_weight=None)`` -> reduced loss.
+
+    Args:
+        name: The loss's name.
+        reduction: How the per-example losses are reduced: ``"sum_over_batch_size"``, ``"sum"``,
+            ``"mean"`` or None.
+        dtype: The dtype of the loss computation; the float type of the backend when None.
+    """
 
     def __init__(self, name: str | None = None, reduction: Any = "sum_over_batch_size",
                  dtype: Any = None):
@@ -248,7 +295,14 @@ class LossFunctionWrapper(Loss):
 
 
 class MeanSquaredError(LossFunctionWrapper):
-    """Mean of squared errors."""
+    """Mean of squared errors.
+
+    Args:
+        reduction: How the per-example losses are reduced: ``"sum_over_batch_size"``, ``"sum"``,
+            ``"mean"`` or None.
+        name: A name for the operation (optional).
+        dtype: The dtype of the loss computation; the float type of the backend when None.
+    """
 
     def __init__(self, reduction: Any = "sum_over_batch_size", name: str = "mean_squared_error",
                  dtype: Any = None):
@@ -256,7 +310,14 @@ class MeanSquaredError(LossFunctionWrapper):
 
 
 class MeanAbsoluteError(LossFunctionWrapper):
-    """Mean of absolute errors."""
+    """Mean of absolute errors.
+
+    Args:
+        reduction: How the per-example losses are reduced: ``"sum_over_batch_size"``, ``"sum"``,
+            ``"mean"`` or None.
+        name: A name for the operation (optional).
+        dtype: The dtype of the loss computation; the float type of the backend when None.
+    """
 
     def __init__(self, reduction: Any = "sum_over_batch_size",
                  name: str = "mean_absolute_error", dtype: Any = None):
@@ -264,7 +325,15 @@ class MeanAbsoluteError(LossFunctionWrapper):
 
 
 class Huber(LossFunctionWrapper):
-    """Quadratic for |error| <= delta, linear beyond."""
+    """Quadratic for |error| <= delta, linear beyond.
+
+    Args:
+        delta: Where the loss turns from quadratic to linear.
+        reduction: How the per-example losses are reduced: ``"sum_over_batch_size"``, ``"sum"``,
+            ``"mean"`` or None.
+        name: A name for the operation (optional).
+        dtype: The dtype of the loss computation; the float type of the backend when None.
+    """
 
     def __init__(self, delta: float = 1.0, reduction: Any = "sum_over_batch_size",
                  name: str = "huber_loss", dtype: Any = None):
@@ -272,7 +341,17 @@ class Huber(LossFunctionWrapper):
 
 
 class CategoricalCrossentropy(LossFunctionWrapper):
-    """Cross-entropy with one-hot labels (``from_logits`` for unnormalized predictions)."""
+    """Cross-entropy with one-hot labels (``from_logits`` for unnormalized predictions).
+
+    Args:
+        from_logits: Whether ``y_pred`` holds logits (else probabilities).
+        label_smoothing: Smooth the labels towards the uniform distribution (0: none).
+        axis: The class axis.
+        reduction: How the per-example losses are reduced: ``"sum_over_batch_size"``, ``"sum"``,
+            ``"mean"`` or None.
+        name: A name for the operation (optional).
+        dtype: The dtype of the loss computation; the float type of the backend when None.
+    """
 
     def __init__(self, from_logits: bool = False, label_smoothing: float = 0.0,
                  axis: int = -1, reduction: Any = "sum_over_batch_size",
@@ -282,7 +361,16 @@ class CategoricalCrossentropy(LossFunctionWrapper):
 
 
 class SparseCategoricalCrossentropy(LossFunctionWrapper):
-    """Cross-entropy with integer labels (``from_logits`` for unnormalized predictions)."""
+    """Cross-entropy with integer labels (``from_logits`` for unnormalized predictions).
+
+    Args:
+        from_logits: Whether ``y_pred`` holds logits (else probabilities).
+        ignore_class: A class id whose examples are left out of the loss; None keeps all.
+        reduction: How the per-example losses are reduced: ``"sum_over_batch_size"``, ``"sum"``,
+            ``"mean"`` or None.
+        name: A name for the operation (optional).
+        dtype: The dtype of the loss computation; the float type of the backend when None.
+    """
 
     def __init__(self, from_logits: bool = False, ignore_class: int | None = None,
                  reduction: Any = "sum_over_batch_size",
@@ -295,7 +383,17 @@ class SparseCategoricalCrossentropy(LossFunctionWrapper):
 
 
 class BinaryCrossentropy(LossFunctionWrapper):
-    """Cross-entropy of independent binary labels."""
+    """Cross-entropy of independent binary labels.
+
+    Args:
+        from_logits: Whether ``y_pred`` holds logits (else probabilities).
+        label_smoothing: Smooth the labels towards the uniform distribution (0: none).
+        axis: The class axis.
+        reduction: How the per-example losses are reduced: ``"sum_over_batch_size"``, ``"sum"``,
+            ``"mean"`` or None.
+        name: A name for the operation (optional).
+        dtype: The dtype of the loss computation; the float type of the backend when None.
+    """
 
     def __init__(self, from_logits: bool = False, label_smoothing: float = 0.0,
                  axis: int = -1, reduction: Any = "sum_over_batch_size",
@@ -319,7 +417,11 @@ _BY_NAME: dict[str, Any] = {
 
 def get(identifier: Any) -> Any:
     """A loss from a name ('mse', 'sparse_categorical_crossentropy', 'Huber'), a Loss or a
-    function."""
+    function.
+
+    Args:
+        identifier: A name, a config dict, a callable, or None.
+    """
     if identifier is None:
         return None
     if isinstance(identifier, str):
