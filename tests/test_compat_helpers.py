@@ -48,3 +48,16 @@ def test_forward_compatibility_horizon():
     with tf.compat.forward_compatibility_horizon(2019, 1, 1):
         assert not tf.compat.forward_compatible(2020, 1, 1)
     assert tf.compat.forward_compatible(2020, 1, 1)
+
+
+def test_tensor_shape_with_rank_at_least_and_at_most_as_tensorflow():
+    """TensorShape.with_rank_at_least / with_rank_at_most (Keras's RNN layers call them):
+    the shape itself, or TensorFlow 2.21's ValueError."""
+    s = tf.TensorShape([2, 3])
+    assert s.with_rank_at_least(2) is s and s.with_rank_at_most(2) is s
+    unknown = tf.TensorShape(None)
+    assert unknown.with_rank_at_least(5) is unknown and unknown.with_rank_at_most(0) is unknown
+    with pytest.raises(ValueError, match=r"^Shape \(2, 3\) must have rank at least 3$"):
+        s.with_rank_at_least(3)
+    with pytest.raises(ValueError, match=r"^Shape \(2, 3\) must have rank at most 1$"):
+        s.with_rank_at_most(1)

@@ -162,6 +162,38 @@ class TensorShape:
         self.assert_has_rank(rank)
         return self
 
+    def with_rank_at_least(self, rank: int) -> TensorShape:
+        """This shape, if its rank is unknown or at least ``rank``.
+
+        Args:
+          rank: the least rank.
+
+        Returns:
+          ``self``.
+
+        Raises:
+          ValueError: the shape's rank is known and below ``rank``.
+        """
+        if self._dims is not None and len(self._dims) < rank:
+            raise ValueError("Shape %s must have rank at least %d" % (self, rank))
+        return self
+
+    def with_rank_at_most(self, rank: int) -> TensorShape:
+        """This shape, if its rank is unknown or at most ``rank``.
+
+        Args:
+          rank: the greatest rank.
+
+        Returns:
+          ``self``.
+
+        Raises:
+          ValueError: the shape's rank is known and above ``rank``.
+        """
+        if self._dims is not None and len(self._dims) > rank:
+            raise ValueError("Shape %s must have rank at most %d" % (self, rank))
+        return self
+
     def concatenate(self, other: Any) -> TensorShape:
         other = as_shape(other)
         if self._dims is None or other._dims is None:
