@@ -72,12 +72,12 @@ def resolve(fullname: str) -> types.ModuleType | None:
     face = _face()
     if len(parts) == 1:
         return face
-    from flowgrad import _tf2_namespace
+    from flowgrad.api import namespaces
     head = parts[1]
     if _API[0] == 1:    # TF 1.x's namespaces are the TF1 face's modules
         public = isinstance(getattr(face, head, None), types.ModuleType)
     else:
-        public = head in _tf2_namespace.TF2_MODULES or head in _tf2_namespace.EXTENSIONS
+        public = head in namespaces.modules("tf")
     module = _child(face, head) if public else None
     if module is not None:
         for name in parts[2:]:
@@ -189,7 +189,7 @@ def tf_keras() -> types.ModuleType:
 
 def _tf2_aliases() -> tuple:
     """The TF2 namespaces that are ``tf.keras``'s (``tf.losses``, ...)."""
-    from flowgrad._tf2_namespace import KERAS_ALIASES
+    from flowgrad.api.exports import KERAS_ALIASES
     return KERAS_ALIASES
 
 

@@ -15,7 +15,8 @@ import sys
 from pathlib import Path
 
 import flowgrad
-from flowgrad import _tf2_namespace
+from flowgrad.api import namespaces
+from flowgrad.api.exports import EXTENSIONS
 
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT / "tools"))
@@ -34,7 +35,7 @@ def _shown() -> set:
 
 def test_every_tf2_namespace_has_a_page():
     shown = _shown()
-    missing = sorted(name for name in _tf2_namespace.TF2_MODULES | {"debug"}
+    missing = sorted(name for name in namespaces.modules("tf") - EXTENSIONS | {"debug"}
                      if hasattr(flowgrad, name)
                      and docs_api_pages.FOLDED.get(name, f"tf.{name}") not in shown)
     assert not missing, missing

@@ -33,7 +33,7 @@ LAYERS: list[tuple[str, list[str]]] = [
                    "flowgrad.saved_model", "flowgrad.initializers", "flowgrad.config",
                    "flowgrad.feature_column_lib"]),
     ("tf_internal", ["flowgrad.tf_internal"]),
-    ("faces", ["flowgrad", "flowgrad.compat", "flowgrad._tf2_namespace", "flowgrad.nn",
+    ("faces", ["flowgrad", "flowgrad.compat", "flowgrad.api", "flowgrad.nn",
                "flowgrad.dropin", "flowgrad.dropin_aliases", "flowgrad.__main__",
                "flowgrad.distribute_api",
                "flowgrad.experimental_api", "flowgrad.types_api", "flowgrad.internal_api",

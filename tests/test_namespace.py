@@ -12,7 +12,7 @@ from pathlib import Path
 
 import flowgrad
 import flowgrad.compat.v1 as v1
-from flowgrad import _tf2_namespace
+from flowgrad.api.exports import EXTENSIONS
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 from tf1_names import TF1_FLOWGRAD_EXTENSIONS, TF1_LATER, TF1_TOP_LEVEL  # noqa: E402
@@ -25,13 +25,13 @@ def _public(names) -> set:
 
 
 def test_tf2_face_shows_only_tensorflow_2_names_and_listed_extensions():
-    extra = _public(dir(flowgrad)) - TF2_TOP_LEVEL - _tf2_namespace.EXTENSIONS
+    extra = _public(dir(flowgrad)) - TF2_TOP_LEVEL - EXTENSIONS
     assert not extra, "not TensorFlow 2 names: %s" % sorted(extra)
-    assert set(flowgrad.__all__) <= TF2_TOP_LEVEL | _tf2_namespace.EXTENSIONS
+    assert set(flowgrad.__all__) <= TF2_TOP_LEVEL | EXTENSIONS
     for name in ("GradientTape", "function", "Variable", "gradients", "keras", "nn", "math",
                  "train", "summary", "explain_gradient", "debug"):
         assert name in dir(flowgrad), name
-    assert _tf2_namespace.EXTENSIONS <= set(dir(flowgrad)) | {"datasets", "safe_norm"}
+    assert EXTENSIONS <= set(dir(flowgrad)) | {"datasets", "safe_norm"}
 
 
 def test_tf1_face_shows_only_tensorflow_1_names_and_listed_extensions():

@@ -32,6 +32,7 @@ PAGES: tuple = (
     ("tf.io", "tf.io", ("tf.io", "tf.io.gfile"), ""),
     ("tf.strings", "tf.strings", ("tf.strings",), ""),
     ("tf.sparse", "tf.sparse", ("tf.sparse",), ""),
+    ("tf.ragged", "tf.ragged", ("tf.ragged",), ""),
     ("tf.signal", "tf.signal", ("tf.signal",), ""),
     ("tf.bitwise", "tf.bitwise", ("tf.bitwise",), ""),
     ("tf.random", "tf.random", ("tf.random",), ""),
@@ -112,10 +113,11 @@ def all_pages() -> list:
         the ``tf`` page.
     """
     import flowgrad
-    from flowgrad._tf2_namespace import TF2_MODULES
+    from flowgrad.api.exports import EXTENSIONS
+    from flowgrad.api.namespaces import modules
     shown = {path for _, _, paths, _ in PAGES for path in paths}
     added = [(f"tf.{name}", f"tf.{name}", (f"tf.{name}",), "")
-             for name in sorted(TF2_MODULES)
+             for name in sorted(modules("tf") - EXTENSIONS)
              if hasattr(flowgrad, name) and FOLDED.get(name, f"tf.{name}") not in shown]
     at = next(i for i, page in enumerate(PAGES) if page[0] == "tf")
     return list(PAGES[:at]) + added + list(PAGES[at:])

@@ -1,0 +1,1 @@
+"""The faces' export table (``exports``) and the builder of their namespaces (``namespaces``)."""
