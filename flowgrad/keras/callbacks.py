@@ -40,7 +40,14 @@ class Callback:
 
 
 class CallbackList(Callback):
-    """Calls each hook on every callback in order."""
+    """Calls each hook on every callback in order.
+
+    Args:
+        callbacks: The callbacks to call in turn.
+        model: The model they are attached to.
+        **params: The training parameters (``epochs``, ``steps``, ``verbose``) passed to each
+            callback's ``set_params``.
+    """
 
     def __init__(self, callbacks: Any = None, model: Any = None, **params: Any):
         super().__init__()
@@ -192,7 +199,17 @@ class ProgbarLogger(Callback):
 
 
 class LambdaCallback(Callback):
-    """A callback from functions: ``on_epoch_end=lambda epoch, logs: ...`` and so on."""
+    """A callback from functions: ``on_epoch_end=lambda epoch, logs: ...`` and so on.
+
+    Args:
+        on_epoch_begin: Called with (epoch, logs).
+        on_epoch_end: Called with (epoch, logs).
+        on_train_begin: Called with (logs).
+        on_train_end: Called with (logs).
+        on_train_batch_begin: Called with (batch, logs).
+        on_train_batch_end: Called with (batch, logs).
+        **kwargs: More ``on_*`` hooks by name.
+    """
 
     def __init__(self, on_epoch_begin: Any = None, on_epoch_end: Any = None,
                  on_train_begin: Any = None, on_train_end: Any = None,
@@ -210,7 +227,18 @@ class LambdaCallback(Callback):
 
 class EarlyStopping(Callback):
     """Stops training when ``monitor`` has not improved by ``min_delta`` for ``patience``
-    epochs; optionally restores the weights of the best epoch."""
+    epochs; optionally restores the weights of the best epoch.
+
+    Args:
+        monitor: The logged quantity to watch (such as ``"val_loss"``).
+        min_delta: The smallest change that counts as an improvement.
+        patience: How many epochs without improvement to wait before stopping.
+        verbose: 0 (silent) or 1 (print a line when the callback acts).
+        mode: ``"min"``, ``"max"`` or ``"auto"`` (from ``monitor``'s name): which way is better.
+        baseline: A value ``monitor`` must improve on; None for none.
+        restore_best_weights: Whether to restore the best epoch's weights when stopping.
+        start_from_epoch: How many epochs to wait before watching.
+    """
 
     def __init__(self, monitor: str = "val_loss", min_delta: float = 0, patience: int = 0,
                  verbose: int = 0, mode: str = "auto", baseline: float | None = None,
@@ -293,7 +321,19 @@ class TerminateOnNaN(Callback):
 class ModelCheckpoint(Callback):
     """Saves the model's weights (``model.save_weights``) after each epoch, or only when
     ``monitor`` improved (``save_best_only``). ``filepath`` may hold ``{epoch}`` and log
-    names, e.g. ``'ckpt-{epoch:02d}-{val_loss:.2f}.weights.h5'``."""
+    names, e.g. ``'ckpt-{epoch:02d}-{val_loss:.2f}.weights.h5'``.
+
+    Args:
+        filepath: Where to save; may hold ``{epoch}`` and logged values (``{val_loss:.2f}``).
+        monitor: The logged quantity to watch (such as ``"val_loss"``).
+        verbose: 0 (silent) or 1 (print a line when the callback acts).
+        save_best_only: Whether to save only when ``monitor`` improved.
+        save_weights_only: Whether to save only the weights (``.weights.h5``) rather than the model
+            (``.keras``).
+        mode: ``"min"``, ``"max"`` or ``"auto"`` (from ``monitor``'s name): which way is better.
+        save_freq: ``"epoch"``, or a number of batches between saves.
+        initial_value_threshold: The value ``monitor`` must beat for the first save.
+    """
 
     def __init__(self, filepath: str, monitor: str = "val_loss", verbose: int = 0,
                  save_best_only: bool = False, save_weights_only: bool = False,
@@ -348,7 +388,19 @@ class TensorBoard(Callback):
     ``epoch_loss``, ``epoch_<metric>`` (and ``epoch_learning_rate``), ``log_dir/validation``
     the validation metrics under the same names. ``update_freq='batch'`` or N also
     writes ``batch_<metric>`` every N training steps. Needs ``pip install
-    flowgrad[tensorboard]``."""
+    flowgrad[tensorboard]``.
+
+    Args:
+        log_dir: The directory of the event files (``train/`` and ``validation/`` under it).
+        histogram_freq: Every how many epochs to write the weights' histograms; 0 for never.
+        write_graph: Accepted for Keras's signature.
+        write_images: Accepted for Keras's signature.
+        write_steps_per_second: Accepted for Keras's signature.
+        update_freq: ``"epoch"``, ``"batch"`` or a number of batches between writes.
+        profile_batch: Accepted for Keras's signature (no profiler).
+        embeddings_freq: Accepted for Keras's signature.
+        embeddings_metadata: Accepted for Keras's signature.
+    """
 
     def __init__(self, log_dir: str = "logs", histogram_freq: int = 0,
                  write_graph: bool = True, write_images: bool = False,

@@ -24,7 +24,12 @@ class NonNeg(Constraint):
 
 
 class MaxNorm(Constraint):
-    """Rescales slices along ``axis`` whose L2 norm exceeds ``max_value``."""
+    """Rescales slices along ``axis`` whose L2 norm exceeds ``max_value``.
+
+    Args:
+        max_value: The largest norm allowed.
+        axis: The axis (or axes) the norm is taken along.
+    """
 
     def __init__(self, max_value: float = 2.0, axis: int = 0):
         self.max_value = max_value
@@ -40,7 +45,11 @@ class MaxNorm(Constraint):
 
 
 class UnitNorm(Constraint):
-    """Rescales slices along ``axis`` to unit L2 norm."""
+    """Rescales slices along ``axis`` to unit L2 norm.
+
+    Args:
+        axis: The axis (or axes) the norm is taken along.
+    """
 
     def __init__(self, axis: int = 0):
         self.axis = axis
@@ -59,7 +68,11 @@ unit_norm = UnitNorm
 
 
 def get(identifier: Any) -> Any:
-    """A constraint from a name ('non_neg', 'max_norm', 'unit_norm'), a callable or None."""
+    """A constraint from a name ('non_neg', 'max_norm', 'unit_norm'), a callable or None.
+
+    Args:
+        identifier: A name, a config dict, a callable (or instance), or None.
+    """
     if identifier is None or callable(identifier):
         return identifier
     by_name = {"non_neg": NonNeg, "max_norm": MaxNorm, "unit_norm": UnitNorm,

@@ -32,7 +32,12 @@ def _tensor(x: Any, dtype: Any = None) -> Any:
 
 
 class Metric:
-    """Base class of stateful metrics."""
+    """Base class of stateful metrics.
+
+    Args:
+        name: A name for the operation (optional).
+        dtype: The dtype of the metric's variables; float32 when None.
+    """
 
     def __init__(self, name: str | None = None, dtype: Any = None):
         from flowgrad.keras.layers.base import to_snake_case
@@ -106,7 +111,12 @@ def _samplewise(values: Any, sample_weight: Any, dtype: dtypes.DType) -> tuple:
 
 
 class Sum(Metric):
-    """The running (weighted) sum of the values."""
+    """The running (weighted) sum of the values.
+
+    Args:
+        name: A name for the operation (optional).
+        dtype: The dtype of the metric's variables; float32 when None.
+    """
 
     def __init__(self, name: str = "sum", dtype: Any = None):
         super().__init__(name, dtype)
@@ -121,7 +131,12 @@ class Sum(Metric):
 
 
 class Mean(Metric):
-    """The running (weighted) mean of the values: total / count."""
+    """The running (weighted) mean of the values: total / count.
+
+    Args:
+        name: A name for the operation (optional).
+        dtype: The dtype of the metric's variables; float32 when None.
+    """
 
     def __init__(self, name: str = "mean", dtype: Any = None):
         super().__init__(name, dtype)
@@ -144,7 +159,14 @@ class Mean(Metric):
 
 
 class MeanMetricWrapper(Mean):
-    """The mean of ``fn(y_true, y_pred, **kwargs)`` over all samples seen."""
+    """The mean of ``fn(y_true, y_pred, **kwargs)`` over all samples seen.
+
+    Args:
+        fn: A function (y_true, y_pred, **kwargs) returning per-example values.
+        name: A name for the operation (optional).
+        dtype: The dtype of the metric's variables; float32 when None.
+        **kwargs: Passed to ``fn``.
+    """
 
     def __init__(self, fn: Callable, name: str | None = None, dtype: Any = None,
                  **kwargs: Any):
@@ -171,7 +193,13 @@ def accuracy(y_true: Any, y_pred: Any) -> Any:
 
 
 def binary_accuracy(y_true: Any, y_pred: Any, threshold: float = 0.5) -> Any:
-    """Mean over the last axis of (y_pred > threshold) == y_true."""
+    """Mean over the last axis of (y_pred > threshold) == y_true.
+
+    Args:
+        y_true: The ground truth.
+        y_pred: The predictions.
+        threshold: Predictions above it count as 1.
+    """
     y_pred = _tensor(y_pred, dtypes.float32)
     y_true = _tensor(y_true, dtypes.float32)
     y_true, y_pred = squeeze_or_expand_to_same_rank(y_true, y_pred)
@@ -181,7 +209,12 @@ def binary_accuracy(y_true: Any, y_pred: Any, threshold: float = 0.5) -> Any:
 
 
 def categorical_accuracy(y_true: Any, y_pred: Any) -> Any:
-    """1.0 where argmax(y_true) == argmax(y_pred)."""
+    """1.0 where argmax(y_true) == argmax(y_pred).
+
+    Args:
+        y_true: The ground truth.
+        y_pred: The predictions.
+    """
     y_pred = _tensor(y_pred)
     y_true = _tensor(y_true)
     return math_ops.cast(math_ops.equal(math_ops.argmax_v2(y_true, -1),
@@ -189,7 +222,12 @@ def categorical_accuracy(y_true: Any, y_pred: Any) -> Any:
 
 
 def sparse_categorical_accuracy(y_true: Any, y_pred: Any) -> Any:
-    """1.0 where the integer label y_true == argmax(y_pred)."""
+    """1.0 where the integer label y_true == argmax(y_pred).
+
+    Args:
+        y_true: The ground truth.
+        y_pred: The predictions.
+    """
     y_pred = _tensor(y_pred)
     y_true = _tensor(y_true, y_pred.dtype.base_dtype)
     if y_true.shape.rank is not None and y_true.shape.rank == y_pred.shape.rank and \
@@ -204,14 +242,25 @@ def sparse_categorical_accuracy(y_true: Any, y_pred: Any) -> Any:
 
 
 class Accuracy(MeanMetricWrapper):
-    """How often predictions equal labels."""
+    """How often predictions equal labels.
+
+    Args:
+        name: A name for the operation (optional).
+        dtype: The dtype of the metric's variables; float32 when None.
+    """
 
     def __init__(self, name: str = "accuracy", dtype: Any = None):
         super().__init__(accuracy, name, dtype)
 
 
 class BinaryAccuracy(MeanMetricWrapper):
-    """How often thresholded predictions equal binary labels."""
+    """How often thresholded predictions equal binary labels.
+
+    Args:
+        name: A name for the operation (optional).
+        dtype: The dtype of the metric's variables; float32 when None.
+        threshold: Predictions above it count as 1.
+    """
 
     def __init__(self, name: str = "binary_accuracy", dtype: Any = None,
                  threshold: float = 0.5):
@@ -219,35 +268,61 @@ class BinaryAccuracy(MeanMetricWrapper):
 
 
 class CategoricalAccuracy(MeanMetricWrapper):
-    """How often the predicted class equals the one-hot label's class."""
+    """How often the predicted class equals the one-hot label's class.
+
+    Args:
+        name: A name for the operation (optional).
+        dtype: The dtype of the metric's variables; float32 when None.
+    """
 
     def __init__(self, name: str = "categorical_accuracy", dtype: Any = None):
         super().__init__(categorical_accuracy, name, dtype)
 
 
 class SparseCategoricalAccuracy(MeanMetricWrapper):
-    """How often the predicted class equals the integer label."""
+    """How often the predicted class equals the integer label.
+
+    Args:
+        name: A name for the operation (optional).
+        dtype: The dtype of the metric's variables; float32 when None.
+    """
 
     def __init__(self, name: str = "sparse_categorical_accuracy", dtype: Any = None):
         super().__init__(sparse_categorical_accuracy, name, dtype)
 
 
 class MeanSquaredError(MeanMetricWrapper):
-    """The mean of squared errors over all samples seen."""
+    """The mean of squared errors over all samples seen.
+
+    Args:
+        name: A name for the operation (optional).
+        dtype: The dtype of the metric's variables; float32 when None.
+    """
 
     def __init__(self, name: str = "mean_squared_error", dtype: Any = None):
         super().__init__(losses_lib.mean_squared_error, name, dtype)
 
 
 class MeanAbsoluteError(MeanMetricWrapper):
-    """The mean of absolute errors over all samples seen."""
+    """The mean of absolute errors over all samples seen.
+
+    Args:
+        name: A name for the operation (optional).
+        dtype: The dtype of the metric's variables; float32 when None.
+    """
 
     def __init__(self, name: str = "mean_absolute_error", dtype: Any = None):
         super().__init__(losses_lib.mean_absolute_error, name, dtype)
 
 
 class SparseCategoricalCrossentropy(MeanMetricWrapper):
-    """The mean sparse categorical cross-entropy over all samples seen."""
+    """The mean sparse categorical cross-entropy over all samples seen.
+
+    Args:
+        name: A name for the operation (optional).
+        dtype: The dtype of the metric's variables; float32 when None.
+        from_logits: Whether ``y_pred`` holds logits (else probabilities).
+    """
 
     def __init__(self, name: str = "sparse_categorical_crossentropy", dtype: Any = None,
                  from_logits: bool = False):
@@ -256,7 +331,14 @@ class SparseCategoricalCrossentropy(MeanMetricWrapper):
 
 
 class CategoricalCrossentropy(MeanMetricWrapper):
-    """The mean categorical cross-entropy over all samples seen."""
+    """The mean categorical cross-entropy over all samples seen.
+
+    Args:
+        name: A name for the operation (optional).
+        dtype: The dtype of the metric's variables; float32 when None.
+        from_logits: Whether ``y_pred`` holds logits (else probabilities).
+        label_smoothing: Smooth the labels towards the uniform distribution (0: none).
+    """
 
     def __init__(self, name: str = "categorical_crossentropy", dtype: Any = None,
                  from_logits: bool = False, label_smoothing: float = 0.0):
@@ -278,7 +360,11 @@ _BY_NAME.update({"Mean": Mean, "Sum": Sum})
 
 def get(identifier: Any) -> Any:
     """A metric from a name ('sparse_categorical_accuracy', 'mse', 'AUC'...), a Metric, a
-    Metric class or a function ``(y_true, y_pred) -> values``."""
+    Metric class or a function ``(y_true, y_pred) -> values``.
+
+    Args:
+        identifier: A name, a config dict, a callable (or instance), or None.
+    """
     if isinstance(identifier, Metric):
         return identifier
     if isinstance(identifier, str) and identifier in _BY_NAME:

@@ -124,7 +124,24 @@ class _Graph:
 
 
 class Optimizer:
-    """Base class of the Keras 3 optimizers (``apply_gradients``, ``apply``, ``minimize``)."""
+    """Base class of the Keras 3 optimizers (``apply_gradients``, ``apply``, ``minimize``).
+
+    Args:
+        learning_rate: The learning rate: a float, or a ``LearningRateSchedule``.
+        weight_decay: Decoupled weight decay applied to the variables; None for none.
+        clipnorm: Clip each gradient to this L2 norm.
+        clipvalue: Clip each gradient's elements to [-clipvalue, clipvalue].
+        global_clipnorm: Clip all gradients together to this global norm.
+        use_ema: Whether to keep an exponential moving average of the variables.
+        ema_momentum: The momentum of that moving average.
+        ema_overwrite_frequency: Every how many steps the variables are overwritten with their
+            average; None: only by ``finalize_variable_values``.
+        loss_scale_factor: A factor the loss is multiplied by (and the gradients divided by).
+        gradient_accumulation_steps: Apply the accumulated gradients every this many steps; None
+            applies each step's.
+        name: A name for the operation (optional).
+        **kwargs: Further arguments of Keras's optimizer base class.
+    """
 
     def __init__(self, learning_rate: Any, weight_decay: float | None = None,
                  clipnorm: float | None = None, clipvalue: float | None = None,
@@ -420,7 +437,26 @@ class SGD(Optimizer):
     """Gradient descent with optional (Nesterov) momentum.
 
     ``m = momentum * m - lr * g``; ``w += m`` (Nesterov: ``w += momentum * m - lr * g``);
-    without momentum ``w -= lr * g``."""
+    without momentum ``w -= lr * g``.
+
+    Args:
+        learning_rate: The learning rate: a float, or a ``LearningRateSchedule``.
+        momentum: The momentum (0: plain gradient descent).
+        nesterov: Whether to use Nesterov momentum.
+        weight_decay: Decoupled weight decay applied to the variables; None for none.
+        clipnorm: Clip each gradient to this L2 norm.
+        clipvalue: Clip each gradient's elements to [-clipvalue, clipvalue].
+        global_clipnorm: Clip all gradients together to this global norm.
+        use_ema: Whether to keep an exponential moving average of the variables.
+        ema_momentum: The momentum of that moving average.
+        ema_overwrite_frequency: Every how many steps the variables are overwritten with their
+            average; None: only by ``finalize_variable_values``.
+        loss_scale_factor: A factor the loss is multiplied by (and the gradients divided by).
+        gradient_accumulation_steps: Apply the accumulated gradients every this many steps; None
+            applies each step's.
+        name: A name for the operation (optional).
+        **kwargs: Further arguments of Keras's optimizer base class.
+    """
 
     def __init__(self, learning_rate: Any = 0.01, momentum: float = 0.0, nesterov: bool = False,
                  weight_decay: float | None = None, clipnorm: float | None = None,
@@ -462,7 +498,28 @@ class SGD(Optimizer):
 
 class Adam(Optimizer):
     """Adam: ``alpha = lr * sqrt(1 - b2^t) / (1 - b1^t)``; ``m += (g - m) * (1 - b1)``;
-    ``v += (g^2 - v) * (1 - b2)``; ``w -= m * alpha / (sqrt(v) + epsilon)`` (epsilon 1e-7)."""
+    ``v += (g^2 - v) * (1 - b2)``; ``w -= m * alpha / (sqrt(v) + epsilon)`` (epsilon 1e-7).
+
+    Args:
+        learning_rate: The learning rate: a float, or a ``LearningRateSchedule``.
+        beta_1: The decay rate of the first moment estimates.
+        beta_2: The decay rate of the second moment estimates.
+        epsilon: A small constant for numerical stability.
+        amsgrad: Whether to use AMSGrad (the maximum of past second moments).
+        weight_decay: Decoupled weight decay applied to the variables; None for none.
+        clipnorm: Clip each gradient to this L2 norm.
+        clipvalue: Clip each gradient's elements to [-clipvalue, clipvalue].
+        global_clipnorm: Clip all gradients together to this global norm.
+        use_ema: Whether to keep an exponential moving average of the variables.
+        ema_momentum: The momentum of that moving average.
+        ema_overwrite_frequency: Every how many steps the variables are overwritten with their
+            average; None: only by ``finalize_variable_values``.
+        loss_scale_factor: A factor the loss is multiplied by (and the gradients divided by).
+        gradient_accumulation_steps: Apply the accumulated gradients every this many steps; None
+            applies each step's.
+        name: A name for the operation (optional).
+        **kwargs: Further arguments of Keras's optimizer base class.
+    """
 
     def __init__(self, learning_rate: Any = 0.001, beta_1: float = 0.9, beta_2: float = 0.999,
                  epsilon: float = 1e-7, amsgrad: bool = False, weight_decay: float | None = None,
@@ -509,7 +566,29 @@ class Adam(Optimizer):
 
 class RMSprop(Optimizer):
     """RMSprop: ``v = rho * v + (1 - rho) * g^2``; ``w -= lr * g / sqrt(v + epsilon)``
-    (centered: ``sqrt(v - mg^2 + epsilon)``; with momentum through a momentum slot)."""
+    (centered: ``sqrt(v - mg^2 + epsilon)``; with momentum through a momentum slot).
+
+    Args:
+        learning_rate: The learning rate: a float, or a ``LearningRateSchedule``.
+        rho: The decay rate of the squared-gradient average.
+        momentum: The momentum.
+        epsilon: A small constant for numerical stability.
+        centered: Whether to divide by the gradient's estimated variance rather than its second
+            moment.
+        weight_decay: Decoupled weight decay applied to the variables; None for none.
+        clipnorm: Clip each gradient to this L2 norm.
+        clipvalue: Clip each gradient's elements to [-clipvalue, clipvalue].
+        global_clipnorm: Clip all gradients together to this global norm.
+        use_ema: Whether to keep an exponential moving average of the variables.
+        ema_momentum: The momentum of that moving average.
+        ema_overwrite_frequency: Every how many steps the variables are overwritten with their
+            average; None: only by ``finalize_variable_values``.
+        loss_scale_factor: A factor the loss is multiplied by (and the gradients divided by).
+        gradient_accumulation_steps: Apply the accumulated gradients every this many steps; None
+            applies each step's.
+        name: A name for the operation (optional).
+        **kwargs: Further arguments of Keras's optimizer base class.
+    """
 
     def __init__(self, learning_rate: Any = 0.001, rho: float = 0.9, momentum: float = 0.0,
                  epsilon: float = 1e-7, centered: bool = False, weight_decay: float | None = None,
@@ -559,7 +638,26 @@ class RMSprop(Optimizer):
 
 
 class Adagrad(Optimizer):
-    """Adagrad: ``acc += g^2``; ``w -= lr * g / sqrt(acc + epsilon)`` (acc starts at 0.1)."""
+    """Adagrad: ``acc += g^2``; ``w -= lr * g / sqrt(acc + epsilon)`` (acc starts at 0.1).
+
+    Args:
+        learning_rate: The learning rate: a float, or a ``LearningRateSchedule``.
+        initial_accumulator_value: The starting value of the accumulators.
+        epsilon: A small constant for numerical stability.
+        weight_decay: Decoupled weight decay applied to the variables; None for none.
+        clipnorm: Clip each gradient to this L2 norm.
+        clipvalue: Clip each gradient's elements to [-clipvalue, clipvalue].
+        global_clipnorm: Clip all gradients together to this global norm.
+        use_ema: Whether to keep an exponential moving average of the variables.
+        ema_momentum: The momentum of that moving average.
+        ema_overwrite_frequency: Every how many steps the variables are overwritten with their
+            average; None: only by ``finalize_variable_values``.
+        loss_scale_factor: A factor the loss is multiplied by (and the gradients divided by).
+        gradient_accumulation_steps: Apply the accumulated gradients every this many steps; None
+            applies each step's.
+        name: A name for the operation (optional).
+        **kwargs: Further arguments of Keras's optimizer base class.
+    """
 
     def __init__(self, learning_rate: Any = 0.001, initial_accumulator_value: float = 0.1,
                  epsilon: float = 1e-7, weight_decay: float | None = None,
@@ -595,7 +693,11 @@ _BY_NAME: dict[str, Callable] = {"sgd": SGD, "adam": Adam, "rmsprop": RMSprop,
 
 
 def get(identifier: Any) -> Optimizer:
-    """An optimizer from its name ('adam', 'sgd', ...) or the optimizer itself."""
+    """An optimizer from its name ('adam', 'sgd', ...) or the optimizer itself.
+
+    Args:
+        identifier: A name, a config dict, a callable (or instance), or None.
+    """
     if isinstance(identifier, Optimizer):
         return identifier
     if isinstance(identifier, str) and identifier.lower() in _BY_NAME:

@@ -17,7 +17,12 @@ class Regularizer:
 
 
 class L1L2(Regularizer):
-    """``l1 * sum(|x|) + l2 * sum(x**2)``."""
+    """``l1 * sum(|x|) + l2 * sum(x**2)``.
+
+    Args:
+        l1: The L1 factor.
+        l2: The L2 factor.
+    """
 
     def __init__(self, l1: float = 0.0, l2: float = 0.0):
         self.l1 = float(l1)
@@ -36,14 +41,22 @@ class L1L2(Regularizer):
 
 
 class L1(L1L2):
-    """``l1 * sum(|x|)`` (default 0.01)."""
+    """``l1 * sum(|x|)`` (default 0.01).
+
+    Args:
+        l1: The L1 factor.
+    """
 
     def __init__(self, l1: float = 0.01):
         super().__init__(l1=l1)
 
 
 class L2(L1L2):
-    """``l2 * sum(x**2)`` (default 0.01)."""
+    """``l2 * sum(x**2)`` (default 0.01).
+
+    Args:
+        l2: The L2 factor.
+    """
 
     def __init__(self, l2: float = 0.01):
         super().__init__(l2=l2)
@@ -55,7 +68,11 @@ l1_l2 = L1L2
 
 
 def get(identifier: Any) -> Any:
-    """A regularizer from a name ('l1', 'l2', 'l1_l2'), a callable or None."""
+    """A regularizer from a name ('l1', 'l2', 'l1_l2'), a callable or None.
+
+    Args:
+        identifier: A name, a config dict, a callable (or instance), or None.
+    """
     if identifier is None or callable(identifier):
         return identifier
     by_name = {"l1": L1, "l2": L2, "l1_l2": L1L2, "L1": L1, "L2": L2, "L1L2": L1L2}

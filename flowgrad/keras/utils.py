@@ -15,7 +15,17 @@ class Progbar:
     ``verbose=1`` redraws one line (``\\r`` on a terminal, a new line otherwise) and ends
     it when ``current`` reaches ``target``; ``verbose=2`` prints only the final line.
     Values of names in ``stateful_metrics`` are shown as given; the others are averaged
-    over the steps of the epoch (the final update shows its values as given)."""
+    over the steps of the epoch (the final update shows its values as given).
+
+    Args:
+        target: The total number of steps; None if unknown.
+        width: The bar's width in characters.
+        verbose: 0 (silent), 1 (a bar) or 2 (a line at the end).
+        interval: The shortest time between updates, in seconds.
+        stateful_metrics: Names of metrics shown as they are rather than averaged.
+        unit_name: The name of a step in the display.
+        file: Where to write; ``sys.stdout`` when None.
+    """
 
     def __init__(self, target: int | None, width: int = 20, verbose: int = 1,
                  interval: float = 0.05, stateful_metrics: Any = None,
@@ -122,7 +132,12 @@ class Progbar:
 
 
 def to_categorical(x: Any, num_classes: int | None = None) -> np.ndarray:
-    """One-hot float32 rows for integer class labels."""
+    """One-hot float32 rows for integer class labels.
+
+    Args:
+        x: An array of class ids.
+        num_classes: The number of classes; ``max(x) + 1`` when None.
+    """
     x = np.asarray(x, dtype="int64")
     shape = x.shape
     if shape and shape[-1] == 1 and len(shape) > 1:
@@ -135,7 +150,11 @@ def to_categorical(x: Any, num_classes: int | None = None) -> np.ndarray:
 
 
 def set_random_seed(seed: int) -> None:
-    """Seeds Python's, NumPy's and flowgrad's random generators."""
+    """Seeds Python's, NumPy's and flowgrad's random generators.
+
+    Args:
+        seed: The seed of Python's, NumPy's and flowgrad's random generators.
+    """
     import random
 
     from flowgrad.ops.random_ops import set_seed

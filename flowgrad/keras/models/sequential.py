@@ -15,7 +15,13 @@ from flowgrad.keras.models.model import Model
 
 class Sequential(Model):
     """Layers applied in order. Given an ``Input`` (or ``input_shape=`` on its first layer)
-    it builds at once; otherwise on its first call."""
+    it builds at once; otherwise on its first call.
+
+    Args:
+        layers: The layers to add, in order.
+        trainable: Whether the model's weights are trainable.
+        name: The model's name.
+    """
 
     def __init__(self, layers: Any = None, trainable: bool = True, name: str | None = None):
         super().__init__(trainable=trainable, name=name)
