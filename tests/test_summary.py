@@ -274,3 +274,35 @@ def test_tensorflow_proto_and_record_modules_keras_imports(tmp_path):
                          text=True, timeout=300, env=dict(os.environ, PYTHONPATH=str(root)))
     assert out.returncode == 0, out.stderr[-3000:]
     assert out.stdout.strip() == "SummaryMetadata [(3, 'loss')]"
+
+
+def test_summary_write_generic_tensor_summaries_as_tensorflow(tmp_path):
+    """tf.summary.write (Keras's TensorBoard callback writes its model graph with it):
+    strings and numbers as tensors, metadata as a proto or bytes, a callable called only
+    with a writer; False without one. The events read back as TensorFlow 2.21 wrote them."""
+    import flowgrad as tf2
+    from tensorboard.compat.proto import event_pb2
+    from tensorboard.util import tensor_util
+    from flowgrad.ops.tf_record import tf_record_iterator
+    tf.enable_v2_behavior()
+    assert tf2.summary.write("nowriter", 1.0, step=0) is False
+    meta = protos.pb().summary_pb2.SummaryMetadata()
+    meta.plugin_data.plugin_name = "graph_keras_model"
+    meta.plugin_data.content = b"1"
+    w = tf2.summary.create_file_writer(str(tmp_path))
+    with w.as_default():
+        assert tf2.summary.write("model", '{"a": 1}', step=2, metadata=meta)
+        assert tf2.summary.write("t", tf2.constant([[1.5, 2.0]]), step=3,
+                                 metadata=meta.SerializeToString())
+        assert tf2.summary.write("c", lambda: tf2.constant(7), step=4)
+    w.close()
+    got = []
+    for f in sorted(glob.glob(str(tmp_path / "*"))):
+        for r in tf_record_iterator(f):
+            e = event_pb2.Event.FromString(r)
+            got += [(e.step, v.tag, v.metadata.plugin_data.plugin_name,
+                     v.metadata.plugin_data.content, tensor_util.make_ndarray(v.tensor).tolist(),
+                     v.tensor.dtype) for v in e.summary.value]
+    assert got == [(2, "model", "graph_keras_model", b"1", b'{"a": 1}', 7),
+                   (3, "t", "graph_keras_model", b"1", [[1.5, 2.0]], 1),
+                   (4, "c", "", b"", 7, 3)]

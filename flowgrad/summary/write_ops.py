@@ -89,3 +89,44 @@ def text(name: str, data: Any, step: Any = None, description: str | None = None)
         description: A longer description for TensorBoard.
     """
     return _write("text", protos.text_value, name, data, step)
+
+
+def write(tag: str, tensor: Any, step: Any = None, metadata: Any = None,
+          name: str | None = None) -> Any:
+    """Writes a generic tensor summary to the default writer (TensorFlow's
+    ``tf.summary.write``, what the type-specific summaries are built on); False if there is
+    no default writer.
+
+    Args:
+        tag: The summary's tag.
+        tensor: The data (any dtype and shape, strings too), or a callable returning it,
+            called only when there is a writer.
+        step: The step; the default step (``tf.summary.experimental.set_step``) when None.
+        metadata: A ``SummaryMetadata`` proto or its serialized bytes (None: none).
+        name: Accepted for TensorFlow's signature.
+
+    Returns:
+        True when written (eager), a bool op (graph), False without a writer.
+
+    Raises:
+        ValueError: there is a writer but no step.
+    """
+    del name
+    if default.writer is None:
+        return False
+    serialized = b"" if metadata is None else (
+        metadata.SerializeToString() if hasattr(metadata, "SerializeToString") else metadata)
+
+    def make_value(tag: str, value: np.ndarray) -> Any:
+        p = protos.pb()
+        arr = np.asarray(value)
+        if arr.dtype.kind in "USO":
+            arr = np.array([s if isinstance(s, bytes) else str(s).encode()
+                            for s in arr.ravel()], dtype=object).reshape(arr.shape)
+        v = p.summary_pb2.Summary.Value(tag=tag, tensor=p.tensor_util.make_tensor_proto(arr))
+        if serialized:
+            v.metadata.ParseFromString(serialized)
+        return v
+
+    return _write("write_summary", make_value, tag, tensor() if callable(tensor) else tensor,
+                  step)
