@@ -42,14 +42,22 @@ _settings: dict = {"visible": [_CPU], "memory_growth": {}, "soft_placement": Tru
 
 
 def list_physical_devices(device_type: str | None = None) -> list:
-    """The machine's devices of ``device_type`` (all if None): the CPU."""
+    """The machine's devices of ``device_type`` (all if None): the CPU.
+
+    Args:
+        device_type: Only devices of this type (``"CPU"``, ``"GPU"``); all when None.
+    """
     return [d for d in [_CPU] if device_type is None or d.device_type == device_type.upper()]
 
 
 def list_logical_devices(device_type: str | None = None) -> list:
     """The visible devices as logical devices: one per physical device, or those that
     :func:`set_logical_device_configuration` made of it (``/device:CPU:0``, ``/device:CPU:1``,
-    ...). As in TensorFlow, the logical devices are fixed from the first call on."""
+    ...). As in TensorFlow, the logical devices are fixed from the first call on.
+
+    Args:
+        device_type: Only devices of this type (``"CPU"``, ``"GPU"``); all when None.
+    """
     _settings["initialized"] = True
     out = []
     for d in get_visible_devices(device_type):
@@ -200,7 +208,12 @@ def get_visible_devices(device_type: str | None = None) -> list:
 
 def set_visible_devices(devices: Any, device_type: str | None = None) -> None:
     """Accepted (flowgrad computes on the CPU whatever is visible); ValueError for a device
-    this machine does not have."""
+    this machine does not have.
+
+    Args:
+        devices: The devices to keep visible (a ``PhysicalDevice`` or a list).
+        device_type: The type they are of; all types when None.
+    """
     devices = [devices] if isinstance(devices, PhysicalDevice) else list(devices)
     for d in devices:
         if d not in list_physical_devices():

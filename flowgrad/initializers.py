@@ -24,7 +24,11 @@ from flowgrad.ops.init_ops import (
 
 
 class Constant(Initializer):
-    """Tensors holding ``value`` (a scalar is broadcast; otherwise the sizes must match)."""
+    """Tensors holding ``value`` (a scalar is broadcast; otherwise the sizes must match).
+
+    Args:
+        value: A Python scalar (or array) every value equals.
+    """
 
     def __init__(self, value: Any = 0):
         if not (np.isscalar(value) or isinstance(value, (list, tuple, np.ndarray))):
@@ -38,49 +42,83 @@ class Constant(Initializer):
 
 
 class RandomUniform(init_ops.RandomUniform):
-    """Uniform samples in [minval, maxval), by default [-0.05, 0.05)."""
+    """Uniform samples in [minval, maxval), by default [-0.05, 0.05).
+
+    Args:
+        minval: The lower bound (inclusive).
+        maxval: The upper bound (exclusive).
+        seed: The seed; with the global seed it fixes the values.
+    """
 
     def __init__(self, minval: Any = -0.05, maxval: Any = 0.05, seed: int | None = None):
         super().__init__(minval, maxval, seed)
 
 
 class RandomNormal(init_ops.RandomNormal):
-    """Normal samples N(mean, stddev**2), by default stddev 0.05."""
+    """Normal samples N(mean, stddev**2), by default stddev 0.05.
+
+    Args:
+        mean: The mean of the normal distribution.
+        stddev: Its standard deviation.
+        seed: The seed; with the global seed it fixes the values.
+    """
 
     def __init__(self, mean: Any = 0.0, stddev: Any = 0.05, seed: int | None = None):
         super().__init__(mean, stddev, seed)
 
 
 class TruncatedNormal(init_ops.TruncatedNormal):
-    """Truncated normal samples, by default stddev 0.05."""
+    """Truncated normal samples, by default stddev 0.05.
+
+    Args:
+        mean: The mean of the normal distribution.
+        stddev: Its standard deviation (before truncation).
+        seed: The seed; with the global seed it fixes the values.
+    """
 
     def __init__(self, mean: Any = 0.0, stddev: Any = 0.05, seed: int | None = None):
         super().__init__(mean, stddev, seed)
 
 
 class HeNormal(VarianceScaling):
-    """Truncated normal with stddev sqrt(2 / fan_in)."""
+    """Truncated normal with stddev sqrt(2 / fan_in).
+
+    Args:
+        seed: The seed; with the global seed it fixes the values.
+    """
 
     def __init__(self, seed: int | None = None):
         super().__init__(2.0, "fan_in", "truncated_normal", seed)
 
 
 class HeUniform(VarianceScaling):
-    """U(-limit, limit) with limit = sqrt(6 / fan_in)."""
+    """U(-limit, limit) with limit = sqrt(6 / fan_in).
+
+    Args:
+        seed: The seed; with the global seed it fixes the values.
+    """
 
     def __init__(self, seed: int | None = None):
         super().__init__(2.0, "fan_in", "uniform", seed)
 
 
 class LecunNormal(VarianceScaling):
-    """Truncated normal with stddev sqrt(1 / fan_in)."""
+    """Truncated normal with stddev sqrt(1 / fan_in).
+
+    Args:
+        seed: The seed; with the global seed it fixes the values.
+    """
 
     def __init__(self, seed: int | None = None):
         super().__init__(1.0, "fan_in", "truncated_normal", seed)
 
 
 class LecunUniform(VarianceScaling):
-    """U(-limit, limit) with limit = sqrt(3 / fan_in)."""
+    """U(-limit, limit) with limit = sqrt(3 / fan_in).
+
+    Args:
+        seed: The seed; with the global seed it fixes the values.
+    """
 
     def __init__(self, seed: int | None = None):
         super().__init__(1.0, "fan_in", "uniform", seed)
@@ -89,7 +127,12 @@ class LecunUniform(VarianceScaling):
 class Orthogonal(Initializer):
     """A (semi-)orthogonal matrix times ``gain``: the Q of a QR decomposition of a normal
     sample, signs fixed by R's diagonal (shapes of rank > 2 are flattened to
-    [prod(shape[:-1]), shape[-1]]), as Keras's ``orthogonal``."""
+    [prod(shape[:-1]), shape[-1]]), as Keras's ``orthogonal``.
+
+    Args:
+        gain: The factor the orthogonal matrix is multiplied by.
+        seed: The seed; with the global seed it fixes the values.
+    """
 
     def __init__(self, gain: float = 1.0, seed: int | None = None):
         self.gain = gain
@@ -145,7 +188,11 @@ _BY_NAME.update({cls.__name__: cls for cls in list(_BY_NAME.values())})
 
 
 def get(identifier: Any) -> Any:
-    """An initializer from a name ('glorot_uniform', 'HeNormal'), a config dict or itself."""
+    """An initializer from a name ('glorot_uniform', 'HeNormal'), a config dict or itself.
+
+    Args:
+        identifier: A name, a config dict, an initializer, or None.
+    """
     if identifier is None or callable(identifier) and not isinstance(identifier, type):
         return identifier
     if isinstance(identifier, type) and issubclass(identifier, Initializer):

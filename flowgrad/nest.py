@@ -9,7 +9,11 @@ from typing import Any
 
 
 def is_nested(structure: Any) -> bool:
-    """True for lists, tuples (namedtuples included) and dicts."""
+    """True for lists, tuples (namedtuples included) and dicts.
+
+    Args:
+        structure: Any object.
+    """
     return isinstance(structure, (list, tuple, dict))
 
 
@@ -36,7 +40,14 @@ def _leaves(structure: Any) -> Iterator[Any]:
 
 
 def flatten(structure: Any, expand_composites: bool = False) -> list:
-    """The leaves of ``structure`` in order (a leaf alone gives a one-element list)."""
+    """The leaves of ``structure`` in order (a leaf alone gives a one-element list).
+
+    Args:
+        structure: A nested structure: lists, tuples, namedtuples, dicts and attrs classes of
+            leaves.
+        expand_composites: Whether composite tensors (SparseTensor, RaggedTensor) are expanded into
+            their component tensors.
+    """
     if not is_nested(structure):
         return [structure]
     return list(_leaves(structure))
@@ -62,7 +73,15 @@ def _pack(structure: Any, flat: list, start: int) -> tuple[Any, int]:
 
 
 def pack_sequence_as(structure: Any, flat_sequence: list, expand_composites: bool = False) -> Any:
-    """``structure`` with its leaves replaced, in order, by ``flat_sequence``."""
+    """``structure`` with its leaves replaced, in order, by ``flat_sequence``.
+
+    Args:
+        structure: A nested structure: lists, tuples, namedtuples, dicts and attrs classes of
+            leaves.
+        flat_sequence: The leaves, in ``flatten``'s order.
+        expand_composites: Whether composite tensors (SparseTensor, RaggedTensor) are expanded into
+            their component tensors.
+    """
     flat = list(flat_sequence)
     n = len(flatten(structure))
     if len(flat) != n:
@@ -72,7 +91,12 @@ def pack_sequence_as(structure: Any, flat_sequence: list, expand_composites: boo
 
 
 def map_structure(func: Callable, *structures: Any) -> Any:
-    """Applies ``func`` to corresponding leaves of structures of the same shape."""
+    """Applies ``func`` to corresponding leaves of structures of the same shape.
+
+    Args:
+        func: A function of one leaf from each structure.
+        *structures: Structures of the same shape.
+    """
     if not structures:
         raise ValueError("Must provide at least one structure")
     flats = [flatten(s) for s in structures]

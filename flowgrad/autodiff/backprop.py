@@ -114,7 +114,20 @@ def gradients(ys: Any, xs: Any, grad_ys: Any = None, name: str = "gradients",
 
     ``grad_ys`` are the incoming gradients of ys (ones by default). An x that ys do
     not depend on, or only through integer tensors, StopGradient or ``stop_gradients``,
-    gets None (zeros with ``unconnected_gradients='zero'``)."""
+    gets None (zeros with ``unconnected_gradients='zero'``).
+
+    Args:
+        ys: The tensor (or list of tensors) to differentiate.
+        xs: The tensor, variable (or list of them) to differentiate with respect to.
+        grad_ys: The gradients flowing into ``ys`` (as ``ys``); ones when None.
+        name: A name for the operation (optional).
+        colocate_gradients_with_ops: Accepted for TensorFlow's signature (no devices).
+        gate_gradients: Accepted for TensorFlow's signature.
+        aggregation_method: Accepted for TensorFlow's signature (gradients are summed with AddN).
+        stop_gradients: Tensors treated as constants: the gradient does not flow through them.
+        unconnected_gradients: ``tf.UnconnectedGradients.NONE`` (None for an unconnected ``x``) or
+            ``ZERO`` (zeros).
+    """
     if executing_eagerly():
         raise RuntimeError("tf.gradients is not supported when eager execution is enabled. "
                            "Use tf.GradientTape instead.")

@@ -79,7 +79,12 @@ def custom_gradient(f: Callable | None = None) -> Callable:
     variable_grads)``). Eagerly, the call is recorded on the active tapes as one op
     whose gradient is ``grad_fn``. In a graph, the outputs go through an IdentityN
     op whose gradient is overridden with ``grad_fn`` (registered under a unique
-    name, as TensorFlow does)."""
+    name, as TensorFlow does).
+
+    Args:
+        f: A function returning (outputs, grad_fn), where grad_fn(*upstream) returns the inputs'
+            gradients.
+    """
     if f is None:
         return custom_gradient
 

@@ -42,7 +42,12 @@ class ForwardAccumulator:
 
     ``primals`` (tensors or variables, or a structure of them) get ``tangents`` of
     the same structure, shapes and dtypes; ``jvp(t)`` is then the directional
-    derivative of ``t`` along them."""
+    derivative of ``t`` along them.
+
+    Args:
+        primals: The tensors or variables (or a nest of them) whose tangents are given.
+        tangents: Their tangents, of the primals' structure and shapes.
+    """
 
     def __init__(self, primals: Any, tangents: Any):
         flat_p, flat_t = nest.flatten(primals), nest.flatten(tangents)

@@ -96,7 +96,14 @@ def vectorized_map(fn: Callable, elems: Any, fallback_to_while_loop: bool = True
     """``fn`` applied to each slice of ``elems`` along axis 0, run once for the whole batch.
 
     Ops without a vectorization rule run in a loop (with a warning when ``warn``);
-    with ``fallback_to_while_loop=False`` they raise ValueError instead."""
+    with ``fallback_to_while_loop=False`` they raise ValueError instead.
+
+    Args:
+        fn: A function of one element (the nest of ``elems`` sliced along the first axis).
+        elems: A tensor (or nest of tensors) unpacked along its first dimension.
+        fallback_to_while_loop: Whether to fall back to a loop for ops it cannot vectorize.
+        warn: Whether to warn when it falls back.
+    """
     flat = [convert_to_tensor(e) for e in nest.flatten(elems)]
     if executing_eagerly():
         def traced(*xs: Any) -> Any:

@@ -46,7 +46,19 @@ class TFRecordOptions:
     """Options for TFRecord files: ``compression_type`` "" (none), "ZLIB" or "GZIP", and zlib's
     ``compression_level``, ``mem_level`` and ``window_bits`` (TensorFlow's defaults); the
     buffer sizes, ``flush_mode`` and ``compression_method``/``compression_strategy`` are
-    accepted as in TensorFlow."""
+    accepted as in TensorFlow.
+
+    Args:
+        compression_type: ``""`` (none), ``"ZLIB"`` or ``"GZIP"``.
+        flush_mode: Accepted for TensorFlow's signature.
+        input_buffer_size: Accepted for TensorFlow's signature.
+        output_buffer_size: Accepted for TensorFlow's signature.
+        window_bits: zlib's window size (log2); TensorFlow's default when None.
+        compression_level: zlib's compression level (0 to 9); TensorFlow's default when None.
+        compression_method: Accepted for TensorFlow's signature.
+        mem_level: zlib's memory level; TensorFlow's default when None.
+        compression_strategy: Accepted for TensorFlow's signature.
+    """
 
     compression_type_map = {0: "", 1: "ZLIB", 2: "GZIP"}
 
@@ -201,7 +213,12 @@ def iterate_records(path: Any, compression_type: Any = None) -> Iterator[bytes]:
 
 
 def tf_record_iterator(path: Any, options: Any = None) -> Iterator[bytes]:
-    """TF1's ``tf.compat.v1.io.tf_record_iterator``: the records of ``path`` as bytes."""
+    """TF1's ``tf.compat.v1.io.tf_record_iterator``: the records of ``path`` as bytes.
+
+    Args:
+        path: The TFRecord file.
+        options: A ``TFRecordOptions`` or a compression type string.
+    """
     return iterate_records(path, options)
 
 

@@ -179,7 +179,13 @@ def _is_function_graph(g: Graph) -> bool:
 
 
 class TensorSpec(TypeSpec):
-    """Describes a tensor argument of a tf.function (shape may have None dimensions)."""
+    """Describes a tensor argument of a tf.function (shape may have None dimensions).
+
+    Args:
+        shape: The tensors' shape (None dimensions match any size).
+        dtype: The tensors' dtype.
+        name: The name of the argument (the placeholder's name).
+    """
 
     def __init__(self, shape: Any, dtype: Any = dtypes.float32, name: str | None = None):
         self.shape = as_shape(shape)

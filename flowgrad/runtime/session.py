@@ -325,7 +325,14 @@ class Session(BaseSession):
 
 
 class InteractiveSession(BaseSession):
-    """A Session that installs itself as the default session on creation."""
+    """A Session that installs itself as the default session on creation.
+
+    Args:
+        target: Accepted for TensorFlow's signature (the in-process runtime).
+        graph: The graph to run; the default graph when None.
+        config: A ``ConfigProto`` (its thread settings are read).
+        check_numerics: Whether to check every op's outputs for NaN and Inf.
+    """
 
     def __init__(self, target: str = "", graph: Graph | None = None, config: Any = None,
                  check_numerics: bool = False):

@@ -176,7 +176,16 @@ def hessians(ys: Any, xs: Any, name: str = "hessians", colocate_gradients_with_o
 
     ValueError, as in TensorFlow, where ys or their gradient do not depend on an x.
     The rows are computed together: the second backward pass is vectorized over the
-    rows of an identity matrix."""
+    rows of an identity matrix.
+
+    Args:
+        ys: The tensor (or list of tensors) to differentiate.
+        xs: The tensor, variable (or list of them) to differentiate with respect to.
+        name: A name for the operation (optional).
+        colocate_gradients_with_ops: Accepted for TensorFlow's signature (no devices).
+        gate_gradients: Accepted for TensorFlow's signature.
+        aggregation_method: Accepted for TensorFlow's signature (gradients are summed with AddN).
+    """
     xs = _as_list(xs)
     out = []
     with name_scope(name, "hessians"):
