@@ -90,7 +90,7 @@ from flowgrad.ops.array_ops import invert_permutation
 from flowgrad.ops.nn_impl import l2_normalize, zero_fraction
 
 from flowgrad.ops.confusion_matrix_ops import confusion_matrix
-from flowgrad.ops.special_math_ops import erfcinv, lbeta
+from flowgrad.ops.special_math_ops import erfcinv, lbeta, polyval
 from flowgrad.ops.arithmetic_ops import reciprocal_no_nan
 from flowgrad.ops.check_ops import is_non_decreasing, is_strictly_increasing
 from flowgrad.ops.safe_division_ops import multiply_no_nan, xdivy, xlog1py, xlogy
@@ -116,5 +116,5 @@ __all__ = [
     "asin", "asinh", "atan", "atan2", "atanh", "cosh", "sinh", "bincount",
     "confusion_matrix", "cumulative_logsumexp",
     "erfcinv", "lbeta", "reciprocal_no_nan", "is_non_decreasing", "is_strictly_increasing",
-    "multiply_no_nan", "xdivy", "xlog1py", "xlogy",
+    "multiply_no_nan", "polyval", "xdivy", "xlog1py", "xlogy",
 ]

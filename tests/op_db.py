@@ -152,6 +152,7 @@ def _math() -> list:
         ("multiply_no_nan", lambda x, y: tf.math.multiply_no_nan(x, y), [S23, B3]),
         ("erfcinv", lambda x: tf.math.erfcinv(x), [A23 * 0.8]),
         ("lbeta", lambda x: tf.math.lbeta(x), [A23]),
+        ("polyval", lambda c, x: tf.math.polyval([c, 2.0 * c, x], x), [B3, A23]),
         ("reciprocal_no_nan", lambda x: tf.math.reciprocal_no_nan(x), [S23]),
         ("crelu", lambda x: tf.nn.crelu(x), [S23]),
         ("div_no_nan", lambda x, y: tf.div_no_nan(x, y), [A23, B13]),

@@ -1,5 +1,5 @@
 """xlogy, xlog1py, xdivy, multiply_no_nan, truncatediv/truncatemod and the composite math
-functions erfcinv, lbeta, reciprocal_no_nan, crelu, is_non_decreasing and
+functions erfcinv, lbeta, polyval, reciprocal_no_nan, crelu, is_non_decreasing and
 is_strictly_increasing: values against TensorFlow 2.21 (tests/test_edge_values.py replays
 the edges); their gradient checks are entries of tests/op_db.py."""
 import numpy as np
@@ -55,3 +55,14 @@ def test_monotonicity_checks():
     assert [bool(g) for g in got] == [True, False, True, True, True, False]
     with pytest.raises(TypeError, match="numeric"):
         tf.math.is_non_decreasing(tf.constant(["a", "b"]))
+
+
+def test_polyval_is_horners_rule():
+    with tf1.Session() as sess:
+        got = sess.run([tf.math.polyval([1.0, 2.0, 3.0], 2.0),
+                        tf.math.polyval([], tf.constant([1.0, 2.0])),
+                        tf.math.polyval([tf.constant([1.0, 2.0]), 1.0], tf.constant(3.0))])
+    assert got[0] == 11.0                                     # TensorFlow 2.21's value
+    assert got[1].tolist() == [0.0, 0.0] and got[2].tolist() == [4.0, 7.0]
+    with pytest.raises(ValueError, match="list"):
+        tf.math.polyval(2.0, 1.0)

@@ -19,7 +19,7 @@ from flowgrad.framework.registry import defop
 from flowgrad.framework.shape_rules import unary
 from flowgrad.framework.tensor import convert_to_tensor
 from flowgrad.framework.tensor_shape import broadcast_shapes
-from flowgrad.ops.array_ops import _as_value, ones_like
+from flowgrad.ops.array_ops import _as_value, ones_like, zeros_like
 from flowgrad.ops.math_ops import (_FLOATING, _unary, add, exp, multiply, negative, reduce_sum,
                                    square, subtract, sum_to)
 
@@ -326,5 +326,34 @@ def lbeta(x: Any, name: str | None = None) -> Any:
         return subtract(log_prod_gamma, lgamma(reduce_sum(x, axis=[-1])), name=scope)
 
 
+def polyval(coeffs: list, x: Any, name: str | None = None) -> Any:
+    """The polynomial ``coeffs[0] * x**(n-1) + ... + coeffs[n-1]`` at ``x`` (Horner's rule).
+
+    Args:
+        coeffs: A list of tensors (or numbers), the highest power's coefficient first.
+        x: A tensor.
+        name: A name for the operation.
+
+    Returns:
+        The polynomial's value, broadcast over ``x`` and the coefficients (zeros like ``x``
+        for no coefficients).
+
+    Raises:
+        ValueError: If ``coeffs`` is not a list.
+    """
+    if not isinstance(coeffs, list):
+        raise ValueError("Argument coeffs must be list type. Received type %s." % type(coeffs))
+    with name_scope(name, "polyval", list(coeffs) + [x]):
+        x = convert_to_tensor(_as_value(x), name="x")
+        if not coeffs:
+            return zeros_like(x, name=name)
+        terms = [convert_to_tensor(_as_value(c), name="coeff_%d" % i)
+                 for i, c in enumerate(coeffs)]
+        p = terms[0]
+        for c in terms[1:]:
+            p = add(c, multiply(p, x))
+        return p
+
+
 __all__ = ["digamma", "erf", "erfc", "erfcinv", "erfinv", "lbeta", "lgamma", "ndtri",
-           "polygamma"]
+           "polygamma", "polyval"]
