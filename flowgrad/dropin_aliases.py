@@ -21,6 +21,8 @@ import unittest
 from collections.abc import Callable
 from typing import Any
 
+from flowgrad.tf_internal.python.eager.context import eager_mode, graph_mode
+
 #: Path (below ``tensorflow.``) -> the namespaces its names come from, in order: dotted
 #: attribute paths of the TF1 face (``""`` is the face itself), or of the TF2 face when
 #: they start with ``tf2:``.
@@ -177,8 +179,7 @@ def _in_graph(f: Callable) -> Callable:
     """Runs the test method in graph mode, on a new default graph."""
     @functools.wraps(f)
     def run(self: Any, *args: Any, **kwargs: Any) -> Any:
-        from flowgrad.compat import v1
-        with v1.Graph().as_default():
+        with graph_mode():
             return f(self, *args, **kwargs)
     return run
 
@@ -214,14 +215,11 @@ def run_in_graph_and_eager_modes(func: Callable | None = None, config: Any = Non
 
         @functools.wraps(f)
         def run(self: Any, *args: Any, **kwargs: Any) -> Any:
-            from flowgrad.compat import v1
             graph_run(self, *args, **kwargs)
-            if hasattr(self, "tearDown") and getattr(self, "_cached_session", None):
+            if getattr(self, "_cached_session", None):      # the graph run's session
                 self._cached_session.close()
                 self._cached_session = None
-            if v1.executing_eagerly():
-                return f(self, *args, **kwargs)
-            with _eager():
+            with eager_mode():
                 return f(self, *args, **kwargs)
         return run
     return decorate if func is None else decorate(func)
@@ -240,17 +238,6 @@ def run_all_in_graph_and_eager_modes(cls: type) -> type:
         if name.startswith("test") and callable(value):
             setattr(cls, name, run_in_graph_and_eager_modes(value))
     return cls
-
-
-class _eager:   # noqa: N801 - a context manager used like TensorFlow's context.eager_mode()
-    def __enter__(self) -> None:
-        from flowgrad.framework.context import state
-        self._saved = state.eager
-        state.eager = True
-
-    def __exit__(self, *exc: Any) -> None:
-        from flowgrad.framework.context import state
-        state.eager = self._saved
 
 
 def _skip_without_gpu(func: Callable | None = None) -> Any:

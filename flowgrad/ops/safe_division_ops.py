@@ -26,24 +26,18 @@ from flowgrad.ops.sum_ops import sum_to
 _BINARY = dict(infer=binary, same_dtype=True, input_names=("x", "y"))
 
 
-def _where_x_nonzero(x: Any, value: Any) -> Any:
-    with np.errstate(divide="ignore", invalid="ignore", over="ignore"):
-        return np.where(x == 0, np.zeros((), value.dtype), value)
+def _zero_where_x_is_zero(formula: Any) -> Any:
+    """The kernel ``formula(x, y)``, and 0 where x is 0 (whatever the formula gives there)."""
+    def kernel(x: Any, y: Any) -> Any:
+        with np.errstate(divide="ignore", invalid="ignore", over="ignore"):
+            value = np.asarray(formula(x, y)).astype(np.result_type(x, y), copy=False)
+            return np.where(x == 0, np.zeros((), value.dtype), value)
+    return kernel
 
 
-def _xlogy_kernel(x: Any, y: Any) -> Any:
-    with np.errstate(divide="ignore", invalid="ignore"):
-        return _where_x_nonzero(x, x * np.log(y))
-
-
-def _xlog1py_kernel(x: Any, y: Any) -> Any:
-    with np.errstate(divide="ignore", invalid="ignore"):
-        return _where_x_nonzero(x, x * np.log1p(y))
-
-
-def _xdivy_kernel(x: Any, y: Any) -> Any:
-    with np.errstate(divide="ignore", invalid="ignore"):
-        return _where_x_nonzero(x, np.true_divide(x, y).astype(np.result_type(x, y)))
+_xlogy_kernel = _zero_where_x_is_zero(lambda x, y: x * np.log(y))
+_xlog1py_kernel = _zero_where_x_is_zero(lambda x, y: x * np.log1p(y))
+_xdivy_kernel = _zero_where_x_is_zero(np.true_divide)
 
 
 def _mul_no_nan_kernel(x: Any, y: Any) -> Any:
