@@ -17,6 +17,7 @@ import numpy as np
 
 from flowgrad.debug._where import created_at, where
 from flowgrad.framework import dtypes, hooks
+from flowgrad.framework.graph_walk import ancestors
 from flowgrad.framework.registry import gradient_function
 
 # Kinds of explanation (GradientExplanation.kind).
@@ -204,19 +205,8 @@ def _op_block(op: Any, stops: set) -> str | None:
 
 def _ancestors(ys: list) -> tuple[set, set]:
     """(ops, tensors) from which some y can be reached along data edges (ys included)."""
-    ops: set = set()
-    tensors: set = set(ys)
-    stack = [y.op for y in ys]
-    while stack:
-        op = stack.pop()
-        if op in ops:
-            continue
-        ops.add(op)
-        for t in op.inputs:
-            tensors.add(t)
-            if t.op not in ops:
-                stack.append(t.op)
-    return ops, tensors
+    ops = ancestors(ys, control=False)
+    return ops, set(ys).union(*(op.inputs for op in ops))
 
 
 def _shortest_path(x: Any, y_set: set, anc_tensors: set, passes: Any) -> list | None:

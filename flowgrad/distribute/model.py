@@ -8,6 +8,7 @@ from typing import Any
 import numpy as np
 
 from flowgrad.framework.graph import Graph, GraphKeys
+from flowgrad.framework.graph_walk import ancestors
 from flowgrad.framework.indexed_slices import IndexedSlices
 from flowgrad.framework.tensor import Tensor
 from flowgrad.ops.state_ops import global_variables_initializer, trainable_variables
@@ -46,19 +47,10 @@ def non_trainable_state_error(what: list) -> str:
 
 
 def _outside_tensor(loss: Tensor, graph: Graph) -> Tensor | None:
-    """A tensor the loss depends on that belongs to another graph, if any."""
-    seen, stack = set(), [loss.op]
-    while stack:
-        op = stack.pop()
-        if id(op) in seen:
-            continue
-        seen.add(id(op))
-        for t in list(op.inputs) + list(getattr(op, "control_inputs", [])):
-            src = t.op if isinstance(t, Tensor) else t
-            if src.graph is not graph:
-                return t
-            stack.append(src)
-    return None
+    """A tensor (or op) of another graph that the loss depends on, if any."""
+    outside = ancestors([loss], visit=lambda op: op.graph is not graph)
+    op = min((op for op in outside if op.graph is not graph), key=lambda o: o.name, default=None)
+    return op if op is None or not op.outputs else op.outputs[0]
 
 
 def _as_dict(result: Any) -> dict:

@@ -22,6 +22,7 @@ from typing import Any
 from flowgrad.framework import errors
 from flowgrad.framework.context import graph_scope, state
 from flowgrad.framework.graph import Graph, Operation, get_default_graph
+from flowgrad.framework.graph_walk import ancestors
 from flowgrad.framework.op_call import apply_op
 from flowgrad.framework.tensor import Tensor, TensorBase, convert_to_tensor
 from flowgrad.ops.array_ops import placeholder
@@ -313,20 +314,10 @@ def as_output(g: SubGraph, x: Any) -> Tensor:
 
 
 def _needed_ops(func: TracedFunction, stop: set) -> list:
-    """The ops of ``func``'s graph its outputs depend on, in creation order."""
-    needed: set = set()
-    stack = [t.op for t in func.outputs] + list(func.control_outputs)
-    while stack:
-        op = stack.pop()
-        if op in needed:
-            continue
-        needed.add(op)
-        if op.outputs and all(t in stop for t in op.outputs):
-            continue
-        for t in op._inputs:
-            if t not in stop:
-                stack.append(t.op)
-        stack.extend(op.control_inputs)
+    """The ops of ``func``'s graph its outputs depend on, in creation order (an op whose
+    outputs are all in ``stop`` is one, but not what it depends on)."""
+    needed = ancestors([t.op for t in func.outputs] + list(func.control_outputs), stop=stop,
+                       visit=lambda op: bool(op.outputs) and all(t in stop for t in op.outputs))
     return sorted(needed, key=lambda o: o._id)
 
 

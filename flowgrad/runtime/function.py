@@ -39,6 +39,7 @@ from flowgrad.framework import dtypes, errors
 from flowgrad.framework.context import executing_eagerly, get_default_graph, state
 from flowgrad.framework.composite_tensor import TypeSpec
 from flowgrad.framework.graph import Graph, Operation
+from flowgrad.framework.graph_walk import ancestors
 from flowgrad.framework.indexed_slices import IndexedSlices
 from flowgrad.framework.op_call import apply_op, eager_rng
 from flowgrad.framework.tensor import EagerTensor, Tensor, _Ref, convert_to_tensor
@@ -128,20 +129,8 @@ class FuncGraph(Graph):
 
 
 def _inputs_of(t: Tensor) -> set:
-    """The placeholders ``t`` depends on."""
-    seen: set = set()
-    found: set = set()
-    stack = [t.op]
-    while stack:
-        op = stack.pop()
-        if op in seen:
-            continue
-        seen.add(op)
-        if op.type == "Placeholder":
-            found.add(op.outputs[0])
-        stack.extend(x.op for x in op.inputs)
-        stack.extend(op.control_inputs)
-    return found
+    """The placeholders ``t`` depends on (the ops that must be fed: an argument's)."""
+    return {op.outputs[0] for op in ancestors([t]) if op._def.must_feed}
 
 
 @contextlib.contextmanager

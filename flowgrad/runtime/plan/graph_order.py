@@ -7,31 +7,13 @@ import heapq
 from typing import Any
 
 from flowgrad.framework import errors
+from flowgrad.framework.graph_walk import ancestors
 from flowgrad.framework.tensor import Tensor
 
 
 def prune(targets: list, fed: dict) -> set:
     """The ops needed to compute ``targets`` (tensors/ops) given the fed tensors."""
-    needed: set = set()
-    stack = []
-    for t in targets:
-        if isinstance(t, Tensor):
-            if t not in fed:
-                stack.append(t.op)
-        else:
-            stack.append(t)
-    while stack:
-        op = stack.pop()
-        if op in needed:
-            continue
-        needed.add(op)
-        for t in op._inputs:
-            if t not in fed and t.op not in needed:
-                stack.append(t.op)
-        for c in op.control_inputs:
-            if c not in needed:
-                stack.append(c)
-    return needed
+    return ancestors(targets, stop=fed)
 
 
 def order(needed: set, fed: dict) -> list:
