@@ -187,6 +187,10 @@ def _math() -> list:
         ("cumprod", lambda x: tf.cumprod(x, axis=1), [A23]),
         ("cumprod_exclusive_reverse", lambda x: tf.cumprod(x, 0, exclusive=True, reverse=True),
          [A23]),
+        ("cumulative_logsumexp", lambda x: tf.math.cumulative_logsumexp(3.0 * x, axis=1), [S23]),
+        ("cumulative_logsumexp_exclusive_reverse",     # exp: the empty sum is log 0 = -inf
+         lambda x: tf.exp(tf.math.cumulative_logsumexp(x, 0, exclusive=True, reverse=True)),
+         [S23]),
         ("clip_by_value_tensors", lambda t, lo, hi: tf.clip_by_value(t, lo, hi),
          [2 * S23, -C21, B3]),
         ("norm", lambda x: tf.norm(x), [S23]),
@@ -1331,6 +1335,8 @@ def _recipes() -> list:
         "Cos": (tf.cos, [_a(3)]),
         "Cumprod": (lambda x: tf.math.cumprod(x, exclusive=True), [_pos(4)]),
         "Cumsum": (lambda x: tf.math.cumsum(x, reverse=True), [_a(4)]),
+        "CumulativeLogsumexp": (lambda x: tf.math.cumulative_logsumexp(
+            tf.stack([x, 2.0 * x]), 1, exclusive=True), [_a(4)]),
         "DepthwiseConv2dNative": (_dconv, [_a(16), _a(4)]),
         "DepthwiseConv2dNativeBackpropFilter": (_grad_of(_dconv, 1),
                                                 [_a(16), _a(4), _a(1, 3, 3, 1)]),
@@ -1668,6 +1674,7 @@ def _vmap() -> list:
         "SplitV": [lambda x: tf.split(x, [1, 2], axis=-1)],
         "Cumsum": [lambda x: tf.math.cumsum(x, 1, reverse=True)],
         "Cumprod": [lambda x: tf.math.cumprod(x, 0, exclusive=True)],
+        "CumulativeLogsumexp": [lambda x: tf.math.cumulative_logsumexp(x, 1, reverse=True)],
         "ReverseV2": [lambda x: tf.reverse(x, [1])], "Tile": [lambda x: tf.tile(x, [2, 1])],
         "Pad": [lambda x: tf.pad(x, [[1, 0], [0, 2]])],
         "MirrorPad": [lambda x: tf.pad(x, [[1, 1], [0, 0]], "REFLECT")],

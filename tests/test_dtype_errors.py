@@ -33,8 +33,6 @@ KNOWN = {
     "reciprocal:int32": "no CPU kernel in TensorFlow",
     "reciprocal:int64": "no CPU kernel in TensorFlow",
     "reciprocal:uint8": "no CPU kernel in TensorFlow",
-    # tf.math.l2_normalize of a complex tensor normalises by |x|; flowgrad refuses it.
-    "l2_normalize:complex64": "complex l2_normalize not built",
 }
 
 

@@ -15,18 +15,12 @@ RECORD = json.load(open(os.path.join(os.path.dirname(__file__), "data", "edge_va
 
 # Where flowgrad knowingly differs from TensorFlow's kernels (docs/differences.md).
 KNOWN = {
-    "argmax": "NaN: TensorFlow's kernel skips NaN entries, flowgrad's (NumPy's) picks them",
-    "argmin": "NaN: as argmax",
     "top_k": "NaN: TensorFlow's ordering with NaN present is not a total order",
     "erf:float64": "TensorFlow's float64 erf is NaN at +-inf; flowgrad gives +-1",
     "bessel_i1": "the gradient at 0: TensorFlow imputes 1.0, flowgrad gives I1'(0) = 0.5",
     "is_finite": "no gradient: TensorFlow raises LookupError, flowgrad gives None",
     "is_inf": "no gradient: as is_finite",
     "is_nan": "no gradient: as is_finite",
-    "add_n": "a single tensor: TensorFlow iterates over its rows; flowgrad wants a list",
-    "cumulative_logsumexp": "the gradient where an input is inf or NaN: TensorFlow's "
-                            "log-space gradient keeps the other entries finite, flowgrad's "
-                            "is NaN throughout",
 }
 # TensorFlow functions flowgrad does not have yet (the test checks they are still missing).
 MISSING = {"isotonic_regression"}

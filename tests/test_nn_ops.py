@@ -470,3 +470,24 @@ def test_both_faces_export_the_nn_functions():
         assert callable(getattr(tf.nn, name)), name
     assert tf.nn.sigmoid is tf.sigmoid and flowgrad.nn.tanh is flowgrad.tanh
     assert tf.nn.dropout is not flowgrad.nn.dropout
+
+
+def test_l2_normalize_of_a_complex_tensor_divides_by_the_modulus_norm_as_tensorflow():
+    # TensorFlow 2.21 printed these for tf.math.l2_normalize(x, axis=1) of this complex64 x.
+    x = np.array([[1 + 2j, 3 - 1j], [0j, 0j]], np.complex64)
+    want = np.array([[0.2581989 + 0.5163978j, 0.7745967 - 0.2581989j], [0j, 0j]])
+    with tf.Session() as sess:
+        got = sess.run(nn.l2_normalize(tf.constant(x), axis=1))
+    assert got.dtype == np.complex64
+    np.testing.assert_allclose(got, want, rtol=1e-6, atol=1e-7)
+
+
+def test_l2_normalize_of_a_complex_tensor_differentiates_through_its_parts():
+    from flowgrad.testing import check_gradients
+
+    def f(re, im):
+        y = nn.l2_normalize(tf.complex(re, im), axis=1)
+        return [tf.math.real(y), tf.math.imag(y)]
+
+    check_gradients(f, [np.array([[1.0, 3.0], [0.5, -2.0]]),
+                        np.array([[2.0, -1.0], [1.5, 0.25]])], order=2)

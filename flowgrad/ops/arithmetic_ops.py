@@ -441,8 +441,14 @@ def add_n(inputs: list, name: str | None = None) -> Any:
 
     Args:
         inputs: A list of tensors of the same shape and dtype.
-        name: A name for the operation (optional).
+        name: A name for the operation (optional). A single tensor counts as the list of
+            its rows, as in TensorFlow.
+
+    Raises:
+        ValueError: If ``inputs`` is empty.
     """
+    if is_tensor(inputs):
+        inputs = list(inputs)
     if not inputs:
         raise ValueError("inputs must be a non-empty list of tensors")
     inputs = [_as_value(x) for x in inputs]

@@ -11,6 +11,8 @@ from typing import Any
 from flowgrad.framework import dtypes
 from flowgrad.framework.graph import name_scope
 from flowgrad.framework.tensor import convert_to_tensor
+from flowgrad.ops.complex_ops import complex as complex_
+from flowgrad.ops.complex_ops import imag, real
 from flowgrad.ops.array_ops import _as_value, concat, reshape, shape, shape_of, zeros_like
 from flowgrad.ops.math_ops import (
     abs,
@@ -158,7 +160,7 @@ def l2_normalize(x: Any, axis: Any = None, epsilon: float = 1e-12, name: str | N
     """x / sqrt(max(sum(x ** 2, axis), epsilon)).
 
     Args:
-        x: A floating tensor.
+        x: A floating or complex tensor (a complex one is divided by its modulus norm).
         axis: The axis or axes to normalize along; all when None.
         epsilon: The lower bound of the squared norm (avoids dividing by zero).
         name: A name for the operation (optional).
@@ -169,6 +171,13 @@ def l2_normalize(x: Any, axis: Any = None, epsilon: float = 1e-12, name: str | N
             raise ValueError("Cannot specify both 'axis' and 'dim'.")
         axis = dim
     with name_scope(name, "l2_normalize", [x]) as scope:
+        x = convert_to_tensor(_as_value(x), name="x")
+        if x.dtype.is_complex:
+            # TensorFlow normalizes the real and imaginary parts by the complex modulus.
+            x_re, x_im = real(x), imag(x)
+            square_sum = reduce_sum(square(x_re) + square(x_im), axis, keepdims=True)
+            inv_norm = rsqrt(maximum(square_sum, epsilon))
+            return complex_(multiply(x_re, inv_norm), multiply(x_im, inv_norm), name=scope)
         x = _input(x, "l2_normalize", "x")
         square_sum = reduce_sum(square(x), axis, keepdims=True)
         inv_norm = rsqrt(maximum(square_sum, epsilon))

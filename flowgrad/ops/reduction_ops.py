@@ -418,8 +418,14 @@ def count_nonzero(input_tensor: Any = None, axis: Any = None, keepdims: Any = No
 # argmax, argmin
 
 
-def _arg_kernel(fn: Any) -> Any:
+def _arg_kernel(fn: Any, nan_as: float) -> Any:
+    # TensorFlow's kernel compares with ">" ("<" for argmin) from the first entry, so a NaN
+    # never wins: it counts as the worst value (index 0 where every entry is NaN).
     def kernel(x: Any, axis_in: Any = None, *, axis: Any = 0, output_type: Any) -> Any:
+        if x.dtype.kind in "fV":
+            nan = np.isnan(x)
+            if nan.any():
+                x = np.where(nan, np.asarray(nan_as, x.dtype), x)
         return fn(x, axis=axis if axis_in is None else int(axis_in)).astype(output_type.np)
     return kernel
 
@@ -436,9 +442,9 @@ def _arg_infer(ins: list, attrs: dict) -> tuple:
     return out, TensorShape(dims)
 
 
-register_op("ArgMax", _arg_kernel(np.argmax), _arg_infer, grad=_NO_GRADIENT,
+register_op("ArgMax", _arg_kernel(np.argmax, -np.inf), _arg_infer, grad=_NO_GRADIENT,
             input_names=("input", "dimension"))
-register_op("ArgMin", _arg_kernel(np.argmin), _arg_infer, grad=_NO_GRADIENT,
+register_op("ArgMin", _arg_kernel(np.argmin, np.inf), _arg_infer, grad=_NO_GRADIENT,
             input_names=("input", "dimension"))
 
 
@@ -615,9 +621,9 @@ def _cumprod_grad(op: Any, grad: Any) -> Any:
 
 
 def _scan(op_type: str, x: Any, axis: Any, exclusive: bool, reverse: bool,
-          name: str | None) -> Any:
+          name: str | None, kinds: Any = _NUMERIC) -> Any:
     x = convert_to_tensor(_as_value(x))
-    _check_kind(op_type, "x", x.dtype.base_dtype, _NUMERIC)
+    _check_kind(op_type, "x", x.dtype.base_dtype, kinds)
     attrs = {"exclusive": bool(exclusive), "reverse": bool(reverse)}
     if is_tensor(axis):
         c = constant_value(axis)
