@@ -197,7 +197,7 @@ def one_hot(indices: Any, depth: Any, on_value: Any = None, off_value: Any = Non
     else ``dtype``, else float32.
 
     Args:
-        indices: An int tensor of class ids.
+        indices: An int tensor of class ids (uint8, int8, int32 or int64).
         depth: The number of classes.
         on_value: The value at each id; 1 when None.
         off_value: The value elsewhere; 0 when None.
@@ -207,6 +207,7 @@ def one_hot(indices: Any, depth: Any, on_value: Any = None, off_value: Any = Non
     """
     idx = _as_value(indices)
     idx = idx if is_tensor(idx) else convert_to_tensor(idx)
+    _check_int_indices(idx, "indices", (dtypes.uint8, dtypes.int8, dtypes.int32, dtypes.int64))
     dtype = dtypes.as_dtype(dtype) if dtype is not None else None
     on = _one_hot_value(on_value, dtype)
     off = _one_hot_value(off_value, dtype)

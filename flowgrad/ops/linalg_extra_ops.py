@@ -27,6 +27,7 @@ from flowgrad.ops.linalg_ops import svd
 from flowgrad.ops.matmul_ops import matmul
 from flowgrad.ops.reduction_ops import reduce_max
 from flowgrad.ops.sum_ops import reduce_sum
+from flowgrad.ops.op_results import Lu
 
 
 def _cross_kernel(a: Any, b: Any) -> np.ndarray:
@@ -112,7 +113,7 @@ def lu(input: Any, output_idx_type: Any = dtypes.int32,  # noqa: A002 - TensorFl
       name: A name for the operation.
 
     Returns:
-      ``(lu, p)``: ``L`` (unit diagonal, below) and ``U`` (on and above) packed in one
+      ``Lu(lu, p)``: ``L`` (unit diagonal, below) and ``U`` (on and above) packed in one
       matrix, and the row permutation with ``input[..., p, :] == L @ U``.
 
     Raises:
@@ -120,8 +121,8 @@ def lu(input: Any, output_idx_type: Any = dtypes.int32,  # noqa: A002 - TensorFl
         TensorFlow).
     """
     x = convert_to_tensor(_as_value(input), name="input")
-    return tuple(apply_op("Lu", (x,), {"output_idx_type": dtypes.as_dtype(output_idx_type)},
-                          name=name))
+    return Lu(*apply_op("Lu", (x,), {"output_idx_type": dtypes.as_dtype(output_idx_type)},
+                        name=name))
 
 
 _COMPLEX_OF = {dtypes.float32: dtypes.complex64, dtypes.float64: dtypes.complex128,

@@ -30,6 +30,7 @@ from flowgrad.ops.matmul_ops import matmul
 from flowgrad.ops.shape_ops import rank
 from flowgrad.ops.reduction_ops import reduce_euclidean_norm, reduce_max
 from flowgrad.ops.sum_ops import reduce_sum
+from flowgrad.ops.op_results import Qr
 
 _FLOATS = "half, float, double"
 
@@ -190,11 +191,22 @@ def logdet(matrix: Any, name: str | None = None) -> Any:
 
 
 def _cholesky_kernel(x: Any) -> Any:
+    # TensorFlow's kernel does not fail on a matrix that is not positive definite: that
+    # matrix's factor is NaN on and below the diagonal (the rest of the batch is exact).
     try:
         return np.linalg.cholesky(x)
     except np.linalg.LinAlgError:
-        raise _linalg_error("Cholesky", "Cholesky decomposition was not successful. The input "
-                            "might not be valid.") from None
+        pass
+    x = np.asarray(x)
+    flat = x.reshape((-1,) + x.shape[-2:])
+    out = np.zeros_like(flat)
+    failed = np.tril(np.full(x.shape[-2:], np.nan, x.dtype))
+    for i, m in enumerate(flat):
+        try:
+            out[i] = np.linalg.cholesky(m)
+        except np.linalg.LinAlgError:
+            out[i] = failed
+    return out.reshape(x.shape)
 
 
 @defop("Cholesky", _cholesky_kernel,
@@ -663,7 +675,7 @@ def _qr_grad(op: Any, dq: Any, dr: Any) -> Any:
 
 
 def qr(input: Any, full_matrices: bool = False, name: str | None = None) -> tuple:  # noqa: A002
-    """(q, r) with input = q @ r, q orthonormal columns and r upper triangular.
+    """``Qr(q, r)`` with input = q @ r, q orthonormal columns and r upper triangular.
 
     Args:
         input: A tensor of matrices: the last two axes, any batch axes before them.
@@ -672,7 +684,7 @@ def qr(input: Any, full_matrices: bool = False, name: str | None = None) -> tupl
     """
     out = apply_op("Qr", [_float_input(input, "Qr")], {"full_matrices": bool(full_matrices)},
                    name=name)
-    return out[0], out[1]
+    return Qr(out[0], out[1])
 
 
 def _svd_kernel(x: Any, *, compute_uv: bool = True, full_matrices: bool = False) -> tuple:

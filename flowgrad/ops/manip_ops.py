@@ -30,6 +30,7 @@ from flowgrad.ops.comparison_ops import less
 from flowgrad.ops.reduction_ops import cumsum, reduce_max
 from flowgrad.ops.shape_ops import broadcast_to
 from flowgrad.ops.sum_ops import reduce_sum
+from flowgrad.ops.op_results import Unique, UniqueWithCounts
 
 # --------------------------------------------------------------------------------------
 # Roll
@@ -237,17 +238,17 @@ def unique(x: Any, out_idx: Any = dtypes.int32, name: str | None = None) -> tupl
       name: A name for the operation.
 
     Returns:
-      ``(y, idx)`` with ``x == gather(y, idx)``.
+      ``Unique(y, idx)`` with ``x == gather(y, idx)``.
 
     Raises:
       InvalidArgumentError: if ``x`` is not 1-D.
     """
     t = convert_to_tensor(_as_value(x), name="x")
-    return tuple(apply_op("Unique", (t,), {"out_idx": dtypes.as_dtype(out_idx)}, name=name))
+    return Unique(*apply_op("Unique", (t,), {"out_idx": dtypes.as_dtype(out_idx)}, name=name))
 
 
 def unique_with_counts(x: Any, out_idx: Any = dtypes.int32, name: str | None = None) -> tuple:
-    """``unique`` and how often each distinct value occurs: ``(y, idx, count)``.
+    """``unique`` and how often each distinct value occurs: ``UniqueWithCounts(y, idx, count)``.
 
     Args:
         x: A 1-D tensor.
@@ -255,8 +256,8 @@ def unique_with_counts(x: Any, out_idx: Any = dtypes.int32, name: str | None = N
         name: A name for the operation (optional).
     """
     t = convert_to_tensor(_as_value(x), name="x")
-    return tuple(apply_op("UniqueWithCounts", (t,), {"out_idx": dtypes.as_dtype(out_idx)},
-                          name=name))
+    return UniqueWithCounts(*apply_op("UniqueWithCounts", (t,),
+                                      {"out_idx": dtypes.as_dtype(out_idx)}, name=name))
 
 
 # --------------------------------------------------------------------------------------

@@ -40,6 +40,7 @@ from flowgrad.ops.conv_ops import (
     window_geometry,
 )
 from flowgrad.ops.nn_ops import _input
+from flowgrad.ops.op_results import MaxPoolWithArgmax
 
 # --------------------------------------------------------------------------------------
 # Geometry
@@ -592,8 +593,7 @@ def max_pool_with_argmax_v2(input: Any, ksize: Any, strides: Any, padding: str,
     x = _input(input, "MaxPoolWithArgmax", "input", floating_only=False)
     check_rank4(x.shape, "MaxPoolWithArgmax", "input")
     _argmax_infer([x], attrs)
-    out, arg = apply_op("MaxPoolWithArgmax", (x,), attrs, name=name)
-    return out, arg
+    return MaxPoolWithArgmax(*apply_op("MaxPoolWithArgmax", (x,), attrs, name=name))
 
 
 def max_pool_with_argmax(input: Any, ksize: Any, strides: Any, padding: str,
