@@ -12,6 +12,7 @@ own op types (those TensorFlow does not have) and ops whose attributes are Pytho
 callables cannot be exported: a ``ValueError`` names the op."""
 from __future__ import annotations
 
+import functools
 import os
 from collections.abc import Callable
 from typing import Any
@@ -26,6 +27,10 @@ class UnexportableOpError(ValueError):
     """An op that TensorFlow's GraphDef cannot express (named in the message)."""
 
 
+class FunctionName(str):
+    """The name of a library function, stored as a ``func`` attribute."""
+
+
 #: The GraphDef version TensorFlow 2.21 writes (``tf.version.GRAPH_DEF_VERSION``).
 PRODUCER = 2474
 
@@ -34,6 +39,8 @@ def attr(value: Any) -> Any:
     """An AttrValue holding a Python value (bool, int, float, str, DType, TensorShape,
     ndarray or TensorProto, or a list of ints/floats/strings/DTypes/TensorShapes)."""
     AttrValue = tf_protos.pb().attr_value_pb2.AttrValue
+    if isinstance(value, FunctionName):
+        return AttrValue(func=tf_protos.pb().attr_value_pb2.NameAttrList(name=str(value)))
     if isinstance(value, tf_protos.pb().tensor_pb2.TensorProto):
         return AttrValue(tensor=value)
     if isinstance(value, bool):
@@ -344,9 +351,23 @@ for _name in ("LogicalNot", "LogicalAnd", "LogicalOr"):
 # Graphs
 
 
+#: Op types whose exporter adds functions to a library: op type -> exporter(op, library).
+CONTROL_FLOW_EXPORTERS: dict[str, Callable] = {}
+#: Op types whose outputs TensorFlow numbers differently: op type -> index(tensor).
+OUTPUT_INDEX: dict[str, Callable] = {}
+
+
+def output_index(t: Any) -> int:
+    """The index TensorFlow's op gives the output ``t`` of a flowgrad op (they differ for
+    the While op, whose TensorFlow form starts with the iteration counter)."""
+    remap = OUTPUT_INDEX.get(t.op.type)
+    return t.value_index if remap is None else remap(t)
+
+
 def tensor_ref(t: Any) -> str:
     """A GraphDef's name of a tensor: ``op`` for output 0, ``op:i`` otherwise."""
-    return t.op.name if t.value_index == 0 else "%s:%d" % (t.op.name, t.value_index)
+    i = output_index(t)
+    return t.op.name if i == 0 else "%s:%d" % (t.op.name, i)
 
 
 #: The output argument of each exported op type (TensorFlow's OpDefs; "output" unless
@@ -370,15 +391,21 @@ for _name in ("Elu", "LeakyRelu", "Relu", "Relu6", "Selu", "Softplus", "Softsign
 
 def function_ref(t: Any) -> str:
     """A FunctionDef body's name of a tensor: ``node:output_arg:index``."""
-    return "%s:%s:%d" % (t.op.name, OUTPUT_ARG.get(t.op.type, "output"), t.value_index)
+    return "%s:%s:%d" % (t.op.name, OUTPUT_ARG.get(t.op.type, "output"), output_index(t))
 
 
 def export_op(op: Any, add_node: Callable, input_ref: Callable = tensor_ref,
-              const_ref: Callable = lambda name: name) -> None:
+              const_ref: Callable = lambda name: name, library: Any = None) -> None:
     """Adds the NodeDef(s) of ``op`` through ``add_node(name, op_type, inputs, attrs,
     device)``: its own node and the Const nodes of attributes TensorFlow takes as inputs
-    (named for the op's inputs by ``const_ref``)."""
+    (named for the op's inputs by ``const_ref``). A control-flow op's branches or body go
+    into ``library`` (a :class:`FunctionLibrary`) as FunctionDefs."""
     fn = EXPORTERS.get(op.type)
+    if op.type in CONTROL_FLOW_EXPORTERS:
+        if library is None:
+            raise UnexportableOpError("Cannot export op '%s' of type %s here: it needs a "
+                                      "function library" % (op.name, op.type))
+        fn = functools.partial(CONTROL_FLOW_EXPORTERS[op.type], library=library)
     if fn is None:
         raise UnexportableOpError(
             "Cannot export op '%s' of type %s to a TensorFlow GraphDef: flowgrad has no "
@@ -401,7 +428,7 @@ def export_op(op: Any, add_node: Callable, input_ref: Callable = tensor_ref,
                      op.device)
             refs.append(const_ref(name))
     refs.extend("^" + c.name for c in op.control_inputs)
-    add_node(op.name, op.type, refs, attrs, op.device)
+    add_node(op.name, attrs.pop("_op_type", op.type), refs, attrs, op.device)
 
 
 def to_graph_def(graph: Any, from_version: int | None = None, add_shapes: bool = False) -> Any:
@@ -432,8 +459,10 @@ def to_graph_def(graph: Any, from_version: int | None = None, add_shapes: bool =
     ops = graph.get_operations()
     if from_version is not None:
         ops = ops[from_version:]
+    from flowgrad.saved_model.control_flow_export import FunctionLibrary
+    library = FunctionLibrary(gd.library)
     for op in ops:
-        export_op(op, add_node)
+        export_op(op, add_node, library=library)
         if add_shapes and op.outputs:
             gd.node[-1].attr["_output_shapes"].CopyFrom(attr([t.shape for t in op.outputs]))
     return gd
@@ -464,3 +493,5 @@ def write_graph(graph_or_graph_def: Any, logdir: str, name: str, as_text: bool =
 
 
 hooks.register(graph_def=to_graph_def)
+
+from flowgrad.saved_model import control_flow_export  # noqa: E402,F401  (registers If/While)

@@ -330,6 +330,12 @@ OUTPUT_ARGS = {"TopKV2": ("values", "indices"), "Unique": ("y", "idx"),
 # Importing a list of nodes
 
 
+#: TensorFlow 1's dataflow control-flow ops (Switch/Merge conditionals, Enter/Exit frames).
+V1_CONTROL_FLOW = frozenset({"Switch", "RefSwitch", "Merge", "RefMerge", "Enter", "RefEnter",
+                             "Exit", "RefExit", "NextIteration", "RefNextIteration",
+                             "LoopCond"})
+
+
 def unsupported(op_type: str, node: str, where: str) -> errors.InvalidArgumentError:
     """The error for a node whose op type flowgrad cannot build."""
     return errors.InvalidArgumentError(
@@ -416,6 +422,14 @@ class Importer:
         g = get_default_graph()
         eager = executing_eagerly()       # a loaded function replayed op by op under a tape
         self.types = {n.name: n.op for n in nodes}
+        for node in nodes:
+            if node.op in V1_CONTROL_FLOW and (skip is None or not skip(node)):
+                raise errors.UnimplementedError(
+                    None, None, "Node '%s'%s is a %s op of TensorFlow 1's control flow "
+                    "(tf.compat.v1.cond/while_loop with control flow v1); flowgrad imports "
+                    "TensorFlow 2's functional If/While only: build the graph with "
+                    "tf.compat.v1.enable_control_flow_v2() (TensorFlow's default since 2.0)"
+                    % (node.name, self.where, node.op))
         for node in topological(nodes, lambda n: [source_node(r) for r in n.input]):
             if node.name in self.values or (skip is not None and skip(node)):
                 continue
@@ -436,6 +450,10 @@ class Importer:
         """One node: its importer, or the call of a library function (inlined)."""
         if node.op in ("StatefulPartitionedCall", "PartitionedCall"):
             return self.call(node.attr["f"].func.name, inputs, name + "/")
+        if node.op in ("If", "StatelessIf"):
+            return self._if(node, inputs, name)
+        if node.op in ("While", "StatelessWhile"):
+            return self._while(node, inputs, name)
         if node.op in self.library:
             return self.call(node.op, inputs, name + "/")
         fn = IMPORTERS.get(node.op)
@@ -448,6 +466,55 @@ class Importer:
         except (ValueError, TypeError, KeyError) as e:
             raise errors.InvalidArgumentError(None, None, "Cannot import node '%s' (op %s)%s: "
                                               "%s" % (node.name, node.op, self.where, e)) from e
+
+    def _function(self, node: Any, key: str) -> Any:
+        fname = node.attr[key].func.name
+        fdef = self.library.get(fname)
+        if fdef is None:
+            raise errors.NotFoundError(None, None, "Function '%s' (the %s of node '%s') is not "
+                                       "in the graph's library%s" % (fname, key, node.name,
+                                                                     self.where))
+        return fdef
+
+    def _if(self, node: Any, inputs: list, name: str) -> list:
+        """TensorFlow's functional If as ``tf.cond`` over its branch functions."""
+        from flowgrad.ops.cond_v2 import cond
+        then_f, else_f = self._function(node, "then_branch"), self._function(node, "else_branch")
+        pred, args = inputs[0], inputs[1:]
+
+        def branch(fdef: Any, tag: str) -> Callable:
+            return lambda: import_function_body(fdef, args, self.library,
+                                                "%s/%s/" % (name, tag))
+        out = cond(pred, branch(then_f, "then"), branch(else_f, "else"), name=name)
+        return list(out) if isinstance(out, (list, tuple)) else [out]
+
+    def _while(self, node: Any, inputs: list, name: str) -> list:
+        """TensorFlow's functional While as ``tf.while_loop``: its tensor inputs are the loop
+        variables; its resource inputs (variables) stay what they are in every iteration."""
+        from flowgrad.ops.while_v2 import while_loop
+        cond_f, body_f = self._function(node, "cond"), self._function(node, "body")
+        is_var = [not isinstance(x, TensorBase) for x in inputs]
+        shapes = [tf_protos.as_shape(s) for s in node.attr["output_shapes"].list.shape]
+        loop_vars = [x for x, v in zip(inputs, is_var) if not v]
+        invariants = [s for s, v in zip(shapes, is_var) if not v] \
+            if len(shapes) == len(inputs) else None
+
+        def full(xs: tuple) -> list:
+            it = iter(xs)
+            return [x if v else next(it) for x, v in zip(inputs, is_var)]
+
+        def cond_fn(*xs: Any) -> Any:
+            return import_function_body(cond_f, full(xs), self.library, name + "/cond/")[0]
+
+        def body_fn(*xs: Any) -> list:
+            outs = import_function_body(body_f, full(xs), self.library, name + "/body/")
+            return [o for o, v in zip(outs, is_var) if not v]
+        if not loop_vars:
+            raise errors.InvalidArgumentError(None, None, "While node '%s'%s has no tensor "
+                                              "loop variables" % (node.name, self.where))
+        finals = while_loop(cond_fn, body_fn, loop_vars, shape_invariants=invariants,
+                            name=name)
+        return full(tuple(finals))
 
     def call(self, fname: str, inputs: list, prefix: str) -> list:
         """The outputs of library function ``fname`` on ``inputs``, its body built inline."""

@@ -2,10 +2,11 @@
 
 ``save`` writes TensorFlow's SavedModel format (``flowgrad.saved_model.tf_saver``), which
 TensorFlow 2 loads. Where that cannot express a saved function (an op without a TensorFlow
-exporter: functional If/While, ``py_func``) or protobuf is missing, it writes flowgrad's own
-format below instead and warns, naming the reason. ``load`` reads both: TensorFlow's format
-(written by TensorFlow or by flowgrad; ``flowgrad.saved_model.tf_loader``) and flowgrad's own
-(as written by flowgrad 0.1.0, which stays readable).
+exporter: ``py_func``, loops TensorFlow writes with TensorLists) or protobuf is missing, it
+writes flowgrad's own format below instead and warns, naming the reason. ``load`` reads
+both: TensorFlow's format (written by TensorFlow or by flowgrad;
+``flowgrad.saved_model.tf_loader``) and flowgrad's own (as written by flowgrad 0.1.0, which
+stays readable).
 
 flowgrad's own format: a SavedModel directory holds:
 

@@ -10,7 +10,9 @@ captured as a resource argument bound to the saved variable, read by ``ReadVaria
 written by ``AssignVariableOp``. A signature is a FunctionDef of the same trace taking
 keyword arguments and returning a dict (``output_0``, ... for a function that returns
 tensors), as TensorFlow writes them. Ops TensorFlow lacks, and flowgrad ops without an
-exporter (functional If/While among them), raise ``ValueError`` naming the op."""
+exporter raise ``ValueError`` naming the op. ``tf.cond`` and ``tf.while_loop`` become
+TensorFlow's If/While ops with their branches and bodies in the function library
+(``flowgrad.saved_model.control_flow_export``)."""
 from __future__ import annotations
 
 import itertools
@@ -28,6 +30,7 @@ from flowgrad.runtime.function import ConcreteFunction, Function, TensorSpec
 from flowgrad.module import Module
 from flowgrad.ops.state_ops import Variable
 from flowgrad.saved_model import tf_protos
+from flowgrad.saved_model.control_flow_export import FunctionLibrary
 from flowgrad.saved_model.graph_export import (PRODUCER, UnexportableOpError, attr, export_op,
                                                function_ref)
 from flowgrad.train.checkpoint import build_object_graph
@@ -78,7 +81,8 @@ def _named_specs(args: list, cf: ConcreteFunction) -> tuple:
     return tuple(name(a) for a in args)
 
 
-def function_def(cf: ConcreteFunction, name: str, inputs: list, outputs: list) -> tuple:
+def function_def(cf: ConcreteFunction, name: str, inputs: list, outputs: list,
+                 library: Any = None) -> tuple:
     """(FunctionDef, the captured variables in argument order) of a trace.
 
     Args:
@@ -86,6 +90,7 @@ def function_def(cf: ConcreteFunction, name: str, inputs: list, outputs: list) -
       name: the FunctionDef's name.
       inputs: (argument name, placeholder) of the user inputs, in argument order.
       outputs: the output tensors, in output order.
+      library: the FunctionLibrary that the branches and bodies of its control flow go to.
     """
     p = tf_protos.pb()
     fdef = p.function_pb2.FunctionDef()
@@ -144,7 +149,7 @@ def function_def(cf: ConcreteFunction, name: str, inputs: list, outputs: list) -
         if op.type == "Placeholder":
             raise UnexportableOpError("Cannot save %s: its graph has a placeholder %s that is "
                                       "not one of its inputs" % (cf.graph.name, op.name))
-        export_op(op, add_node, input_ref, lambda n: n + ":output:0")
+        export_op(op, add_node, input_ref, lambda n: n + ":output:0", library)
     names = {n.name for n in fdef.node_def}
     for node in fdef.node_def:          # control inputs on what became arguments go away
         kept = [i for i in node.input if not i.startswith("^") or i[1:] in names]
@@ -233,6 +238,7 @@ class _Writer:
         self.library = self.meta.graph_def.library
         self.graph = self.meta.object_graph_def
         self.traced: dict = {}         # id(ConcreteFunction) -> (name, variables)
+        self.functions = FunctionLibrary(self.library)
 
     def concrete(self, args: list, cf: ConcreteFunction, var_ids: dict, fn_name: str) -> str:
         """Saves a trace (once) as a FunctionDef called with positional arguments."""
@@ -241,7 +247,7 @@ class _Writer:
         name = "__inference_%s_%d" % (_arg_name(fn_name), next(_counter))
         inputs = [(_arg_name(ph.op.name), ph) for ph in cf.inputs]
         outputs = [t for t in nest.flatten(cf.structured_outputs) if isinstance(t, Tensor)]
-        fdef, variables = function_def(cf, name, inputs, outputs)
+        fdef, variables = function_def(cf, name, inputs, outputs, self.functions)
         self.library.function.add().CopyFrom(fdef)
         saved = self.graph.concrete_functions[name]
         saved.bound_inputs.extend(self._var_ids(variables, var_ids, fn_name))
@@ -264,7 +270,8 @@ class _Writer:
                                  "its output %r is %r" % (key, k, t))
         kw = {ph.op.name: ph for ph in cf.inputs}
         inputs = [(_arg_name(k), kw[k]) for k in sorted(kw)]
-        fdef, variables = function_def(cf, name, inputs, [out[k] for k in sorted(out)])
+        fdef, variables = function_def(cf, name, inputs, [out[k] for k in sorted(out)],
+                                       self.functions)
         self.library.function.add().CopyFrom(fdef)
         saved = self.graph.concrete_functions[name]
         saved.bound_inputs.extend(self._var_ids(variables, var_ids, key))

@@ -7,6 +7,9 @@ Two halves, run by two interpreters (the CI's interop job runs both):
     python tools/tf_reference/graphdef_interop.py write DIR       # flowgrad's python
     /path/to/tf-venv/bin/python tools/tf_reference/graphdef_interop.py check DIR
 
+Control flow (``tf.cond``, ``tf.while_loop``, nested, in a GraphDef and in a SavedModel
+with variables) goes as TensorFlow 2's functional If/While ops.
+
 ``write`` builds small models with flowgrad, writes their files into DIR with the inputs
 and flowgrad's outputs (``expected.npz``); ``check`` loads each file with TensorFlow 2.21,
 runs it on the same inputs and fails unless TensorFlow's outputs match flowgrad's."""
@@ -63,6 +66,7 @@ def write(out_dir):
     write_graph(gd, out_dir, "graph.pb", as_text=False)
     write_graph(frozen, out_dir, "frozen.pb", as_text=False)
     saved_model_half(out_dir, x_val)
+    control_flow_half(out_dir)
     np.savez(os.path.join(out_dir, "expected.npz"), x=x_val, idx=np.array([1, 0, 1]),
              w=w_val, **{"out%d" % i: v for i, v in enumerate(values)})
 
@@ -100,10 +104,84 @@ def saved_model_half(out_dir, x_val):
              calls=m.calls.numpy())
 
 
+CF_FETCHES = ["cond_out:0", "loop_out:0", "count_out:0", "nested_out:0"]
+
+
+def control_flow_half(out_dir):
+    """tf.cond / tf.while_loop (nested) as a GraphDef and in a SavedModel with variables."""
+    import flowgrad as tf
+    import flowgrad.compat.v1 as tf1
+    from flowgrad.saved_model.graph_export import write_graph
+    x_val = np.array([[1.0, -2.0, 0.5], [0.3, 0.2, -0.1]], np.float32)
+    with tf.Graph().as_default() as g:
+        x = tf1.placeholder(tf.float32, [None, 3], name="x")
+        y = tf.cond(tf.reduce_sum(x) > 0.0, lambda: x * 2.0, lambda: -x, name="sign_cond")
+        i, acc = tf.while_loop(lambda i, a: i < 5, lambda i, a: (i + 1, a * 0.5 + y),
+                               [tf.constant(0), x], name="halving")
+        _, nested = tf.while_loop(
+            lambda k, a: k < 4,
+            lambda k, a: (k + 1, tf.cond(tf.equal(k % 2, 0), lambda: a + 1.0,
+                                         lambda: a * tf.tanh(a))),
+            [tf.constant(0), acc], maximum_iterations=3, name="nested")
+        for fetch, t in zip(CF_FETCHES, [y, acc, i, nested]):
+            tf.identity(t, name=fetch[:-2])
+        write_graph(g.as_graph_def(), out_dir, "control_flow.pb", as_text=False)
+        with tf1.Session() as sess:
+            values = sess.run(CF_FETCHES, {x: x_val})
+
+    class Looper(tf.Module):
+        def __init__(self):
+            super().__init__()
+            self.w = tf.Variable(np.linspace(-1, 1, 9, dtype=np.float32).reshape(3, 3))
+            self.scale = tf.Variable(1.5)
+            self.steps = tf.Variable(0, trainable=False)
+
+        @tf.function(input_signature=[tf.TensorSpec([None, 3], tf.float32, name="x")],
+                     autograph=False)
+        def __call__(self, x):
+            h = tf.cond(tf.reduce_mean(x) > 0.0, lambda: tf.matmul(x, self.w),
+                        lambda: tf.matmul(x, self.w) * self.scale)
+
+            def body(i, a):
+                self.steps.assign_add(1)
+                return i + 1, tf.tanh(tf.matmul(a, self.w)) + a
+            return tf.while_loop(lambda i, a: i < 3, body, [tf.constant(0), h])[1]
+
+    m = Looper()
+    tf.saved_model.save(m, os.path.join(out_dir, "control_flow_saved_model"))
+    np.savez(os.path.join(out_dir, "control_flow.npz"), x=x_val, pos=m(x_val).numpy(),
+             neg=m(-x_val).numpy(), **{"out%d" % i: v for i, v in enumerate(values)})
+
+
+def check_control_flow(out_dir):
+    import tensorflow as tf
+    ref = np.load(os.path.join(out_dir, "control_flow.npz"))
+    m = tf.saved_model.load(os.path.join(out_dir, "control_flow_saved_model"))
+    np.testing.assert_allclose(m(tf.constant(ref["x"])).numpy(), ref["pos"], rtol=1e-5)
+    out = m.signatures["serving_default"](x=tf.constant(-ref["x"]))["output_0"]
+    np.testing.assert_allclose(out.numpy(), ref["neg"], rtol=1e-5)
+    assert int(m.steps.numpy()) == 6
+    with tf.GradientTape() as tape:
+        total = tf.reduce_sum(m(tf.constant(ref["x"])))
+    assert tape.gradient(total, m.w).shape == (3, 3)
+    gd = tf.compat.v1.GraphDef()
+    with open(os.path.join(out_dir, "control_flow.pb"), "rb") as f:
+        gd.ParseFromString(f.read())
+    with tf.Graph().as_default():
+        tf.import_graph_def(gd, name="")
+        with tf.compat.v1.Session() as sess:
+            got = sess.run(CF_FETCHES, {"x:0": ref["x"]})
+    for i, (fetch, value) in enumerate(zip(CF_FETCHES, got)):
+        np.testing.assert_allclose(value, ref["out%d" % i], rtol=1e-5, err_msg=fetch)
+    print("TensorFlow %s runs flowgrad's If/While (GraphDef and SavedModel, nested, with "
+          "variables and gradients)" % tf.__version__)
+
+
 def check(out_dir):
     import tensorflow as tf
     from google.protobuf import text_format
     check_saved_model(out_dir)           # TF2 (eager) first, then TF1's graph mode
+    check_control_flow(out_dir)
     tf.compat.v1.disable_eager_execution()
     ref = np.load(os.path.join(out_dir, "expected.npz"))
     for name in ("graph.pbtxt", "graph.pb", "frozen.pb"):
