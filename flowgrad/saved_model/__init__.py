@@ -2,6 +2,7 @@
 (TensorFlow's format, or flowgrad's own where TensorFlow's cannot express a function; see
 ``flowgrad.saved_model.saved_model``)."""
 from flowgrad.saved_model import graph_export  # noqa: F401 - installs Graph.as_graph_def
+from flowgrad.saved_model import control_flow_export  # noqa: F401 - exports If/While
 from flowgrad.saved_model.saved_model import DEFAULT_SERVING_SIGNATURE_DEF_KEY, load, save
 
 __all__ = ["save", "load", "DEFAULT_SERVING_SIGNATURE_DEF_KEY"]

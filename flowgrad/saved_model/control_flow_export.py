@@ -21,7 +21,6 @@ A loop that slices per-iteration inputs or stacks per-iteration outputs (``tf.sc
 history a gradient reads cannot be written this way: ``UnexportableOpError`` names it."""
 from __future__ import annotations
 
-import itertools
 import re
 from collections.abc import Callable
 from typing import Any
@@ -32,10 +31,9 @@ from flowgrad.framework import dtypes
 from flowgrad.framework.tensor_shape import TensorShape
 from flowgrad.saved_model import tf_protos
 from flowgrad.saved_model.graph_export import (CONTROL_FLOW_EXPORTERS, OUTPUT_INDEX,
-                                               FunctionName, UnexportableOpError, attr,
-                                               export_op, function_ref)
-
-_counter = itertools.count(1)
+                                               FunctionLibrary, FunctionName,
+                                               UnexportableOpError, attr, export_op,
+                                               function_ref)
 #: Op types with side effects: a function holding one makes a stateful If/While.
 STATEFUL = frozenset({"RandomUniform", "RandomStandardNormal", "TruncatedNormal",
                       "RandomUniformInt", "Multinomial", "PrintV2", "Print", "Assert",
@@ -49,31 +47,6 @@ class Later:
     def __init__(self, dtype: Any, deps: list = ()):
         self.dtype = dtype
         self.deps = [t for t in deps if t is not None]     # body tensors it reads
-
-
-class FunctionLibrary:
-    """The FunctionDefs of one export (a GraphDef's or a MetaGraphDef's ``library``), each
-    traced sub-graph written once."""
-
-    def __init__(self, proto: Any):
-        self.proto = proto
-        self._names: dict = {}
-
-    def add(self, key: Any, base: str, build: Callable[[str], Any]) -> FunctionName:
-        """The name of the function for ``key``, built by ``build(name)`` the first time."""
-        if key not in self._names:
-            name = "%s_%d" % (re.sub(r"[^A-Za-z0-9_]", "_", base), next(_counter))
-            fdef = build(name)
-            self.proto.function.add().CopyFrom(fdef)
-            self._names[key] = (FunctionName(name), fdef)
-        return self._names[key][0]
-
-    def is_stateful(self, name: str) -> bool:
-        """Whether the function ``name`` (written by this library) has side effects."""
-        for fname, fdef in self._names.values():
-            if fname == name:
-                return fdef.signature.is_stateful
-        return True
 
 
 def _needed_ops(outputs: list, stops: set) -> set:

@@ -13,7 +13,9 @@ callables cannot be exported: a ``ValueError`` names the op."""
 from __future__ import annotations
 
 import functools
+import itertools
 import os
+import re
 from collections.abc import Callable
 from typing import Any
 
@@ -29,6 +31,34 @@ class UnexportableOpError(ValueError):
 
 class FunctionName(str):
     """The name of a library function, stored as a ``func`` attribute."""
+
+
+class FunctionLibrary:
+    """The FunctionDefs of one export (a GraphDef's or a MetaGraphDef's ``library``), each
+    traced sub-graph written once."""
+
+    def __init__(self, proto: Any):
+        self.proto = proto
+        self._names: dict = {}
+
+    def add(self, key: Any, base: str, build: Callable[[str], Any]) -> FunctionName:
+        """The name of the function for ``key``, built by ``build(name)`` the first time."""
+        if key not in self._names:
+            name = "%s_%d" % (re.sub(r"[^A-Za-z0-9_]", "_", base), next(_counter))
+            fdef = build(name)
+            self.proto.function.add().CopyFrom(fdef)
+            self._names[key] = (FunctionName(name), fdef)
+        return self._names[key][0]
+
+    def is_stateful(self, name: str) -> bool:
+        """Whether the function ``name`` (written by this library) has side effects."""
+        for fname, fdef in self._names.values():
+            if fname == name:
+                return fdef.signature.is_stateful
+        return True
+
+
+_counter = itertools.count(1)
 
 
 #: The GraphDef version TensorFlow 2.21 writes (``tf.version.GRAPH_DEF_VERSION``).
@@ -459,7 +489,6 @@ def to_graph_def(graph: Any, from_version: int | None = None, add_shapes: bool =
     ops = graph.get_operations()
     if from_version is not None:
         ops = ops[from_version:]
-    from flowgrad.saved_model.control_flow_export import FunctionLibrary
     library = FunctionLibrary(gd.library)
     for op in ops:
         export_op(op, add_node, library=library)
@@ -493,5 +522,3 @@ def write_graph(graph_or_graph_def: Any, logdir: str, name: str, as_text: bool =
 
 
 hooks.register(graph_def=to_graph_def)
-
-from flowgrad.saved_model import control_flow_export  # noqa: E402,F401  (registers If/While)

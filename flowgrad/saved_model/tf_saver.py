@@ -30,9 +30,8 @@ from flowgrad.runtime.function import ConcreteFunction, Function, TensorSpec
 from flowgrad.module import Module
 from flowgrad.ops.state_ops import Variable
 from flowgrad.saved_model import tf_protos
-from flowgrad.saved_model.control_flow_export import FunctionLibrary
-from flowgrad.saved_model.graph_export import (PRODUCER, UnexportableOpError, attr, export_op,
-                                               function_ref)
+from flowgrad.saved_model.graph_export import (PRODUCER, FunctionLibrary, UnexportableOpError,
+                                               attr, export_op, function_ref)
 from flowgrad.train.checkpoint import build_object_graph
 
 OBJECT_GRAPH_KEY = "_CHECKPOINTABLE_OBJECT_GRAPH"
