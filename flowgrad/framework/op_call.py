@@ -91,13 +91,34 @@ def _eager_input(x: Any, dtype: Any) -> EagerTensor:
     return EagerTensor(eager_value(arr))
 
 
+# TensorFlow's names of dtypes in kernel messages (DataTypeString), where they differ.
+_KERNEL_DTYPE_NAMES = {"float32": "float", "float64": "double", "float16": "half"}
+
+
 def _dtype_mismatch(opdef: Any, tensors: list) -> Exception:
     """The error for a same-dtype op whose inputs' dtypes differ, naming the first odd one."""
     d0 = tensors[0]._dtype
     i, t = next((i, t) for i, t in enumerate(tensors) if t._dtype is not d0)
+    names = [_KERNEL_DTYPE_NAMES.get(d.name, d.name) for d in (d0, t._dtype)]
     return argument_error("cannot compute %s as input #%d(zero-based) was expected to be a %s "
                           "tensor but is a %s tensor [Op:%s]"
-                          % (opdef.type, i, d0.name, t._dtype.name, opdef.type), TypeError)
+                          % (opdef.type, i, names[0], names[1], opdef.type), TypeError)
+
+
+def _eager_operand(opdef: Any, x: Any, dtype: Any, before: list) -> EagerTensor:
+    """Input ``len(before)`` of an eager op, converted to ``dtype`` when it is a Python value.
+
+    Where the value does not fit ``dtype`` (``tf.constant(1) + 1.5``), a same-dtype op
+    fails as TensorFlow's kernel does: InvalidArgumentError naming both dtypes."""
+    try:
+        return _eager_input(x, dtype)
+    except TypeError:
+        if not (opdef.same_dtype and before) or dtype is None:
+            raise
+    own = _eager_input(x, None)
+    if own._dtype is before[0]._dtype:
+        raise TypeError("Cannot convert %r to EagerTensor of dtype %s" % (x, dtype))
+    return own
 
 
 def _execute(opdef: Any, inputs: Any, attrs: dict, dtype: Any) -> Any:
@@ -111,7 +132,7 @@ def _execute(opdef: Any, inputs: Any, attrs: dict, dtype: Any) -> Any:
         if type(a) is not EagerTensor:
             a = _eager_input(a, dtype)
         if type(b) is not EagerTensor:
-            b = _eager_input(b, dtype)
+            b = _eager_operand(opdef, b, dtype, [a])
         tensors = [a, b]
         if opdef.same_dtype and a._dtype is not b._dtype:
             raise _dtype_mismatch(opdef, tensors)

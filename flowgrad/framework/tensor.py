@@ -393,19 +393,11 @@ def to_numpy(value: Any, dtype: dtypes.DType | None = None) -> np.ndarray:
     if arr.dtype.kind in "OUS" and dt is not dtypes.string:
         raise TypeError("Cannot convert %r to a tensor of dtype %s." % (value, dt.name))
     if arr.size and (arr.dtype.kind in "fc" and dt.np.kind in "iub" or
-                     arr.dtype.kind == "i" and dt.np.kind == "b" or     # [] fits any dtype
-                     arr.dtype.kind in "iu" and dt.np.kind in "iu" and arr.dtype != dt.np
-                     and not _ints_fit(value, arr, dt.np)):
+                     arr.dtype.kind == "i" and dt.np.kind == "b"):     # [] fits any dtype
         raise TypeError("Cannot convert %r to EagerTensor of dtype %s" % (value, dt.name))
+    # Python integers out of the dtype's range wrap around, as TensorFlow's constants do
+    # (tf.constant(300, tf.uint8) is 44); feeding one is the TypeError of Session.run.
     return arr.astype(dt.np, copy=False)
-
-
-def _ints_fit(value: Any, arr: np.ndarray, np_dtype: np.dtype) -> bool:
-    """Whether Python integers are in ``np_dtype``'s range (NumPy would wrap them)."""
-    info = np.iinfo(np_dtype)
-    if type(value) is int:
-        return info.min <= value <= info.max
-    return info.min <= arr.min() and arr.max() <= info.max
 
 
 def convert_to_tensor(value: Any, dtype: Any = None, name: str | None = None,
