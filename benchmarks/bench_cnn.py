@@ -1,11 +1,24 @@
 """CNN training speed: the W5 MNIST CNN in flowgrad graph mode against a hand-written NumPy
 im2col version of the same training step.
 
-Run:  python benchmarks/bench_cnn.py [--steps N] [--repeat N] [--kernels] [--tensorflow PY]
+Run:  env -u OPENBLAS_CORETYPE -u OPENBLAS_L2_SIZE python benchmarks/bench_cnn.py
+          [--steps N] [--repeat N] [--threads 1,2] [--kernels] [--markdown] [--tensorflow PY]
 
 With TensorFlow installed for the Python ``PY`` (default /work/venv-tf/bin/python, skipped
 when absent), the same training step (``tf.compat.v1`` graph mode, the same weights, batches
-and Adam) is timed there too, in a child process started between the rounds.
+and Adam) is timed there too, in a child process that runs one round whenever this one
+has run its flowgrad and NumPy rounds (so that all three see the same machine load).
+
+Threads: the three are compared at equal thread budgets, each thread count of
+``--threads`` in turn. With T threads, TensorFlow's Session has
+``intra_op_parallelism_threads`` and ``inter_op_parallelism_threads`` T, flowgrad's
+``tf.config.threading`` intra-op threads and its Session's inter-op threads are T, and
+NumPy's BLAS pool has T threads (threadpoolctl). T = 1 compares the kernels (one thread
+each, the least sensitive to other processes on a shared machine); T = the number of cores
+compares what each does with the whole machine (TensorFlow's default). flowgrad's thread
+budget may use fewer BLAS threads than T while other processes keep cores busy; neither
+TensorFlow nor the NumPy version does. Do not set ``OPENBLAS_NUM_THREADS``: it caps
+flowgrad's budget (and the NumPy version's pool) below T.
 
 The model: conv 5x5x32 SAME + ReLU + 2x2 max-pool, conv 5x5x64 SAME + ReLU + 2x2 max-pool,
 dense 1024 + ReLU, dense 10, softmax cross-entropy, Adam(1e-4), batches of 64 MNIST images,
@@ -17,48 +30,59 @@ reshaping into 2x2 blocks (the gradient to the first maximum of a window, as
 TensorFlow's), TensorFlow's Adam formula. Both start from the same weights
 and the script checks that they end with the same weights.
 
-How flowgrad's convolution kernels were chosen (``--kernels`` re-measures; times in ms
-on the 2-core development machine, float32, OPENBLAS_NUM_THREADS=1, batch 64; conv2 is
-14x14x32 -> 64 channels, conv1 28x28x1 -> 32):
+How flowgrad's convolution kernels were chosen (``--kernels`` re-measures: the median
+thread CPU time of 9 interleaved calls with one BLAS thread, float32, batch 64; conv2 is
+14x14x32 -> 64 channels, conv1 28x28x1 -> 32; on the shared 2-core AMD EPYC (AVX2)
+machine at load average 14, where every figure is about twice an idle machine's):
 
   ============================================  =======  =======
   kernel                                          conv2    conv1
   ============================================  =======  =======
-  forward: im2col into a reused buffer + GEMM      19.4      3.5
-  forward: im2col by reshape (new array) + GEMM    24.6      3.5
-  forward: sliding_window_view + GEMM              39.4      3.5
-  forward: np.tensordot on the window view         25.0      3.7
-  forward: np.einsum(optimize=True)                40.7      2.9
-  forward: one GEMM per tap (25), accumulated      24.3     59.6
-  input grad: GEMM to columns + col2im             30.4      3.5
-  input grad: one GEMM per tap, added in place     20.2      5.3
-  filter grad: columns.T @ dy (one GEMM)           23.9      4.4
-  filter grad: transposed columns @ dy             29.2      1.7
-  filter grad: one GEMM per tap                    20.3      2.7
+  forward: im2col into a reused buffer + GEMM      39.6      7.2
+  forward: the same in 2 MB batch chunks           35.8      6.7
+  forward: im2col by reshape (new array) + GEMM    47.0      7.3
+  forward: sliding_window_view + GEMM              67.5      7.2
+  forward: np.tensordot on the window view         46.8      7.9
+  forward: np.einsum(optimize=True)                67.0      9.3
+  forward: one GEMM per tap, accumulated           90.2    143.5
+  input grad: GEMM to columns + col2im             90.3     17.9
+  input grad: one GEMM per tap, added in place     69.6     22.2
+  input grad: the same in batch chunks             44.7     10.9
+  filter grad: columns.T @ dy (one GEMM)           38.7      7.4
+  filter grad: the same in 2 MB batch chunks       38.1      7.6
+  filter grad: transposed columns @ dy             65.8      5.3
+  filter grad: one GEMM per tap                    70.1     13.3
   ============================================  =======  =======
 
-So Conv2D is im2col + one GEMM with the column matrix in a reused per-thread buffer
-(a fresh 40 MB array costs page faults every step); Conv2DBackpropInput is one GEMM
-per tap added into the padded gradient when C > 1 (no 40 MB column matrix to write
-and scatter), GEMM + col2im when C = 1; Conv2DBackpropFilter is one GEMM per tap
-when C >= 16 and one GEMM on transposed columns (a long inner dimension) below.
+So all three kernels run in batch chunks whose work arrays stay in the cache (about
+2 MB: the chunk's columns are still there when its GEMM reads them); Conv2D is im2col +
+one GEMM per chunk with the column matrix in a reused per-thread buffer (a fresh 40 MB
+array costs page faults every step); Conv2DBackpropInput is one GEMM per tap added into
+the padded gradient when C > 1 (no 40 MB column matrix to write and scatter), GEMM +
+col2im when C = 1; Conv2DBackpropFilter is columns.T @ dy, summed over the chunks, when
+C >= 8 and one GEMM on transposed columns (a long inner dimension) below. The chunks
+depend on the shapes only, not on the BLAS threads, so a busy machine computes the same
+values as an idle one. An earlier AVX-512 machine favoured one GEMM per tap for the
+filter gradient too (20 ms against 24 ms); here it is 1.8x the columns' time, and 25
+small GEMMs keep two BLAS threads waiting for each other 25 times.
 Padding writes into a reused buffer (0.09 ms against 0.18 ms for ``np.pad``).
 """
 from __future__ import annotations
 
 import argparse
 import os
+import statistics
 import subprocess
+import sys
 import tempfile
 import time
+from typing import Any
 
-os.environ.setdefault("OPENBLAS_NUM_THREADS", "1")  # as the other benchmarks
+import numpy as np
+from bench_session import best_of, mnist_batches  # noqa: E402
+from numpy.lib.stride_tricks import as_strided, sliding_window_view
 
-import numpy as np  # noqa: E402
-from bench_session import best_of, mnist_batches, print_table  # noqa: E402
-from numpy.lib.stride_tricks import as_strided, sliding_window_view  # noqa: E402
-
-import flowgrad.compat.v1 as tf  # noqa: E402
+import flowgrad.compat.v1 as tf
 
 LR, B1, B2, EPS = 1e-4, 0.9, 0.999, 1e-8
 SHAPES = [(5, 5, 1, 32), (32,), (5, 5, 32, 64), (64,), (3136, 1024), (1024,), (1024, 10), (10,)]
@@ -191,114 +215,177 @@ class NumpyCNN:
 # --------------------------------------------------------------------------------------
 
 
-def training_steps(batches: list, repeat: int) -> tuple:
-    """Seconds per training step (flowgrad, NumPy), best of ``repeat`` interleaved rounds, and
-    the largest difference between the two versions' weights after one round."""
+def training_rounds(batches: list, rounds: int, thread_counts: list,
+                    tf_python: str | None) -> tuple:
+    """Seconds per training step, per thread count: lists of ``rounds`` samples for
+    flowgrad, NumPy and TensorFlow (None where TensorFlow is not there), the three run one
+    after another within each round so that all see the same machine load; and the largest
+    difference between flowgrad's and NumPy's weights after one round.
+
+    With T threads: flowgrad's intra-op threads (``tf.config.threading``) and its Session's
+    ``inter_op_parallelism_threads`` are T, NumPy's BLAS pool has T threads
+    (threadpoolctl), and TensorFlow's Session config has ``intra_op_parallelism_threads``
+    and ``inter_op_parallelism_threads`` T. flowgrad's budget may use fewer BLAS threads
+    when other processes keep cores busy (``flowgrad.framework.threads``)."""
+    import threadpoolctl
+
+    from flowgrad.framework import threads as fg_threads
     weights = initial_weights()
-    with tf.Graph().as_default():
-        x, y, loss, train, variables = flowgrad_model(weights)
-        sess = tf.Session()
-        init = tf.global_variables_initializer()
-        sess.run(init)
-        sess.run(train, {x: batches[0][0], y: batches[0][1]})     # compile the plan
-
-        def ours() -> None:
+    out = {}
+    diff = 0.0
+    for t in thread_counts:
+        fg_threads.set_intra_op_threads(t)
+        with tf.Graph().as_default():
+            x, y, loss, train, variables = flowgrad_model(weights)
+            sess = tf.Session(config=tf.ConfigProto(inter_op_parallelism_threads=t))
+            init = tf.global_variables_initializer()
             sess.run(init)
-            for bx, by in batches:
-                sess.run([train, loss], {x: bx, y: by})
+            sess.run(train, {x: batches[0][0], y: batches[0][1]})     # compile the plan
 
-        model = None
+            def ours() -> None:
+                sess.run(init)
+                for bx, by in batches:
+                    sess.run([train, loss], {x: bx, y: by})
 
-        def theirs() -> None:
-            nonlocal model
-            model = NumpyCNN(weights)
-            for bx, by in batches:
-                model.step(bx, by)
+            model = None
 
-        t_ours = t_theirs = float("inf")
-        for _ in range(repeat):         # interleaved, so that both see the same machine load
-            t_ours = min(t_ours, best_of(ours, 1) / len(batches))
-            t_theirs = min(t_theirs, best_of(theirs, 1) / len(batches))
-        final = sess.run(variables)
-    diff = max(float(np.max(np.abs(a - b))) for a, b in zip(final, model.p))
-    return t_ours, t_theirs, diff
+            def theirs() -> None:
+                nonlocal model
+                model = NumpyCNN(weights)
+                with threadpoolctl.threadpool_limits(t, "blas"):
+                    for bx, by in batches:
+                        model.step(bx, by)
+
+            child = TensorFlowChild(tf_python, batches, t) if tf_python else None
+            samples: tuple = ([], [], [])
+            try:
+                for _ in range(rounds):
+                    samples[0].append(best_of(ours, 1) / len(batches))
+                    samples[1].append(best_of(theirs, 1) / len(batches))
+                    if child is not None and child.alive:
+                        samples[2].append(child.round())
+            finally:
+                if child is not None:
+                    child.close()
+            final = sess.run(variables)
+            sess.close()
+        diff = max([diff] + [float(np.max(np.abs(a - b))) for a, b in zip(final, model.p)])
+        out[t] = samples
+    fg_threads.set_intra_op_threads(0)
+    return out, diff
 
 
-def kernel_alternatives() -> None:
-    """Times the convolution kernel variants the module docstring compares."""
+def kernel_alternatives(rounds: int = 9) -> None:
+    """Times the convolution kernel variants the module docstring compares: the median
+    thread CPU time (``time.thread_time``, less sensitive to other processes than the wall
+    clock) of ``rounds`` calls, interleaved, with one BLAS thread."""
+    import threadpoolctl
     rng = np.random.default_rng(0)
+    with threadpoolctl.threadpool_limits(1, "blas"):
+        for shape in (("conv2", (64, 14, 32, 64, 5)), ("conv1", (64, 28, 1, 32, 5))):
+            _kernel_rows(rng, rounds, *shape)
 
-    def ms(fn: object) -> float:
-        return 1e3 * best_of(fn, 5)
 
-    for name, (n, h, c, o, k) in (("conv2", (64, 14, 32, 64, 5)), ("conv1", (64, 28, 1, 32, 5))):
-        p = k // 2
-        x = rng.standard_normal((n, h, h, c)).astype(np.float32)
-        w = rng.standard_normal((k, k, c, o)).astype(np.float32)
-        dy = rng.standard_normal((n, h, h, o)).astype(np.float32).reshape(-1, o)
-        xp = np.pad(x, ((0, 0), (p, p), (p, p), (0, 0)))
-        s = xp.strides
-        win = as_strided(xp, (n, h, h, k, k, c), (s[0], s[1], s[2], s[1], s[2], s[3]))
-        swv = sliding_window_view(xp, (k, k), axis=(1, 2))
-        wc = w.transpose(2, 0, 1, 3).reshape(-1, o).copy()
-        w2 = w.reshape(-1, o)
-        buf = np.empty(win.shape, np.float32)
-        buf_t = np.empty((k, k, c, n, h, h), np.float32)
-        m = n * h * h
-        taps = [(i, j) for i in range(k) for j in range(k)]
+def _chunked(n: int, per_example: int, fn: Any) -> Any:
+    """``fn(batch slice)`` over chunks of about 2 MB of columns (conv_ops' cached chunks)."""
+    step = max(1, (1 << 19) // per_example)
+    return lambda: [fn(slice(b, b + step)) for b in range(0, n, step)]
 
-        def fwd_buffer() -> None:
-            np.copyto(buf, win)
-            buf.reshape(m, -1) @ w2
 
-        def fwd_taps() -> None:
-            out = np.zeros((m, o), np.float32)
-            for i, j in taps:
-                out += np.ascontiguousarray(xp[:, i:i + h, j:j + h]).reshape(-1, c) @ w[i, j]
+def _kernel_rows(rng: Any, rounds: int, name: str, shape: tuple) -> None:
+    n, h, c, o, k = shape
+    p = k // 2
+    x = rng.standard_normal((n, h, h, c)).astype(np.float32)
+    w = rng.standard_normal((k, k, c, o)).astype(np.float32)
+    dy = rng.standard_normal((n, h, h, o)).astype(np.float32).reshape(-1, o)
+    xp = np.pad(x, ((0, 0), (p, p), (p, p), (0, 0)))
+    s = xp.strides
+    win = as_strided(xp, (n, h, h, k, k, c), (s[0], s[1], s[2], s[1], s[2], s[3]))
+    swv = sliding_window_view(xp, (k, k), axis=(1, 2))
+    wc = w.transpose(2, 0, 1, 3).reshape(-1, o).copy()
+    w2 = w.reshape(-1, o)
+    buf = np.empty(win.shape, np.float32)
+    buf_t = np.empty((k, k, c, n, h, h), np.float32)
+    m, per = n * h * h, h * h * k * k * c
+    taps = [(i, j) for i in range(k) for j in range(k)]
+    rows_of = h * h                     # rows of the column matrix per example
 
-        def in_col2im() -> None:
-            _col2im(dy @ w2.T, x.shape, k)
+    def fwd_buffer() -> None:
+        np.copyto(buf, win)
+        buf.reshape(m, -1) @ w2
 
-        def in_taps() -> None:
-            dxp = np.zeros(xp.shape, np.float32)
-            for i, j in taps:
-                dxp[:, i:i + h, j:j + h] += (dy @ w[i, j].T).reshape(n, h, h, c)
+    def fwd_chunk(b: slice) -> None:
+        np.copyto(buf[b], win[b])
+        buf[b].reshape(-1, k * k * c) @ w2
 
-        def filt_cols() -> None:
-            np.copyto(buf, win)
-            buf.reshape(m, -1).T @ dy
+    def fwd_taps() -> None:
+        out = np.zeros((m, o), np.float32)
+        for i, j in taps:
+            out += np.ascontiguousarray(xp[:, i:i + h, j:j + h]).reshape(-1, c) @ w[i, j]
 
-        def filt_cols_t() -> None:
-            np.copyto(buf_t, win.transpose(3, 4, 5, 0, 1, 2))
-            buf_t.reshape(-1, m) @ dy
+    def in_col2im() -> None:
+        _col2im(dy @ w2.T, x.shape, k)
 
-        def filt_taps() -> None:
-            for i, j in taps:
-                np.ascontiguousarray(xp[:, i:i + h, j:j + h]).reshape(-1, c).T @ dy
+    def in_taps() -> None:
+        dxp = np.zeros(xp.shape, np.float32)
+        for i, j in taps:
+            dxp[:, i:i + h, j:j + h] += (dy @ w[i, j].T).reshape(n, h, h, c)
 
-        rows = [
-            ("forward: im2col into a reused buffer + GEMM", fwd_buffer),
-            ("forward: im2col by reshape (new array) + GEMM", lambda: win.reshape(m, -1) @ w2),
-            ("forward: sliding_window_view + GEMM", lambda: swv.reshape(m, -1) @ wc),
-            ("forward: np.tensordot on the window view",
-             lambda: np.tensordot(win, w, axes=([3, 4, 5], [0, 1, 2]))),
-            ("forward: np.einsum(optimize=True)",
-             lambda: np.einsum("nhwijc,ijco->nhwo", win, w, optimize=True)),
-            ("forward: one GEMM per tap, accumulated", fwd_taps),
-            ("input grad: GEMM to columns + col2im", in_col2im),
-            ("input grad: one GEMM per tap, added in place", in_taps),
-            ("filter grad: columns.T @ dy (one GEMM)", filt_cols),
-            ("filter grad: transposed columns @ dy", filt_cols_t),
-            ("filter grad: one GEMM per tap", filt_taps),
-        ]
-        print("%s (N=%d, %dx%dx%d -> %d, %dx%d):" % (name, n, h, h, c, o, k, k))
+    def in_taps_chunk(b: slice) -> None:
+        dxp = np.zeros(xp[b].shape, np.float32)
+        d = dy[b.start * rows_of:b.stop * rows_of]
+        for i, j in taps:
+            dxp[:, i:i + h, j:j + h] += (d @ w[i, j].T).reshape(-1, h, h, c)
+
+    def filt_cols() -> None:
+        np.copyto(buf, win)
+        buf.reshape(m, -1).T @ dy
+
+    def filt_cols_chunk(b: slice) -> None:
+        np.copyto(buf[b], win[b])
+        buf[b].reshape(-1, k * k * c).T @ dy[b.start * rows_of:b.stop * rows_of]
+
+    def filt_cols_t() -> None:
+        np.copyto(buf_t, win.transpose(3, 4, 5, 0, 1, 2))
+        buf_t.reshape(-1, m) @ dy
+
+    def filt_taps() -> None:
+        for i, j in taps:
+            np.ascontiguousarray(xp[:, i:i + h, j:j + h]).reshape(-1, c).T @ dy
+
+    rows = [
+        ("forward: im2col into a reused buffer + GEMM", fwd_buffer),
+        ("forward: the same in 2 MB batch chunks", _chunked(n, per, fwd_chunk)),
+        ("forward: im2col by reshape (new array) + GEMM", lambda: win.reshape(m, -1) @ w2),
+        ("forward: sliding_window_view + GEMM", lambda: swv.reshape(m, -1) @ wc),
+        ("forward: np.tensordot on the window view",
+         lambda: np.tensordot(win, w, axes=([3, 4, 5], [0, 1, 2]))),
+        ("forward: np.einsum(optimize=True)",
+         lambda: np.einsum("nhwijc,ijco->nhwo", win, w, optimize=True)),
+        ("forward: one GEMM per tap, accumulated", fwd_taps),
+        ("input grad: GEMM to columns + col2im", in_col2im),
+        ("input grad: one GEMM per tap, added in place", in_taps),
+        ("input grad: the same in batch chunks", _chunked(n, h * h * (c + o), in_taps_chunk)),
+        ("filter grad: columns.T @ dy (one GEMM)", filt_cols),
+        ("filter grad: the same in 2 MB batch chunks", _chunked(n, per, filt_cols_chunk)),
+        ("filter grad: transposed columns @ dy", filt_cols_t),
+        ("filter grad: one GEMM per tap", filt_taps),
+    ]
+    samples: dict = {label: [] for label, _ in rows}
+    for _ in range(rounds):
         for label, fn in rows:
-            print("  %-48s %7.1f ms" % (label, ms(fn)))
+            t0 = time.thread_time()
+            fn()
+            samples[label].append(time.thread_time() - t0)
+    print("%s (N=%d, %dx%dx%d -> %d, %dx%d):" % (name, n, h, h, c, o, k, k))
+    for label, _ in rows:
+        print("  %-48s %7.1f ms" % (label, 1e3 * statistics.median(samples[label])))
 
 
-def tensorflow_step(batches: list, repeat: int) -> float:
-    """Seconds per training step of the same model in TensorFlow (run in its own process by
-    ``--as-tensorflow``: its graph, the same weights and batches), best of ``repeat``."""
+def tensorflow_session(batches: list, threads: int) -> Any:
+    """The same training step in TensorFlow (``tf.compat.v1`` graph mode, the same weights
+    and batches, ``threads`` intra- and inter-op threads): a function running one round and
+    returning seconds per step. Runs in the child process (``--as-tensorflow``)."""
     import tensorflow.compat.v1 as tft
     tft.disable_v2_behavior()
     weights = initial_weights()
@@ -314,67 +401,131 @@ def tensorflow_step(batches: list, repeat: int) -> float:
     loss = tft.reduce_mean(tft.nn.softmax_cross_entropy_with_logits_v2(labels=y,
                                                                        logits=logits))
     train = tft.train.AdamOptimizer(LR, B1, B2, EPS).minimize(loss)
-    sess = tft.Session()
+    sess = tft.Session(config=tft.ConfigProto(intra_op_parallelism_threads=threads,
+                                              inter_op_parallelism_threads=threads))
     init = tft.global_variables_initializer()
     sess.run(init)
     sess.run(train, {x: batches[0][0], y: batches[0][1]})
 
-    def steps() -> None:
+    def one_round() -> float:
         sess.run(init)
+        t0 = time.perf_counter()
         for bx, by in batches:
             sess.run([train, loss], {x: bx, y: by})
-    return best_of(steps, repeat) / len(batches)
+        return (time.perf_counter() - t0) / len(batches)
+    return one_round
 
 
-def tensorflow_in_child(python: str, batches: list, repeat: int) -> float | None:
-    """``tensorflow_step`` run by ``python`` in a child process; None where that Python or
-    its TensorFlow is missing."""
-    if not os.path.exists(python):
-        return None
-    with tempfile.TemporaryDirectory() as tmp:
-        path = os.path.join(tmp, "batches.npz")
+class TensorFlowChild:
+    """``tensorflow_session`` in a child process run by ``python`` (TensorFlow's own
+    Python): ``round()`` runs one round there and returns its seconds per step. ``alive``
+    is False where that Python or its TensorFlow is missing."""
+
+    def __init__(self, python: str, batches: list, threads: int):
+        self.proc = None
+        self.alive = os.path.exists(python)
+        if not self.alive:
+            print("TensorFlow skipped: no %s" % python)
+            return
+        self.tmp = tempfile.TemporaryDirectory()
+        path = os.path.join(self.tmp.name, "batches.npz")
         np.savez(path, x=np.stack([b[0] for b in batches]), y=np.stack([b[1] for b in batches]))
         env = dict(os.environ, TF_CPP_MIN_LOG_LEVEL="3",
                    PYTHONPATH=os.pathsep.join([os.path.dirname(os.path.dirname(
                        os.path.abspath(__file__))), os.environ.get("PYTHONPATH", "")]))
-        done = subprocess.run([python, os.path.abspath(__file__), "--as-tensorflow", path,
-                               "--repeat", str(repeat)], capture_output=True, text=True,
-                              env=env)
-    if done.returncode:
-        print("TensorFlow skipped: %s" % (done.stderr.strip().splitlines() or ["?"])[-1])
-        return None
-    return float(done.stdout.split()[-1])
+        self.proc = subprocess.Popen(
+            [python, os.path.abspath(__file__), "--as-tensorflow", path, "--threads",
+             str(threads)], stdin=subprocess.PIPE, stdout=subprocess.PIPE,
+            stderr=subprocess.PIPE, text=True, env=env)
+        self._answer()                                  # "ready" once the graph is built
+
+    def _answer(self) -> str | None:
+        line = self.proc.stdout.readline()
+        if not line:
+            err = self.proc.stderr.read().strip().splitlines() or ["?"]
+            print("TensorFlow skipped: %s" % err[-1])
+            self.alive = False
+            return None
+        return line
+
+    def round(self) -> float:
+        self.proc.stdin.write("run\n")
+        self.proc.stdin.flush()
+        line = self._answer()
+        return float(line) if line else float("nan")
+
+    def close(self) -> None:
+        if self.proc is not None:
+            self.proc.stdin.close()
+            self.proc.wait()
+            self.tmp.cleanup()
+
+
+def serve_tensorflow(npz: str, threads: int) -> None:
+    """The child's side of ``TensorFlowChild``: one round per "run" line on stdin."""
+    data = np.load(npz)
+    one_round = tensorflow_session(list(zip(data["x"], data["y"])), threads)
+    print("ready", flush=True)
+    for _ in sys.stdin:
+        print(one_round(), flush=True)
+
+
+def _median(samples: list) -> float:
+    return statistics.median(samples) if samples else float("nan")
+
+
+def print_comparison(results: dict, markdown: bool) -> None:
+    """The table: per thread count, the medians of flowgrad, NumPy and TensorFlow, and
+    flowgrad's ratios to the other two."""
+    head = ("threads", "flowgrad", "NumPy", "TensorFlow", "flowgrad/NumPy", "flowgrad/TF")
+    if markdown:
+        print("| " + " | ".join(head) + " |")
+        print("|" + "---|" * len(head))
+    else:
+        print("%-8s %10s %10s %11s %15s %12s" % head)
+    for t, (ours, numpy_, tf_) in results.items():
+        a, b, c = _median(ours), _median(numpy_), _median(tf_)
+        cells = (str(t), "%.0f ms" % (1e3 * a), "%.0f ms" % (1e3 * b),
+                 "%.0f ms" % (1e3 * c) if tf_ else "-", "%.2fx" % (a / b),
+                 "%.2fx" % (a / c) if tf_ else "-")
+        if markdown:
+            print("| " + " | ".join(cells) + " |")
+        else:
+            print("%-8s %10s %10s %11s %15s %12s" % cells)
 
 
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    ap.add_argument("--steps", type=int, default=20, help="training steps per round")
-    ap.add_argument("--repeat", type=int, default=5, help="rounds; the best is reported")
+    ap.add_argument("--steps", type=int, default=10, help="training steps per round")
+    ap.add_argument("--repeat", type=int, default=5, help="rounds; the medians are reported")
+    ap.add_argument("--threads", default="1,2",
+                    help="comma-separated thread counts to compare at (default 1,2)")
     ap.add_argument("--kernels", action="store_true",
                     help="also time the convolution kernel alternatives")
+    ap.add_argument("--markdown", action="store_true", help="print the table as Markdown")
     ap.add_argument("--tensorflow", default="/work/venv-tf/bin/python",
                     help="a Python with TensorFlow to time the same step in ('' to skip)")
     ap.add_argument("--as-tensorflow", metavar="NPZ", help=argparse.SUPPRESS)
     args = ap.parse_args()
     if args.as_tensorflow:
-        data = np.load(args.as_tensorflow)
-        print(tensorflow_step(list(zip(data["x"], data["y"])), args.repeat))
+        serve_tensorflow(args.as_tensorflow, int(args.threads))
         return
     tf.disable_v2_behavior()
     if args.kernels:
         kernel_alternatives()
     t0 = time.perf_counter()
+    load = os.getloadavg()[0]
     batches = image_batches(args.steps)
-    ours, theirs, diff = training_steps(batches, args.repeat)
-    t_tf = tensorflow_in_child(args.tensorflow, batches, args.repeat) if args.tensorflow \
-        else None
-    print_table([("W5 CNN training step, Adam, batch 64", ours, theirs, "s")])
-    if t_tf is not None:
-        print("TensorFlow (%s): %.3f s a step; flowgrad / TensorFlow = %.2fx"
-              % (args.tensorflow, t_tf, ours / t_tf))
-    print("BLAS threads (threadpoolctl): %s" % _blas_threads())
-    print("largest weight difference after %d steps: %.2e (%.0f s in all)"
-          % (args.steps, diff, time.perf_counter() - t0))
+    results, diff = training_rounds(batches, args.repeat,
+                                    [int(t) for t in args.threads.split(",")],
+                                    args.tensorflow or None)
+    print("W5 CNN training step, Adam, batch 64: medians of %d rounds of %d steps"
+          % (args.repeat, args.steps))
+    print_comparison(results, args.markdown)
+    print("BLAS: %s; TensorFlow: %s" % (_blas_threads(), args.tensorflow or "skipped"))
+    print("largest weight difference flowgrad - NumPy after %d steps: %.2e" % (args.steps, diff))
+    print("load average %.1f at the start, %.1f at the end (%.0f s in all)"
+          % (load, os.getloadavg()[0], time.perf_counter() - t0))
 
 
 def _blas_threads() -> str:

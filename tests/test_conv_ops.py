@@ -167,6 +167,7 @@ def test_conv2d_backprop_filter_matches_naive_loops(xs, fs, strides, padding, di
 @pytest.mark.parametrize("xs,fs,strides,padding,dilations", [FORWARD[2], FORWARD[8]] + WIDE)
 def test_large_batches_are_computed_in_chunks(monkeypatch, xs, fs, strides, padding, dilations):
     monkeypatch.setattr(conv_ops, "_CHUNK_ELEMENTS", 50)     # one or two examples a chunk
+    monkeypatch.setattr(conv_ops, "_CACHE_ELEMENTS", 50)
     xs = (5,) + xs[1:]
     x, w = R.normal(size=xs), R.normal(size=fs)
     want = naive_conv2d(x, w, strides, padding, dilations)
@@ -179,6 +180,34 @@ def test_large_batches_are_computed_in_chunks(monkeypatch, xs, fs, strides, padd
                                                                    dilations), atol=1e-10)
     np.testing.assert_allclose(got[2], naive_conv2d_backprop_filter(x, fs, dy, strides, padding,
                                                                     dilations), atol=1e-10)
+
+
+@pytest.mark.parametrize("xs,fs,padding", [((5, 9, 9, 32), (5, 5, 32, 6), "SAME"),
+                                           ((4, 10, 10, 1), (5, 5, 1, 8), "SAME"),
+                                           ((3, 8, 7, 5), (3, 3, 5, 4), "VALID")])
+@pytest.mark.parametrize("cache_elements", [1, 1 << 19])
+def test_float32_kernels_are_within_ulps_of_float64(monkeypatch, xs, fs, padding,
+                                                    cache_elements):
+    # the float32 kernels, in cache-sized batch chunks or one example a chunk, differ from
+    # the exact value by rounding only: at most 16 float32 ulps of the sum of |products|
+    # (a wrong tap or chunk would be off by whole products)
+    monkeypatch.setattr(conv_ops, "_CACHE_ELEMENTS", cache_elements)
+    x, w = R.normal(size=xs), R.normal(size=fs)
+    dy = R.normal(size=naive_conv2d(x, w, padding=padding).shape)
+    x32, w32, dy32 = (v.astype(np.float32) for v in (x, w, dy))
+    x, w, dy = (v.astype(np.float64) for v in (x32, w32, dy32))    # the float32 values, exact
+    kw = dict(strides=[1, 1, 1, 1], padding=padding)
+    got = run([tf.nn.conv2d(x32, w32, **kw), tf.nn.conv2d_backprop_input(xs, w32, dy32, **kw),
+               tf.nn.conv2d_backprop_filter(x32, fs, dy32, **kw)])
+    exact = [naive_conv2d(x, w, padding=padding),
+             naive_conv2d_backprop_input(xs, w, dy, (1, 1), padding),
+             naive_conv2d_backprop_filter(x, fs, dy, (1, 1), padding)]
+    bound = [naive_conv2d(abs(x), abs(w), padding=padding),
+             naive_conv2d_backprop_input(xs, abs(w), abs(dy), (1, 1), padding),
+             naive_conv2d_backprop_filter(abs(x), fs, abs(dy), (1, 1), padding)]
+    for g, e, b in zip(got, exact, bound):
+        assert g.dtype == np.float32
+        assert np.all(np.abs(g - e) <= 16 * np.finfo(np.float32).eps * b)
 
 
 def test_empty_batch():

@@ -2,12 +2,14 @@
 conv2d_transpose, separable and atrous convolutions built on them.
 
 Kernels work in NHWC (NCHW is transposed in and out) on a zero-padded copy of the
-input, in batch chunks that keep work arrays bounded. Conv2D is im2col + one GEMM: a
-strided window view (N, OH, OW, KH, KW, C) of the padded input is copied into a reused
-column buffer and multiplied by the filter reshaped to (KH*KW*C, O).
+input, in batch chunks whose work arrays stay in the cache (about 2 MB; a chunk's
+columns are read by the GEMM right after they are written). Conv2D is im2col + one GEMM
+per chunk: a strided window view (N, OH, OW, KH, KW, C) of the padded input is copied
+into a reused column buffer and multiplied by the filter reshaped to (KH*KW*C, O).
 Conv2DBackpropInput is one (M, O) x (O, C) GEMM per window tap added into a strided
-slice of the padded gradient (GEMM + col2im when C = 1); Conv2DBackpropFilter is one
-GEMM per tap when C >= 16, else one GEMM on transposed columns. The depthwise ops
+slice of the padded gradient (GEMM + col2im when C = 1); Conv2DBackpropFilter is the
+same column matrix, transposed in one GEMM with dy (columns.T @ dy, summed over the
+chunks), when C >= 8, else one GEMM on transposed columns. The depthwise ops
 multiply-add whole arrays, one window tap at a time.
 ``benchmarks/bench_cnn.py`` records the measurements behind these choices.
 
@@ -88,6 +90,8 @@ def window_geometry(in_hw: tuple, k_hw: tuple, strides: tuple, dilations: tuple,
 _buffers = threading.local()
 _SCRATCH_BYTES = 1 << 28        # work arrays kept per thread (the oldest go first)
 _CHUNK_ELEMENTS = 1 << 24       # a convolution's batch is cut so its column matrix stays below
+_CACHE_ELEMENTS = 1 << 19       # ... and below this (2 MB of float32) where a chunk should stay
+                                # in the cache between its copy and its GEMM
 
 
 def scratch(shape: tuple, dtype: Any, slot: str) -> np.ndarray:
@@ -106,9 +110,10 @@ def scratch(shape: tuple, dtype: Any, slot: str) -> np.ndarray:
     return buf
 
 
-def batch_chunks(n: int, per_example: int) -> list:
-    """Slices of a batch of ``n`` whose work arrays (``per_example`` elements each) stay small."""
-    step = max(1, _CHUNK_ELEMENTS // max(per_example, 1))
+def batch_chunks(n: int, per_example: int, cached: bool = False) -> list:
+    """Slices of a batch of ``n`` whose work arrays (``per_example`` elements each) stay small
+    (with ``cached``, small enough to stay in the cache; at least one example each)."""
+    step = max(1, (_CACHE_ELEMENTS if cached else _CHUNK_ELEMENTS) // max(per_example, 1))
     return [slice(b, min(b + step, n)) for b in range(0, n, step)] or [slice(0, 0)]
 
 
@@ -196,12 +201,13 @@ def _conv2d_kernel(x: np.ndarray, f: np.ndarray, **attrs: Any) -> np.ndarray:
     _check_depth(x.shape[3], c)
     strides, dilations, out_hw, pads = _conv_setup(attrs, x.shape[1:3], (kh, kw))
     f2 = f.reshape(kh * kw * c, o)
-    parts = []
-    for b in batch_chunks(x.shape[0], out_hw[0] * out_hw[1] * kh * kw * c):
-        xb = x[b]
-        cols = _columns(xb, (kh, kw), strides, dilations, out_hw, pads)
-        parts.append(np.matmul(cols, f2).reshape(xb.shape[0], out_hw[0], out_hw[1], o))
-    return from_nhwc(parts[0] if len(parts) == 1 else np.concatenate(parts), fmt)
+    out = np.empty((x.shape[0], out_hw[0], out_hw[1], o), np.result_type(x, f))
+    # chunks whose columns stay in the cache from their copy to the GEMM; the chunks do not
+    # depend on the BLAS threads, so a busy machine computes what an idle one does
+    for b in batch_chunks(x.shape[0], out_hw[0] * out_hw[1] * kh * kw * c, cached=True):
+        cols = _columns(x[b], (kh, kw), strides, dilations, out_hw, pads)
+        np.matmul(cols, f2, out=out[b].reshape(cols.shape[0], o))
+    return from_nhwc(out, fmt)
 
 
 def _conv2d_backprop_input_kernel(input_sizes: Any, f: np.ndarray, dy: np.ndarray,
@@ -214,14 +220,15 @@ def _conv2d_backprop_input_kernel(input_sizes: Any, f: np.ndarray, dy: np.ndarra
     strides, dilations, out_hw, pads = _conv_setup(attrs, in_shape[1:3], (kh, kw))
     _check_out_backprop("Conv2DBackpropInput", dy.shape, in_shape[0], out_hw, o)
     geom = ((kh, kw), strides, dilations, out_hw, pads)
-    per = out_hw[0] * out_hw[1] * (kh * kw * c if c == 1 else c)
-    parts = [_backprop_input(dy[b], f, (dy[b].shape[0],) + in_shape[1:], geom)
-             for b in batch_chunks(in_shape[0], per)]
-    return from_nhwc(parts[0] if len(parts) == 1 else np.concatenate(parts), fmt)
+    per = out_hw[0] * out_hw[1] * (kh * kw * c if c == 1 else c + o)
+    dx = np.empty(in_shape, np.result_type(f, dy))
+    for b in batch_chunks(in_shape[0], per, cached=True):
+        dx[b] = _backprop_input(dy[b], f, (dy[b].shape[0],) + in_shape[1:], geom)
+    return from_nhwc(dx, fmt)
 
 
 def _backprop_input(dy: np.ndarray, f: np.ndarray, in_shape: tuple, geom: tuple) -> np.ndarray:
-    """Conv2DBackpropInput of one batch chunk, NHWC."""
+    """Conv2DBackpropInput of one batch chunk, NHWC (maybe a view of a reused buffer)."""
     k_hw, strides, dilations, out_hw, pads = geom
     kh, kw, c, o = f.shape
     n, oh, ow, _ = dy.shape
@@ -237,7 +244,7 @@ def _backprop_input(dy: np.ndarray, f: np.ndarray, in_shape: tuple, geom: tuple)
         for j in range(kw):
             np.matmul(dy2, f[i, j].T, out=tap)
             dxp[tap_slice(i, j, strides, dilations, out_hw)] += tap.reshape(n, oh, ow, c)
-    return dx if dx is not None else crop(dxp, pads, in_shape[1:3]).copy()
+    return dx if dx is not None else crop(dxp, pads, in_shape[1:3])
 
 
 def _padded_zeros(in_shape: tuple, pads: tuple, dtype: Any) -> tuple:
@@ -263,7 +270,8 @@ def _conv2d_backprop_filter_kernel(x: np.ndarray, filter_sizes: Any, dy: np.ndar
     _check_out_backprop("Conv2DBackpropFilter", dy.shape, x.shape[0], out_hw, o)
     geom = ((kh, kw), strides, dilations, out_hw, pads)
     dw = None
-    for b in batch_chunks(x.shape[0], out_hw[0] * out_hw[1] * (kh * kw * c if c < 16 else c)):
+    # chunks whose columns stay in the cache (as Conv2D's)
+    for b in batch_chunks(x.shape[0], out_hw[0] * out_hw[1] * kh * kw * c, cached=True):
         part = _backprop_filter(x[b], dy[b], o, geom)
         dw = part if dw is None else np.add(dw, part, out=dw)
     return dw
@@ -275,20 +283,14 @@ def _backprop_filter(x: np.ndarray, dy: np.ndarray, o: int, geom: tuple) -> np.n
     n, oh, ow, _ = dy.shape
     c = x.shape[3]
     dy2 = dy.reshape(n * oh * ow, o)
-    xp = pad_nhwc(x, pads)
-    if c < 16:      # transposed columns (KH*KW*C, M): one GEMM with a long inner dimension
-        win = windows(xp, (kh, kw), strides, dilations, out_hw)
+    if c < 8:       # transposed columns (KH*KW*C, M): one GEMM with a long inner dimension
+        win = windows(pad_nhwc(x, pads), (kh, kw), strides, dilations, out_hw)
         cols = scratch((kh, kw, c, n, oh, ow), x.dtype, "colsT")
         np.copyto(cols, win.transpose(3, 4, 5, 0, 1, 2))
         return np.matmul(cols.reshape(kh * kw * c, n * oh * ow), dy2).reshape(kh, kw, c, o)
-    # one (C, M) x (M, O) GEMM per tap
-    dw = np.empty((kh, kw, c, o), np.result_type(x, dy))
-    tap = scratch((n, oh, ow, c), x.dtype, "tap")
-    for i in range(kh):
-        for j in range(kw):
-            np.copyto(tap, xp[tap_slice(i, j, strides, dilations, out_hw)])
-            np.matmul(tap.reshape(n * oh * ow, c).T, dy2, out=dw[i, j])
-    return dw
+    # the forward's column matrix, transposed in the GEMM: columns.T @ dy
+    cols = _columns(x, (kh, kw), strides, dilations, out_hw, pads)
+    return np.matmul(cols.T, dy2).reshape(kh, kw, c, o)
 
 
 def _nhwc_shape(sizes: Any, fmt: str) -> tuple:
