@@ -242,6 +242,10 @@ class _CapturedValues:
 _TENSOR, _SLICES, _CONST, _ARRAY = 0, 1, 2, 3
 
 
+#: The graphs of the traces called while ``tf.summary.trace_on`` collects them (None: off).
+collected_graphs: list | None = None
+
+
 class ConcreteFunction:
     """One trace of a tf.function: its graph and compiled plan, called with flat tensors."""
 
@@ -278,6 +282,8 @@ class ConcreteFunction:
             lambda expr_of, gname: "(%s)" % "".join(expr_of(t) + ", " for t in leaves))
 
     def _call_flat(self, feeds: list) -> Any:
+        if collected_graphs is not None and self.graph not in collected_graphs:
+            collected_graphs.append(self.graph)
         try:
             vals = self._plan.fn(feeds)
         except Exception as e:

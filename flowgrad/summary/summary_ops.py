@@ -1,4 +1,5 @@
-"""TF1 summary ops: ScalarSummary, HistogramSummary, text (TensorSummaryV2), MergeSummary.
+"""TF1 summary ops: ScalarSummary, HistogramSummary, ImageSummary, text (TensorSummaryV2),
+MergeSummary.
 
 Each op's value is a serialized ``Summary`` protocol buffer (bytes), as in
 TensorFlow; ``FileWriter.add_summary`` writes it to an event file."""
@@ -7,12 +8,15 @@ from __future__ import annotations
 import re
 from typing import Any
 
-from flowgrad.framework import dtypes
+import numpy as np
+
+from flowgrad.framework import dtypes, errors
 from flowgrad.framework.graph import GraphKeys, add_to_collection, get_collection, name_scope
 from flowgrad.framework.op_call import apply_op
 from flowgrad.framework.registry import _NO_GRADIENT, register_op
 from flowgrad.framework.tensor import convert_to_tensor
 from flowgrad.framework.tensor_shape import TensorShape
+from flowgrad.ops.image_codec_ops import _encode_png_kernel
 from flowgrad.summary import protos
 
 
@@ -34,6 +38,48 @@ def _scalar_infer(ins: list, attrs: dict) -> tuple:
 register_op("ScalarSummary",
             lambda values, *, tag: protos.serialize(protos.scalar_value(tag, values)),
             _scalar_infer, grad=_NO_GRADIENT, input_names=("values",))
+def _normalized(image: np.ndarray, bad_color: np.ndarray) -> np.ndarray:
+    """One float image ``[h, w, c]`` as TensorFlow's ImageSummary makes it uint8: scaled so
+    the largest finite value is 255 (all >= 0), else centred at 128 and scaled so the largest
+    magnitude is 127, truncated; pixels with a non-finite channel are ``bad_color``."""
+    t, f32 = image.dtype.type, np.float32      # TensorFlow finds the range in float32
+    finite = np.isfinite(image).all(axis=-1)
+    values = image[finite].astype(f32)
+    lo = values.min() if values.size else f32(np.inf)
+    hi = values.max() if values.size else f32(-np.inf)
+    if lo < 0:
+        top = max(abs(lo), abs(hi))
+        scale, offset = t(0.0 if top < 1e-6 else f32(127.0) / top), t(128.0)
+    else:
+        scale, offset = t(0.0 if hi < 1e-6 else f32(255.0) / hi), t(0.0)
+    with np.errstate(invalid="ignore"):
+        out = (image * scale + offset).astype(np.uint8)
+    out[~finite] = bad_color[:image.shape[-1]]
+    return out
+
+
+def _image_summary(tensor: np.ndarray, *, tag: str, max_images: int,
+                   bad_color: Any) -> bytes:
+    if tensor.ndim != 4 or tensor.shape[-1] not in (1, 3, 4):
+        raise errors.InvalidArgumentError(
+            None, None, "Tensor must be 4-D with last dim 1, 3, or 4, not %s (image summary "
+            "'%s')" % (list(tensor.shape), tag))
+    bad = np.asarray(bad_color, np.uint8).ravel()
+    p = protos.pb()
+    values = []
+    for i in range(min(tensor.shape[0], max_images)):
+        image = tensor[i] if tensor.dtype == np.uint8 else _normalized(tensor[i], bad)
+        h, w, c = image.shape
+        png = _encode_png_kernel(np.ascontiguousarray(image), compression=-1)
+        values.append(p.summary_pb2.Summary.Value(
+            tag="%s/image" % tag if max_images == 1 else "%s/image/%d" % (tag, i),
+            image=p.summary_pb2.Summary.Image(height=h, width=w, colorspace=c,
+                                              encoded_image_string=png.item())))
+    return protos.serialize(*values)
+
+
+register_op("ImageSummary", _image_summary, _string_scalar, grad=_NO_GRADIENT,
+            input_names=("tensor",))
 register_op("HistogramSummary",
             lambda values, *, tag: protos.serialize(protos.histogram_value(tag, values)),
             _string_scalar, grad=_NO_GRADIENT, input_names=("values",))
@@ -85,6 +131,41 @@ def histogram(name: str, values: Any, collections: Any = None, family: str | Non
         family: A prefix of the tag (TensorBoard's tab).
     """
     return _summary("HistogramSummary", name, values, collections, family)
+
+
+def image(name: str, tensor: Any, max_outputs: int = 3, collections: Any = None,
+          family: str | None = None) -> Any:
+    """A summary op holding up to ``max_outputs`` images of ``tensor`` as PNGs (tags
+    ``name/image/0``, ...; ``name/image`` when ``max_outputs`` is 1). Float images are
+    normalized one at a time (all >= 0: the largest is 255; else 0 is 128 and the largest
+    magnitude 127); uint8 images are written unchanged.
+
+    Args:
+        name: The summary's tag.
+        tensor: A 4-D ``[batch, height, width, channels]`` uint8, float16, float32 or float64
+            tensor, ``channels`` 1, 3 or 4.
+        max_outputs: The most images written.
+        collections: The graph collections the op joins; SUMMARIES when None.
+        family: A prefix of the tag (TensorBoard's tab).
+
+    Raises:
+        TypeError: ``tensor`` has another dtype.
+    """
+    t = convert_to_tensor(tensor)
+    if t.dtype.base_dtype not in (dtypes.uint8, dtypes.float16, dtypes.float32, dtypes.float64):
+        raise TypeError("Value passed to parameter 'tensor' has DataType %s not in list of "
+                        "allowed values: uint8, float32, float16, float64"
+                        % t.dtype.base_dtype.name)
+    protos.pb()
+    name, family = clean_tag(name), clean_tag(family)
+    base = name if family is None else "%s/%s" % (family, name)
+    with name_scope(base) as scope:
+        tag = scope.rstrip("/") if family is None else "%s/%s" % (family, scope.rstrip("/"))
+        out = apply_op("ImageSummary", [t], {"tag": tag, "max_images": int(max_outputs),
+                                             "bad_color": (255, 0, 0, 255)}, name=scope)
+    for key in (collections if collections is not None else [GraphKeys.SUMMARIES]):
+        add_to_collection(key, out)
+    return out
 
 
 def text(name: str, tensor: Any, collections: Any = None) -> Any:

@@ -11,9 +11,16 @@ from flowgrad.framework import dtypes
 from flowgrad.framework.context import executing_eagerly
 from flowgrad.framework.graph import get_default_graph
 from flowgrad.framework.tensor import to_numpy
+from flowgrad.ops.concat_ops import concat
+from flowgrad.ops.functional_ops import map_fn
+from flowgrad.ops.image_codec_ops import encode_png
+from flowgrad.ops.image_color_ops import convert_image_dtype
 from flowgrad.ops.script_ops import numpy_function
+from flowgrad.ops.shape_ops import shape, stack
+from flowgrad.ops.string_ops import as_string
 from flowgrad.ops.subgraph import SIDE_EFFECTS
 from flowgrad.summary import protos
+from flowgrad.summary.experimental import summary_scope
 from flowgrad.summary.writer import SummaryWriter, default
 
 
@@ -130,3 +137,41 @@ def write(tag: str, tensor: Any, step: Any = None, metadata: Any = None,
 
     return _write("write_summary", make_value, tag, tensor() if callable(tensor) else tensor,
                   step)
+
+
+def image(name: str, data: Any, step: Any = None, max_outputs: int = 3,
+          description: str | None = None) -> Any:
+    """Writes images for TensorBoard's image dashboard (TensorBoard's ``summary_v2.image``):
+    a string tensor ``[width, height, png_0, ...]`` of the first ``max_outputs`` images.
+
+    Args:
+        name: The summary's name; the tag is it under the current name scope.
+        data: Pixels ``[k, h, w, c]``, ``c`` in 1..4; floats are clipped to [0, 1], other
+            types converted to uint8 as ``tf.image.convert_image_dtype(saturate=True)``.
+        step: The step; the default step (``tf.summary.experimental.set_step``) when None.
+        max_outputs: At most this many images are written.
+        description: A longer description for TensorBoard (Markdown).
+
+    Returns:
+        True when written (eager), a bool op (graph), False without a default writer.
+
+    Raises:
+        ValueError: ``data`` is not of rank 4, or there is a writer but no step.
+    """
+    from tensorboard.plugins.image import metadata as image_metadata
+
+    meta = image_metadata.create_summary_metadata(display_name=None, description=description)
+
+    def encoded() -> Any:
+        images = convert_image_dtype(data, dtypes.uint8, saturate=True)
+        if images.shape.ndims is not None and images.shape.ndims != 4:
+            raise ValueError("tf.summary.image(%r): data must have rank 4 ([k, h, w, c]), "
+                             "got shape %s" % (name, images.shape))
+        pngs = map_fn(encode_png, images[:max_outputs], fn_output_signature=dtypes.string)
+        dims = shape(images)
+        size = stack([as_string(dims[2], name="width"), as_string(dims[1], name="height")],
+                     name="dimensions")
+        return concat([size, pngs], axis=0)
+
+    with summary_scope(name, "image_summary") as (tag, _):
+        return write(tag=tag, tensor=encoded, step=step, metadata=meta)
