@@ -512,3 +512,21 @@ def test_enumerate_over_a_dataset_stays_a_dataset_loop():
 
     assert weighted().numpy() == 6.0 + 14.0
     assert "While" in _op_types(weighted)
+
+
+def test_nested_function_keeps_its_own_return_after_a_with_block():
+    """A step function defined inside a tf.function and handed to strategy.run (not called
+    by the converted code) returns its value: the outer function's single-exit rewrite
+    leaves a nested def's returns alone (the pattern of TensorFlow's strategy tutorials)."""
+    strategy = tf.distribute.get_strategy()
+    v = tf.Variable(2.0)
+
+    @tf.function
+    def train_step(x):
+        def step_fn(x):
+            with tf.GradientTape() as tape:
+                loss = v * x
+            return loss + tape.gradient(loss, v)
+        return strategy.run(step_fn, args=(x,))
+
+    assert train_step(tf.constant(3.0)).numpy() == 9.0

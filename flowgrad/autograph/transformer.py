@@ -184,7 +184,8 @@ def convert_returns(fdef: ast.FunctionDef) -> None:
     When one branch of an ``if`` always returns, the statements after the ``if`` move into
     the other branch (so that both branches of a Tensor condition set the return value);
     otherwise they run under ``if not do_return__``."""
-    nested = any(isinstance(n, ast.Return) for s in fdef.body if not isinstance(s, ast.Return)
+    nested = any(isinstance(n, ast.Return) for s in fdef.body
+                 if not isinstance(s, (ast.Return, *_SCOPES))    # nested defs: on their own
                  for n in [s, *_walk_scope(s)])
     if not nested:
         return
@@ -204,6 +205,9 @@ def convert_returns(fdef: ast.FunctionDef) -> None:
         for i, s in enumerate(block):
             if isinstance(s, ast.Return):
                 return out + jump(s, in_loop)
+            if isinstance(s, _SCOPES):      # a nested def's returns are its own
+                out.append(s)
+                continue
             rest = block[i + 1:]
             inner = in_loop or isinstance(s, _LOOPS)
             if isinstance(s, ast.If) and rest:
