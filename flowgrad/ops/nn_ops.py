@@ -4,8 +4,8 @@ Each op is TensorFlow's op type with a NumPy kernel, a shape rule and a gradient
 from public ops; the fused gradient ops (ReluGrad, EluGrad, SoftplusGrad, BiasAddGrad,
 ...) carry their own gradients, so every derivative can be differentiated again.
 Functions whose TF1 and TF2 signatures differ exist twice, as in TensorFlow: the TF1
-form under the plain name and the TF2 form with a ``_v2`` suffix (``flowgrad.nn``
-exports the TF2 forms under the plain names)."""
+form under the plain name and the TF2 form with a ``_v2`` suffix (``tf.nn``'s
+entries in flowgrad/api/exports.py name the TF2 forms under the plain names)."""
 from __future__ import annotations
 
 import numbers
