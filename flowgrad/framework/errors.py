@@ -60,6 +60,29 @@ def _eager_class(python_class: type) -> type:
                  "__doc__": "InvalidArgumentError, also a %s." % python_class.__name__})
 
 
+class ShapeRuleError(ValueError):
+    """A shape rule's refusal: the ValueError of graph construction, carrying what
+    TensorFlow's kernel says about the same inputs (``kernel_message``), which an eager op
+    reports instead, as TensorFlow's eager ops run the kernel and not the shape function."""
+
+    def __init__(self, message: str, kernel_message: str | None = None):
+        super().__init__(message)
+        self.kernel_message = kernel_message or message
+
+
+def dims_text(shape: Any) -> str:
+    """A shape as TensorFlow's kernels print it: ``[2,3]``."""
+    return "[%s]" % ",".join("?" if d is None else str(d) for d in shape)
+
+
+_KERNEL_DTYPE_NAMES = {"float32": "float", "float64": "double", "float16": "half"}
+
+
+def dtype_text(dtype: Any) -> str:
+    """A dtype as TensorFlow's kernels name it (DataTypeString): ``float`` for float32."""
+    return _KERNEL_DTYPE_NAMES.get(dtype.name, dtype.name)
+
+
 # Eager execution raises TensorFlow's InvalidArgumentError where building a graph raises
 # ValueError/TypeError; these are both, so either ``except`` clause sees them.
 EAGER_ERROR_CLASSES = {ValueError: _eager_class(ValueError), TypeError: _eager_class(TypeError)}

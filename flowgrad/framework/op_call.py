@@ -91,15 +91,11 @@ def _eager_input(x: Any, dtype: Any) -> EagerTensor:
     return EagerTensor(eager_value(arr))
 
 
-# TensorFlow's names of dtypes in kernel messages (DataTypeString), where they differ.
-_KERNEL_DTYPE_NAMES = {"float32": "float", "float64": "double", "float16": "half"}
-
-
 def _dtype_mismatch(opdef: Any, tensors: list) -> Exception:
     """The error for a same-dtype op whose inputs' dtypes differ, naming the first odd one."""
     d0 = tensors[0]._dtype
     i, t = next((i, t) for i, t in enumerate(tensors) if t._dtype is not d0)
-    names = [_KERNEL_DTYPE_NAMES.get(d.name, d.name) for d in (d0, t._dtype)]
+    names = [errors.dtype_text(d) for d in (d0, t._dtype)]
     return argument_error("cannot compute %s as input #%d(zero-based) was expected to be a %s "
                           "tensor but is a %s tensor [Op:%s]"
                           % (opdef.type, i, names[0], names[1], opdef.type), TypeError)
@@ -205,7 +201,7 @@ def _eager_error(opdef: Any, tensors: list, attrs: dict, e: Exception) -> errors
     try:
         opdef.infer(tensors, attrs)
     except (ValueError, TypeError) as bad:
-        msg = str(bad)
+        msg = getattr(bad, "kernel_message", None) or str(bad)
     return errors.InvalidArgumentError(None, None, "%s [Op:%s]" % (msg, opdef.type))
 
 

@@ -6,6 +6,7 @@ from typing import Any
 import numpy as np
 
 from flowgrad.framework import dtypes
+from flowgrad.framework.errors import ShapeRuleError
 from flowgrad.framework.op_call import argument_error
 from flowgrad.framework.tensor import EagerTensor, Tensor
 from flowgrad.framework.tensor_shape import TensorShape, broadcast_shapes, unknown_shape
@@ -57,8 +58,9 @@ def _normalize_axis(axis: Any, rank: int | None) -> tuple | None:
     out = set()
     for a in axes:
         if not -rank <= a < max(rank, 1):
-            raise ValueError("Invalid reduction dimension %d for input with %d dimensions."
-                             % (a, rank))
+            raise ShapeRuleError("Invalid reduction dimension %d for input with %d dimensions."
+                                 % (a, rank), "Invalid reduction dimension (%d for input with "
+                                 "%d dimension(s)" % (a, rank))
         out.add(a % rank if rank else 0)
     return tuple(sorted(out))
 

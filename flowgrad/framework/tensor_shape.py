@@ -3,6 +3,8 @@ from __future__ import annotations
 
 from typing import Any
 
+from flowgrad.framework.errors import ShapeRuleError, dims_text
+
 _V2 = [True]
 
 
@@ -311,6 +313,8 @@ def broadcast_shapes(a: TensorShape, b: TensorShape, what: str = "") -> TensorSh
         elif q is None:
             out.append(p)
         else:
-            raise ValueError("%sDimensions must be equal, but are %d and %d for shapes %s and %s."
-                             % (what, p, q, a, b))
+            raise ShapeRuleError(
+                "%sDimensions must be equal, but are %d and %d for shapes %s and %s."
+                % (what, p, q, a, b),
+                "Incompatible shapes: %s vs. %s" % (dims_text(a._dims), dims_text(b._dims)))
     return TensorShape(out)

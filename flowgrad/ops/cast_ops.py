@@ -14,7 +14,7 @@ from flowgrad.ops.array_op_util import _as_value
 def _cast_kernel(x: Any, *, DstT: Any) -> Any:
     if (x.dtype.kind == "O") != (DstT is dtypes.string):
         raise errors.UnimplementedError(None, None, "Cast %s to %s is not supported" % (
-            dtypes.from_numpy(x.dtype).name, DstT.name))
+            errors.dtype_text(dtypes.from_numpy(x.dtype)), errors.dtype_text(DstT)))
     return x.astype(DstT.np)
 
 

@@ -7,6 +7,7 @@ from typing import Any
 import numpy as np
 
 from flowgrad.framework import dtypes, hooks
+from flowgrad.framework.errors import ShapeRuleError, dims_text
 from flowgrad.framework.op_call import apply_op
 from flowgrad.framework.registry import _NO_GRADIENT, defop, register_jvp, register_op
 from flowgrad.framework.tensor import convert_to_tensor, is_tensor
@@ -30,6 +31,11 @@ def _concat_kernel(*xs: Any, N: int, axis: int | None) -> Any:
     return np.concatenate(xs, axis=axis)
 
 
+def _position(values: list, v: Any) -> int:
+    """The index of ``v`` in ``values`` by identity (``==`` of tensors is elementwise)."""
+    return next(i for i, u in enumerate(values) if u is v)
+
+
 def _concat_infer(ins: list, attrs: dict) -> tuple:
     values, axis = ins[:attrs["N"]], attrs["axis"]
     dt = values[0].dtype.base_dtype
@@ -46,9 +52,12 @@ def _concat_infer(ins: list, attrs: dict) -> tuple:
         raise ValueError("Can't concatenate scalars (use tf.stack instead)")
     for v in known:
         if v.shape.rank != r:
-            raise ValueError("Shape must be rank %d but is rank %d: concat of tensors with "
-                             "shapes %s and %s" % (r, v.shape.rank, _fmt(first.shape),
-                                                   _fmt(v.shape)))
+            raise ShapeRuleError(
+                "Shape must be rank %d but is rank %d: concat of tensors with shapes %s and %s"
+                % (r, v.shape.rank, _fmt(first.shape), _fmt(v.shape)),
+                "ConcatOp : Ranks of all input tensors should match: shape[0] = %s vs. "
+                "shape[%d] = %s" % (dims_text(first.shape.as_tuple()), _position(values, v),
+                                    dims_text(v.shape.as_tuple())))
     if axis is None:
         return dt, TensorShape([None] * r)
     if not -r <= axis < r:
@@ -60,9 +69,12 @@ def _concat_infer(ins: list, attrs: dict) -> tuple:
         dims = v.shape.as_tuple()
         for i, (p, q) in enumerate(zip(out, dims)):
             if i != a and p is not None and q is not None and p != q:
-                raise ValueError("Dimension %d in both shapes must be equal, but are %d and %d. "
-                                 "Shapes are %s and %s." % (i, p, q, _fmt(first.shape),
-                                                            _fmt(v.shape)))
+                raise ShapeRuleError(
+                    "Dimension %d in both shapes must be equal, but are %d and %d. Shapes are "
+                    "%s and %s." % (i, p, q, _fmt(first.shape), _fmt(v.shape)),
+                    "ConcatOp : Dimension %d in both shapes must be equal: shape[0] = %s vs. "
+                    "shape[%d] = %s" % (i, dims_text(first.shape.as_tuple()),
+                                        _position(values, v), dims_text(dims)))
             if i != a and p is None:
                 out[i] = q
     sizes = [v.shape.as_tuple()[a] if v.shape.rank is not None else None for v in values]

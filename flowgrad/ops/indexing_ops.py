@@ -105,8 +105,8 @@ def _check_range(ids: Any, n: int, what: str, interval: str) -> None:
     """InvalidArgumentError naming the first element of ``ids`` outside [0, n)."""
     if ids.size and (ids.min() < 0 or ids.max() >= n):
         bad = np.argwhere((ids < 0) | (ids >= n))[0]
-        raise _invalid("%s[%s] = %d is %s [0, %d)" % (what, ",".join(map(str, bad)),
-                                                      ids[tuple(bad)], interval, n))
+        where = "[%s]" % ",".join(map(str, bad)) if ids.ndim else ""    # a scalar: "indices"
+        raise _invalid("%s%s = %d is %s [0, %d)" % (what, where, ids[tuple(bad)], interval, n))
 
 
 def _gather_kernel(params: Any, indices: Any, *, axis: int) -> Any:

@@ -61,8 +61,8 @@ def _batch_of(s: TensorShape, drop: int) -> TensorShape:
     return TensorShape(None) if s.rank is None else TensorShape(s.as_list()[:-drop])
 
 
-def _linalg_error(op_type: str, message: str) -> InvalidArgumentError:
-    return InvalidArgumentError(None, None, "%s: %s" % (op_type, message))
+def _linalg_error(message: str) -> InvalidArgumentError:
+    return InvalidArgumentError(None, None, message)   # TensorFlow's kernel message
 
 
 def matrix_transpose(a: Any, name: str = "matrix_transpose", conjugate: bool = False) -> Any:
@@ -97,7 +97,7 @@ def _inverse_kernel(x: Any, *, adjoint: bool = False) -> Any:
     try:
         inv = np.linalg.inv(x)
     except np.linalg.LinAlgError:
-        raise _linalg_error("MatrixInverse", "Input is not invertible.") from None
+        raise _linalg_error("Input is not invertible.") from None
     return np.swapaxes(inv, -1, -2) if adjoint else inv
 
 
@@ -245,15 +245,15 @@ def _solve_infer(op_type: str) -> Any:
     return infer
 
 
-def _solve_kernel(op_type: str, a: Any, b: Any) -> Any:
+def _solve_kernel(a: Any, b: Any) -> Any:
     try:
         return np.linalg.solve(a, b)
     except np.linalg.LinAlgError:
-        raise _linalg_error(op_type, "Input matrix is not invertible.") from None
+        raise _linalg_error("Input matrix is not invertible.") from None
 
 
 def _matrix_solve_kernel(a: Any, b: Any, *, adjoint: bool = False) -> Any:
-    return _solve_kernel("MatrixSolve", np.swapaxes(a, -1, -2) if adjoint else a, b)
+    return _solve_kernel(np.swapaxes(a, -1, -2) if adjoint else a, b)
 
 
 @defop("MatrixSolve", _matrix_solve_kernel, _solve_infer("MatrixSolve"), same_dtype=True,
@@ -284,8 +284,7 @@ def solve(matrix: Any, rhs: Any, adjoint: bool = False, name: str | None = None)
 def _triangular_solve_kernel(a: Any, b: Any, *, lower: bool = True,
                              adjoint: bool = False) -> Any:
     tri = np.tril(a) if lower else np.triu(a)
-    return _solve_kernel("MatrixTriangularSolve",
-                         np.swapaxes(tri, -1, -2) if adjoint else tri, b)
+    return _solve_kernel(np.swapaxes(tri, -1, -2) if adjoint else tri, b)
 
 
 @defop("MatrixTriangularSolve", _triangular_solve_kernel, _solve_infer("MatrixTriangularSolve"),
@@ -385,8 +384,8 @@ def _set_diag_kernel(x: Any, d: Any) -> Any:
     out = np.array(x, copy=True)
     k = min(out.shape[-2:])
     if np.shape(d)[-1:] != (k,):
-        raise _linalg_error("MatrixSetDiag", "diagonal must have %d elements on its last "
-                            "axis, got shape %s" % (k, list(np.shape(d))))
+        raise _linalg_error("MatrixSetDiag: diagonal must have %d elements on its last axis, "
+                            "got shape %s" % (k, list(np.shape(d))))
     idx = np.arange(k)
     out[..., idx, idx] = d
     return out

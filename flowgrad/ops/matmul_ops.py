@@ -7,6 +7,7 @@ from typing import Any
 import numpy as np
 
 from flowgrad.framework import dtypes, hooks, threads
+from flowgrad.framework.errors import ShapeRuleError, dims_text
 from flowgrad.framework.op_call import apply_op
 from flowgrad.framework.registry import defop, register_jvp
 from flowgrad.framework.tensor import EagerTensor, convert_to_tensor, is_tensor
@@ -58,9 +59,16 @@ def _matmul_infer(ins: list, attrs: dict) -> tuple:
     if tb:
         bd[-1], bd[-2] = bd[-2], bd[-1]
     if ad[-1] is not None and bd[-2] is not None and ad[-1] != bd[-2]:
-        raise ValueError("Dimensions must be equal, but are %d and %d for MatMul with input "
-                         "shapes %s and %s." % (ad[-1], bd[-2], a, b))
-    batch = broadcast_shapes(TensorShape(ad[:-2]), TensorShape(bd[:-2]))
+        raise ShapeRuleError("Dimensions must be equal, but are %d and %d for MatMul with input "
+                             "shapes %s and %s." % (ad[-1], bd[-2], a, b),
+                             "Matrix size-incompatible: In[0]: %s, In[1]: %s"
+                             % (dims_text(a.as_tuple()), dims_text(b.as_tuple())))
+    try:
+        batch = broadcast_shapes(TensorShape(ad[:-2]), TensorShape(bd[:-2]))
+    except ShapeRuleError as e:
+        raise ShapeRuleError(str(e), "In[0] and In[1] must have compatible batch dimensions: "
+                             "%s vs. %s" % (dims_text(a.as_tuple()), dims_text(b.as_tuple()))
+                             ) from None
     return ins[0].dtype.base_dtype, batch.concatenate([ad[-2], bd[-1]])
 
 

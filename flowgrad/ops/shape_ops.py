@@ -8,6 +8,7 @@ from typing import Any
 import numpy as np
 
 from flowgrad.framework import dtypes, hooks
+from flowgrad.framework.errors import ShapeRuleError, dims_text
 from flowgrad.framework.op_call import apply_op
 from flowgrad.framework.registry import _NO_GRADIENT, defop, register_jvp, register_op
 from flowgrad.framework.shape_rules import shape_from_value, unary
@@ -193,14 +194,19 @@ def _reshape_infer(ins: list, attrs: dict) -> tuple:
                 dims = list(_empty_target(x.shape.as_list(), dims))
             elif n is not None:
                 if known == 0 or n % known:
-                    raise ValueError("Cannot reshape a tensor with %d elements to shape %s"
-                                     % (n, dims))
+                    raise ShapeRuleError(
+                        "Cannot reshape a tensor with %d elements to shape %s" % (n, dims),
+                        "Input to reshape is a tensor with %d values, but the requested shape "
+                        "requires a multiple of %d" % (n, known))
                 dims[dims.index(-1)] = n // known
             else:
                 dims[dims.index(-1)] = None
         elif n is not None and n != int(np.prod(dims)):
-            raise ValueError("Cannot reshape a tensor with %d elements to shape %s (%d elements)"
-                             % (n, dims, int(np.prod(dims))))
+            raise ShapeRuleError(
+                "Cannot reshape a tensor with %d elements to shape %s (%d elements)"
+                % (n, dims, int(np.prod(dims))),
+                "Input to reshape is a tensor with %d values, but the requested shape has %d"
+                % (n, int(np.prod(dims))))
         target = TensorShape(dims)
     return x.dtype.base_dtype, target
 
@@ -278,8 +284,14 @@ def broadcast_to(input: Any, shape: Any, name: str | None = None) -> Any:
 def _pack_infer(ins: list, attrs: dict) -> tuple:
     axis = attrs["axis"]
     s = ins[0].shape
-    for x in ins[1:]:
-        s = s.merge_with(x.shape)
+    for i, x in enumerate(ins[1:], 1):
+        try:
+            s = s.merge_with(x.shape)
+        except ValueError as e:
+            raise ShapeRuleError(str(e), "Shapes of all inputs must match: values[0].shape = %s "
+                                 "!= values[%d].shape = %s" % (dims_text(ins[0].shape.as_list()),
+                                                                i, dims_text(x.shape.as_list()))
+                                 ) from None
     if s.rank is None:
         return ins[0].dtype.base_dtype, TensorShape(None)
     dims = s.as_list()

@@ -291,9 +291,24 @@ def _ss_index(begin: Any, end: Any, strides: Any, begin_mask: int, end_mask: int
 def _ss_apply(x: Any, idx: tuple) -> Any:
     try:
         return x[idx]
-    except IndexError as e:
-        raise _invalid("strided slice of a tensor of shape %s: %s" % (_fmt(np.shape(x)), e)) \
-            from None
+    except IndexError:
+        raise _invalid(_slice_index_error(np.shape(x), idx)) from None
+
+
+def _slice_index_error(shape: tuple, idx: tuple) -> str:
+    """TensorFlow's message for the first integer index out of its dimension's bounds."""
+    dim = 0
+    for i in idx:
+        if i is None:
+            continue
+        if i is Ellipsis:
+            dim = len(shape) - sum(1 for j in idx if j is not None and j is not Ellipsis) + dim
+            continue
+        if isinstance(i, (int, np.integer)) and not -shape[dim] <= i < shape[dim]:
+            return "slice index %d of dimension %d out of bounds." % (
+                i + shape[dim] if i < 0 else i, dim)
+        dim += 1
+    return "strided slice of a tensor of shape %s out of bounds" % _fmt(shape)
 
 
 def _ss_kernel(x: Any, *spec: Any, begin: tuple | None = None, end: tuple | None = None,

@@ -11,7 +11,8 @@ from typing import Any
 import numpy as np
 
 from flowgrad.framework import dtypes, errors, hooks
-from flowgrad.framework.op_call import apply_op, argument_error
+from flowgrad.framework.context import executing_eagerly
+from flowgrad.framework.op_call import apply_op
 from flowgrad.framework.registry import _NO_GRADIENT, defop, register_jvp, register_op
 from flowgrad.framework.shape_rules import constant_value, normalize_axis, reduced_shape, unary
 from flowgrad.framework.tensor import EagerTensor, convert_to_tensor, is_tensor
@@ -45,8 +46,8 @@ def _axes(x: Any, axis: Any, axes_in: Any) -> Any:
     for a in axes:
         a = int(a)
         if not -r <= a < max(r, 1):
-            raise errors.InvalidArgumentError(None, None, "Invalid reduction dimension %d for "
-                                              "input with %d dimensions." % (a, r))
+            raise errors.InvalidArgumentError(None, None, "Invalid reduction dimension (%d for "
+                                              "input with %d dimension(s)" % (a, r))
         out.add(a % r if r else 0)
     return tuple(sorted(out))
 
@@ -142,7 +143,10 @@ def _reduce(op_type: str, input_tensor: Any, axis: Any, keepdims: Any, name: str
     try:
         ax = normalize_axis(axis, rank)
     except ValueError as e:
-        raise argument_error("%s (in %s of %s)" % (e, op_type, getattr(x, "name", "a tensor"))) \
+        if executing_eagerly():     # the kernel's message, as TensorFlow's eager op
+            raise errors.EAGER_ERROR_CLASSES[ValueError](None, None, "%s [Op:%s]" % (
+                getattr(e, "kernel_message", e), op_type)) from None
+        raise ValueError("%s (in %s of %s)" % (e, op_type, getattr(x, "name", "a tensor"))) \
             from None
     return apply_op(op_type, (x,), {"axis": ax, "keepdims": keepdims}, name=name)
 

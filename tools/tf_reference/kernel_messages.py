@@ -1,0 +1,82 @@
+"""Records TensorFlow's eager error class and message for common bad inputs.
+
+Run with TensorFlow installed (``/path/to/tf-venv/bin/python
+tools/tf_reference/kernel_messages.py``); writes tests/data/kernel_messages/tf_2_21.json,
+which tests/test_kernel_messages.py replays on flowgrad. The message is kept without
+TensorFlow's ``{{function_node ...}}`` prefix and ``name: ...`` suffix, which name
+TensorFlow's runtime, not the error.
+"""
+from __future__ import annotations
+
+import json
+import os
+import re
+import sys
+
+# Each case: a label and a Python expression of ``tf`` (and ``np``) that fails eagerly.
+CASES = {
+    "broadcast add": "tf.constant([1, 2]) + tf.constant([1, 2, 3])",
+    "broadcast mul 2-D": "tf.constant([[1., 2]]) * tf.constant([1., 2, 3])",
+    "broadcast maximum": "tf.maximum(tf.zeros([2, 3]), tf.zeros([4]))",
+    "reshape": "tf.reshape(tf.zeros([2, 3]), [4])",
+    "reshape -1": "tf.reshape(tf.zeros([2, 3]), [4, -1])",
+    "matmul": "tf.matmul(tf.zeros([2, 3]), tf.zeros([2, 3]))",
+    "matmul transposed": "tf.matmul(tf.zeros([2, 3]), tf.zeros([2, 3]), transpose_a=True, "
+                         "transpose_b=True)",
+    "batch matmul": "tf.matmul(tf.zeros([2, 2, 3]), tf.zeros([2, 2, 3]))",
+    "batch matmul batch dims": "tf.matmul(tf.zeros([2, 2, 3]), tf.zeros([3, 3, 2]))",
+    "gather scalar": "tf.gather([1, 2], 5)",
+    "gather vector": "tf.gather([1, 2], [0, 5])",
+    "concat dims": "tf.concat([tf.zeros([2, 3]), tf.zeros([2, 4])], 0)",
+    "concat ranks": "tf.concat([tf.zeros([2, 3]), tf.zeros([3])], 0)",
+    "stack": "tf.stack([tf.zeros([2]), tf.zeros([3])])",
+    "index": "tf.zeros([3])[5]",
+    "negative index": "tf.zeros([3])[-5]",
+    "second index": "tf.zeros([3, 2])[1, 3]",
+    "ellipsis index": "tf.zeros([3, 2])[..., 5]",
+    "reduce axis": "tf.reduce_sum(tf.zeros([2]), axis=3)",
+    "reduce negative axis": "tf.reduce_mean(tf.zeros([2]), axis=-3)",
+    "mixed python float": "tf.constant(1) + 1.5",
+    "mixed tensors": "tf.constant([1.0]) + tf.constant([1])",
+    "half and float": "tf.constant([1.0], tf.float16) + tf.constant([1.0])",
+    "double and float": "tf.constant([1.0], tf.float64) * tf.constant([1.0])",
+    "int64 and int32": "tf.constant([1], tf.int64) - tf.constant([1])",
+    "squeeze": "tf.squeeze(tf.zeros([2, 3]), 0)",
+    "split": "tf.split(tf.zeros([5]), 2)",
+    "sparse xent labels": "tf.nn.sparse_softmax_cross_entropy_with_logits("
+                          "labels=tf.constant([5]), logits=tf.zeros([1, 3]))",
+    "cast string": "tf.cast(tf.constant('a'), tf.float32)",
+    "inverse": "tf.linalg.inv(tf.zeros([2, 2]))",
+    "solve": "tf.linalg.solve(tf.zeros([2, 2]), tf.ones([2, 1]))",
+    "check_numerics": "tf.debugging.check_numerics(tf.constant([np.nan]), 'bad')",
+    "range delta": "tf.range(0, 10, 0)",
+}
+
+
+def clean(message: str) -> str:
+    """The message without TensorFlow's runtime prefix and name suffix."""
+    message = re.sub(r"^\{\{function_node [^}]*\}\}\s*", "", message)
+    return re.sub(r" name: \S*$", "", message).strip()
+
+
+def main() -> int:
+    """Records every case; returns the exit status."""
+    import numpy as np
+    import tensorflow as tf
+    out = {"tensorflow": tf.__version__, "cases": {}}
+    for label, expr in CASES.items():
+        try:
+            eval(expr, {"tf": tf, "np": np})  # noqa: S307 - fixed expressions above
+            out["cases"][label] = {"expr": expr, "error": None}
+        except Exception as e:  # noqa: BLE001 - the class is what is recorded
+            out["cases"][label] = {"expr": expr, "error": type(e).__name__,
+                                   "message": clean(str(e))}
+    path = os.path.join(os.path.dirname(__file__), "..", "..", "tests", "data",
+                        "kernel_messages", "tf_2_21.json")
+    with open(path, "w") as f:
+        json.dump(out, f, indent=1, sort_keys=True)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
