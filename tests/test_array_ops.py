@@ -600,8 +600,8 @@ def test_gather_errors():
         tf.gather(params, [0], axis=2)
     with pytest.raises(ValueError, match="batch_dims"):     # batch sizes 3 and 1 differ
         tf.gather(params, [[0]], batch_dims=1)
-    with pytest.raises(NotImplementedError, match="one params tensor"):
-        embedding_lookup([params, params], [0])
+    with pytest.raises(ValueError, match="Unrecognized partition strategy: sideways"):
+        embedding_lookup([params, params], [0], partition_strategy="sideways")
 
 
 def test_slice_errors():

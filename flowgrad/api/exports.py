@@ -698,6 +698,7 @@ EXPORTS: dict[str, dict[str, str]] = {
         "eye": "flowgrad.ops.linalg_ops:eye",
         "feature_column": "flowgrad.compat.v1_feature_column",
         "fill": "flowgrad.ops.fill_ops:fill",
+        "fixed_size_partitioner": "flowgrad.ops.partitioned_variables:fixed_size_partitioner",
         "float16": "flowgrad.framework.dtypes:float16",
         "float32": "flowgrad.framework.dtypes:float32",
         "float64": "flowgrad.framework.dtypes:float64",
@@ -792,6 +793,8 @@ EXPORTS: dict[str, dict[str, str]] = {
         "maximum": "flowgrad.ops.arithmetic_ops:maximum",
         "meshgrid": "flowgrad.ops.meshgrid_ops:meshgrid",
         "metrics": "flowgrad.metrics",
+        "min_max_variable_partitioner":
+            "flowgrad.ops.partitioned_variables:min_max_variable_partitioner",
         "minimum": "flowgrad.ops.arithmetic_ops:minimum",
         "mod": "flowgrad.ops.arithmetic_ops:mod",
         "multinomial": "flowgrad.ops.random_ops:multinomial",
@@ -947,6 +950,8 @@ EXPORTS: dict[str, dict[str, str]] = {
         "unsorted_segment_prod": "flowgrad.ops.segment_ops:unsorted_segment_prod",
         "unsorted_segment_sum": "flowgrad.ops.indexing_ops:unsorted_segment_sum",
         "unstack": "flowgrad.ops.shape_ops:unstack",
+        "variable_axis_size_partitioner":
+            "flowgrad.ops.partitioned_variables:variable_axis_size_partitioner",
         "variable_scope": "flowgrad.ops.variable_scope:variable_scope",
         "variables_initializer": "flowgrad.ops.state_ops:variables_initializer",
         "variance_scaling_initializer": "flowgrad.ops.init_ops:variance_scaling_initializer",

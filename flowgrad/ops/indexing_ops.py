@@ -225,15 +225,40 @@ def embedding_lookup(params: Any, ids: Any, partition_strategy: str = "mod",
         validate_indices: Accepted for TensorFlow's signature.
         max_norm: Rows with a larger L2 norm are scaled down to it; None leaves them.
     """
-    if isinstance(params, (list, tuple)):
-        if len(params) != 1:
-            raise NotImplementedError("embedding_lookup: only one params tensor (one shard) is "
-                                      "supported, got %d" % len(params))
-        params = params[0]
+    if hasattr(params, "_get_variable_list"):        # a PartitionedVariable: its parts
+        params = list(params._get_variable_list())
     if max_norm is not None:
         raise NotImplementedError("embedding_lookup: max_norm is not supported")
+    if isinstance(params, (list, tuple)) and len(params) == 1:
+        params = params[0]
+    if not isinstance(params, (list, tuple)):
+        with name_scope(name, "embedding_lookup") as scope:
+            return gather(params, ids, name=scope or None)
+    if partition_strategy not in ("mod", "div"):
+        raise ValueError("Unrecognized partition strategy: " + partition_strategy)
+    if not params:
+        raise ValueError("Need at least one param")
     with name_scope(name, "embedding_lookup") as scope:
-        return gather(params, ids, name=scope or None)
+        return gather(concat(params, 0), _shard_rows(params, ids, partition_strategy),
+                      name=scope or None)
+
+
+def _shard_rows(params: list, ids: Any, strategy: str) -> Any:
+    """The rows of the shards ``params`` concatenated that TensorFlow's ``mod``/``div``
+    partition strategy assigns to ``ids``."""
+    sizes = []
+    for p in params:
+        n = dimension_value(TensorShape(p.shape if hasattr(p, "shape") else np.shape(p))[0])
+        if n is None:
+            raise ValueError("embedding_lookup: the shards' first dimensions must be known "
+                             "to look ids up across them")
+        sizes.append(int(n))
+    ids = convert_to_tensor(ids)
+    n = len(params)
+    if strategy == "div":       # contiguous blocks: the shards concatenated are the table
+        return ids
+    starts = np.concatenate([[0], np.cumsum(sizes)[:-1]]).astype(ids.dtype.base_dtype.np)
+    return gather(convert_to_tensor(starts), ids % n) + ids // n
 
 
 def _unsorted_segment_sum_kernel(data: Any, segment_ids: Any, num_in: Any = None, *,
@@ -414,4 +439,4 @@ def embedding_lookup_v2(params: Any, ids: Any, max_norm: Any = None,
         max_norm: Rows with a larger L2 norm are scaled down to it; None leaves them.
         name: A name for the operation (optional).
     """
-    return embedding_lookup(params, ids, name=name, max_norm=max_norm)
+    return embedding_lookup(params, ids, partition_strategy="div", name=name, max_norm=max_norm)

@@ -15,7 +15,9 @@ from flowgrad.framework.context import executing_eagerly
 from flowgrad.framework.graph import Graph, GraphKeys, add_to_collection, get_default_graph
 from flowgrad.framework.tensor import Tensor, convert_to_tensor
 from flowgrad.framework.tensor_shape import as_shape
-from flowgrad.ops import init_ops
+from flowgrad.ops import init_ops, slicing_ops
+from flowgrad.ops.partitioned_variables import (PartitionedVariable, PartitionInfo,
+                                                SaveSliceInfo, call_partitioner, iter_slices)
 from flowgrad.ops.state_ops import Variable
 
 
@@ -50,7 +52,8 @@ class VariableScope:
         initializer: The default initializer.
         regularizer: The default regularizer.
         caching_device: Accepted for TensorFlow's signature (no devices).
-        partitioner: Accepted for TensorFlow's signature (variables are not partitioned).
+        partitioner: A partitioner (``fixed_size_partitioner`` ...): the variable is made
+            of parts, a ``PartitionedVariable``.
         custom_getter: The getter wrapping ``get_variable``.
         name_scope: The name scope the scope opened.
         dtype: The default dtype.
@@ -193,7 +196,10 @@ def _true_getter(name: str, shape: Any = None, dtype: Any = dtypes.float32,
     ``ignored``: the getter arguments without meaning here (caching_device,
     use_resource, synchronization, aggregation), accepted as TF's getter does."""
     if partitioner is not None:
-        raise NotImplementedError("Partitioned variables are not supported (variable %s)" % name)
+        return _partitioned_getter(name, partitioner, shape=shape, dtype=dtype,
+                                   initializer=initializer, regularizer=regularizer, reuse=reuse,
+                                   trainable=trainable, collections=collections,
+                                   validate_shape=validate_shape, constraint=constraint)
     from_value = initializer is not None and not callable(initializer)
     if shape is not None and from_value:
         raise ValueError("If initializer is a constant, do not specify shape.")
@@ -230,6 +236,83 @@ def _true_getter(name: str, shape: Any = None, dtype: Any = dtypes.float32,
         if loss is not None:
             add_to_collection(GraphKeys.REGULARIZATION_LOSSES, loss)
     return v
+
+
+_partitioned_stores: weakref.WeakKeyDictionary = weakref.WeakKeyDictionary()
+
+
+def _partitioned_getter(name: str, partitioner: Callable, shape: Any = None,
+                        dtype: Any = dtypes.float32, initializer: Any = None,
+                        reuse: Any = None, **kwargs: Any) -> PartitionedVariable:
+    """The stored PartitionedVariable ``name``, or a new one: one variable per part
+    (``name/part_i``), as TensorFlow's ``_get_partitioned_variable``."""
+    dtype = dtypes.as_dtype(dtype).base_dtype
+    shape = as_shape(shape)
+    if isinstance(initializer, Tensor) or (initializer is not None and
+                                            not callable(initializer)):
+        initializer = convert_to_tensor(initializer)
+        shape = shape.merge_with(initializer.shape)
+        dtype = initializer.dtype.base_dtype
+    g = get_default_graph()
+    plain = {} if executing_eagerly() else g._var_store
+    store = {} if executing_eagerly() else _partitioned_stores.setdefault(g, {})
+    if name in plain:
+        raise ValueError("A partitioner was provided, but an unpartitioned version of the "
+                         "variable was found: %s.  Perhaps a variable of the same name was "
+                         "already created without partitioning?" % name)
+    partitions = call_partitioner(partitioner, shape, dtype)
+    if name in store:
+        found = store[name]
+        if reuse is False:
+            raise ValueError("Partitioned variable with name %s already exists. Did you mean "
+                             "to set reuse=True or reuse=tf.AUTO_REUSE in VarScope?" % name)
+        if not shape.is_compatible_with(found.get_shape()):
+            raise ValueError("Trying to reuse partitioned variable %s, but specified shape %s "
+                             "and found shape %s." % (name, shape, found.get_shape()))
+        if not dtype.is_compatible_with(found.dtype):
+            raise ValueError("Trying to reuse partitioned variable %s, but specified dtype %s "
+                             "and found dtype %s." % (name, dtype.name, found.dtype.name))
+        if found._get_partitions() != partitions:
+            raise ValueError("Trying to reuse partitioned variable %s, but specified "
+                             "partitions %s and found partitions %s."
+                             % (name, partitions, found._get_partitions()))
+        return found
+    if reuse is True:
+        raise ValueError("PartitionedVariable %s does not exist, or was not created with "
+                         "tf.get_variable(). Did you mean to set reuse=False or "
+                         "reuse=tf.AUTO_REUSE in VarScope?" % name)
+    if initializer is None:
+        initializer = _default_initializer(name, dtype)
+    parts = []
+    for i, (offset, part_shape) in enumerate(iter_slices(shape.as_list(), partitions)):
+        info = PartitionInfo(shape.as_list(), offset)
+        part_name = "%s/part_%d" % (name, i)
+        if isinstance(initializer, Tensor):
+            with _name_scope(part_name + "/PartitionedInitializer/"):
+                init: Any = slicing_ops.slice(initializer, offset, part_shape)
+            part_shape_arg = None
+        else:
+            init = _with_partition_info(initializer, info)
+            part_shape_arg = part_shape
+        v = _true_getter(part_name, shape=part_shape_arg, dtype=dtype, initializer=init,
+                         reuse=reuse, **kwargs)
+        v._save_slice_info = SaveSliceInfo(name, shape.as_list(), offset, part_shape)
+        parts.append(v)
+    pv = PartitionedVariable(name, shape, dtype, parts, partitions)
+    store[name] = pv
+    return pv
+
+
+def _with_partition_info(initializer: Any, info: PartitionInfo) -> Any:
+    """``initializer`` told which part it initializes (when it takes ``partition_info``)."""
+    if inspect.isclass(initializer):
+        initializer = initializer()
+    if "partition_info" not in _parameters(initializer):
+        return initializer
+
+    def init(shape: Any, dtype: Any = None, partition_info: Any = None) -> Any:
+        return initializer(shape, dtype=dtype, partition_info=info)
+    return init
 
 
 def _default_initializer(name: str, dtype: dtypes.DType) -> Any:
@@ -392,7 +475,8 @@ class variable_scope:  # noqa: N801 - TensorFlow's name
         initializer: The default initializer of the variables made inside.
         regularizer: The default regularizer of the variables made inside.
         caching_device: Accepted for TensorFlow's signature (no devices).
-        partitioner: Accepted for TensorFlow's signature (variables are not partitioned).
+        partitioner: A partitioner (``fixed_size_partitioner`` ...): the variable is made
+            of parts, a ``PartitionedVariable``.
         custom_getter: A getter wrapping every ``get_variable`` inside.
         reuse: True, ``tf.compat.v1.AUTO_REUSE`` or None (inherit).
         dtype: The default dtype of the variables made inside.
@@ -497,7 +581,8 @@ def get_variable(name: str, shape: Any = None, dtype: Any = None, initializer: A
         trainable: Whether it joins ``TRAINABLE_VARIABLES``; True when None.
         collections: The graph collections to add the variable to.
         caching_device: Accepted for TensorFlow's signature (no devices).
-        partitioner: Accepted for TensorFlow's signature (variables are not partitioned).
+        partitioner: A partitioner (``fixed_size_partitioner`` ...): the variable is made
+            of parts, a ``PartitionedVariable``.
         validate_shape: Whether the initial value must have ``shape``.
         use_resource: Accepted for TensorFlow's signature.
         custom_getter: A function (getter, name, *args, **kwargs) wrapping the variable's creation.
@@ -530,7 +615,8 @@ def get_local_variable(name: str, shape: Any = None, dtype: Any = None,
         trainable: Whether it joins ``TRAINABLE_VARIABLES``.
         collections: Further collections (it always joins ``LOCAL_VARIABLES``).
         caching_device: Accepted for TensorFlow's signature (no devices).
-        partitioner: Accepted for TensorFlow's signature (variables are not partitioned).
+        partitioner: A partitioner (``fixed_size_partitioner`` ...): the variable is made
+            of parts, a ``PartitionedVariable``.
         validate_shape: Whether the initial value must have ``shape``.
         use_resource: Accepted for TensorFlow's signature.
         custom_getter: A function (getter, name, *args, **kwargs) wrapping the variable's creation.

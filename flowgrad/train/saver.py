@@ -4,7 +4,9 @@ A checkpoint ``<prefix>`` is TensorFlow's tensor bundle (``<prefix>.index`` and
 ``<prefix>.data-00000-of-00001``, see ``tensor_bundle.py``) with one tensor per variable,
 keyed by the variable's name (``eval_net/w``) or by the names of a ``var_list`` dict, so
 TensorFlow's Saver restores flowgrad's checkpoints and flowgrad restores TensorFlow's
-(a partitioned variable's slices are assembled into the whole variable). Every save writes
+(a partitioned variable's slices are assembled into the whole variable; the parts of
+flowgrad's partitioned variables are saved as slices of their full variable, under its
+name, and each part restores its region of a whole or sliced tensor). Every save writes
 temporary files, flushes them to disk and renames them into place (the index last), and
 only then updates the directory's ``checkpoint`` state file, so a save that fails half-way
 leaves the previous checkpoint and state untouched. The temporary files of killed saves of
@@ -25,6 +27,8 @@ import numpy as np
 
 from flowgrad.framework import errors, hooks
 from flowgrad.framework.context import executing_eagerly
+from flowgrad.framework.tensor_shape import TensorShape
+from flowgrad.ops.partitioned_variables import PartitionedVariable, save_slice_info
 from flowgrad.ops.state_ops import Variable, global_variables
 from flowgrad.train import checkpoint_management as cm
 from flowgrad.train.checkpoint_reader import CheckpointReader
@@ -40,20 +44,39 @@ def _var_name(v: Any) -> str:
 
 
 def _var_map(var_list: Any) -> dict:
-    """{checkpoint name: variable} for a list or dict of variables."""
+    """{checkpoint name: variable, or the list of a partitioned variable's parts} for a
+    list or dict of variables (parts are saved under their full variable's name)."""
     if isinstance(var_list, dict):
         items = list(var_list.items())
     else:
         items = [(None, v) for v in var_list]
     out: dict = {}
     for name, v in items:
+        if isinstance(v, PartitionedVariable):
+            name = v.name if name is None else name
+            if name in out:
+                raise ValueError("At least two variables have the same name: %s" % name)
+            out[name] = list(v)
+            continue
         if not isinstance(v, Variable):
             raise TypeError("Variable to save is not a Variable: %r" % (v,))
+        info = save_slice_info(v)
+        if info is not None:
+            full = info.full_name if name is None else name
+            parts = out.setdefault(full, [])
+            if not isinstance(parts, list):
+                raise ValueError("At least two variables have the same name: %s" % full)
+            parts.append(v)
+            continue
         name = _var_name(v) if name is None else name
         if name in out:
             raise ValueError("At least two variables have the same name: %s" % name)
         out[name] = v
     return out
+
+
+def _parts(entry: Any) -> list:
+    return entry if isinstance(entry, list) else [entry]
 
 
 class Saver:
@@ -142,14 +165,22 @@ class Saver:
         if not os.path.isdir(save_dir):
             raise ValueError("Parent directory of %s doesn't exist, can't save." % save_path)
         names = list(self._var_map)
-        variables = [self._var_map[n] for n in names]
+        variables = [v for n in names for v in _parts(self._var_map[n])]
         if executing_eagerly():
             values = [v.numpy() for v in variables]
         else:
             values = sess.run(variables)
-        arrays = dict(zip(names, values))
+        value_of = dict(zip(map(id, variables), values))
+        arrays, slices = {}, {}
+        for n in names:
+            entry = self._var_map[n]
+            if isinstance(entry, list):       # a partitioned variable: its parts as slices
+                slices[n] = (save_slice_info(entry[0]).full_shape,
+                             [(save_slice_info(v).var_offset, value_of[id(v)]) for v in entry])
+            else:
+                arrays[n] = value_of[id(entry)]
         cm.remove_orphan_temp_files(save_dir, prefix)   # of saves (any step) that were killed
-        write_bundle(save_path, arrays)
+        write_bundle(save_path, arrays, slices=slices)
         self._meta_suffix = meta_graph_suffix
         if write_meta_graph and not executing_eagerly():
             self._write_meta_graph(sess, "%s.%s" % (save_path, meta_graph_suffix))
@@ -207,11 +238,17 @@ class Saver:
             raise ValueError("The passed save_path is not a valid checkpoint: %s" % save_path)
         reader = CheckpointReader(save_path)
         arrays = self._read(reader, save_path)
-        for name, v in self._var_map.items():
-            if executing_eagerly():
-                v.assign(arrays[name])
-            else:
-                v.load(arrays[name], session=sess)
+        for name, entry in self._var_map.items():
+            for v in _parts(entry):
+                value = arrays[name]
+                info = save_slice_info(v)
+                if isinstance(entry, list):         # this part's region of the full value
+                    value = value[tuple(slice(o, o + n) for o, n in
+                                        zip(info.var_offset, info.var_shape))]
+                if executing_eagerly():
+                    v.assign(value)
+                else:
+                    v.load(value, session=sess)
 
     def _read(self, reader: CheckpointReader, path: str) -> dict:
         """{name: value} of every variable, checked against the variables."""
@@ -221,15 +258,20 @@ class Saver:
                 "s" if len(missing) > 1 else "", ", ".join(missing), path))
         problems = []
         arrays = {}
-        for name, v in self._var_map.items():
+        for name, entry in self._var_map.items():
             a = arrays[name] = np.asarray(reader.get_tensor(name))
+            v = _parts(entry)[0]
+            if isinstance(entry, list):     # a partitioned variable: the full shape
+                shape = TensorShape(save_slice_info(v).full_shape)
+            else:
+                shape = v.shape
             want = v.dtype.base_dtype
             if a.dtype != want.np:
                 problems.append("tensor_name = %s; expected dtype %s does not equal original "
                                 "dtype %s" % (name, want.name, a.dtype.name))
-            elif not v.shape.is_compatible_with(a.shape):
+            elif not shape.is_compatible_with(a.shape):
                 problems.append("tensor_name = %s; shape of the variable %s does not match the "
-                                "shape stored in checkpoint: %s" % (name, v.shape,
+                                "shape stored in checkpoint: %s" % (name, shape,
                                                                     list(a.shape)))
         if problems:
             raise errors.InvalidArgumentError(None, None, "Restoring from checkpoint %s failed "

@@ -161,6 +161,45 @@ def check_slices(d, expected):
                  "a partitioned variable restored from %s" % prefix)
 
 
+# Partitioned variables flowgrad created (get_variable(partitioner=...)), saved by its Saver
+
+
+def write_partitioned(d):
+    import flowgrad.compat.v1 as v1
+    emb_val = np.arange(21, dtype=np.float32).reshape(7, 3) / 4
+    cols_val = np.arange(10, dtype=np.float64).reshape(2, 5) - 3
+    with v1.Graph().as_default():
+        emb = v1.get_variable("emb", initializer=v1.constant(emb_val),
+                              partitioner=v1.fixed_size_partitioner(3))
+        v1.get_variable("scope/cols", initializer=v1.constant(cols_val),
+                        partitioner=v1.fixed_size_partitioner(2, axis=1))
+        rows = v1.nn.embedding_lookup(emb, [0, 3, 6, 2])
+        with v1.Session() as sess:
+            sess.run(v1.global_variables_initializer())
+            v1.train.Saver().save(sess, os.path.join(d, "model"), write_meta_graph=False)
+            return {"emb": enc(emb_val), "cols": enc(cols_val), "rows": enc(sess.run(rows))}
+
+
+def check_partitioned(d, expected):
+    import tensorflow as tf
+    v1 = tf.compat.v1
+    prefix = os.path.join(d, "model")
+    emb_val, cols_val = dec(expected["emb"]), dec(expected["cols"])
+    for parts in (3, 2, 1):             # the same partitioning, another one, a whole variable
+        with tf.Graph().as_default():
+            emb = v1.get_variable("emb", shape=[7, 3], partitioner=v1.fixed_size_partitioner(
+                parts))
+            cols = v1.get_variable("scope/cols", shape=[2, 5], dtype=tf.float64,
+                                   partitioner=v1.fixed_size_partitioner(2, axis=1))
+            rows = v1.nn.embedding_lookup(emb, [0, 3, 6, 2])       # "mod"
+            with v1.Session() as sess:
+                v1.train.Saver().restore(sess, prefix)
+                same(sess.run(emb.as_tensor()), emb_val, "emb in %d parts" % parts)
+                same(sess.run(cols.as_tensor()), cols_val, "scope/cols")
+                if parts == 3:
+                    same(sess.run(rows), dec(expected["rows"]), "embedding_lookup (mod)")
+
+
 # --------------------------------------------------------------------------------------
 # TF2: tf.train.Checkpoint of a tf.Module
 
@@ -287,7 +326,7 @@ def check_keras(d, expected):
         same(v.numpy(), dec(want), "%s: optimizer variable %d (%s)" % (where, i, v.path))
 
 
-CASES = ["tf1", "slices", "module", "v1_optimizer", "keras"]
+CASES = ["tf1", "slices", "partitioned", "module", "v1_optimizer", "keras"]
 
 
 def main(argv):
