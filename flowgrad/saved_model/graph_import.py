@@ -223,11 +223,85 @@ def _random(op_type: str) -> Callable:
     return build
 
 
+class TableHandle:
+    """A lookup table of an imported graph or SavedModel (TensorFlow's ``HashTableV2``
+    resource): its contents come from the ``InitializeTable*`` node that fills it, and a
+    lookup is a flowgrad ``StaticHashTable`` of them (one per default value).
+
+    Args:
+      key_dtype: the keys' dtype.
+      value_dtype: the values' dtype.
+      name: the table node's name.
+    """
+
+    def __init__(self, key_dtype: Any, value_dtype: Any, name: str):
+        self.key_dtype, self.value_dtype, self.name = key_dtype, value_dtype, name
+        self.initializer: Any = None
+        self._tables: dict = {}
+
+    def table(self, default: Any = None) -> Any:
+        """The flowgrad table of this resource's contents with ``default`` for missing keys."""
+        from flowgrad.ops.lookup_ops import StaticHashTable
+        if self.initializer is None:
+            raise errors.FailedPreconditionError(None, None, "Table %s not initialized: no "
+                                                 "InitializeTable node fills it" % self.name)
+        value = np.asarray(default if default is not None else -1)
+        key = value.tobytes() if value.dtype != object else repr(value)
+        if key not in self._tables:
+            self._tables[key] = StaticHashTable(self.initializer, value, name=self.name)
+        return self._tables[key]
+
+
+def _filename(x: Any, node: str) -> str:
+    """A table initializer's file: a SavedModel asset, or a constant string tensor."""
+    path = getattr(x, "asset_path", x)
+    if isinstance(path, (str, bytes)):
+        return path.decode() if isinstance(path, bytes) else path
+    value = _static(path, "filename", node).reshape(-1)[0]
+    return value.decode() if isinstance(value, bytes) else str(value)
+
+
+def _init_from_file(ins: list, a: dict, name: str) -> Any:
+    from flowgrad.ops.lookup_ops import TextFileInitializer
+    handle, filename = ins
+    vocab = a.get("vocab_size", -1)
+    handle.initializer = TextFileInitializer(
+        _filename(filename, name), handle.key_dtype, a.get("key_index", -2),
+        handle.value_dtype, a.get("value_index", -1),
+        vocab_size=None if vocab is None or vocab < 0 else vocab,
+        delimiter=a.get("delimiter", "\t"), value_index_offset=a.get("offset", 0))
+    return _no_op([], a, name)
+
+
+def _init_from_tensors(ins: list, a: dict, name: str) -> Any:
+    from flowgrad.ops.lookup_ops import KeyValueTensorInitializer
+    handle, keys, values = ins
+    handle.initializer = KeyValueTensorInitializer(
+        _static(keys, "keys", name), _static(values, "values", name), handle.key_dtype,
+        handle.value_dtype)
+    return _no_op([], a, name)
+
+
+def _lookup(ins: list, a: dict, name: str) -> Any:
+    handle, keys, default = ins
+    values = handle.table(_static(default, "default_value", name)).lookup(keys)
+    return constant_ops.identity(values, name=name)
+
+
+def _identity(ins: list, a: dict, name: str) -> Any:
+    if isinstance(ins[0], TableHandle):       # a resource handle passes through
+        return ins[0]
+    return constant_ops.identity(ins[0], name=name)
+
+
+#: The nodes that fill tables: built before the rest (flowgrad's tables are static).
+TABLE_INITIALIZERS = frozenset({"InitializeTableFromTextFileV2", "InitializeTableV2"})
+
 IMPORTERS: dict[str, Callable] = {
     "Const": _const, "Placeholder": _placeholder,
     "PlaceholderWithDefault": lambda ins, a, name: constant_ops.placeholder_with_default(
         ins[0], a["shape"], name=name),
-    "Identity": lambda ins, a, name: constant_ops.identity(ins[0], name=name),
+    "Identity": _identity,
     "IdentityN": lambda ins, a, name: constant_ops.identity_n(ins, name=name),
     "StopGradient": lambda ins, a, name: constant_ops.stop_gradient(ins[0], name=name),
     "NoOp": _no_op,
@@ -306,6 +380,13 @@ IMPORTERS: dict[str, Callable] = {
     "RandomUniform": _random("RandomUniform"),
     "RandomStandardNormal": _random("RandomStandardNormal"),
     "TruncatedNormal": _random("TruncatedNormal"),
+    # lookup tables
+    "HashTableV2": lambda ins, a, name: TableHandle(a["key_dtype"], a["value_dtype"], name),
+    "InitializeTableFromTextFileV2": _init_from_file,
+    "InitializeTableV2": _init_from_tensors,
+    "LookupTableFindV2": _lookup,
+    "LookupTableSizeV2": lambda ins, a, name: constant_ops.identity(ins[0].table().size(),
+                                                                    name=name),
 }
 # Elementwise ops: the same inputs, no attributes, in flowgrad and TensorFlow alike.
 for _t in ("Abs", "Neg", "Exp", "Log", "Log1p", "Expm1", "Sqrt", "Rsqrt", "Square",
@@ -430,6 +511,7 @@ class Importer:
                     "TensorFlow 2's functional If/While only: build the graph with "
                     "tf.compat.v1.enable_control_flow_v2() (TensorFlow's default since 2.0)"
                     % (node.name, self.where, node.op))
+        nodes = sorted(nodes, key=lambda n: n.op not in TABLE_INITIALIZERS)   # stable
         for node in topological(nodes, lambda n: [source_node(r) for r in n.input]):
             if node.name in self.values or (skip is not None and skip(node)):
                 continue

@@ -8,7 +8,9 @@ from __future__ import annotations
 import os
 from typing import Any
 
-from flowgrad.framework import errors
+import numpy as np
+
+from flowgrad.framework import dtypes, errors
 from flowgrad.framework.graph import GraphKeys, get_default_graph
 from flowgrad.saved_model import tf_protos
 from flowgrad.saved_model.meta_graph import export_meta_graph, import_meta_graph
@@ -22,6 +24,8 @@ PREDICT_INPUTS = "inputs"
 PREDICT_OUTPUTS = "outputs"
 DEFAULT_SERVING_SIGNATURE_DEF_KEY = "serving_default"
 MAIN_OP_KEY = "saved_model_main_op"
+ASSETS_KEY = "saved_model_assets"
+ASSETS_DIRECTORY = "assets"
 LEGACY_INIT_OP_KEY = "legacy_init_op"
 VARIABLES_DIRECTORY = "variables"
 VARIABLES_FILENAME = "variables"
@@ -145,6 +149,7 @@ def load(sess: Any, tags: list, export_dir: str, import_scope: str | None = None
     from flowgrad.train.tensor_bundle import BundleReader
     export_dir = os.fspath(export_dir)
     meta = meta_graph_for(read_saved_model(export_dir), list(tags), export_dir)
+    _point_assets_into(meta, export_dir)
     with sess.graph.as_default():
         import_meta_graph(meta, import_scope=import_scope)
         g = get_default_graph()
@@ -168,6 +173,32 @@ def load(sess: Any, tags: list, export_dir: str, import_scope: str | None = None
             for op in g.get_collection(key):
                 sess.run(op)
     return meta
+
+
+def asset_file_defs(meta: Any) -> list:
+    """The MetaGraphDef's AssetFileDefs (the ``saved_model_assets`` collection TensorFlow 1's
+    builder writes, else ``asset_file_def``)."""
+    pb = tf_protos.pb()
+    col = meta.collection_def.get(ASSETS_KEY) if ASSETS_KEY in meta.collection_def else None
+    if col is not None and col.any_list.value:
+        out = []
+        for any_value in col.any_list.value:
+            out.append(pb.meta_graph_pb2.AssetFileDef.FromString(any_value.value))
+        return out
+    return list(meta.asset_file_def)
+
+
+def _point_assets_into(meta: Any, export_dir: str) -> None:
+    """Sets each asset's path tensor (a Const holding the path at export time) to its file
+    in ``export_dir/assets`` (TensorFlow feeds those paths to the main op instead)."""
+    nodes = {n.name: n for n in meta.graph_def.node}
+    for a in asset_file_defs(meta):
+        node = nodes.get(a.tensor_info.name.split(":")[0])
+        if node is None or node.op != "Const":
+            continue
+        path = os.path.join(export_dir, ASSETS_DIRECTORY, a.filename)
+        node.attr["value"].tensor.CopyFrom(tf_protos.tensor_proto(
+            np.array(path.encode(), dtype=object), dtypes.string))
 
 
 # --------------------------------------------------------------------------------------

@@ -27,7 +27,8 @@ from flowgrad.runtime.function import Function, TensorSpec
 from flowgrad.module import Module
 from flowgrad.ops.state_ops import EagerVariable
 from flowgrad.saved_model import tf_protos
-from flowgrad.saved_model.graph_import import import_function_body
+from flowgrad.framework.tensor import constant
+from flowgrad.saved_model.graph_import import TableHandle, import_function_body
 
 SAVED_MODEL_FILENAME_PB = "saved_model.pb"
 SAVED_MODEL_FILENAME_PBTXT = "saved_model.pbtxt"
@@ -107,6 +108,8 @@ def decode_structure(value: Any) -> Any:
     kind = value.WhichOneof("kind")
     if kind == "tensor_spec_value":
         s = value.tensor_spec_value
+        if s.dtype == tf_protos.pb().types_pb2.DT_RESOURCE:    # a resource's creator: no spec
+            return None
         return TensorSpec(tf_protos.as_shape(s.shape), tf_protos.as_dtype(s.dtype),
                           name=s.name or None)
     if kind == "tuple_value":
@@ -122,6 +125,17 @@ def decode_structure(value: Any) -> Any:
     return getattr(value, kind)
 
 
+class _Asset:
+    """A restored ``tf.saved_model.Asset``: ``asset_path`` is its file in ``assets/``."""
+
+    def __init__(self, path: str):
+        self.asset_path = constant(path)
+
+    def __repr__(self) -> str:
+        return "<Asset %s>" % self.asset_path.numpy().decode() \
+            if hasattr(self.asset_path, "numpy") else "<Asset>"
+
+
 class _Loader:
     """Rebuilds one MetaGraphDef's object graph."""
 
@@ -134,12 +148,16 @@ class _Loader:
         self.concrete: dict[str, Any] = {}
 
     def load(self, variable_values: dict) -> Any:
-        for i, node in enumerate(self.proto.nodes):
-            if node.WhichOneof("kind") == "variable":
+        for i, node in enumerate(self.proto.nodes):     # what functions capture, first
+            kind = node.WhichOneof("kind")
+            if kind == "variable":
                 self.nodes[i] = self._variable(i, node.variable, variable_values)
+            elif kind in ("constant", "asset", "resource"):
+                self.nodes[i] = self._object(i, node)
         for i, node in enumerate(self.proto.nodes):
             if i not in self.nodes:
                 self.nodes[i] = self._object(i, node)
+        self.initialize_resources()
         for i, node in enumerate(self.proto.nodes):
             obj = self.nodes[i]
             if isinstance(obj, list):           # a list's children are "0", "1", ...
@@ -182,7 +200,12 @@ class _Loader:
             b = node.bare_concrete_function
             return self.concrete_function(b.concrete_function_name, list(b.argument_keywords))
         if kind == "constant":
-            return None
+            return self._constant(node.constant.operation)
+        if kind == "asset":
+            return _Asset(os.path.join(self.export_dir, "assets", self.meta.asset_file_def[
+                node.asset.asset_file_def_index].filename))
+        if kind == "resource":
+            return self._resource(node)
         identifier = node.user_object.identifier if kind == "user_object" else ""
         if i and identifier == "trackable_list_wrapper":
             return []
@@ -192,6 +215,49 @@ class _Loader:
         if i:
             return _CallableTrackable() if callable_ else _Trackable()
         return _CallableModule() if callable_ else Module()
+
+    def _constant(self, op_name: str) -> Any:
+        for n in self.meta.graph_def.node:
+            if n.name == op_name and n.op == "Const":
+                return constant(tf_protos.to_array(n.attr["value"].tensor),
+                                dtype=tf_protos.as_dtype(n.attr["dtype"].type))
+        raise errors.NotFoundError(None, None, "Constant '%s' is not in the SavedModel %s"
+                                   % (op_name, self.export_dir))
+
+    def _resource(self, node: Any) -> Any:
+        """A restored resource: a lookup table (the HashTableV2 its ``_create_resource``
+        function makes), filled later by its ``_initialize`` function."""
+        creator = self._child_function(node, "_create_resource")
+        table = next((n for n in self.library[creator].node_def if n.op == "HashTableV2"),
+                     None) if creator else None
+        if table is None:
+            raise errors.UnimplementedError(
+                None, None, "SavedModel %s holds a resource flowgrad cannot restore (only "
+                "lookup tables, HashTableV2, are supported); its creator is %s"
+                % (self.export_dir, creator))
+        return TableHandle(tf_protos.as_dtype(table.attr["key_dtype"].type),
+                           tf_protos.as_dtype(table.attr["value_dtype"].type), table.name)
+
+    def _child_function(self, node: Any, local_name: str) -> str | None:
+        """The concrete function's name of ``node``'s child function ``local_name``."""
+        for c in node.children:
+            if c.local_name == local_name:
+                fn = self.proto.nodes[c.node_id]
+                if fn.WhichOneof("kind") == "function" and fn.function.concrete_functions:
+                    return fn.function.concrete_functions[0]
+        return None
+
+    def initialize_resources(self) -> None:
+        """Runs each restored table's ``_initialize`` function (TensorFlow's restore of
+        resources): the table reads its asset file."""
+        for node in self.proto.nodes:
+            if node.WhichOneof("kind") != "resource":
+                continue
+            name = self._child_function(node, "_initialize")
+            if name is None:
+                continue
+            captures = [self.nodes[k] for k in self.proto.concrete_functions[name].bound_inputs]
+            import_function_body(self.library[name], captures, self.library, "")
 
     def concrete_function(self, name: str, keywords: list | None = None) -> Any:
         key = (name, tuple(keywords or ()))
