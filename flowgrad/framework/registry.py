@@ -27,8 +27,14 @@ class OpDef:
       the Shape of a fully known shape, else None), ``variable`` (the output is the
       runner's state), ``must_feed`` (no value unless fed, as Placeholder),
       ``identity_element`` (``e`` with ``op(x, e) == op(e, x) == x``), ``cost`` (``f(op)``:
-      a static size of the op's work, 0 for small) and ``contracted_axes`` (``f(op)``: the
-      axes of inputs 0 and 1 whose mismatch is the kernel's only way to fail, or None);
+      a static size of the op's work, 0 for small), ``contracted_axes`` (``f(op)``: the
+      axes of inputs 0 and 1 whose mismatch is the kernel's only way to fail, or None) and
+      ``forward`` (``{k: kernel}``: a kernel computing the same values into input ``k``'s
+      array, valid where the output has that input's shape and dtype; TensorFlow's
+      ``forward_input``: the plan calls it where that array is a temporary nothing else
+      reads, so that a bias add and an activation after a GEMM write no new arrays) and
+      ``shape_only`` (the inputs whose values the kernel reads for their shape and dtype
+      only, as Shape's: a ``forward`` kernel may overwrite them);
     * for the differentiation layer: ``batching`` (the kind of batching rule,
       ``flowgrad.autodiff.pfor.rules``: "elementwise", "broadcasting", ...) and ``jvp`` (the
       forward-mode rule ``f(op, *input_tangents)``, or "elementwise": the gradient function
@@ -40,7 +46,7 @@ class OpDef:
                  "same_dtype", "updates", "reads_refs", "view", "foldable", "specialize", "rng",
                  "alias", "fresh_output", "may_fail", "inplace", "static_value", "variable",
                  "must_feed", "identity_element", "cost", "contracted_axes", "batching", "jvp",
-                 "linear_in")
+                 "linear_in", "forward", "shape_only")
 
     def __init__(self, type: str, kernel: Callable | None, infer: Callable,
                  input_names: tuple = (), num_outputs: int | Callable = 1,
@@ -52,7 +58,8 @@ class OpDef:
                  variable: bool = False, must_feed: bool = False, identity_element: Any = None,
                  cost: Callable | None = None, contracted_axes: Callable | None = None,
                  batching: str | None = None, jvp: str | Callable | None = None,
-                 linear_in: int | None = None):
+                 linear_in: int | None = None, forward: dict | None = None,
+                 shape_only: tuple = ()):
         self.type = type
         self.kernel = kernel            # f(*input_values, **attrs) -> value | tuple of values
         self.infer = infer              # f(input_tensors, attrs) -> (dtype, shape) | [...]
@@ -79,6 +86,8 @@ class OpDef:
         self.batching = batching
         self.jvp = jvp
         self.linear_in = linear_in
+        self.forward = forward or {}    # input index -> kernel writing into that input
+        self.shape_only = shape_only    # inputs read for their shape and dtype only
 
     def bound_kernel(self, attrs: dict) -> Callable:
         """The kernel with ``attrs`` bound: a function of the input values only."""
@@ -87,6 +96,11 @@ class OpDef:
         if not attrs:
             return self.kernel
         return functools.partial(self.kernel, **attrs)
+
+    def bound_forward(self, k: int, attrs: dict) -> Callable:
+        """The ``forward`` kernel into input ``k`` with ``attrs`` bound."""
+        kernel = self.forward[k]
+        return functools.partial(kernel, **attrs) if attrs else kernel
 
     def bound_inplace(self, attrs: dict) -> Callable | None:
         """The in-place kernel with ``attrs`` bound (None if the op has none): it takes the
@@ -122,6 +136,14 @@ def register_op(type: str, kernel: Callable | None, infer: Callable, *,
     elif grad is not None:
         _gradients[type] = grad
     return d
+
+
+def ufunc_forward(ufunc: Any, inputs: tuple = (0, 1)) -> dict:
+    """``OpDef.forward`` of an op whose kernel is ``ufunc``: the ufunc with ``out=`` the
+    input's array, for each input of ``inputs``."""
+    def into(k: int) -> Callable:
+        return lambda *args: ufunc(*args, out=args[k])
+    return {k: into(k) for k in inputs}
 
 
 def defop(type: str, kernel: Callable | None, infer: Callable, **kw: Any) -> Callable:

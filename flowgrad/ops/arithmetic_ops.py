@@ -12,7 +12,13 @@ from flowgrad.framework import dtypes, hooks
 from flowgrad.framework.graph import name_scope
 from flowgrad.framework.indexed_slices import IndexedSlices
 from flowgrad.framework.op_call import apply_op
-from flowgrad.framework.registry import _NO_GRADIENT, defop, register_jvp, register_op
+from flowgrad.framework.registry import (
+    _NO_GRADIENT,
+    defop,
+    register_jvp,
+    register_op,
+    ufunc_forward,
+)
 from flowgrad.framework.shape_rules import binary, unary
 from flowgrad.framework.tensor import convert_to_tensor, is_tensor
 from flowgrad.ops.array_ops import (_as_value, linear_in_all_jvp, sum_tangents,
@@ -30,7 +36,8 @@ from flowgrad.ops.sum_ops import sum_to
 _ARITH = dict(infer=binary, same_dtype=True, input_names=("x", "y"))
 
 
-@defop("AddV2", np.add, may_fail=False, batching="broadcasting", **_ARITH)
+@defop("AddV2", np.add, may_fail=False, batching="broadcasting",
+       forward=ufunc_forward(np.add), **_ARITH)
 def _add_grad(op: Any, grad: Any) -> Any:
     x, y = op.inputs
     skip = _skipped_inputs(op)
@@ -44,7 +51,8 @@ def _add_jvp(op: Any, ta: Any, tb: Any) -> Any:
 register_jvp("AddV2", _add_jvp)
 
 
-@defop("Sub", np.subtract, may_fail=False, batching="broadcasting", **_ARITH)
+@defop("Sub", np.subtract, may_fail=False, batching="broadcasting",
+       forward=ufunc_forward(np.subtract), **_ARITH)
 def _sub_grad(op: Any, grad: Any) -> Any:
     x, y = op.inputs
     skip = _skipped_inputs(op)
@@ -59,7 +67,8 @@ def _sub_jvp(op: Any, ta: Any, tb: Any) -> Any:
 register_jvp("Sub", _sub_jvp)
 
 
-@defop("Mul", np.multiply, may_fail=False, identity_element=1, batching="broadcasting", **_ARITH)
+@defop("Mul", np.multiply, may_fail=False, identity_element=1, batching="broadcasting",
+       forward=ufunc_forward(np.multiply), **_ARITH)
 def _mul_grad(op: Any, grad: Any) -> Any:
     x, y = op.inputs
     skip = _skipped_inputs(op)

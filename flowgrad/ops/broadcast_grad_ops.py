@@ -42,7 +42,7 @@ def _reduce_to_shape_of(g: Any, like: Any) -> Any:
 
 @defop("ReduceToShapeOf", _reduce_to_shape_of,
        lambda ins, attrs: (ins[0].dtype.base_dtype, ins[1].shape), view=True,
-       input_names=("grad", "like"))
+       input_names=("grad", "like"), shape_only=(1,))
 def _reduce_to_shape_of_grad(op: Any, grad: Any) -> Any:
     return broadcast_to_shape_of(grad, op.inputs[0]), None
 

@@ -380,7 +380,7 @@ def _sizes(t: Any) -> Any:
     return convert_to_tensor(np.asarray(s, np.int32)) if isinstance(s, tuple) else s
 
 
-@defop("Conv2D", _conv2d_kernel, _conv2d_infer, same_dtype=True,
+@defop("Conv2D", _conv2d_kernel, _conv2d_infer, same_dtype=True, fresh_output=True,
        input_names=("input", "filter"), batching="images")
 def _conv2d_grad(op: Any, grad: Any) -> Any:
     x, f = op.inputs
@@ -389,7 +389,7 @@ def _conv2d_grad(op: Any, grad: Any) -> Any:
             apply_op("Conv2DBackpropFilter", (x, _sizes(f), grad), a))
 
 
-@defop("Conv2DBackpropInput", _conv2d_backprop_input_kernel, _sizes_infer,
+@defop("Conv2DBackpropInput", _conv2d_backprop_input_kernel, _sizes_infer, fresh_output=True,
        input_names=("input_sizes", "filter", "out_backprop"))
 def _conv2d_backprop_input_grad(op: Any, grad: Any) -> Any:
     _, f, dy = op.inputs
@@ -399,7 +399,7 @@ def _conv2d_backprop_input_grad(op: Any, grad: Any) -> Any:
 
 
 @defop("Conv2DBackpropFilter", _conv2d_backprop_filter_kernel, _sizes_infer,
-       input_names=("input", "filter_sizes", "out_backprop"))
+       fresh_output=True, input_names=("input", "filter_sizes", "out_backprop"))
 def _conv2d_backprop_filter_grad(op: Any, grad: Any) -> Any:
     x, _, dy = op.inputs
     a = _conv_attrs(op)

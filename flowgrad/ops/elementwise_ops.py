@@ -4,13 +4,20 @@ is_finite/is_nan/is_inf. The fused gradient ops SqrtGrad, RsqrtGrad, TanhGrad an
 SigmoidGrad have gradients of their own, so every derivative can be differentiated again."""
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any
 
 import numpy as np
 
 from flowgrad.framework import dtypes
 from flowgrad.framework.op_call import apply_op
-from flowgrad.framework.registry import _NO_GRADIENT, defop, register_jvp, register_op
+from flowgrad.framework.registry import (
+    _NO_GRADIENT,
+    defop,
+    register_jvp,
+    register_op,
+    ufunc_forward,
+)
 from flowgrad.framework.shape_rules import binary, of_dtype, unary
 from flowgrad.framework.tensor import convert_to_tensor
 from flowgrad.ops.array_ops import _as_value, sum_tangents, zeros_like
@@ -133,12 +140,22 @@ def _tan_grad(op: Any, grad: Any) -> Any:
     return multiply(grad, square(reciprocal(cos(op.inputs[0]))))
 
 
-@defop("Tanh", np.tanh, unary, input_names=("x",), batching="elementwise", jvp="elementwise")
+@defop("Tanh", np.tanh, unary, input_names=("x",), batching="elementwise", jvp="elementwise",
+       forward=ufunc_forward(np.tanh, (0,)))
 def _tanh_grad(op: Any, grad: Any) -> Any:
     return apply_op("TanhGrad", (op.outputs[0], grad))
 
 
+def _tanh_grad_into(k: int) -> Callable:
+    """TanhGrad's kernel writing dy (1 - y^2) into input ``k`` (the same rounding)."""
+    def kernel(y: Any, dy: Any) -> Any:
+        t = np.multiply(y, y)
+        return np.multiply(dy, np.subtract(1, t, out=t), out=(y, dy)[k])
+    return kernel
+
+
 @defop("TanhGrad", lambda y, dy: dy * (1 - y * y), _same_shape, same_dtype=True,
+       forward={0: _tanh_grad_into(0), 1: _tanh_grad_into(1)}, fresh_output=True,
        input_names=("y", "dy"), batching="strict", linear_in=1)
 def _tanh_grad_grad(op: Any, grad: Any) -> Any:
     y, dy = op.inputs
@@ -172,13 +189,35 @@ def _sigmoid_kernel(x: Any) -> Any:
     return np.divide(np.where(x >= 0, 1, e), d, out=d)
 
 
-@defop("Sigmoid", _sigmoid_kernel, unary, input_names=("x",),
+def _sigmoid_into(x: Any) -> Any:
+    """``_sigmoid_kernel`` writing into ``x`` (the same operations, so the same values)."""
+    if type(x) is not np.ndarray or np.iscomplexobj(x) or not x.flags.writeable:
+        return _sigmoid_kernel(x)
+    positive = x >= 0
+    e = np.abs(x, out=x)
+    e = np.exp(np.negative(e, out=e), out=e)
+    d = np.add(e, 1)
+    np.copyto(e, 1, where=positive)
+    return np.divide(e, d, out=e)
+
+
+@defop("Sigmoid", _sigmoid_kernel, unary, input_names=("x",), forward={0: _sigmoid_into},
+       fresh_output=True,
        batching="elementwise", jvp="elementwise")
 def _sigmoid_grad(op: Any, grad: Any) -> Any:
     return apply_op("SigmoidGrad", (op.outputs[0], grad))
 
 
+def _sigmoid_grad_into(k: int) -> Callable:
+    """SigmoidGrad's kernel writing dy (y (1 - y)) into input ``k`` (the same rounding)."""
+    def kernel(y: Any, dy: Any) -> Any:
+        t = np.subtract(1, y)
+        return np.multiply(dy, np.multiply(y, t, out=t), out=(y, dy)[k])
+    return kernel
+
+
 @defop("SigmoidGrad", lambda y, dy: dy * (y * (1 - y)), _same_shape, same_dtype=True,
+       forward={0: _sigmoid_grad_into(0), 1: _sigmoid_grad_into(1)}, fresh_output=True,
        input_names=("y", "dy"), batching="strict", linear_in=1)
 def _sigmoid_grad_grad(op: Any, grad: Any) -> Any:
     y, dy = op.inputs

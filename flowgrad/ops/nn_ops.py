@@ -128,12 +128,14 @@ def _relu_grad_kernel(g: Any, x: Any) -> Any:
 
 
 @defop("Relu", lambda x: np.maximum(x, 0), unary, fresh_output=True, input_names=("features",),
+       forward={0: lambda x: np.maximum(x, 0, out=x)},
        batching="elementwise", jvp="elementwise")
 def _relu_grad(op: Any, grad: Any) -> Any:
     return _fused_grad("ReluGrad", grad, op.outputs[0])
 
 
 @defop("ReluGrad", _relu_grad_kernel, _merged, same_dtype=True, fresh_output=True,
+       forward={0: lambda g, x: np.multiply(g, x > 0, out=g)},
        input_names=("gradients", "features"), batching="strict", linear_in=0)
 def _relu_grad_grad(op: Any, grad: Any) -> Any:
     x = op.inputs[1]
@@ -707,6 +709,18 @@ def _bias_add_kernel(value: Any, bias: Any, *, data_format: str = "NHWC") -> Any
     return value + bias
 
 
+def _bias_add_into(value: Any, bias: Any, *, data_format: str = "NHWC") -> Any:
+    """``_bias_add_kernel`` writing into ``value``."""
+    if type(value) is not np.ndarray or not value.flags.writeable:
+        return _bias_add_kernel(value, bias, data_format=data_format)
+    c = _channel_axis(value.ndim, data_format)
+    if np.ndim(bias) != 1 or value.shape[c] != np.shape(bias)[0]:
+        return _bias_add_kernel(value, bias, data_format=data_format)     # its error
+    if c != value.ndim - 1:
+        bias = np.reshape(bias, (-1,) + (1,) * (value.ndim - 2))
+    return np.add(value, bias, out=value)
+
+
 def _bias_add_grad_kernel(g: Any, *, data_format: str = "NHWC") -> Any:
     c = _channel_axis(np.ndim(g), data_format)
     return np.sum(g, axis=tuple(a for a in range(np.ndim(g)) if a != c), dtype=g.dtype)
@@ -725,6 +739,7 @@ def _bias_add_infer(ins: list, attrs: dict) -> tuple:
 
 
 @defop("BiasAdd", _bias_add_kernel, _bias_add_infer, same_dtype=True, fresh_output=True,
+       forward={0: _bias_add_into},
        input_names=("value", "bias"))
 def _bias_add_grad(op: Any, grad: Any) -> Any:
     return grad, apply_op("BiasAddGrad", (grad,), {"data_format": op.get_attr("data_format")})

@@ -183,12 +183,13 @@ def _check_pooled(op_type: str, y_shape: tuple, g_shape: tuple, x_shape: tuple,
                                        op_type, list(expect), list(y_shape), list(g_shape)))
 
 
-@defop("MaxPool", _max_pool_kernel, _pool_infer, input_names=("input",), batching="images")
+@defop("MaxPool", _max_pool_kernel, _pool_infer, fresh_output=True, input_names=("input",),
+       batching="images")
 def _max_pool_grad(op: Any, grad: Any) -> Any:
     return apply_op("MaxPoolGrad", (op.inputs[0], op.outputs[0], grad), _pool_attrs(op))
 
 
-@defop("MaxPoolGrad", _max_pool_grad_kernel, _like_input(0), same_dtype=True,
+@defop("MaxPoolGrad", _max_pool_grad_kernel, _like_input(0), same_dtype=True, fresh_output=True,
        input_names=("orig_input", "orig_output", "grad"))
 def _max_pool_grad_grad(op: Any, grad: Any) -> Any:
     x, y, _ = op.inputs

@@ -88,12 +88,13 @@ def _static_rank(op: Any) -> Any:
 
 register_op("Shape", lambda x, out_type=dtypes.int32: np.array(np.shape(x), out_type.np),
             lambda ins, attrs: (_int_out(ins, attrs), TensorShape([ins[0].shape.rank])),
-            grad=_NO_GRADIENT, input_names=("input",), static_value=_static_shape, batching="shape")
+            grad=_NO_GRADIENT, input_names=("input",), static_value=_static_shape, batching="shape",
+            shape_only=(0,))
 
 
 register_op("Size", lambda x, out_type=dtypes.int32: out_type.np.type(np.size(x)),
             lambda ins, attrs: (_int_out(ins, attrs), TensorShape(())), grad=_NO_GRADIENT,
-            input_names=("input",), static_value=_static_size, batching="shape")
+            input_names=("input",), static_value=_static_size, batching="shape", shape_only=(0,))
 
 
 register_op("Rank", lambda x: np.int32(np.ndim(x)),

@@ -37,6 +37,24 @@ def _bad_feed(t: Tensor, v: Any) -> None:
                      % (tuple(np.shape(v)), t.name, t.shape))
 
 
+def _covers(t: Tensor, op: Operation) -> bool:
+    """Whether the static shapes prove that ``op``'s output (an elementwise op's) has input
+    ``t``'s shape, of rank 1 or more: every other input broadcasts into ``t``'s shape
+    (each of its dimensions is 1 or the same known size as ``t``'s)."""
+    dims = t.shape.as_tuple()
+    if not dims or op.outputs[0].shape.rank != len(dims):
+        return False
+    for x in op._inputs:
+        if x is t:
+            continue
+        xd = x.shape.as_tuple()
+        if xd is None or len(xd) > len(dims):
+            return False
+        if any(a != 1 and (a is None or a != b) for a, b in zip(reversed(xd), reversed(dims))):
+            return False
+    return True
+
+
 class Emitter:
     """The source of one plan being written, and what is known about its names.
 
@@ -73,6 +91,8 @@ class Emitter:
         self.inplace_sites: list = []   # (body index, versions it writes, in-place line)
         self.futures: dict = {}         # op running on the worker -> (future, outputs, args)
         self.pending: dict = {}         # output local of such an op -> the op
+        self.fresh: dict = {}           # local of a new array of one tensor -> that tensor
+        self.target_set = set(targets)
         self.header = 4 if run_async else 3     # lines before the body: def, quiet(), [_P,] try
 
     # -- names and lines -------------------------------------------------------------
@@ -191,12 +211,14 @@ class Emitter:
         k = self.simplify.unit_operand(op)
         if k is not None:
             self.names[op.outputs[0]] = args[k]
+            self.fresh.pop(args[k], None)       # two tensors name that array now
             return
         key = self.simplify.key(op, args)
         prev = self.simplify.same_as(key)
         if prev is not None:
             for t, t2 in zip(op.outputs, prev.outputs):
                 self.names[t] = self.names[t2]
+                self.fresh.pop(self.names[t2], None)
             return
         self.call(op, args)
         self.simplify.emitted(key, op)
@@ -224,6 +246,7 @@ class Emitter:
         src = op._inputs[0]
         if src in self.names:
             self.names[op.outputs[0]] = self.names[src]
+            self.fresh.pop(self.names[src], None)
         else:           # a read of a variable: snapshot its current value here
             self.names[op.outputs[0]] = out = self.local("t")
             self.emit("%s = %s" % (out, args[0]), None)
@@ -298,12 +321,20 @@ class Emitter:
         """Emits the kernel call of an op that computes new values (on the worker where
         the overlap pass chose so and the worker is free)."""
         d = op._def
-        kname = self.gname("k", d.bound_kernel(op._attrs))
+        into = self.forwarded_input(op, args)
+        kernel = d.bound_kernel(op._attrs) if into is None else \
+            d.bound_forward(into, op._attrs)
+        kname = self.gname("k", kernel)
         if d.rng:
             args.insert(0, self.gname("R", self.compiler.rng_for(op)))
         outs = [self.local("t") for _ in op.outputs]
         call = "%s(%s)" % (kname, ", ".join(args))
-        if op in self.run_async and outs and not self.futures:
+        if into is not None:
+            # the kernel writes into that input's array (its last reader): the comment
+            # says so in the plan's source
+            self.emit("%s = %s" % (outs[0], call), op)
+            self.body[-1] += " into %s" % args[into]
+        elif op in self.run_async and outs and not self.futures:
             self.submit(op, args, outs, kname, call)
         elif len(outs) == 1:
             self.emit("%s = %s" % (outs[0], call), op)
@@ -315,6 +346,30 @@ class Emitter:
         if extra is not None:
             self.emit(extra, op)
         self.outputs(op, args, outs)
+
+    def forwarded_input(self, op: Operation, args: list) -> int | None:
+        """The input whose array ``op``'s ``forward`` kernel may write its output into
+        (TensorFlow's buffer forwarding), or None: an array a kernel of this plan made
+        for that input's tensor alone (``fresh_output`` or a ufunc), which no other op of
+        the plan reads (but for its shape: ``shape_only``), nothing fetches, no other tensor
+        names and no worker kernel still computes, of the output's dtype and (as the static
+        shapes prove) shape."""
+        d = op._def
+        if not d.forward or op in self.run_async or d.rng or len(op.outputs) != 1:
+            return None
+        out = op.outputs[0]
+        for k in d.forward:
+            t = op._inputs[k]
+            local = args[k]
+            if self.fresh.get(local) is not t or local in self.pending or \
+                    t in self.target_set or t.dtype != out.dtype or not _covers(t, op):
+                continue
+            if sum(x is t for x in op._inputs) == 1 and all(
+                    c is op or c not in self.needed or all(
+                        j in c._def.shape_only for j, x in enumerate(c._inputs) if x is t)
+                    for c in t._consumers):
+                return k
+        return None
 
     def submit(self, op: Operation, args: list, outs: list, kname: str, call: str) -> None:
         """Emits the submission of ``op``'s kernel to the worker."""
@@ -345,6 +400,8 @@ class Emitter:
             self.names[t] = o
             if d.view:
                 self.persistent.add(o)
+            elif d.fresh_output or isinstance(d.kernel, np.ufunc):
+                self.fresh[o] = t
             if shared and not (d.fresh_output or isinstance(d.kernel, np.ufunc)):
                 self.roots[o] = shared
 
