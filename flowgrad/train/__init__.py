@@ -25,6 +25,7 @@ from flowgrad.train.learning_rate_decay import (
     polynomial_decay,
 )
 from flowgrad.train.momentum import MomentumOptimizer
+from flowgrad.train.moving_averages import ExponentialMovingAverage
 from flowgrad.train.optimizer import Optimizer
 from flowgrad.train.rmsprop import RMSPropOptimizer
 from flowgrad.train.saver import Saver
@@ -42,7 +43,7 @@ from flowgrad.ops.example_protos import MESSAGES as EXAMPLE_MESSAGES
 piecewise_constant_decay = piecewise_constant  # TensorFlow 1 exports it under both names
 
 __all__ = ["AdadeltaOptimizer", "AdagradOptimizer", "AdamOptimizer", "Checkpoint",
-           "CheckpointManager", "list_variables", "load_checkpoint",
+           "CheckpointManager", "ExponentialMovingAverage", "list_variables", "load_checkpoint",
            "load_variable", "NewCheckpointReader", "init_from_checkpoint",
            "checkpoints_iterator",
            "GradientDescentOptimizer", "MomentumOptimizer", "Optimizer", "RMSPropOptimizer",

@@ -45,6 +45,25 @@ def create_slot_with_value(primary: Any, value: float, name: str) -> Any:
                         collections=[GraphKeys.GLOBAL_VARIABLES], validate_shape=known)
 
 
+def create_slot(primary: Any, value: Any, name: str) -> Any:
+    """A slot of ``primary`` starting at ``value`` (a tensor of ``primary``'s shape).
+
+    Args:
+        primary: The variable the slot belongs to.
+        value: The slot's initial value.
+        name: The slot's name under the primary's (``w/ExponentialMovingAverage``).
+    """
+    if executing_eagerly():
+        return Variable(value, trainable=False, name=_primary_name(primary) + "/" + name)
+    scope = get_variable_scope().name
+    full_name = (scope + "/" if scope else "") + _primary_name(primary) + "/" + name
+    dims = primary.shape.as_tuple()
+    with control_dependencies(None), get_default_graph().name_scope(""):
+        return Variable(value, trainable=False, name=full_name,
+                        dtype=primary.dtype.base_dtype, collections=[GraphKeys.GLOBAL_VARIABLES],
+                        validate_shape=dims is not None and None not in dims)
+
+
 def create_zeros_slot(primary: Any, name: str) -> Any:
     """A slot of zeros of ``primary``'s shape and dtype."""
     return create_slot_with_value(primary, 0.0, name)
