@@ -388,8 +388,10 @@ class Graph:
 
     # -- random seeds -----------------------------------------------------------------
     def _next_op_seed(self) -> int:
+        """0, 1, 2, ...: TensorFlow's op seed for a random op without one in a graph with a
+        seed (``random_seed._graph_to_seed_dict``)."""
         self._op_seed_counter += 1
-        return self._op_seed_counter
+        return self._op_seed_counter - 1
 
 
 def get_default_graph() -> Graph:

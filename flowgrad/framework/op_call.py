@@ -8,6 +8,7 @@ import numpy as np
 from flowgrad.framework import dtypes, errors, fp_state, hooks
 from flowgrad.framework.context import executing_eagerly, state
 from flowgrad.framework.graph import get_default_graph
+from flowgrad.framework.philox import PhiloxStream
 from flowgrad.framework.registry import _ops, get_op_def
 from flowgrad.framework.tensor import (_PLAIN_TYPES, EagerTensor, Tensor, TensorBase,
                                        convert_to_tensor, eager_value, to_numpy)
@@ -152,7 +153,8 @@ def _execute(opdef: Any, inputs: Any, attrs: dict, dtype: Any) -> Any:
     fp = fp_state.quiet()       # no NumPy RuntimeWarnings from kernels, as in TensorFlow
     try:
         if opdef.rng:
-            out = kernel(eager_rng(attrs), *[t._value for t in tensors], **attrs)
+            out = kernel(eager_rng(opdef.type, attrs, tensors), *[t._value for t in tensors],
+                         **attrs)
         elif n_in == 2:
             out = kernel(a._value, b._value, **attrs)
         elif n_in == 1:
@@ -220,16 +222,27 @@ def _execute_update(opdef: Any, inputs: Any, tensors: list, attrs: dict) -> Any:
 
 
 _eager_rngs: dict = {}
+# Attrs that are inputs in TensorFlow (not part of its kernel cache key).
+_INPUT_ATTRS = frozenset({"shape", "num_samples"})
 
 
-def eager_rng(attrs: dict) -> Any:
-    """The generator of an eager random op: one stream per (seed, seed2) pair."""
-    key = (attrs.get("seed", 0), attrs.get("seed2", 0))
+def eager_rng(op_type: str, attrs: dict, tensors: list = ()) -> Any:
+    """The generator of an eager random op, as TensorFlow's eager kernel cache keeps it: one
+    Philox stream per op type, attrs (``seed``, ``seed2``, dtypes) and input dtypes, so
+    the same op with the same seeds continues its stream from call to call."""
+    key = (op_type, tuple(sorted((k, tuple(v) if isinstance(v, list) else v)
+                                 for k, v in attrs.items() if k not in _INPUT_ATTRS)),
+           tuple(t._dtype for t in tensors))
     rng = _eager_rngs.get(key)
     if rng is None:
-        rng = np.random.default_rng(list(key) if any(key) else None)
+        rng = PhiloxStream(attrs.get("seed", 0), attrs.get("seed2", 0))
         _eager_rngs[key] = rng
     return rng
+
+
+def op_rng(op: Any) -> PhiloxStream:
+    """A new generator for the random op ``op`` of a graph (its own kernel's stream)."""
+    return PhiloxStream(op._attrs.get("seed", 0), op._attrs.get("seed2", 0))
 
 
 def _graph_constant(value: np.ndarray, dtype: Any, name: str | None) -> Tensor:

@@ -20,6 +20,7 @@ from flowgrad.framework.op_call import apply_op
 from flowgrad.framework.registry import _NO_GRADIENT, register_op
 from flowgrad.framework.tensor import convert_to_tensor
 from flowgrad.framework.tensor_shape import TensorShape
+from flowgrad.framework.philox import PhiloxStream
 from flowgrad.ops.random_ops import get_seed
 
 _F32 = np.float32
@@ -111,11 +112,12 @@ def _sample(op_type: str, rng: np.random.Generator, image_size: Any, boxes: Any,
     return np.array([y, x, 0], dt), np.array([h, w, -1], dt), box
 
 
-def _sample_kernel(rng: np.random.Generator, image_size: Any, boxes: Any, min_covered: Any,
+def _sample_kernel(rng: PhiloxStream, image_size: Any, boxes: Any, min_covered: Any,
                    *, seed: int, seed2: int, aspect_ratio_range: list, area_range: list,
                    max_attempts: int, use_image_if_no_bounding_boxes: bool) -> tuple:
-    return _sample("SampleDistortedBoundingBoxV2", rng, image_size, boxes, min_covered,
-                   aspect_ratio_range, area_range, max_attempts, use_image_if_no_bounding_boxes)
+    return _sample("SampleDistortedBoundingBoxV2", rng.numpy_generator(), image_size, boxes,
+                   min_covered, aspect_ratio_range, area_range, max_attempts,
+                   use_image_if_no_bounding_boxes)
 
 
 def _stateless_kernel(image_size: Any, boxes: Any, min_covered: Any, seed: Any, *,

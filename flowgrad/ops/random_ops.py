@@ -12,16 +12,18 @@ from flowgrad.framework.context import executing_eagerly
 from flowgrad.framework.errors import InvalidArgumentError
 from flowgrad.framework.graph import get_default_graph, name_scope
 from flowgrad.framework.op_call import apply_op
+from flowgrad.framework.philox import PhiloxStream
 from flowgrad.framework.registry import _NO_GRADIENT, register_op
 from flowgrad.framework.shape_rules import constant_value, shape_from_value, unary
 from flowgrad.framework.tensor import convert_to_tensor, is_tensor
 from flowgrad.framework.tensor_shape import TensorShape
 from flowgrad.ops.array_ops import _as_value, _static_int_list
+from flowgrad.ops import random_distributions
 from flowgrad.ops.math_ops import add, multiply, subtract
 
 DEFAULT_GRAPH_SEED = 87654321
 _MAXINT32 = 2**31 - 1
-_FLOATS = (dtypes.float16, dtypes.float32, dtypes.float64)
+_FLOATS = (dtypes.float16, dtypes.bfloat16, dtypes.float32, dtypes.float64)
 
 # --------------------------------------------------------------------------------------
 # Seeds
@@ -105,63 +107,81 @@ def _size(shape_in: Any, shape: tuple | None) -> tuple:
     return shape if shape_in is None else tuple(int(d) for d in np.ravel(shape_in))
 
 
-def _standard_normal(rng: np.random.Generator, size: Any, dtype: dtypes.DType) -> np.ndarray:
-    if dtype is dtypes.float16:
-        return rng.standard_normal(size, dtype=np.float32).astype(np.float16)
-    return rng.standard_normal(size, dtype=dtype.np)
+def _count(size: tuple) -> int:
+    return int(np.prod(size, dtype=np.int64))
 
 
-def _normal_kernel(rng: np.random.Generator, shape_in: Any = None, *, dtype: dtypes.DType,
+def _normal_kernel(rng: PhiloxStream, shape_in: Any = None, *, dtype: dtypes.DType,
                    seed: int, seed2: int, shape: tuple | None = None) -> np.ndarray:
-    return _standard_normal(rng, _size(shape_in, shape), dtype)
+    size = _size(shape_in, shape)
+    key, counter = rng.reserve_outputs(_count(size))
+    return random_distributions.normal(key, counter, size, dtype)
 
 
-def _truncated_normal_kernel(rng: np.random.Generator, shape_in: Any = None, *,
+def _truncated_normal_kernel(rng: PhiloxStream, shape_in: Any = None, *,
                              dtype: dtypes.DType, seed: int, seed2: int,
                              shape: tuple | None = None) -> np.ndarray:
-    out = _standard_normal(rng, _size(shape_in, shape), dtype)
-    bad = np.abs(out) >= 2
-    while bad.any():        # re-draw the values two or more standard deviations out
-        out[bad] = _standard_normal(rng, int(bad.sum()), dtype)
-        bad = np.abs(out) >= 2
-    return out
+    size = _size(shape_in, shape)
+    key, counter = rng.reserve_outputs(_count(size))
+    return random_distributions.truncated_normal(key, counter, size, dtype)
 
 
-def _uniform_kernel(rng: np.random.Generator, shape_in: Any = None, *, dtype: dtypes.DType,
+def _uniform_kernel(rng: PhiloxStream, shape_in: Any = None, *, dtype: dtypes.DType,
                     seed: int, seed2: int, shape: tuple | None = None) -> np.ndarray:
     size = _size(shape_in, shape)
-    if dtype is dtypes.float16:     # k / 2048 is exact in float16, so the result stays < 1
-        return (rng.integers(0, 2048, size) / 2048).astype(np.float16)
-    return rng.random(size, dtype=dtype.np)
+    key, counter = rng.reserve_outputs(_count(size))
+    return random_distributions.uniform(key, counter, size, dtype)
 
 
-def _uniform_int_kernel(rng: np.random.Generator, minval: Any, maxval: Any,
+def _uniform_int_kernel(rng: PhiloxStream, minval: Any, maxval: Any,
                         shape_in: Any = None, *, seed: int, seed2: int,
                         shape: tuple | None = None) -> np.ndarray:
+    size = _size(shape_in, shape)
+    dtype = dtypes.as_dtype(np.asarray(minval).dtype)
+    if _count(size) == 0:
+        return np.zeros(size, dtype.np)
     if not minval < maxval:
         raise InvalidArgumentError(None, None, "Need minval < maxval: %d >= %d (op "
                                    "RandomUniformInt)" % (minval, maxval))
-    return rng.integers(minval, maxval, _size(shape_in, shape), dtype=np.asarray(minval).dtype)
+    key, counter = rng.reserve_outputs(_count(size))
+    return random_distributions.uniform_int(key, counter, size, int(minval), int(maxval),
+                                            dtype)
 
 
-def _shuffle_kernel(rng: np.random.Generator, value: Any, *, seed: int,
-                    seed2: int) -> np.ndarray:
-    return np.array(value) if np.ndim(value) == 0 else rng.permutation(value)
+def _shuffle_kernel(rng: PhiloxStream, value: Any, *, seed: int, seed2: int) -> np.ndarray:
+    value = np.asarray(value)
+    if value.size <= 1 or value.shape[0] <= 1:
+        return value.copy()
+    key, counter = rng.reserve32(value.shape[0] - 1)
+    return value[random_distributions.shuffle_permutation(key, counter, value.shape[0])]
 
 
-def _multinomial_kernel(rng: np.random.Generator, logits: Any, n_in: Any = None, *,
+def _multinomial_kernel(rng: PhiloxStream, logits: Any, n_in: Any = None, *,
                         output_dtype: dtypes.DType, seed: int, seed2: int,
                         num_samples: int | None = None) -> np.ndarray:
     n = int(n_in) if num_samples is None else num_samples
-    z = np.asarray(logits, np.float64)
-    p = np.exp(z - z.max(axis=1, keepdims=True))
-    cdf = np.cumsum(p, axis=1)
-    cdf /= cdf[:, -1:]
-    u = rng.random((z.shape[0], n))
-    out = np.empty((z.shape[0], n), output_dtype.np)
-    for i in range(z.shape[0]):
-        out[i] = np.minimum(np.searchsorted(cdf[i], u[i], side="right"), z.shape[1] - 1)
-    return out
+    return multinomial_sample(rng, np.asarray(logits), n, output_dtype)
+
+
+def multinomial_sample(rng: PhiloxStream, logits: np.ndarray, n: int,
+                       output_dtype: dtypes.DType) -> np.ndarray:
+    """``MultinomialOp``'s samples: reserves ``batch * ceil4(n) * 2`` outputs of ``rng``.
+
+    Args:
+        rng: The op's stream.
+        logits: A ``[batch, classes]`` array.
+        n: Samples per row.
+        output_dtype: int32 or int64.
+    """
+    if n < 0:
+        raise InvalidArgumentError(None, None, "num_samples should be non-negative, got %d"
+                                   % n)
+    if logits.ndim == 2 and logits.shape[1] == 0:
+        raise InvalidArgumentError(None, None, "num_classes should be positive, got 0")
+    if logits.shape[0] * n == 0:
+        return np.zeros((logits.shape[0], n), output_dtype.np)
+    key, counter = rng.reserve_outputs(logits.shape[0] * ((n + 3) // 4 * 4) * 2)
+    return random_distributions.categorical(key, counter, logits, n).astype(output_dtype.np)
 
 
 # --------------------------------------------------------------------------------------

@@ -23,28 +23,29 @@ from flowgrad.framework import dtypes
 from flowgrad.framework.errors import InvalidArgumentError
 from flowgrad.framework.graph import name_scope
 from flowgrad.framework.op_call import apply_op
+from flowgrad.framework.philox import stateless_key_counter
 from flowgrad.framework.registry import _NO_GRADIENT, register_op
 from flowgrad.framework.shape_rules import constant_value, shape_from_value
 from flowgrad.framework.tensor import convert_to_tensor
 from flowgrad.framework.tensor_shape import TensorShape, broadcast_shapes
+from flowgrad.ops import random_distributions
 from flowgrad.ops.arithmetic_ops import add, multiply, realdiv
 from flowgrad.ops.array_ops import _as_value, broadcast_to
 
-_SALT = {"StatelessRandomUniform": 1, "StatelessRandomNormal": 2, "StatelessTruncatedNormal": 3,
-         "StatelessRandomUniformInt": 4, "StatelessRandomUniformFullInt": 5,
-         "StatelessMultinomial": 6, "StatelessRandomBinomial": 7, "StatelessRandomGammaV2": 8,
-         "StatelessRandomPoisson": 9}
-
-
-def _generator(op_type: str, seed: Any) -> np.random.Generator:
-    """NumPy's Philox generator keyed by the two seed words (and the op type)."""
+def _key_counter(op_type: str, seed: Any) -> tuple[int, int]:
+    """TensorFlow's (key, counter) of a shape-[2] seed (``GenerateKey``)."""
     s = np.asarray(seed)
     if s.shape != (2,):
         raise InvalidArgumentError(None, None, "%s: seed must have shape [2], not %s"
                                    % (op_type, list(s.shape)))
-    words = s.astype(np.int64).view(np.uint64)
-    return np.random.Generator(np.random.Philox(key=[int(words[0]), int(words[1])],
-                                                counter=[_SALT[op_type], 0, 0, 0]))
+    return stateless_key_counter(int(s[0]), int(s[1]))
+
+
+def _generator(op_type: str, seed: Any) -> np.random.Generator:
+    """NumPy's Philox generator keyed by TensorFlow's key of the seed, for the distributions
+    not yet on TensorFlow's sampling (binomial, gamma, poisson)."""
+    key, counter = _key_counter(op_type, seed)
+    return np.random.Generator(np.random.Philox(key=[key, counter >> 64]))
 
 
 def _size(shape: Any, op_type: str) -> tuple:
@@ -57,23 +58,9 @@ def _size(shape: Any, op_type: str) -> tuple:
 
 def _floats(op_type: str, draw: Any) -> Any:
     def kernel(shape: Any, seed: Any, *, dtype: dtypes.DType) -> np.ndarray:
-        rng = _generator(op_type, seed)
-        out = draw(rng, _size(shape, op_type))
-        return out.astype(dtype.np)
+        key, counter = _key_counter(op_type, seed)
+        return draw(key, counter, _size(shape, op_type), dtype)
     return kernel
-
-
-def _truncated(rng: np.random.Generator, size: tuple) -> np.ndarray:
-    out = rng.standard_normal(size)
-    bad = np.abs(out) >= 2
-    while bad.any():        # re-draw the values two or more standard deviations out
-        out[bad] = rng.standard_normal(int(bad.sum()))
-        bad = np.abs(out) >= 2
-    return out
-
-
-def _uniform01(rng: np.random.Generator, size: tuple) -> np.ndarray:
-    return rng.random(size)
 
 
 def _sample_infer(ins: list, attrs: dict) -> tuple:
@@ -81,12 +68,14 @@ def _sample_infer(ins: list, attrs: dict) -> tuple:
 
 
 _STATELESS = dict(grad=_NO_GRADIENT)
-register_op("StatelessRandomUniform", _floats("StatelessRandomUniform", _uniform01),
+register_op("StatelessRandomUniform",
+            _floats("StatelessRandomUniform", random_distributions.uniform),
             _sample_infer, input_names=("shape", "seed"), **_STATELESS)
 register_op("StatelessRandomNormal",
-            _floats("StatelessRandomNormal", lambda rng, size: rng.standard_normal(size)),
+            _floats("StatelessRandomNormal", random_distributions.normal),
             _sample_infer, input_names=("shape", "seed"), **_STATELESS)
-register_op("StatelessTruncatedNormal", _floats("StatelessTruncatedNormal", _truncated),
+register_op("StatelessTruncatedNormal",
+            _floats("StatelessTruncatedNormal", random_distributions.truncated_normal),
             _sample_infer, input_names=("shape", "seed"), **_STATELESS)
 
 
@@ -95,15 +84,16 @@ def _uniform_int_kernel(shape: Any, seed: Any, minval: Any, maxval: Any) -> np.n
     if not lo < hi:
         raise InvalidArgumentError(None, None, "StatelessRandomUniformInt: Need minval < maxval: "
                                    "%s >= %s" % (lo, hi))
-    rng = _generator("StatelessRandomUniformInt", seed)
-    return rng.integers(lo, hi, _size(shape, "StatelessRandomUniformInt"), dtype=lo.dtype)
+    key, counter = _key_counter("StatelessRandomUniformInt", seed)
+    return random_distributions.uniform_int(key, counter,
+                                            _size(shape, "StatelessRandomUniformInt"),
+                                            int(lo), int(hi), dtypes.as_dtype(lo.dtype))
 
 
 def _full_int_kernel(shape: Any, seed: Any, *, dtype: dtypes.DType) -> np.ndarray:
-    rng = _generator("StatelessRandomUniformFullInt", seed)
-    info = np.iinfo(dtype.np)
-    return rng.integers(info.min, info.max, _size(shape, "StatelessRandomUniformFullInt"),
-                        dtype=dtype.np, endpoint=True)
+    key, counter = _key_counter("StatelessRandomUniformFullInt", seed)
+    return random_distributions.full_int(key, counter,
+                                         _size(shape, "StatelessRandomUniformFullInt"), dtype)
 
 
 register_op("StatelessRandomUniformInt", _uniform_int_kernel,
@@ -115,20 +105,22 @@ register_op("StatelessRandomUniformFullInt", _full_int_kernel, _sample_infer,
 
 def _multinomial_kernel(logits: Any, num_samples: Any, seed: Any, *,
                         output_dtype: dtypes.DType) -> np.ndarray:
-    z = np.asarray(logits, np.float64)
+    z = np.asarray(logits)
     if z.ndim != 2:
         raise InvalidArgumentError(None, None, "StatelessMultinomial: logits should be a matrix, "
                                    "got shape %s" % (list(z.shape),))
     n = int(num_samples)
-    rng = _generator("StatelessMultinomial", seed)
-    p = np.exp(z - z.max(axis=1, keepdims=True))
-    cdf = np.cumsum(p, axis=1)
-    cdf /= cdf[:, -1:]
-    u = rng.random((z.shape[0], n))
-    out = np.empty((z.shape[0], n), output_dtype.np)
-    for i in range(z.shape[0]):
-        out[i] = np.minimum(np.searchsorted(cdf[i], u[i], side="right"), z.shape[1] - 1)
-    return out
+    if n < 0:
+        raise InvalidArgumentError(None, None, "StatelessMultinomial: num_samples should be "
+                                   "non-negative, got %d" % n)
+    if z.shape[1] == 0:
+        raise InvalidArgumentError(None, None, "StatelessMultinomial: num_classes should be "
+                                   "positive, got 0")
+    key, counter = _key_counter("StatelessMultinomial", seed)
+    if z.shape[0] * n == 0:
+        return np.zeros((z.shape[0], n), output_dtype.np)
+    return random_distributions.categorical(key, counter, np.asarray(logits), n).astype(
+        output_dtype.np)
 
 
 def _multinomial_infer(ins: list, attrs: dict) -> tuple:

@@ -41,7 +41,7 @@ from flowgrad.framework.composite_tensor import TypeSpec
 from flowgrad.framework.graph import Graph, Operation
 from flowgrad.framework.graph_walk import ancestors
 from flowgrad.framework.indexed_slices import IndexedSlices
-from flowgrad.framework.op_call import apply_op, eager_rng
+from flowgrad.framework.op_call import apply_op, op_rng
 from flowgrad.framework.tensor import EagerTensor, Tensor, _Ref, convert_to_tensor
 from flowgrad.framework.tensor_shape import TensorShape, as_shape
 from flowgrad.ops.array_ops import identity, placeholder
@@ -95,7 +95,7 @@ class FuncGraph(Graph):
         fed = [p for p in self._arg_values if p in _inputs_of(t)]
         values = _CapturedValues({ref.op: v for v, ref in self.captures.values()})
         try:
-            plan = PlanCompiler(values, lambda op: eager_rng(op._attrs)).compile(
+            plan = PlanCompiler(values, op_rng).compile(
                 [t], fed, lambda expr_of, gname: "(%s,)" % expr_of(t))
         except errors.InvalidArgumentError as e:
             raise ValueError("The initial value of a tf.Variable created in tf.function %r "
@@ -276,7 +276,7 @@ class ConcreteFunction:
         writes = [op for op in graph._ops if op._def.updates] + graph.get_collection(
             SIDE_EFFECTS)
         values = _CapturedValues({ref.op: v for v, ref in graph.captures.values()})
-        compiler = PlanCompiler(values, lambda op: eager_rng(op._attrs))
+        compiler = PlanCompiler(values, op_rng)
         self._plan: Plan = compiler.compile(
             leaves + writes, inputs,
             lambda expr_of, gname: "(%s)" % "".join(expr_of(t) + ", " for t in leaves))

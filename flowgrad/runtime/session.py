@@ -14,6 +14,8 @@ from flowgrad.framework import errors, hooks, threads
 from flowgrad.framework.context import state
 from flowgrad.framework.graph import Graph, Operation, get_default_graph
 from flowgrad.framework.indexed_slices import IndexedSlices
+from flowgrad.framework.op_call import op_rng
+from flowgrad.framework.philox import PhiloxStream
 from flowgrad.framework.tensor import EagerTensor, Tensor, TensorBase
 from flowgrad.ops.ragged_tensor import RaggedTensor, ragged_value
 from flowgrad.ops.sparse_tensor import SparseTensor, SparseTensorValue
@@ -263,12 +265,10 @@ class BaseSession:
                                  % (_short(v), self._feed_tensor(k).name, dt.name, e))
         return None
 
-    def _rng_for(self, op: Operation) -> np.random.Generator:
+    def _rng_for(self, op: Operation) -> PhiloxStream:
         rng = self._rngs.get(op)
         if rng is None:
-            seed, seed2 = op._attrs.get("seed", 0), op._attrs.get("seed2", 0)
-            rng = np.random.default_rng([seed, seed2] if seed or seed2 else None)
-            self._rngs[op] = rng
+            rng = self._rngs[op] = op_rng(op)
         return rng
 
     def _load_variable(self, var: Any, value: Any) -> None:

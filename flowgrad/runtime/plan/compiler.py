@@ -6,7 +6,7 @@ from collections.abc import Callable, MutableMapping
 from typing import Any
 
 from flowgrad.framework.graph import Operation
-from flowgrad.framework.op_call import eager_rng
+from flowgrad.framework.op_call import op_rng
 from flowgrad.runtime.plan import graph_order
 from flowgrad.runtime.plan.emitter import Emitter
 from flowgrad.runtime.plan.overlap import overlap
@@ -101,7 +101,7 @@ def compile_function(leaves: list, inputs: list, n_outputs: int) -> tuple:
     its op of each generated line (for error messages).
 
     ``leaves`` are the outputs followed by ops to run for their effect only."""
-    compiler = _FunctionPlanCompiler({}, lambda op: eager_rng(op._attrs))
+    compiler = _FunctionPlanCompiler({}, op_rng)
     outs = leaves[:n_outputs]
     plan = compiler.compile(leaves, inputs, lambda expr_of, gname: "(%s)" % "".join(
         expr_of(t) + ", " for t in outs))

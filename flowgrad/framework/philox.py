@@ -1,0 +1,136 @@
+"""TensorFlow's Philox4x32-10 counter-based generator, vectorized in NumPy.
+
+The same algorithm, constants, key/counter layout and skip-ahead as TensorFlow's
+``tensorflow/core/lib/random/philox_random.h``: a generator is a 64-bit key and a 128-bit
+counter; each call returns four uint32 words and adds one to the counter. Because a block is
+a pure function of (key, counter), ``philox_blocks(key, counter, n)`` computes the ``n``
+blocks a C++ loop (or TensorFlow's sharded threads, which skip ahead per group) would draw,
+in one NumPy pass.
+
+``PhiloxStream`` is TensorFlow's ``GuardedPhiloxRandom``: the per-kernel state of a stateful
+random op, keyed by the op's ``seed`` and ``seed2`` attrs (both 0: random seeds), that
+reserves a range of counters for each call so that the next call continues the stream."""
+from __future__ import annotations
+
+import secrets
+
+import numpy as np
+
+_W32A, _W32B = np.uint64(0x9E3779B9), np.uint64(0xBB67AE85)
+_M4x32A, _M4x32B = np.uint64(0xD2511F53), np.uint64(0xCD9E8D57)
+_MASK32 = np.uint64(0xFFFFFFFF)
+_SHIFT32 = np.uint64(32)
+_MASK64 = (1 << 64) - 1
+_MASK128 = (1 << 128) - 1
+
+# The fixed key TensorFlow's stateless ops scramble their seed with (GenerateKey).
+STATELESS_KEY = 0x02461E29 << 32 | 0x3EC8F720
+
+
+def philox_blocks(key: int, counter: int, n: int, offsets: np.ndarray | None = None
+                  ) -> np.ndarray:
+    """The Philox4x32-10 blocks at counters ``counter + i`` for ``i`` in ``range(n)``.
+
+    Args:
+        key: The 64-bit key (``key[0]`` in the low word).
+        counter: The 128-bit counter of the first block (``counter[0]`` in the low word).
+        n: How many blocks.
+        offsets: Instead of ``range(n)``, these (uint64) offsets from ``counter``.
+
+    Returns:
+        A uint32 array of shape ``[n, 4]``: block ``i`` is what TensorFlow's
+        ``PhiloxRandom`` returns on its ``i``-th call.
+    """
+    lo64 = counter & _MASK64
+    hi64 = (counter >> 64) & _MASK64
+    idx = np.arange(int(n), dtype=np.uint64) if offsets is None else offsets.astype(np.uint64)
+    with np.errstate(over="ignore"):
+        lo = idx + np.uint64(lo64)                  # wraps modulo 2**64
+        hi = (lo < np.uint64(lo64)).astype(np.uint64) + np.uint64(hi64)
+        c0 = lo & _MASK32
+        c1 = lo >> _SHIFT32
+        c2 = hi & _MASK32
+        c3 = hi >> _SHIFT32
+        k0 = np.uint64(key & 0xFFFFFFFF)
+        k1 = np.uint64((key >> 32) & 0xFFFFFFFF)
+        for r in range(10):
+            p0 = c0 * _M4x32A
+            p1 = c2 * _M4x32B
+            c0, c1, c2, c3 = ((p1 >> _SHIFT32) ^ c1 ^ k0, p1 & _MASK32,
+                              (p0 >> _SHIFT32) ^ c3 ^ k1, p0 & _MASK32)
+            if r < 9:
+                k0 = (k0 + _W32A) & _MASK32
+                k1 = (k1 + _W32B) & _MASK32
+    out = np.empty((idx.size, 4), np.uint32)
+    out[:, 0], out[:, 1], out[:, 2], out[:, 3] = c0, c1, c2, c3
+    return out
+
+
+def philox_words(key: int, counter: int, n: int) -> np.ndarray:
+    """The first ``n`` uint32 words of the stream at (key, counter), block after block."""
+    return philox_blocks(key, counter, (n + 3) // 4).reshape(-1)[:n]
+
+
+def seeded_key_counter(seed: int, seed2: int) -> tuple[int, int]:
+    """``PhiloxRandom(seed, seed2)``: the key is ``seed``, the counter's high half ``seed2``.
+
+    Args:
+        seed: The op's ``seed`` attr.
+        seed2: The op's ``seed2`` attr.
+    """
+    return seed & _MASK64, (seed2 & _MASK64) << 64
+
+
+def stateless_key_counter(seed0: int, seed1: int) -> tuple[int, int]:
+    """TensorFlow's ``GenerateKey``: the (key, counter) of a stateless op's shape-[2] seed.
+
+    The seed words (sign-extended to 64 bits) are the counter of one Philox block under the
+    fixed key 0x3ec8f720, 0x02461e29; the block's first two words become the key, its last
+    two the counter's high half.
+
+    Args:
+        seed0: The seed's first element.
+        seed1: Its second element.
+    """
+    b = philox_blocks(STATELESS_KEY, (seed0 & _MASK64) | (seed1 & _MASK64) << 64, 1)[0]
+    return int(b[0]) | int(b[1]) << 32, (int(b[2]) | int(b[3]) << 32) << 64
+
+
+class PhiloxStream:
+    """A stateful random op's generator (TensorFlow's ``GuardedPhiloxRandom``).
+
+    Each call reserves a range of 128-bit samples and returns where it starts; the next call
+    starts after it, so a random op's second run continues its first one's stream.
+
+    Args:
+        seed: The op's ``seed`` attr.
+        seed2: The op's ``seed2`` attr; both 0 pick random seeds, as in TensorFlow.
+    """
+
+    def __init__(self, seed: int = 0, seed2: int = 0) -> None:
+        if not seed and not seed2:
+            seed, seed2 = secrets.randbits(64), secrets.randbits(64)
+        self.key, self.counter = seeded_key_counter(seed, seed2)
+        self._numpy: np.random.Generator | None = None
+
+    def reserve128(self, samples: int) -> tuple[int, int]:
+        """(key, counter) of ``samples`` 128-bit samples, then skips past them."""
+        counter = self.counter
+        self.counter = (counter + int(samples)) & _MASK128
+        return self.key, counter
+
+    def reserve32(self, samples: int) -> tuple[int, int]:
+        """(key, counter) of ``samples`` 32-bit samples (``ReserveSamples32``)."""
+        return self.reserve128((int(samples) + 3) // 4)
+
+    def reserve_outputs(self, output_count: int, multiplier: int = 256) -> tuple[int, int]:
+        """(key, counter) for ``output_count`` outputs (``ReserveRandomOutputs``)."""
+        return self.reserve128(int(output_count) * multiplier)
+
+    def numpy_generator(self) -> np.random.Generator:
+        """A NumPy generator keyed by this stream, for kernels not yet on TensorFlow's
+        sampling (it keeps its own state from call to call)."""
+        if self._numpy is None:
+            self._numpy = np.random.Generator(np.random.Philox(
+                key=[self.key, self.counter >> 64]))
+        return self._numpy
