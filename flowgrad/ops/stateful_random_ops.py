@@ -1,12 +1,14 @@
 """``tf.random.Generator``: a random number generator whose state is a variable.
 
-Each draw advances the state's counter by one (an ``AssignAddVariableOp``, so draws inside a
-``tf.function`` advance it too) and feeds ``[key, counter]`` as the seed of the matching
-stateless op (``flowgrad.ops.stateless_random_ops``). So a generator made ``from_seed`` gives
-the same sequence in every run, generators made from different seeds (or by ``split``) give
-independent streams, and saving the state variable in a checkpoint saves the position in the
-stream. The numbers differ from TensorFlow's (docs/differences.md); the distributions, shapes
-and dtypes are TensorFlow's."""
+TensorFlow's design and numbers: the state is the int64 vector ``[counter lo, counter hi,
+key]`` of Philox (``from_seed(n)`` chops ``n`` into those three 64-bit words, as
+``create_rng_state`` does); each draw of ``shape`` reserves ``256 * prod(shape)`` counter
+values (an ``AssignAddVariableOp``, so draws inside a ``tf.function`` advance it too) and
+feeds the key and the counter before it to the matching stateless V2 op
+(``StatelessRandomNormalV2``, ...). ``split`` and ``make_seeds`` use ``uniform_full_int``
+draws as TensorFlow's do. Saving the state variable in a checkpoint saves the position in
+the stream. (A counter's carry out of its low 64 bits is not propagated, which TensorFlow
+does after 2**56 draws.)"""
 from __future__ import annotations
 
 import secrets
@@ -15,22 +17,51 @@ from typing import Any
 import numpy as np
 
 from flowgrad.framework import dtypes
+from flowgrad.framework.graph import name_scope
+from flowgrad.framework.op_call import apply_op
 from flowgrad.framework.tensor import convert_to_tensor
 from flowgrad.ops import stateless_random_ops as stateless
-from flowgrad.ops.array_ops import stack
+from flowgrad.ops.arithmetic_ops import add, multiply, subtract
+from flowgrad.ops.array_ops import _as_value, stack, zeros_like
+from flowgrad.ops.cast_ops import cast
+from flowgrad.ops.manip_ops import bitcast
+from flowgrad.ops.reduction_ops import reduce_prod
 from flowgrad.ops.state_ops import Variable
 
 _MASK64 = (1 << 64) - 1
+_STATE_SIZE = 3     # Philox: two counter words and the key
+_ALGS = {"philox": 1, "autoselect": 3, "threefry": 2}
 
 
-def _key_of(seed: Any) -> int:
-    """A 63-bit key from an int seed (or an int array, as TensorFlow's create_rng_state takes)."""
-    words = np.ravel(np.asarray(seed, dtype=np.int64)).tolist()
-    key = 0
-    for w in words:     # mix every word in (a splitmix-style hash)
-        key = (key * 0x9E3779B97F4A7C15 + (w & _MASK64) + 0x632BE59BD9B4E019) & _MASK64
-        key ^= key >> 31
-    return key & 0x7FFFFFFFFFFFFFFF
+def _alg_id(alg: Any) -> int:
+    if alg is None:
+        return 1
+    if isinstance(alg, str):
+        canon = alg.strip().lower().replace("-", "").replace("_", "")
+        if canon not in _ALGS:
+            raise ValueError("Argument `alg` got unsupported value %s. Supported values are "
+                             "philox for the Philox algorithm, threefry for the ThreeFry "
+                             "algorithm, and auto_select for auto-selection." % alg)
+        alg = _ALGS[canon]
+    alg = int(getattr(alg, "value", alg))
+    if alg == 2:
+        raise NotImplementedError("flowgrad's tf.random.Generator has the Philox algorithm "
+                                  "only, not ThreeFry")
+    return alg
+
+
+def _shape_tensor(shape: Any) -> Any:
+    """A shape as an integer tensor (int64 when empty, int32 otherwise), as TensorFlow's."""
+    shape = _as_value(shape)
+    if isinstance(shape, (tuple, list)) and not shape:
+        return convert_to_tensor(np.zeros([0], np.int64), name="shape")
+    t = convert_to_tensor(shape, name="shape")
+    return t if t.dtype.is_integer else cast(t, dtypes.int32)
+
+
+def _int64(n: int) -> int:
+    n &= _MASK64
+    return n - (1 << 64) if n >= 1 << 63 else n
 
 
 class Generator:
@@ -42,20 +73,22 @@ class Generator:
 
     def __init__(self, copy_from: Generator | None = None, state: Any = None,
                  alg: Any = None) -> None:
-        """Makes a generator from another's state, or from a state ``[counter, 0, key]``.
+        """Makes a generator from another's state, or from a state ``[counter lo, counter hi,
+        key]``.
 
         Args:
           copy_from: A generator whose current state to copy.
-          state: An int64 vector ``[counter, 0, key]``.
-          alg: Accepted for TensorFlow's signature (one algorithm serves every choice).
+          state: An int64 vector ``[counter lo, counter hi, key]``.
+          alg: ``"philox"`` (1) or ``"auto_select"`` (3, Philox on CPU).
 
         Raises:
           ValueError: if neither or both of ``copy_from`` and ``state`` are given.
         """
-        del alg
         if (copy_from is None) == (state is None):
             raise ValueError("Generator needs exactly one of copy_from and state")
-        init = copy_from.state.numpy() if copy_from is not None else np.asarray(state, np.int64)
+        self._alg = copy_from.algorithm if copy_from is not None else _alg_id(alg)
+        init = copy_from.state.numpy() if copy_from is not None else np.asarray(
+            _as_value(state), np.int64)
         if init.shape != (3,):
             raise ValueError("Generator state must have shape [3], got %s" % (list(init.shape),))
         self._state = Variable(init.astype(np.int64), trainable=False, dtype=dtypes.int64,
@@ -64,12 +97,12 @@ class Generator:
     @classmethod
     def from_seed(cls, seed: Any, alg: Any = None) -> Generator:
         """A generator whose stream is determined by ``seed`` (an int or int array)."""
-        return cls(state=[0, 0, _key_of(seed)], alg=alg)
+        return cls(state=create_rng_state(seed, alg if alg is not None else 1), alg=alg)
 
     @classmethod
     def from_non_deterministic_state(cls, alg: Any = None) -> Generator:
         """A generator seeded from the operating system's entropy."""
-        return cls(state=[0, 0, secrets.randbits(63)], alg=alg)
+        return cls(state=[_int64(secrets.randbits(64)) for _ in range(_STATE_SIZE)], alg=alg)
 
     @classmethod
     def from_state(cls, state: Any, alg: Any = None) -> Generator:
@@ -78,18 +111,21 @@ class Generator:
 
     @classmethod
     def from_key_counter(cls, key: Any, counter: Any, alg: Any = None) -> Generator:
-        """A generator with the given key and counter."""
-        return cls(state=[int(np.ravel(counter)[0]), 0, int(np.ravel(key)[0])], alg=alg)
+        """A generator with the given key (a scalar) and counter (two int64 words)."""
+        counter = np.ravel(np.asarray(_as_value(counter), np.int64)).tolist()
+        if len(counter) != _STATE_SIZE - 1:
+            raise ValueError("Shapes (%d,) and (2,) are incompatible" % len(counter))
+        return cls(state=counter + [int(np.asarray(_as_value(key), np.int64))], alg=alg)
 
     @property
     def state(self) -> Variable:
-        """The state variable ``[counter, 0, key]`` (int64)."""
+        """The state variable ``[counter lo, counter hi, key]`` (int64)."""
         return self._state
 
     @property
     def algorithm(self) -> int:
-        """TensorFlow's id of the Philox algorithm (1)."""
-        return 1
+        """TensorFlow's id of the algorithm: 1 (Philox) or 3 (auto-select)."""
+        return self._alg
 
     @property
     def key(self) -> Any:
@@ -98,63 +134,112 @@ class Generator:
 
     def reset_from_seed(self, seed: Any) -> None:
         """Restarts the stream as :meth:`from_seed` would."""
-        self._state.assign([0, 0, _key_of(seed)])
+        self._state.assign(create_rng_state(seed, self._alg))
 
     def reset(self, state: Any) -> None:
         """Sets the state."""
         self._state.assign(state)
 
-    def skip(self, delta: int) -> Any:
-        """Advances the counter by ``delta`` draws."""
-        return self._state.assign_add([int(delta), 0, 0])
+    def reset_from_key_counter(self, key: Any, counter: Any) -> None:
+        """Sets the key and the counter."""
+        self._state.assign(np.ravel(np.asarray(_as_value(counter), np.int64)).tolist()
+                           + [int(np.asarray(_as_value(key), np.int64))])
 
-    def _seed(self) -> Any:
-        """The seed of the next draw: [key, counter], after advancing the counter."""
-        new = convert_to_tensor(self._state.assign_add(np.array([1, 0, 0], np.int64)))
-        return stack([new[2], new[0]])
+    def skip(self, delta: Any) -> Any:
+        """Advances the counter as ``delta`` draws would (by ``256 * delta``).
+
+        Returns:
+          The state before the skip.
+        """
+        step = multiply(cast(delta, dtypes.int64), np.int64(256))
+        new = convert_to_tensor(self._state.assign_add(stack([step, np.int64(0),
+                                                              np.int64(0)])))
+        return stack([subtract(new[0], step), new[1], new[2]])
+
+    def _key_counter(self, shape: Any) -> tuple:
+        """(key, counter) of a draw of ``shape``: the state's before it skips past it."""
+        old = self.skip(reduce_prod(shape))
+        return bitcast(old[2:3], dtypes.uint64), bitcast(old[0:2], dtypes.uint64)
+
+    def _draw(self, op_type: str, shape: Any, dtype: Any, extra: tuple = ()) -> Any:
+        s = _shape_tensor(shape)
+        key, counter = self._key_counter(s)
+        attrs = {} if extra else {"dtype": dtypes.as_dtype(dtype)}
+        return apply_op(op_type, (s, key, counter, np.int32(self._alg)) + extra, attrs)
 
     def normal(self, shape: Any, mean: Any = 0.0, stddev: Any = 1.0,
                dtype: Any = dtypes.float32, name: str | None = None) -> Any:
         """Normal numbers; see ``tf.random.stateless_normal``."""
-        return stateless.stateless_random_normal(shape, self._seed(), mean, stddev, dtype,
-                                                 name)
+        with name_scope(name, "stateful_normal", [shape, mean, stddev]) as scope:
+            mean = convert_to_tensor(_as_value(mean), dtype, name="mean")
+            stddev = convert_to_tensor(_as_value(stddev), dtype, name="stddev")
+            rnd = self._draw("StatelessRandomNormalV2", shape, dtype)
+            return add(multiply(rnd, stddev), mean, name=scope)
 
     def truncated_normal(self, shape: Any, mean: Any = 0.0, stddev: Any = 1.0,
                          dtype: Any = dtypes.float32, name: str | None = None) -> Any:
         """Normal numbers within two standard deviations; see
         ``tf.random.stateless_truncated_normal``."""
-        return stateless.stateless_truncated_normal(shape, self._seed(), mean, stddev, dtype,
-                                                    name)
+        with name_scope(name, "truncated_normal", [shape, mean, stddev]) as scope:
+            mean = convert_to_tensor(_as_value(mean), dtype, name="mean")
+            stddev = convert_to_tensor(_as_value(stddev), dtype, name="stddev")
+            rnd = self._draw("StatelessTruncatedNormalV2", shape, dtype)
+            return add(multiply(rnd, stddev), mean, name=scope)
 
     def uniform(self, shape: Any, minval: Any = 0, maxval: Any = None,
                 dtype: Any = dtypes.float32, name: str | None = None) -> Any:
-        """Uniform numbers in ``[minval, maxval)``; see ``tf.random.stateless_uniform``."""
-        return stateless.stateless_random_uniform(shape, self._seed(), minval, maxval, dtype,
-                                                  name)
+        """Uniform numbers in ``[minval, maxval)``; see ``tf.random.stateless_uniform``.
+
+        Raises:
+          ValueError: for an integer ``dtype`` with only one of the bounds.
+        """
+        dtype = dtypes.as_dtype(dtype)
+        if dtype.is_integer:
+            if (minval is None) != (maxval is None):
+                raise ValueError("For integer dtype %s, minval and maxval must be both `None` "
+                                 "or both non-`None`; got minval=%s and maxval=%s"
+                                 % (dtype, minval, maxval))
+        elif maxval is None:
+            maxval = 1
+        with name_scope(name, "stateful_uniform", [shape, minval, maxval]) as scope:
+            if dtype.is_integer and minval is None:
+                return self._draw("StatelessRandomUniformFullIntV2", shape, dtype)
+            lo = convert_to_tensor(_as_value(minval), dtype, name="min")
+            hi = convert_to_tensor(_as_value(maxval), dtype, name="max")
+            if dtype.is_integer:
+                return self._draw("StatelessRandomUniformIntV2", shape, dtype, (lo, hi))
+            rnd = self._draw("StatelessRandomUniformV2", shape, dtype)
+            return add(multiply(rnd, subtract(hi, lo)), lo, name=scope)
 
     def uniform_full_int(self, shape: Any, dtype: Any = dtypes.uint64,
                          name: str | None = None) -> Any:
         """Integers over the whole range of ``dtype``."""
-        return stateless.stateless_random_uniform(shape, self._seed(), None, None, dtype, name)
+        with name_scope(name, "stateful_uniform_full_int", [shape]):
+            return self._draw("StatelessRandomUniformFullIntV2", shape, dtype)
 
     def binomial(self, shape: Any, counts: Any, probs: Any, dtype: Any = dtypes.int32,
                  name: str | None = None) -> Any:
-        """Binomial samples; see ``tf.random.stateless_binomial``."""
-        return stateless.stateless_random_binomial(shape, self._seed(), counts, probs, dtype,
-                                                   name)
+        """Binomial samples; see ``tf.random.stateless_binomial`` (not TensorFlow's numbers:
+        its sampler is not ported yet)."""
+        key, counter = self._key_counter(_shape_tensor(shape))
+        seed = bitcast(stack([key[0], counter[0]]), dtypes.int64)
+        return stateless.stateless_random_binomial(shape, seed, counts, probs, dtype, name)
 
     def make_seeds(self, count: int = 1) -> Any:
-        """``count`` seeds for the stateless functions: an int64 ``[2, count]`` tensor."""
-        return self.uniform_full_int([2, count], dtype=dtypes.int64)
+        """``count`` seeds for the stateless functions: an int64 ``[2, count]`` tensor of
+        ``uniform_full_int`` keys over zeros."""
+        keys = self.uniform_full_int([count], dtype=dtypes.int64)
+        return stack([keys, zeros_like(keys)])
 
     def split(self, count: int = 1) -> list:
-        """``count`` new generators with streams independent of this one's (and advances it).
+        """``count`` new generators with streams independent of this one's (and advances it):
+        their states are ``[0, 0, key]`` for ``uniform_full_int`` keys.
 
         Returns:
           A list of ``count`` generators.
         """
-        seeds = self.make_seeds(count).numpy()
-        return [Generator.from_seed(seeds[:, i].tolist()) for i in range(count)]
+        keys = self.uniform_full_int([count], dtype=dtypes.int64).numpy()
+        return [Generator(state=[0, 0, int(k)], alg=self._alg) for k in keys]
 
 
 class _GlobalGenerator:
@@ -176,6 +261,21 @@ def set_global_generator(generator: Generator) -> None:
 
 
 def create_rng_state(seed: Any, alg: Any) -> np.ndarray:
-    """The state ``Generator.from_seed(seed)`` starts from (an int64 vector of 3)."""
-    del alg
-    return np.array([0, 0, _key_of(seed)], np.int64)
+    """The state ``Generator.from_seed(seed, alg)`` starts from: an int ``seed`` chopped into
+    three 64-bit words (lowest first), an int vector front-padded with zeros to three.
+
+    Args:
+        seed: An integer (any size) or a 1-D integer array.
+        alg: ``"philox"``, ``"auto_select"`` or their ids 1 and 3.
+    """
+    _alg_id(alg)
+    seed = _as_value(seed)
+    if isinstance(seed, (int, np.integer)) and not isinstance(seed, bool):
+        seed = int(seed)
+        words = []
+        for _ in range(_STATE_SIZE):
+            words.append(_int64(seed))
+            seed >>= 64
+        return np.array(words, np.int64)
+    words = [_int64(int(w)) for w in np.ravel(np.asarray(seed))][:_STATE_SIZE]
+    return np.array([0] * (_STATE_SIZE - len(words)) + words, np.int64)

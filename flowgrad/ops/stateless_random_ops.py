@@ -103,6 +103,76 @@ register_op("StatelessRandomUniformFullInt", _full_int_kernel, _sample_infer,
             input_names=("shape", "seed"), **_STATELESS)
 
 
+# The V2 ops take TensorFlow's (key, counter) directly: key uint64 [1], counter uint64 [2]
+# (tf.random.Generator's draws, StatelessRandomGetKeyCounter's outputs); ``alg`` 1 (Philox)
+# and 3 (auto-select, Philox on CPU) give the same numbers.
+
+
+def _v2_key_counter(op_type: str, key: Any, counter: Any, alg: Any) -> tuple[int, int]:
+    k, c = np.ravel(key), np.ravel(counter)
+    if k.size != 1 or c.size < 2:
+        raise InvalidArgumentError(None, None, "%s: key must have 1 element and counter 2, "
+                                   "got %d and %d" % (op_type, k.size, c.size))
+    if int(alg) not in (1, 3):
+        raise InvalidArgumentError(None, None, "%s: unsupported algorithm id %d (flowgrad has "
+                                   "Philox: 1, or auto-select: 3)" % (op_type, int(alg)))
+    c = c.astype(np.uint64)
+    return int(k.astype(np.uint64)[0]), int(c[0]) | int(c[1]) << 64
+
+
+def _floats_v2(op_type: str, draw: Any) -> Any:
+    def kernel(shape: Any, key: Any, counter: Any, alg: Any, *,
+               dtype: dtypes.DType) -> np.ndarray:
+        return draw(*_v2_key_counter(op_type, key, counter, alg), _size(shape, op_type), dtype)
+    return kernel
+
+
+def _uniform_int_v2_kernel(shape: Any, key: Any, counter: Any, alg: Any, minval: Any,
+                           maxval: Any) -> np.ndarray:
+    lo, hi = np.asarray(minval), np.asarray(maxval)
+    size = _size(shape, "StatelessRandomUniformIntV2")
+    if int(np.prod(size)) and not lo < hi:
+        raise InvalidArgumentError(None, None, "StatelessRandomUniformIntV2: Need minval < "
+                                   "maxval: %s >= %s" % (lo, hi))
+    k, c = _v2_key_counter("StatelessRandomUniformIntV2", key, counter, alg)
+    return random_distributions.uniform_int(k, c, size, int(lo), int(hi),
+                                            dtypes.as_dtype(lo.dtype))
+
+
+def _full_int_v2_kernel(shape: Any, key: Any, counter: Any, alg: Any, *,
+                        dtype: dtypes.DType) -> np.ndarray:
+    k, c = _v2_key_counter("StatelessRandomUniformFullIntV2", key, counter, alg)
+    return random_distributions.full_int(k, c, _size(shape, "StatelessRandomUniformFullIntV2"),
+                                         dtype)
+
+
+def _get_key_counter_kernel(seed: Any) -> tuple:
+    key, counter = _key_counter("StatelessRandomGetKeyCounter", seed)
+    return (np.array([key], np.uint64),
+            np.array([counter & (2**64 - 1), counter >> 64], np.uint64))
+
+
+_V2 = ("shape", "key", "counter", "alg")
+register_op("StatelessRandomUniformV2",
+            _floats_v2("StatelessRandomUniformV2", random_distributions.uniform),
+            _sample_infer, input_names=_V2, **_STATELESS)
+register_op("StatelessRandomNormalV2",
+            _floats_v2("StatelessRandomNormalV2", random_distributions.normal),
+            _sample_infer, input_names=_V2, **_STATELESS)
+register_op("StatelessTruncatedNormalV2",
+            _floats_v2("StatelessTruncatedNormalV2", random_distributions.truncated_normal),
+            _sample_infer, input_names=_V2, **_STATELESS)
+register_op("StatelessRandomUniformIntV2", _uniform_int_v2_kernel,
+            lambda ins, attrs: (ins[4].dtype.base_dtype, shape_from_value(ins[0])),
+            input_names=_V2 + ("minval", "maxval"), **_STATELESS)
+register_op("StatelessRandomUniformFullIntV2", _full_int_v2_kernel, _sample_infer,
+            input_names=_V2, **_STATELESS)
+register_op("StatelessRandomGetKeyCounter", _get_key_counter_kernel,
+            lambda ins, attrs: [(dtypes.uint64, TensorShape([1])),
+                                (dtypes.uint64, TensorShape([2]))],
+            num_outputs=2, input_names=("seed",), **_STATELESS)
+
+
 def _multinomial_kernel(logits: Any, num_samples: Any, seed: Any, *,
                         output_dtype: dtypes.DType) -> np.ndarray:
     z = np.asarray(logits)
