@@ -47,8 +47,8 @@ def test_round_trip_restores_every_variable(tmp_path):
     assert b_v.dtype == np.int64
     assert BundleReader(prefix).keys() == ["layer/b", "w"]
     assert tf.train.latest_checkpoint(str(tmp_path)) == prefix
-    assert state_file(tmp_path) == ('model_checkpoint_path: "model.ckpt"\n'
-                                    'all_model_checkpoint_paths: "model.ckpt"\n')
+    assert state_file(tmp_path) == ('model_checkpoint_path: "%s"\n'      # as TF: as given
+                                    'all_model_checkpoint_paths: "%s"\n' % (prefix, prefix))
 
 
 def test_restore_into_a_fresh_session_and_graph(tmp_path):
@@ -106,12 +106,17 @@ def test_global_step_suffix_max_to_keep_and_state_file(tmp_path):
     assert paths == [prefix + "-10", prefix + "-20", prefix + "-30", prefix + "-40"]
     assert saver.last_checkpoints == [prefix + "-40", prefix + "-99"]
     assert sorted(os.listdir(tmp_path)) == ["checkpoint"] + files("model-40") + files("model-99")
-    assert state_file(tmp_path) == ('model_checkpoint_path: "model-99"\n'
-                                    'all_model_checkpoint_paths: "model-40"\n'
-                                    'all_model_checkpoint_paths: "model-99"\n')
+    assert state_file(tmp_path) == ('model_checkpoint_path: "%s-99"\n'
+                                    'all_model_checkpoint_paths: "%s-40"\n'
+                                    'all_model_checkpoint_paths: "%s-99"\n' % ((prefix,) * 3))
     state = tf.train.get_checkpoint_state(str(tmp_path))
     assert state.model_checkpoint_path == prefix + "-99"
     assert state.all_model_checkpoint_paths == [prefix + "-40", prefix + "-99"]
+    with tf.Session() as sess:
+        sess.run(tf.global_variables_initializer())
+        tf.train.Saver(save_relative_paths=True).save(sess, prefix, global_step=100)
+    assert state_file(tmp_path) == ('model_checkpoint_path: "model-100"\n'
+                                    'all_model_checkpoint_paths: "model-100"\n')
 
 
 def test_max_to_keep_none_keeps_everything(tmp_path):
@@ -265,10 +270,14 @@ def test_restore_of_a_corrupted_checkpoint_is_a_data_loss_error(saved, damage, s
 
 def test_save_into_a_missing_directory_is_an_error(tmp_path):
     tf.Variable(1.0)
-    with tf.Session() as sess:
+    with tf.Session() as sess:       # as TensorFlow 2.21: one missing level is made
         sess.run(tf.global_variables_initializer())
         with pytest.raises(ValueError, match="Parent directory of .* doesn't exist"):
-            tf.train.Saver().save(sess, str(tmp_path / "nope" / "model"))
+            tf.train.Saver().save(sess, str(tmp_path / "nope" / "deeper" / "model"))
+        assert not (tmp_path / "nope").exists()
+        path = tf.train.Saver().save(sess, str(tmp_path / "made" / "model"))
+        assert path == str(tmp_path / "made" / "model")
+        assert tf.train.latest_checkpoint(str(tmp_path / "made")) == path
 
 
 def test_latest_checkpoint_without_or_with_a_broken_state_file(tmp_path):

@@ -702,7 +702,8 @@ class Checkpoint:
         """Writes ``file_prefix-<save_counter>`` and makes it the directory's latest."""
         path = "%s-%d" % (os.fspath(file_prefix), self._next_number())
         self.write(path, session=session)
-        cm.update_checkpoint_state(os.path.dirname(path) or ".", path, [path])
+        cm.update_checkpoint_state(os.path.dirname(path) or ".", path, [path],
+                                   save_relative_paths=True)
         return path
 
     def read(self, save_path: str, options: Any = None) -> CheckpointLoadStatus:
@@ -862,7 +863,8 @@ class CheckpointManager:
         cm.update_checkpoint_state(self._directory, path, self.checkpoints,
                                    all_model_checkpoint_timestamps=[t for _, t in
                                                                     self._maybe_delete],
-                                   last_preserved_timestamp=self._last_preserved)
+                                   last_preserved_timestamp=self._last_preserved,
+                                   save_relative_paths=True)
         return path
 
     def _sweep(self) -> None:

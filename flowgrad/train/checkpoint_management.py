@@ -189,8 +189,11 @@ def update_checkpoint_state(save_dir: str, model_checkpoint_path: str,
                             all_model_checkpoint_paths: list | None = None,
                             latest_filename: str | None = None,
                             all_model_checkpoint_timestamps: list | None = None,
-                            last_preserved_timestamp: float | None = None) -> None:
-    """Writes the state file of ``save_dir`` (atomically), as TensorFlow does.
+                            last_preserved_timestamp: float | None = None,
+                            save_relative_paths: bool = False) -> None:
+    """Writes the state file of ``save_dir`` (atomically), as TensorFlow does: paths as
+    given (a relative one relative to ``save_dir``), or with ``save_relative_paths`` (what
+    ``tf.train.Checkpoint`` and ``CheckpointManager`` use) every path relative to it.
 
     Args:
         save_dir: The directory of the state file.
@@ -200,12 +203,15 @@ def update_checkpoint_state(save_dir: str, model_checkpoint_path: str,
         all_model_checkpoint_timestamps: The times the kept checkpoints were written.
         last_preserved_timestamp: When the last checkpoint kept by ``keep_checkpoint_every_n_hours``
             was written.
+        save_relative_paths: Whether absolute paths are written relative to ``save_dir``.
     """
     paths = list(all_model_checkpoint_paths or [])
     if not paths or paths[-1] != model_checkpoint_path:
         paths.append(model_checkpoint_path)
 
     def rel(p: str) -> str:
+        if os.path.isabs(p) and not save_relative_paths:
+            return p
         return os.path.relpath(os.path.abspath(p), os.path.abspath(save_dir))
     lines = ["model_checkpoint_path: %s" % _quote(rel(model_checkpoint_path))]
     lines += ["all_model_checkpoint_paths: %s" % _quote(rel(p)) for p in paths]

@@ -86,7 +86,8 @@ class Saver:
     checkpoint every ``keep_checkpoint_every_n_hours`` is kept in addition. The
     arguments of TensorFlow's Saver that shape its graph ops and file layout
     (reshape, sharded, saver_def, builder, write_version, filename ...) are accepted
-    and have no effect; paths in the state file are always relative.
+    and have no effect; the state file holds the paths as given (absolute ones stay
+    absolute) unless ``save_relative_paths``, as TensorFlow writes it.
 
     Args:
         var_list: The variables to save: a list, or a dict from names to variables; all global (and
@@ -103,7 +104,7 @@ class Saver:
         allow_empty: Whether a saver with no variables is allowed (else ValueError).
         write_version: Accepted for TensorFlow's signature (always the V2 format).
         pad_step_number: Whether the step in a checkpoint's name is zero-padded to 8 digits.
-        save_relative_paths: Accepted for TensorFlow's signature (paths are always relative).
+        save_relative_paths: Whether the state file holds paths relative to its directory.
         filename: Accepted for TensorFlow's signature.
     """
 
@@ -126,6 +127,7 @@ class Saver:
         self._keep_every_s = keep_checkpoint_every_n_hours * 3600.0
         self._next_kept_time = time.time() + self._keep_every_s
         self._pad_step_number = pad_step_number
+        self._save_relative_paths = save_relative_paths
         self._last_checkpoints: list = []   # [(prefix, time saved)], oldest first
 
     @property
@@ -152,7 +154,8 @@ class Saver:
         holding an op TensorFlow's format cannot express gets a warning and no ``.meta``.
 
         Raises:
-            ValueError: the directory of ``save_path`` does not exist.
+            ValueError: the directory of ``save_path`` does not exist, nor its parent
+                (TensorFlow makes one missing directory level).
             ImportError: the optional packages of TensorFlow's format are missing
                 (``pip install flowgrad[tf-formats]``)."""
         prefix = os.path.basename(save_path)
@@ -163,7 +166,11 @@ class Saver:
                                                                             int(step))
         save_dir = os.path.dirname(save_path) or "."
         if not os.path.isdir(save_dir):
-            raise ValueError("Parent directory of %s doesn't exist, can't save." % save_path)
+            # TensorFlow's SaveV2 makes a missing directory whose parent exists
+            if not os.path.isdir(os.path.dirname(os.path.abspath(save_dir))):
+                raise ValueError("Parent directory of %s doesn't exist, can't save."
+                                 % save_path)
+            os.makedirs(save_dir, exist_ok=True)
         names = list(self._var_map)
         variables = [v for n in names for v in _parts(self._var_map[n])]
         if executing_eagerly():
@@ -187,7 +194,8 @@ class Saver:
         if write_state:
             dropped = self._record(save_path)
             cm.update_checkpoint_state(save_dir, save_path, self.last_checkpoints,
-                                       latest_filename)
+                                       latest_filename,
+                                       save_relative_paths=self._save_relative_paths)
             self._delete(dropped)
         return save_path
 
