@@ -403,6 +403,10 @@ def _nn() -> list:
         ("moments", lambda x: nn.moments(x, axes=[0]), [X234]),
         ("moments_keep_dims", lambda x: nn.moments(x, axes=[0, 2], keep_dims=True), [X234]),
         ("l2_normalize", lambda x: nn.l2_normalize(x, axis=1), [X23]),
+        ("lrn", lambda x: nn.lrn(tf.reshape(x, [1, 1, 2, 3]), depth_radius=1, alpha=0.5,
+                                 beta=0.75), [X23]),
+        ("lrn_defaults", lambda x: nn.local_response_normalization(tf.reshape(x, [1, 2, 1, 3])),
+         [X23]),
         ("batch_normalization", lambda x, m, v, o, s: nn.batch_normalization(
             x, m, v, o, s, variance_epsilon=1e-3), [X23, BIAS3, VARIANCE3, BIAS3, VARIANCE3]),
     ]
@@ -1335,6 +1339,8 @@ def _recipes() -> list:
         "Cos": (tf.cos, [_a(3)]),
         "Cumprod": (lambda x: tf.math.cumprod(x, exclusive=True), [_pos(4)]),
         "Cumsum": (lambda x: tf.math.cumsum(x, reverse=True), [_a(4)]),
+        "LRN": (lambda x: tf.nn.lrn(tf.reshape(x, [1, 1, 2, 2]), 1, 0.5, 0.5, 0.75),
+                [_a(4)]),
         "CumulativeLogsumexp": (lambda x: tf.math.cumulative_logsumexp(
             tf.stack([x, 2.0 * x]), 1, exclusive=True), [_a(4)]),
         "DepthwiseConv2dNative": (_dconv, [_a(16), _a(4)]),
