@@ -974,6 +974,8 @@ def _linalg() -> list:
          [P, RNG.randn(2, 4)]),
         ("tensor_scatter_add", lambda t, u: tf.tensor_scatter_nd_add(t, IDX, u) ** 2,
          [P, np.array([1.0, -2.0, 0.5])]),
+        ("tensor_scatter_sub", lambda t, u: tf.tensor_scatter_nd_sub(t, IDX, u) ** 2,
+         [P, np.array([1.0, -2.0, 0.5])]),
         ("einsum_matmul", lambda a, b: tf.einsum("ij,jk->ik", a, b) ** 2,
          [P, P3[:, :, 0].T.copy()]),
         ("einsum_batch_ellipsis", lambda a, b: tf.einsum("...ij,...jk->...ik", a, b) ** 2,
@@ -1374,6 +1376,9 @@ def _recipes() -> list:
             tf.SparseTensor([[0, 1], [1, 0]], v, [2, 2]), 1), [_a(2)]),
         "SparseReorder": (lambda v: tf.sparse.reorder(
             tf.SparseTensor([[1, 0], [0, 1]], v, [2, 2])).values, [_a(2)]),
+        "SparseSlice": (lambda v: tf.reshape(tf.sparse.slice(
+            tf.SparseTensor([[0, 0], [1, 1], [2, 0]], v, [3, 2]), [1, 0], [2, 2]).values ** 2,
+            [2]), [_a(3)]),
         "SparseToDense": (lambda v, d: tf.sparse.to_dense(
             tf.SparseTensor([[0, 1], [1, 0]], v, [2, 2]), d), [_a(2), _a()]),
         "SparseTensorDenseMatMul": (lambda v, b: tf.sparse.sparse_dense_matmul(
@@ -1508,6 +1513,7 @@ def _recipes() -> list:
         "EnsureShape": (lambda x: tf.ensure_shape(x, [2, None]), [_a(2, 3)]),
         "TensorScatterMax": (lambda t, u: tf.tensor_scatter_nd_max(t, [[1]], u), [_a(3), _a(1)]),
         "TensorScatterMin": (lambda t, u: tf.tensor_scatter_nd_min(t, [[1]], u), [_a(3), _a(1)]),
+        "TensorScatterSub": (lambda t, u: tf.tensor_scatter_nd_sub(t, [[1]], u), [_a(3), _a(1)]),
         "SpaceToDepth": (lambda x: tf.nn.space_to_depth(tf.reshape(x, [1, 2, 2, 2]), 2), [_a(8)]),
         "DepthToSpace": (lambda x: tf.nn.depth_to_space(tf.reshape(x, [1, 1, 2, 4]), 2), [_a(8)]),
         "FFT": (lambda a, b: tf.math.imag(tf.signal.fft(tf.complex(a, b))), [_a(4), _a(4)]),
@@ -1576,7 +1582,8 @@ _GRADIENT_CHECKED_RECIPES = {
     "CheckNumerics": (), "CropAndResize": (), "CropAndResizeGradImage": (),
     "ExtractImagePatches": (), "GatherGradAlongAxis": (0,), "MaxPoolGradGrad": (1,),
     "MaxPoolGradGradWithArgmax": (1,), "Print": (), "RGBToHSV": (), "SparseReduceSum": (),
-    "SparseReorder": (), "SparseTensorDenseMatMul": (), "SparseToDense": (), "Unpack": ()}
+    "SparseReorder": (), "SparseSlice": (), "SparseTensorDenseMatMul": (), "SparseToDense": (),
+    "Unpack": ()}
 
 
 # --------------------------------------------------------------------------------------

@@ -339,8 +339,9 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--jobs", type=int, default=1)
     p.add_argument("--only", type=Path, help="a TensorFlow log: its programs that ran")
     p.add_argument("--again", type=Path,
-                   help="a flowgrad log: run again (appending) the programs that stopped on "
-                        "flowgrad and were still running at the limit here")
+                   help="a flowgrad log: run (again, appending) the programs that stopped on "
+                        "flowgrad and have no exit status here (not run, or still running at "
+                        "the limit): with a longer --timeout, whether TensorFlow stops too")
     p.add_argument("--mnist", type=Path, default=HERE.parent.parent / "shared" / "data" / "mnist")
     p = sub.add_parser("report")
     p.add_argument("tf_log", type=Path)
@@ -360,9 +361,9 @@ def main(argv: list[str] | None = None) -> int:
         mnist = args.mnist if args.mnist.is_dir() else None
         again = False
         if args.again:
-            mine = _load(args.log)
+            mine = _load(args.log) if args.log.exists() else {}
             only = {n for n, r in _load(args.again).items() if r["status"] == "error"
-                    and mine.get(n, {}).get("status") == "running"}
+                    and mine.get(n, {}).get("status") in (None, "running")}
             again = True
         run(args.out, command, args.timeout, args.log, mnist, only, args.jobs, again=again)
     else:

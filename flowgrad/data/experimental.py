@@ -38,7 +38,17 @@ def cardinality(dataset: Any) -> Any:
     return dataset.cardinality()
 
 
+def get_next_as_optional(iterator: Any) -> Any:
+    """``iterator.get_next_as_optional()``: the next element as a
+    ``tf.experimental.Optional``, empty at the end of the data.
+
+    Args:
+        iterator: A ``tf.data`` iterator.
+    """
+    return iterator.get_next_as_optional()
+
+
 __all__ = ["AUTOTUNE", "INFINITE_CARDINALITY", "UNKNOWN_CARDINALITY", "cardinality",
            "CsvDataset", "make_csv_dataset",
            "AutoShardPolicy", "DistributeOptions", "ExternalStatePolicy", "OptimizationOptions",
-           "ThreadingOptions", "TFRecordWriter", "dense_to_ragged_batch"]
+           "ThreadingOptions", "TFRecordWriter", "dense_to_ragged_batch", "get_next_as_optional"]

@@ -18,6 +18,8 @@ from flowgrad.framework.context import executing_eagerly
 from flowgrad.framework.op_call import apply_op
 from flowgrad.framework.registry import _NO_GRADIENT, register_op
 from flowgrad.framework.tensor import constant, convert_to_tensor
+from flowgrad.framework.tensor_shape import TensorShape
+from flowgrad.data.optional_ops import Optional
 
 
 class OwnedIterator:
@@ -35,8 +37,29 @@ class OwnedIterator:
         return self
 
     def __next__(self) -> Any:
+        if not executing_eagerly():          # in a tf.function: an op reading on every call
+            return self._next_op(optional=False)
         flat = next(self._source)
         return structure.to_eager(self._dataset.element_spec, flat)
+
+    def _next_op(self, optional: bool) -> Any:
+        """In a traced function: the op that reads this iterator each time the function runs
+        (``optional``: with whether there was an element first, for ``get_next_as_optional``)."""
+        state = getattr(self, "_state", None)
+        if state is None:
+            state = self._state = _IteratorState("Iterator")
+            state.source, state.started = self._source, True
+        spec = self._dataset.element_spec
+        specs = structure.flat_specs(spec)
+        attrs = {"output_types": tuple(s.dtype for s in specs),
+                 "output_shapes": tuple(s.shape for s in specs), "iterator": state}
+        if not optional:
+            out = apply_op("IteratorGetNext", [], attrs, name="IteratorGetNext")
+            out = list(out) if isinstance(out, (list, tuple)) else [out]
+            return nest.pack_sequence_as(spec, out)
+        out = list(apply_op("IteratorGetNextAsOptional", [], attrs,
+                            name="IteratorGetNextAsOptional"))
+        return Optional(nest.pack_sequence_as(spec, out[1:]), out[0], spec)
 
     def get_next(self, name: str | None = None) -> Any:
         """The next element; OutOfRangeError at the end."""
@@ -45,8 +68,17 @@ class OwnedIterator:
         except StopIteration:
             raise errors.OutOfRangeError(None, None, "End of sequence") from None
 
-    def get_next_as_optional(self) -> Any:
-        raise NotImplementedError("get_next_as_optional is not supported")
+    def get_next_as_optional(self) -> Optional:
+        """The next element as a ``tf.experimental.Optional``, empty at the end of the data
+        (no OutOfRangeError); in a tf.function, read each time the function runs."""
+        if not executing_eagerly():
+            return self._next_op(optional=True)
+        try:
+            flat = next(self._source)
+        except StopIteration:
+            return Optional.empty(self._dataset.element_spec)
+        spec = self._dataset.element_spec
+        return Optional(structure.to_eager(spec, flat), True, spec)
 
 
 class _IteratorState:
@@ -98,6 +130,17 @@ def _get_next_kernel(*captured: Any, iterator: _IteratorState, output_types: tup
     return _next_element(iterator, captured, output_types)
 
 
+def _get_next_as_optional_kernel(*, iterator: _IteratorState, output_types: tuple,
+                                  output_shapes: tuple) -> tuple:
+    try:
+        out = _next_element(iterator, (), output_types)
+    except errors.OutOfRangeError:
+        empty = [np.zeros([d if d is not None else 0 for d in s.as_tuple() or ()], t.np)
+                 for s, t in zip(output_shapes, output_types)]
+        return (np.array(False),) + tuple(empty)
+    return (np.array(True),) + (out if isinstance(out, tuple) else (out,))
+
+
 def _get_next_from_handle_kernel(handle: Any, *, output_types: tuple,
                                  output_shapes: tuple) -> Any:
     key = np.asarray(handle).item()
@@ -120,6 +163,10 @@ def _get_next_infer(ins: list, attrs: dict) -> list:
 register_op("IteratorGetNext", _get_next_kernel, _get_next_infer, stateful=True,
             grad=_NO_GRADIENT, num_outputs=lambda attrs: len(attrs["output_types"]),
             input_names=("captured",))
+register_op("IteratorGetNextAsOptional", _get_next_as_optional_kernel,
+            lambda ins, attrs: [(dtypes.bool, TensorShape([]))] + _get_next_infer(ins, attrs),
+            stateful=True, grad=_NO_GRADIENT,
+            num_outputs=lambda attrs: 1 + len(attrs["output_types"]))
 register_op("IteratorGetNextFromStringHandle", _get_next_from_handle_kernel, _get_next_infer,
             stateful=True, grad=_NO_GRADIENT,
             num_outputs=lambda attrs: len(attrs["output_types"]), input_names=("handle",))

@@ -7,7 +7,10 @@ from typing import Any
 from flowgrad import nest
 from flowgrad.framework import errors
 from flowgrad.framework.composite_tensor import CompositeTensor
+from flowgrad.framework.op_call import apply_op
+from flowgrad.framework.registry import _NO_GRADIENT, register_op
 from flowgrad.framework.tensor import constant
+from flowgrad.ops.array_ops import identity
 from flowgrad.runtime.function import TensorSpec
 
 
@@ -43,7 +46,9 @@ class Optional(CompositeTensor):
 
     def has_value(self, name: str | None = None) -> Any:
         """A boolean scalar tensor: whether there is a value."""
-        return constant(self._has_value, name=name or "has_value")
+        if isinstance(self._has_value, bool):
+            return constant(self._has_value, name=name or "has_value")
+        return identity(self._has_value, name=name or "has_value")
 
     def get_value(self, name: str | None = None) -> Any:
         """The value.
@@ -51,9 +56,28 @@ class Optional(CompositeTensor):
         Raises:
           InvalidArgumentError: the Optional is empty.
         """
-        if not self._has_value:
-            raise errors.InvalidArgumentError(None, None, "The optional does not have a value")
-        return self._value
+        if isinstance(self._has_value, bool):
+            if not self._has_value:
+                raise errors.InvalidArgumentError(None, None,
+                                                  "The optional does not have a value")
+            return self._value
+        flat = nest.flatten(self._value)        # a graph's optional: checked when it runs
+        out = apply_op("OptionalGetValue", [self._has_value] + flat, {"n": len(flat)},
+                       name=name or "OptionalGetValue")
+        out = list(out) if isinstance(out, (list, tuple)) else [out]
+        return nest.pack_sequence_as(self._value, out)
+
+
+def _get_value_kernel(has_value: Any, *components: Any, n: int) -> Any:
+    if not bool(has_value):
+        raise errors.InvalidArgumentError(None, None, "The given optional does not have a "
+                                          "value.")
+    return components[0] if len(components) == 1 else tuple(components)
+
+
+register_op("OptionalGetValue", _get_value_kernel,
+            lambda ins, attrs: [(t.dtype.base_dtype, t.shape) for t in ins[1:]],
+            stateful=True, grad=_NO_GRADIENT, num_outputs=lambda attrs: attrs["n"])
 
 
 __all__ = ["Optional"]

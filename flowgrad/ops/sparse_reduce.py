@@ -1,5 +1,7 @@
 """``tf.sparse.reduce_sum``: the SparseReduceSum op (the dense sum of a SparseTensor over
-some axes) with TensorFlow's gradient w.r.t. the values."""
+some axes) with TensorFlow's gradient w.r.t. the values; ``tf.sparse.reduce_max``: the
+SparseReduceMax op (the maximum of the values present, 0 where none is; no gradient, as in
+TensorFlow)."""
 from __future__ import annotations
 
 from typing import Any
@@ -8,7 +10,7 @@ import numpy as np
 
 from flowgrad.framework import errors
 from flowgrad.framework.op_call import apply_op
-from flowgrad.framework.registry import defop
+from flowgrad.framework.registry import NotDifferentiable, defop, register_op
 from flowgrad.framework.shape_rules import constant_value
 from flowgrad.framework.tensor import convert_to_tensor
 from flowgrad.framework.tensor_shape import TensorShape, unknown_shape
@@ -102,3 +104,66 @@ def reduce_sum(sp_input: SparseTensor, axis: Any = None, keepdims: bool | None =
                                         convert_to_tensor(np.asarray(axis, np.int32),
                                                           dtypes.int32)],
                     {"keep_dims": bool(keepdims)}, name=name or "SparseReduceSum")
+
+
+def _max_kernel(indices: Any, values: Any, shape: Any, axes: Any, *,
+                keep_dims: bool) -> np.ndarray:
+    dims = tuple(int(d) for d in np.asarray(shape))
+    values = np.asarray(values)
+    idx = np.asarray(indices, np.int64).reshape(-1, len(dims))
+    if idx.size and (np.any(idx < 0) or np.any(idx >= np.array(dims))):
+        raise errors.InvalidArgumentError(None, None, "SparseReduceMax: an index is out of "
+                                          "bounds of the dense shape %s" % list(dims))
+    red = _axes(axes, len(dims))
+    out_dims = tuple(1 if i in red else d for i, d in enumerate(dims))
+    lowest = -np.inf if values.dtype.kind == "f" else np.iinfo(values.dtype).min
+    out = np.full(out_dims, lowest, values.dtype)
+    seen = np.zeros(out_dims, bool)
+    place = tuple(np.zeros(len(idx), np.int64) if i in red else idx[:, i]
+                  for i in range(len(dims)))
+    np.maximum.at(out, place, values)
+    seen[place] = True
+    out[~seen] = 0
+    return out if keep_dims else out.reshape([d for i, d in enumerate(dims) if i not in red])
+
+
+register_op("SparseReduceMax", _max_kernel, _infer,
+            input_names=("input_indices", "input_values", "input_shape", "reduction_axes"))
+NotDifferentiable("SparseReduceMax")
+
+
+def reduce_max(sp_input: SparseTensor, axis: Any = None, keepdims: bool | None = None,
+               output_is_sparse: bool = False, name: str | None = None) -> Any:
+    """The maximum of ``sp_input``'s values over ``axis`` (all when None), a dense tensor:
+    the values not present take no part, and a slice without values gives 0.
+
+    Args:
+        sp_input: the SparseTensor.
+        axis: the axes to reduce (ints in [-rank, rank)), or None for all.
+        keepdims: keep the reduced axes with length 1.
+        output_is_sparse: a SparseTensor result (not supported by flowgrad).
+        name: the op's name.
+
+    Returns:
+        The dense maximum.
+
+    Raises:
+        InvalidArgumentError: an axis is out of range.
+        NotImplementedError: ``output_is_sparse`` is True.
+    """
+    if output_is_sparse:
+        raise NotImplementedError("tf.sparse.reduce_max(output_is_sparse=True) "
+                                  "(SparseReduceMaxSparse) is not supported by flowgrad")
+    if not isinstance(sp_input, SparseTensor):
+        raise TypeError("Input must be a SparseTensor.")
+    if axis is None:
+        rank = sp_input.indices.shape.as_tuple()[1] if sp_input.indices.shape.rank == 2 \
+            else None
+        if rank is None:
+            raise ValueError("tf.sparse.reduce_max with axis=None needs a known rank")
+        axis = list(range(rank))
+    return apply_op("SparseReduceMax", [sp_input.indices, sp_input.values,
+                                        sp_input.dense_shape,
+                                        convert_to_tensor(np.asarray(axis, np.int32),
+                                                          dtypes.int32)],
+                    {"keep_dims": bool(keepdims)}, name=name or "SparseReduceMax")

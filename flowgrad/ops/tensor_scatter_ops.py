@@ -1,4 +1,5 @@
-"""``TensorScatterMax`` and ``TensorScatterMin`` (``tf.tensor_scatter_nd_max/min``).
+"""``TensorScatterMax``, ``TensorScatterMin`` and ``TensorScatterSub``
+(``tf.tensor_scatter_nd_max/min/sub``).
 
 They live apart from ``scatter_nd_ops`` (the other tensor scatters), which ``array_ops``
 imports before the math ops their gradient needs exist. The gradient is TensorFlow's: it goes
@@ -11,6 +12,7 @@ import numpy as np
 
 from flowgrad.framework.registry import defop
 from flowgrad.ops.arithmetic_ops import add, multiply, realdiv
+from flowgrad.ops.arithmetic_ops import negative
 from flowgrad.ops.array_ops import shape
 from flowgrad.ops.cast_ops import cast
 from flowgrad.ops.comparison_ops import equal
@@ -41,6 +43,29 @@ def _tensor_scatter_extreme_grad(op: Any, grad: Any) -> Any:
 for _op_type, _ufunc in (("TensorScatterMax", np.maximum), ("TensorScatterMin", np.minimum)):
     defop(_op_type, _tensor_scatter_extreme_kernel(_ufunc, _op_type), _tensor_scatter_infer,
           input_names=("tensor", "indices", "updates"))(_tensor_scatter_extreme_grad)
+
+
+@defop("TensorScatterSub", _tensor_scatter_extreme_kernel(np.subtract, "TensorScatterSub"),
+       _tensor_scatter_infer, input_names=("tensor", "indices", "updates"))
+def _tensor_scatter_sub_grad(op: Any, grad: Any) -> Any:
+    return grad, None, negative(gather_nd(grad, op.inputs[1]))
+
+
+def tensor_scatter_nd_sub(tensor: Any, indices: Any, updates: Any,
+                          name: str | None = None) -> Any:
+    """A copy of ``tensor`` with ``updates`` subtracted from the slices at ``indices``
+    (repeated indices subtract each of their updates).
+
+    Args:
+      tensor: A tensor.
+      indices: int32/int64 indices into ``tensor``'s leading dimensions.
+      updates: Values of shape ``indices.shape[:-1] + tensor.shape[indices.shape[-1]:]``.
+      name: A name for the operation.
+
+    Returns:
+      A tensor of ``tensor``'s shape and dtype.
+    """
+    return _tensor_scatter("TensorScatterSub", tensor, indices, updates, name)
 
 
 def tensor_scatter_nd_max(tensor: Any, indices: Any, updates: Any,
