@@ -58,8 +58,19 @@ def test_mixing_strategies_is_refused():
 def test_bad_devices():
     with pytest.raises(ValueError, match="duplicates"):
         tf.distribute.MirroredStrategy(["/cpu:0", "/cpu:0"])
-    with pytest.raises(ValueError, match="empty"):
-        tf.distribute.MirroredStrategy([])
+
+
+
+def test_empty_device_list_is_all_local_devices():
+    """TensorFlow's ``devices or all_local_devices()``: ``MirroredStrategy(gpus)`` with
+    ``gpus = list_logical_devices('GPU')`` empty runs on the CPU (the TF guide's pattern;
+    tests/data/programs/program_ops.json records TensorFlow's replica count)."""
+    import json
+    import os
+    ref = json.load(open(os.path.join(os.path.dirname(__file__), "data", "programs",
+                                      "program_ops.json")))
+    s = tf.distribute.MirroredStrategy(tf.config.list_logical_devices("GPU"))
+    assert s.num_replicas_in_sync == ref["mirrored_empty_replicas"]
 
 
 def test_run_gives_per_replica_results_and_reduce():

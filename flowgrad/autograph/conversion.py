@@ -26,7 +26,11 @@ from flowgrad.framework.tensor import Tensor
 from flowgrad.ops import array_ops
 
 ENABLED, DISABLED = "enabled", "disabled"
-_SKIPPED_MODULES = ("flowgrad", "numpy", "pytest", "_pytest", "scipy", "gymnasium", "ray")
+_SKIPPED_MODULES = ("flowgrad", "numpy", "pytest", "_pytest", "scipy", "gymnasium", "ray",
+                    # TensorFlow's DoNotConvert list (autograph/core/config.py): libraries
+                    # whose code runs as written inside a tf.function
+                    "keras", "tf_keras", "matplotlib", "pandas", "PIL", "tensorflow",
+                    "tensorflow_probability", "tensorflow_datasets", "absl")
 _cache: dict = {}            # code object -> (converted code object, its free variable names)
 _failed: dict = {}           # code object -> why it was not converted
 _sources: dict = {}          # code object -> the converted source text

@@ -32,22 +32,21 @@ class MirroredStrategy(Strategy):
 
     Args:
         devices: the replicas' devices (``["/cpu:0", "/cpu:1"]``); one replica per device.
-            None: one replica on the CPU, as TensorFlow's MirroredStrategy on a machine
-            without GPUs.
+            None or empty (``list_logical_devices('GPU')`` without GPUs): all local devices,
+            one replica on the CPU, as TensorFlow's MirroredStrategy on a machine without
+            GPUs.
         cross_device_ops: accepted for TensorFlow's signature; the replicas share memory.
 
     Raises:
-        ValueError: an empty or repeated device list.
+        ValueError: a repeated device.
         NotImplementedError: a GPU or TPU device (flowgrad computes on the CPU).
     """
 
     def __init__(self, devices: Any = None, cross_device_ops: Any = None):
-        if devices is None:
-            devices = ["/job:localhost/replica:0/task:0/device:CPU:0"]
+        devices = tuple(devices) if devices is not None else ()
+        if not devices:     # TensorFlow's ``devices or all_local_devices()``: none is all
+            devices = ("/job:localhost/replica:0/task:0/device:CPU:0",)
         devices = tuple(_canonical_device(d) for d in devices)
-        if not devices:
-            raise ValueError("Got an empty `devices` list. Please make sure the `devices` "
-                             "you pass in is not empty.")
         if len(set(devices)) != len(devices):
             raise ValueError("No duplicates allowed in `devices` argument: %s" % (devices,))
         if any("cpu" not in d.lower() for d in devices):

@@ -1,7 +1,8 @@
 """Records what TensorFlow 2.21 gives for ops the corpus of real programs
 (tools/program_corpus.py) stopped at on flowgrad: tf.sparse.slice (values, indices, dense
 shape, the values' gradient), tf.sparse.reduce_max (implicit zeros ignored; empty slices),
-tf.sparse.map_values, tf.tensor_scatter_nd_sub (repeated indices) and
+tf.sparse.map_values, tf.tensor_scatter_nd_sub (repeated indices),
+MirroredStrategy(list_logical_devices('GPU')) without GPUs, and
 Iterator.get_next_as_optional (eager and in a tf.function).
 
 Run from the repository root:
@@ -100,7 +101,10 @@ def optional():
 
 if __name__ == "__main__":
     out = {"sparse": SP, "slice": sparse_slice(), "reduce_max": reduce_max(),
-           "map_values": map_values(), "scatter_sub": scatter_sub(), "optional": optional(),
+           "map_values": map_values(),
+           "mirrored_empty_replicas": tf.distribute.MirroredStrategy(
+               tf.config.list_logical_devices("GPU")).num_replicas_in_sync,
+           "scatter_sub": scatter_sub(), "optional": optional(),
            "version": tf.__version__}
     path = os.path.join("tests", "data", "programs", "program_ops.json")
     with open(path, "w") as f:

@@ -1,0 +1,87 @@
+"""Patterns of real TF2 programs (tools/program_corpus.py) that stopped on flowgrad and run
+on TensorFlow 2.21, each as a small program run unchanged under ``python -m flowgrad``."""
+from __future__ import annotations
+
+import importlib.util
+import os
+import subprocess
+import sys
+import textwrap
+import types
+from pathlib import Path
+
+import pytest
+
+from flowgrad.autograph.conversion import converted_call
+
+ROOT = Path(__file__).resolve().parents[1]
+
+
+def _branchy(x):
+    if x:
+        return 1
+    return 2
+
+
+def _library_function(module: str) -> types.FunctionType:
+    """A copy of ``_branchy`` (whose source AutoGraph can read) claiming to be ``module``'s."""
+    f = types.FunctionType(_branchy.__code__, _branchy.__globals__, "_branchy")
+    f.__module__ = module
+    return f
+
+
+@pytest.mark.parametrize("module", ["keras.src.saving.serialization_lib", "tf_keras.layers",
+                                    "matplotlib.pyplot", "pandas.core", "PIL.Image",
+                                    "tensorflow_probability.distributions", "absl.logging"])
+def test_autograph_leaves_tensorflows_do_not_convert_libraries_alone(module):
+    """TensorFlow's DoNotConvert list: Keras's own code (an optimizer building its slots in
+    the first train step, deserializing its initializers) runs as written in a tf.function."""
+    f = _library_function(module)
+    assert converted_call(f) is f
+
+
+def test_autograph_still_converts_user_code():
+    f = _library_function("my_training_script")
+    assert converted_call(f) is not f
+
+
+def _run(tmp_path: Path, code: str) -> str:
+    program = tmp_path / "program.py"
+    program.write_text(textwrap.dedent(code))
+    env = dict(os.environ, PYTHONPATH=str(ROOT), KERAS_BACKEND="tensorflow")
+    out = subprocess.run([sys.executable, "-m", "flowgrad", str(program)], capture_output=True,
+                         text=True, env=env, cwd=tmp_path, timeout=600)
+    assert out.returncode == 0, out.stderr[-4000:]
+    return out.stdout
+
+
+@pytest.mark.skipif(importlib.util.find_spec("keras") is None,
+                    reason="needs the keras extra: pip install flowgrad[keras]")
+def test_custom_training_step_builds_the_keras_optimizer_inside_the_function(tmp_path):
+    """dragen1860's fc_train.py / the TF quickstart 'advanced': the first
+    ``optimizer.apply_gradients`` runs inside a tf.function and creates the Adam slots."""
+    out = _run(tmp_path, """
+        import numpy as np
+        import tensorflow as tf
+        from tensorflow import keras
+
+        rng = np.random.default_rng(0)
+        x = rng.normal(size=(64, 8)).astype("float32")
+        y = (x.sum(1) > 0).astype("int64")
+        model = keras.Sequential([keras.layers.Dense(16, activation="relu"),
+                                  keras.layers.Dense(2)])
+        optimizer = keras.optimizers.Adam(0.05)
+        loss_fn = keras.losses.SparseCategoricalCrossentropy(from_logits=True)
+
+        @tf.function
+        def train_step(x, y):
+            with tf.GradientTape() as tape:
+                loss = loss_fn(y, model(x))
+            grads = tape.gradient(loss, model.trainable_variables)
+            optimizer.apply_gradients(zip(grads, model.trainable_variables))
+            return loss
+
+        losses = [float(train_step(x, y)) for _ in range(30)]
+        print(losses[0] > 2 * losses[-1], int(optimizer.iterations))
+        """)
+    assert out.split() == ["True", "30"]
