@@ -208,6 +208,10 @@ def test_restore_of_a_missing_checkpoint(saved):
         tf.train.Saver().restore(sess, prefix + "nothere")
     with pytest.raises(ValueError, match="Can't load save_path when it is None"):
         tf.train.Saver().restore(sess, None)
+    with pytest.raises(errors.DataLossError, match="Is a directory"):     # TF 2.21's class
+        tf.train.Saver().restore(sess, os.path.dirname(prefix))
+    with pytest.raises(OSError, match="File does not exist. Received: .*nothere.meta"):
+        tf.train.import_meta_graph(prefix + "nothere.meta")
     assert_unchanged(sess, w, b)
 
 

@@ -40,7 +40,10 @@ def read_meta_graph(path_or_proto: Any) -> Any:
         m = cls()
         m.ParseFromString(path_or_proto.SerializeToString())
         return m
-    return tf_protos.read_message(cls(), os.fspath(path_or_proto))
+    path = os.fspath(path_or_proto)
+    if not os.path.isfile(path):
+        raise OSError("File does not exist. Received: %s." % path)
+    return tf_protos.read_message(cls(), path)
 
 
 def skipped_nodes(nodes: list) -> set:

@@ -572,7 +572,8 @@ def load(export_dir: str, tags: Any = None, options: Any = None) -> Any:
     if not os.path.isfile(meta_path):
         if tf_loader.is_tf_saved_model(export_dir):
             return tf_loader.load(export_dir, tags)
-        raise OSError("SavedModel file does not exist at: %s/{%s}" % (export_dir, META_FILENAME))
+        raise OSError("SavedModel file does not exist at: %s/{%s|%s}" % (
+            export_dir, tf_loader.SAVED_MODEL_FILENAME_PBTXT, tf_loader.SAVED_MODEL_FILENAME_PB))
     try:
         with open(meta_path, encoding="utf-8") as f:
             meta = json.load(f)

@@ -235,13 +235,18 @@ class Saver:
         """Restores every variable from the checkpoint ``save_path``.
 
         Raises (and changes no variable) when the checkpoint is missing
-        (ValueError), cannot be read (DataLossError), lacks variables
+        (ValueError), is a directory or cannot be read (DataLossError), lacks variables
         (NotFoundError) or holds values of another shape or dtype
         (InvalidArgumentError)."""
         if save_path is None:
             raise ValueError("Can't load save_path when it is None.")
         if not self._var_map:
             return
+        if os.path.isdir(save_path):        # TensorFlow's reader fails on the directory
+            raise errors.DataLossError(None, None, "Unable to open table file %s: Failed "
+                                       "precondition: %s; Is a directory (pass "
+                                       "tf.train.latest_checkpoint(dir) for the checkpoint in "
+                                       "a directory)" % (save_path, save_path))
         if not cm.checkpoint_exists(save_path):
             raise ValueError("The passed save_path is not a valid checkpoint: %s" % save_path)
         reader = CheckpointReader(save_path)
