@@ -136,3 +136,30 @@ def test_iterators_in_a_function_read_on_every_call(eager, tmp_path):
     assert [int(module.two(it)), int(module.two(it))] == [1, 23]
     with pytest.raises(tf.errors.OutOfRangeError):
         module.two(it)
+
+
+def test_save_options(eager, tmp_path):
+    """The TF guide's ``tf.saved_model.save(model, path,
+    options=tf.saved_model.SaveOptions(experimental_custom_gradients=True))``."""
+    options = tf.saved_model.SaveOptions(experimental_custom_gradients=True,
+                                         namespace_whitelist="Custom",
+                                         experimental_variable_policy="SAVE_VARIABLE_DEVICES")
+    assert options.namespace_whitelist == ["Custom"]
+    assert options.function_aliases == {}
+    assert options.experimental_variable_policy.value == "save_variable_devices"
+    with pytest.raises(ValueError, match="invalid VariablePolicy value: nope"):
+        tf.saved_model.SaveOptions(experimental_variable_policy="nope")
+    with pytest.raises(ValueError, match="Whitelisted namespace must be a string"):
+        tf.saved_model.SaveOptions(namespace_whitelist=[1])
+    assert tf.saved_model.LoadOptions().allow_partial_checkpoint is False
+
+    class Scale(tf.Module):
+        def __init__(self):
+            self.w = tf.Variable(2.0)
+
+        @tf.function(input_signature=[tf.TensorSpec([], tf.float32)])
+        def __call__(self, x):
+            return self.w * x
+    tf.saved_model.save(Scale(), str(tmp_path / "m"), options=tf.saved_model.SaveOptions(
+        experimental_custom_gradients=True))
+    assert float(tf.saved_model.load(str(tmp_path / "m"))(tf.constant(3.0))) == 6.0

@@ -4,8 +4,9 @@
 from flowgrad.saved_model import graph_export  # noqa: F401 - installs Graph.as_graph_def
 from flowgrad.saved_model import control_flow_export  # noqa: F401 - exports If/While
 from flowgrad.saved_model.saved_model import DEFAULT_SERVING_SIGNATURE_DEF_KEY, load, save
+from flowgrad.saved_model.save_options import LoadOptions, SaveOptions
 
-__all__ = ["save", "load", "DEFAULT_SERVING_SIGNATURE_DEF_KEY"]
+__all__ = ["save", "load", "DEFAULT_SERVING_SIGNATURE_DEF_KEY", "SaveOptions", "LoadOptions"]
 
 
 def __dir__() -> list:
