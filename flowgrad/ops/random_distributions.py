@@ -4,18 +4,20 @@ Each function turns the Philox stream at (key, counter) into the values TensorFl
 kernels compute (``tensorflow/core/lib/random/random_distributions.h`` and the kernels that
 fill tensors with them): the same words, in the same groups, with the same bit tricks.
 
-Floating-point math: uniform floats, integers, shuffles and categorical indices are bit for
-bit TensorFlow's. The normal and truncated normal samples use the Box-Muller transform as
-TensorFlow does; in float64 they use the C library's ``log``/``sin``/``cos`` (as NumPy does)
-and are bit for bit TensorFlow's, while float32 (and float16/bfloat16, rounded from float32)
-computes ``logf``/``sincosf`` in double precision rounded to float, which is within one ulp
-of the C library's float functions that TensorFlow calls (equal for about 99% of values)."""
+Floating-point math: the normal and truncated normal samples use the Box-Muller transform as
+TensorFlow does: in float64 with the C library's ``log``/``sin``/``cos`` (which NumPy's
+float64 functions call), in float32 (and float16/bfloat16, rounded from float32) with the C
+library's ``logf``/``sincosf``, replayed bit for bit by ``flowgrad.ops.libm_float``.
+Categorical samples compare uniform draws with a CDF of ``exp`` values, which TensorFlow
+computes with Eigen's vectorized ``exp`` and flowgrad with NumPy's: an index could differ
+only for a draw within an ulp of a CDF step."""
 from __future__ import annotations
 
 import numpy as np
 
 from flowgrad.framework import dtypes
 from flowgrad.framework.philox import philox_blocks, philox_words
+from flowgrad.ops import libm_float
 
 _TWO_PI = 2 * np.pi
 # Per output group, the truncated normal reserves 256 samples (FillPhiloxRandomTask).
@@ -115,10 +117,9 @@ def full_int(key: int, counter: int, size: tuple, dtype: dtypes.DType) -> np.nda
 def _box_muller_float(x0: np.ndarray, x1: np.ndarray) -> tuple:
     u1 = np.maximum(_uint32_to_float(x0), np.float32(1.0e-7))
     v1 = (_TWO_PI * _uint32_to_float(x1).astype(np.float64)).astype(np.float32)
-    log_u1 = np.log(u1.astype(np.float64)).astype(np.float32)
-    u2 = np.sqrt(np.float32(-2.0) * log_u1)
-    v64 = v1.astype(np.float64)
-    return np.sin(v64).astype(np.float32) * u2, np.cos(v64).astype(np.float32) * u2
+    u2 = np.sqrt(np.float32(-2.0) * libm_float.logf(u1))
+    sin, cos = libm_float.sincosf(v1)
+    return sin * u2, cos * u2
 
 
 def _box_muller_double(x0: np.ndarray, x1: np.ndarray, x2: np.ndarray,
