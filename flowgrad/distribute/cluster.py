@@ -33,18 +33,31 @@ def check_reachable(address: str, timeout: float) -> None:
                               "local Ray instance." % (address, e)) from None
 
 
+#: Times a local Ray instance is started again when its node misses Ray's start deadline.
+START_ATTEMPTS = 3
+
+
 def connect(address: str | None = None, timeout: float = 10.0, **init_kwargs: Any) -> Any:
     """Connects to Ray once: a local instance when ``address`` is None, else the cluster there.
 
     An already initialised Ray is used as it is. An address nobody answers at gives a
-    ConnectionError (after ``timeout`` seconds at most) instead of Ray's long retries."""
+    ConnectionError (after ``timeout`` seconds at most) instead of Ray's long retries. A
+    local instance whose node does not register within Ray's fixed 30 seconds (a loaded
+    machine) is started again, up to ``START_ATTEMPTS`` times."""
     ray = ray_module()
     if ray.is_initialized():
         return ray
     if address is not None and address != "auto":
         check_reachable(address, timeout)
     init_kwargs.setdefault("include_dashboard", False)
-    ray.init(address=address, **init_kwargs)
+    for attempt in range(START_ATTEMPTS):
+        try:
+            ray.init(address=address, **init_kwargs)
+            return ray
+        except Exception as e:   # noqa: BLE001 - Ray raises a bare Exception for this
+            if "timed out during startup" not in str(e) or attempt == START_ATTEMPTS - 1:
+                raise
+            ray.shutdown()
     return ray
 
 

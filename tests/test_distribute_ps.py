@@ -1,0 +1,292 @@
+"""tf.distribute.experimental.ParameterServerStrategy and ClusterCoordinator on Ray
+(flowgrad.distribute.ps_strategy): the tutorials' custom training loop, one process's
+results when the steps run one at a time, asynchronous steps all applied, row-sharded and
+sparse variables, the partitioners, failures of a function, a worker and a parameter
+server. The Ray tests share one cluster (2 workers, 2 parameter servers)."""
+from __future__ import annotations
+
+import os
+import sys
+
+import numpy as np
+import pytest
+
+import flowgrad as tf
+from flowgrad.framework import errors
+from flowgrad.framework.context import state
+
+RNG = np.random.default_rng(3)
+X = RNG.normal(size=(64, 6)).astype(np.float32)
+Y = (X @ np.arange(6, dtype=np.float32).reshape(6, 1)).astype(np.float32)
+
+
+@pytest.fixture(autouse=True)
+def eager():
+    """TF2 programs: eager mode (conftest starts every test in graph mode)."""
+    saved = state.eager
+    state.eager = True
+    yield
+    state.eager = saved
+
+
+def _dataset_fn(input_context=None):
+    return tf.data.Dataset.from_tensor_slices((X, Y)).batch(8).repeat()
+
+
+def _build(strategy=None):
+    """The tutorials' model, optimizer and step (under ``strategy``'s scope if given)."""
+    kernel = RNG.normal(size=(6, 1)).astype(np.float32)
+
+    def make():
+        model = tf.keras.Sequential([tf.keras.layers.Dense(
+            1, kernel_initializer=tf.keras.initializers.Constant(kernel))])
+        model.build((None, 6))
+        return model, tf.keras.optimizers.Adam(0.05)
+
+    if strategy is None:
+        model, opt = make()
+        run = None
+    else:
+        with strategy.scope():
+            model, opt = make()
+        run = strategy.run
+
+    @tf.function
+    def train_step(iterator):
+        def step_fn(x, y):
+            with tf.GradientTape() as tape:
+                loss = tf.reduce_mean((model(x) - y) ** 2)
+            grads = tape.gradient(loss, model.trainable_variables)
+            opt.apply_gradients(zip(grads, model.trainable_variables))
+            return loss
+        x, y = next(iterator)
+        return step_fn(x, y) if run is None else run(step_fn, args=(x, y))
+    return model, opt, train_step
+
+
+# -- without Ray -------------------------------------------------------------------------------
+
+def test_partitioners_give_tensorflows_shard_counts():
+    p = tf.distribute.experimental.partitioners
+    f32 = tf.float32
+    assert p.FixedShardsPartitioner(num_shards=2)(tf.TensorShape([10, 3]), f32) == [2, 1]
+    assert p.FixedShardsPartitioner(num_shards=5)(tf.TensorShape([3, 3]), f32) == [3, 1]
+    assert p.MinSizePartitioner(min_shard_bytes=4, max_shards=2)(
+        tf.TensorShape([6, 1]), f32) == [2, 1]
+    assert p.MinSizePartitioner(min_shard_bytes=4, max_shards=10)(
+        tf.TensorShape([6, 1]), f32) == [6, 1]
+    assert p.MaxSizePartitioner(max_shard_bytes=4)(tf.TensorShape([6, 1]), f32) == [6, 1]
+    assert p.MaxSizePartitioner(max_shard_bytes=4, max_shards=2)(
+        tf.TensorShape([6, 1]), f32) == [2, 1]
+    assert p.MaxSizePartitioner(max_shard_bytes=1024)(tf.TensorShape([6, 1]), f32) == [1, 1]
+    from flowgrad.distribute.partitioners import row_ranges
+    assert row_ranges(10, 3) == [(0, 4), (4, 7), (7, 10)]     # TensorFlow's: first get more
+    with pytest.raises(ValueError):
+        p.FixedShardsPartitioner(0)
+
+
+def test_strategy_needs_workers_and_parameter_servers():
+    spec = tf.train.ClusterSpec({"worker": ["w0:1"]})
+    resolver = tf.distribute.cluster_resolver.SimpleClusterResolver(spec)
+    with pytest.raises(ValueError, match="at least one ps"):
+        tf.distribute.experimental.ParameterServerStrategy(resolver)
+    spec = tf.train.ClusterSpec({"worker": ["w0:1"], "ps": ["p0:1"]})
+    strategy = tf.distribute.experimental.ParameterServerStrategy(
+        tf.distribute.cluster_resolver.SimpleClusterResolver(spec))
+    with pytest.raises(ValueError, match="Only `tf.distribute.experimental.ParameterServer"):
+        tf.distribute.experimental.coordinator.ClusterCoordinator(
+            tf.distribute.MirroredStrategy())
+    assert strategy.extended.parameter_devices == ("/job:ps/replica:0/task:0/device:CPU:0",)
+
+
+def test_a_scheduled_function_travels_with_references_to_the_workers_variables():
+    """What a worker gets: the tf.function's Python function, the model and optimizer
+    pickled with the strategy's variables as references to the worker's copies (the Keras
+    optimizer's index by variable id remapped), traced again there: the same step."""
+    from flowgrad.distribute import ps_tasks
+    from flowgrad.distribute.ps_strategy import RayClusterResolver
+    strategy = tf.distribute.experimental.ParameterServerStrategy(RayClusterResolver(2, 2))
+    model, opt, train_step = _build(strategy)
+    batch = (tf.constant(X[:8]), tf.constant(Y[:8]))
+
+    @tf.function
+    def step(x, y):
+        return train_step(iter([(x, y)]))
+    with strategy.scope():
+        step.get_concrete_function(*batch)      # the coordinator's trace: slots created
+    for v in strategy._variables:
+        strategy._place(len(strategy._tokens), v)
+    blob = ps_tasks.dumps(step, strategy._token, strategy)
+    worker = ps_tasks.WorkerTask(0, 2, [])
+    copy = ps_tasks.loads(blob, worker)
+    assert len(worker._vars) == len(strategy._variables)
+    for key, (v, _) in worker._vars.items():
+        v.assign(strategy._variables[key].numpy())
+    for _ in range(3):
+        np.testing.assert_allclose(copy(*batch).numpy(), step(*batch).numpy(), rtol=1e-6)
+    for key, (v, _) in worker._vars.items():
+        np.testing.assert_allclose(v.numpy(), strategy._variables[key].numpy(), rtol=1e-6)
+    assert not set(map(id, model.trainable_variables)) & {id(v) for v, _ in
+                                                          worker._vars.values()}
+
+
+# -- on Ray --------------------------------------------------------------------------------------
+
+@pytest.fixture(scope="module")
+def cluster():
+    pytest.importorskip("ray", reason="Ray is not installed (pip install "
+                        "flowgrad[distributed]); the distributed tests need it")
+    from flowgrad.distribute.ps_strategy import RayClusterResolver
+    saved = state.eager
+    state.eager = True
+    resolver = RayClusterResolver(
+        num_workers=2, num_ps=2, cpus_per_worker=0.5, num_cpus=2, log_to_driver=False,
+        runtime_env={"env_vars": {"PYTHONPATH": os.pathsep.join(sys.path)}})
+    strategy = tf.distribute.experimental.ParameterServerStrategy(
+        resolver, variable_partitioner=tf.distribute.experimental.partitioners
+        .FixedShardsPartitioner(2))
+    coordinator = tf.distribute.experimental.coordinator.ClusterCoordinator(strategy)
+    state.eager = saved
+    yield strategy, coordinator
+    coordinator.shutdown()
+    import ray
+    ray.shutdown()
+
+
+def test_one_step_at_a_time_equals_one_process(cluster):
+    """Each step scheduled after the one before has ended: the same updates as one process
+    (Adam; the kernel in row shards on both servers), the coordinator's variables set from
+    the servers by join(), and what the coordinator writes reaching the workers."""
+    strategy, coordinator = cluster
+    model, opt, train_step = _build(strategy)
+    ref_model, ref_opt, ref_step = _build()
+    ref_model.set_weights(model.get_weights())
+    token = strategy._tokens
+    iterator = iter(coordinator.create_per_worker_dataset(_dataset_fn))
+    ref_iterator = iter(_dataset_fn())
+    losses = []
+    for _ in range(6):
+        losses.append(coordinator.schedule(train_step, args=(iterator,)))
+        coordinator.join()
+        ref_loss = ref_step(ref_iterator)
+        np.testing.assert_allclose(losses[-1].fetch(), ref_loss.numpy(), rtol=1e-5)
+    assert len(token[id(model.trainable_variables[0])].placement) == 2   # two row shards
+    for got, want in zip(model.get_weights() + [opt.iterations.numpy()],
+                         ref_model.get_weights() + [ref_opt.iterations.numpy()]):
+        np.testing.assert_allclose(got, want, rtol=1e-5, atol=1e-6)
+    assert isinstance(losses[0].get(), tf.Tensor)
+    # the coordinator's writes (e.g. a restored checkpoint) reach the servers
+    model.layers[0].bias.assign([10.0])
+    ref_model.layers[0].bias.assign([10.0])
+    coordinator.schedule(train_step, args=(iterator,))
+    coordinator.join()
+    ref_step(ref_iterator)
+    np.testing.assert_allclose(model.layers[0].bias.numpy(), ref_model.layers[0].bias.numpy(),
+                               rtol=1e-5)
+
+
+def test_asynchronous_steps_are_all_applied(cluster):
+    strategy, coordinator = cluster
+    model, opt, train_step = _build(strategy)
+    iterator = iter(coordinator.create_per_worker_dataset(_dataset_fn))
+    values = [coordinator.schedule(train_step, args=(iterator,)) for _ in range(30)]
+    coordinator.join()
+    assert coordinator.done()
+    assert int(opt.iterations.numpy()) == 30
+    losses = coordinator.fetch(values)
+    assert np.all(np.isfinite(losses)) and np.mean(losses[-5:]) < np.mean(losses[:5])
+
+
+def test_sparse_updates_travel_as_rows(cluster):
+    """An embedding trained with SGD: a step pushes only the rows it changed, and the
+    steps equal one process's."""
+    strategy, coordinator = cluster
+    init = RNG.normal(size=(1000, 8)).astype(np.float32)
+    with strategy.scope():
+        table = tf.Variable(init)
+        sgd = tf.keras.optimizers.SGD(0.5)
+    ref_table, ref_sgd = tf.Variable(init), tf.keras.optimizers.SGD(0.5)
+
+    def make_step(table, sgd, run):
+        @tf.function
+        def step(ids):
+            def fn(ids):
+                with tf.GradientTape() as tape:
+                    loss = tf.reduce_sum(tf.nn.embedding_lookup(table, ids) ** 2)
+                sgd.apply_gradients(zip(tape.gradient(loss, [table]), [table]))
+                return loss
+            return run(fn, args=(ids,))
+        return step
+    step = make_step(table, sgd, strategy.run)
+    ref_step = make_step(ref_table, ref_sgd, lambda fn, args: fn(*args))
+    before = coordinator._worker_stats()
+    for i in range(3):
+        ids = tf.constant([i, 5 * i + 7, 999])
+        coordinator.schedule(step, args=(ids,))
+        coordinator.join()
+        ref_step(ids)
+    np.testing.assert_allclose(table.numpy(), ref_table.numpy(), rtol=1e-6)
+    after = coordinator._worker_stats()
+    pushed = sum(a["bytes_pushed"] - b["bytes_pushed"] for a, b in zip(after, before))
+    assert pushed < 3 * (3 * 8 * 4 + 3 * 8 + 64)      # 3 rows and their indices a step
+    assert pushed < table.numpy().nbytes / 10          # never the whole table
+
+
+def test_a_functions_error_reaches_join_and_is_cleared(cluster):
+    strategy, coordinator = cluster
+
+    @tf.function
+    def fails(x):
+        with tf.control_dependencies([tf.debugging.assert_equal(x, 0.0,
+                                                                message="x must be zero")]):
+            return tf.identity(x)
+
+    value = coordinator.schedule(fails, args=(tf.constant(1.0),))
+    with pytest.raises(errors.InvalidArgumentError, match="x must be zero"):
+        coordinator.join()
+    with pytest.raises(errors.InvalidArgumentError):
+        value.fetch()
+    assert coordinator.schedule(fails, args=(tf.constant(0.0),)).fetch() == 0.0
+    with pytest.raises(TypeError, match="only accepts a `tf.function`"):
+        coordinator.schedule(lambda: 1)
+
+
+def test_a_lost_worker_rejoins_from_the_current_weights(cluster):
+    """A worker killed while steps are queued: Ray restarts it, the steps it held run again
+    on a worker, and the restarted worker pulls the servers' current values."""
+    import ray
+    strategy, coordinator = cluster
+    model, opt, train_step = _build(strategy)
+    iterator = iter(coordinator.create_per_worker_dataset(_dataset_fn))
+    for _ in range(4):
+        coordinator.schedule(train_step, args=(iterator,))
+    ray.kill(strategy._workers[0], no_restart=False)
+    values = [coordinator.schedule(train_step, args=(iterator,)) for _ in range(8)]
+    coordinator.join()
+    assert coordinator.retries >= 1
+    assert 12 <= int(opt.iterations.numpy()) <= 12 + coordinator.retries
+    assert np.all(np.isfinite(coordinator.fetch(values)))
+
+    @tf.function
+    def read_kernel():
+        return tf.identity(model.layers[0].kernel)
+
+    coordinator._load[1] = 10 ** 6          # keep worker 1 busy: this goes to worker 0
+    try:
+        seen = coordinator.schedule(read_kernel).fetch()
+    finally:
+        coordinator._load[1] -= 10 ** 6
+    np.testing.assert_array_equal(seen, model.layers[0].kernel.numpy())
+
+
+def test_a_lost_parameter_server_fails_at_once_saying_how_to_resume(cluster):
+    import ray
+    strategy, coordinator = cluster
+    model, opt, train_step = _build(strategy)
+    iterator = iter(coordinator.create_per_worker_dataset(_dataset_fn))
+    coordinator.schedule(train_step, args=(iterator,))
+    coordinator.join()
+    ray.kill(strategy._servers[1])
+    coordinator.schedule(train_step, args=(iterator,))
+    with pytest.raises(errors.UnavailableError, match="parameter server .* is lost.*restore"):
+        coordinator.join()
