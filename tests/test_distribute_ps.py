@@ -145,8 +145,14 @@ def cluster():
     strategy = tf.distribute.experimental.ParameterServerStrategy(
         resolver, variable_partitioner=tf.distribute.experimental.partitioners
         .FixedShardsPartitioner(2))
-    coordinator = tf.distribute.experimental.coordinator.ClusterCoordinator(strategy)
-    state.eager = saved
+    try:
+        coordinator = tf.distribute.experimental.coordinator.ClusterCoordinator(strategy)
+    except Exception as e:       # noqa: BLE001 - Ray raises a bare Exception for this
+        if "timed out during startup" not in str(e):
+            raise
+        pytest.skip("Ray could not start a local node on this machine (overloaded: %s)" % e)
+    finally:
+        state.eager = saved
     yield strategy, coordinator
     coordinator.shutdown()
     import ray

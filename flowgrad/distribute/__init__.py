@@ -7,9 +7,11 @@ Replicas build the model in a graph and Session of their own (TF1 face: ``model_
 returns the loss), or eagerly with a tf.function step (TF2 face: ``model_fn`` returns a
 tf.Module or Keras model and ``loss_fn(model, batch)`` its loss)."""
 from flowgrad.distribute.cluster import connect
+from flowgrad.distribute.ps_strategy import RayClusterResolver
 from flowgrad.distribute.replica import ReplicaContext
 from flowgrad.distribute.strategy import AsyncTrainer, ParameterServerStrategy, SyncTrainer
 from flowgrad.distribute.workers import WorkerGroup
 
-__all__ = ["AsyncTrainer", "ParameterServerStrategy", "ReplicaContext", "SyncTrainer",
+__all__ = ["AsyncTrainer", "ParameterServerStrategy", "RayClusterResolver", "ReplicaContext",
+           "SyncTrainer",
            "WorkerGroup", "connect"]

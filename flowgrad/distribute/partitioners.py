@@ -116,7 +116,15 @@ class MaxSizePartitioner(Partitioner):
 
 def row_ranges(rows: int, shards: int) -> list:
     """TensorFlow's split of ``rows`` into ``shards``: the first ``rows % shards`` shards
-    get one row more. Returns ``[(start, stop), ...]``."""
+    get one row more.
+
+    Args:
+      rows: the variable's first dimension.
+      shards: the number of shards.
+
+    Returns:
+      ``[(start, stop), ...]``, one per shard.
+    """
     size, extra = divmod(rows, shards)
     out, start = [], 0
     for i in range(shards):

@@ -24,7 +24,6 @@ server fails ``join``/``fetch``/``schedule`` with ``UnavailableError``: resume f
 checkpoint, as in TensorFlow."""
 from __future__ import annotations
 
-import itertools
 import time
 from collections.abc import Callable
 from typing import Any
@@ -32,9 +31,9 @@ from typing import Any
 import numpy as np
 
 from flowgrad import nest
-from flowgrad.cluster_resolver_api import (ClusterResolver, ClusterSpec,
-                                           TFConfigClusterResolver)
 from flowgrad.distribute import cluster, distribute_lib, ps_tasks
+from flowgrad.distribute.per_worker import (PerWorkerDataset, PerWorkerDatasetIterator,
+                                            PerWorkerValues)
 from flowgrad.distribute.partitioners import row_ranges
 from flowgrad.framework import errors
 from flowgrad.framework.context import executing_eagerly
@@ -47,7 +46,27 @@ WORKER_MAX_RESTARTS = 3
 _IN_FLIGHT_PER_WORKER = 2
 
 
-class RayClusterResolver(ClusterResolver):
+class _JobCounts:
+    """The part of a ``tf.train.ClusterSpec`` the strategy reads: its jobs' sizes."""
+
+    def __init__(self, jobs: dict):
+        self._jobs = jobs
+
+    def __bool__(self) -> bool:
+        return bool(self._jobs)
+
+    @property
+    def jobs(self) -> list:
+        return list(self._jobs)
+
+    def num_tasks(self, job_name: str) -> int:
+        return self._jobs[job_name]
+
+    def as_dict(self) -> dict:
+        return {job: ["ray:%s/%d" % (job, i) for i in range(n)] for job, n in self._jobs.items()}
+
+
+class RayClusterResolver:
     """A cluster of ``num_workers`` workers and ``num_ps`` parameter servers that
     ``ParameterServerStrategy`` starts as Ray actors (flowgrad's stand-in for TensorFlow's
     servers; a ``SimpleClusterResolver`` or ``TFConfigClusterResolver`` with ``worker`` and
@@ -64,14 +83,14 @@ class RayClusterResolver(ClusterResolver):
 
     def __init__(self, num_workers: int = 2, num_ps: int = 1, address: str | None = None,
                  cpus_per_worker: float | None = None, **ray_init_kwargs: Any):
-        self._spec = ClusterSpec({"worker": ["ray:worker/%d" % i for i in range(num_workers)],
-                                  "ps": ["ray:ps/%d" % i for i in range(num_ps)]})
+        self._spec = _JobCounts({"worker": int(num_workers), "ps": int(num_ps)})
         self.address = address
         self.cpus_per_worker = cpus_per_worker
         self.ray_init_kwargs = ray_init_kwargs
         self.task_type, self.task_id = "chief", 0
 
-    def cluster_spec(self) -> ClusterSpec:
+    def cluster_spec(self) -> _JobCounts:
+        """The cluster's jobs: ``worker`` and ``ps``."""
         return self._spec
 
 
@@ -102,9 +121,9 @@ class ParameterServerStrategy(distribute_lib.Strategy):
     docstring. Train with a ``ClusterCoordinator``.
 
     Args:
-      cluster_resolver: the cluster: its spec's ``worker`` and ``ps`` jobs give the number
-        of each (``flowgrad.distribute.RayClusterResolver`` also says where Ray runs);
-        None reads ``$TF_CONFIG``.
+      cluster_resolver: the cluster (a ``tf.distribute.cluster_resolver`` resolver): its
+        spec's ``worker`` and ``ps`` jobs give the number of each (a
+        ``flowgrad.distribute.RayClusterResolver`` also says where Ray runs).
       variable_partitioner: a ``tf.distribute.experimental.partitioners`` partitioner:
         variables it splits in more than one shard along their first axis are held in row
         shards on several parameter servers (the variable stays one ``tf.Variable`` on the
@@ -114,9 +133,8 @@ class ParameterServerStrategy(distribute_lib.Strategy):
       ValueError: a cluster without workers or parameter servers.
     """
 
-    def __init__(self, cluster_resolver: ClusterResolver | None = None,
-                 variable_partitioner: Callable | None = None):
-        resolver = cluster_resolver or TFConfigClusterResolver()
+    def __init__(self, cluster_resolver: Any, variable_partitioner: Callable | None = None):
+        resolver = cluster_resolver
         spec = resolver.cluster_spec()
         if not spec:
             raise ValueError("Cluster spec must be non-empty in "
@@ -140,7 +158,7 @@ class ParameterServerStrategy(distribute_lib.Strategy):
         self._ray: Any = None
 
     @property
-    def cluster_resolver(self) -> ClusterResolver:
+    def cluster_resolver(self) -> Any:
         return self._cluster_resolver
 
     # -- the Ray actors --------------------------------------------------------------------
@@ -253,7 +271,11 @@ class ParameterServerStrategy(distribute_lib.Strategy):
 
 class RemoteValue:
     """The result of a scheduled function, available once it ran
-    (``tf.distribute.experimental.coordinator.RemoteValue``)."""
+    (``tf.distribute.experimental.coordinator.RemoteValue``).
+
+    Args:
+      coordinator: the coordinator that scheduled the function.
+    """
 
     def __init__(self, coordinator: ClusterCoordinator):
         self._coordinator = coordinator
@@ -276,46 +298,6 @@ class RemoteValue:
         """Waits for the function; its result as tensors."""
         return nest.map_structure(lambda x: x if x is None else convert_to_tensor(x),
                                   self.fetch())
-
-
-class PerWorkerValues:
-    """One value per worker (``tf.distribute.experimental.coordinator.PerWorkerValues``);
-    a scheduled function receives its worker's."""
-
-    def __init__(self, values: Any):
-        self._values = tuple(values)
-
-
-class PerWorkerDataset:
-    """A dataset made on every worker by ``create_per_worker_dataset``."""
-
-    def __init__(self, coordinator: ClusterCoordinator, key: int, ref: Any,
-                 dataset_fn: Callable):
-        self._coordinator = coordinator
-        self._key = key
-        self._ref = ref
-        self._fn = dataset_fn
-        self._iterators = itertools.count()
-
-    def __iter__(self) -> PerWorkerDatasetIterator:
-        return PerWorkerDatasetIterator(self, next(self._iterators))
-
-
-class PerWorkerDatasetIterator:
-    """Every worker's iterator over its copy of a ``PerWorkerDataset``; pass it to a
-    scheduled function, which takes ``next(iterator)`` on the worker that runs it."""
-
-    def __init__(self, dataset: PerWorkerDataset, key: int):
-        self._dataset = dataset
-        self._key = key
-
-    def __iter__(self) -> PerWorkerDatasetIterator:
-        return self
-
-    def __next__(self) -> Any:
-        raise TypeError("A per-worker iterator has its elements on the workers: pass it to "
-                        "a function that coordinator.schedule runs, and take next(iterator) "
-                        "there")
 
 
 class _Closure:

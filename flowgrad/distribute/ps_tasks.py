@@ -21,7 +21,7 @@ from typing import Any
 import numpy as np
 
 from flowgrad import nest
-from flowgrad.distribute import cluster, distribute_lib
+from flowgrad.distribute import cluster, distribute_lib, per_worker
 from flowgrad.framework import errors
 from flowgrad.framework.context import state
 from flowgrad.ops import state_ops
@@ -50,7 +50,6 @@ def dumps(obj: Any, tokens: Callable, strategy: Any) -> bytes:
     import cloudpickle
 
     from flowgrad.runtime.function import Function
-    from flowgrad.distribute import ps_strategy
     by_id = {}
 
     class Pickler(cloudpickle.CloudPickler):
@@ -65,9 +64,9 @@ def dumps(obj: Any, tokens: Callable, strategy: Any) -> bytes:
                                      else ("key", k), v) for k, v in o.items()])
             elif isinstance(o, Function):
                 return ("function", o.python_function, o.input_signature, o._autograph)
-            elif isinstance(o, ps_strategy.PerWorkerDatasetIterator):
+            elif isinstance(o, per_worker.PerWorkerDatasetIterator):
                 return ("iterator", o._dataset._key, o._key)
-            elif isinstance(o, ps_strategy.PerWorkerValues):
+            elif isinstance(o, per_worker.PerWorkerValues):
                 return ("per_worker", o._values)
             elif o is strategy:
                 return ("strategy",)
