@@ -163,3 +163,16 @@ def test_save_options(eager, tmp_path):
     tf.saved_model.save(Scale(), str(tmp_path / "m"), options=tf.saved_model.SaveOptions(
         experimental_custom_gradients=True))
     assert float(tf.saved_model.load(str(tmp_path / "m"))(tf.constant(3.0))) == 6.0
+
+
+def test_tensor_shape_dims_are_dimensions_in_tf2_too(eager):
+    """TensorFlow 2.21's ``TensorShape.dims`` is a list of Dimensions (the TF1-to-TF2 guide
+    calls ``dims[i].is_compatible_with``); iterating the shape gives ints."""
+    ref = REF["shape_dims"]
+    shape = tf.TensorShape([2, None])
+    assert repr(shape.dims) == ref["dims"]
+    assert repr(list(shape)) == ref["iter"]
+    assert [shape.dims[i].is_compatible_with(16) for i in (0, 1)] == ref["compatible"]
+    assert shape.dims[1].merge_with(3) == 3
+    with pytest.raises(ValueError, match="not compatible"):
+        shape.dims[0].merge_with(3)

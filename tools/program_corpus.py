@@ -25,7 +25,9 @@ Usage::
     python tools/program_corpus.py extract /work/.mirror /tmp/corpus
     python tools/program_corpus.py run /tmp/corpus --python /work/venv-tf/bin/python --log tf.jsonl
     python tools/program_corpus.py run /tmp/corpus --flowgrad --log fg.jsonl [--only tf.jsonl]
-    python tools/program_corpus.py report tf.jsonl fg.jsonl
+    python tools/program_corpus.py run /tmp/corpus --python /work/venv-tf/bin/python \\
+        --again fg.jsonl --timeout 300 --log tf.jsonl   # did TensorFlow stop there too?
+    python tools/program_corpus.py report fg.jsonl tf.jsonl [tf2.jsonl ...]
 """
 from __future__ import annotations
 
@@ -299,25 +301,46 @@ def cause(detail: str) -> str:
     return text[:110]
 
 
-def report(tf_log: Path, fg_log: Path) -> str:
-    """The comparison table (Markdown) of a TensorFlow log and a flowgrad log."""
-    tf, fg = _load(tf_log), _load(fg_log)
+def report(tf_logs: list, fg_log: Path) -> str:
+    """The comparison table (Markdown) of TensorFlow logs (a later line of a program wins)
+    and a flowgrad log, then where the programs that run on TensorFlow stop on flowgrad."""
+    tf: dict = {}
+    for log in tf_logs:
+        tf.update(_load(log) if log.exists() else {})
+    fg = _load(fg_log)
+    names = sorted(set(tf) | set(fg))
+    groups: dict = collections.defaultdict(list)
+    for n in names:
+        t, f = tf.get(n, {}).get("status"), fg.get(n, {}).get("status")
+        if "out" in (t, f):
+            groups["left out before running (downloads, or imports a module not installed)"] \
+                .append(n)
+        elif t is None or f is None:
+            groups["not run on both yet"].append(n)
+        elif t == "error":
+            groups["stop on TensorFlow 2.21 too (offline, Keras 3, the program's own bugs)"] \
+                .append(n)
+        else:
+            groups["run on TensorFlow 2.21 (exit 0, or still running at the limit)"].append(n)
+            groups["of those, run on flowgrad" if f in ("ok", "running") else
+                   "of those, stop on flowgrad"].append(n)
+    data = {n for n in names if tf.get(n, fg.get(n, {})).get("data")}
     lines = ["| programs | all | using keras.datasets.mnist | others |", "|---|---|---|---|"]
-
-    def row(label: str, names: list) -> None:
-        data = sum(tf[n].get("data", False) for n in names)
-        lines.append("| %s | %d | %d | %d |" % (label, len(names), data, len(names) - data))
-    runs_tf = [n for n, r in tf.items() if r["status"] in ("ok", "running")]
-    both = [n for n in runs_tf if n in fg and fg[n]["status"] in ("ok", "running")]
-    stop = [n for n in runs_tf if n in fg and fg[n]["status"] == "error"]
-    row("in the corpus", list(tf))
-    row("run on TensorFlow 2.21 (exit 0 or still running at the limit)", runs_tf)
-    row("of those, run on flowgrad", both)
-    row("of those, stop on flowgrad", stop)
-    causes = collections.Counter(cause(fg[n]["detail"]) for n in stop)
+    order = ["left out before running (downloads, or imports a module not installed)",
+             "stop on TensorFlow 2.21 too (offline, Keras 3, the program's own bugs)",
+             "run on TensorFlow 2.21 (exit 0, or still running at the limit)",
+             "of those, run on flowgrad", "of those, stop on flowgrad", "not run on both yet"]
+    for label in ["in the corpus so far"] + order:
+        group = names if label == "in the corpus so far" else groups[label]
+        d = len(set(group) & data)
+        lines.append("| %s | %d | %d | %d |" % (label, len(group), d, len(group) - d))
+    causes = collections.defaultdict(list)
+    for n in groups["of those, stop on flowgrad"]:
+        causes[cause(fg[n]["detail"])].append(n)
     lines.append("\nWhere they stop on flowgrad:\n")
-    for text, n in causes.most_common():
-        lines.append("- %d: `%s`" % (n, text))
+    for text, progs in sorted(causes.items(), key=lambda kv: -len(kv[1])):
+        lines.append("- %d: `%s` (%s)" % (len(progs), text, ", ".join(
+            p.split(":", 1)[1] for p in progs)))
     return "\n".join(lines)
 
 
@@ -344,8 +367,8 @@ def main(argv: list[str] | None = None) -> int:
                         "the limit): with a longer --timeout, whether TensorFlow stops too")
     p.add_argument("--mnist", type=Path, default=HERE.parent.parent / "shared" / "data" / "mnist")
     p = sub.add_parser("report")
-    p.add_argument("tf_log", type=Path)
     p.add_argument("fg_log", type=Path)
+    p.add_argument("tf_logs", type=Path, nargs="+")
     args = parser.parse_args(argv)
     if args.cmd == "list":
         print("# TF2 programs run by tools/program_corpus.py: owner/name commit path")
@@ -367,7 +390,7 @@ def main(argv: list[str] | None = None) -> int:
             again = True
         run(args.out, command, args.timeout, args.log, mnist, only, args.jobs, again=again)
     else:
-        print(report(args.tf_log, args.fg_log))
+        print(report(args.tf_logs, args.fg_log))
     return 0
 
 

@@ -68,6 +68,45 @@ class Dimension:
     def __rmul__(self, o): return self._op(o, lambda a, b: b * a)
     def __floordiv__(self, o): return self._op(o, lambda a, b: a // b)
 
+    def is_compatible_with(self, other: Any) -> bool:
+        """Whether ``other`` (a Dimension, int or None) could be the same size."""
+        other = Dimension(other)
+        return self.value is None or other.value is None or self.value == other.value
+
+    def assert_is_compatible_with(self, other: Any) -> None:
+        """Raises ValueError unless :meth:`is_compatible_with` ``other``.
+
+        Args:
+            other: A Dimension, int or None.
+
+        Raises:
+            ValueError: the sizes differ.
+        """
+        if not self.is_compatible_with(other):
+            raise ValueError("Dimensions %s and %s are not compatible" % (self, other))
+
+    def merge_with(self, other: Any) -> Dimension:
+        """The known one of two compatible dimensions.
+
+        Args:
+            other: A Dimension, int or None.
+
+        Raises:
+            ValueError: the sizes differ.
+        """
+        other = Dimension(other)
+        self.assert_is_compatible_with(other)
+        return Dimension(self.value if self.value is not None else other.value)
+
+    def _cmp(self, other: Any, f) -> Any:
+        other = other.value if isinstance(other, Dimension) else other
+        return None if self.value is None or other is None else f(self.value, other)
+
+    def __lt__(self, o): return self._cmp(o, lambda a, b: a < b)
+    def __le__(self, o): return self._cmp(o, lambda a, b: a <= b)
+    def __gt__(self, o): return self._cmp(o, lambda a, b: a > b)
+    def __ge__(self, o): return self._cmp(o, lambda a, b: a >= b)
+
 
 def dimension_value(d: Any) -> int | None:
     """The int (or None) of a Dimension or int."""
@@ -97,7 +136,7 @@ class TensorShape:
     def dims(self) -> list | None:
         if self._dims is None:
             return None
-        return [d if _V2[0] else Dimension(d) for d in self._dims]
+        return [Dimension(d) for d in self._dims]     # TensorFlow 2's too (as_dimension)
 
     @property
     def rank(self) -> int | None:
@@ -210,7 +249,7 @@ class TensorShape:
     def __iter__(self):
         if self._dims is None:
             raise ValueError("Cannot iterate over a shape with unknown rank.")
-        return iter(self.dims)
+        return iter(list(self._dims) if _V2[0] else self.dims)
 
     def __getitem__(self, key: Any) -> Any:
         if isinstance(key, slice):

@@ -2,7 +2,8 @@
 (tools/program_corpus.py) stopped at on flowgrad: tf.sparse.slice (values, indices, dense
 shape, the values' gradient), tf.sparse.reduce_max (implicit zeros ignored; empty slices),
 tf.sparse.map_values, tf.tensor_scatter_nd_sub (repeated indices),
-MirroredStrategy(list_logical_devices('GPU')) without GPUs, and
+MirroredStrategy(list_logical_devices('GPU')) without GPUs, TensorShape.dims (Dimensions
+in TF2 too), and
 Iterator.get_next_as_optional (eager and in a tf.function).
 
 Run from the repository root:
@@ -105,6 +106,10 @@ if __name__ == "__main__":
            "mirrored_empty_replicas": tf.distribute.MirroredStrategy(
                tf.config.list_logical_devices("GPU")).num_replicas_in_sync,
            "scatter_sub": scatter_sub(), "optional": optional(),
+           "shape_dims": {"dims": repr(tf.TensorShape([2, None]).dims),
+                          "iter": repr(list(tf.TensorShape([2, None]))),
+                          "compatible": [tf.TensorShape([2, None]).dims[i].is_compatible_with(16)
+                                         for i in (0, 1)]},
            "version": tf.__version__}
     path = os.path.join("tests", "data", "programs", "program_ops.json")
     with open(path, "w") as f:
