@@ -101,6 +101,20 @@ def test_no_forwarding_into_a_value_another_op_reads(second):
         np.testing.assert_array_equal(np.maximum(zv.reshape(out.shape) / 2, 0), out)
 
 
+def test_a_repeat_built_after_forwarding_does_not_read_the_overwritten_array():
+    # The second x - y repeats the first, whose array the Mul wrote into before the repeat
+    # came in the plan's order: the repeat must compute anew (it once read 2 * (x - y),
+    # silently, wherever gradients of gradients repeat ops).
+    with tf.Graph().as_default():
+        x = tf.placeholder(tf.float64, [3])
+        y = tf.placeholder(tf.float64, [3])
+        b = tf.multiply(tf.subtract(x, y), 2.0)
+        d = tf.add(tf.multiply(tf.subtract(x, y), 3.0), b)
+        (out,), src = _run([d], {x: [1.0, 2.0, 3.0], y: [0.5, 0.5, 0.5]})
+    assert "into" in src
+    np.testing.assert_array_equal(out, [2.5, 7.5, 12.5])
+
+
 def test_forwarding_needs_shapes_proven_equal():
     # the second operand may broadcast the first (static shape unknown): no forwarding
     with tf.Graph().as_default():

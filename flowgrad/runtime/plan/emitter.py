@@ -92,6 +92,7 @@ class Emitter:
         self.futures: dict = {}         # op running on the worker -> (future, outputs, args)
         self.pending: dict = {}         # output local of such an op -> the op
         self.fresh: dict = {}           # local of a new array of one tensor -> that tensor
+        self.overwritten: set = set()   # locals whose arrays a forwarding kernel wrote into
         self.target_set = set(targets)
         self.header = 4 if run_async else 3     # lines before the body: def, quiet(), [_P,] try
 
@@ -215,7 +216,8 @@ class Emitter:
             return
         key = self.simplify.key(op, args)
         prev = self.simplify.same_as(key)
-        if prev is not None:
+        if prev is not None and not any(self.names[t2] in self.overwritten
+                                        for t2 in prev.outputs):
             for t, t2 in zip(op.outputs, prev.outputs):
                 self.names[t] = self.names[t2]
                 self.fresh.pop(self.names[t2], None)
@@ -334,6 +336,7 @@ class Emitter:
             # says so in the plan's source
             self.emit("%s = %s" % (outs[0], call), op)
             self.body[-1] += " into %s" % args[into]
+            self.overwritten.add(args[into])    # a repeat of its op must compute anew
         elif op in self.run_async and outs and not self.futures:
             self.submit(op, args, outs, kname, call)
         elif len(outs) == 1:
