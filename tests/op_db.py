@@ -405,6 +405,11 @@ def _nn() -> list:
         ("l2_normalize", lambda x: nn.l2_normalize(x, axis=1), [X23]),
         ("lrn", lambda x: nn.lrn(tf.reshape(x, [1, 1, 2, 3]), depth_radius=1, alpha=0.5,
                                  beta=0.75), [X23]),
+        ("fused_batch_norm", lambda x, s, o: tf.nn.fused_batch_norm(
+            tf.reshape(x, [1, 2, 1, 3]), s, o)[0], [X23, VARIANCE3, BIAS3]),
+        ("fused_batch_norm_nchw", lambda x, s, o: tf.nn.fused_batch_norm(
+            tf.reshape(x, [1, 3, 2, 1]), s, o, data_format="NCHW")[0], [X23, VARIANCE3, BIAS3]),
+        ("weighted_moments", lambda x, w: nn.weighted_moments(x, [1], w), [X23, VARIANCE3]),
         ("lrn_defaults", lambda x: nn.local_response_normalization(tf.reshape(x, [1, 2, 1, 3])),
          [X23]),
         ("batch_normalization", lambda x, m, v, o, s: nn.batch_normalization(
