@@ -1,6 +1,7 @@
 """tf.keras training speed against the same training steps hand-written in NumPy.
 
-Run:  python benchmarks/bench_keras.py [--repeat N]
+Run:  env -u OPENBLAS_CORETYPE -u OPENBLAS_L2_SIZE python benchmarks/bench_keras.py
+          [--repeat N] [--tensorflow PY]
 
 A 784-512-512-10 ReLU MLP with softmax cross-entropy and Adam, 100 steps of 128 MNIST
 images in file order, trained four ways by flowgrad: ``model.fit`` (each step in a
@@ -8,6 +9,12 @@ tf.function), the same ``model.fit`` of the real Keras 3 hosted on flowgrad (the
 extra; a child ``python -m flowgrad``), a hand-written ``GradientTape`` loop in
 ``tf.function``, and the same loop run eagerly. The NumPy baseline (and a TF1 Session
 row for reference) come from ``bench_training.mlp_adam``, timed in the same run.
+
+With TensorFlow installed for the Python ``PY`` (default /work/venv-tf/bin/python, skipped
+when absent), the real Keras 3 ``fit`` runs on TensorFlow too: the same script as the
+Keras-on-flowgrad row, in a child process, with ``TF_NUM_INTRAOP_THREADS=1`` (one thread
+per kernel, as flowgrad's BLAS pool here; both keep their inter-op threads: TensorFlow's
+pool, flowgrad's worker).
 """
 from __future__ import annotations
 
@@ -64,11 +71,13 @@ print(best)
 """
 
 
-def real_keras_fit(batches: list, repeat: int) -> float | None:
+def real_keras_fit(batches: list, repeat: int, python: str | None = None) -> float | None:
     """The same ``model.fit`` with the real Keras 3 (the keras extra) hosted on flowgrad,
     in a child ``python -m flowgrad`` (Keras picks its backend once per process); None
-    without the extra."""
-    if importlib.util.find_spec("keras") is None:
+    without the extra. With ``python`` (one with TensorFlow and Keras), the same script
+    on TensorFlow instead (None where that Python is missing)."""
+    if importlib.util.find_spec("keras") is None if python is None else \
+            not os.path.exists(python):
         return None
     with tempfile.TemporaryDirectory() as d:
         path = os.path.join(d, "batches.npz")
@@ -77,8 +86,13 @@ def real_keras_fit(batches: list, repeat: int) -> float | None:
         root = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
         env = dict(os.environ, KERAS_BACKEND="tensorflow",
                    PYTHONPATH=os.pathsep.join([root, os.environ.get("PYTHONPATH", "")]))
-        out = subprocess.run([sys.executable, "-m", "flowgrad", "-c", _REAL_KERAS_FIT, path,
-                              str(repeat), str(len(batches[0][0]))], env=env, check=True,
+        cmd = [sys.executable, "-m", "flowgrad"]
+        if python is not None:
+            env.update(TF_CPP_MIN_LOG_LEVEL="3", TF_NUM_INTRAOP_THREADS="1")
+            env.pop("PYTHONPATH")
+            cmd = [python]
+        out = subprocess.run(cmd + ["-c", _REAL_KERAS_FIT, path, str(repeat),
+                                    str(len(batches[0][0]))], env=env, check=True,
                              capture_output=True, text=True)
     return float(out.stdout.split()[-1])
 
@@ -107,6 +121,8 @@ def tape_loop(batches: list, repeat: int, compiled: bool) -> float:
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("--repeat", type=int, default=3, help="rounds; the best is reported")
+    ap.add_argument("--tensorflow", default="/work/venv-tf/bin/python",
+                    help="a Python with TensorFlow to time the real Keras fit in ('' to skip)")
     args = ap.parse_args()
     batches = mnist_batches(128, 100)
     tf.compat.v1.disable_v2_behavior()
@@ -119,6 +135,9 @@ def main() -> None:
     real = real_keras_fit(batches, args.repeat)
     if real is not None:
         rows.append(("MLP, Adam, 100x128: real Keras 3 Model.fit", real, numpy_time, "s"))
+    on_tf = real_keras_fit(batches, args.repeat, args.tensorflow) if args.tensorflow else None
+    if on_tf is not None:
+        rows.append(("MLP, Adam, 100x128: Keras 3 fit on TensorFlow", on_tf, numpy_time, "s"))
     rows += [
         ("MLP, Adam, 100x128: GradientTape in tf.function",
          tape_loop(batches, args.repeat, True), numpy_time, "s"),
@@ -127,6 +146,10 @@ def main() -> None:
         ("MLP, Adam, 100x128: TF1 Session (reference)", session, numpy_time, "s"),
     ]
     print_table(rows)
+    if real is not None and on_tf is not None:
+        print("real Keras 3 fit: on flowgrad / on TensorFlow (%s) = %.2fx"
+              % (args.tensorflow, real / on_tf))
+    print("load average %.1f" % os.getloadavg()[0])
 
 
 if __name__ == "__main__":
