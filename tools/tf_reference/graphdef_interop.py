@@ -67,6 +67,7 @@ def write(out_dir):
     write_graph(frozen, out_dir, "frozen.pb", as_text=False)
     saved_model_half(out_dir, x_val)
     control_flow_half(out_dir)
+    vocab_half(out_dir)
     np.savez(os.path.join(out_dir, "expected.npz"), x=x_val, idx=np.array([1, 0, 1]),
              w=w_val, **{"out%d" % i: v for i, v in enumerate(values)})
 
@@ -153,6 +154,41 @@ def control_flow_half(out_dir):
              neg=m(-x_val).numpy(), **{"out%d" % i: v for i, v in enumerate(values)})
 
 
+def vocab_half(out_dir):
+    """A tf.Module with a vocabulary lookup table (StaticHashTable over a text file)."""
+    import flowgrad as tf
+    vocab = os.path.join(out_dir, "vocab.txt")
+    with open(vocab, "w") as f:
+        f.write("the\ncat\nsat\non\nmat\n")
+
+    class Vocab(tf.Module):
+        def __init__(self):
+            super().__init__()
+            self.table = tf.lookup.StaticHashTable(tf.lookup.TextFileInitializer(
+                vocab, tf.string, tf.lookup.TextFileIndex.WHOLE_LINE, tf.int64,
+                tf.lookup.TextFileIndex.LINE_NUMBER), default_value=-1)
+
+        @tf.function(input_signature=[tf.TensorSpec([None], tf.string, name="words")])
+        def __call__(self, words):
+            return self.table.lookup(words)
+
+    m = Vocab()
+    words = np.array([b"cat", b"dog", b"mat", b"the"], dtype=object)
+    ids = m(tf.constant(words)).numpy()
+    tf.saved_model.save(m, os.path.join(out_dir, "vocab_saved_model"))
+    os.remove(vocab)                       # the SavedModel must not need the file
+    np.savez(os.path.join(out_dir, "vocab.npz"), words=words, ids=ids)
+
+
+def check_vocab(out_dir):
+    import tensorflow as tf
+    ref = np.load(os.path.join(out_dir, "vocab.npz"), allow_pickle=True)
+    m = tf.saved_model.load(os.path.join(out_dir, "vocab_saved_model"))
+    got = m.signatures["serving_default"](words=tf.constant(list(ref["words"])))["output_0"]
+    np.testing.assert_array_equal(got.numpy(), ref["ids"])
+    print("TensorFlow %s runs flowgrad's vocabulary lookup SavedModel" % tf.__version__)
+
+
 def check_control_flow(out_dir):
     import tensorflow as tf
     ref = np.load(os.path.join(out_dir, "control_flow.npz"))
@@ -182,6 +218,7 @@ def check(out_dir):
     from google.protobuf import text_format
     check_saved_model(out_dir)           # TF2 (eager) first, then TF1's graph mode
     check_control_flow(out_dir)
+    check_vocab(out_dir)
     tf.compat.v1.disable_eager_execution()
     ref = np.load(os.path.join(out_dir, "expected.npz"))
     for name in ("graph.pbtxt", "graph.pb", "frozen.pb"):
