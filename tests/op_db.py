@@ -492,6 +492,8 @@ def _conv() -> list:
 
 
     DY_SAME = _dy(X.shape, W.shape, (2, 1), "SAME")
+    X3 = R.normal(size=(1, 3, 2, 4, 2))
+    W3 = R.normal(size=(2, 2, 2, 2, 3))
     DY_VALID = _dy(XS.shape, WS.shape, (2, 2), "VALID")
 
     GRAD_CASES = [
@@ -521,6 +523,23 @@ def _conv() -> list:
          [XS, WD]),
         ("depthwise_valid_stride2_nchw", lambda x, w: tf.square(nn.depthwise_conv2d(
             x, w, [1, 1, 2, 2], "VALID", data_format="NCHW")), [nchw(XS), WD]),
+        # feature groups: input depth 4 = 2 groups of the filter's 2, output 4 = 2 x 2
+        ("conv2d_grouped", lambda x, w: tf.square(nn.conv2d(x, w, [1, 2, 1, 1], "SAME")),
+         [R.normal(size=(1, 4, 3, 4)), R.normal(size=(2, 2, 2, 4))]),
+        ("conv2d_grouped_nchw_dilated", lambda x, w: tf.square(nn.conv2d(
+            x, w, 1, "VALID", data_format="NCHW", dilations=[1, 1, 2, 1])),
+         [R.normal(size=(1, 6, 4, 3)), R.normal(size=(2, 2, 2, 3))]),
+        ("conv3d_same", lambda x, w: tf.square(nn.conv3d(x, w, [1] * 5, "SAME")), [X3, W3]),
+        ("conv3d_valid_strides", lambda x, w: tf.square(nn.conv3d(x, w, [1, 2, 1, 2, 1],
+                                                                 "VALID")), [X3, W3]),
+        ("conv3d_dilated_ncdhw", lambda x, w: tf.square(nn.conv3d(
+            x, w, [1] * 5, "SAME", data_format="NCDHW", dilations=[1, 1, 1, 2, 1])),
+         [np.ascontiguousarray(np.moveaxis(X3, 4, 1)), W3]),
+        ("conv3d_grouped", lambda x, w: tf.square(nn.conv3d(x, w, [1] * 5, "VALID")),
+         [R.normal(size=(1, 3, 2, 3, 2)), R.normal(size=(2, 1, 2, 1, 2))]),
+        ("conv3d_transpose", lambda dy, w: tf.square(nn.conv3d_transpose(
+            dy, w, X3.shape, [1, 2, 1, 2, 1], "SAME")),
+         [R.normal(size=(1, 2, 2, 2, 3)), W3]),
     ]
 
     return _table("conv", GRAD_CASES, no_eager={
@@ -1118,7 +1137,24 @@ def _pooling() -> list:
         return lambda x: tf.square(nn.avg_pool2d(x, **kw))
 
 
+    X3 = distinct((1, 3, 4, 3, 2), seed=3)
+
+
+    def _mp3(**kw):
+        return lambda x: tf.square(nn.max_pool3d(x, **kw))
+
+
+    def _ap3(**kw):
+        return lambda x: tf.square(nn.avg_pool3d(x, **kw))
+
+
     GRAD_CASES = [
+        ("max_pool3d_2_same", _mp3(ksize=2, strides=2, padding="SAME"), [X3]),
+        ("max_pool3d_ncdhw", _mp3(ksize=[2, 3, 1], strides=1, padding="VALID",
+                                  data_format="NCDHW"), [X3]),
+        ("avg_pool3d_3_s2_same", _ap3(ksize=3, strides=2, padding="SAME"), [X3]),
+        ("avg_pool3d_ncdhw", _ap3(ksize=[1, 2, 2], strides=[1, 1, 2], padding="VALID",
+                                  data_format="NCDHW"), [X3]),
         ("max_pool_2x2_same_odd", _mp(ksize=2, strides=2, padding="SAME"), [XA]),
         ("max_pool_2x2_valid_tiled", _mp(ksize=2, strides=2, padding="VALID"), [XC]),
         ("max_pool_3x3_s2_same", _mp(ksize=3, strides=2, padding="SAME"), [XB]),
@@ -1138,7 +1174,8 @@ def _pooling() -> list:
                                                            "SAME")), [XA]),
     ]
 
-    THIRD_ORDER = ("max_pool_3x3_s2_same", "avg_pool_2x2_same_odd", "max_pool_with_argmax")
+    THIRD_ORDER = ("max_pool_3x3_s2_same", "avg_pool_2x2_same_odd", "max_pool_with_argmax",
+                   "max_pool3d_2_same")
     return (_table("pooling", GRAD_CASES)
             + _table("pooling", [(n, lambda x, fn=fn: fn(x) * tf.reduce_sum(fn(x)), i)
                                  for n, fn, i in GRAD_CASES if n in THIRD_ORDER],
@@ -1305,6 +1342,19 @@ def _recipes() -> list:
         return tf.nn.conv2d(_nhwc(x), tf.reshape(w, [2, 2, 1, 1]), 1, "VALID")
 
 
+    def _ndhwc(x):
+        return tf.reshape(x, [1, 4, 4, 4, 1])
+
+
+    def _pool3(kind):
+        return lambda x: getattr(tf.nn, kind)(_ndhwc(x), 2, 2, "VALID")
+
+
+    def _conv3(x, w):
+        return tf.nn.conv3d(tf.reshape(x, [1, 3, 3, 3, 1]), tf.reshape(w, [2, 2, 2, 1, 1]),
+                            [1] * 5, "VALID")
+
+
     def _dconv(x, w):
         return tf.nn.depthwise_conv2d(_nhwc(x), tf.reshape(w, [2, 2, 1, 1]), [1, 1, 1, 1], "VALID")
 
@@ -1413,6 +1463,15 @@ def _recipes() -> list:
                                   [np.tril(_spd(3)), _a(3, 2)]),
         "Max": (lambda x: tf.reduce_max(x, 1), [_a(2, 3)]),
         "MaxPool": (_pool("max_pool2d"), [_a(16)]),
+        "MaxPool3D": (_pool3("max_pool3d"), [_a(64)]),
+        "MaxPool3DGrad": (_grad_of(_pool3("max_pool3d")), [_a(64), _a(1, 2, 2, 2, 1)]),
+        "MaxPool3DGradGrad": (_grad_of(_grad_of(_pool3("max_pool3d")), 1),
+                              [_a(64), _a(1, 2, 2, 2, 1), _a(64)]),
+        "AvgPool3D": (_pool3("avg_pool3d"), [_a(64)]),
+        "AvgPool3DGrad": (_grad_of(_pool3("avg_pool3d")), [_a(64), _a(1, 2, 2, 2, 1)]),
+        "Conv3D": (_conv3, [_a(27), _a(8)]),
+        "Conv3DBackpropFilterV2": (_grad_of(_conv3, 1), [_a(27), _a(8), _a(1, 2, 2, 2, 1)]),
+        "Conv3DBackpropInputV2": (_grad_of(_conv3, 0), [_a(27), _a(8), _a(1, 2, 2, 2, 1)]),
         "MaxPoolGrad": (_grad_of(_pool("max_pool2d")), [_a(16), _a(1, 2, 2, 1)]),
         "MaxPoolGradGrad": (_grad_of(_grad_of(_pool("max_pool2d")), 1),
                             [_a(16), _a(1, 2, 2, 1), _a(16)]),
@@ -1586,9 +1645,9 @@ def _recipes() -> list:
 _GRADIENT_CHECKED_RECIPES = {
     "CheckNumerics": (), "CropAndResize": (), "CropAndResizeGradImage": (),
     "ExtractImagePatches": (), "GatherGradAlongAxis": (0,), "MaxPoolGradGrad": (1,),
-    "MaxPoolGradGradWithArgmax": (1,), "Print": (), "RGBToHSV": (), "SparseReduceSum": (),
-    "SparseReorder": (), "SparseSlice": (), "SparseTensorDenseMatMul": (), "SparseToDense": (),
-    "Unpack": ()}
+    "MaxPool3DGradGrad": (1,), "MaxPoolGradGradWithArgmax": (1,), "Print": (), "RGBToHSV": (),
+    "SparseReduceSum": (), "SparseReorder": (), "SparseSlice": (), "SparseTensorDenseMatMul": (),
+    "SparseToDense": (), "Unpack": ()}
 
 
 # --------------------------------------------------------------------------------------

@@ -87,6 +87,8 @@ def _eager_input(x: Any, dtype: Any) -> EagerTensor:
                 raise TypeError("A symbolic Tensor (%s) cannot be used in eager execution; it "
                                 "belongs to a graph." % x.name)
             return x
+        if hasattr(type(x), "__tf_tensor__"):    # TensorFlow's conversion protocol (a
+            return convert_to_tensor(x, dtype)   # Keras Variable casts in an autocast scope)
     dt = dtypes.as_dtype(dtype) if dtype is not None else None
     arr = to_numpy(x, dt)
     return EagerTensor(eager_value(arr))

@@ -7,6 +7,7 @@ from flowgrad.ops import einsum_ops, linalg_ops, scatter_nd_ops  # noqa: F401
 from flowgrad.ops import segment_ops, sort_ops  # noqa: F401
 from flowgrad.ops import check_ops  # noqa: F401
 from flowgrad.ops import conv_ops, pooling_ops  # noqa: F401
+from flowgrad.ops import conv3d_ops, pooling3d_ops  # noqa: F401
 from flowgrad.ops import bessel_ops, complex_ops, trig_ops  # noqa: F401
 from flowgrad.ops import fft_ops, signal_ops  # noqa: F401
 from flowgrad.ops import linalg_extra_ops  # noqa: F401

@@ -32,13 +32,14 @@ from flowgrad.framework.registry import defop
 from flowgrad.framework.shape_rules import shape_from_value
 from flowgrad.framework.tensor import convert_to_tensor, is_tensor
 from flowgrad.framework.tensor_shape import TensorShape
+from flowgrad.ops import conv_nd
+from flowgrad.ops.conv3d_ops import conv3d_transpose_v2, conv3d_v2
+from flowgrad.ops.conv_nd import _output_sizes, _sizes, output_size
 from flowgrad.ops.array_ops import (
     _as_value,
     concat,
     expand_dims,
-    shape_of,
     squeeze,
-    stack,
 )
 from flowgrad.ops.nn_ops import _input
 
@@ -56,27 +57,6 @@ def to_nhwc(x: np.ndarray, data_format: str) -> np.ndarray:
 
 def from_nhwc(x: np.ndarray, data_format: str) -> np.ndarray:
     return x if data_format == "NHWC" else x.transpose(0, 3, 1, 2)
-
-
-def output_size(size: int | None, k: int, s: int, d: int, padding: str,
-                explicit: tuple = (0, 0)) -> tuple:
-    """(output size, (pad before, pad after)) of one spatial axis, as TensorFlow computes it.
-
-    SAME pads ``total = max((out - 1) * s + k_eff - size, 0)``, ``total // 2`` before."""
-    k_eff = (k - 1) * d + 1
-    if size is None:
-        return None, None
-    if padding == "SAME":
-        out = -(-size // s)
-        total = max((out - 1) * s + k_eff - size, 0)
-        return out, (total // 2, total - total // 2)
-    before, after = explicit if padding == "EXPLICIT" else (0, 0)
-    span = size + before + after - k_eff + s
-    out = span // s if span >= 0 else -(-span // s)     # C++ division, as TensorFlow's
-    if out < 0:
-        raise ValueError("Computed output size would be negative: %d [input_size: %d, "
-                         "effective_filter_size: %d, stride: %d]" % (out, size, k_eff, s))
-    return out, (before, after)
 
 
 def window_geometry(in_hw: tuple, k_hw: tuple, strides: tuple, dilations: tuple,
@@ -198,8 +178,10 @@ def _conv2d_kernel(x: np.ndarray, f: np.ndarray, **attrs: Any) -> np.ndarray:
     fmt = attrs["data_format"]
     x = to_nhwc(x, fmt)
     kh, kw, c, o = f.shape
-    _check_depth(x.shape[3], c)
+    _check_depth(x.shape[3], c, o)
     strides, dilations, out_hw, pads = _conv_setup(attrs, x.shape[1:3], (kh, kw))
+    if x.shape[3] != c:     # feature groups
+        return from_nhwc(conv_nd.conv(x, f, strides, dilations, out_hw, pads), fmt)
     f2 = f.reshape(kh * kw * c, o)
     out = np.empty((x.shape[0], out_hw[0], out_hw[1], o), np.result_type(x, f))
     # chunks whose columns stay in the cache from their copy to the GEMM; the chunks do not
@@ -219,6 +201,9 @@ def _conv2d_backprop_input_kernel(input_sizes: Any, f: np.ndarray, dy: np.ndarra
     kh, kw, c, o = f.shape
     strides, dilations, out_hw, pads = _conv_setup(attrs, in_shape[1:3], (kh, kw))
     _check_out_backprop("Conv2DBackpropInput", dy.shape, in_shape[0], out_hw, o)
+    if in_shape[3] != c:    # feature groups
+        _check_depth(in_shape[3], c, o)
+        return from_nhwc(conv_nd.backprop_input(dy, f, in_shape, strides, dilations, pads), fmt)
     geom = ((kh, kw), strides, dilations, out_hw, pads)
     per = out_hw[0] * out_hw[1] * (kh * kw * c if c == 1 else c + o)
     dx = np.empty(in_shape, np.result_type(f, dy))
@@ -265,9 +250,11 @@ def _conv2d_backprop_filter_kernel(x: np.ndarray, filter_sizes: Any, dy: np.ndar
     fmt = attrs["data_format"]
     x, dy = to_nhwc(x, fmt), to_nhwc(dy, fmt)
     kh, kw, c, o = (int(v) for v in filter_sizes)
-    _check_depth(x.shape[3], c)
+    _check_depth(x.shape[3], c, o)
     strides, dilations, out_hw, pads = _conv_setup(attrs, x.shape[1:3], (kh, kw))
     _check_out_backprop("Conv2DBackpropFilter", dy.shape, x.shape[0], out_hw, o)
+    if x.shape[3] != c:     # feature groups
+        return conv_nd.backprop_filter(x, (kh, kw, c, o), dy, strides, dilations, pads)
     geom = ((kh, kw), strides, dilations, out_hw, pads)
     dw = None
     # chunks whose columns stay in the cache (as Conv2D's)
@@ -298,10 +285,15 @@ def _nhwc_shape(sizes: Any, fmt: str) -> tuple:
     return (n, a, b, c) if fmt == "NHWC" else (n, b, c, a)
 
 
-def _check_depth(x_depth: int, f_depth: int) -> None:
-    if x_depth != f_depth:
+def _check_depth(x_depth: int, f_depth: int, o: int | None = None) -> None:
+    """The input depth is the filter's (depthwise, ``o`` None), or the filter's times a number
+    of feature groups that divides the output depth ``o``."""
+    if x_depth == f_depth:
+        return
+    if o is None:
         raise InvalidArgumentError(None, None, "input depth must be evenly divisible by filter "
                                    "depth: %d vs %d" % (x_depth, f_depth))
+    conv_nd.groups_of(x_depth, f_depth, o)
 
 
 def _check_out_backprop(op_type: str, dy_shape: tuple, n: int, out_hw: tuple, o: int) -> None:
@@ -330,10 +322,14 @@ def _infer_output(x_shape: TensorShape, f_shape: TensorShape, attrs: dict, op_ty
     xd = _dims4(x_shape, "input", op_type)
     kh, kw, fc, fo = _dims4(f_shape, "filter", op_type)
     c = xd[3 if fmt == "NHWC" else 1]
-    if c is not None and fc is not None and c != fc:
+    if c is not None and fc is not None and (c != fc if depthwise else fc == 0 or c % fc):
         raise ValueError("Depth of input (%d) does not match the input depth of the filter (%d) "
                          "for '%s' with input shapes: %s, %s" % (c, fc, op_type, x_shape,
                                                                 f_shape))
+    if not depthwise and c is not None and fc and fo is not None and fo % (c // fc):
+        raise ValueError("Depth of output (%d) is not a multiple of the number of groups (%d) "
+                         "for '%s' with input shapes: %s, %s" % (fo, c // fc, op_type, x_shape,
+                                                                 f_shape))
     if kh is None or kw is None:
         oh = ow = None
     else:
@@ -372,12 +368,6 @@ def _conv_attrs(op: Any) -> dict:
     a = _attrs(op)
     a["use_cudnn_on_gpu"] = op.get_attr("use_cudnn_on_gpu")
     return a
-
-
-def _sizes(t: Any) -> Any:
-    """``t``'s shape as an int32 tensor (a constant when it is known statically)."""
-    s = shape_of(t)
-    return convert_to_tensor(np.asarray(s, np.int32)) if isinstance(s, tuple) else s
 
 
 @defop("Conv2D", _conv2d_kernel, _conv2d_infer, same_dtype=True, fresh_output=True,
@@ -646,18 +636,6 @@ def conv2d(input: Any, filter: Any = None, strides: Any = None, padding: Any = N
     attrs["use_cudnn_on_gpu"] = bool(use_cudnn_on_gpu)
     x, f = _conv_inputs("Conv2D", input, f, attrs)
     return apply_op("Conv2D", (x, f), attrs, name=name)
-
-
-def _output_sizes(output_shape: Any) -> Any:
-    """A shape argument (list, tuple, TensorShape, tensor, or a list holding tensors) as a
-    tensor."""
-    if is_tensor(output_shape):
-        return output_shape
-    if isinstance(output_shape, (list, tuple)) and any(is_tensor(d) for d in output_shape):
-        return stack(list(output_shape))
-    if isinstance(output_shape, TensorShape):
-        output_shape = output_shape.as_list()
-    return convert_to_tensor(np.asarray(_as_value(output_shape), np.int32))
 
 
 def conv2d_backprop_input(input_sizes: Any, filter: Any = None, out_backprop: Any = None,
@@ -1070,7 +1048,7 @@ def atrous_conv2d(value: Any, filters: Any, rate: int, padding: Any,
 def convolution_v2(input: Any, filters: Any, strides: Any = None, padding: Any = "VALID",
                    data_format: str | None = None, dilations: Any = None,
                    name: str | None = None) -> Any:
-    """N-D convolution for N = 1 (rank-3 input) and N = 2 (rank-4 input).
+    """N-D convolution for N = 1, 2 and 3 (rank-3, rank-4 and rank-5 input).
 
     Args:
         input: The input: a tensor of rank N + 2 (batch, N spatial dimensions, channels; see
@@ -1090,8 +1068,9 @@ def convolution_v2(input: Any, filters: Any, strides: Any = None, padding: Any =
                          data_format or "NWC", dilations, name)
     if rank == 4:
         return conv2d_v2(x, filters, strides, padding, data_format or "NHWC", dilations, name)
-    raise ValueError("convolution: input must be rank 3 or 4 (flowgrad has no 3-D convolution), "
-                     "got shape %s" % x.shape)
+    if rank == 5:
+        return conv3d_v2(x, filters, strides, padding, data_format or "NDHWC", dilations, name)
+    raise ValueError("convolution: input must be rank 3, 4 or 5, got shape %s" % x.shape)
 
 
 def convolution(input: Any, filter: Any = None, padding: Any = None, strides: Any = None,
@@ -1125,13 +1104,13 @@ def convolution(input: Any, filter: Any = None, padding: Any = None, strides: An
 def conv_transpose(input: Any, filters: Any, output_shape: Any, strides: Any,  # noqa: A002
                    padding: str = "SAME", data_format: str | None = None, dilations: Any = None,
                    name: str | None = None) -> Any:
-    """The transpose of a 1-D or 2-D convolution, by the rank of ``output_shape``
-    (``conv1d_transpose`` or ``conv2d_transpose``).
+    """The transpose of a 1-D, 2-D or 3-D convolution, by the rank of ``output_shape``
+    (``conv1d_transpose``, ``conv2d_transpose`` or ``conv3d_transpose``).
 
     Args:
-      input: A rank-3 or rank-4 tensor.
-      filters: ``(K, out_C, in_C)`` or ``(KH, KW, out_C, in_C)``.
-      output_shape: The output's shape (3 or 4 entries).
+      input: A rank-3, rank-4 or rank-5 tensor.
+      filters: ``(K, out_C, in_C)``, ``(KH, KW, out_C, in_C)`` or ``(KD, KH, KW, out_C, in_C)``.
+      output_shape: The output's shape (3, 4 or 5 entries).
       strides: The strides.
       padding: ``"SAME"`` or ``"VALID"``.
       data_format: Channels last by default.
@@ -1142,7 +1121,7 @@ def conv_transpose(input: Any, filters: Any, output_shape: Any, strides: Any,  #
       The transposed convolution.
 
     Raises:
-      ValueError: for another rank (flowgrad has no 3-D convolution).
+      ValueError: for another rank.
     """
     n = len(output_shape) if isinstance(output_shape, (list, tuple)) else \
         convert_to_tensor(_as_value(output_shape)).shape.as_list()[0]
@@ -1152,8 +1131,10 @@ def conv_transpose(input: Any, filters: Any, output_shape: Any, strides: Any,  #
     if n == 4:
         return conv2d_transpose_v2(input, filters, output_shape, strides, padding,
                                    data_format or "NHWC", dilations, name)
-    raise ValueError("conv_transpose: output_shape must have 3 or 4 entries (flowgrad has no "
-                     "3-D convolution), got %d" % n)
+    if n == 5:
+        return conv3d_transpose_v2(input, filters, output_shape, strides, padding,
+                                   data_format or "NDHWC", dilations, name)
+    raise ValueError("conv_transpose: output_shape must have 3, 4 or 5 entries, got %d" % n)
 
 __all__ = ["conv2d", "conv1d", "conv2d_transpose", "depthwise_conv2d",
            "depthwise_conv2d_native", "conv2d_backprop_input", "conv2d_backprop_filter",

@@ -22,8 +22,7 @@ from flowgrad.framework.op_call import apply_op
 from flowgrad.framework.registry import defop
 from flowgrad.framework.shape_rules import shape_from_value
 from flowgrad.framework.tensor_shape import TensorShape
-from flowgrad.ops.array_ops import (concat, expand_dims, reshape, shape, squeeze, transpose,
-                                    zeros_like)
+from flowgrad.ops.array_ops import expand_dims, squeeze, zeros_like
 from flowgrad.ops.conv_ops import (
     _dims4,
     _sizes,
@@ -41,6 +40,7 @@ from flowgrad.ops.conv_ops import (
 )
 from flowgrad.ops.nn_ops import _input
 from flowgrad.ops.op_results import MaxPoolWithArgmax
+from flowgrad.ops.pooling3d_ops import pool3d
 
 # --------------------------------------------------------------------------------------
 # Geometry
@@ -381,14 +381,16 @@ def _pool2d(op_type: str, input: Any, ksize: Any, strides: Any, padding: Any,
 
 def _pool_nd(op_type: str, input: Any, ksize: Any, strides: Any, padding: Any,
              data_format: str | None, name: str | None) -> Any:
-    """TF2 ``max_pool``/``avg_pool``: rank 3 pools 1-D (NWC/NCW), rank 4 pools 2-D."""
+    """TF2 ``max_pool``/``avg_pool``: rank 3 pools 1-D (NWC/NCW), rank 4 2-D, rank 5 3-D."""
     x = _input(input, op_type, "input", floating_only=op_type == "AvgPool")
     rank = x.shape.rank
     if rank == 3:
         return _pool1d(op_type, x, ksize, strides, padding, data_format or "NWC", name)
+    if rank == 5:
+        return pool3d(op_type + "3D", x, ksize, strides, padding, data_format, name)
     if rank is not None and rank != 4:
-        raise ValueError("%s: input must be rank 3 or 4 (flowgrad has no 3-D pooling), but is "
-                         "rank %d (shape %s)" % (op_type, rank, x.shape))
+        raise ValueError("%s: input must be rank 3, 4 or 5, but is rank %d (shape %s)"
+                         % (op_type, rank, x.shape))
     return _pool2d(op_type, x, ksize, strides, padding, data_format, name)
 
 
@@ -624,28 +626,6 @@ def max_pool_with_argmax(input: Any, ksize: Any, strides: Any, padding: str,
 
 
 
-def _pool3d(op_type: str, x: Any, window: list, strides: list, padding: str) -> Any:
-    """3-D pooling of an NDHWC tensor as two passes: 2-D over (H, W) with D folded into the
-    batch, then 1-D over D with (H, W, C) as channels. Both the max and the mean of a box
-    separate this way (SAME counts in-bounds entries per axis, and their product is the box's
-    count), so values and gradients are those of one 3-D window."""
-    if x.shape.is_fully_defined():       # static shapes where known (they stay known)
-        n, dd, h, w, c = x.shape.as_list()
-        hw = _pool2d(op_type, reshape(x, [n * dd, h, w, c]), window[1:], strides[1:],
-                     padding, "NHWC", None)
-        _, h2, w2, _ = hw.shape.as_list()
-        d = _pool1d(op_type, reshape(hw, [n, dd, h2 * w2 * c]), window[0], strides[0],
-                    padding, "NWC", None)
-        return reshape(d, [n, d.shape.as_list()[1], h2, w2, c])
-    s = shape(x)
-    hw = _pool2d(op_type, reshape(x, concat([[-1], s[2:]], 0)), window[1:], strides[1:],
-                 padding, "NHWC", None)
-    s2 = shape(hw)
-    flat = reshape(hw, concat([s[:1], s[1:2], [-1]], 0))
-    d = _pool1d(op_type, flat, window[0], strides[0], padding, "NWC", None)
-    return reshape(d, concat([s[:1], shape(d)[1:2], s2[1:]], 0))
-
-
 def pool(input: Any, window_shape: Any, pooling_type: str, strides: Any = None,  # noqa: A002
          padding: str = "VALID", data_format: str | None = None, dilations: Any = None,
          name: str | None = None) -> Any:
@@ -693,12 +673,8 @@ def pool(input: Any, window_shape: Any, pooling_type: str, strides: Any = None, 
         if n == 2:
             return _pool2d(op_type, x, window, strides, padding,
                            "NCHW" if channels_first else "NHWC", scope)
-        if channels_first:
-            x = transpose(x, [0, 2, 3, 4, 1])
-        y = _pool3d(op_type, x, window, strides, padding)
-        if channels_first:
-            return transpose(y, [0, 4, 1, 2, 3], name=scope)
-        return reshape(y, shape(y), name=scope)
+        return pool3d(op_type + "3D", x, window, strides, padding,
+                      "NCDHW" if channels_first else "NDHWC", scope)
 
 __all__ = ["max_pool", "max_pool2d", "max_pool1d", "avg_pool", "avg_pool2d", "avg_pool1d",
            "max_pool_with_argmax", "pool"]

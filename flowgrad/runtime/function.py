@@ -281,6 +281,11 @@ class ConcreteFunction:
             leaves + writes, inputs,
             lambda expr_of, gname: "(%s)" % "".join(expr_of(t) + ", " for t in leaves))
 
+    @property
+    def trainable_variables(self) -> list:
+        """The trainable ones of the variables the trace captured."""
+        return [v for v in self.variables if getattr(v, "trainable", True)]
+
     def _call_flat(self, feeds: list) -> Any:
         if collected_graphs is not None and self.graph not in collected_graphs:
             collected_graphs.append(self.graph)
