@@ -6,12 +6,13 @@ from flowgrad.ops.sparse_reduce import reduce_max, reduce_sum
 from flowgrad.ops.sparse_slice import map_values
 from flowgrad.ops.sparse_slice import sparse_slice as slice  # noqa: A004 - TensorFlow's name
 from flowgrad.ops.sparse_reorder import reorder, transpose
-from flowgrad.ops.sparse_manip import expand_dims, retain
+from flowgrad.ops.sparse_manip import expand_dims, reshape, retain
 from flowgrad.ops.sparse_concat import concat
 
 __all__ = ["SparseTensor", "from_dense", "to_dense", "add", "maximum", "minimum",
            "sparse_dense_matmul", "reduce_sum", "reorder",
-           "transpose", "expand_dims", "retain", "concat", "reduce_max", "slice", "map_values"]
+           "transpose", "expand_dims", "retain", "concat", "reduce_max", "slice", "map_values",
+           "reshape"]
 
 
 def __dir__() -> list:

@@ -44,7 +44,7 @@ def cast(x: Any, dtype: Any, name: str | None = None) -> Any:
     Floats cast to integers truncate toward zero; complex to real keeps the real part.
 
     Args:
-        x: A tensor (or tensor-like value) to cast.
+        x: A tensor (or tensor-like value, or a SparseTensor) to cast.
         dtype: The destination type.
         name: A name for the operation.
 
@@ -56,6 +56,8 @@ def cast(x: Any, dtype: Any, name: str | None = None) -> Any:
             for either.
     """
     dt = dtypes.as_dtype(dtype).base_dtype
+    if type(x).__name__ == "SparseTensor":          # the values cast, as TensorFlow's
+        return x.with_values(cast(x.values, dt, name=name))
     x = convert_to_tensor(_as_value(x))
     if x.dtype.base_dtype is dt:
         return x

@@ -17,6 +17,7 @@ from flowgrad.framework.tensor_shape import TensorShape, broadcast_shapes
 from flowgrad.ops.array_op_util import (_as_value, _fmt, _int_tensor, _invalid, _known_ints,
                                         _known_scalar, _static_int_list, _vector_length,
                                         _with_nones, linear_in_first_jvp, static_shape)
+from flowgrad.ops.cast_ops import cast
 from flowgrad.ops.fill_ops import linear_in_all_jvp, range, zeros_like
 
 
@@ -110,6 +111,8 @@ def shape(input: Any, name: str | None = None, out_type: Any = dtypes.int32) -> 
         name: A name for the operation (optional).
         out_type: int32 or int64.
     """
+    if type(input).__name__ == "SparseTensor":      # its dense_shape, as TensorFlow's
+        return cast(input.dense_shape, out_type, name=name)
     return apply_op("Shape", [_as_value(input)], {"out_type": dtypes.as_dtype(out_type)},
                     name=name)
 

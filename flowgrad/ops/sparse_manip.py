@@ -1,5 +1,6 @@
-"""``tf.sparse.expand_dims`` and ``tf.sparse.retain``, built from dense ops (as in
-TensorFlow), so the values' gradients flow through them."""
+"""``tf.sparse.expand_dims``, ``retain`` and ``reshape``, built from dense ops (TensorFlow's
+expand_dims and retain are; its SparseReshape op moves only the indices), so the values'
+gradients flow through them."""
 from __future__ import annotations
 
 from typing import Any
@@ -7,9 +8,16 @@ from typing import Any
 import numpy as np
 
 from flowgrad.framework import dtypes
+from flowgrad.framework.op_call import argument_error
+from flowgrad.framework.shape_rules import constant_value
 from flowgrad.framework.tensor import convert_to_tensor
+from flowgrad.ops.arithmetic_ops import floordiv, floormod
+from flowgrad.ops.comparison_ops import less, where
 from flowgrad.ops.concat_ops import concat
+from flowgrad.ops.fill_ops import ones_like
 from flowgrad.ops.indexing_ops import boolean_mask
+from flowgrad.ops.reduction_ops import cumprod, reduce_prod
+from flowgrad.ops.sum_ops import reduce_sum
 from flowgrad.ops.sparse_tensor import SparseTensor
 
 
@@ -69,3 +77,46 @@ def retain(sp_input: SparseTensor, to_retain: Any) -> SparseTensor:
         raise ValueError("to_retain must be a vector, got shape %s" % keep.shape)
     return SparseTensor(boolean_mask(sp_input.indices, keep),
                         boolean_mask(sp_input.values, keep), sp_input.dense_shape)
+
+
+def reshape(sp_input: SparseTensor, shape: Any, name: str | None = None) -> SparseTensor:
+    """``sp_input`` with the dense shape ``shape`` (the same entries in row-major order), as
+    ``tf.sparse.reshape``.
+
+    Args:
+        sp_input: the SparseTensor.
+        shape: the new dense shape (a list or 1-D int tensor); one entry may be -1, inferred
+            from the number of dense elements.
+        name: unused (TensorFlow's name scope).
+
+    Returns:
+        The reshaped SparseTensor (its values unchanged).
+
+    Raises:
+        InvalidArgumentError: the shapes' numbers of elements differ (where both are known;
+            a ValueError while building a graph).
+    """
+    _check(sp_input)
+    old = sp_input.dense_shape
+    new = convert_to_tensor(shape, dtypes.int64)
+    old_v, new_v = constant_value(old), constant_value(new)
+    if old_v is not None and new_v is not None:
+        total, known = int(np.prod(old_v)), int(np.prod([d for d in new_v if d >= 0]))
+        if (new_v < 0).sum() > 1:
+            raise argument_error("only one output dimension may be -1, not both in shape %s"
+                                 % [int(d) for d in new_v])
+        if (new_v >= 0).all() and total != known:
+            raise argument_error("Input to reshape is a SparseTensor with %d dense values, but "
+                                 "the requested shape has %d" % (total, known))
+        if (new_v < 0).any() and (known == 0 or total % known):
+            raise argument_error("Input to reshape is a SparseTensor with %d dense values, but "
+                                 "the requested shape requires a multiple of %d"
+                                 % (total, known))
+    missing = less(new, 0)
+    new = where(missing, floordiv(reduce_prod(old), reduce_prod(where(missing, ones_like(new),
+                                                                      new))), new)
+    flat = reduce_sum(sp_input.indices * cumprod(old, exclusive=True, reverse=True), axis=1)
+    indices = floormod(floordiv(flat[:, None], cumprod(new, exclusive=True, reverse=True)[None]),
+                       new[None])
+    return SparseTensor(indices, sp_input.values, new)
+

@@ -14,10 +14,12 @@ from flowgrad.framework.registry import register_op
 from flowgrad.framework.shape_rules import constant_value
 from flowgrad.framework.tensor import convert_to_tensor
 from flowgrad.framework.tensor_shape import TensorShape, unknown_shape
+from flowgrad.ops.arithmetic_ops import divide, multiply, truediv
 from flowgrad.ops.array_ops import expand_dims
 from flowgrad.ops.constant_ops import placeholder
 from flowgrad.ops.comparison_ops import not_equal, where
 from flowgrad.ops.scatter_nd_ops import gather_nd
+from flowgrad.ops.shape_ops import broadcast_to
 from flowgrad.ops.shape_ops import shape as shape_of
 from flowgrad.ops.sum_ops import reduce_sum
 
@@ -99,6 +101,22 @@ class SparseTensor:
 
     def with_values(self, new_values: Any) -> SparseTensor:
         return SparseTensor(self._indices, new_values, self._dense_shape)
+
+    def _dense_cwise(self, other: Any, fn: Any) -> SparseTensor:
+        """``fn(values, other at the indices)``: ``other`` is a dense tensor that broadcasts to
+        the dense shape (TensorFlow's SparseDenseCwiseMul/Div); the result keeps the indices."""
+        other = convert_to_tensor(other, self.dtype)
+        at = gather_nd(broadcast_to(other, self._dense_shape), self._indices)
+        return SparseTensor(self._indices, fn(self._values, at), self._dense_shape)
+
+    def __mul__(self, other: Any) -> SparseTensor:
+        return self._dense_cwise(other, multiply)
+
+    def __truediv__(self, other: Any) -> SparseTensor:
+        return self._dense_cwise(other, truediv)
+
+    def __div__(self, other: Any) -> SparseTensor:
+        return self._dense_cwise(other, divide)
 
     def __repr__(self) -> str:
         return "SparseTensor(indices=%s, values=%s, dense_shape=%s)" % (
