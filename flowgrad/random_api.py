@@ -7,7 +7,8 @@ from flowgrad.ops.random_ops import random_uniform as uniform
 from flowgrad.ops.random_ops import truncated_normal
 from flowgrad.ops.stateful_random_ops import (Generator, create_rng_state,
                                               get_global_generator, set_global_generator)
-from flowgrad.ops.stateless_random_ops import stateless_categorical
+from flowgrad.api import namespaces as _namespaces
+from flowgrad.ops.stateless_random_ops import fold_in, split, stateless_categorical
 from flowgrad.ops.stateless_random_ops import stateless_random_binomial as stateless_binomial
 from flowgrad.ops.stateless_random_ops import stateless_random_gamma as stateless_gamma
 from flowgrad.ops.stateless_random_ops import stateless_random_normal as stateless_normal
@@ -18,4 +19,7 @@ from flowgrad.ops.stateless_random_ops import stateless_truncated_normal
 __all__ = ["normal", "uniform", "truncated_normal", "shuffle", "categorical", "set_seed",
            "Generator", "create_rng_state", "get_global_generator", "set_global_generator",
            "stateless_categorical", "stateless_binomial", "stateless_gamma", "stateless_normal",
-           "stateless_poisson", "stateless_uniform", "stateless_truncated_normal"]
+           "stateless_poisson", "stateless_uniform", "stateless_truncated_normal", "split",
+           "fold_in", "experimental"]
+
+experimental = _namespaces.namespace("tf.random.experimental")

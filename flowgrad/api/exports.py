@@ -486,6 +486,15 @@ EXPORTS: dict[str, dict[str, str]] = {
         "trace": "flowgrad.ops.linalg_ops:trace",
         "triangular_solve": "flowgrad.ops.linalg_ops:triangular_solve",
     },
+    "tf.random.experimental": {
+        "Generator": "flowgrad.ops.stateful_random_ops:Generator",
+        "create_rng_state": "flowgrad.ops.stateful_random_ops:create_rng_state",
+        "get_global_generator": "flowgrad.ops.stateful_random_ops:get_global_generator",
+        "set_global_generator": "flowgrad.ops.stateful_random_ops:set_global_generator",
+        "stateless_fold_in": "flowgrad.ops.stateless_random_ops:fold_in",
+        "stateless_shuffle": "flowgrad.ops.stateless_random_ops:stateless_shuffle",
+        "stateless_split": "flowgrad.ops.stateless_random_ops:split",
+    },
     "tf.nn.experimental": {
         "stateless_dropout": "flowgrad.ops.nn_impl:stateless_dropout",
     },

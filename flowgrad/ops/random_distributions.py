@@ -20,6 +20,7 @@ from flowgrad.framework.philox import philox_blocks, philox_words
 from flowgrad.ops import libm_float
 
 _TWO_PI = 2 * np.pi
+_CHUNK = 8192       # blocks per Box-Muller pass
 # Per output group, the truncated normal reserves 256 samples (FillPhiloxRandomTask).
 _RESERVED_PER_OUTPUT = 256
 
@@ -132,6 +133,9 @@ def _box_muller_double(x0: np.ndarray, x1: np.ndarray, x2: np.ndarray,
 
 def _pairs(blocks: np.ndarray, dtype: dtypes.DType) -> np.ndarray:
     """Box-Muller of each block: ``[n, 4]`` floats (two pairs) or ``[n, 2]`` doubles."""
+    if blocks.shape[0] > _CHUNK:       # in cache-sized pieces
+        return np.concatenate([_pairs(blocks[i:i + _CHUNK], dtype)
+                               for i in range(0, blocks.shape[0], _CHUNK)])
     if dtype is dtypes.float64:
         d0, d1 = _box_muller_double(blocks[:, 0], blocks[:, 1], blocks[:, 2], blocks[:, 3])
         return np.stack([d0, d1], axis=1)

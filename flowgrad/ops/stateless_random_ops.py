@@ -30,7 +30,7 @@ from flowgrad.framework.tensor import convert_to_tensor
 from flowgrad.framework.tensor_shape import TensorShape, broadcast_shapes
 from flowgrad.ops import random_distributions
 from flowgrad.ops.arithmetic_ops import add, multiply, realdiv
-from flowgrad.ops.array_ops import _as_value, broadcast_to
+from flowgrad.ops.array_ops import _as_value, broadcast_to, stack
 
 def _key_counter(op_type: str, seed: Any) -> tuple[int, int]:
     """TensorFlow's (key, counter) of a shape-[2] seed (``GenerateKey``)."""
@@ -171,6 +171,19 @@ register_op("StatelessRandomGetKeyCounter", _get_key_counter_kernel,
             lambda ins, attrs: [(dtypes.uint64, TensorShape([1])),
                                 (dtypes.uint64, TensorShape([2]))],
             num_outputs=2, input_names=("seed",), **_STATELESS)
+
+
+def _shuffle_kernel(value: Any, key: Any, counter: Any, alg: Any) -> np.ndarray:
+    value = np.asarray(value)
+    if value.size <= 1 or value.shape[0] <= 1:
+        return value.copy()
+    k, c = _v2_key_counter("StatelessShuffle", key, counter, alg)
+    return value[random_distributions.shuffle_permutation(k, c, value.shape[0])]
+
+
+register_op("StatelessShuffle", _shuffle_kernel,
+            lambda ins, attrs: (ins[0].dtype.base_dtype, ins[0].shape),
+            input_names=("value", "key", "counter", "alg"), **_STATELESS)
 
 
 def _multinomial_kernel(logits: Any, num_samples: Any, seed: Any, *,
@@ -348,6 +361,60 @@ def stateless_truncated_normal(shape: Any, seed: Any, mean: Any = 0.0, stddev: A
         rnd = apply_op("StatelessTruncatedNormal", (s, sd), {"dtype": dt})
         return add(multiply(rnd, convert_to_tensor(_as_value(stddev), dt)),
                    convert_to_tensor(_as_value(mean), dt), name=scope)
+
+
+def stateless_shuffle(value: Any, seed: Any, alg: Any = "auto_select",
+                      name: str | None = None) -> Any:
+    """``value`` with its first dimension permuted, as a pure function of ``seed``
+    (TensorFlow's ``StatelessShuffle``: the same permutation as ``tf.random.shuffle`` draws
+    from the seed's key and counter).
+
+    Args:
+        value: The tensor to shuffle along its first dimension.
+        seed: A shape [2] int32 or int64 tensor: the stateless seed.
+        alg: The counter-based RNG: ``"auto_select"`` or ``"philox"``.
+        name: A name for the operation (optional).
+
+    Returns:
+        A tensor of the shape and dtype of ``value``.
+    """
+    del alg
+    with name_scope(name, "stateless_shuffle", [value, seed]):
+        _, sd = _shape_and_seed([], seed)
+        key, counter = apply_op("StatelessRandomGetKeyCounter", (sd,))
+        return apply_op("StatelessShuffle", (convert_to_tensor(_as_value(value)), key, counter,
+                                             np.int32(3)))
+
+
+def split(seed: Any, num: int = 2, alg: Any = "auto_select") -> Any:
+    """``num`` new stateless seeds from ``seed``: full-range integers of the seed's dtype.
+
+    Args:
+        seed: A shape [2] int32 or int64 tensor.
+        num: How many seeds.
+        alg: The counter-based RNG.
+
+    Returns:
+        A ``[num, 2]`` tensor of the seed's dtype.
+    """
+    seed = convert_to_tensor(_as_value(seed))
+    return stateless_random_uniform([num, 2], seed, None, None, seed.dtype, alg=alg)
+
+
+def fold_in(seed: Any, data: Any, alg: Any = "auto_select") -> Any:
+    """A new stateless seed that folds ``data`` (an integer) into ``seed``.
+
+    Args:
+        seed: A shape [2] int32 or int64 tensor.
+        data: An int32 or int64 scalar.
+        alg: The counter-based RNG.
+
+    Returns:
+        A shape [2] tensor: a full-range integer drawn from ``seed``, and ``data``.
+    """
+    data = convert_to_tensor(_as_value(data))
+    seed1 = stateless_random_uniform([], seed, None, None, data.dtype, alg=alg)
+    return stack([seed1, data])
 
 
 def stateless_categorical(logits: Any, num_samples: Any, seed: Any, dtype: Any = dtypes.int64,

@@ -145,6 +145,11 @@ CASES["stateless_gamma"] = (
 CASES["stateless_shuffle"] = (
     "out = [tf.random.experimental.stateless_shuffle(tf.range(10), [1, 2]),\n"
     "       tf.random.experimental.stateless_shuffle(tf.reshape(tf.range(8), [4, 2]), [3, 4])]")
+CASES["stateless_split_fold_in"] = (
+    "out = [tf.random.split([1, 2]), tf.random.split(tf.constant([3, 4], tf.int64), 3),\n"
+    "       tf.random.fold_in([1, 2], 3), tf.random.fold_in([5, 6], tf.constant(7, tf.int64)),\n"
+    "       tf.random.experimental.stateless_split([1, 2], 4),\n"
+    "       tf.random.experimental.stateless_fold_in([9, 9], 1)]")
 
 # -- tf.random.Generator -----------------------------------------------------------------------
 CASES["generator"] = (
