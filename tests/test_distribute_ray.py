@@ -23,8 +23,14 @@ Y = RNG.normal(size=(5, 16, 1)).astype(np.float32)
 def ray():
     ray = pytest.importorskip("ray", reason="Ray is not installed (pip install "
                               "flowgrad[distributed]); the distributed tests need it")
-    ray.init(num_cpus=2, include_dashboard=False, log_to_driver=False,
-             runtime_env={"env_vars": {"PYTHONPATH": os.pathsep.join(sys.path)}})
+    from flowgrad.distribute import cluster
+    try:                   # a Ray start that misses Ray's 30 s node deadline is retried
+        cluster.connect(None, num_cpus=2, log_to_driver=False,
+                        runtime_env={"env_vars": {"PYTHONPATH": os.pathsep.join(sys.path)}})
+    except Exception as e:       # noqa: BLE001 - Ray raises a bare Exception for this
+        if "timed out during startup" not in str(e):
+            raise
+        pytest.skip("Ray could not start a local node on this machine (overloaded: %s)" % e)
     yield ray
     ray.shutdown()
 
