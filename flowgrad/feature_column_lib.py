@@ -1,6 +1,6 @@
-"""``tf.feature_column``'s columns (the faces: ``flowgrad/feature_column_api.py``,
-``flowgrad/compat/v1_feature_column.py``), which turn a dict of raw features into a dense
-input (``tf.compat.v1.feature_column.input_layer``) and into a parsing spec
+"""``tf.feature_column``'s columns (``tf.feature_column`` and
+``tf.compat.v1.feature_column`` in flowgrad/api/exports.py), which turn a dict of raw
+features into a dense input (``tf.compat.v1.feature_column.input_layer``) and into a parsing spec
 (``make_parse_example_spec``).
 
 Dense columns (numeric, bucketized, indicator, embedding) give ``[batch, width]`` tensors;

@@ -37,16 +37,13 @@ LAYERS: list[tuple[str, list[str]]] = [
                "flowgrad.dropin", "flowgrad.dropin_aliases", "flowgrad.__main__",
                "flowgrad.distribute_api", "flowgrad.distribute_experimental_api",
                "flowgrad.distribute_coordinator_api",
-               "flowgrad.experimental_api", "flowgrad.types_api", "flowgrad.internal_api",
+               "flowgrad.internal_api",
                "flowgrad.random_api",
-               "flowgrad.io_api", "flowgrad.gfile_api", "flowgrad.strings_api",
-               "flowgrad.ragged_api", "flowgrad.sparse_api", "flowgrad.image_api",
-               "flowgrad.bitwise_api",
-               "flowgrad.signal_api", "flowgrad.raw_ops_api",
-               "flowgrad.cluster_resolver_api", "flowgrad.lite_api", "flowgrad.tpu_api",
-               "flowgrad.replica_losses_api", "flowgrad.lookup_api",
-               "flowgrad.feature_column_api", "flowgrad.audio_api",
-               "flowgrad.sets_api", "flowgrad.tensor_proto_api"]),
+               "flowgrad.ragged_api", "flowgrad.sparse_api",
+               "flowgrad.raw_ops_api",
+               "flowgrad.cluster_resolver_api", "flowgrad.lite_api",
+               "flowgrad.replica_losses_api",
+               "flowgrad.tensor_proto_api"]),
 ]
 
 PACKAGE_DIR = pathlib.Path(flowgrad.__file__).parent

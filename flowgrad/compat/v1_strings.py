@@ -1,14 +1,13 @@
 """``tf.strings`` of the TF1 face: TF2's functions, with TensorFlow 1's signatures where they
 differ (``split`` gives a SparseTensor unless ``result_type="RaggedTensor"``;
 ``reduce_join``'s ``keep_dims``; ``to_number``'s ``string_tensor``; ``length``/``substr`` take
-``name`` before ``unit``)."""
+``name`` before ``unit``). ``tf.compat.v1.strings`` is TF2's ``tf.strings`` with these
+(flowgrad/api/exports.py)."""
 from typing import Any
 
-from flowgrad import strings_api as _v2
 from flowgrad.framework import dtypes as _dtypes
+from flowgrad.ops import string_ops as _v2
 from flowgrad.ops.string_ops import split_to_sparse as _split_to_sparse
-from flowgrad.strings_api import *  # noqa: F403
-from flowgrad.strings_api import __all__
 
 
 def split(input: Any = None, sep: Any = None, maxsplit: int = -1,  # noqa: A002 - TF's names
@@ -89,6 +88,3 @@ def substr(input: Any, pos: Any, len: Any, name: str | None = None,  # noqa: A00
     """
     return _v2.substr(input, pos, len, unit, name)
 
-
-def __dir__() -> list:
-    return sorted(__all__)

@@ -1,5 +1,6 @@
 """``tf.data`` of the TF2 face: Dataset pipelines and eager iteration. The TF1 face's
-``tf.data`` (flowgrad/compat/v1_data.py) adds TensorFlow 1's graph iterators."""
+``tf.data`` (``tf.compat.v1.data`` in flowgrad/api/exports.py) adds TensorFlow 1's graph
+iterators."""
 from flowgrad.data import experimental
 from flowgrad.data.dataset_ops import AUTOTUNE, Dataset
 from flowgrad.data.iterator_ops import Iterator
