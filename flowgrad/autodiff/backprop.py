@@ -116,6 +116,17 @@ def gradients(ys: Any, xs: Any, grad_ys: Any = None, name: str = "gradients",
     not depend on, or only through integer tensors, StopGradient or ``stop_gradients``,
     gets None (zeros with ``unconnected_gradients='zero'``).
 
+    Example:
+
+        >>> tf1 = tf.compat.v1
+        >>> with tf1.Graph().as_default():
+        ...     x = tf1.placeholder(tf.float32, shape=[2])
+        ...     y = tf.reduce_sum(x * x)
+        ...     dy_dx, = tf1.gradients(y, x)
+        ...     with tf1.Session() as sess:
+        ...         print(sess.run(dy_dx, {x: [1.0, 3.0]}))
+        [2. 6.]
+
     Args:
         ys: The tensor (or list of tensors) to differentiate.
         xs: The tensor, variable (or list of them) to differentiate with respect to.

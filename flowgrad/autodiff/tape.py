@@ -262,7 +262,17 @@ class GradientTape:
         ``target`` and ``sources`` may be tensors, variables or nested lists, tuples
         and dicts of them; the result has the structure of ``sources``. Sources the
         target does not depend on (or not through recorded float ops) get None, or
-        zeros with ``unconnected_gradients='zero'``."""
+        zeros with ``unconnected_gradients='zero'``.
+
+        Example:
+
+            >>> x = tf.constant(3.0)
+            >>> with tf.GradientTape() as tape:
+            ...     tape.watch(x)
+            ...     y = x * x
+            >>> print(tape.gradient(y, x).numpy())
+            6.0
+        """
         self._check_usable()
         unconnected = _unconnected(unconnected_gradients)
         flat_targets = nest.flatten(target)

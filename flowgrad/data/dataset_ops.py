@@ -118,7 +118,14 @@ class Dataset(structure.ElementStructure):
     # -- sources ---------------------------------------------------------------------------
     @staticmethod
     def from_tensor_slices(tensors: Any, name: str | None = None) -> Dataset:
-        """One element per index of the components' (shared) first dimension."""
+        """One element per index of the components' (shared) first dimension.
+
+        Example:
+
+            >>> ds = tf.data.Dataset.from_tensor_slices(([1, 2, 3], [4.0, 5.0, 6.0]))
+            >>> [(int(a), float(b)) for a, b in ds]
+            [(1, 4.0), (2, 5.0), (3, 6.0)]
+        """
         return _TensorSliceDataset(tensors)
 
     @staticmethod

@@ -43,6 +43,11 @@ def cast(x: Any, dtype: Any, name: str | None = None) -> Any:
 
     Floats cast to integers truncate toward zero; complex to real keeps the real part.
 
+    Example:
+
+        >>> print(tf.cast(tf.constant([1.8, -2.2]), tf.int32).numpy())  # towards zero
+        [ 1 -2]
+
     Args:
         x: A tensor (or tensor-like value, or a SparseTensor) to cast.
         dtype: The destination type.

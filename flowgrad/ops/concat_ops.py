@@ -131,6 +131,15 @@ register_op("ConcatOffset", _concat_offset_kernel,
 def concat(values: Any, axis: Any, name: str = "concat") -> Any:
     """Concatenates tensors along one dimension, as ``tf.concat``.
 
+    Example:
+
+        >>> a, b = tf.constant([[1, 2]]), tf.constant([[3, 4]])
+        >>> print(tf.concat([a, b], axis=0).numpy())
+        [[1 2]
+         [3 4]]
+        >>> print(tf.concat([a, b], axis=1).numpy())
+        [[1 2 3 4]]
+
     Args:
         values: A list of tensors of one dtype and rank, equal in every dimension but
             ``axis``.

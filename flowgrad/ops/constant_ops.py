@@ -39,6 +39,16 @@ register_op("Placeholder", None, _placeholder_infer, grad=_NO_GRADIENT, stateful
 def placeholder(dtype: Any, shape: Any = None, name: str | None = None) -> Tensor:
     """Inserts a placeholder for a tensor that will always be fed, as TF1's ``tf.placeholder``.
 
+    Example:
+
+        >>> tf1 = tf.compat.v1
+        >>> with tf1.Graph().as_default():
+        ...     x = tf1.placeholder(tf.float32, shape=[None, 2])
+        ...     y = tf.reduce_sum(x, axis=1)
+        ...     with tf1.Session() as sess:
+        ...         print(sess.run(y, {x: [[1.0, 2.0], [3.0, 4.0]]}))
+        [3. 7.]
+
     Args:
         dtype: The element type of the tensor to feed.
         shape: The shape of the tensor to feed; None (or None dimensions) takes any.

@@ -196,6 +196,12 @@ def one_hot(indices: Any, depth: Any, on_value: Any = None, off_value: Any = Non
     Out-of-range indices give a row of ``off_value``. The dtype is that of on/off_value,
     else ``dtype``, else float32.
 
+    Example:
+
+        >>> print(tf.one_hot([0, 2], depth=3).numpy())
+        [[1. 0. 0.]
+         [0. 0. 1.]]
+
     Args:
         indices: An int tensor of class ids (uint8, int8, int32 or int64).
         depth: The number of classes.

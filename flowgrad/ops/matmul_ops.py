@@ -162,6 +162,16 @@ def matmul(a: Any, b: Any, transpose_a: bool = False, transpose_b: bool = False,
     ``output_type`` other than the inputs' dtype (TensorFlow's int8 inputs with an int32
     product) multiplies the inputs cast to it.
 
+    Example:
+
+        >>> a = tf.constant([[1.0, 2.0], [3.0, 4.0]])
+        >>> print(tf.matmul(a, tf.constant([[1.0], [1.0]])).numpy())
+        [[3.]
+         [7.]]
+        >>> print(tf.matmul(a, a, transpose_b=True).numpy())
+        [[ 5. 11.]
+         [11. 25.]]
+
     Args:
         a: A tensor of rank 2 or more.
         b: A tensor of ``a``'s dtype and rank 2 or more.

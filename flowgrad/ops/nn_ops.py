@@ -435,6 +435,11 @@ def softmax(logits: Any, axis: int | None = None, name: str | None = None,
 
     The maximum is subtracted first, so large logits do not overflow.
 
+    Example:
+
+        >>> print(tf.nn.softmax(tf.math.log([1.0, 3.0])).numpy())
+        [0.25 0.75]
+
     Args:
         logits: A non-empty floating-point tensor.
         axis: The axis the softmax normalizes over; the last if None.

@@ -74,6 +74,16 @@ def reduce_mean(input_tensor: Any, axis: Any = None, keepdims: bool = False,
 
     Integer means truncate toward zero, as in TensorFlow.
 
+    Example:
+
+        >>> x = tf.constant([[1.0, 1.0], [2.0, 2.0]])
+        >>> print(tf.reduce_mean(x).numpy())
+        1.5
+        >>> print(tf.reduce_mean(x, 0).numpy())
+        [1.5 1.5]
+        >>> print(tf.reduce_mean(tf.constant([1, 2])).numpy())  # integers stay integers
+        1
+
     Args:
         input_tensor: The tensor to reduce (numeric).
         axis: The dimensions to reduce: an int, a list of ints or a tensor; None reduces all
@@ -511,6 +521,11 @@ def argmin(input: Any, axis: Any = None, name: str | None = None, dimension: Any
 def argmax_v2(input: Any, axis: Any = None, output_type: Any = dtypes.int64,
               name: str | None = None) -> Any:
     """Index of the largest value along ``axis`` (0 if None); TF2 signature.
+
+    Example:
+
+        >>> print(tf.argmax(tf.constant([[1, 9, 3], [7, 2, 5]]), axis=1).numpy())
+        [1 0]
 
     Args:
         input: A numeric tensor.

@@ -226,6 +226,13 @@ register_jvp("Reshape", linear_in_first_jvp)
 def reshape(tensor: Any, shape: Any, name: str | None = None) -> Any:
     """Reshapes a tensor, as ``tf.reshape``: the same elements, in row-major order.
 
+    Example:
+
+        >>> t = tf.constant([1, 2, 3, 4, 5, 6])
+        >>> print(tf.reshape(t, [2, -1]).numpy())
+        [[1 2 3]
+         [4 5 6]]
+
     Args:
         tensor: The tensor to reshape.
         shape: The new shape (a list or 1-D int tensor); one dimension may be -1, inferred

@@ -167,6 +167,16 @@ class Variable:
     ``tf.Variable(...)`` makes an eager variable when executing eagerly or tracing a
     ``tf.function``, else a graph variable initialized by ``tf.global_variables_initializer``.
 
+    Example:
+
+        >>> v = tf.Variable([1.0, 2.0])
+        >>> print(v.assign_add([1.0, 1.0]).numpy())
+        [2. 3.]
+        >>> with tf.GradientTape() as tape:
+        ...     loss = tf.reduce_sum(v * v)
+        >>> print(tape.gradient(loss, v).numpy())
+        [4. 6.]
+
     Args:
         initial_value: A tensor, a value convertible to one, or a callable returning one.
         trainable: If true (the default when None), gradient tapes watch the variable and

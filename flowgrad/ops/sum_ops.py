@@ -156,6 +156,17 @@ def reduce_sum(input_tensor: Any, axis: Any = None, keepdims: bool = False,
                keep_dims: Any = None) -> Any:
     """Computes the sum of elements across dimensions of a tensor, as ``tf.reduce_sum``.
 
+    Example:
+
+        >>> x = tf.constant([[1, 1, 1], [1, 1, 1]])
+        >>> print(tf.reduce_sum(x).numpy())
+        6
+        >>> print(tf.reduce_sum(x, 0).numpy())
+        [2 2 2]
+        >>> print(tf.reduce_sum(x, 1, keepdims=True).numpy())
+        [[3]
+         [3]]
+
     Args:
         input_tensor: The tensor to reduce (numeric).
         axis: The dimensions to reduce: an int, a list of ints or a tensor; None reduces all

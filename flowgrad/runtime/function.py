@@ -584,6 +584,14 @@ def function(func: Callable | None = None, input_signature: Any = None, autograp
     shapes and dtypes of tensor arguments, the values of Python ones) traces ``func``
     once; later calls with that signature run the traced graph.
 
+    Example:
+
+        >>> @tf.function
+        ... def f(x):
+        ...     return x * x + 1.0
+        >>> print(f(tf.constant(2.0)).numpy())
+        5.0
+
     Args:
         func: The Python function to compile; None returns a decorator.
         input_signature: A list of ``tf.TensorSpec`` fixing the arguments' shapes and

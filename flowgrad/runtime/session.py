@@ -315,6 +315,16 @@ class Session(BaseSession):
 
     A ``run`` is all-or-nothing: a failed step changes no variable.
 
+    Example:
+
+        >>> tf1 = tf.compat.v1
+        >>> with tf1.Graph().as_default():
+        ...     a = tf1.placeholder(tf.float32, shape=[])
+        ...     b = a * 2.0
+        ...     with tf1.Session() as sess:
+        ...         print(sess.run(b, feed_dict={a: 21.0}))
+        42.0
+
     Args:
         target: Accepted for TensorFlow's signature (flowgrad runs in process).
         graph: The graph to run; the default graph if None.
