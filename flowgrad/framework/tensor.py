@@ -9,6 +9,7 @@ import numpy as np
 from flowgrad.framework import dtypes, errors, hooks, types_core
 from flowgrad.framework.context import executing_eagerly, session_for, state
 from flowgrad.framework.tensor_shape import TensorShape, as_shape
+from flowgrad.framework.type_hints import DTypeLike, ShapeLike, TensorLike
 
 
 class TensorBase:
@@ -400,9 +401,9 @@ def to_numpy(value: Any, dtype: dtypes.DType | None = None) -> np.ndarray:
     return arr.astype(dt.np, copy=False)
 
 
-def convert_to_tensor(value: Any, dtype: Any = None, name: str | None = None,
-                      preferred_dtype: Any = None, dtype_hint: Any = None,
-                      as_ref: bool = False) -> Any:
+def convert_to_tensor(value: TensorLike, dtype: DTypeLike | None = None, name: str | None = None,
+                      preferred_dtype: DTypeLike | None = None,
+                      dtype_hint: DTypeLike | None = None, as_ref: bool = False) -> TensorBase:
     """Converts a tensor, Variable, NumPy array or Python value to a tensor.
 
     Args:
@@ -451,8 +452,8 @@ def _contains_tensor(value: Any) -> bool:
     return False
 
 
-def constant(value: Any, dtype: Any = None, shape: Any = None, name: str = "Const",
-             verify_shape: bool = False) -> Any:
+def constant(value: TensorLike, dtype: DTypeLike | None = None, shape: ShapeLike = None,
+             name: str = "Const", verify_shape: bool = False) -> TensorBase:
     """Creates a constant tensor from a tensor-like object, as ``tf.constant``.
 
     Args:

@@ -8,6 +8,8 @@ from flowgrad.framework import dtypes, errors, hooks
 from flowgrad.framework.op_call import apply_op
 from flowgrad.framework.registry import defop, register_jvp
 from flowgrad.framework.tensor import convert_to_tensor
+from flowgrad.framework.type_hints import DTypeLike, TensorLike
+from flowgrad.framework.tensor import TensorBase
 from flowgrad.ops.array_op_util import _as_value
 
 
@@ -38,7 +40,7 @@ def _cast_jvp(op: Any, t: Any) -> Any:
 register_jvp("Cast", _cast_jvp)
 
 
-def cast(x: Any, dtype: Any, name: str | None = None) -> Any:
+def cast(x: TensorLike, dtype: DTypeLike, name: str | None = None) -> TensorBase:
     """Casts a tensor to a new type, as ``tf.cast``.
 
     Floats cast to integers truncate toward zero; complex to real keeps the real part.

@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 import builtins
+from collections.abc import Sequence
 from typing import Any
 
 import numpy as np
@@ -12,6 +13,8 @@ from flowgrad.framework.op_call import apply_op
 from flowgrad.framework.registry import _NO_GRADIENT, defop, register_jvp, register_op
 from flowgrad.framework.tensor import convert_to_tensor, is_tensor
 from flowgrad.framework.tensor_shape import Dimension, TensorShape, dimension_value
+from flowgrad.framework.type_hints import TensorLike
+from flowgrad.framework.tensor import TensorBase
 from flowgrad.ops.array_op_util import (_as_value, _fmt, _int_tensor, _invalid, _known_ints,
                                         _known_scalar, _norm_axis, _vector_length,
                                         _with_nones, linear_in_first_jvp, reapply, static_shape)
@@ -128,7 +131,8 @@ register_op("ConcatOffset", _concat_offset_kernel,
             input_names=("concat_dim", "shape"))
 
 
-def concat(values: Any, axis: Any, name: str = "concat") -> Any:
+def concat(values: Sequence[TensorLike], axis: int | TensorLike,
+           name: str = "concat") -> TensorBase:
     """Concatenates tensors along one dimension, as ``tf.concat``.
 
     Example:

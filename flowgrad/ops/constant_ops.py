@@ -12,6 +12,7 @@ from flowgrad.framework.registry import _NO_GRADIENT, defop, register_jvp, regis
 from flowgrad.framework.shape_rules import unary
 from flowgrad.framework.tensor import Tensor, convert_to_tensor
 from flowgrad.framework.tensor_shape import TensorShape, as_shape
+from flowgrad.framework.type_hints import DTypeLike, ShapeLike
 from flowgrad.ops.array_op_util import _as_value, linear_in_first_jvp
 
 
@@ -36,7 +37,7 @@ register_op("Placeholder", None, _placeholder_infer, grad=_NO_GRADIENT, stateful
             must_feed=True)
 
 
-def placeholder(dtype: Any, shape: Any = None, name: str | None = None) -> Tensor:
+def placeholder(dtype: DTypeLike, shape: ShapeLike = None, name: str | None = None) -> Tensor:
     """Inserts a placeholder for a tensor that will always be fed, as TF1's ``tf.placeholder``.
 
     Example:

@@ -12,6 +12,8 @@ from flowgrad.framework.registry import _NO_GRADIENT, defop, register_op
 from flowgrad.framework.shape_rules import constant_value, shape_from_value, unary
 from flowgrad.framework.tensor import constant, convert_to_tensor, is_tensor
 from flowgrad.framework.tensor_shape import TensorShape
+from flowgrad.framework.type_hints import DTypeLike, TensorLike
+from flowgrad.framework.tensor import TensorBase
 from flowgrad.ops.array_op_util import (_as_value, _check_int_indices, _fmt, _int_tensor,
                                         _invalid, _known_scalar, _static_int_list, reapply,
                                         static_shape)
@@ -189,8 +191,9 @@ register_op("OneHot", _one_hot_kernel, _one_hot_infer, grad=_NO_GRADIENT,
             input_names=("indices", "depth", "on_value", "off_value"))
 
 
-def one_hot(indices: Any, depth: Any, on_value: Any = None, off_value: Any = None,
-            axis: int | None = None, dtype: Any = None, name: str | None = None) -> Any:
+def one_hot(indices: TensorLike, depth: int | TensorLike, on_value: TensorLike | None = None,
+            off_value: TensorLike | None = None, axis: int | None = None,
+            dtype: DTypeLike | None = None, name: str | None = None) -> TensorBase:
     """A tensor with ``on_value`` where the new ``axis`` (last by default) equals the index.
 
     Out-of-range indices give a row of ``off_value``. The dtype is that of on/off_value,

@@ -12,6 +12,8 @@ from flowgrad.framework.op_call import apply_op
 from flowgrad.framework.registry import defop, register_jvp
 from flowgrad.framework.tensor import EagerTensor, convert_to_tensor, is_tensor
 from flowgrad.framework.tensor_shape import TensorShape, broadcast_shapes
+from flowgrad.framework.type_hints import DTypeLike, TensorLike
+from flowgrad.framework.tensor import TensorBase
 from flowgrad.ops.array_ops import _as_value, reapply, sum_tangents
 from flowgrad.ops.math_helpers import _NUMERIC, _check_kind, _dtype_of, _skipped_inputs
 from flowgrad.ops.sum_ops import sum_to
@@ -152,9 +154,10 @@ def _batch_matmul_grad(op: Any, grad: Any) -> Any:
 register_jvp("BatchMatMulV2", _matmul_jvp)
 
 
-def matmul(a: Any, b: Any, transpose_a: bool = False, transpose_b: bool = False,
+def matmul(a: TensorLike, b: TensorLike, transpose_a: bool = False, transpose_b: bool = False,
            adjoint_a: bool = False, adjoint_b: bool = False, a_is_sparse: bool = False,
-           b_is_sparse: bool = False, output_type: Any = None, name: str | None = None) -> Any:
+           b_is_sparse: bool = False, output_type: DTypeLike | None = None,
+           name: str | None = None) -> TensorBase:
     """Multiplies matrix ``a`` by matrix ``b``, as ``tf.linalg.matmul``.
 
     The product is over the last two axes, batched (with broadcasting) over the leading

@@ -21,6 +21,8 @@ from flowgrad.framework.registry import _NO_GRADIENT, defop, register_jvp, regis
 from flowgrad.framework.shape_rules import constant_value, reduced_shape, unary
 from flowgrad.framework.tensor import Tensor, convert_to_tensor, is_tensor
 from flowgrad.framework.tensor_shape import TensorShape
+from flowgrad.framework.type_hints import TensorLike
+from flowgrad.framework.tensor import TensorBase
 from flowgrad.ops.array_ops import (
     _as_value,
     broadcast_to,
@@ -429,8 +431,8 @@ def _softmax_op(op_type: str, logits: Any, axis: Any, name: str | None, dim: Any
     return apply_op(op_type, (x,), {"axis": _class_axis(x, axis, op_type)}, name=name)
 
 
-def softmax(logits: Any, axis: int | None = None, name: str | None = None,
-            dim: int | None = None) -> Any:
+def softmax(logits: TensorLike, axis: int | None = None, name: str | None = None,
+            dim: int | None = None) -> TensorBase:
     """Computes ``exp(logits) / sum(exp(logits))`` along an axis, as ``tf.nn.softmax``.
 
     The maximum is subtracted first, so large logits do not overflow.

@@ -17,6 +17,8 @@ from flowgrad.framework.registry import _NO_GRADIENT, defop, register_jvp, regis
 from flowgrad.framework.shape_rules import constant_value, reduced_shape, unary
 from flowgrad.framework.tensor import convert_to_tensor, is_tensor
 from flowgrad.framework.tensor_shape import TensorShape
+from flowgrad.framework.type_hints import AxisLike, DTypeLike, TensorLike
+from flowgrad.framework.tensor import TensorBase
 from flowgrad.ops.array_ops import (_as_value, linear_in_first_jvp, reshape, shape, shape_of,
                                     size, stop_gradient, zeros_like)
 from flowgrad.ops.broadcast_grad_ops import reduced_size
@@ -67,9 +69,9 @@ def _mean_grad(op: Any, grad: Any) -> Any:
 register_jvp("Mean", linear_in_first_jvp)
 
 
-def reduce_mean(input_tensor: Any, axis: Any = None, keepdims: bool = False,
-                name: str | None = None, reduction_indices: Any = None,
-                keep_dims: Any = None) -> Any:
+def reduce_mean(input_tensor: TensorLike, axis: AxisLike = None, keepdims: bool = False,
+                name: str | None = None, reduction_indices: AxisLike = None,
+                keep_dims: bool | None = None) -> TensorBase:
     """Computes the mean of elements across dimensions of a tensor, as ``tf.reduce_mean``.
 
     Integer means truncate toward zero, as in TensorFlow.
@@ -518,8 +520,8 @@ def argmin(input: Any, axis: Any = None, name: str | None = None, dimension: Any
     return _arg("ArgMin", input, axis, name, dimension, output_type)
 
 
-def argmax_v2(input: Any, axis: Any = None, output_type: Any = dtypes.int64,
-              name: str | None = None) -> Any:
+def argmax_v2(input: TensorLike, axis: int | TensorLike | None = None,
+              output_type: DTypeLike = dtypes.int64, name: str | None = None) -> TensorBase:
     """Index of the largest value along ``axis`` (0 if None); TF2 signature.
 
     Example:

@@ -14,6 +14,8 @@ from flowgrad.framework.registry import _NO_GRADIENT, defop, register_jvp, regis
 from flowgrad.framework.shape_rules import shape_from_value, unary
 from flowgrad.framework.tensor import convert_to_tensor, is_tensor
 from flowgrad.framework.tensor_shape import TensorShape, broadcast_shapes
+from flowgrad.framework.type_hints import ShapeLike, TensorLike
+from flowgrad.framework.tensor import TensorBase
 from flowgrad.ops.array_op_util import (_as_value, _fmt, _int_tensor, _invalid, _known_ints,
                                         _known_scalar, _static_int_list, _vector_length,
                                         _with_nones, linear_in_first_jvp, static_shape)
@@ -223,7 +225,8 @@ def _reshape_grad(op: Any, grad: Any) -> Any:
 register_jvp("Reshape", linear_in_first_jvp)
 
 
-def reshape(tensor: Any, shape: Any, name: str | None = None) -> Any:
+def reshape(tensor: TensorLike, shape: ShapeLike | TensorLike,
+            name: str | None = None) -> TensorBase:
     """Reshapes a tensor, as ``tf.reshape``: the same elements, in row-major order.
 
     Example:

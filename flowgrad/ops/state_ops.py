@@ -24,6 +24,7 @@ from flowgrad.framework.tensor import (
     to_numpy,
 )
 from flowgrad.framework.tensor_shape import TensorShape, as_shape
+from flowgrad.framework.type_hints import VariableLike
 from flowgrad.ops.array_ops import identity
 from flowgrad.ops.control_flow_ops import group
 from flowgrad.ops.variable_enums import VariableAggregation, VariableSynchronization
@@ -687,6 +688,8 @@ initialize_all_variables = global_variables_initializer
 def local_variables_initializer() -> Any:
     return variables_initializer(local_variables(), name="init_1")
 
+
+VariableLike.register(Variable)     # a TensorLike in the public signatures
 
 __all__ = ["Variable", "RefVariable", "EagerVariable", "assign", "assign_add", "assign_sub",
            "global_variables", "all_variables", "trainable_variables", "local_variables",

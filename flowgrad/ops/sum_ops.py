@@ -17,6 +17,8 @@ from flowgrad.framework.registry import _NO_GRADIENT, defop, register_jvp, regis
 from flowgrad.framework.shape_rules import constant_value, normalize_axis, reduced_shape, unary
 from flowgrad.framework.tensor import EagerTensor, convert_to_tensor, is_tensor
 from flowgrad.framework.tensor_shape import TensorShape
+from flowgrad.framework.type_hints import AxisLike, TensorLike
+from flowgrad.framework.tensor import TensorBase
 from flowgrad.ops.array_ops import (_as_value, broadcast_to, linear_in_first_jvp, reshape, shape,
                                     static_shape)
 from flowgrad.ops.broadcast_grad_ops import broadcast_to_shape_of, reduce_to_shape_of
@@ -151,9 +153,9 @@ def _reduce(op_type: str, input_tensor: Any, axis: Any, keepdims: Any, name: str
     return apply_op(op_type, (x,), {"axis": ax, "keepdims": keepdims}, name=name)
 
 
-def reduce_sum(input_tensor: Any, axis: Any = None, keepdims: bool = False,
-               name: str | None = None, reduction_indices: Any = None,
-               keep_dims: Any = None) -> Any:
+def reduce_sum(input_tensor: TensorLike, axis: AxisLike = None, keepdims: bool = False,
+               name: str | None = None, reduction_indices: AxisLike = None,
+               keep_dims: bool | None = None) -> TensorBase:
     """Computes the sum of elements across dimensions of a tensor, as ``tf.reduce_sum``.
 
     Example:
