@@ -265,7 +265,7 @@ def test_eager_get_variable_always_creates():
     np.testing.assert_array_equal(a.numpy(), [0.0, 0.0])
 
 
-def test_partitioned_variables_are_not_supported():
-    with pytest.raises(NotImplementedError, match="Partitioned variables are not supported "
-                                                  r"\(variable p\)"):
-        tf.get_variable("p", [4], partitioner=lambda shape, dtype: [2])
+def test_a_partitioner_makes_a_partitioned_variable():
+    # (TensorFlow's behaviour in detail: tests/test_partitioned_variables.py)
+    p = tf.get_variable("p", [4], partitioner=lambda shape, dtype: [2])
+    assert [v.op.name for v in p] == ["p/part_0", "p/part_1"] and p.get_shape() == [4]
