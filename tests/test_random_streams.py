@@ -25,7 +25,7 @@ VALUES = np.load(DATA / "values.npz")
 CLOSE = {"image_stateless": 1e-6}
 # Distributions and libraries not on TensorFlow's numbers yet (docs/differences.md).
 NOT_YET = {"stateless_binomial", "stateless_poisson", "stateless_gamma",
-           "data_shuffle", "keras_initializers"}
+           "keras_initializers"}
 
 
 @pytest.fixture

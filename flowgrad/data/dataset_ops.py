@@ -14,6 +14,8 @@ import copy
 import itertools
 import numbers
 import os
+import secrets
+import threading
 from collections.abc import Callable, Iterator
 from typing import Any
 
@@ -26,6 +28,7 @@ from flowgrad.data.iterator_ops import (OwnedIterator, make_initializable_iterat
 from flowgrad.data.structure import IterationContext, flat_specs, pack
 from flowgrad.framework import dtypes, errors
 from flowgrad.framework.context import executing_eagerly
+from flowgrad.framework.philox import PhiloxWords, seeded_key_counter
 from flowgrad.framework.tensor import EagerTensor, Tensor, constant, convert_to_tensor
 from flowgrad.framework.tensor_shape import TensorShape, as_shape
 from flowgrad.runtime.function import ConcreteFunction, FuncGraph, TensorSpec
@@ -897,36 +900,53 @@ class _UnbatchDataset(Dataset):
 
 
 class _ShuffleDataset(Dataset):
-    """TensorFlow's buffer shuffle: output a random buffered element, refill its slot."""
+    """TensorFlow's ``ShuffleDataset``: a ring buffer of ``buffer_size`` elements; each
+    output is the element at a random offset from the buffer's oldest slot, which then takes
+    the oldest element's place, and the next input element fills the buffer again.
+
+    The numbers are TensorFlow's: the iterator's Philox stream is keyed by the seed pair of
+    ``get_seed(seed)`` (both 0: random seeds); with ``reshuffle_each_iteration`` each
+    iterator takes a fresh pair of words from a generator keyed by that pair."""
 
     def __init__(self, input_ds: Dataset, buffer_size: int, seed: int | None, reshuffle: bool):
         self._buffer = _positive(buffer_size, "buffer_size")
         s1, s2 = get_seed(seed)
-        if s1 is None and s2 is None:
-            self._seeds = [int(x) for x in np.random.SeedSequence().generate_state(2)]
-        else:
-            self._seeds = [s1 or 0, s2 or 0]
-        self._reshuffle = reshuffle
-        self._epoch = itertools.count()
+        s1, s2 = s1 or 0, s2 or 0
+        if not s1 and not s2:
+            s1, s2 = secrets.randbits(63), secrets.randbits(63)
+        self._seeds = (s1, s2)
+        self._seed_words = PhiloxWords(*seeded_key_counter(s1, s2)) if reshuffle else None
+        self._lock = threading.Lock()
         super().__init__(input_ds.element_spec, (input_ds,))
 
     def _iterate(self, ctx: IterationContext) -> Iterator[list]:
-        epoch = next(self._epoch) if self._reshuffle else 0
-        rng = np.random.default_rng(self._seeds + [epoch])
-        buf: list = []
-        source = self._inputs[0]._iterate(ctx)
-        for flat in source:
-            buf.append(flat)
-            if len(buf) == self._buffer:
-                break
-        for flat in source:
-            i = int(rng.integers(len(buf)))
-            yield buf[i]
-            buf[i] = flat
-        while buf:
-            i = int(rng.integers(len(buf)))
-            buf[i], buf[-1] = buf[-1], buf[i]
-            yield buf.pop()
+        if self._seed_words is None:
+            seeds = self._seeds
+        else:
+            with self._lock:
+                seeds = (self._seed_words.next(), self._seed_words.next())
+        words = PhiloxWords(*seeded_key_counter(*seeds))
+        size = self._buffer
+        buf: list = [None] * size
+        start = end = 0
+        for flat in self._inputs[0]._iterate(ctx):
+            buf[end % size] = flat
+            end += 1
+            if end - start < size:
+                continue
+            yield self._take(buf, start, end, words)
+            start += 1
+        while start < end:
+            yield self._take(buf, start, end, words)
+            start += 1
+
+    @staticmethod
+    def _take(buf: list, start: int, end: int, words: PhiloxWords) -> list:
+        size = len(buf)
+        index = (start + words.next() % (end - start)) % size
+        out = buf[index]
+        buf[index], buf[start % size] = buf[start % size], None
+        return out
 
     def _cardinality(self) -> int:
         return self._inputs[0]._cardinality()

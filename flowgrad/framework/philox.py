@@ -144,3 +144,29 @@ class PhiloxStream:
             self._numpy = np.random.Generator(np.random.Philox(
                 key=[self.key, self.counter >> 64]))
         return self._numpy
+
+
+class PhiloxWords:
+    """uint32 words one at a time from (key, counter), block after block (TensorFlow's
+    ``SingleSampleAdapter<PhiloxRandom>``), computing blocks in batches.
+
+    Args:
+        key: The Philox key.
+        counter: The counter of the first block.
+    """
+
+    _BATCH = 64     # blocks computed at a time
+
+    def __init__(self, key: int, counter: int) -> None:
+        self.key, self.counter = key, counter
+        self._words: list = []
+        self._at = 0
+
+    def next(self) -> int:
+        """The next word."""
+        if self._at == len(self._words):
+            self._words = philox_blocks(self.key, self.counter, self._BATCH).reshape(-1).tolist()
+            self.counter = (self.counter + self._BATCH) & _MASK128
+            self._at = 0
+        self._at += 1
+        return self._words[self._at - 1]
