@@ -296,3 +296,59 @@ def test_a_lost_parameter_server_fails_at_once_saying_how_to_resume(cluster):
     coordinator.schedule(train_step, args=(iterator,))
     with pytest.raises(errors.UnavailableError, match="parameter server .* is lost.*restore"):
         coordinator.join()
+
+
+class _Remote:
+    """A parameter server called in this process, as a Ray actor handle is called."""
+
+    def __init__(self, task):
+        for name in ("read", "apply", "create", "assign"):
+            method = getattr(task, name)
+            setattr(self, name, type("_Method", (), {"remote": staticmethod(method)})())
+
+
+def test_workers_push_differences_rows_and_shards_that_add_up(monkeypatch):
+    """The servers' protocol without Ray: a variable in two row shards on two servers, a
+    worker's sparse change pushed as rows to the server holding them, a dense change as a
+    difference, and two workers' changes from the same pulled values adding up (the
+    asynchronous merge)."""
+    from flowgrad.distribute import cluster as ray_cluster
+    from flowgrad.distribute import ps_tasks
+    from flowgrad.distribute.ps_strategy import RayClusterResolver
+    monkeypatch.setattr(ray_cluster, "get", lambda refs: refs)
+    strategy = tf.distribute.experimental.ParameterServerStrategy(
+        RayClusterResolver(2, 2),
+        variable_partitioner=tf.distribute.experimental.partitioners.FixedShardsPartitioner(2))
+    table0 = RNG.normal(size=(100, 4)).astype(np.float32)
+    with strategy.scope():
+        table = tf.Variable(table0)
+        bias = tf.Variable(np.zeros(3, np.float32))
+    servers = [ps_tasks.ParameterServerTask(i) for i in range(2)]
+    strategy._servers = [_Remote(s) for s in servers]
+    strategy._push_variables(check_written=False)
+    t_token, b_token = strategy._token(table), strategy._token(bias)
+    assert [(ps, lo, hi) for ps, _, lo, hi in t_token.placement] == [(0, 0, 50), (1, 50, 100)]
+    assert [(ps, lo, hi) for ps, _, lo, hi in b_token.placement] == [(0, 0, 2), (1, 2, 3)]
+
+    workers = [ps_tasks.WorkerTask(i, 2, strategy._servers) for i in range(2)]
+    copies = [(w.variable(t_token), w.variable(b_token)) for w in workers]
+    befores = []
+    for w in workers:
+        w._pull()
+        befores.append({k: np.array(v.numpy(), copy=True) for k, (v, _) in w._vars.items()})
+    np.testing.assert_array_equal(copies[0][0].numpy(), table0)
+    changed = copies[0][0].numpy()
+    changed[[3, 70]] += 1.0                    # what a sparse update of two rows does
+    copies[0][0].assign(changed)
+    copies[0][1].assign_add([1.0, 1.0, 1.0])
+    copies[1][1].assign_add([2.0, 2.0, 2.0])
+    for w, before in zip(workers, befores):
+        w._push(before)
+    assert workers[0].bytes_pushed == 2 * (8 + 16) + 12       # two rows + their indices, bias
+    strategy._pull_variables()
+    expected = table0.copy()
+    expected[[3, 70]] += 1.0
+    np.testing.assert_allclose(table.numpy(), expected, rtol=1e-6)
+    np.testing.assert_allclose(bias.numpy(), [3.0, 3.0, 3.0])      # both workers' updates
+    workers[1]._pull()                                            # only what changed
+    np.testing.assert_allclose(copies[1][0].numpy(), expected, rtol=1e-6)
