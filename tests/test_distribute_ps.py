@@ -103,6 +103,7 @@ def test_a_scheduled_function_travels_with_references_to_the_workers_variables()
     """What a worker gets: the tf.function's Python function, the model and optimizer
     pickled with the strategy's variables as references to the worker's copies (the Keras
     optimizer's index by variable id remapped), traced again there: the same step."""
+    pytest.importorskip("cloudpickle", reason="flowgrad[distributed] is not installed")
     from flowgrad.distribute import ps_tasks
     from flowgrad.distribute.ps_strategy import RayClusterResolver
     strategy = tf.distribute.experimental.ParameterServerStrategy(RayClusterResolver(2, 2))

@@ -47,7 +47,12 @@ def dumps(obj: Any, tokens: Callable, strategy: Any) -> bytes:
     travels as its Python function (traced again on the worker); per-worker datasets,
     iterators and values as references to the worker's own; ``strategy`` as the worker's
     one-replica strategy."""
-    import cloudpickle
+    try:
+        import cloudpickle
+    except ImportError as e:
+        raise ImportError("ParameterServerStrategy sends functions to its workers with "
+                          "cloudpickle, which is not installed; install it with `pip install "
+                          "flowgrad[distributed]`") from e
 
     from flowgrad.runtime.function import Function
     by_id = {}
