@@ -202,6 +202,14 @@ def _get_experimental_options() -> dict:
 
 
 def get_visible_devices(device_type: str | None = None) -> list:
+    """The physical devices flowgrad may use (the CPU).
+
+    Args:
+        device_type: Only devices of this type (``"CPU"``, ``"GPU"``); all when None.
+
+    Returns:
+        A list of ``PhysicalDevice``.
+    """
     return [d for d in _settings["visible"]
             if device_type is None or d.device_type == device_type.upper()]
 
@@ -224,14 +232,34 @@ def set_visible_devices(devices: Any, device_type: str | None = None) -> None:
 
 
 def set_memory_growth(device: Any, enable: bool) -> None:
+    """Records memory growth for ``device`` (flowgrad has no accelerator memory: it changes
+    nothing else).
+
+    Args:
+        device: A ``PhysicalDevice`` from ``list_physical_devices``.
+        enable: Whether to grow memory as needed.
+    """
     _settings["memory_growth"][device] = bool(enable)
 
 
 def get_memory_growth(device: Any) -> bool:
+    """Whether memory growth was set for ``device`` with ``set_memory_growth``.
+
+    Args:
+        device: A ``PhysicalDevice`` from ``list_physical_devices``.
+
+    Returns:
+        The value set, False when none was.
+    """
     return _settings["memory_growth"].get(device, False)
 
 
 def set_soft_device_placement(enabled: bool) -> None:
+    """Sets soft device placement (ops run on the CPU whatever their device).
+
+    Args:
+        enabled: Whether an op placed on a missing device falls back to one that exists.
+    """
     _settings["soft_placement"] = bool(enabled)
 
 

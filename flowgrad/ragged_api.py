@@ -12,6 +12,15 @@ def map_flat_values(op: Callable, *args: Any, **kwargs: Any) -> Any:
     """``op`` applied to the flat values of the RaggedTensors among its arguments; the
     result has the row partitions of the first one.
 
+    Args:
+        op: The function to apply, elementwise over the flat values.
+        *args: Its positional arguments; RaggedTensors among them are replaced by their flat
+          values.
+        **kwargs: Its keyword arguments, likewise.
+
+    Returns:
+        A RaggedTensor with the first ragged argument's row partitions.
+
     Raises:
         ValueError: no argument is a RaggedTensor.
     """

@@ -23,7 +23,17 @@ def _registered_kl(type_a: type, type_b: type) -> Callable | None:
 def kl_divergence(distribution_a: Any, distribution_b: Any, allow_nan_stats: bool = True,
                   name: str | None = None) -> Any:
     """KL(distribution_a || distribution_b), batched; NotImplementedError if no formula is
-    registered for the two types."""
+    registered for the two types.
+
+    Args:
+        distribution_a: The first distribution.
+        distribution_b: The second distribution.
+        allow_nan_stats: Whether a NaN result is allowed (else it raises).
+        name: A name for the operation (optional).
+
+    Returns:
+        The batched divergence, a tensor of the distributions' batch shape.
+    """
     fn = _registered_kl(type(distribution_a), type(distribution_b))
     if fn is None:
         raise NotImplementedError(

@@ -19,7 +19,14 @@ _HALF_SQRT_2 = 0.5 * math.sqrt(2.0)
 
 
 def ndtr(x: Any) -> Any:
-    """The standard normal CDF, accurate in both tails (erf near 0, erfc beyond)."""
+    """The standard normal CDF, accurate in both tails (erf near 0, erfc beyond).
+
+    Args:
+        x: A float tensor.
+
+    Returns:
+        P(Z <= x) for a standard normal Z, elementwise.
+    """
     w = x * _HALF_SQRT_2
     z = abs(w)
     y = where(less(z, _HALF_SQRT_2), 1.0 + erf(w),

@@ -452,18 +452,49 @@ def control_dependencies(control_inputs: list | None) -> Any:
 
 
 def add_to_collection(name: str, value: Any) -> None:
+    """Adds ``value`` to the collection ``name`` of the default graph, as TF1's
+    ``tf.add_to_collection``.
+
+    Args:
+        name: The collection's key (a ``GraphKeys`` constant or any string).
+        value: The value to add.
+    """
     get_default_graph().add_to_collection(name, value)
 
 
 def add_to_collections(names: Any, value: Any) -> None:
+    """Adds ``value`` to each of the collections ``names`` of the default graph.
+
+    Args:
+        names: One key or a list of keys.
+        value: The value to add.
+    """
     get_default_graph().add_to_collections(names, value)
 
 
 def get_collection(key: str, scope: str | None = None) -> list:
+    """The values of the default graph's collection ``key``, as TF1's ``tf.get_collection``.
+
+    Args:
+        key: The collection's key.
+        scope: Only the values whose ``name`` starts with this scope (a regular expression
+          matched at the start); all when None.
+
+    Returns:
+        A new list (changing it leaves the collection as it is).
+    """
     return get_default_graph().get_collection(key, scope)
 
 
 def get_collection_ref(key: str) -> list:
+    """The default graph's collection ``key`` itself, to change in place.
+
+    Args:
+        key: The collection's key.
+
+    Returns:
+        The collection's list (created empty when missing).
+    """
     return get_default_graph().get_collection_ref(key)
 
 

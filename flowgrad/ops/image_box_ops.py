@@ -259,7 +259,21 @@ def crop_and_resize(image: Any, boxes: Any, box_indices: Any, crop_size: Any,
 def crop_and_resize_v1(image: Any, boxes: Any, box_ind: Any = None, crop_size: Any = None,
                        method: str = "bilinear", extrapolation_value: float = 0.0,
                        name: str | None = None, box_indices: Any = None) -> Any:
-    """TensorFlow 1's ``crop_and_resize`` (``box_ind``, or ``box_indices``)."""
+    """TensorFlow 1's ``crop_and_resize`` (``box_ind``, or ``box_indices``).
+
+    Args:
+        image: A 4-D tensor ``[batch, height, width, channels]``.
+        boxes: A ``[num_boxes, 4]`` float tensor of normalized ``[y1, x1, y2, x2]``.
+        box_ind: A ``[num_boxes]`` int tensor: the image of each box.
+        crop_size: The ``[crop_height, crop_width]`` of every crop.
+        method: ``"bilinear"`` or ``"nearest"``.
+        extrapolation_value: The value of samples outside the image.
+        name: A name for the operation (optional).
+        box_indices: TensorFlow 2's name for ``box_ind``.
+
+    Returns:
+        A ``[num_boxes, crop_height, crop_width, channels]`` float32 tensor.
+    """
     return crop_and_resize(image, boxes, box_ind if box_indices is None else box_indices,
                            crop_size, method, extrapolation_value, name)
 
@@ -668,5 +682,15 @@ for _t in ("NonMaxSuppressionV3", "NonMaxSuppressionV4", "NonMaxSuppressionV5",
 
 def draw_bounding_boxes_v1(images: Any, boxes: Any, name: str | None = None,
                            colors: Any = None) -> Any:
-    """TensorFlow 1's ``draw_bounding_boxes`` (``name`` before ``colors``)."""
+    """TensorFlow 1's ``draw_bounding_boxes`` (``name`` before ``colors``).
+
+    Args:
+        images: A 4-D float tensor ``[batch, height, width, depth]``.
+        boxes: A ``[batch, num_boxes, 4]`` tensor of normalized ``[y_min, x_min, y_max, x_max]``.
+        name: A name for the operation (optional).
+        colors: The colors to cycle through, one row per color (a default palette when None).
+
+    Returns:
+        The images with the boxes drawn.
+    """
     return draw_bounding_boxes(images, boxes, colors, name)

@@ -120,6 +120,19 @@ def extract_patches(images: Any, sizes: Any, strides: Any, rates: Any, padding: 
 def extract_image_patches(images: Any, ksizes: Any = None, strides: Any = None,
                           rates: Any = None, padding: str | None = None,
                           name: str | None = None, sizes: Any = None) -> Any:
-    """TensorFlow 1's ``extract_image_patches`` (``ksizes``, or ``sizes``)."""
+    """TensorFlow 1's ``extract_image_patches`` (``ksizes``, or ``sizes``).
+
+    Args:
+        images: A 4-D tensor ``[batch, rows, cols, depth]``.
+        ksizes: The patch size ``[1, size_rows, size_cols, 1]``.
+        strides: The distance between patch starts, ``[1, stride_rows, stride_cols, 1]``.
+        rates: The sampling rate inside a patch, ``[1, rate_rows, rate_cols, 1]``.
+        padding: ``"VALID"`` or ``"SAME"``.
+        name: A name for the operation (optional).
+        sizes: TensorFlow 2's name for ``ksizes``.
+
+    Returns:
+        A ``[batch, out_rows, out_cols, size_rows * size_cols * depth]`` tensor.
+    """
     return extract_patches(images, ksizes if sizes is None else sizes, strides, rates, padding,
                            name)

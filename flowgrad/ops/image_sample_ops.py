@@ -166,7 +166,23 @@ def sample_distorted_bounding_box_v1(image_size: Any, bounding_boxes: Any, seed:
                                      max_attempts: Any = None,
                                      use_image_if_no_bounding_boxes: Any = None,
                                      name: str | None = None) -> tuple:
-    """TensorFlow 1's ``sample_distorted_bounding_box`` (``seed`` and ``seed2``)."""
+    """TensorFlow 1's ``sample_distorted_bounding_box`` (``seed`` and ``seed2``).
+
+    Args:
+        image_size: The image's ``[height, width, channels]``.
+        bounding_boxes: A ``[batch, N, 4]`` float tensor of boxes the crop should cover.
+        seed: The op seed (with the graph seed, as ``tf.random`` ops).
+        seed2: A second seed, TensorFlow 1's.
+        min_object_covered: The least fraction of some bounding box the crop must cover.
+        aspect_ratio_range: The allowed ``[min, max]`` width / height of the crop.
+        area_range: The allowed ``[min, max]`` fraction of the image's area.
+        max_attempts: How many crops to try before returning the whole image.
+        use_image_if_no_bounding_boxes: Whether no bounding boxes means the whole image.
+        name: A name for the operation (optional).
+
+    Returns:
+        ``(begin, size, bboxes)``: the crop's ``tf.slice`` arguments and its box.
+    """
     s1, s2 = get_seed(seed)
     attrs = _attrs(aspect_ratio_range, area_range, max_attempts,
                    use_image_if_no_bounding_boxes)

@@ -664,6 +664,14 @@ def trainable_variables(scope: str | None = None) -> list:
 
 
 def local_variables(scope: str | None = None) -> list:
+    """The variables of the ``LOCAL_VARIABLES`` collection, as TF1's ``tf.local_variables``.
+
+    Args:
+        scope: Only variables whose name starts with this scope; all when None.
+
+    Returns:
+        A list of variables.
+    """
     return get_default_graph().get_collection(GraphKeys.LOCAL_VARIABLES, scope)
 
 

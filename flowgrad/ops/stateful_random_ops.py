@@ -256,7 +256,11 @@ def get_global_generator() -> Generator:
 
 
 def set_global_generator(generator: Generator) -> None:
-    """Replaces the global generator."""
+    """Replaces the global generator.
+
+    Args:
+        generator: The ``tf.random.Generator`` that ``get_global_generator`` returns from now on.
+    """
     _GlobalGenerator.generator = generator
 
 

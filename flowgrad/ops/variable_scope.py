@@ -31,7 +31,14 @@ AUTO_REUSE = _ReuseMode.AUTO_REUSE
 
 
 def no_regularizer(_: Any) -> None:
-    """A regularizer that regularizes nothing (overrides a scope's regularizer)."""
+    """A regularizer that regularizes nothing (overrides a scope's regularizer).
+
+    Args:
+        _: The variable (ignored).
+
+    Returns:
+        None: no regularization loss.
+    """
     return None
 
 

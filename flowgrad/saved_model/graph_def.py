@@ -107,6 +107,13 @@ def extract_sub_graph(graph_def: Any, dest_nodes: list) -> Any:
     """The GraphDef of the nodes ``dest_nodes`` need (data and control inputs), in the
     original order.
 
+    Args:
+        graph_def: A ``GraphDef`` (TensorFlow's protobuf message).
+        dest_nodes: The names of the nodes to keep, with everything they depend on.
+
+    Returns:
+        A new ``GraphDef``.
+
     Raises:
       TypeError: ``dest_nodes`` is not a list of names.
       AssertionError: a name in ``dest_nodes`` is not in the graph (TensorFlow's class).
