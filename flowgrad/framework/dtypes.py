@@ -58,6 +58,17 @@ class DType:
         return self.base_dtype.np.kind == "c"
 
     @property
+    def is_quantized(self) -> bool:
+        """Whether the dtype is quantized (qint8, ...): never, flowgrad has none."""
+        return False
+
+    @property
+    def real_dtype(self) -> DType:
+        """The dtype of the real and imaginary parts: float32 for complex64, else itself."""
+        return {"complex64": float32, "complex128": float64}.get(self.base_dtype.name,
+                                                                  self.base_dtype)
+
+    @property
     def is_numeric(self) -> bool:
         """Whether the dtype holds numbers (integers, floats, complex)."""
         return self.is_floating or self.is_integer or self.is_complex

@@ -48,6 +48,59 @@ DataLossError = _make("DataLossError", 15)
 UnauthenticatedError = _make("UnauthenticatedError", 16)
 
 
+# The error codes (TensorFlow's ``error_codes.proto``), as tf.errors shows them.
+OK = 0
+CANCELLED = 1
+UNKNOWN = 2
+INVALID_ARGUMENT = 3
+DEADLINE_EXCEEDED = 4
+NOT_FOUND = 5
+ALREADY_EXISTS = 6
+PERMISSION_DENIED = 7
+RESOURCE_EXHAUSTED = 8
+FAILED_PRECONDITION = 9
+ABORTED = 10
+OUT_OF_RANGE = 11
+UNIMPLEMENTED = 12
+INTERNAL = 13
+UNAVAILABLE = 14
+DATA_LOSS = 15
+UNAUTHENTICATED = 16
+
+_CLASS_OF_CODE = {c.error_code: c for c in (
+    CancelledError, UnknownError, InvalidArgumentError, DeadlineExceededError, NotFoundError,
+    AlreadyExistsError, PermissionDeniedError, ResourceExhaustedError, FailedPreconditionError,
+    AbortedError, OutOfRangeError, UnimplementedError, InternalError, UnavailableError,
+    DataLossError, UnauthenticatedError)}
+
+
+def exception_type_from_error_code(error_code: int) -> type:
+    """The OpError subclass of a TensorFlow error code (TF1's ``tf.errors``).
+
+    Args:
+        error_code: One of the codes above (``tf.errors.NOT_FOUND``, ...).
+
+    Raises:
+        KeyError: If the code is not one of TensorFlow's.
+    """
+    return _CLASS_OF_CODE[error_code]
+
+
+def error_code_from_exception_type(cls: type) -> int:
+    """The TensorFlow error code of an OpError subclass (TF1's ``tf.errors``).
+
+    Args:
+        cls: An OpError subclass.
+
+    Raises:
+        KeyError: If ``cls`` is not one of TensorFlow's error classes.
+    """
+    for code, c in _CLASS_OF_CODE.items():
+        if issubclass(cls, c):
+            return code
+    raise KeyError(cls)
+
+
 class OperatorNotAllowedInGraphError(TypeError):
     """A Python operation on a symbolic Tensor that only eager execution or AutoGraph allows
     (using it as a ``bool``, iterating over it)."""
@@ -91,7 +144,11 @@ __all__ = ["OpError", "CancelledError", "UnknownError", "InvalidArgumentError",
            "DeadlineExceededError", "NotFoundError", "AlreadyExistsError", "PermissionDeniedError",
            "ResourceExhaustedError", "FailedPreconditionError", "AbortedError", "OutOfRangeError",
            "UnimplementedError", "InternalError", "UnavailableError", "DataLossError",
-           "UnauthenticatedError", "OperatorNotAllowedInGraphError"]
+           "UnauthenticatedError", "OperatorNotAllowedInGraphError",
+           "OK", "CANCELLED", "UNKNOWN", "INVALID_ARGUMENT", "DEADLINE_EXCEEDED", "NOT_FOUND",
+           "ALREADY_EXISTS", "PERMISSION_DENIED", "RESOURCE_EXHAUSTED", "FAILED_PRECONDITION",
+           "ABORTED", "OUT_OF_RANGE", "UNIMPLEMENTED", "INTERNAL", "UNAVAILABLE", "DATA_LOSS",
+           "UNAUTHENTICATED"]
 
 
 def __dir__() -> list:

@@ -12,6 +12,7 @@ from typing import Any
 import numpy as np
 
 from flowgrad.framework import dtypes
+from flowgrad.framework.dtypes import _finfo
 from flowgrad.framework.context import executing_eagerly
 from flowgrad.framework.errors import InvalidArgumentError
 from flowgrad.framework.graph import name_scope
@@ -21,8 +22,9 @@ from flowgrad.framework.shape_rules import constant_value
 from flowgrad.framework.tensor import convert_to_tensor, is_tensor
 from flowgrad.ops.array_ops import _as_value, rank, reshape, shape, stack
 from flowgrad.ops.control_flow_ops import no_op
-from flowgrad.ops.math_ops import (equal, greater, greater_equal, less, less_equal, not_equal,
-                                   reduce_all, subtract)
+from flowgrad.ops.math_ops import (abs as abs_, add, equal, greater, greater_equal, less,
+                                   less_equal, multiply, not_equal, reduce_all, reduce_any,
+                                   subtract)
 
 
 def _text(v: Any, summarize: int | None) -> str:
@@ -66,16 +68,76 @@ def Assert(condition: Any, data: list, summarize: int | None = None,  # noqa: N8
     """
     data = list(data)
     if executing_eagerly():
-        c = convert_to_tensor(_as_value(condition))
-        if not np.all(c.numpy()):
-            raise InvalidArgumentError(None, None, _message(
-                [d.numpy() if hasattr(d, "numpy") else d for d in data], summarize))
+        c = condition if isinstance(condition, (bool, np.bool_)) else \
+            convert_to_tensor(_as_value(condition))
+        if not np.all(c if isinstance(c, (bool, np.bool_)) else c.numpy()):
+            raise InvalidArgumentError(None, None, "Expected '%s' to be true. Summarized data: %s"
+                                       % (c, "\n".join(_summarize_eager(d, summarize)
+                                                        for d in data)))
         return None
     texts = tuple(d if isinstance(d, str) else None for d in data)
     tensors = [convert_to_tensor(_as_value(d)) for d in data if not isinstance(d, str)]
     c = convert_to_tensor(_as_value(condition), dtypes.bool)
     return apply_op("Assert", [c] + tensors, {"summarize": summarize, "texts": texts},
                     name=name)
+
+
+def _summarize_eager(d: Any, summarize: int | None) -> str:
+    """One datum of an eager Assert's message, as TensorFlow's ``_summarize_eager``."""
+    if isinstance(d, str):      # a string becomes a string tensor: its bytes print
+        d = d.encode()
+    v = np.asarray(d.numpy() if hasattr(d, "numpy") else d,
+                   dtype=object if isinstance(d, bytes) else None)
+    n = 3 if summarize is None else (v.size if summarize < 0 else summarize)
+    if v.ndim:
+        flat = v.reshape(-1)
+        parts = [str(x) for x in flat[:n]] + (["..."] if flat.size > n else [])
+    else:
+        parts = [str(v.item() if v.dtype.kind != "O" else v[()])] if n else []
+    return ", ".join(parts)
+
+
+def _pretty(d: Any, summarize: int) -> str:
+    """One datum of an eager assertion's message, as TensorFlow's ``_pretty_print``."""
+    if not is_tensor(d):
+        return str(d)
+    v = np.asarray(d.numpy())
+    if not v.ndim:
+        return str(v[()])
+    flat = v.reshape(-1)
+    return str([str(x) for x in flat[:summarize]] + (["..."] if flat.size > summarize else []))
+
+
+def _failed_eagerly(sym: str, x: Any, y: Any, data: Any, summarize: Any,
+                    message: Any) -> InvalidArgumentError:
+    """TensorFlow's eager message for a failed ``x sym y``: the values that differ and the
+    first entries of both (``data`` replaces them when given), one per line."""
+    n = 3 if summarize is None else (10 ** 9 if summarize < 0 else summarize)
+    if data is None:
+        xv, yv = np.asarray(x.numpy()), np.asarray(y.numpy())
+        data = ["Condition x %s y did not hold." % sym]
+        if n > 0:
+            if xv.shape == yv.shape and xv.ndim:
+                bad = ~_SYMBOLS[sym](xv, yv)
+                idx = np.argwhere(bad)
+                k = min(n, idx.shape[0])
+                data += ["Indices of first %d different values:" % k, idx[:k],
+                         "Corresponding x values:", xv[bad].reshape(-1)[:k],
+                         "Corresponding y values:", yv[bad].reshape(-1)[:k]]
+            xf, yf = xv.reshape(-1), yv.reshape(-1)
+            data += ["First %d elements of x:" % min(xf.size, n), xf[:n],
+                     "First %d elements of y:" % min(yf.size, n), yf[:n]]
+    if message is not None:
+        data = [message] + list(data)
+    return InvalidArgumentError(None, None, "\n".join(_pretty(d, int(n)) for d in data))
+
+
+_SYMBOLS = {"==": np.equal, "!=": np.not_equal, "<": np.less, "<=": np.less_equal,
+            ">": np.greater, ">=": np.greater_equal}
+
+
+def _shape_and_dtype(t: Any) -> str:
+    return "shape=%s dtype=%s" % (t.shape, t.dtype.base_dtype.name)
 
 
 def _static(t: Any) -> Any:
@@ -87,6 +149,10 @@ def _binary_assert(sym: str, default: str, op_func: Any, np_func: Any, x: Any, y
     with name_scope(name, default, [x, y]):
         x = convert_to_tensor(_as_value(x), name="x")
         y = convert_to_tensor(_as_value(y), x.dtype.base_dtype, name="y")
+        if executing_eagerly():
+            if not np.all(np_func(np.asarray(x.numpy()), np.asarray(y.numpy()))):
+                raise _failed_eagerly(sym, x, y, data, summarize, message)
+            return None
         xn = "x (%s) = " % getattr(x, "name", "x") if not executing_eagerly() else "x = "
         yn = "y (%s) = " % getattr(y, "name", "y") if not executing_eagerly() else "y = "
         if data is None:
@@ -109,8 +175,10 @@ def _unary_assert(sym: str, default: str, op_func: Any, np_func: Any, x: Any, da
         x = convert_to_tensor(_as_value(x), name="x")
         zero = np.zeros((), x.dtype.base_dtype.as_numpy_dtype)
         if data is None:
-            xn = "x (%s) = " % x.name if not executing_eagerly() else "x = "
-            data = ["Condition x %s 0 did not hold element-wise:" % sym, xn, x]
+            data = ["%s.  " % message if message else "",
+                    "Condition x %s 0 did not hold element-wise:" % sym,
+                    "x (%s) = " % _shape_and_dtype(x), x]
+            message = None
         return _binary_assert(sym, default, lambda a, _: op_func(a, zero),
                               lambda a, _: np_func(a, zero), x, zero, data, summarize,
                               message, None)
@@ -196,7 +264,8 @@ def _assert_rank(x: Any, r: int, message: Any, name: Any, at_least: bool) -> Any
             if have < want if at_least else have != want:
                 raise ValueError("%sTensor %s must have %s %d.  Received rank %d, shape %s"
                                  % ("" if message is None else message + ".  ",
-                                    getattr(x, "name", "x"), what, want, have, x.shape))
+                                    "" if executing_eagerly() else x.name, what, want, have,
+                                    x.shape))
             return None if executing_eagerly() else no_op()
         cond = greater_equal(rank(x), want) if at_least else equal(rank(x), want)
         return Assert(cond, [message or "", "Tensor %s must have %s" % (x.name, what), want])
@@ -269,6 +338,188 @@ def assert_shapes(shapes: Any, data: Any = None, summarize: Any = None,
         return Assert(reduce_all(stack(checks)), [message or "", "assert_shapes failed"])
 
 
+def assert_near(x: Any, y: Any, rtol: Any = None, atol: Any = None, message: str | None = None,
+                summarize: int | None = None, name: str | None = None) -> Any:
+    """Asserts ``|x - y| <= atol + rtol * |y|`` element-wise (InvalidArgumentError).
+
+    Args:
+        x: A float or complex tensor.
+        y: A tensor of ``x``'s dtype.
+        rtol: The relative tolerance; 10 * the dtype's machine epsilon when None.
+        atol: The absolute tolerance; 10 * the dtype's machine epsilon when None.
+        message: A prefix of the error message.
+        summarize: How many entries of each tensor to print.
+        name: A name for the operation (optional).
+
+    Returns:
+        None eagerly; the Assert op in a graph.
+    """
+    with name_scope(name, "assert_near", [x, y, rtol, atol]):
+        x = convert_to_tensor(_as_value(x), name="x")
+        y = convert_to_tensor(_as_value(y), x.dtype.base_dtype, name="y")
+        eps = float(_finfo(x.dtype.base_dtype.real_dtype.np).eps)
+        rtol = convert_to_tensor(10 * eps if rtol is None else rtol,
+                                 x.dtype.base_dtype.real_dtype, name="rtol")
+        atol = convert_to_tensor(10 * eps if atol is None else atol,
+                                 x.dtype.base_dtype.real_dtype, name="atol")
+        data = [message or "",
+                "x and y not equal to tolerance rtol = %s, atol = %s" % (rtol, atol),
+                "x (%s) = " % _shape_and_dtype(x), x, "y (%s) = " % _shape_and_dtype(y), y]
+        close = less_equal(abs_(subtract(x, y)), add(atol, multiply(rtol, abs_(y))))
+        return Assert(reduce_all(close), data, summarize=summarize)
+
+
+def assert_integer(x: Any, message: str | None = None, name: str | None = None) -> Any:
+    """TypeError unless ``x`` has an integer dtype.
+
+    Args:
+        x: The tensor to check.
+        message: A prefix of the error message.
+        name: A name for the operation (optional).
+
+    Returns:
+        None eagerly, a no-op in a graph.
+
+    Raises:
+        TypeError: If ``x`` is not of an integer dtype.
+    """
+    with name_scope(name, "assert_integer", [x]):
+        x = convert_to_tensor(_as_value(x), name="x")
+        if not x.dtype.is_integer:
+            what = "x" if executing_eagerly() else x.name
+            raise TypeError('%sExpected "%s" to be integer type.  Found: %s of dtype %s' % (
+                "%s.  " % message if message else "", what,
+                "tensor" if executing_eagerly() else x.name, x.dtype))
+        return None if executing_eagerly() else no_op("statically_determined_was_integer")
+
+
+def assert_scalar(tensor: Any, message: str | None = None, name: str | None = None) -> Any:
+    """``tensor`` itself, after checking that its static shape is a scalar's.
+
+    Args:
+        tensor: The tensor to check.
+        message: A prefix of the error message.
+        name: A name for the operation (optional).
+
+    Returns:
+        None eagerly (``tf.debugging.assert_scalar``), ``tensor`` in a graph (TF1's).
+
+    Raises:
+        ValueError: If the static shape is not ``()``.
+    """
+    with name_scope(name, "assert_scalar", [tensor]):
+        t = convert_to_tensor(_as_value(tensor), name=name)
+        r = t.shape.rank
+        if r != 0:
+            if executing_eagerly():
+                raise ValueError("%sExpected scalar shape, saw shape: %s."
+                                 % ("%s.  " % message if message else "", t.shape))
+            raise ValueError("%sExpected scalar shape for %s, saw shape: %s."
+                             % ("%s.  " % message if message else "", t.name, t.shape))
+        return None if executing_eagerly() else t
+
+
+def assert_rank_in(x: Any, ranks: Any, message: str | None = None,
+                   name: str | None = None) -> Any:
+    """Asserts that the rank of ``x`` is one of ``ranks``: ValueError when known statically,
+    else an op.
+
+    Args:
+        x: The tensor to check.
+        ranks: The allowed ranks.
+        message: A prefix of the error message.
+        name: A name for the operation (optional).
+
+    Returns:
+        None eagerly; a no-op or the Assert op in a graph.
+
+    Raises:
+        ValueError: If the static rank is not one of ``ranks``.
+    """
+    with name_scope(name, "assert_rank_in", [x]):
+        x = convert_to_tensor(_as_value(x), name="x")
+        allowed = tuple(int(r) for r in ranks)
+        have = x.shape.rank
+        if have is not None:
+            if have not in allowed:
+                raise ValueError("%sTensor %s must have rank in %s.  Received rank %d, shape %s"
+                                 % ("%s.  " % message if message else "",
+                                    "" if executing_eagerly() else x.name, allowed, have,
+                                    x.shape))
+            return None if executing_eagerly() else no_op()
+        r = rank(x)
+        ok = reduce_any(stack([equal(r, a) for a in allowed]))
+        return Assert(ok, [message or "", "Tensor %s must have rank in" % x.name,
+                           list(allowed), "Received shape: ", shape(x)])
+
+
+def assert_same_float_dtype(tensors: Any = None, dtype: Any = None) -> Any:
+    """The float dtype that ``tensors`` (and ``dtype``) share; float32 when both are empty.
+
+    Args:
+        tensors: Tensors (or variables) whose dtypes must agree.
+        dtype: The dtype they must have, or None.
+
+    Returns:
+        The common float dtype.
+
+    Raises:
+        ValueError: If the dtypes differ or are not floating.
+    """
+    if tensors:
+        dtype = _same_dtype(tensors, dtype)
+    if not dtype:
+        return dtypes.float32
+    dtype = dtypes.as_dtype(dtype)
+    if not dtype.is_floating:
+        raise ValueError("Expected floating point type, got %s." % dtype)
+    return dtype
+
+
+def _same_dtype(tensors: Any, dtype: Any) -> Any:
+    first = None
+    for t in tensors:
+        if t is None:
+            continue
+        if not dtype:
+            dtype, first = t.dtype.base_dtype, t
+        elif t.dtype.base_dtype != dtypes.as_dtype(dtype).base_dtype:
+            raise ValueError("%s, type=%s, must be of the same type (%s)%s." % (
+                t, t.dtype, dtypes.as_dtype(dtype),
+                "" if first is None else " as %s" % first))
+    return dtype
+
+
+def assert_proper_iterable(values: Any) -> None:
+    """TypeError unless ``values`` is an iterable other than a tensor, an array or a string.
+
+    Args:
+        values: The object to check.
+
+    Raises:
+        TypeError: If ``values`` is a tensor, a NumPy array, a string or not iterable.
+    """
+    unwanted = (np.ndarray, np.generic, str, bytes)
+    if is_tensor(values) or isinstance(values, unwanted):
+        raise TypeError('Expected argument "values" to be a "proper" iterable.  Found: %s'
+                        % type(values))
+    if not hasattr(values, "__iter__"):
+        raise TypeError('Expected argument "values" to be iterable.  Found: %s'
+                        % type(values))
+
+
+def is_numeric_tensor(tensor: Any) -> bool:
+    """Whether ``tensor`` is a tensor of a numeric dtype (not bool, string, resource).
+
+    Args:
+        tensor: Any object.
+    """
+    if not is_tensor(tensor):
+        return False
+    dt = tensor.dtype.base_dtype
+    return dt.is_numeric
+
+
 def _monotonic_differences(x: Any) -> Any:
     """x[i + 1] - x[i] over the flattened ``x`` (empty when it has fewer than 2 entries)."""
     x = reshape(convert_to_tensor(_as_value(x), name="x"), [-1])
@@ -316,4 +567,6 @@ def is_strictly_increasing(x: Any, name: str | None = None) -> Any:
 __all__ = ["Assert", "assert_equal", "assert_greater", "assert_greater_equal", "assert_less",
            "assert_less_equal", "assert_negative", "assert_non_negative", "assert_non_positive",
            "assert_none_equal", "assert_positive", "assert_rank", "assert_rank_at_least",
-           "assert_shapes", "assert_type"]
+           "assert_shapes", "assert_type", "assert_near", "assert_integer", "assert_scalar",
+           "assert_rank_in", "assert_same_float_dtype", "assert_proper_iterable",
+           "is_numeric_tensor"]

@@ -50,13 +50,44 @@ CASES = {
     "solve": "tf.linalg.solve(tf.zeros([2, 2]), tf.ones([2, 1]))",
     "check_numerics": "tf.debugging.check_numerics(tf.constant([np.nan]), 'bad')",
     "range delta": "tf.range(0, 10, 0)",
+    # tf.debugging's assertions (eager: TensorFlow's own message formats)
+    "assert_equal": "tf.debugging.assert_equal(tf.constant([1, 2, 3]), tf.constant([1, 5, 7]))",
+    "assert_equal message": "tf.debugging.assert_equal(tf.constant([1, 2]), tf.constant([1, 5]), "
+                            "message='bad')",
+    "assert_equal scalars": "tf.debugging.assert_equal(tf.constant(1), tf.constant(2))",
+    "assert_equal broadcast": "tf.debugging.assert_equal(tf.constant([1, 2]), tf.constant(1))",
+    "assert_equal 2-D": "tf.debugging.assert_equal(tf.constant([[1, 2], [3, 4]]), "
+                        "tf.constant([[1, 0], [0, 4]]), summarize=-1)",
+    "assert_less": "tf.debugging.assert_less(tf.constant([1., 2.]), tf.constant([1., 3.]), "
+                   "summarize=1)",
+    "assert_greater": "tf.debugging.assert_greater(tf.range(10), 4)",
+    "assert_positive": "tf.debugging.assert_positive(tf.constant([1, -2]))",
+    "assert_non_negative": "tf.debugging.assert_non_negative(tf.constant([-1.5]), message='neg')",
+    "assert_negative": "tf.debugging.assert_negative(tf.range(5.0))",
+    "Assert": "tf.debugging.Assert(tf.constant(False), ['a', tf.constant([1, 2, 3, 4]), 2.5])",
+    "Assert python bool": "tf.debugging.Assert(False, [tf.constant(1.5)], summarize=0)",
+    "assert_rank": "tf.debugging.assert_rank(tf.constant([1, 2]), 2)",
+    "assert_all_finite": "tf.debugging.assert_all_finite(tf.constant([1., np.inf]), 'not finite')",
+    "assert_integer": "tf.debugging.assert_integer(tf.constant([1.]))",
+    "assert_scalar": "tf.debugging.assert_scalar(tf.constant([1.]))",
+    "assert_rank_in": "tf.debugging.assert_rank_in(tf.constant([1.]), [0, 2])",
+    "assert_same_float_dtype": "tf.debugging.assert_same_float_dtype([tf.constant(1.), "
+                               "tf.constant(1., tf.float64)])",
+    "assert_same_float_dtype int": "tf.debugging.assert_same_float_dtype([tf.constant(1)])",
+    "assert_proper_iterable": "tf.debugging.assert_proper_iterable('ab')",
+    "assert_near": "tf.debugging.assert_near(tf.constant([1., 2.]), tf.constant([1., 2.5]))",
+    "assert_near holds": "tf.debugging.assert_near(tf.constant([1., 2.]), "
+                         "tf.constant([1., 2.000001]))",
+    "assert_scalar holds": "tf.debugging.assert_scalar(tf.constant(1.))",
+    "assert_rank_in holds": "tf.debugging.assert_rank_in(tf.constant([1.]), [0, 1])",
+    "assert_proper_iterable holds": "tf.debugging.assert_proper_iterable([1, 2])",
 }
 
 
 def clean(message: str) -> str:
     """The message without TensorFlow's runtime prefix and name suffix."""
     message = re.sub(r"^\{\{function_node [^}]*\}\}\s*", "", message)
-    return re.sub(r" name: \S*$", "", message).strip()
+    return re.sub(r" name: \S*$", "", message)
 
 
 def main() -> int:
