@@ -281,6 +281,10 @@ class TensorShape:
     def __add__(self, other: Any) -> TensorShape:
         return self.concatenate(other)
 
+    def __radd__(self, other: Any) -> TensorShape:
+        """``[1] + shape`` (a list or tuple first): the concatenated TensorShape, as TF's."""
+        return as_shape(other).concatenate(self)
+
     def __repr__(self) -> str:
         if self._dims is None:
             return "TensorShape(None)"
