@@ -82,5 +82,5 @@ def test_committed_scan_covers_at_least_the_recorded_share():
                               "sys.path.insert(0, 'tools'); import api_scan; api_scan.main()")
     figures = json.loads(out)
     assert figures["programs"] >= 500
-    assert figures["uses_covered"] / figures["uses"] >= 0.965
+    assert figures["uses_covered"] / figures["uses"] >= 0.968
     assert figures["tf_uses"] < figures["uses"]          # the TensorFlow 2.21 reference is there

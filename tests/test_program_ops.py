@@ -5,6 +5,7 @@ numbers (tests/data/programs/program_ops.json, made by
 tools/tf_reference/program_ops_reference.py). Their gradients are checked in tests/op_db.py."""
 import json
 import os
+import re
 
 import numpy as np
 import pytest
@@ -176,3 +177,27 @@ def test_tensor_shape_dims_are_dimensions_in_tf2_too(eager):
     assert shape.dims[1].merge_with(3) == 3
     with pytest.raises(ValueError, match="not compatible"):
         shape.dims[0].merge_with(3)
+
+
+def test_variable_slice_assign(eager):
+    """``v[0, 0].assign(10)`` (YunYang1994's basic_operations): a slice of a Variable
+    assigns into that part of it."""
+    ref = REF["sliced_assign"]
+    a = tf.Variable(tf.ones([2, 3]))
+    a[0, 0].assign(10)
+    a[1, ::2].assign([7.0, 8.0])
+    assert a.numpy().tolist() == ref["value"]
+    a[0, :].assign(3.0)                     # broadcast, as TensorFlow's ResourceStridedSliceAssign
+    assert a.numpy()[0].tolist() == [3.0, 3.0, 3.0]
+    message = ref["mismatch"][1].split("}} ")[1].split(" [Op")[0]
+    with pytest.raises(getattr(tf.errors, ref["mismatch"][0]), match=re.escape(message)):
+        a[1].assign([1.0, 2.0])
+
+
+def test_variable_slice_assign_in_a_session():
+    v = tf1.Variable([[1.0, 2.0], [3.0, 4.0]])
+    op = v[:, 1].assign([5.0, 6.0])
+    with tf1.Session() as sess:
+        sess.run(tf1.global_variables_initializer())
+        sess.run(op)
+        assert sess.run(v).tolist() == [[1.0, 5.0], [3.0, 6.0]]

@@ -4,9 +4,12 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
-from flowgrad.framework import hooks
+import numpy as np
+
+from flowgrad.framework import errors, hooks
 from flowgrad.framework.tensor import TensorBase
 from flowgrad.ops import array_ops, math_ops
+from flowgrad.ops.scatter_nd_ops import tensor_scatter_nd_update
 from flowgrad.ops.state_ops import Variable
 
 
@@ -50,8 +53,40 @@ def _install(cls: type) -> None:
     cls.__getitem__ = lambda self, key: array_ops._slice_helper(self, key)
 
 
+def _sliced_variable(var: Variable, key: Any) -> Any:
+    """``var[key]``: the slice, whose ``assign(value)`` writes ``value`` into that part of
+    ``var`` (TensorFlow's ``_SliceHelperVar``: ``v[0, 0].assign(10)``)."""
+    sliced = array_ops._slice_helper(var, key)
+
+    def assign(value: Any, name: str | None = None) -> Any:
+        value = array_ops.convert_to_tensor(value, var.dtype.base_dtype)
+        if sliced.shape.is_fully_defined() and value.shape.is_fully_defined():
+            want, have = sliced.shape.as_list(), value.shape.as_list()
+            try:
+                np.broadcast_shapes(tuple(have), tuple(want))
+                fits = len(have) <= len(want) and np.broadcast_shapes(
+                    tuple(have), tuple(want)) == tuple(want)
+            except ValueError:
+                fits = False
+            if not fits:
+                raise errors.InvalidArgumentError(
+                    None, None, "Cannot broadcast input shape %s into final shape %s "
+                    "(assigning to a slice of %s)" % (have, want, var.name))
+        value = array_ops.broadcast_to(value, array_ops.shape(sliced))
+        shape = array_ops.shape(var)
+        places = array_ops._slice_helper(
+            array_ops.reshape(array_ops.range(array_ops.size(var)), shape), key)
+        flat = tensor_scatter_nd_update(
+            array_ops.reshape(var, [-1]), array_ops.reshape(places, [-1, 1]),
+            array_ops.reshape(value, [-1]))
+        return var.assign(array_ops.reshape(flat, shape), name=name)
+    sliced.assign = assign
+    return sliced
+
+
 _install(TensorBase)
 _install(Variable)
+Variable.__getitem__ = _sliced_variable
 hooks.register(equal=math_ops.equal, not_equal=math_ops.not_equal, negative=math_ops.negative,
                stack=array_ops.stack, unstack=array_ops.unstack,
                unsorted_segment_sum=array_ops.unsorted_segment_sum)

@@ -3,7 +3,7 @@
 shape, the values' gradient), tf.sparse.reduce_max (implicit zeros ignored; empty slices),
 tf.sparse.map_values, tf.tensor_scatter_nd_sub (repeated indices),
 MirroredStrategy(list_logical_devices('GPU')) without GPUs, TensorShape.dims (Dimensions
-in TF2 too), and
+in TF2 too), Variable slice assignment (v[0, 0].assign(10)), and
 Iterator.get_next_as_optional (eager and in a tf.function).
 
 Run from the repository root:
@@ -70,6 +70,18 @@ def scatter_sub():
     return {"vector": r.numpy().tolist(), "rows": r2.numpy().tolist()}
 
 
+def sliced_assign():
+    a = tf.Variable(tf.ones([2, 3]))
+    a[0, 0].assign(10)
+    a[1, ::2].assign([7.0, 8.0])
+    try:
+        a[1].assign([1.0, 2.0])
+        err = None
+    except (ValueError, tf.errors.InvalidArgumentError) as e:
+        err = [type(e).__name__, str(e).split("\n")[0]]
+    return {"value": a.numpy().tolist(), "mismatch": err}
+
+
 def optional():
     ds = tf.data.Dataset.range(3).map(lambda x: (x, tf.cast(x, tf.float32) * 2))
     it = iter(ds)
@@ -106,6 +118,7 @@ if __name__ == "__main__":
            "mirrored_empty_replicas": tf.distribute.MirroredStrategy(
                tf.config.list_logical_devices("GPU")).num_replicas_in_sync,
            "scatter_sub": scatter_sub(), "optional": optional(),
+           "sliced_assign": sliced_assign(),
            "shape_dims": {"dims": repr(tf.TensorShape([2, None]).dims),
                           "iter": repr(list(tf.TensorShape([2, None]))),
                           "compatible": [tf.TensorShape([2, None]).dims[i].is_compatible_with(16)
