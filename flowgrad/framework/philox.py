@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import secrets
 import sys
+import threading
 
 import numpy as np
 
@@ -122,11 +123,13 @@ class PhiloxStream:
             seed, seed2 = secrets.randbits(64), secrets.randbits(64)
         self.key, self.counter = seeded_key_counter(seed, seed2)
         self._numpy: np.random.Generator | None = None
+        self._lock = threading.Lock()       # concurrent runs of one op reserve apart
 
     def reserve128(self, samples: int) -> tuple[int, int]:
         """(key, counter) of ``samples`` 128-bit samples, then skips past them."""
-        counter = self.counter
-        self.counter = (counter + int(samples)) & _MASK128
+        with self._lock:
+            counter = self.counter
+            self.counter = (counter + int(samples)) & _MASK128
         return self.key, counter
 
     def reserve32(self, samples: int) -> tuple[int, int]:
