@@ -152,3 +152,30 @@ def test_a_wrong_full_shape_changes_no_part(tmp_path):
             with pytest.raises(tf.errors.InvalidArgumentError, match="emb"):
                 tf.train.Saver(list(emb)).restore(sess, path)
             assert not sess.run(emb.as_tensor()).any()
+
+
+def test_meta_graph_keeps_the_parts_slice_info(tmp_path):
+    emb, _ = _model()
+    y = tf.identity(tf.nn.embedding_lookup(emb, [0, 3, 6]), name="y")
+    with tf.Session() as sess:
+        sess.run(tf.global_variables_initializer())
+        path = tf.train.Saver().save(sess, str(tmp_path / "model"))    # and model.meta
+        want = sess.run(y)
+    with tf.Graph().as_default():
+        saver = tf.train.import_meta_graph(path + ".meta")
+        specs = [v._save_slice_info.spec for v in tf.global_variables()][:3]
+        assert specs == ["7 3 0,3:0,3", "7 3 3,2:0,3", "7 3 5,2:0,3"]      # TF's, as recorded
+        with tf.Session() as sess:
+            saver.restore(sess, path)
+            np.testing.assert_array_equal(sess.run("y:0"), want)
+
+
+def test_eager_partitioned_variable_from_a_tensor():
+    tf.enable_v2_behavior()
+    try:
+        pv = tf.get_variable("e", initializer=tf.constant(VALUES["emb"]),
+                             partitioner=tf.fixed_size_partitioner(2))
+        np.testing.assert_array_equal(tf.convert_to_tensor(pv).numpy(), VALUES["emb"])
+        assert [v.shape.as_list() for v in pv] == [[4, 3], [3, 3]]
+    finally:
+        tf.disable_v2_behavior()

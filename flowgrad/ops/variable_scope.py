@@ -13,7 +13,7 @@ from typing import Any
 from flowgrad.framework import dtypes
 from flowgrad.framework.context import executing_eagerly
 from flowgrad.framework.graph import Graph, GraphKeys, add_to_collection, get_default_graph
-from flowgrad.framework.tensor import Tensor, convert_to_tensor
+from flowgrad.framework.tensor import Tensor, TensorBase, convert_to_tensor
 from flowgrad.framework.tensor_shape import as_shape
 from flowgrad.ops import init_ops, slicing_ops
 from flowgrad.ops.partitioned_variables import (PartitionedVariable, PartitionInfo,
@@ -255,7 +255,7 @@ def _partitioned_getter(name: str, partitioner: Callable, shape: Any = None,
     (``name/part_i``), as TensorFlow's ``_get_partitioned_variable``."""
     dtype = dtypes.as_dtype(dtype).base_dtype
     shape = as_shape(shape)
-    if isinstance(initializer, Tensor) or (initializer is not None and
+    if isinstance(initializer, TensorBase) or (initializer is not None and
                                             not callable(initializer)):
         initializer = convert_to_tensor(initializer)
         shape = shape.merge_with(initializer.shape)
@@ -294,7 +294,7 @@ def _partitioned_getter(name: str, partitioner: Callable, shape: Any = None,
     for i, (offset, part_shape) in enumerate(iter_slices(shape.as_list(), partitions)):
         info = PartitionInfo(shape.as_list(), offset)
         part_name = "%s/part_%d" % (name, i)
-        if isinstance(initializer, Tensor):
+        if isinstance(initializer, TensorBase):
             with _name_scope(part_name + "/PartitionedInitializer/"):
                 init: Any = slicing_ops.slice(initializer, offset, part_shape)
             part_shape_arg = None

@@ -16,6 +16,7 @@ import os
 from typing import Any
 
 from flowgrad.framework.graph import GraphKeys, get_default_graph
+from flowgrad.ops.partitioned_variables import SaveSliceInfo
 from flowgrad.ops.state_ops import RefVariable
 from flowgrad.saved_model import tf_protos
 from flowgrad.saved_model.graph_export import to_graph_def
@@ -108,6 +109,11 @@ def _restore_collections(meta: Any, g: Any, scope: str | None, skipped: set) -> 
                 if var is None:
                     var = made[vd.variable_name] = RefVariable(variable_def=vd,
                                                                import_scope=scope)
+                    if vd.HasField("save_slice_info_def"):
+                        si = vd.save_slice_info_def
+                        var._save_slice_info = SaveSliceInfo(
+                            si.full_name, list(si.full_shape), list(si.var_offset),
+                            list(si.var_shape))
                 g.add_to_collection(key, var)
         elif kind == "node_list":
             for name in col.node_list.value:
@@ -124,6 +130,12 @@ def _variable_def(var: Any) -> Any:
         snapshot_name=var._snapshot.name, trainable=var.trainable)
     if var._initial_value is not None:
         vd.initial_value_name = var._initial_value.name
+    info = getattr(var, "_save_slice_info", None)
+    if info is not None:                 # a part of a partitioned variable
+        vd.save_slice_info_def.full_name = info.full_name
+        vd.save_slice_info_def.full_shape.extend(info.full_shape)
+        vd.save_slice_info_def.var_offset.extend(info.var_offset)
+        vd.save_slice_info_def.var_shape.extend(info.var_shape)
     return vd
 
 
