@@ -56,8 +56,8 @@ def set_random_seed(seed: int | None) -> None:
 def set_seed(seed: int | None) -> None:
     """Sets the global random seed (TF2 name of ``set_random_seed``), as ``tf.random.set_seed``.
 
-    Ops created afterwards without an op seed draw reproducible sequences. flowgrad follows
-    TensorFlow's seeding rules but draws other numbers than TensorFlow for the same seed.
+    Ops created afterwards without an op seed draw reproducible sequences: TensorFlow's
+    numbers for the same seed (its seeding rules, Philox streams and kernels).
 
     Args:
         seed: An integer, or None to clear the global seed.

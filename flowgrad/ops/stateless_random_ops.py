@@ -8,9 +8,10 @@
 The contract is TensorFlow's: the output is a pure function of ``shape``, the ``seed`` (a
 shape-[2] int32/int64 tensor) and the other arguments -- the same seed gives the same numbers,
 in eager mode, in graphs and across processes; different seeds give independent streams.
-The numbers themselves differ from TensorFlow's (NumPy's Philox generator keyed by the seed
-draws them, not TensorFlow's Philox kernels; see docs/differences.md); distributions, shapes
-and dtypes are TensorFlow's. None of the ops has a gradient: TensorFlow registers none, except
+The numbers are TensorFlow's: the seed's key and counter come from TensorFlow's scramble
+(``GenerateKey``) and the distributions are its kernels' (flowgrad/ops/random_distributions.py),
+except binomial, gamma and poisson, which NumPy's Philox keyed by that key still draws
+(docs/differences.md). None of the ops has a gradient: TensorFlow registers none, except
 for ``StatelessRandomGammaV2`` (the derivative of a sample with respect to ``alpha``), which
 flowgrad does not provide yet."""
 from __future__ import annotations
