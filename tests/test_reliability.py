@@ -165,7 +165,7 @@ def test_eager_mixed_dtype_add_is_invalid_argument():
 
 def test_eager_reduction_axis_out_of_range_is_invalid_argument():
     with eager():
-        with pytest.raises(errors.InvalidArgumentError, match="reduction dimension 5"):
+        with pytest.raises(errors.InvalidArgumentError, match=r"reduction dimension \(5"):
             flowgrad.reduce_sum(flowgrad.constant([1.0, 2.0]), axis=5)
     with pytest.raises(ValueError, match="reduction dimension 5"):
         tf.reduce_sum(tf.constant([1.0, 2.0]), axis=5)
@@ -253,7 +253,7 @@ def test_reduction_of_unknown_rank_with_axis_out_of_range():
     x = tf.placeholder(tf.float64)
     y = tf.reduce_sum(x, -3)
     with tf.Session() as sess:
-        with pytest.raises(errors.InvalidArgumentError, match="reduction dimension -3"):
+        with pytest.raises(errors.InvalidArgumentError, match=r"reduction dimension \(-3"):
             sess.run(y, {x: _X})
 
 

@@ -15,13 +15,14 @@ from flowgrad.framework import dtypes
 from flowgrad.framework.dtypes import _finfo
 from flowgrad.framework.context import executing_eagerly
 from flowgrad.framework.errors import InvalidArgumentError
-from flowgrad.framework.graph import name_scope
+from flowgrad.framework.graph import get_default_graph, name_scope
 from flowgrad.framework.op_call import apply_op
 from flowgrad.framework.registry import _NO_GRADIENT, register_op
 from flowgrad.framework.shape_rules import constant_value
 from flowgrad.framework.tensor import convert_to_tensor, is_tensor
 from flowgrad.ops.array_ops import _as_value, rank, reshape, shape, stack
 from flowgrad.ops.control_flow_ops import no_op
+from flowgrad.ops.subgraph import SIDE_EFFECTS
 from flowgrad.ops.math_ops import (abs as abs_, add, equal, greater, greater_equal, less,
                                    less_equal, multiply, not_equal, reduce_all, reduce_any,
                                    subtract)
@@ -78,8 +79,11 @@ def Assert(condition: Any, data: list, summarize: int | None = None,  # noqa: N8
     texts = tuple(d if isinstance(d, str) else None for d in data)
     tensors = [convert_to_tensor(_as_value(d)) for d in data if not isinstance(d, str)]
     c = convert_to_tensor(_as_value(condition), dtypes.bool)
-    return apply_op("Assert", [c] + tensors, {"summarize": summarize, "texts": texts},
-                    name=name)
+    op = apply_op("Assert", [c] + tensors, {"summarize": summarize, "texts": texts}, name=name)
+    # In a tf.function the assertion runs on every call whether or not anything depends on
+    # it (TensorFlow's automatic control dependencies); a TF1 graph runs it when asked.
+    get_default_graph().add_to_collection(SIDE_EFFECTS, op)
+    return op
 
 
 def _summarize_eager(d: Any, summarize: int | None) -> str:
