@@ -77,7 +77,12 @@ class Module:
 
     ``name`` defaults to the class name in snake case and must be a valid Python
     identifier; ``name_scope`` is opened once at construction (so a second module of
-    the same name in a graph gets ``name_1/``) and reopened by ``with_name_scope``."""
+    the same name in a graph gets ``name_1/``) and reopened by ``with_name_scope``.
+
+    Args:
+        name: The module's name (a Python identifier); the class name in snake case when
+          None.
+    """
 
     _TF_MODULE_IGNORED_PROPERTIES = frozenset((
         "_self_unconditional_checkpoint_dependencies",

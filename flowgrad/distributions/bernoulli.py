@@ -33,7 +33,16 @@ def logits_and_probs(logits: Any, probs: Any, family: str, validate_args: bool,
 
 
 class Bernoulli(Distribution):
-    """Bernoulli(p): 1 with probability p, 0 otherwise (samples of ``dtype``, int32)."""
+    """Bernoulli(p): 1 with probability p, 0 otherwise (samples of ``dtype``, int32).
+
+    Args:
+        logits: Log-odds of a 1 (give this or ``probs``).
+        probs: Probability of a 1.
+        dtype: The dtype of samples.
+        validate_args: Whether to check the parameters with assertions.
+        allow_nan_stats: Whether statistics may be NaN (else they raise).
+        name: The name scope of the distribution's ops.
+    """
 
     def __init__(self, logits: Any = None, probs: Any = None, dtype: Any = dtypes.int32,
                  validate_args: bool = False, allow_nan_stats: bool = True,

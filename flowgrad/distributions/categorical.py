@@ -19,7 +19,16 @@ from flowgrad.ops.random_ops import multinomial
 
 
 class Categorical(Distribution):
-    """Categorical(logits or probs over the last axis): samples are class indices."""
+    """Categorical(logits or probs over the last axis): samples are class indices.
+
+    Args:
+        logits: Unnormalized log-probabilities over the last axis (give this or ``probs``).
+        probs: Probabilities over the last axis.
+        dtype: The dtype of samples.
+        validate_args: Whether to check the parameters with assertions.
+        allow_nan_stats: Whether statistics may be NaN (else they raise).
+        name: The name scope of the distribution's ops.
+    """
 
     def __init__(self, logits: Any = None, probs: Any = None, dtype: Any = dtypes.int32,
                  validate_args: bool = False, allow_nan_stats: bool = True,

@@ -45,7 +45,12 @@ def kl_divergence(distribution_a: Any, distribution_b: Any, allow_nan_stats: boo
 
 
 class RegisterKL:
-    """Decorator registering ``fn(a, b, name=None)`` as KL(a || b) for two classes."""
+    """Decorator registering ``fn(a, b, name=None)`` as KL(a || b) for two classes.
+
+    Args:
+        dist_cls_a: The class of the first distribution.
+        dist_cls_b: The class of the second distribution.
+    """
 
     def __init__(self, dist_cls_a: type, dist_cls_b: type):
         self._key = (dist_cls_a, dist_cls_b)

@@ -38,7 +38,15 @@ class Normal(Distribution):
     """N(loc, scale**2) with ``loc`` and ``scale`` broadcast to the batch shape.
 
     Samples are reparameterised (``loc + scale * eps``), so gradients flow into both
-    parameters. ``log_cdf`` is log(cdf) (no asymptotic series in the far lower tail)."""
+    parameters. ``log_cdf`` is log(cdf) (no asymptotic series in the far lower tail).
+
+    Args:
+        loc: The mean.
+        scale: The standard deviation (positive).
+        validate_args: Whether to check the parameters with assertions.
+        allow_nan_stats: Whether statistics may be NaN (else they raise).
+        name: The name scope of the distribution's ops.
+    """
 
     def __init__(self, loc: Any, scale: Any, validate_args: bool = False,
                  allow_nan_stats: bool = True, name: str = "Normal"):

@@ -21,7 +21,15 @@ from flowgrad.ops.random_ops import random_uniform
 class Uniform(Distribution):
     """Uniform(low, high): density 1 / (high - low) on [low, high).
 
-    Samples are reparameterised (``low + (high - low) * u``)."""
+    Samples are reparameterised (``low + (high - low) * u``).
+
+    Args:
+        low: The lower bound (inclusive).
+        high: The upper bound (exclusive), above ``low``.
+        validate_args: Whether to check the parameters with assertions.
+        allow_nan_stats: Whether statistics may be NaN (else they raise).
+        name: The name scope of the distribution's ops.
+    """
 
     def __init__(self, low: Any = 0.0, high: Any = 1.0, validate_args: bool = False,
                  allow_nan_stats: bool = True, name: str = "Uniform"):

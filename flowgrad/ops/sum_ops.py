@@ -188,7 +188,15 @@ def reduce_sum(input_tensor: TensorLike, axis: AxisLike = None, keepdims: bool =
 
 
 def sum_to(grad: Any, x: Any) -> Any:
-    """Sums ``grad`` over the axes along which ``x`` was broadcast, giving x's shape."""
+    """Sums ``grad`` over the axes along which ``x`` was broadcast, giving x's shape.
+
+    Args:
+        grad: The gradient, of the broadcast result's shape.
+        x: The input that was broadcast.
+
+    Returns:
+        ``grad`` summed to ``x``'s shape.
+    """
     if type(grad) is EagerTensor and type(x) is EagerTensor:
         gs, xs = grad._value.shape, x._value.shape
     else:

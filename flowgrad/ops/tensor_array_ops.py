@@ -175,7 +175,21 @@ def _initial_size(size: Any, dynamic_size: bool) -> Any:
 class TensorArray:
     """A list of tensors written and read by index (``tf.TensorArray``); see the module doc.
 
-    Created eagerly it is an ``EagerTensorArray`` (a Python list, as TensorFlow's)."""
+    Created eagerly it is an ``EagerTensorArray`` (a Python list, as TensorFlow's).
+
+    Args:
+        dtype: The dtype of the elements.
+        size: The number of elements (an int or a scalar int tensor).
+        dynamic_size: Whether writes past ``size`` grow the array.
+        clear_after_read: Whether a read clears the element (TF1's default: True).
+        tensor_array_name: A name for the array (TF1).
+        handle: Accepted for TensorFlow's signature (flowgrad's arrays have no handle).
+        flow: The flow tensor of an existing array, to wrap it (as TensorFlow's ``flow=``).
+        infer_shape: Whether all elements must have the first written element's shape.
+        element_shape: The shape each element has, where known.
+        colocate_with_first_write_call: Accepted, as TensorFlow's (no devices here).
+        name: A name for the operation (optional).
+    """
 
     def __new__(cls, *args: Any, **kwargs: Any) -> Any:
         if cls is TensorArray and executing_eagerly() and kwargs.get("flow") is None and \
