@@ -90,3 +90,19 @@ def test_config():
     flowgrad.config.threading.set_intra_op_parallelism_threads(2)
     assert flowgrad.config.threading.get_intra_op_parallelism_threads() == 2
     flowgrad.config.set_visible_devices(cpus)
+
+
+def test_an_unused_assertion_in_a_tf_function_runs_on_every_call():
+    # TensorFlow's automatic control dependencies run every assertion the trace made.
+    tf.enable_v2_behavior()
+    try:
+        @flowgrad.function
+        def f(x):
+            flowgrad.debugging.assert_equal(x, 1)
+            return x * 2
+
+        assert f(flowgrad.constant(1)).numpy() == 2
+        with pytest.raises(flowgrad.errors.InvalidArgumentError, match="did not hold"):
+            f(flowgrad.constant(2))
+    finally:
+        tf.disable_v2_behavior()

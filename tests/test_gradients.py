@@ -139,3 +139,19 @@ def test_gradients_in_eager_mode_is_an_error():
     tf.enable_eager_execution()
     with pytest.raises(RuntimeError, match="GradientTape"):
         tf.gradients(1.0, 1.0)
+
+
+def test_tf2_face_has_hessians_and_tuple_with_tensorflow_2_signatures():
+    import flowgrad
+    tf.enable_v2_behavior()
+    try:
+        @flowgrad.function
+        def h(x):
+            return flowgrad.hessians(flowgrad.reduce_sum(x ** 3), x)[0]
+
+        np.testing.assert_allclose(h(flowgrad.constant([1.0, 2.0])).numpy(),
+                                   [[6.0, 0.0], [0.0, 12.0]])
+        (t,) = flowgrad.tuple([flowgrad.constant(1.0)], None, "t")
+        assert t.numpy() == 1.0
+    finally:
+        tf.disable_v2_behavior()

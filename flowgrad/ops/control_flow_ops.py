@@ -75,6 +75,18 @@ def tuple(tensors: list, name: str | None = None, control_inputs: Any = None) ->
     return out
 
 
+def tuple_v2(tensors: list, control_inputs: Any = None, name: str | None = None) -> list:
+    """``tf.tuple`` of TensorFlow 2 (``control_inputs`` before ``name``): identities of
+    ``tensors`` available only once all of them (and ``control_inputs``) are computed.
+
+    Args:
+        tensors: A list of tensors (or IndexedSlices, or None).
+        control_inputs: More ops to finish before the tensors are returned.
+        name: A name for the operation (optional).
+    """
+    return tuple(tensors, name, control_inputs)
+
+
 def with_dependencies(dependencies: list, output_tensor: Any, name: str | None = None) -> Any:
     """``output_tensor`` computed after ``dependencies``."""
     if executing_eagerly():

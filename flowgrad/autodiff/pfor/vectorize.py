@@ -207,3 +207,18 @@ def hessians(ys: Any, xs: Any, name: str = "hessians", colocate_gradients_with_o
             out.append(h if h.shape.as_tuple() == dims + dims else
                        array_ops.reshape(h, dims + dims))
     return out
+
+
+def hessians_v2(ys: Any, xs: Any, gate_gradients: bool = False, aggregation_method: Any = None,
+                name: str = "hessians") -> list:
+    """``tf.hessians`` of TensorFlow 2 (in a tf.function, as there): the Hessian of sum(ys)
+    with respect to each x.
+
+    Args:
+        ys: The tensor (or list of tensors) to differentiate.
+        xs: The tensor, variable (or list of them) to differentiate with respect to.
+        gate_gradients: Accepted for TensorFlow's signature.
+        aggregation_method: Accepted for TensorFlow's signature.
+        name: A name for the operation (optional).
+    """
+    return hessians(ys, xs, name, False, gate_gradients, aggregation_method)
