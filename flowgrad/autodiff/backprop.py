@@ -182,7 +182,14 @@ def _record_origin(new_ops: list, op: Operation, out_grads: list) -> None:
 
 
 def gradient_origin(op: Operation) -> tuple | None:
-    """(forward op, incoming gradients) for an op made by a gradient function, else None."""
+    """(forward op, incoming gradients) for an op made by a gradient function, else None.
+
+    Args:
+        op: An Operation.
+
+    Returns:
+        ``(forward_op, incoming_gradients)``, or None for an op no gradient function made.
+    """
     origin = _gradient_origins.get(op)
     if origin is None:
         return None

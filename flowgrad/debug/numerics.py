@@ -151,7 +151,14 @@ _UNDERFLOWING = {"Softmax": "tf.nn.log_softmax(logits), or "
 
 
 def describe(site: Site) -> str:
-    """The error message for a non-finite output of ``site``."""
+    """The error message for a non-finite output of ``site``.
+
+    Args:
+        site: The op (and, for a gradient op, its forward op) whose output is not finite.
+
+    Returns:
+        The message, naming the op, where it was created and its inputs.
+    """
     k, out = next((i, np.asarray(o)) for i, o in enumerate(site.outputs) if not _finite(o))
     bad = ~np.isfinite(out)
     idx = tuple(int(i) for i in np.argwhere(bad)[0]) if out.ndim else ()
@@ -360,7 +367,13 @@ def _role(t: Any, f: Any, incoming: tuple) -> str:
 
 
 def check_eager(opdef: Any, tensors: list, outs: list) -> None:
-    """Raises InvalidArgumentError if an eager op's floating-point output is not finite."""
+    """Raises InvalidArgumentError if an eager op's floating-point output is not finite.
+
+    Args:
+        opdef: The op's registry record (its type names the op in the error).
+        tensors: The op's inputs.
+        outs: The op's outputs, NumPy arrays.
+    """
     for o in outs:
         if o._dtype.base_dtype.np.kind in "fc" and not _finite(o._value):
             break

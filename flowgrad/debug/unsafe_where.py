@@ -37,7 +37,14 @@ _warned: weakref.WeakSet = weakref.WeakSet()
 
 def unsafe_branch_ops(op: Any) -> list:
     """(branch name, singular op) pairs for a Select op's branches whose singular
-    operand is not guarded by an inner where (the double-where rewrite)."""
+    operand is not guarded by an inner where (the double-where rewrite).
+
+    Args:
+        op: A Select (``tf.where``) op of a graph.
+
+    Returns:
+        A list of (branch name, op) pairs; empty when both branches are safe.
+    """
     found = []
     for name, t in (("true", op.inputs[1]), ("false", op.inputs[2])):
         seen: set = set()
@@ -60,7 +67,11 @@ def unsafe_branch_ops(op: Any) -> list:
 
 def warn_unsafe_where(op: Any) -> None:
     """Warns once per op when a where's branch has a sqrt/log/div/pow that can blow up
-    on the masked side, suggesting the double-where rewrite."""
+    on the masked side, suggesting the double-where rewrite.
+
+    Args:
+        op: A Select (``tf.where``) op of a graph.
+    """
     if op in _warned or not hasattr(op.inputs[0], "op") or gradient_origin(op) is not None \
             or op in LIBRARY_WHERES:
         return              # eager records, and wheres built by gradient or library functions
