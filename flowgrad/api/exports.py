@@ -310,6 +310,7 @@ EXPORTS: dict[str, dict[str, str]] = {
         "BytesList": "flowgrad.train:BytesList",
         "Checkpoint": "flowgrad.train.checkpoint:Checkpoint",
         "CheckpointManager": "flowgrad.train.checkpoint:CheckpointManager",
+        "Coordinator": "flowgrad.train.coordinator:Coordinator",
         "ClusterSpec": "flowgrad.cluster_resolver_api:ClusterSpec",
         "Example": "flowgrad.train:Example",
         "ExponentialMovingAverage": "flowgrad.train.moving_averages:ExponentialMovingAverage",

@@ -2,6 +2,20 @@
 from flowgrad.train.adadelta import AdadeltaOptimizer
 from flowgrad.train.adagrad import AdagradOptimizer
 from flowgrad.train.adam import AdamOptimizer
+from flowgrad.train.basic_session_run_hooks import (
+    CheckpointSaverHook,
+    CheckpointSaverListener,
+    FeedFnHook,
+    FinalOpsHook,
+    GlobalStepWaiterHook,
+    LoggingTensorHook,
+    NanLossDuringTrainingError,
+    NanTensorHook,
+    SecondOrStepTimer,
+    StepCounterHook,
+    StopAtStepHook,
+    SummarySaverHook,
+)
 from flowgrad.train.checkpoint import Checkpoint, CheckpointManager
 from flowgrad.train.checkpoint_utils import (
     NewCheckpointReader,
@@ -17,6 +31,7 @@ from flowgrad.train.checkpoint_management import (
     latest_checkpoint,
     update_checkpoint_state,
 )
+from flowgrad.train.coordinator import Coordinator
 from flowgrad.train.gradient_descent import GradientDescentOptimizer
 from flowgrad.train.learning_rate_decay import (
     exponential_decay,
@@ -25,10 +40,24 @@ from flowgrad.train.learning_rate_decay import (
     polynomial_decay,
 )
 from flowgrad.train.momentum import MomentumOptimizer
+from flowgrad.train.monitored_session import (
+    ChiefSessionCreator,
+    MonitoredSession,
+    MonitoredTrainingSession,
+    Scaffold,
+    SessionCreator,
+    SingularMonitoredSession,
+)
 from flowgrad.train.moving_averages import ExponentialMovingAverage
 from flowgrad.train.optimizer import Optimizer
 from flowgrad.train.rmsprop import RMSPropOptimizer
 from flowgrad.train.saver import Saver
+from flowgrad.train.session_run_hook import (
+    SessionRunArgs,
+    SessionRunContext,
+    SessionRunHook,
+    SessionRunValues,
+)
 from flowgrad.train.training_util import (
     assert_global_step,
     create_global_step,
@@ -52,7 +81,15 @@ __all__ = ["AdadeltaOptimizer", "AdagradOptimizer", "AdamOptimizer", "Checkpoint
            "get_or_create_global_step", "global_step", "inverse_time_decay",
            "latest_checkpoint", "piecewise_constant", "piecewise_constant_decay",
            "polynomial_decay",
-           "update_checkpoint_state"] + list(EXAMPLE_MESSAGES)
+           "update_checkpoint_state",
+           # the training loop: MonitoredSession and its hooks
+           "CheckpointSaverHook", "CheckpointSaverListener", "ChiefSessionCreator",
+           "Coordinator", "FeedFnHook", "FinalOpsHook", "GlobalStepWaiterHook",
+           "LoggingTensorHook", "MonitoredSession", "MonitoredTrainingSession",
+           "NanLossDuringTrainingError", "NanTensorHook", "Scaffold", "SecondOrStepTimer",
+           "SessionCreator", "SessionRunArgs", "SessionRunContext", "SessionRunHook",
+           "SessionRunValues", "SingularMonitoredSession", "StepCounterHook",
+           "StopAtStepHook", "SummarySaverHook"] + list(EXAMPLE_MESSAGES)
 
 
 def __getattr__(name: str) -> type:

@@ -25,6 +25,7 @@ from typing import Any
 
 import numpy as np
 
+from flowgrad.debug import tf_logging
 from flowgrad.framework import errors, hooks
 from flowgrad.framework.context import executing_eagerly
 from flowgrad.framework.tensor_shape import TensorShape
@@ -249,6 +250,7 @@ class Saver:
                                        "a directory)" % (save_path, save_path))
         if not cm.checkpoint_exists(save_path):
             raise ValueError("The passed save_path is not a valid checkpoint: %s" % save_path)
+        tf_logging.info("Restoring parameters from %s", save_path)
         reader = CheckpointReader(save_path)
         arrays = self._read(reader, save_path)
         for name, entry in self._var_map.items():
