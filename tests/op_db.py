@@ -1204,6 +1204,8 @@ def _sort_segment() -> list:
         ("unsorted_segment_max", lambda x: tf.unsorted_segment_max(x, UIDS3, 3) ** 2, [DATA]),
         ("unsorted_segment_min", lambda x: tf.unsorted_segment_min(x, UIDS3, 3) ** 2, [DATA]),
         ("unsorted_segment_mean", lambda x: tf.unsorted_segment_mean(x, UIDS3, 3) ** 2, [DATA]),
+        ("unsorted_segment_sqrt_n",
+         lambda x: tf.math.unsorted_segment_sqrt_n(x, UIDS3, 3) ** 2, [DATA]),
     ]
 
     return _table("sort_segment", GRAD_CASES)

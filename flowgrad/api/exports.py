@@ -218,6 +218,7 @@ EXPORTS: dict[str, dict[str, str]] = {
         "reverse_sequence": "flowgrad.ops.manip_ops:reverse_sequence",
         "roll": "flowgrad.ops.manip_ops:roll",
         "round": "flowgrad.ops.elementwise_ops:round",
+        "saturate_cast": "flowgrad.ops.saturate_cast_ops:saturate_cast",
         "safe_norm": "flowgrad.ops.linalg_ops:safe_norm",
         "saved_model": "flowgrad.saved_model",
         "scalar_mul": "flowgrad.ops.arithmetic_ops:scalar_mul",
@@ -285,6 +286,7 @@ EXPORTS: dict[str, dict[str, str]] = {
     "tf.dtypes": {
         "DType": "flowgrad.framework.dtypes:DType",
         "as_dtype": "flowgrad.framework.dtypes:as_dtype",
+        "saturate_cast": "flowgrad.ops.saturate_cast_ops:saturate_cast",
         "bfloat16": "flowgrad.framework.dtypes:bfloat16",
         "bool": "flowgrad.framework.dtypes:bool",
         "cast": "flowgrad.ops.cast_ops:cast",
@@ -446,6 +448,7 @@ EXPORTS: dict[str, dict[str, str]] = {
         "unsorted_segment_mean": "flowgrad.ops.segment_ops:unsorted_segment_mean",
         "unsorted_segment_min": "flowgrad.ops.segment_ops:unsorted_segment_min",
         "unsorted_segment_prod": "flowgrad.ops.segment_ops:unsorted_segment_prod",
+        "unsorted_segment_sqrt_n": "flowgrad.ops.segment_ops:unsorted_segment_sqrt_n",
         "unsorted_segment_sum": "flowgrad.ops.indexing_ops:unsorted_segment_sum",
         "xdivy": "flowgrad.ops.safe_division_ops:xdivy",
         "xlog1py": "flowgrad.ops.safe_division_ops:xlog1py",
@@ -1136,6 +1139,7 @@ EXPORTS: dict[str, dict[str, str]] = {
         "roll": "flowgrad.ops.manip_ops:roll",
         "round": "flowgrad.ops.elementwise_ops:round",
         "rsqrt": "flowgrad.ops.elementwise_ops:rsqrt",
+        "saturate_cast": "flowgrad.ops.saturate_cast_ops:saturate_cast",
         "safe_norm": "flowgrad.ops.linalg_ops:safe_norm",
         "saved_model": "flowgrad.compat.v1_saved_model",
         "scalar_mul": "flowgrad.ops.arithmetic_ops:scalar_mul",
@@ -1239,6 +1243,7 @@ EXPORTS: dict[str, dict[str, str]] = {
         "unsorted_segment_mean": "flowgrad.ops.segment_ops:unsorted_segment_mean",
         "unsorted_segment_min": "flowgrad.ops.segment_ops:unsorted_segment_min",
         "unsorted_segment_prod": "flowgrad.ops.segment_ops:unsorted_segment_prod",
+        "unsorted_segment_sqrt_n": "flowgrad.ops.segment_ops:unsorted_segment_sqrt_n",
         "unsorted_segment_sum": "flowgrad.ops.indexing_ops:unsorted_segment_sum",
         "unstack": "flowgrad.ops.shape_ops:unstack",
         "variable_axis_size_partitioner":
@@ -1350,6 +1355,8 @@ EXPORTS: dict[str, dict[str, str]] = {
     },
     "tf.compat.v1.data": {
         "AUTOTUNE": "flowgrad.data:AUTOTUNE",
+        "INFINITE_CARDINALITY": "flowgrad.data.experimental:INFINITE_CARDINALITY",
+        "UNKNOWN_CARDINALITY": "flowgrad.data.experimental:UNKNOWN_CARDINALITY",
         "Dataset": "flowgrad.data.dataset_ops:Dataset",
         "FixedLengthRecordDataset": "flowgrad.data.readers:FixedLengthRecordDataset",
         "Iterator": "flowgrad.data.iterator_ops:Iterator",

@@ -3,12 +3,14 @@
 iterators."""
 from flowgrad.data import experimental
 from flowgrad.data.dataset_ops import AUTOTUNE, Dataset
+from flowgrad.data.experimental import INFINITE_CARDINALITY, UNKNOWN_CARDINALITY
 from flowgrad.data.iterator_ops import Iterator
 from flowgrad.data.options import Options
 from flowgrad.data.readers import FixedLengthRecordDataset, TextLineDataset, TFRecordDataset
 
 __all__ = ["AUTOTUNE", "Dataset", "Iterator", "experimental", "TextLineDataset",
-           "TFRecordDataset", "FixedLengthRecordDataset", "Options"]
+           "TFRecordDataset", "FixedLengthRecordDataset", "Options", "INFINITE_CARDINALITY",
+           "UNKNOWN_CARDINALITY"]
 
 
 def __dir__() -> list:

@@ -25,7 +25,7 @@ from flowgrad.ops.array_ops import (_as_value, _gather_drop_negatives, _int_tens
 from flowgrad.ops.fill_ops import fill
 from flowgrad.ops.shape_ops import rank
 from flowgrad.ops.math_ops import (cast, div_no_nan, equal, greater, logical_and, maximum,
-                                   where)
+                                   sqrt, where)
 
 
 def _segment_rows(data: TensorShape, ids: TensorShape, n: Any) -> TensorShape:
@@ -260,6 +260,29 @@ def unsorted_segment_mean(data: Any, segment_ids: Any, num_segments: Any,
                           maximum(counts, 1.0), name=scope)
 
 
+def unsorted_segment_sqrt_n(data: Any, segment_ids: Any, num_segments: Any,
+                            name: str | None = None) -> Any:
+    """Sums of ``data`` by segment divided by the square root of each segment's count
+    (0 for an empty segment; rows with a negative id are dropped), as TensorFlow's.
+
+    Args:
+        data: The values: a floating point or complex tensor whose first dimensions match
+            ``segment_ids``.
+        segment_ids: An int32 or int64 tensor: the segment of each row of ``data`` (a prefix of its
+            shape).
+        num_segments: The number of segments (a scalar).
+        name: A name for the operation (optional).
+
+    Returns:
+        A tensor of shape ``[num_segments] + data.shape[segment_ids.ndim:]``.
+    """
+    with name_scope(name, "UnsortedSegmentSqrtN", [data, segment_ids]) as scope:
+        x = convert_to_tensor(_as_value(data))
+        counts = unsorted_segment_sum(ones_like(x), segment_ids, num_segments)
+        return unsorted_segment_sum(x, segment_ids, num_segments) / sqrt(
+            maximum(counts, 1.0), name=scope)
+
+
 # --------------------------------------------------------------------------------------
 # SegmentProd / UnsortedSegmentProd
 
@@ -359,4 +382,4 @@ def unsorted_segment_prod(data: Any, segment_ids: Any, num_segments: Any,
 
 __all__ = ["segment_max", "segment_mean", "segment_min", "segment_prod", "segment_sum",
            "unsorted_segment_max", "unsorted_segment_mean", "unsorted_segment_min",
-           "unsorted_segment_prod"]
+           "unsorted_segment_prod", "unsorted_segment_sqrt_n"]
