@@ -1880,13 +1880,33 @@ def _ctc() -> list:
         blank_index=0), [x], op="CTCLoss", graph=1, eager=1)]
 
 
+def _incomplete_gamma() -> list:
+    """igamma/igammac (in ``a`` to first order only: TensorFlow's IgammaGradA has no
+    gradient), betainc in ``x`` and zeta in ``q`` (their only gradients, as TensorFlow's;
+    tests/test_incomplete_gamma.py checks the None ones)."""
+    math = flowgrad.math
+    a, x = np.array([0.7, 2.0, 5.0, 3.5]), np.array([0.4, 1.5, 7.0, 2.0])
+    b, u = np.array([1.5, 3.0, 0.8, 2.0]), np.array([0.3, 0.6, 0.45, 0.9])
+    return [
+        OpInfo("incomplete_gamma.igamma_x", lambda t: math.igamma(a, t), [x], op="Igamma"),
+        OpInfo("incomplete_gamma.igammac_x", lambda t: math.igammac(a, t), [x], op="Igammac"),
+        OpInfo("incomplete_gamma.igamma_a", lambda t: math.igamma(t, x), [a], op="Igamma",
+               graph=1, eager=1),
+        OpInfo("incomplete_gamma.igammac_a", lambda t: math.igammac(t, x), [a], op="Igammac",
+               graph=1, eager=1),
+        OpInfo("incomplete_gamma.betainc_x", lambda t: math.betainc(a, b, t), [u],
+               op="Betainc"),
+        OpInfo("incomplete_gamma.zeta_q", lambda t: math.zeta(b + 1.5, t), [x], op="Zeta"),
+    ]
+
+
 # --------------------------------------------------------------------------------------
 # The database
 
 _FAMILIES = [_core_math, _math, _array, _nn, _conv, _control_flow, _distributions,
              _image_resize, _kerasops_array, _kerasops_linalg, _kerasops_math, _kerasops_nn,
              _signal, _linalg, _pooling, _sort_segment, _tensor_array, _tf1_gaps,
-             _special_math, _recipes, _ctc,
+             _special_math, _recipes, _ctc, _incomplete_gamma,
              _vmap, _fuzz]
 
 OP_DB: list[OpInfo] = [e for family in _FAMILIES for e in family()]

@@ -454,6 +454,10 @@ EXPORTS: dict[str, dict[str, str]] = {
         "xlog1py": "flowgrad.ops.safe_division_ops:xlog1py",
         "xlogy": "flowgrad.ops.safe_division_ops:xlogy",
         "zero_fraction": "flowgrad.ops.nn_impl:zero_fraction",
+        "betainc": "flowgrad.ops.incomplete_gamma_ops:betainc",
+        "igamma": "flowgrad.ops.incomplete_gamma_ops:igamma",
+        "igammac": "flowgrad.ops.incomplete_gamma_ops:igammac",
+        "zeta": "flowgrad.ops.incomplete_gamma_ops:zeta",
     },
     "tf.linalg": {
         "adjoint": "flowgrad.ops.linalg_ops:matrix_transpose",
@@ -1260,6 +1264,10 @@ EXPORTS: dict[str, dict[str, str]] = {
         "zeros": "flowgrad.ops.fill_ops:zeros",
         "zeros_initializer": "flowgrad.ops.init_ops:zeros_initializer",
         "zeros_like": "flowgrad.ops.fill_ops:zeros_like",
+        "betainc": "flowgrad.ops.incomplete_gamma_ops:betainc",
+        "igamma": "flowgrad.ops.incomplete_gamma_ops:igamma",
+        "igammac": "flowgrad.ops.incomplete_gamma_ops:igammac",
+        "zeta": "flowgrad.ops.incomplete_gamma_ops:zeta",
     },
     "tf.compat.v1.nn": {
         "atrous_conv2d": "flowgrad.ops.conv_ops:atrous_conv2d",

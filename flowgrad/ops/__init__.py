@@ -3,6 +3,7 @@ from flowgrad.ops import array_ops, control_flow_ops, math_ops, overloads, state
 from flowgrad.ops import init_ops, random_ops, script_ops, variable_scope  # noqa: F401
 from flowgrad.ops import clip_ops, training_ops  # noqa: F401
 from flowgrad.ops import special_math_ops  # noqa: F401
+from flowgrad.ops import incomplete_gamma_ops  # noqa: F401
 from flowgrad.ops import einsum_ops, linalg_ops, scatter_nd_ops  # noqa: F401
 from flowgrad.ops import segment_ops, sort_ops  # noqa: F401
 from flowgrad.ops import check_ops  # noqa: F401
