@@ -15,7 +15,6 @@ from typing import Any
 
 import numpy as np
 
-from flowgrad.framework.graph import name_scope
 from flowgrad.framework.op_call import apply_op, argument_error
 from flowgrad.framework.registry import defop, register_op
 from flowgrad.framework.tensor import TensorBase, convert_to_tensor
