@@ -339,10 +339,7 @@ def xw_plus_b(x: Any, weights: Any, biases: Any, name: str | None = None) -> Any
         name: A name for the operation (optional).
     """
     with name_scope(name, "xw_plus_b", [x, weights, biases]) as scope:
-        x = convert_to_tensor(_as_value(x), name="x")
-        weights = convert_to_tensor(_as_value(weights), name="weights")
-        biases = convert_to_tensor(_as_value(biases), name="biases")
-        return bias_add(matmul(x, weights), biases, name=scope)
+        return bias_add(*_product(x, weights, biases), name=scope)
 
 
 def relu_layer(x: Any, weights: Any, biases: Any, name: str | None = None) -> Any:
@@ -355,7 +352,11 @@ def relu_layer(x: Any, weights: Any, biases: Any, name: str | None = None) -> An
         name: A name for the operation (optional).
     """
     with name_scope(name, "relu_layer", [x, weights, biases]) as scope:
-        x = convert_to_tensor(_as_value(x), name="x")
-        weights = convert_to_tensor(_as_value(weights), name="weights")
-        biases = convert_to_tensor(_as_value(biases), name="biases")
-        return relu(bias_add(matmul(x, weights), biases), name=scope)
+        return relu(bias_add(*_product(x, weights, biases)), name=scope)
+
+
+def _product(x: Any, weights: Any, biases: Any) -> tuple:
+    """(x @ weights, biases) as tensors named as TensorFlow names them."""
+    x = convert_to_tensor(_as_value(x), name="x")
+    weights = convert_to_tensor(_as_value(weights), name="weights")
+    return matmul(x, weights), convert_to_tensor(_as_value(biases), name="biases")

@@ -70,6 +70,25 @@ def _grad(op: Any, out_grad: Any) -> list:
     return [None, gather_nd(reshape(out_grad, kept), indices // scale), None, None]
 
 
+def _reduce(op_type: str, what: str, sp_input: Any, axis: Any, keepdims: Any,
+            output_is_sparse: bool, name: str | None) -> Any:
+    """The dense reduction ``op_type`` of ``sp_input`` over ``axis`` (all when None)."""
+    if output_is_sparse:
+        raise NotImplementedError("tf.sparse.%s(output_is_sparse=True) (%sSparse) is not "
+                                  "supported by flowgrad" % (what, op_type))
+    if not isinstance(sp_input, SparseTensor):
+        raise TypeError("Input must be a SparseTensor.")
+    if axis is None:
+        rank = sp_input.indices.shape.as_tuple()[1] if sp_input.indices.shape.rank == 2 \
+            else None
+        if rank is None:
+            raise ValueError("tf.sparse.%s with axis=None needs a known rank" % what)
+        axis = list(range(rank))
+    return apply_op(op_type, [sp_input.indices, sp_input.values, sp_input.dense_shape,
+                              convert_to_tensor(np.asarray(axis, np.int32), dtypes.int32)],
+                    {"keep_dims": bool(keepdims)}, name=name or op_type)
+
+
 def reduce_sum(sp_input: SparseTensor, axis: Any = None, keepdims: bool | None = None,
                output_is_sparse: bool = False, name: str | None = None) -> Any:
     """The sum of ``sp_input``'s elements over ``axis`` (all when None), a dense tensor.
@@ -88,22 +107,8 @@ def reduce_sum(sp_input: SparseTensor, axis: Any = None, keepdims: bool | None =
         InvalidArgumentError: an axis is out of range.
         NotImplementedError: ``output_is_sparse`` is True.
     """
-    if output_is_sparse:
-        raise NotImplementedError("tf.sparse.reduce_sum(output_is_sparse=True) "
-                                  "(SparseReduceSumSparse) is not supported by flowgrad")
-    if not isinstance(sp_input, SparseTensor):
-        raise TypeError("Input must be a SparseTensor.")
-    if axis is None:
-        rank = sp_input.indices.shape.as_tuple()[1] if sp_input.indices.shape.rank == 2 \
-            else None
-        if rank is None:
-            raise ValueError("tf.sparse.reduce_sum with axis=None needs a known rank")
-        axis = list(range(rank))
-    return apply_op("SparseReduceSum", [sp_input.indices, sp_input.values,
-                                        sp_input.dense_shape,
-                                        convert_to_tensor(np.asarray(axis, np.int32),
-                                                          dtypes.int32)],
-                    {"keep_dims": bool(keepdims)}, name=name or "SparseReduceSum")
+    return _reduce("SparseReduceSum", "reduce_sum", sp_input, axis, keepdims, output_is_sparse,
+                   name)
 
 
 def _max_kernel(indices: Any, values: Any, shape: Any, axes: Any, *,
@@ -151,19 +156,5 @@ def reduce_max(sp_input: SparseTensor, axis: Any = None, keepdims: bool | None =
         InvalidArgumentError: an axis is out of range.
         NotImplementedError: ``output_is_sparse`` is True.
     """
-    if output_is_sparse:
-        raise NotImplementedError("tf.sparse.reduce_max(output_is_sparse=True) "
-                                  "(SparseReduceMaxSparse) is not supported by flowgrad")
-    if not isinstance(sp_input, SparseTensor):
-        raise TypeError("Input must be a SparseTensor.")
-    if axis is None:
-        rank = sp_input.indices.shape.as_tuple()[1] if sp_input.indices.shape.rank == 2 \
-            else None
-        if rank is None:
-            raise ValueError("tf.sparse.reduce_max with axis=None needs a known rank")
-        axis = list(range(rank))
-    return apply_op("SparseReduceMax", [sp_input.indices, sp_input.values,
-                                        sp_input.dense_shape,
-                                        convert_to_tensor(np.asarray(axis, np.int32),
-                                                          dtypes.int32)],
-                    {"keep_dims": bool(keepdims)}, name=name or "SparseReduceMax")
+    return _reduce("SparseReduceMax", "reduce_max", sp_input, axis, keepdims, output_is_sparse,
+                   name)
