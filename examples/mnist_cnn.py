@@ -22,7 +22,7 @@ from typing import Any, TextIO
 import numpy as np
 
 import flowgrad.compat.v1 as tf
-from flowgrad.keras.datasets import mnist
+from flowgrad.legacy_keras.datasets import mnist
 
 EVAL_BATCH = 250    # test images per evaluation run (bounds the im2col buffers)
 

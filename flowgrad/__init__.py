@@ -7,6 +7,7 @@ import sys as _sys
 
 import flowgrad.ops as _ops  # noqa: F401 - registers every op
 import flowgrad.autodiff.control_flow_grad as _cfg  # noqa: F401 - the If and While gradients
+from flowgrad import dropin as _dropin
 from flowgrad.api import exports as _exports, namespaces as _namespaces
 from flowgrad.compat import v1 as _v1  # the TF1 face, built from its table
 from flowgrad.version import VERSION as __version__  # noqa: N811 - flowgrad's: FLOWGRAD_VERSION
@@ -20,15 +21,17 @@ compat.v2 = _sys.modules[__name__]   # noqa: F821 - TensorFlow 2's API is this f
 _v1.compat = compat  # noqa: F821
 
 
+_dropin.install_keras_finder()     # import flowgrad.keras.layers: the real Keras's
+
+
 def __getattr__(name: str):  # noqa: ANN202 - PEP 562
-    """``keras`` (and ``losses``, ``metrics``, ``optimizers``, its namespaces) under the
-    drop-in with the keras extra: the real Keras 3's, loaded on first use (flowgrad/dropin.py)."""
+    """``keras`` (and ``losses``, ``metrics``, ``optimizers``, its namespaces): the real
+    Keras 3's, loaded on first use as TensorFlow 2.16+ does (the keras extra;
+    flowgrad/dropin.py)."""
     if name == "keras":
-        from flowgrad.dropin import tf_keras
-        return tf_keras()
+        return _dropin.tf_keras()
     if name in _exports.KERAS_ALIASES:     # tf.losses is tf.keras.losses
-        from flowgrad.dropin import tf_keras
-        return getattr(tf_keras(), name)
+        return getattr(_dropin.tf_keras(), name)
     raise AttributeError("module 'flowgrad' has no attribute %r" % name)
 
 

@@ -17,7 +17,10 @@ It serves every module name under ``tensorflow``:
   (``flowgrad.dropin_aliases``).
 
 The modules served are the flowgrad modules themselves, registered under both names, so
-``tensorflow.keras is flowgrad.keras``; their ``__name__`` and ``__spec__`` stay flowgrad's.
+``tensorflow.nn is flowgrad.nn``; their ``__name__`` and ``__spec__`` stay flowgrad's.
+``tf.keras`` of the TF2 face is the real Keras 3 (:func:`tf_keras`, the keras extra), as in
+TensorFlow 2.16+: ``tensorflow.keras is flowgrad.keras is keras._tf_keras.keras``. The TF1
+face's ``tf.keras`` is flowgrad's own (``flowgrad.legacy_keras``: graph mode, placeholders).
 """
 from __future__ import annotations
 
@@ -25,7 +28,6 @@ import importlib
 import importlib.abc
 import importlib.machinery
 import importlib.util
-import os
 import sys
 import types
 
@@ -153,11 +155,8 @@ def installed() -> bool:
     return any(isinstance(f, TensorFlowFinder) for f in sys.meta_path)
 
 
-#: Whether ``tf.keras`` of the installed TF2 face is the keras package (see ``tf_keras``).
-_REAL_KERAS = [False]
-
-#: The environment variable that keeps flowgrad's own Keras as ``tf.keras`` ("flowgrad").
-TF_KERAS_ENV = "FLOWGRAD_TF_KERAS"
+#: The module TensorFlow 2.16+ serves as ``tf.keras``: the keras package's ``tf.keras`` API.
+_KERAS_API = "keras._tf_keras.keras"
 
 
 def real_keras_available() -> bool:
@@ -167,23 +166,39 @@ def real_keras_available() -> bool:
 
 
 def tf_keras() -> types.ModuleType:
-    """``tf.keras`` of the drop-in's TF2 face: the real Keras 3's ``keras._tf_keras.keras``,
-    the module TensorFlow 2.16+ serves as ``tf.keras``.
+    """``tf.keras`` of the TF2 face: the real Keras 3's ``keras._tf_keras.keras``, the module
+    TensorFlow 2.16+ serves as ``tf.keras``, running on flowgrad as its TensorFlow.
+
+    Keras imports ``tensorflow``: the first use registers flowgrad under that name
+    (:func:`install_as_tensorflow`), as the drop-in does.
+
+    Returns:
+      The module; the face binds it (and ``tf.losses``, ``tf.metrics``, ``tf.optimizers``).
 
     Raises:
       ImportError: the keras extra is not installed (as TensorFlow 2.16+ without the keras
-        package, ``tf.keras`` cannot be served).
-      AttributeError: the drop-in does not serve the real Keras (the face then has its own).
+        package, ``tf.keras`` cannot be served), the real TensorFlow is already imported in
+        this process, or flowgrad is installed as TensorFlow 1 (Keras 3 needs TensorFlow 2).
     """
-    if not _REAL_KERAS[0]:
-        raise AttributeError("module 'flowgrad' has no attribute 'keras'")
     if not real_keras_available():
         raise ImportError(
             "tf.keras is the keras package (Keras 3), as in TensorFlow 2.16+, and it is not "
-            "installed: pip install flowgrad[keras] (or set %s=flowgrad for flowgrad's own "
-            "Keras)" % TF_KERAS_ENV, name="keras")
-    module = importlib.import_module("keras._tf_keras.keras")
-    _face().__dict__["keras"] = module
+            "installed: pip install flowgrad[keras]", name="keras")
+    if installed() and _API[0] == 1:
+        raise ImportError(
+            "tf.keras of the TF2 face is Keras 3, which runs on TensorFlow 2, and flowgrad is "
+            "installed as TensorFlow 1 (install_as_tensorflow(version=1), --tf1): use the TF1 "
+            "face's tf.keras (tf.compat.v1.keras)", name="keras")
+    try:
+        install_as_tensorflow()
+    except ImportError as e:
+        raise ImportError("tf.keras: Keras 3 imports `tensorflow`, which must be flowgrad; "
+                          + str(e), name="keras") from None
+    module = importlib.import_module(_KERAS_API)
+    face = sys.modules["flowgrad"]
+    face.__dict__["keras"] = module
+    for name in _tf2_aliases():         # tf.losses is tf.keras.losses
+        face.__dict__[name] = getattr(module, name)
     return module
 
 
@@ -191,6 +206,34 @@ def _tf2_aliases() -> tuple:
     """The TF2 namespaces that are ``tf.keras``'s (``tf.losses``, ...)."""
     from flowgrad.api.exports import KERAS_ALIASES
     return KERAS_ALIASES
+
+
+class KerasFinder(importlib.abc.MetaPathFinder):
+    """Serves ``flowgrad.keras`` and the names under it (``import flowgrad.keras.layers``) as
+    the real Keras's modules of ``tf.keras`` (the attributes of ``keras._tf_keras.keras``, else
+    its submodules of that name): the same module objects, so ``flowgrad.keras.layers is
+    tf.keras.layers``."""
+
+    _NAME = "flowgrad.keras"
+
+    def find_spec(self, fullname: str, path, target=None):  # noqa: ANN001, ANN201
+        if fullname != self._NAME and not fullname.startswith(self._NAME + "."):
+            return None
+        module, name = tf_keras(), _KERAS_API
+        for part in fullname.split(".")[2:]:     # the attribute chain, as tf.keras.layers is
+            name += "." + part
+            value = getattr(module, part, None)
+            module = value if isinstance(value, types.ModuleType) else \
+                importlib.import_module(name)
+        return importlib.machinery.ModuleSpec(fullname, _ExistingModuleLoader(module),
+                                              is_package=hasattr(module, "__path__"))
+
+
+def install_keras_finder() -> None:
+    """Puts :class:`KerasFinder` first on ``sys.meta_path`` (once): ``import flowgrad.keras``
+    then loads the real Keras, on first use only."""
+    if not any(isinstance(f, KerasFinder) for f in sys.meta_path):
+        sys.meta_path.insert(0, KerasFinder())
 
 
 def install_as_tensorflow(version: int = 2) -> None:
@@ -228,11 +271,6 @@ def install_as_tensorflow(version: int = 2) -> None:
     if not installed():
         _API[0] = version
         sys.meta_path.insert(0, TensorFlowFinder())
-        if version == 2 and os.environ.get(TF_KERAS_ENV, "keras") != "flowgrad":
-            _face().__dict__.pop("keras", None)   # tf.keras: the real Keras, on first use
-            for name in _tf2_aliases():           # and tf.losses, tf.metrics, tf.optimizers
-                _face().__dict__.pop(name, None)
-            _REAL_KERAS[0] = True
         if version == 1:
             face = _face()
             face.disable_v2_behavior()         # TF 1.x starts in graph mode

@@ -370,7 +370,7 @@ def test_python_iteration_in_graph_mode_is_an_error():
 
 
 def test_keras_mnist_load_data_as_keras_returns_it(tmp_path, monkeypatch):
-    from flowgrad.keras.datasets import mnist
+    from flowgrad.legacy_keras.datasets import mnist
     monkeypatch.setenv("KERAS_HOME", str(tmp_path))         # an empty cache
     (x_train, y_train), (x_test, y_test) = mnist.load_data()
     assert x_train.shape == (60000, 28, 28) and x_train.dtype == np.uint8
@@ -383,7 +383,7 @@ def test_keras_mnist_load_data_as_keras_returns_it(tmp_path, monkeypatch):
 
 
 def test_keras_mnist_prefers_a_valid_copy_in_the_keras_cache(tmp_path, monkeypatch):
-    from flowgrad.keras.datasets import mnist
+    from flowgrad.legacy_keras.datasets import mnist
     monkeypatch.setenv("KERAS_HOME", str(tmp_path))
     (tmp_path / "datasets").mkdir()
     small = {"x_train": np.full((3, 28, 28), 7, np.uint8), "y_train": np.arange(3, dtype=np.uint8),
@@ -397,7 +397,7 @@ def test_keras_mnist_prefers_a_valid_copy_in_the_keras_cache(tmp_path, monkeypat
 
 
 def test_datasets_needing_a_download_say_so(tmp_path, monkeypatch):
-    from flowgrad.keras.datasets import DatasetDownloadRequiredError, cifar10, fashion_mnist
+    from flowgrad.legacy_keras.datasets import DatasetDownloadRequiredError, cifar10, fashion_mnist
     monkeypatch.setenv("KERAS_HOME", str(tmp_path))
     with pytest.raises(DatasetDownloadRequiredError, match="fashion_mnist.load_data\\(\\) needs "
                        ".*fashion-mnist/train-labels-idx1-ubyte.gz.*the download failed"):
@@ -407,7 +407,7 @@ def test_datasets_needing_a_download_say_so(tmp_path, monkeypatch):
 
 
 def test_mnist_through_a_dataset_pipeline(eager):
-    from flowgrad.keras.datasets import mnist
+    from flowgrad.legacy_keras.datasets import mnist
     (x_train, y_train), _ = mnist.load_data()
     ds = Dataset.from_tensor_slices((x_train[:100], y_train[:100])).map(
         lambda x, y: (tf.cast(x, tf.float32) / 255.0, tf.cast(y, tf.int64))).batch(32)

@@ -15,8 +15,8 @@ import pytest
 
 from flowgrad.datasets import download as dl
 from flowgrad.datasets import mnist as idx
-from flowgrad.keras.datasets import DatasetDownloadRequiredError, cifar10, fashion_mnist
-from flowgrad.keras.datasets import mnist as keras_mnist
+from flowgrad.legacy_keras.datasets import DatasetDownloadRequiredError, cifar10, fashion_mnist
+from flowgrad.legacy_keras.datasets import mnist as keras_mnist
 
 SAMPLE = idx.SAMPLE_DIR
 

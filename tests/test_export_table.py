@@ -4,9 +4,8 @@ import pytest
 
 import flowgrad
 import flowgrad.compat.v1 as v1
-from flowgrad import dropin
 from flowgrad.api import namespaces
-from flowgrad.api.exports import EXPORTS, KERAS_ALIASES
+from flowgrad.api.exports import EXPORTS
 
 FACES = {"tf": flowgrad, "tf.compat.v1": v1}
 #: TF1 names the face loads on first use (absl's, the flags extra), outside the table.
@@ -20,10 +19,7 @@ def _public(names) -> set:
 @pytest.mark.parametrize("path", sorted(EXPORTS))
 def test_every_entry_is_the_object_its_namespace_shows(path):
     module = FACES.get(path) or namespaces.namespace(path)
-    real_keras = path == "tf" and dropin._REAL_KERAS[0]    # the drop-in serves Keras 3's
-    for name, source in EXPORTS[path].items():
-        if real_keras and name in ("keras",) + KERAS_ALIASES:
-            continue
+    for name, source in EXPORTS[path].items():     # tf.keras: the real Keras 3's module
         assert getattr(module, name) is namespaces.resolve(source), (path, name, source)
 
 

@@ -26,7 +26,7 @@ LAYERS: list[tuple[str, list[str]]] = [
     ("ops", ["flowgrad.ops"]),
     ("runtime", ["flowgrad.runtime", "flowgrad.autograph"]),
     ("autodiff", ["flowgrad.autodiff"]),
-    ("libraries", ["flowgrad.train", "flowgrad.keras", "flowgrad.layers", "flowgrad.losses",
+    ("libraries", ["flowgrad.train", "flowgrad.legacy_keras", "flowgrad.layers", "flowgrad.losses",
                    "flowgrad.metrics", "flowgrad.data", "flowgrad.datasets",
                    "flowgrad.distribute", "flowgrad.distributions", "flowgrad.debug",
                    "flowgrad.summary", "flowgrad.testing", "flowgrad.module", "flowgrad.rnn",

@@ -45,11 +45,13 @@ def test_int_shape_of_tensors_placeholders_and_variables():
 
 
 def test_clear_session_resets_the_graph_and_runs_callbacks():
+    """The TF1 face's Keras: its clear_session hooks (on_clear_session is its own)."""
+    legacy = tf1.keras.backend
     calls = []
-    K.on_clear_session(lambda: calls.append(1))
+    legacy.on_clear_session(lambda: calls.append(1))
     g = tf1.get_default_graph()
     tf1.constant(1.0)
-    K.clear_session()
+    legacy.clear_session()
     assert tf1.get_default_graph() is not g and not tf1.get_default_graph().get_operations()
     assert calls == [1]
-    K._clear_session_callbacks.pop()
+    legacy._clear_session_callbacks.pop()

@@ -81,7 +81,7 @@ def test_cross_entropies():
         losses.categorical_crossentropy(onehot, probs[:, :3])
     with pytest.raises(ValueError, match="Invalid value for argument `reduction`"):
         losses.MeanSquaredError(reduction="avg")
-    assert losses.get("mse") is losses.mean_squared_error
+    assert losses.get("mse") is losses.mse
     assert isinstance(losses.get("Huber"), losses.Huber)
 
 
@@ -90,7 +90,7 @@ def test_metrics_update_result_reset():
     m.update_state([1.0, 2.0, 3.0])
     m.update_state([10.0], sample_weight=[2.0])
     np.testing.assert_allclose(_np(m.result()), (1 + 2 + 3 + 20) / 5)
-    assert [v.name for v in m.variables] == ["total:0", "count:0"]
+    assert [v.name for v in m.variables] == ["total", "count"]   # TF 2.21 + Keras 3
     m.reset_state()
     assert _np(m.result()) == 0.0
     labels = np.array([0, 3, 1, 2, 2, 0])

@@ -169,15 +169,16 @@ def test_ten_steps_under_function_match_eager(name, make, ref):
 
 
 def test_minimize_with_a_callable_loss():
-    """Keras's RMSprop docstring example."""
-    opt = tf.keras.optimizers.RMSprop(learning_rate=0.1)
+    """Keras's RMSprop docstring example. ``minimize`` is the TF1 face's Keras's (Keras 3, the
+    TF2 face's tf.keras, has none)."""
+    opt = tf1.keras.optimizers.RMSprop(learning_rate=0.1)
     var1 = tf.Variable(10.0)
     opt.minimize(lambda: (var1 ** 2) / 2.0, [var1])
     assert str(var1.numpy()) == "9.683772"
 
 
 def test_minimize_with_a_tensor_loss_needs_its_tape():
-    opt = tf.keras.optimizers.SGD(0.5)
+    opt = tf1.keras.optimizers.SGD(0.5)           # the TF1 face's Keras: Keras 3 has no minimize
     v = tf.Variable(2.0)
     with tf.GradientTape() as tape:
         loss = v * v
@@ -215,8 +216,8 @@ def test_apply_gradients_returns_iterations_and_knows_its_variables():
     opt = tf.keras.optimizers.Adam(0.1)
     it = opt.apply_gradients([(tf.constant([1.0, 1.0]), a)])
     assert it is opt.iterations and it.numpy() == 1 and it.dtype == tf.int64
-    assert [v.name for v in opt.variables] == ["iteration:0", "learning_rate:0",
-                                               "Variable_0_momentum:0", "Variable_0_velocity:0"]
+    assert [v.name for v in opt.variables] == ["iteration", "learning_rate",   # TF 2.21's
+                                               "Variable_0_momentum", "Variable_0_velocity"]
     assert not any(v.trainable for v in opt.variables)
     with pytest.raises(ValueError, match="Unknown variable"):
         opt.apply_gradients([(tf.constant(1.0), b)])
@@ -224,7 +225,9 @@ def test_apply_gradients_returns_iterations_and_knows_its_variables():
 
 def test_gradient_of_the_wrong_shape_is_an_error():
     v = tf.Variable([1.0, 2.0])
-    with pytest.raises(ValueError, match=r"Cannot update variable Variable:0 of shape \(2,\)"):
+    with pytest.raises(tf.errors.InvalidArgumentError,       # TensorFlow 2.21's kernel error
+                       match=r"Cannot update variable .*with shape \[2\] using a Tensor with "
+                             r"shape \[3, ?2\], shapes must be equal"):
         tf.keras.optimizers.SGD(0.1).apply_gradients([(tf.ones([3, 2]), v)])
     assert v.numpy().tolist() == [1.0, 2.0]
 
@@ -277,21 +280,22 @@ def test_constructor_errors():
 
 
 def test_graph_variables_and_graph_mode_are_rejected():
-    opt = tf.keras.optimizers.SGD(0.1)
+    """The TF1 face's Keras optimizers refuse graph variables (Keras 3's need TF2)."""
+    opt = tf1.keras.optimizers.SGD(0.1)
     tf1.disable_eager_execution()
     with tf1.Graph().as_default():
         v = tf1.Variable(1.0)
         with pytest.raises(TypeError, match="Keras optimizers update eager variables"):
             opt.apply_gradients([(tf1.constant(1.0), v)])
         with pytest.raises(RuntimeError, match="eager variable can only be created in eager"):
-            tf.keras.optimizers.SGD(0.1)
+            tf1.keras.optimizers.SGD(0.1)
 
 
 def test_optimizer_namespaces():
     assert tf.optimizers is tf.keras.optimizers
     assert isinstance(tf.keras.optimizers.get("adam"), tf.keras.optimizers.Adam)
     opt = tf.keras.optimizers.SGD()
-    assert tf.keras.optimizers.get(opt) is opt and opt.name == "SGD"
-    assert tf.keras.optimizers.Adagrad().name == "adagrad"
+    assert tf.keras.optimizers.get(opt) is opt and opt.name.startswith("sgd")  # sgd_1 in TF
+    assert tf.keras.optimizers.Adagrad().name.startswith("adagrad")
     with pytest.raises(ValueError, match="Could not interpret optimizer identifier"):
         tf.keras.optimizers.get("nope")

@@ -161,11 +161,21 @@ def test_tf_keras_is_the_real_keras_under_the_drop_in(tmp_path):
     lines = dict(line.split(" ", 1) for line in out.splitlines())
     assert lines["same"] == "True keras._tf_keras.keras True 1e-07"
     assert lines["model"] == "True"
-    env = dict(os.environ, PYTHONPATH=str(ROOT), FLOWGRAD_TF_KERAS="flowgrad")
-    kept = subprocess.run([sys.executable, "-m", "flowgrad", "-c",
-                           "import tensorflow as tf; print(tf.keras.__name__)"],
-                          capture_output=True, text=True, env=env, timeout=300)
-    assert kept.stdout.strip() == "flowgrad.keras"
+    # without the drop-in: `import flowgrad as tf; tf.keras` is the same Keras 3, and its
+    # first use registers flowgrad as `tensorflow` (Keras imports it)
+    env = dict(os.environ, PYTHONPATH=str(ROOT))
+    plain = subprocess.run([sys.executable, "-c", textwrap.dedent("""
+        import sys
+        import flowgrad as tf
+        print("tensorflow" in sys.modules)
+        from flowgrad import keras
+        import flowgrad.keras.layers as layers
+        print(keras.__name__, layers is tf.keras.layers, sys.modules["tensorflow"] is tf,
+              tf.losses is keras.losses, tf.compat.v1.keras.__name__)
+        """)], capture_output=True, text=True, env=env, timeout=300)
+    assert plain.returncode == 0, plain.stderr[-3000:]
+    assert plain.stdout.split() == ["False", "keras._tf_keras.keras", "True", "True", "True",
+                                    "flowgrad.legacy_keras"]
 
 
 def test_keras_suite_fast_subset_keeps_passing():

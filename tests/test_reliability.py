@@ -400,7 +400,7 @@ def test_feeding_out_of_range_integer_is_a_type_error():
 
 
 def _keras(name):
-    return getattr(flowgrad.keras.optimizers, name)(0.1)
+    return getattr(tf.keras.optimizers, name)(0.1)
 
 
 def _tf1(name):
@@ -431,7 +431,7 @@ def test_eager_apply_gradients_with_a_wrong_shape_changes_nothing(make, name):
 def test_eager_sparse_gradient_of_wrong_row_shape_changes_nothing():
     with eager():
         a = flowgrad.Variable(np.ones((3, 2), np.float32), name="table")
-        opt = flowgrad.keras.optimizers.SGD(0.1)
+        opt = tf.keras.optimizers.SGD(0.1)
         bad = tf.IndexedSlices(flowgrad.constant([[1.0, 1.0, 1.0]]), flowgrad.constant([0]),
                                flowgrad.constant([3, 3]))
         with pytest.raises(errors.InvalidArgumentError, match="variable table"):

@@ -2,7 +2,9 @@
 
 ``import flowgrad as tf``: tf.nn, tf.math, tf.linalg, tf.keras.layers, ... against TensorFlow 2's
 API (tests/tf2_sub_names.py); ``import flowgrad.compat.v1 as tf``: tf.nn, tf.train, tf.layers, ...
-against TensorFlow 1's (tests/tf1_sub_names.py). Three rules:
+against TensorFlow 1's (tests/tf1_sub_names.py). ``tf.keras`` of the TF2 face is the keras
+package's own ``tf.keras`` (Keras 3, as in TensorFlow 2.16+), not checked against a golden list:
+it must be that package's module and have the names programs use. Three rules:
 
 1. every name a sub-namespace shows (``dir()``) is TensorFlow's name there, or one of the few
    flowgrad extensions listed below;
@@ -12,10 +14,9 @@ against TensorFlow 1's (tests/tf1_sub_names.py). Three rules:
 
 ``python tests/test_sub_namespaces.py`` prints, per namespace, how many of TensorFlow's names
 flowgrad has and lacks. At the time of writing (has/lacks): TF2 face -- nn 44/46, math 88/44,
-linalg 29/40, random 6/23, data 4/10, keras 16/8, keras.layers 43/102, keras.losses 18/33,
-keras.optimizers 6/12, keras.metrics 25/56, keras.activations 14/3, keras.initializers 32/2,
-config 10/10, debugging 18/14, autodiff 2/0, train 7/20, summary 11/6, saved_model 3/28,
-errors 18/17, dtypes 21/11, nest 4/1; TF1 face -- nn 56/57, train 27/92, layers 23/14,
+linalg 29/40, random 6/23, data 4/10, config 10/10, debugging 18/14, autodiff 2/0, train 7/20,
+summary 11/6, saved_model 3/28, errors 18/17, dtypes 21/11, nest 4/1; TF1 face -- nn 56/57,
+train 27/92, layers 23/14,
 losses 16/1, math 88/44, linalg 30/37, random 8/24, data 9/9, summary 6/12, nn.rnn_cell 10/0,
 errors 17/20.
 """
@@ -60,16 +61,6 @@ TF2_REQUIRED = {
         einsum svd qr""",
     "random": "normal uniform truncated_normal set_seed shuffle categorical",
     "data": "Dataset AUTOTUNE",
-    "keras": """Sequential Model Input layers losses optimizers metrics activations
-        initializers""",
-    "keras.layers": """Dense Conv2D Flatten Dropout MaxPooling2D Input Layer BatchNormalization
-        LSTM Embedding Activation ReLU""",
-    "keras.losses": """MeanSquaredError SparseCategoricalCrossentropy CategoricalCrossentropy
-        BinaryCrossentropy mean_squared_error get""",
-    "keras.optimizers": "SGD Adam RMSprop Optimizer get",
-    "keras.metrics": "Mean Accuracy SparseCategoricalAccuracy CategoricalAccuracy",
-    "keras.activations": "relu softmax sigmoid tanh get",
-    "keras.initializers": "GlorotUniform Zeros Ones RandomNormal get",
     "config": "experimental list_physical_devices",
     "debugging": "check_numerics enable_check_numerics assert_equal",
     "autodiff": "ForwardAccumulator GradientTape",
@@ -91,6 +82,19 @@ TF2_REQUIRED = {
         length substr lower upper strip format unicode_split unicode_decode bytes_split""",
     "sparse": "SparseTensor to_dense from_dense",
     "ragged": "constant",
+}
+
+#: tf.keras names tutorials and common programs use: the real Keras 3's ``tf.keras`` has them.
+TF2_KERAS_REQUIRED = {
+    "": "Sequential Model Input layers losses optimizers metrics activations initializers",
+    "layers": """Dense Conv2D Flatten Dropout MaxPooling2D Input Layer BatchNormalization LSTM
+        Embedding Activation ReLU""",
+    "losses": """MeanSquaredError SparseCategoricalCrossentropy CategoricalCrossentropy
+        BinaryCrossentropy mse get""",
+    "optimizers": "SGD Adam RMSprop Optimizer get",
+    "metrics": "Mean Accuracy SparseCategoricalAccuracy CategoricalAccuracy",
+    "activations": "relu softmax sigmoid tanh get",
+    "initializers": "GlorotUniform Zeros Ones RandomNormal get",
 }
 
 #: TF1 names tutorials and common programs use: these must exist.
@@ -195,11 +199,12 @@ def test_every_listed_extension_exists():
 
 def test_hidden_modules_and_helpers_stay_importable():
     """Leaving a name out of dir() does not break the code that imports it."""
-    for name in ("flowgrad.data.dataset_ops", "flowgrad.keras.layers.core", "flowgrad.train.adam",
-                 "flowgrad.layers.core", "flowgrad.losses.losses_impl", "flowgrad.random_api"):
+    for name in ("flowgrad.data.dataset_ops", "flowgrad.legacy_keras.layers.core",
+                 "flowgrad.train.adam", "flowgrad.layers.core", "flowgrad.losses.losses_impl",
+                 "flowgrad.random_api"):
         assert isinstance(importlib.import_module(name), types.ModuleType), name
-    assert "LossFunctionWrapper" not in dir(flowgrad.keras.losses)
-    assert flowgrad.keras.losses.LossFunctionWrapper is not None
+    assert "LossFunctionWrapper" not in dir(v1.keras.losses)
+    assert v1.keras.losses.LossFunctionWrapper is not None
     assert "get_memory_growth" in dir(flowgrad.config.experimental)
 
 
@@ -211,8 +216,8 @@ def test_added_names_are_tensorflows_aliases_of_flowgrad_functions():
     assert v1.math.invert_permutation is math.invert_permutation is v1.invert_permutation
     assert v1.linalg.transpose is v1.linalg.matrix_transpose is linalg.matrix_transpose
     assert keras.layers.GlobalAvgPool2D is keras.layers.GlobalAveragePooling2D
-    assert keras.metrics.mse is keras.metrics.MSE is keras.losses.mean_squared_error
-    assert keras.metrics.mae is keras.losses.mean_absolute_error
+    assert keras.metrics.mse is keras.metrics.MSE is keras.losses.mse
+    assert keras.metrics.mae is keras.losses.mae
     assert keras.metrics.sparse_categorical_crossentropy is \
         keras.losses.sparse_categorical_crossentropy
     assert v1.nn.avg_pool_v2 is nn.avg_pool and v1.nn.max_pool_v2 is nn.max_pool
@@ -221,6 +226,18 @@ def test_added_names_are_tensorflows_aliases_of_flowgrad_functions():
     assert v1.train.piecewise_constant_decay is v1.train.piecewise_constant
     assert flowgrad.dtypes.float32 is flowgrad.float32 and flowgrad.dtypes.cast is flowgrad.cast
     assert flowgrad.dtypes.as_dtype("int32") is flowgrad.dtypes.int32
+
+
+@pytest.mark.parametrize("ns", sorted(TF2_KERAS_REQUIRED))
+def test_tf_keras_is_the_keras_packages_with_the_names_programs_use(ns):
+    pytest.importorskip("keras", reason="tf.keras needs the keras extra")
+    real = importlib.import_module("keras._tf_keras.keras")
+    module, theirs = flowgrad.keras, real
+    for part in filter(None, ns.split(".")):
+        module, theirs = getattr(module, part), getattr(theirs, part)
+    assert module is theirs
+    missing = sorted(n for n in TF2_KERAS_REQUIRED[ns].split() if not hasattr(module, n))
+    assert not missing, "tf.keras.%s lacks %s" % (ns, missing)
 
 
 def test_tf1_linalg_transpose_swaps_the_last_two_axes():

@@ -12,7 +12,7 @@
   names is written as TF2's entries plus its own (the end of this file).
 
 A source is ``"module:attribute"`` (an object), ``"module"`` (a module that is also a
-TensorFlow namespace: ``tf.keras`` is the ``flowgrad.keras`` package) or the key of another
+TensorFlow namespace: ``tf.data`` is the ``flowgrad.data`` package) or the key of another
 namespace of the table (``"tf.train"``). A face shows exactly its table's names: adding a
 public name is one line here (golden tests: tests/test_namespace.py, tests/tf2_names.py,
 tests/tf1_names.py). The first version was generated from the faces as they were (star
@@ -24,8 +24,11 @@ from __future__ import annotations
 EXTENSIONS = frozenset({"explain_gradient", "safe_norm", "debug", "datasets",
                         "install_as_tensorflow"})
 
-#: TF2 namespaces that are ``tf.keras``'s (``tf.losses`` is ``tf.keras.losses``): the real
-#: Keras's under the drop-in with the keras extra (flowgrad/dropin.py).
+#: ``tf.keras`` of the TF2 face: the real Keras 3 (the keras extra), loaded on first use as
+#: TensorFlow 2.16+ does (flowgrad/dropin.py); ``flowgrad.keras`` is its module name.
+KERAS = "flowgrad.keras"
+
+#: TF2 namespaces that are ``tf.keras``'s (``tf.losses`` is ``tf.keras.losses``).
 KERAS_ALIASES = ("losses", "metrics", "optimizers")
 
 EXPORTS: dict[str, dict[str, str]] = {
@@ -1032,7 +1035,7 @@ EXPORTS: dict[str, dict[str, str]] = {
         "is_numeric_tensor": "flowgrad.ops.check_ops:is_numeric_tensor",
         "is_strictly_increasing": "flowgrad.ops.check_ops:is_strictly_increasing",
         "is_tensor": "flowgrad.ops.tensor_like:is_tensor",
-        "keras": "flowgrad.keras",
+        "keras": "flowgrad.legacy_keras",
         "layers": "flowgrad.layers",
         "lbeta": "flowgrad.ops.special_math_ops:lbeta",
         "less": "flowgrad.ops.comparison_ops:less",

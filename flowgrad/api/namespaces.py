@@ -3,8 +3,9 @@
 A table entry's source is one of three forms:
 
 - ``"flowgrad.ops.math_ops:add"``: the attribute ``add`` of that module;
-- ``"flowgrad.keras"``: the module itself (an implementation package that is also a TensorFlow
-  namespace, such as ``tf.keras`` or ``tf.data``);
+- ``"flowgrad.data"``: the module itself (an implementation package that is also a TensorFlow
+  namespace, such as ``tf.data``; ``flowgrad.keras`` is the real Keras 3's ``tf.keras``,
+  which the TF2 face loads on first use);
 - ``"tf.math"``: another namespace of the table, built by :func:`namespace`.
 
 The two faces (``flowgrad/__init__.py``, ``flowgrad/compat/v1.py``) bind their names with
@@ -18,7 +19,7 @@ import importlib
 import types
 from typing import Any
 
-from flowgrad.api.exports import EXPORTS
+from flowgrad.api.exports import EXPORTS, KERAS
 
 _built: dict[str, types.ModuleType] = {}
 
@@ -43,7 +44,7 @@ def is_namespace(source: str) -> bool:
       source: A table entry's source.
 
     Returns:
-      True for ``"tf.math"`` and ``"flowgrad.keras"``, False for ``"module:attribute"``.
+      True for ``"tf.math"`` and ``"flowgrad.data"``, False for ``"module:attribute"``.
     """
     return ":" not in source
 
@@ -95,8 +96,22 @@ def namespace(path: str) -> types.ModuleType:
     return view
 
 
+def is_real_keras(source: str) -> bool:
+    """Whether the entry ``source`` is the real Keras 3 (``tf.keras``, ``tf.losses``, ...):
+    the TF2 face loads those on first use (its ``__getattr__``), as TensorFlow 2.16+ does.
+
+    Args:
+      source: A table entry's source.
+
+    Returns:
+      True for ``"flowgrad.keras"`` and the modules under it.
+    """
+    return source == KERAS or source.startswith(KERAS + ".")
+
+
 def populate(face: dict, path: str) -> list:
-    """Binds every name of the namespace ``path`` into a face module's globals ``face``.
+    """Binds every name of the namespace ``path`` into a face module's globals ``face`` (the
+    real Keras's names are left to the face's ``__getattr__``: :func:`is_real_keras`).
 
     Args:
       face: The face module's ``globals()``.
@@ -106,7 +121,8 @@ def populate(face: dict, path: str) -> list:
       The public names bound, sorted (the face's ``__all__``; ``tf.__internal__`` is not one).
     """
     entries = EXPORTS[path]
-    values = {name: resolve(source) for name, source in entries.items()}
+    values = {name: resolve(source) for name, source in entries.items()
+              if not is_real_keras(source)}
     face.update(values)     # after every import: a submodule loaded meanwhile rebinds nothing
     return sorted(name for name in entries if not name.startswith("_"))
 

@@ -40,12 +40,12 @@ from flowgrad.framework import dtypes, errors
 from flowgrad.framework.context import executing_eagerly, get_default_session
 from flowgrad.framework.tensor import _Ref
 from flowgrad.runtime.function import init_scope
-from flowgrad.keras.layers.base import Layer as KerasLayer
-from flowgrad.keras.layers.convolutional import Conv2D
-from flowgrad.keras.layers.core import Dense, Embedding, InputLayer
-from flowgrad.keras.models.functional import Functional
-from flowgrad.keras.models.sequential import Sequential
-from flowgrad.keras.optimizers import Optimizer as KerasOptimizer
+from flowgrad.legacy_keras.layers.base import Layer as KerasLayer
+from flowgrad.legacy_keras.layers.convolutional import Conv2D
+from flowgrad.legacy_keras.layers.core import Dense, Embedding, InputLayer
+from flowgrad.legacy_keras.models.functional import Functional
+from flowgrad.legacy_keras.models.sequential import Sequential
+from flowgrad.legacy_keras.optimizers import Optimizer as KerasOptimizer
 from flowgrad.ops.state_ops import EagerVariable, Variable, global_variables_initializer
 from flowgrad.train import checkpoint_management as cm
 from flowgrad.train.optimizer import Optimizer as V1Optimizer

@@ -3,8 +3,8 @@ from __future__ import annotations
 
 from typing import Any
 
-from flowgrad.keras import constraints, initializers, regularizers
-from flowgrad.keras.layers.base import InputSpec, Layer
+from flowgrad.legacy_keras import constraints, initializers, regularizers
+from flowgrad.legacy_keras.layers.base import InputSpec, Layer
 from flowgrad.ops import array_ops, nn_impl
 
 

@@ -7,10 +7,10 @@ from flowgrad.framework.context import executing_eagerly
 from flowgrad.framework.graph import get_default_graph
 from flowgrad.framework.tensor import Tensor
 from flowgrad.runtime.function import FuncGraph
-from flowgrad.keras.layers.base import KerasTensor, Layer, _keras_scope
-from flowgrad.keras.layers.core import InputLayer
+from flowgrad.legacy_keras.layers.base import KerasTensor, Layer, _keras_scope
+from flowgrad.legacy_keras.layers.core import InputLayer
 from flowgrad.ops import array_ops
-from flowgrad.keras.models.model import Model
+from flowgrad.legacy_keras.models.model import Model
 
 
 class Sequential(Model):

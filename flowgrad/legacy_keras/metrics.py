@@ -16,12 +16,13 @@ from flowgrad.framework import dtypes
 from flowgrad.framework.context import executing_eagerly
 from flowgrad.framework.graph import GraphKeys, get_default_graph
 from flowgrad.runtime.function import FuncGraph, init_scope
-from flowgrad.keras import losses as losses_lib
-from flowgrad.keras.losses import squeeze_or_expand_to_same_rank
+from flowgrad.legacy_keras import losses as losses_lib
+from flowgrad.legacy_keras.losses import squeeze_or_expand_to_same_rank
 # Keras 2's metric functions of these names are its loss functions
-from flowgrad.keras.losses import (MAE, MSE, binary_crossentropy, categorical_crossentropy, mae,
-                                   mean_absolute_error, mean_squared_error, mse,
-                                   sparse_categorical_crossentropy)
+from flowgrad.legacy_keras.losses import (MAE, MSE, binary_crossentropy,
+                                          categorical_crossentropy, mae,
+                                          mean_absolute_error, mean_squared_error, mse,
+                                          sparse_categorical_crossentropy)
 from flowgrad.ops import array_ops, math_ops
 from flowgrad.ops.state_ops import EagerVariable, Variable
 
@@ -40,7 +41,7 @@ class Metric:
     """
 
     def __init__(self, name: str | None = None, dtype: Any = None):
-        from flowgrad.keras.layers.base import to_snake_case
+        from flowgrad.legacy_keras.layers.base import to_snake_case
         self.name = name or to_snake_case(type(self).__name__)
         self._dtype = dtypes.as_dtype(dtype or "float32")
         self._variables: list = []

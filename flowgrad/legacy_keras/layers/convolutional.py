@@ -4,9 +4,9 @@ from __future__ import annotations
 
 from typing import Any
 
-from flowgrad.keras import activations, regularizers
-from flowgrad.keras.layers.base import InputSpec, Layer
-from flowgrad.keras.layers.core import add_kernel_and_bias, set_weight_options
+from flowgrad.legacy_keras import activations, regularizers
+from flowgrad.legacy_keras.layers.base import InputSpec, Layer
+from flowgrad.legacy_keras.layers.core import add_kernel_and_bias, set_weight_options
 from flowgrad.ops import conv_ops, math_ops, nn_ops, pooling_ops
 
 
@@ -30,7 +30,7 @@ def _padding(padding: str) -> str:
 
 def _data_format(data_format: str | None) -> str:
     if data_format is None:
-        from flowgrad.keras import backend
+        from flowgrad.legacy_keras import backend
         data_format = backend.image_data_format()
     if data_format not in ("channels_last", "channels_first"):
         raise ValueError("The `data_format` argument must be one of {'channels_first', "

@@ -15,7 +15,7 @@ import numpy as np
 
 from flowgrad.datasets import mnist as _idx
 from flowgrad.datasets.download import digest_check
-from flowgrad.keras.datasets._cache import cached, fetch
+from flowgrad.legacy_keras.datasets._cache import cached, fetch
 
 ORIGIN = "https://storage.googleapis.com/tensorflow/tf-keras-datasets/mnist.npz"
 #: SHA-256 of Keras's ``mnist.npz`` (the hash Keras checks).

@@ -7,7 +7,7 @@ from typing import Any
 
 import numpy as np
 
-from flowgrad.keras.utils import Progbar
+from flowgrad.legacy_keras.utils import Progbar
 
 
 class Callback:

@@ -11,8 +11,8 @@ from flowgrad.framework.context import executing_eagerly
 from flowgrad.framework.graph import get_default_graph
 from flowgrad.framework.tensor import convert_to_tensor
 from flowgrad.runtime.function import FuncGraph
-from flowgrad.keras import activations, constraints, initializers, regularizers
-from flowgrad.keras.layers.base import InputSpec, KerasTensor, Layer, Node
+from flowgrad.legacy_keras import activations, constraints, initializers, regularizers
+from flowgrad.legacy_keras.layers.base import InputSpec, KerasTensor, Layer, Node
 from flowgrad.ops import array_ops, math_ops, nn_ops, random_ops
 
 

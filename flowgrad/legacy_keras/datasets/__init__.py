@@ -2,7 +2,7 @@
 downloaded into it (checksum verified) when absent, as Keras does; MNIST also from the full
 set flowgrad finds offline, else its bundled sample. ``$FLOWGRAD_OFFLINE=1`` forbids
 downloads."""
-from flowgrad.keras.datasets import cifar10, fashion_mnist, mnist
-from flowgrad.keras.datasets._cache import DatasetDownloadRequiredError
+from flowgrad.legacy_keras.datasets import cifar10, fashion_mnist, mnist
+from flowgrad.legacy_keras.datasets._cache import DatasetDownloadRequiredError
 
 __all__ = ["mnist", "fashion_mnist", "cifar10", "DatasetDownloadRequiredError"]

@@ -1,7 +1,7 @@
 """``keras.layers``: the Layer base class and the built-in layers."""
-from flowgrad.keras.layers.activation_layers import ELU, LeakyReLU, ReLU, Rescaling, Softmax
-from flowgrad.keras.layers.base import InputSpec, Layer
-from flowgrad.keras.layers.convolutional import (
+from flowgrad.legacy_keras.layers.activation_layers import ELU, LeakyReLU, ReLU, Rescaling, Softmax
+from flowgrad.legacy_keras.layers.base import InputSpec, Layer
+from flowgrad.legacy_keras.layers.convolutional import (
     AveragePooling2D,
     AvgPool2D,
     Conv2D,
@@ -10,7 +10,7 @@ from flowgrad.keras.layers.convolutional import (
     MaxPool2D,
     MaxPooling2D,
 )
-from flowgrad.keras.layers.core import (
+from flowgrad.legacy_keras.layers.core import (
     Activation,
     Dense,
     Dropout,
@@ -21,7 +21,7 @@ from flowgrad.keras.layers.core import (
     Lambda,
     Reshape,
 )
-from flowgrad.keras.layers.merging import (
+from flowgrad.legacy_keras.layers.merging import (
     Add,
     Average,
     Concatenate,
@@ -32,8 +32,8 @@ from flowgrad.keras.layers.merging import (
     add,
     concatenate,
 )
-from flowgrad.keras.layers.normalization import BatchNormalization
-from flowgrad.keras.layers.recurrent import (
+from flowgrad.legacy_keras.layers.normalization import BatchNormalization
+from flowgrad.legacy_keras.layers.recurrent import (
     GRU,
     LSTM,
     RNN,

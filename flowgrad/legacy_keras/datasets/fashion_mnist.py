@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from flowgrad.datasets import mnist as _idx
 from flowgrad.datasets.download import digest_check
-from flowgrad.keras.datasets._cache import download_required, fetch
+from flowgrad.legacy_keras.datasets._cache import download_required, fetch
 
 _ORIGIN = "https://storage.googleapis.com/tensorflow/tf-keras-datasets/"
 _MIRROR = "https://raw.githubusercontent.com/zalandoresearch/fashion-mnist/master/data/fashion/"

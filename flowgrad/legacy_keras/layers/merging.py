@@ -4,7 +4,7 @@ from __future__ import annotations
 from functools import reduce
 from typing import Any
 
-from flowgrad.keras.layers.base import Layer
+from flowgrad.legacy_keras.layers.base import Layer
 from flowgrad.ops import array_ops, math_ops
 
 

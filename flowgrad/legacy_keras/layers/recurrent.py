@@ -16,8 +16,8 @@ from typing import Any
 from flowgrad import nest
 from flowgrad.framework import dtypes
 from flowgrad.framework.tensor import Tensor, convert_to_tensor
-from flowgrad.keras import activations, constraints, initializers, regularizers
-from flowgrad.keras.layers.base import InputSpec, Layer
+from flowgrad.legacy_keras import activations, constraints, initializers, regularizers
+from flowgrad.legacy_keras.layers.base import InputSpec, Layer
 from flowgrad.ops import array_ops, math_ops, nn_ops
 from flowgrad.ops.while_v2 import build_while
 

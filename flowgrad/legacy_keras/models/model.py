@@ -24,11 +24,11 @@ from flowgrad import nest
 from flowgrad.framework.context import executing_eagerly
 from flowgrad.framework.tensor import EagerTensor, TensorBase
 from flowgrad.runtime.function import function
-from flowgrad.keras import callbacks as callbacks_lib
-from flowgrad.keras import losses as losses_lib
-from flowgrad.keras import metrics as metrics_lib
-from flowgrad.keras import optimizers as optimizers_lib
-from flowgrad.keras.layers.base import Layer, _keras_scope, _training_stack
+from flowgrad.legacy_keras import callbacks as callbacks_lib
+from flowgrad.legacy_keras import losses as losses_lib
+from flowgrad.legacy_keras import metrics as metrics_lib
+from flowgrad.legacy_keras import optimizers as optimizers_lib
+from flowgrad.legacy_keras.layers.base import Layer, _keras_scope, _training_stack
 from flowgrad.ops import math_ops
 from flowgrad.autodiff.tape import GradientTape
 
@@ -622,7 +622,7 @@ class Model(Layer):
                 print_fn: Any = None, expand_nested: bool = False,
                 show_trainable: bool = False, layer_range: Any = None) -> None:
         """Prints the layers, their output shapes and parameter counts (Keras's table)."""
-        from flowgrad.keras.models.summary import print_summary
+        from flowgrad.legacy_keras.models.summary import print_summary
         print_summary(self, print_fn or print, line_length)
 
 

@@ -3,8 +3,8 @@ from __future__ import annotations
 
 from typing import Any
 
-from flowgrad.keras import activations
-from flowgrad.keras.layers.base import Layer
+from flowgrad.legacy_keras import activations
+from flowgrad.legacy_keras.layers.base import Layer
 
 
 class ReLU(Layer):

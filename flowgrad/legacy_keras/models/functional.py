@@ -5,9 +5,9 @@ from __future__ import annotations
 from typing import Any
 
 from flowgrad import nest
-from flowgrad.keras.layers.base import InputSpec, KerasTensor, Layer, Node
-from flowgrad.keras.layers.core import InputLayer
-from flowgrad.keras.models.model import Model, is_functional_call
+from flowgrad.legacy_keras.layers.base import InputSpec, KerasTensor, Layer, Node
+from flowgrad.legacy_keras.layers.core import InputLayer
+from flowgrad.legacy_keras.models.model import Model, is_functional_call
 
 
 def _producer(t: KerasTensor) -> Node:

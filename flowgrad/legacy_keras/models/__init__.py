@@ -1,7 +1,7 @@
 """``keras.models``: Model (subclassed or functional) and Sequential."""
-from flowgrad.keras.models.functional import Functional
-from flowgrad.keras.models.model import Model
-from flowgrad.keras.models.sequential import Sequential
+from flowgrad.legacy_keras.models.functional import Functional
+from flowgrad.legacy_keras.models.model import Model
+from flowgrad.legacy_keras.models.sequential import Sequential
 
 
 

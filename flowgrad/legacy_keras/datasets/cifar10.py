@@ -13,7 +13,7 @@ from pathlib import Path
 import numpy as np
 
 from flowgrad.datasets.download import digest_check
-from flowgrad.keras.datasets._cache import cached, download_required, fetch
+from flowgrad.legacy_keras.datasets._cache import cached, download_required, fetch
 
 _DIR = "cifar-10-batches-py"
 _ARCHIVE = "cifar-10-python.tar.gz"

@@ -503,8 +503,8 @@ class Layer(Module):
                    name: str | None = None) -> Any:
         """Creates a weight of ``shape`` filled by ``initializer`` (glorot_uniform for floats,
         zeros otherwise) and tracks it."""
-        from flowgrad.keras import initializers as init_lib
-        from flowgrad.keras import regularizers as reg_lib
+        from flowgrad.legacy_keras import initializers as init_lib
+        from flowgrad.legacy_keras import regularizers as reg_lib
         shape = () if shape is None else tuple(int(d) for d in shape)
         dt = dtypes.as_dtype(dtype) if dtype is not None else self._dtype
         if initializer is None:
@@ -625,7 +625,7 @@ class Layer(Module):
         finally:
             _training_stack.pop()
         if self.activity_regularizer is not None:
-            from flowgrad.keras import regularizers as reg_lib
+            from flowgrad.legacy_keras import regularizers as reg_lib
             fn = reg_lib.get(self.activity_regularizer)
             for out in nest.flatten(outputs):
                 batch = cast(_batch_size(out), out.dtype.base_dtype)
