@@ -4,8 +4,8 @@ The model is TensorFlow's beginner quickstart (Flatten, Dense 128 ReLU, Dropout 
 Dense 10 logits) or, with ``--model cnn``, a small CNN (Conv2D 32 3x3, max-pool, Conv2D 64
 3x3, max-pool, Dense 10). Part 1 trains it with ``compile``/``fit`` (Keras's progress bar)
 and evaluates; part 2 trains a fresh copy with a hand-written ``tf.GradientTape`` loop
-inside ``tf.function``, printing its own progress. MNIST comes from
-``keras.datasets.mnist.load_data()`` (bundled with flowgrad, no download).
+inside ``tf.function``, printing its own progress. MNIST comes from flowgrad's bundled
+copy (``tf.compat.v1.keras.datasets.mnist``, no download).
 
     python examples/keras_mnist.py                 # MLP, 5 epochs each way
     python examples/keras_mnist.py --model cnn --epochs 1 --train-size 10000
@@ -48,7 +48,8 @@ def build_model(kind: str) -> keras.Model:
 
 
 def load(kind: str, train_size: int) -> tuple:
-    (x_train, y_train), (x_test, y_test) = keras.datasets.mnist.load_data()
+    # flowgrad's bundled MNIST (no download), through the TF1 face's Keras datasets
+    (x_train, y_train), (x_test, y_test) = tf.compat.v1.keras.datasets.mnist.load_data()
     x_train, x_test = x_train[:train_size] / 255.0, x_test / 255.0
     y_train = y_train[:train_size]
     if kind == "cnn":

@@ -429,11 +429,11 @@ def test_assert_on_a_tensor_becomes_an_assert_op():
         safe_log(tf.constant([[1.0]]))
 
 
-def test_keras_subclassed_model_call_is_converted_in_tf_function_and_fit():
-    class Gated(tf.keras.Model):
+def _gated(keras):
+    class Gated(keras.Model):
         def __init__(self):
             super().__init__()
-            self.dense = tf.keras.layers.Dense(1, kernel_initializer="ones")
+            self.dense = keras.layers.Dense(1, kernel_initializer="ones")
 
         def call(self, x):
             y = self.dense(x)
@@ -442,8 +442,20 @@ def test_keras_subclassed_model_call_is_converted_in_tf_function_and_fit():
             else:
                 y = -y
             return y
+    return Gated()
 
-    model = Gated()
+
+def test_keras_3_model_call_is_not_converted_as_in_tensorflow():
+    """Keras 3 (tf.keras) is DoNotConvert for autograph: a Python `if` on a tensor in call()
+    under tf.function is TensorFlow 2.21's OperatorNotAllowedInGraphError (checked on it)."""
+    model = _gated(tf.keras)
+    with pytest.raises(tf.errors.OperatorNotAllowedInGraphError):
+        tf.function(lambda x: model(x))(tf.ones([2, 3]))
+
+
+def test_keras_subclassed_model_call_is_converted_in_tf_function_and_fit():
+    """The TF1 face's Keras (flowgrad's own) converts call() in tf.function and fit."""
+    model = _gated(tf1.keras)
 
     @tf.function
     def predict(x):

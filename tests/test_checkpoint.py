@@ -78,14 +78,14 @@ def test_model_and_adam_slots_round_trip_in_a_fresh_process(tmp_path):
     # Process 1 trains 3 steps and checkpoints; process 2 (fresh objects, no slots yet)
     # restores and trains 2 more; both must equal 5 uninterrupted steps.
     _run('''
-        model, opt = MLP(), tf.keras.optimizers.Adam(0.01)
+        model, opt = MLP(), tf.compat.v1.keras.optimizers.Adam(0.01)
         for _ in range(3):
             train_step(model, opt, X, Y)
         ckpt = tf.train.Checkpoint(model=model, optimizer=opt)
         print(ckpt.save("ckpts/run"))
     ''', tmp_path)
     out = _run('''
-        model, opt = MLP(seed=100), tf.keras.optimizers.Adam(0.01)
+        model, opt = MLP(seed=100), tf.compat.v1.keras.optimizers.Adam(0.01)
         ckpt = tf.train.Checkpoint(model=model, optimizer=opt)
         status = ckpt.restore(tf.train.latest_checkpoint("ckpts"))
         status.assert_consumed()
@@ -109,7 +109,7 @@ exec(MODEL_SRC, _ns)
 
 
 def _mlp_and_opt(seed=0, opt=None):
-    return _ns["MLP"](seed), opt or tf.keras.optimizers.Adam(0.01)
+    return _ns["MLP"](seed), opt or tf.compat.v1.keras.optimizers.Adam(0.01)
 
 
 def test_keys_follow_the_object_graph_and_the_format_is_the_savers(tmp_path):
@@ -275,13 +275,13 @@ def test_lazy_model_and_slots_restored_before_they_exist_in_a_fresh_process(tmp_
     # The checkpoint is restored before the first call creates the variables and before
     # Adam made its slots: both get their saved values when they are created.
     _run(LAZY_SRC + '''
-model, opt = Lazy(), tf.keras.optimizers.Adam(0.05)
+model, opt = Lazy(), tf.compat.v1.keras.optimizers.Adam(0.05)
 for _ in range(3):
     train_step(model, opt, X, Y)
 tf.train.Checkpoint(model=model, optimizer=opt).write("lazy")
 ''', tmp_path)
     _run(LAZY_SRC + '''
-model, opt = Lazy(), tf.keras.optimizers.Adam(0.05)
+model, opt = Lazy(), tf.compat.v1.keras.optimizers.Adam(0.05)
 status = tf.train.Checkpoint(model=model, optimizer=opt).restore("lazy")
 for _ in range(2):
     train_step(model, opt, X, Y)
@@ -290,7 +290,7 @@ np.save("resumed.npy", np.concatenate([model.w.numpy().ravel(), model.b.numpy()]
 ''', tmp_path)
     ns = dict(_ns)
     exec(LAZY_SRC, ns)
-    model, opt = ns["Lazy"](), tf.keras.optimizers.Adam(0.05)
+    model, opt = ns["Lazy"](), tf.compat.v1.keras.optimizers.Adam(0.05)
     for _ in range(5):
         ns["train_step"](model, opt, ns["X"], ns["Y"])
     np.testing.assert_array_equal(np.load(tmp_path / "resumed.npy"),
@@ -383,7 +383,8 @@ def test_list_and_load_variables_of_both_formats(tmp_path):
 
 @pytest.mark.parametrize("make_opt", [lambda: tf1.train.AdamOptimizer(0.1),
                                       lambda: tf1.train.MomentumOptimizer(0.1, 0.9),
-                                      lambda: tf.keras.optimizers.RMSprop(0.01, momentum=0.5)])
+                                      lambda: tf.compat.v1.keras.optimizers.RMSprop(
+                                          0.01, momentum=0.5)])
 def test_eager_optimizers_resume_exactly(tmp_path, make_opt):
     def model_and_opt():
         m = tf.Module()

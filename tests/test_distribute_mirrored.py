@@ -7,9 +7,14 @@ import numpy as np
 import pytest
 
 import flowgrad as tf
+
 from flowgrad.distribute import distribute_lib
 from flowgrad.distribute.distribute_lib import PerReplica
 from flowgrad.framework.context import state
+
+# flowgrad's own Keras (the TF1 face's tf.compat.v1.keras): the strategies drive its models;
+# Keras 3 (tf.keras) under a flowgrad strategy is not served yet
+keras = tf.compat.v1.keras
 
 RNG = np.random.default_rng(0)
 X = RNG.normal(size=(16, 5))
@@ -154,14 +159,14 @@ def test_input_context_and_datasets():
     np.testing.assert_array_equal(elements[1].values[1].numpy(), X[12:16])
 
 
-def _model(batch_norm: bool) -> tf.keras.Model:
-    layers = [tf.keras.layers.Dense(4, activation="tanh",
-                                    kernel_initializer=tf.keras.initializers.Constant(
+def _model(batch_norm: bool) -> keras.Model:
+    layers = [keras.layers.Dense(4, activation="tanh",
+                                    kernel_initializer=keras.initializers.Constant(
                                         np.linspace(-1, 1, 20).reshape(5, 4)))]
     if batch_norm:
-        layers.append(tf.keras.layers.BatchNormalization(momentum=0.9))
-    layers.append(tf.keras.layers.Dense(1, kernel_initializer="ones"))
-    model = tf.keras.Sequential(layers)
+        layers.append(keras.layers.BatchNormalization(momentum=0.9))
+    layers.append(keras.layers.Dense(1, kernel_initializer="ones"))
+    model = keras.Sequential(layers)
     model.build((None, 5))
     return model
 
@@ -218,7 +223,7 @@ def _reference_split(k, optimizer_cls, batch_norm, steps=3):
 
 
 @pytest.mark.parametrize("k", [1, 2, 4])
-@pytest.mark.parametrize("optimizer_cls", [tf.keras.optimizers.SGD, tf.keras.optimizers.Adam])
+@pytest.mark.parametrize("optimizer_cls", [keras.optimizers.SGD, keras.optimizers.Adam])
 def test_k_replicas_equal_one_process_on_the_combined_batch(k, optimizer_cls):
     strategy = tf.distribute.MirroredStrategy(["/cpu:%d" % i for i in range(k)])
     got, got_losses = _train(strategy, optimizer_cls, batch_norm=False)
@@ -229,7 +234,7 @@ def test_k_replicas_equal_one_process_on_the_combined_batch(k, optimizer_cls):
 
 
 @pytest.mark.parametrize("k", [2, 4])
-@pytest.mark.parametrize("optimizer_cls", [tf.keras.optimizers.SGD, tf.keras.optimizers.Adam])
+@pytest.mark.parametrize("optimizer_cls", [keras.optimizers.SGD, keras.optimizers.Adam])
 def test_batch_norm_statistics_per_replica_and_averaged(k, optimizer_cls):
     """Each replica normalises its own part (as TensorFlow's non-synchronised
     BatchNormalization); the moving statistics are the replicas' mean (ON_READ, MEAN)."""
@@ -266,7 +271,7 @@ def test_keras_fit_under_the_scope_equals_fit_without_a_strategy():
 
     def make():
         model = _model(batch_norm=False)
-        model.compile(optimizer=tf.keras.optimizers.Adam(0.01), loss="mse", metrics=["mae"])
+        model.compile(optimizer=keras.optimizers.Adam(0.01), loss="mse", metrics=["mae"])
         return model
     plain = make()
     want = plain.fit(x, y, batch_size=8, epochs=2, verbose=0, shuffle=False).history

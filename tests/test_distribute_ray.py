@@ -11,8 +11,13 @@ import numpy as np
 import pytest
 
 import flowgrad as tf
+
 from flowgrad.framework import errors
 from flowgrad.framework.context import state
+
+# flowgrad's own Keras (the TF1 face's tf.compat.v1.keras): the strategies drive its models;
+# Keras 3 (tf.keras) under a flowgrad strategy is not served yet
+keras = tf.compat.v1.keras
 
 RNG = np.random.default_rng(0)
 X = RNG.normal(size=(5, 16, 6)).astype(np.float32)      # 5 global batches of 16
@@ -54,12 +59,12 @@ def eager():
 
 def _model(batch_norm: bool, seed: int):
     kernel = np.random.default_rng(seed).normal(scale=0.5, size=(6, 4)).astype(np.float32)
-    layers = [tf.keras.layers.Dense(4, activation="tanh",
-                                    kernel_initializer=tf.keras.initializers.Constant(kernel))]
+    layers = [keras.layers.Dense(4, activation="tanh",
+                                    kernel_initializer=keras.initializers.Constant(kernel))]
     if batch_norm:
-        layers.append(tf.keras.layers.BatchNormalization(momentum=0.5))
-    layers.append(tf.keras.layers.Dense(1, kernel_initializer="ones"))
-    model = tf.keras.Sequential(layers)
+        layers.append(keras.layers.BatchNormalization(momentum=0.5))
+    layers.append(keras.layers.Dense(1, kernel_initializer="ones"))
+    model = keras.Sequential(layers)
     model.build((None, 6))
     return model
 
@@ -74,8 +79,8 @@ def train(strategy_fn, optimizer: str, batch_norm: bool = False, vary_init: bool
     seed = 7 + (resolver.task_id if vary_init and resolver is not None else 0)
     with strategy.scope():
         model = _model(batch_norm, seed)
-        opt = (tf.keras.optimizers.SGD(0.1) if optimizer == "sgd"
-               else tf.keras.optimizers.Adam(0.05))
+        opt = (keras.optimizers.SGD(0.1) if optimizer == "sgd"
+               else keras.optimizers.Adam(0.05))
     dataset = tf.data.Dataset.from_tensor_slices((X.reshape(-1, 6), Y.reshape(-1, 1))).batch(16)
 
     def step(xb, yb):
@@ -172,7 +177,7 @@ def _collectives():
     sparse = (sparse.values.numpy(), sparse.indices.numpy(), tf.convert_to_tensor(sparse).numpy())
     with strategy.scope():
         model = _model(False, 7)
-        model.compile(tf.keras.optimizers.SGD(0.1), "mse")
+        model.compile(keras.optimizers.SGD(0.1), "mse")
     try:       # fit would train each worker apart: refused
         model.fit(X[0], Y[0], verbose=0)
         refusal = ""
@@ -298,7 +303,7 @@ def _resumable(ckpt_dir: str, marker: str, steps: int):
     k = strategy.num_replicas_in_sync
     with strategy.scope():
         model = _model(False, 7)
-        opt = tf.keras.optimizers.SGD(0.1)
+        opt = keras.optimizers.SGD(0.1)
         done = tf.Variable(0, dtype=tf.int64)
     ckpt = tf.train.Checkpoint(model=model, done=done)
     manager = tf.train.CheckpointManager(ckpt, ckpt_dir, max_to_keep=2)
@@ -341,12 +346,12 @@ def _embedding_train(steps: int):
     rank, k = (resolver.task_id, resolver.num_workers)
     table = np.random.default_rng(1).normal(size=(10, 3)).astype(np.float32)
     with strategy.scope():
-        model = tf.keras.Sequential([
-            tf.keras.layers.Embedding(10, 3, embeddings_initializer=tf.keras.initializers
+        model = keras.Sequential([
+            keras.layers.Embedding(10, 3, embeddings_initializer=keras.initializers
                                       .Constant(table)),
-            tf.keras.layers.Dense(1, kernel_initializer="ones")])
+            keras.layers.Dense(1, kernel_initializer="ones")])
         model.build((None, 4))
-        opt = tf.keras.optimizers.Adam(0.05)
+        opt = keras.optimizers.Adam(0.05)
     ids = np.random.default_rng(2).integers(0, 10, size=(steps, 8, 4))
 
     def step(xb, yb):

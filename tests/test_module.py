@@ -142,10 +142,13 @@ def test_variables_created_in_the_module_scope_are_named_by_it():
 
 
 def test_keras_layers_and_models_are_modules():
-    model = tf.keras.Sequential([tf.keras.layers.Dense(3), tf.keras.layers.Dense(1)])
+    """The TF1 face's Keras (flowgrad's own): its layers are tf.Modules; Keras 3's (tf.keras)
+    are not, in TensorFlow 2.16+ either."""
+    keras = tf1.keras
+    model = keras.Sequential([keras.layers.Dense(3), keras.layers.Dense(1)])
     model(np.ones((2, 4), np.float32))
     assert isinstance(model, tf.Module) and isinstance(model.layers[0], tf.Module)
-    dense = [s for s in model.submodules if isinstance(s, tf.keras.layers.Dense)]
+    dense = [s for s in model.submodules if isinstance(s, keras.layers.Dense)]
     assert len(dense) == 2
     assert {id(v) for v in model.trainable_variables} == {
         id(v) for layer in dense for v in layer.trainable_variables}

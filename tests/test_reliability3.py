@@ -366,7 +366,7 @@ def test_empty_results_have_tensorflows_shapes():
 
 
 def _keras_mlp():
-    keras = flowgrad.keras
+    keras = flowgrad.compat.v1.keras
     return keras.Sequential([keras.Input((3,)), keras.layers.Dense(4),
                              keras.layers.Dense(1)])
 
@@ -413,7 +413,7 @@ def test_keras_errors_of_kerass_class():
 
 
 def test_terminate_on_nan_stops_at_the_first_invalid_batch(capsys):
-    keras = flowgrad.keras
+    keras = flowgrad.compat.v1.keras
     with eager():
         model = keras.Sequential([keras.Input((1,)), keras.layers.Dense(1)])
         model.compile("sgd", "mse")
@@ -542,7 +542,7 @@ def test_damaged_flowgrad_saved_model_names_the_file(tmp_path, monkeypatch):
 def test_distribute_refuses_models_with_non_trainable_state():
     from flowgrad.distribute.eager_model import EagerModel
     from flowgrad.distribute.model import build
-    keras = flowgrad.keras
+    keras = flowgrad.compat.v1.keras
 
     def bn_model():
         return keras.Sequential([keras.Input((3,)), keras.layers.Dense(4),
@@ -574,7 +574,7 @@ def test_distribute_refuses_models_with_non_trainable_state():
 
 
 def test_keras_string_inputs_and_labels_are_value_errors():
-    keras = flowgrad.keras
+    keras = flowgrad.compat.v1.keras
     with eager():        # Keras 3.15 raises ValueError for both
         with pytest.raises(ValueError, match="dtype='string' is not a valid dtype"):
             keras.layers.Dense(2)(flowgrad.constant([["a", "b"]]))

@@ -211,9 +211,10 @@ def test_tf1_optimizer_slots_in_a_checkpoint_have_tensorflows_keys(eager, tmp_pa
 
 
 def keras_model_and_optimizer():
-    model = tf.keras.Sequential([tf.keras.Input((3,)), tf.keras.layers.Dense(4,
-                                 activation="relu"), tf.keras.layers.Dense(2)])
-    return model, tf.keras.optimizers.Adam(0.01)
+    keras = tf.compat.v1.keras
+    model = keras.Sequential([keras.Input((3,)), keras.layers.Dense(4, activation="relu"),
+                              keras.layers.Dense(2)])
+    return model, keras.optimizers.Adam(0.01)
 
 
 def test_keras_model_and_adam_restore_tensorflows_checkpoint(eager):
@@ -250,17 +251,17 @@ def test_keras_checkpoint_written_by_flowgrad_has_tensorflows_object_graph(eager
 
 
 def functional_model():
-    inp = tf.keras.Input((3,))
-    h = tf.keras.layers.Dense(4, activation="relu")(inp)
-    return tf.keras.Model(inp, tf.keras.layers.Dense(2)(h))
+    inp = tf.compat.v1.keras.Input((3,))
+    h = tf.compat.v1.keras.layers.Dense(4, activation="relu")(inp)
+    return tf.compat.v1.keras.Model(inp, tf.compat.v1.keras.layers.Dense(2)(h))
 
 
-class Subclassed(tf.keras.Model):
+class Subclassed(tf.compat.v1.keras.Model):
     def __init__(self):
         super().__init__()
-        self.d1 = tf.keras.layers.Dense(4)
-        self.bn = tf.keras.layers.BatchNormalization()
-        self.emb = tf.keras.layers.Embedding(5, 3)
+        self.d1 = tf.compat.v1.keras.layers.Dense(4)
+        self.bn = tf.compat.v1.keras.layers.BatchNormalization()
+        self.emb = tf.compat.v1.keras.layers.Embedding(5, 3)
 
     def call(self, x):
         return self.bn(self.d1(x) + tf.reduce_sum(self.emb(tf.constant([1, 2]))))
