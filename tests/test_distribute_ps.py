@@ -38,10 +38,10 @@ def _build(strategy=None):
     kernel = RNG.normal(size=(6, 1)).astype(np.float32)
 
     def make():
-        model = tf.keras.Sequential([tf.keras.layers.Dense(
-            1, kernel_initializer=tf.keras.initializers.Constant(kernel))])
+        model = tf.compat.v1.keras.Sequential([tf.compat.v1.keras.layers.Dense(
+            1, kernel_initializer=tf.compat.v1.keras.initializers.Constant(kernel))])
         model.build((None, 6))
-        return model, tf.keras.optimizers.Adam(0.05)
+        return model, tf.compat.v1.keras.optimizers.Adam(0.05)
 
     if strategy is None:
         model, opt = make()
@@ -211,8 +211,8 @@ def test_sparse_updates_travel_as_rows(cluster):
     init = RNG.normal(size=(1000, 8)).astype(np.float32)
     with strategy.scope():
         table = tf.Variable(init)
-        sgd = tf.keras.optimizers.SGD(0.5)
-    ref_table, ref_sgd = tf.Variable(init), tf.keras.optimizers.SGD(0.5)
+        sgd = tf.compat.v1.keras.optimizers.SGD(0.5)
+    ref_table, ref_sgd = tf.Variable(init), tf.compat.v1.keras.optimizers.SGD(0.5)
 
     def make_step(table, sgd, run):
         @tf.function
