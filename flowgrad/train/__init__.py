@@ -33,9 +33,16 @@ from flowgrad.train.checkpoint_management import (
 )
 from flowgrad.train.coordinator import Coordinator
 from flowgrad.train.gradient_descent import GradientDescentOptimizer
+from flowgrad.train.adagrad_da import AdagradDAOptimizer
+from flowgrad.train.ftrl import FtrlOptimizer
 from flowgrad.train.learning_rate_decay import (
+    cosine_decay,
+    cosine_decay_restarts,
     exponential_decay,
     inverse_time_decay,
+    linear_cosine_decay,
+    natural_exp_decay,
+    noisy_linear_cosine_decay,
     piecewise_constant,
     polynomial_decay,
 )
@@ -50,6 +57,8 @@ from flowgrad.train.monitored_session import (
 )
 from flowgrad.train.moving_averages import ExponentialMovingAverage
 from flowgrad.train.optimizer import Optimizer
+from flowgrad.train.proximal_adagrad import ProximalAdagradOptimizer
+from flowgrad.train.proximal_gradient_descent import ProximalGradientDescentOptimizer
 from flowgrad.train.rmsprop import RMSPropOptimizer
 from flowgrad.train.saver import Saver
 from flowgrad.train.session_run_hook import (
@@ -89,7 +98,12 @@ __all__ = ["AdadeltaOptimizer", "AdagradOptimizer", "AdamOptimizer", "Checkpoint
            "NanLossDuringTrainingError", "NanTensorHook", "Scaffold", "SecondOrStepTimer",
            "SessionCreator", "SessionRunArgs", "SessionRunContext", "SessionRunHook",
            "SessionRunValues", "SingularMonitoredSession", "StepCounterHook",
-           "StopAtStepHook", "SummarySaverHook"] + list(EXAMPLE_MESSAGES)
+           "StopAtStepHook", "SummarySaverHook",
+           # TensorFlow 1's FTRL, proximal and dual-averaging optimizers, and decays
+           "AdagradDAOptimizer", "FtrlOptimizer", "ProximalAdagradOptimizer",
+           "ProximalGradientDescentOptimizer", "cosine_decay", "cosine_decay_restarts",
+           "linear_cosine_decay", "natural_exp_decay", "noisy_linear_cosine_decay",
+           ] + list(EXAMPLE_MESSAGES)
 
 
 def __getattr__(name: str) -> type:

@@ -5,6 +5,7 @@ arguments that computes the current rate (pass it as an optimizer's learning rat
 from __future__ import annotations
 
 import functools
+import math
 from collections.abc import Callable
 from typing import Any
 
@@ -16,13 +17,18 @@ from flowgrad.ops.math_ops import (
     add,
     cast,
     ceil,
+    cos,
     equal,
+    exp,
     floor,
     less_equal,
+    log,
     minimum,
     multiply,
+    negative,
     pow,
     realdiv,
+    sqrt,
     subtract,
     where,
 )
@@ -155,3 +161,180 @@ def piecewise_constant(x: Any, boundaries: list, values: list, name: str | None 
                 result = where(less_equal(s, b), v, result)
             return result
     return _schedule(decayed, x, "piecewise_constant")
+
+
+def natural_exp_decay(learning_rate: Any, global_step: Any, decay_steps: Any, decay_rate: Any,
+                      staircase: bool = False, name: str | None = None) -> Any:
+    """learning_rate * exp(-decay_rate) ** (global_step / decay_steps) (integer division if
+    ``staircase``).
+
+    Args:
+        learning_rate: The initial learning rate.
+        global_step: The current step (an integer scalar or variable).
+        decay_steps: The number of steps per decay period.
+        decay_rate: The decay rate.
+        staircase: Whether to decay at discrete intervals (integer division).
+        name: A name for the operation (optional).
+
+    Returns:
+        The decayed rate (a function of no arguments in eager mode).
+    """
+    def decayed(step: Any) -> Any:
+        with name_scope(name, "ExponentialDecay") as scope:
+            lr = convert_to_tensor(learning_rate, name="learning_rate")
+            dt = lr.dtype
+            p = realdiv(cast(step, dt), cast(decay_steps, dt))
+            if staircase:
+                p = floor(p)
+            return multiply(lr, pow(exp(negative(cast(decay_rate, dt))), p), name=scope)
+    return _schedule(decayed, global_step, "natural_exp_decay")
+
+
+def _cosine(fraction: Any) -> Any:
+    """0.5 (1 + cos(pi fraction))."""
+    return multiply(0.5, add(1.0, cos(multiply(math.pi, fraction))))
+
+
+def cosine_decay(learning_rate: Any, global_step: Any, decay_steps: Any, alpha: Any = 0.0,
+                 name: str | None = None) -> Any:
+    """learning_rate * ((1 - alpha) * 0.5 (1 + cos(pi min(step, decay_steps) / decay_steps))
+    + alpha) (Loshchilov & Hutter's SGDR without restarts).
+
+    Args:
+        learning_rate: The initial learning rate.
+        global_step: The current step (an integer scalar or variable).
+        decay_steps: The number of steps to decay over.
+        alpha: The final rate as a fraction of ``learning_rate``.
+        name: A name for the operation (optional).
+
+    Returns:
+        The decayed rate (a function of no arguments in eager mode).
+    """
+    def decayed(step: Any) -> Any:
+        with name_scope(name, "CosineDecay") as scope:
+            lr = convert_to_tensor(learning_rate, name="learning_rate")
+            dt = lr.dtype
+            steps = cast(decay_steps, dt)
+            fraction = realdiv(minimum(cast(step, dt), steps), steps)
+            a = cast(alpha, dt)
+            return multiply(lr, add(multiply(subtract(1.0, a), _cosine(fraction)), a),
+                            name=scope)
+    return _schedule(decayed, global_step, "cosine_decay")
+
+
+def cosine_decay_restarts(learning_rate: Any, global_step: Any, first_decay_steps: Any,
+                          t_mul: float = 2.0, m_mul: float = 1.0, alpha: float = 0.0,
+                          name: str | None = None) -> Any:
+    """Cosine decay with warm restarts (SGDR): period i lasts ``first_decay_steps * t_mul**i``
+    steps and starts at ``m_mul**i`` times the rate.
+
+    Args:
+        learning_rate: The initial learning rate.
+        global_step: The current step (an integer scalar or variable).
+        first_decay_steps: The number of steps of the first period.
+        t_mul: The factor of each period's length over the previous one's.
+        m_mul: The factor of each period's initial rate over the previous one's.
+        alpha: The lowest rate as a fraction of ``learning_rate``.
+        name: A name for the operation (optional).
+
+    Returns:
+        The decayed rate (a function of no arguments in eager mode).
+    """
+    def decayed(step: Any) -> Any:
+        with name_scope(name, "SGDRDecay") as scope:
+            lr = convert_to_tensor(learning_rate, name="learning_rate")
+            dt = lr.dtype
+            fraction = realdiv(cast(step, dt), cast(first_decay_steps, dt))
+            tm = cast(t_mul, dt)
+            # the geometric periods (t_mul != 1)
+            i_geo = floor(realdiv(log(subtract(1.0, multiply(fraction, subtract(1.0, tm)))),
+                                  log(tm)))
+            sum_r = realdiv(subtract(1.0, pow(tm, i_geo)), subtract(1.0, tm))
+            f_geo = realdiv(subtract(fraction, sum_r), pow(tm, i_geo))
+            # equal periods (t_mul == 1)
+            i_eq = floor(fraction)
+            f_eq = subtract(fraction, i_eq)
+            same = equal(tm, 1.0)
+            i_restart = where(same, i_eq, i_geo)
+            fraction = where(same, f_eq, f_geo)
+            m_fac = pow(cast(m_mul, dt), i_restart)
+            a = cast(alpha, dt)
+            cosine_decayed = multiply(m_fac, _cosine(fraction))
+            return multiply(lr, add(multiply(subtract(1.0, a), cosine_decayed), a), name=scope)
+    return _schedule(decayed, global_step, "cosine_decay_restarts")
+
+
+def _linear_cosine(learning_rate: Any, step: Any, decay_steps: Any, num_periods: Any,
+                   alpha: Any, beta: Any, noise: Callable | None) -> Any:
+    lr = convert_to_tensor(learning_rate, name="learning_rate")
+    dt = lr.dtype
+    steps = cast(decay_steps, dt)
+    s = minimum(cast(step, dt), steps)
+    linear = realdiv(subtract(steps, s), steps)
+    if noise is not None:
+        linear = add(linear, noise(s, linear))
+    fraction = multiply(multiply(2.0, cast(num_periods, dt)), realdiv(s, steps))
+    return lr, add(multiply(add(cast(alpha, dt), linear), _cosine(fraction)), cast(beta, dt))
+
+
+def linear_cosine_decay(learning_rate: Any, global_step: Any, decay_steps: Any,
+                        num_periods: float = 0.5, alpha: float = 0.0, beta: float = 0.001,
+                        name: str | None = None) -> Any:
+    """learning_rate * ((alpha + linear) * 0.5 (1 + cos(2 pi num_periods step / decay_steps))
+    + beta) with linear = (decay_steps - step) / decay_steps, step capped at decay_steps.
+
+    Args:
+        learning_rate: The initial learning rate.
+        global_step: The current step (an integer scalar or variable).
+        decay_steps: The number of steps to decay over.
+        num_periods: The number of cosine periods over ``decay_steps``.
+        alpha: Added to the linear decay.
+        beta: Added to the product.
+        name: A name for the operation (optional).
+
+    Returns:
+        The decayed rate (a function of no arguments in eager mode).
+    """
+    def decayed(step: Any) -> Any:
+        with name_scope(name, "LinearCosineDecay") as scope:
+            lr, factor = _linear_cosine(learning_rate, step, decay_steps, num_periods, alpha,
+                                        beta, None)
+            return multiply(lr, factor, name=scope)
+    return _schedule(decayed, global_step, "linear_cosine_decay")
+
+
+def noisy_linear_cosine_decay(learning_rate: Any, global_step: Any, decay_steps: Any,
+                              initial_variance: float = 1.0, variance_decay: float = 0.55,
+                              num_periods: float = 0.5, alpha: float = 0.0, beta: float = 0.001,
+                              name: str | None = None) -> Any:
+    """``linear_cosine_decay`` with Gaussian noise of variance
+    ``initial_variance / (1 + step) ** variance_decay`` added to the linear term.
+
+    Args:
+        learning_rate: The initial learning rate.
+        global_step: The current step (an integer scalar or variable).
+        decay_steps: The number of steps to decay over.
+        initial_variance: The noise's initial variance.
+        variance_decay: The power the variance decays with.
+        num_periods: The number of cosine periods over ``decay_steps``.
+        alpha: Added to the linear decay.
+        beta: Added to the product.
+        name: A name for the operation (optional).
+
+    Returns:
+        The decayed rate (a function of no arguments in eager mode).
+    """
+    from flowgrad.ops.random_ops import random_normal
+
+    def noise(s: Any, linear: Any) -> Any:
+        dt = linear.dtype
+        variance = realdiv(cast(initial_variance, dt),
+                           pow(add(1.0, s), cast(variance_decay, dt)))
+        return random_normal([], stddev=sqrt(variance), dtype=dt)
+
+    def decayed(step: Any) -> Any:
+        with name_scope(name, "NoisyLinearCosineDecay") as scope:
+            lr, factor = _linear_cosine(learning_rate, step, decay_steps, num_periods, alpha,
+                                        beta, noise)
+            return multiply(lr, factor, name=scope)
+    return _schedule(decayed, global_step, "noisy_linear_cosine_decay")
