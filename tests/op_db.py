@@ -1900,13 +1900,49 @@ def _incomplete_gamma() -> list:
     ]
 
 
+def _linalg_gaps() -> list:
+    """The LU composites (through the packed factors and the right-hand side), Diag and
+    DiagPart, and tf.linalg.normalize (both outputs)."""
+    linalg = flowgrad.linalg
+    rng = np.random.RandomState(11)
+    a = rng.randn(2, 3, 3) + 3.0 * np.eye(3)
+    lu, perm = (v.numpy() if hasattr(v, "numpy") else v for v in _lu_factors(a))
+    rhs = rng.randn(2, 3, 2)
+    d = rng.randn(2, 3)
+
+    def normalized(x: Any) -> Any:
+        n, norm = linalg.normalize(x, axis=-1)
+        return n * norm[..., :1] ** 2 + norm
+    return [
+        OpInfo("linalg_gaps.lu_solve", lambda f, b: linalg.lu_solve(f, perm, b), [lu, rhs],
+               op="MatrixTriangularSolve"),
+        OpInfo("linalg_gaps.lu_reconstruct", lambda f: linalg.lu_reconstruct(f, perm), [lu],
+               op="BatchMatMulV2"),
+        OpInfo("linalg_gaps.lu_matrix_inverse", lambda f: linalg.lu_matrix_inverse(f, perm),
+               [lu], op="MatrixTriangularSolve"),
+        OpInfo("linalg_gaps.tensor_diag", lambda x: linalg.tensor_diag(x) ** 2, [d], op="Diag"),
+        OpInfo("linalg_gaps.tensor_diag_part",
+               lambda x: linalg.tensor_diag_part(x) ** 2, [rng.randn(2, 3, 2, 3)],
+               op="DiagPart"),
+        OpInfo("linalg_gaps.normalize", normalized, [rng.randn(3, 4)], op="RealDiv"),
+    ]
+
+
+def _lu_factors(a: np.ndarray) -> tuple:
+    """tf.linalg.lu of ``a`` as arrays (evaluated in a graph of its own)."""
+    with flowgrad.Graph().as_default():
+        lu, perm = flowgrad.linalg.lu(a)
+        with tf1.Session() as sess:
+            return sess.run([lu, perm])
+
+
 # --------------------------------------------------------------------------------------
 # The database
 
 _FAMILIES = [_core_math, _math, _array, _nn, _conv, _control_flow, _distributions,
              _image_resize, _kerasops_array, _kerasops_linalg, _kerasops_math, _kerasops_nn,
              _signal, _linalg, _pooling, _sort_segment, _tensor_array, _tf1_gaps,
-             _special_math, _recipes, _ctc, _incomplete_gamma,
+             _special_math, _recipes, _ctc, _incomplete_gamma, _linalg_gaps,
              _vmap, _fuzz]
 
 OP_DB: list[OpInfo] = [e for family in _FAMILIES for e in family()]

@@ -498,6 +498,12 @@ EXPORTS: dict[str, dict[str, str]] = {
         "tensordot": "flowgrad.ops.einsum_ops:tensordot",
         "trace": "flowgrad.ops.linalg_ops:trace",
         "triangular_solve": "flowgrad.ops.linalg_ops:triangular_solve",
+        "lu_matrix_inverse": "flowgrad.ops.lu_composites:lu_matrix_inverse",
+        "lu_reconstruct": "flowgrad.ops.lu_composites:lu_reconstruct",
+        "lu_solve": "flowgrad.ops.lu_composites:lu_solve",
+        "normalize": "flowgrad.ops.linalg_extra_ops:normalize",
+        "tensor_diag": "flowgrad.ops.tensor_diag_ops:tensor_diag",
+        "tensor_diag_part": "flowgrad.ops.tensor_diag_ops:tensor_diag_part",
     },
     "tf.random.experimental": {
         "Generator": "flowgrad.ops.stateful_random_ops:Generator",
@@ -1271,6 +1277,8 @@ EXPORTS: dict[str, dict[str, str]] = {
         "igamma": "flowgrad.ops.incomplete_gamma_ops:igamma",
         "igammac": "flowgrad.ops.incomplete_gamma_ops:igammac",
         "zeta": "flowgrad.ops.incomplete_gamma_ops:zeta",
+        "diag": "flowgrad.ops.tensor_diag_ops:tensor_diag",
+        "diag_part": "flowgrad.ops.tensor_diag_ops:tensor_diag_part",
     },
     "tf.compat.v1.nn": {
         "atrous_conv2d": "flowgrad.ops.conv_ops:atrous_conv2d",

@@ -23,7 +23,7 @@ from flowgrad.ops.array_ops import _as_value, expand_dims, shape, sum_tangents
 from flowgrad.ops.cast_ops import cast
 from flowgrad.ops.comparison_ops import greater, where
 from flowgrad.ops.fill_ops import fill
-from flowgrad.ops.linalg_ops import svd
+from flowgrad.ops.linalg_ops import norm, svd
 from flowgrad.ops.matmul_ops import matmul
 from flowgrad.ops.reduction_ops import reduce_max
 from flowgrad.ops.sum_ops import reduce_sum
@@ -233,3 +233,27 @@ def matrix_rank(a: Any, tol: Any = None, validate_args: bool = False,
         else:
             threshold = convert_to_tensor(_as_value(tol), x.dtype.base_dtype)
         return reduce_sum(cast(greater(s, threshold), dtypes.int32), axis=-1, name=scope)
+
+
+def normalize(tensor: Any, ord: Any = "euclidean", axis: Any = None,  # noqa: A002
+              name: str | None = None) -> tuple:
+    """``tensor`` divided by its norm, and the norm (kept dimensions), as TensorFlow's.
+
+    Args:
+        tensor: A floating or complex tensor.
+        ord: The norm's order, as ``tf.norm``'s (``'euclidean'``, ``'fro'``, 1, 2, ``np.inf``
+            or a positive number).
+        axis: None (the whole tensor as a vector), an axis, or a pair of axes (a matrix norm).
+        name: A name for the operation (optional).
+
+    Returns:
+        ``(normalized, norm)``: ``tensor / norm`` and the norm, of ``tensor``'s dtype, with
+        the normed axes kept as size 1.
+
+    Raises:
+        ValueError: ``ord`` or ``axis`` is not one ``tf.norm`` takes.
+    """
+    with name_scope(name, "normalize", [tensor]):
+        tensor = convert_to_tensor(_as_value(tensor))
+        n = cast(norm(tensor, ord, axis, keepdims=True), tensor.dtype.base_dtype)
+        return realdiv(tensor, n), n

@@ -1,0 +1,68 @@
+"""Records TensorFlow 2.21's lu_solve, lu_reconstruct, lu_matrix_inverse, tensor_diag,
+tensor_diag_part and normalize for tests/test_linalg_gaps.py.
+
+Run with the TensorFlow venv from the repository root:
+``/work/venv-tf/bin/python tools/tf_reference/linalg_gaps_reference.py``; writes
+``tests/data/linalg_gaps/reference.json``.
+"""
+import json
+import pathlib
+
+import numpy as np
+import tensorflow as tf
+
+OUT = pathlib.Path(__file__).resolve().parents[2] / "tests" / "data" / "linalg_gaps"
+
+NORMS = [("euclidean", None), ("euclidean", 1), (1, 0), (np.inf, -1), (3, 1), ("fro", [0, 1]),
+         (1, [0, 1]), (np.inf, [0, 1])]
+
+
+def _error(fn):
+    try:
+        fn()
+    except Exception as e:  # noqa: BLE001 - recording the class and message
+        return [type(e).__name__, str(e).split(" [Op:")[0].split("}} ")[-1]]
+    return None
+
+
+def main():
+    rng = np.random.RandomState(7)
+    a = rng.randn(2, 4, 4)
+    rhs = rng.randn(2, 4, 3)
+    lu, p = tf.linalg.lu(a)
+    record = {
+        "a": a.tolist(), "rhs": rhs.tolist(), "lu": lu.numpy().tolist(), "perm": p.numpy().tolist(),
+        "lu_solve": tf.linalg.lu_solve(lu, p, rhs).numpy().tolist(),
+        "lu_solve_one_rhs": tf.linalg.lu_solve(lu[0], p[0], rhs).numpy().tolist(),
+        "lu_reconstruct": tf.linalg.lu_reconstruct(lu, p).numpy().tolist(),
+        "lu_matrix_inverse": tf.linalg.lu_matrix_inverse(lu, p).numpy().tolist(),
+        "lu_solve_errors": [
+            _error(lambda: tf.linalg.lu_solve(lu, p, rhs[0, :, 0])),
+            _error(lambda: tf.linalg.lu_solve(lu, p, rhs[:, :3])),
+            _error(lambda: tf.linalg.lu_reconstruct(lu[0, 0], p[0])),
+        ],
+    }
+    d = rng.randn(2, 3)
+    record["diag_in"] = d.tolist()
+    record["tensor_diag"] = tf.linalg.tensor_diag(d).numpy().tolist()
+    record["tensor_diag_part"] = tf.linalg.tensor_diag_part(
+        tf.linalg.tensor_diag(d) + 1.0).numpy().tolist()
+    record["diag_errors"] = [
+        _error(lambda: tf.linalg.tensor_diag(tf.constant(3.0))),
+        _error(lambda: tf.linalg.tensor_diag_part(tf.ones([2, 3]))),
+        _error(lambda: tf.linalg.tensor_diag_part(tf.ones([2, 3, 2]))),
+    ]
+    x = rng.randn(3, 4)
+    record["norm_in"] = x.tolist()
+    record["normalize"] = []
+    for ord_, axis in NORMS:
+        normalized, norm = tf.linalg.normalize(x, ord=ord_, axis=axis)
+        record["normalize"].append({"ord": "inf" if ord_ is np.inf else ord_, "axis": axis,
+                                    "normalized": normalized.numpy().tolist(),
+                                    "norm": norm.numpy().tolist()})
+    OUT.mkdir(parents=True, exist_ok=True)
+    (OUT / "reference.json").write_text(json.dumps(record) + "\n")
+
+
+if __name__ == "__main__":
+    main()
