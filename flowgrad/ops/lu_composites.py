@@ -64,9 +64,9 @@ def lu_solve(lower_upper: TensorLike, perm: TensorLike, rhs: TensorLike,
 
     Example:
 
-        >>> a = tf.constant([[4.0, 3.0], [6.0, 3.0]])
+        >>> a = tf.constant([[2.0, 1.0], [4.0, 4.0]])
         >>> lu, p = tf.linalg.lu(a)
-        >>> print(tf.linalg.lu_solve(lu, p, tf.constant([[10.0], [12.0]])).numpy())
+        >>> print(tf.linalg.lu_solve(lu, p, tf.constant([[4.0], [12.0]])).numpy())
         [[1.]
          [2.]]
 
