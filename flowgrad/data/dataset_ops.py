@@ -43,7 +43,18 @@ INFINITE = -1       # cardinality of an infinite dataset
 UNKNOWN = -2        # cardinality that cannot be known without iterating
 
 
-class Dataset(structure.ElementStructure):
+class DatasetV2:
+    """The name and module path by which libraries written for TensorFlow recognise a
+    ``tf.data.Dataset`` (Keras 3's data adapters look for a base class ``DatasetV2`` from
+    ``tensorflow.python.``): a marker base of :class:`Dataset`, with nothing of its own."""
+
+    __slots__ = ()
+
+
+DatasetV2.__module__ = "tensorflow.python.data.ops.dataset_ops"
+
+
+class Dataset(structure.ElementStructure, DatasetV2):
     """A sequence of elements (nested tuples/dicts of tensors) with one ``element_spec``.
 
     Args:
