@@ -17,6 +17,7 @@ from flowgrad.train.basic_session_run_hooks import (
     SummarySaverHook,
 )
 from flowgrad.train.checkpoint import Checkpoint, CheckpointManager
+from flowgrad.train.checkpoint_files import get_checkpoint_mtimes, remove_checkpoint
 from flowgrad.train.checkpoint_utils import (
     NewCheckpointReader,
     checkpoints_iterator,
@@ -32,9 +33,11 @@ from flowgrad.train.checkpoint_management import (
     update_checkpoint_state,
 )
 from flowgrad.train.coordinator import Coordinator
+from flowgrad.train.device_setter import replica_device_setter
 from flowgrad.train.gradient_descent import GradientDescentOptimizer
 from flowgrad.train.adagrad_da import AdagradDAOptimizer
 from flowgrad.train.ftrl import FtrlOptimizer
+from flowgrad.train.looper_thread import LooperThread
 from flowgrad.train.learning_rate_decay import (
     cosine_decay,
     cosine_decay_restarts,
@@ -61,6 +64,7 @@ from flowgrad.train.proximal_adagrad import ProximalAdagradOptimizer
 from flowgrad.train.proximal_gradient_descent import ProximalGradientDescentOptimizer
 from flowgrad.train.rmsprop import RMSPropOptimizer
 from flowgrad.train.saver import Saver
+from flowgrad.train.summary_iterator import summary_iterator
 from flowgrad.train.session_run_hook import (
     SessionRunArgs,
     SessionRunContext,
@@ -103,6 +107,8 @@ __all__ = ["AdadeltaOptimizer", "AdagradOptimizer", "AdamOptimizer", "Checkpoint
            "AdagradDAOptimizer", "FtrlOptimizer", "ProximalAdagradOptimizer",
            "ProximalGradientDescentOptimizer", "cosine_decay", "cosine_decay_restarts",
            "linear_cosine_decay", "natural_exp_decay", "noisy_linear_cosine_decay",
+           "get_checkpoint_mtimes", "remove_checkpoint", "summary_iterator",
+           "LooperThread", "replica_device_setter",
            ] + list(EXAMPLE_MESSAGES)
 
 
