@@ -1925,6 +1925,11 @@ def _linalg_gaps() -> list:
                lambda x: linalg.tensor_diag_part(x) ** 2, [rng.randn(2, 3, 2, 3)],
                op="DiagPart"),
         OpInfo("linalg_gaps.normalize", normalized, [rng.randn(3, 4)], op="RealDiv"),
+        OpInfo("linalg_gaps.tridiagonal_matmul", linalg.tridiagonal_matmul,
+               [rng.randn(2, 3, 4), rng.randn(2, 4, 2)], op="ConcatV2"),
+        OpInfo("linalg_gaps.tridiagonal_matmul_matrix",
+               lambda m, x: linalg.tridiagonal_matmul(m, x, diagonals_format="matrix"),
+               [rng.randn(4, 4), rng.randn(4, 3)], op="MatrixDiagPart"),
     ]
 
 

@@ -96,3 +96,27 @@ def test_normalize_matches_tensorflow(case):
     normalized, norm = tf.linalg.normalize(np.array(REF["norm_in"]), ord=ord_, axis=case["axis"])
     np.testing.assert_allclose(normalized.numpy(), case["normalized"], rtol=1e-12)
     np.testing.assert_allclose(norm.numpy(), case["norm"], rtol=1e-12)
+
+
+def test_tridiagonal_matmul_matches_tensorflow_in_each_format():
+    ref = REF["tridiagonal"]
+    diags, rhs, dense = (np.array(ref[k]) for k in ("diagonals", "rhs", "dense"))
+    sequence = (diags[:, 0], diags[:, 1], diags[:, 2])
+    for diagonals, fmt in ((diags, "compact"), (sequence, "sequence"), (dense, "matrix")):
+        got = tf.linalg.tridiagonal_matmul(diagonals, rhs, diagonals_format=fmt)
+        np.testing.assert_allclose(got.numpy(), ref["compact"], rtol=1e-12, atol=1e-14,
+                                   err_msg=fmt)
+    eye = np.broadcast_to(np.eye(5), (2, 5, 5))
+    np.testing.assert_allclose(tf.linalg.tridiagonal_matmul(diags, eye).numpy(), dense,
+                               atol=1e-15)
+
+
+def test_tridiagonal_matmul_errors_are_tensorflows():
+    ref = REF["tridiagonal"]
+    rhs = np.array(ref["rhs"])
+    calls = [lambda: tf.linalg.tridiagonal_matmul(np.array(ref["diagonals"]), rhs, "banded"),
+             lambda: tf.linalg.tridiagonal_matmul(np.ones((2, 3)), rhs[0], "matrix")]
+    for call, (cls, message) in zip(calls, ref["errors"]):
+        with pytest.raises(ValueError) as info:
+            call()
+        assert cls == "ValueError" and str(info.value) == message

@@ -504,6 +504,7 @@ EXPORTS: dict[str, dict[str, str]] = {
         "normalize": "flowgrad.ops.linalg_extra_ops:normalize",
         "tensor_diag": "flowgrad.ops.tensor_diag_ops:tensor_diag",
         "tensor_diag_part": "flowgrad.ops.tensor_diag_ops:tensor_diag_part",
+        "tridiagonal_matmul": "flowgrad.ops.tridiagonal_ops:tridiagonal_matmul",
     },
     "tf.random.experimental": {
         "Generator": "flowgrad.ops.stateful_random_ops:Generator",

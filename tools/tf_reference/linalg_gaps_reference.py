@@ -1,5 +1,5 @@
 """Records TensorFlow 2.21's lu_solve, lu_reconstruct, lu_matrix_inverse, tensor_diag,
-tensor_diag_part and normalize for tests/test_linalg_gaps.py.
+tensor_diag_part, normalize and tridiagonal_matmul for tests/test_linalg_gaps.py.
 
 Run with the TensorFlow venv from the repository root:
 ``/work/venv-tf/bin/python tools/tf_reference/linalg_gaps_reference.py``; writes
@@ -60,6 +60,15 @@ def main():
         record["normalize"].append({"ord": "inf" if ord_ is np.inf else ord_, "axis": axis,
                                     "normalized": normalized.numpy().tolist(),
                                     "norm": norm.numpy().tolist()})
+    diags, rhs3 = rng.randn(2, 3, 5), rng.randn(2, 5, 2)
+    dense = tf.linalg.tridiagonal_matmul(diags, tf.eye(5, batch_shape=[2], dtype=tf.float64))
+    record["tridiagonal"] = {
+        "diagonals": diags.tolist(), "rhs": rhs3.tolist(), "dense": dense.numpy().tolist(),
+        "compact": tf.linalg.tridiagonal_matmul(diags, rhs3).numpy().tolist(),
+        "errors": [_error(lambda: tf.linalg.tridiagonal_matmul(diags, rhs3, "banded")),
+                   _error(lambda: tf.linalg.tridiagonal_matmul(np.ones((2, 3)), rhs3[0],
+                                                               "matrix"))],
+    }
     OUT.mkdir(parents=True, exist_ok=True)
     (OUT / "reference.json").write_text(json.dumps(record) + "\n")
 
