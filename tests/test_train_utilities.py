@@ -1,8 +1,9 @@
 """tf.compat.v1.train's replica_device_setter, get_checkpoint_mtimes, remove_checkpoint,
-summary_iterator and LooperThread.
+summary_iterator, LooperThread and warm_start.
 
-tools/tf_reference/train_utilities.py uses the first four; real TensorFlow 2.21 printed
-tests/data/train_utilities/tf_2_21.txt, and it must print the same on flowgrad."""
+tools/tf_reference/train_utilities.py uses the first four and tools/tf_reference/warm_start.py
+the last; real TensorFlow 2.21 printed tests/data/train_utilities/tf_2_21.txt and
+warm_start_tf_2_21.txt, and they must print the same on flowgrad."""
 import os
 import subprocess
 import sys
@@ -67,3 +68,24 @@ def test_looper_thread_reports_an_error_to_the_coordinator():
     looper = tf.train.LooperThread.loop(coord, None, fail)
     with pytest.raises(RuntimeError, match="looper failed"):
         coord.join([looper], stop_grace_period_secs=10)
+
+
+def test_warm_start_initializes_what_tensorflow_initializes():
+    want = open(os.path.join(ROOT, "tests", "data", "train_utilities",
+                             "warm_start_tf_2_21.txt")).read()
+    out = subprocess.run([sys.executable, "-m", "flowgrad",
+                          os.path.join(ROOT, "tools", "tf_reference", "warm_start.py")],
+                         capture_output=True, text=True, timeout=120,
+                         env={**os.environ, "PYTHONPATH": ROOT})
+    assert out.returncode == 0, out.stderr
+    assert out.stdout == want
+
+
+def test_warm_start_refuses_vocabularies_and_bad_selections(tmp_path):
+    tf.disable_v2_behavior()
+    with tf.Graph().as_default():
+        tf.Variable(1.0, name="v")
+        with pytest.raises(tf.errors.UnimplementedError, match="var_name_to_vocab_info"):
+            tf.train.warm_start(str(tmp_path), var_name_to_vocab_info={"v": object()})
+        with pytest.raises(ValueError, match="must be a `list` or `str`"):
+            tf.train.warm_start(str(tmp_path), vars_to_warm_start=3)

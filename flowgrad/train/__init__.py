@@ -65,6 +65,7 @@ from flowgrad.train.proximal_gradient_descent import ProximalGradientDescentOpti
 from flowgrad.train.rmsprop import RMSPropOptimizer
 from flowgrad.train.saver import Saver
 from flowgrad.train.summary_iterator import summary_iterator
+from flowgrad.train.warm_start import warm_start
 from flowgrad.train.session_run_hook import (
     SessionRunArgs,
     SessionRunContext,
@@ -108,7 +109,7 @@ __all__ = ["AdadeltaOptimizer", "AdagradOptimizer", "AdamOptimizer", "Checkpoint
            "ProximalGradientDescentOptimizer", "cosine_decay", "cosine_decay_restarts",
            "linear_cosine_decay", "natural_exp_decay", "noisy_linear_cosine_decay",
            "get_checkpoint_mtimes", "remove_checkpoint", "summary_iterator",
-           "LooperThread", "replica_device_setter",
+           "LooperThread", "replica_device_setter", "warm_start",
            ] + list(EXAMPLE_MESSAGES)
 
 
