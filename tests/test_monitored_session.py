@@ -236,3 +236,26 @@ def test_coordinator_reports_a_thread_error():
     assert not coord.should_stop()
     coord.request_stop(tf.errors.OutOfRangeError(None, None, "done"))   # a clean stop
     coord.join([])
+
+
+def test_a_restarted_session_goes_on_deleting_old_checkpoints(tmp_path):
+    def train(steps):
+        with tf.Graph().as_default():
+            gs, step = _counter()
+            hooks = [tf.train.StopAtStepHook(num_steps=steps)]
+            with tf.train.MonitoredTrainingSession(checkpoint_dir=str(tmp_path),
+                                                   save_checkpoint_steps=1,
+                                                   save_summaries_steps=None,
+                                                   log_step_count_steps=None,
+                                                   hooks=hooks) as sess:
+                while not sess.should_stop():
+                    sess.run(step)
+
+    def kept():
+        return sorted(int(f[len("model.ckpt-"):-len(".index")]) for f in os.listdir(tmp_path)
+                      if f.startswith("model.ckpt-") and f.endswith(".index"))
+
+    train(6)
+    assert kept() == [2, 3, 4, 5, 6]
+    train(3)            # restored at 6; the Saver adopts the kept checkpoints (max_to_keep=5)
+    assert kept() == [5, 6, 7, 8, 9]

@@ -12,7 +12,7 @@ from flowgrad.debug import tf_logging
 from flowgrad.framework import errors
 from flowgrad.framework.graph import GraphKeys, get_default_graph
 from flowgrad.train import basic_session_run_hooks as hooks_lib
-from flowgrad.train.checkpoint_management import latest_checkpoint
+from flowgrad.train.checkpoint_management import get_checkpoint_state
 from flowgrad.train.coordinator import Coordinator
 from flowgrad.train.session_run_hook import SessionRunArgs, SessionRunContext, SessionRunValues
 
@@ -234,10 +234,16 @@ class ChiefSessionCreator(SessionCreator):
         scaffold = self._scaffold.finalize()
         sess = Session(self._master, graph=get_default_graph(), config=self._config)
         path = self._checkpoint_filename_with_path
+        kept: list = []
         if path is None and self._checkpoint_dir:
-            path = latest_checkpoint(self._checkpoint_dir)
+            state = get_checkpoint_state(self._checkpoint_dir)
+            if state is not None and state.model_checkpoint_path:
+                path = state.model_checkpoint_path
+                kept = list(state.all_model_checkpoint_paths)
         if path:
             scaffold.saver.restore(sess, path)
+            if kept:        # the Saver goes on deleting the checkpoints past max_to_keep
+                scaffold.saver.recover_last_checkpoints(kept)
         else:
             if scaffold.init_op is None and not scaffold.init_fn and scaffold.local_init_op is None:
                 raise RuntimeError("Model is not initialized and no init_op or init_fn or "
