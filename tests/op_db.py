@@ -1930,6 +1930,9 @@ def _linalg_gaps() -> list:
         OpInfo("linalg_gaps.tridiagonal_matmul_matrix",
                lambda m, x: linalg.tridiagonal_matmul(m, x, diagonals_format="matrix"),
                [rng.randn(4, 4), rng.randn(4, 3)], op="MatrixDiagPart"),
+        OpInfo("linalg_gaps.tridiagonal_solve", linalg.tridiagonal_solve,
+               [rng.randn(2, 3, 4) + np.array([0.0, 4.0, 0.0])[:, None], rng.randn(2, 4, 2)],
+               op="TridiagonalSolve"),
     ]
 
 

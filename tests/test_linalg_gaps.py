@@ -120,3 +120,32 @@ def test_tridiagonal_matmul_errors_are_tensorflows():
         with pytest.raises(ValueError) as info:
             call()
         assert cls == "ValueError" and str(info.value) == message
+
+
+def test_tridiagonal_solve_matches_tensorflow():
+    ref = REF["tridiagonal_solve"]
+    d, b = np.array(ref["diagonals"]), np.array(ref["rhs"])
+    solve = tf.linalg.tridiagonal_solve
+    for got, key in ((solve(d, b), "pivoting"), (solve(d, b, partial_pivoting=False),
+                                                 "no_pivoting"),
+                     (solve(d, b[..., 0]), "vector"),
+                     (solve(d, np.swapaxes(b, -1, -2), transpose_rhs=True), "transposed")):
+        np.testing.assert_allclose(got.numpy(), ref[key], rtol=1e-10, atol=1e-12, err_msg=key)
+    singular = np.array([[1.0, 0, 0], [1.0, 1, 1], [0, 1.0, 0]])
+    assert np.isnan(solve(singular, np.ones((3, 1))).numpy()).all()
+    assert np.isnan(ref["singular"]).all()
+    np.testing.assert_allclose(
+        solve(singular, np.array([[1.0], [2], [3]]), perturb_singular=True).numpy(),
+        ref["perturbed"], rtol=1e-12)
+    with pytest.raises(ValueError, match="partial_pivoting must be True"):
+        solve(d, b, partial_pivoting=False, perturb_singular=True)
+
+
+def test_tridiagonal_solve_gradients_match_tensorflow():
+    ref = REF["tridiagonal_solve"]
+    dv, bv = tf.Variable(np.array(ref["diagonals"])), tf.Variable(np.array(ref["rhs"]))
+    with tf.GradientTape() as tape:
+        y = tf.reduce_sum(tf.linalg.tridiagonal_solve(dv, bv) ** 2)
+    g_d, g_b = tape.gradient(y, [dv, bv])
+    np.testing.assert_allclose(g_d.numpy(), ref["grad_diagonals"], rtol=1e-9, atol=1e-12)
+    np.testing.assert_allclose(g_b.numpy(), ref["grad_rhs"], rtol=1e-9, atol=1e-12)

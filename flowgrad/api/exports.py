@@ -505,6 +505,7 @@ EXPORTS: dict[str, dict[str, str]] = {
         "tensor_diag": "flowgrad.ops.tensor_diag_ops:tensor_diag",
         "tensor_diag_part": "flowgrad.ops.tensor_diag_ops:tensor_diag_part",
         "tridiagonal_matmul": "flowgrad.ops.tridiagonal_ops:tridiagonal_matmul",
+        "tridiagonal_solve": "flowgrad.ops.tridiagonal_ops:tridiagonal_solve",
     },
     "tf.random.experimental": {
         "Generator": "flowgrad.ops.stateful_random_ops:Generator",

@@ -1,5 +1,5 @@
 """Records TensorFlow 2.21's lu_solve, lu_reconstruct, lu_matrix_inverse, tensor_diag,
-tensor_diag_part, normalize and tridiagonal_matmul for tests/test_linalg_gaps.py.
+tensor_diag_part, normalize, tridiagonal_matmul and tridiagonal_solve for tests/test_linalg_gaps.py.
 
 Run with the TensorFlow venv from the repository root:
 ``/work/venv-tf/bin/python tools/tf_reference/linalg_gaps_reference.py``; writes
@@ -68,6 +68,27 @@ def main():
         "errors": [_error(lambda: tf.linalg.tridiagonal_matmul(diags, rhs3, "banded")),
                    _error(lambda: tf.linalg.tridiagonal_matmul(np.ones((2, 3)), rhs3[0],
                                                                "matrix"))],
+    }
+    sd, sb = tf.constant(rng.randn(2, 3, 5)), tf.constant(rng.randn(2, 5, 2))
+    singular = tf.constant([[1.0, 0, 0], [1.0, 1, 1], [0, 1.0, 0]], tf.float64)
+    dv, bv = tf.Variable(sd), tf.Variable(sb)
+    with tf.GradientTape() as tape:
+        y = tf.reduce_sum(tf.linalg.tridiagonal_solve(dv, bv) ** 2)
+    g_d, g_b = tape.gradient(y, [dv, bv])
+    record["tridiagonal_solve"] = {
+        "diagonals": sd.numpy().tolist(), "rhs": sb.numpy().tolist(),
+        "pivoting": tf.linalg.tridiagonal_solve(sd, sb).numpy().tolist(),
+        "no_pivoting": tf.linalg.tridiagonal_solve(sd, sb, partial_pivoting=False)
+        .numpy().tolist(),
+        "vector": tf.linalg.tridiagonal_solve(sd, sb[..., 0]).numpy().tolist(),
+        "transposed": tf.linalg.tridiagonal_solve(sd, tf.linalg.matrix_transpose(sb),
+                                                  transpose_rhs=True).numpy().tolist(),
+        "singular": tf.linalg.tridiagonal_solve(singular, tf.ones((3, 1), tf.float64))
+        .numpy().tolist(),
+        "perturbed": tf.linalg.tridiagonal_solve(
+            singular, tf.constant([[1.0], [2], [3]], tf.float64),
+            perturb_singular=True).numpy().tolist(),
+        "grad_diagonals": g_d.numpy().tolist(), "grad_rhs": g_b.numpy().tolist(),
     }
     OUT.mkdir(parents=True, exist_ok=True)
     (OUT / "reference.json").write_text(json.dumps(record) + "\n")
