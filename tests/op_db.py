@@ -1888,15 +1888,18 @@ def _incomplete_gamma() -> list:
     a, x = np.array([0.7, 2.0, 5.0, 3.5]), np.array([0.4, 1.5, 7.0, 2.0])
     b, u = np.array([1.5, 3.0, 0.8, 2.0]), np.array([0.3, 0.6, 0.45, 0.9])
     return [
-        OpInfo("incomplete_gamma.igamma_x", lambda t: math.igamma(a, t), [x], op="Igamma"),
-        OpInfo("incomplete_gamma.igammac_x", lambda t: math.igammac(a, t), [x], op="Igammac"),
+        OpInfo("incomplete_gamma.igamma_x", lambda t: math.igamma(a, t), [x], op="Igamma",
+               jvp=True),
+        OpInfo("incomplete_gamma.igammac_x", lambda t: math.igammac(a, t), [x], op="Igammac",
+               jvp=True),
         OpInfo("incomplete_gamma.igamma_a", lambda t: math.igamma(t, x), [a], op="Igamma",
                graph=1, eager=1),
         OpInfo("incomplete_gamma.igammac_a", lambda t: math.igammac(t, x), [a], op="Igammac",
                graph=1, eager=1),
         OpInfo("incomplete_gamma.betainc_x", lambda t: math.betainc(a, b, t), [u],
-               op="Betainc"),
-        OpInfo("incomplete_gamma.zeta_q", lambda t: math.zeta(b + 1.5, t), [x], op="Zeta"),
+               op="Betainc", jvp=True),
+        OpInfo("incomplete_gamma.zeta_q", lambda t: math.zeta(b + 1.5, t), [x], op="Zeta",
+               jvp=True),
     ]
 
 
@@ -1920,10 +1923,11 @@ def _linalg_gaps() -> list:
                op="BatchMatMulV2"),
         OpInfo("linalg_gaps.lu_matrix_inverse", lambda f: linalg.lu_matrix_inverse(f, perm),
                [lu], op="MatrixTriangularSolve"),
-        OpInfo("linalg_gaps.tensor_diag", lambda x: linalg.tensor_diag(x) ** 2, [d], op="Diag"),
+        OpInfo("linalg_gaps.tensor_diag", lambda x: linalg.tensor_diag(x) ** 2, [d], op="Diag",
+               jvp=True),
         OpInfo("linalg_gaps.tensor_diag_part",
                lambda x: linalg.tensor_diag_part(x) ** 2, [rng.randn(2, 3, 2, 3)],
-               op="DiagPart"),
+               op="DiagPart", jvp=True),
         OpInfo("linalg_gaps.normalize", normalized, [rng.randn(3, 4)], op="RealDiv"),
         OpInfo("linalg_gaps.tridiagonal_matmul", linalg.tridiagonal_matmul,
                [rng.randn(2, 3, 4), rng.randn(2, 4, 2)], op="ConcatV2"),
@@ -1932,7 +1936,7 @@ def _linalg_gaps() -> list:
                [rng.randn(4, 4), rng.randn(4, 3)], op="MatrixDiagPart"),
         OpInfo("linalg_gaps.tridiagonal_solve", linalg.tridiagonal_solve,
                [rng.randn(2, 3, 4) + np.array([0.0, 4.0, 0.0])[:, None], rng.randn(2, 4, 2)],
-               op="TridiagonalSolve"),
+               op="TridiagonalSolve", jvp=True),
     ]
 
 
