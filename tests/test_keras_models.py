@@ -92,8 +92,6 @@ def test_fit_history_validation_evaluate_predict():
     assert "val_loss" in split.history
 
 
-@pytest.mark.xfail(strict=True, reason="Keras 3 recognises a tf.data dataset by its class "
-                   "(DatasetV2 of a tensorflow.python module): flowgrad's is not yet one")
 def test_fit_accepts_a_tf_data_dataset():
     x, y = _data(32)
     model = _mlp()

@@ -592,6 +592,15 @@ class EagerVariable(Variable):
         """A hashable reference to this variable."""
         return _Ref(self)
 
+    def _serialize_to_tensors(self) -> dict:
+        """What a checkpoint saves of the variable: its value (TensorFlow's Trackable
+        protocol, which objects wrapping a variable, as Keras 3's, delegate to)."""
+        return {"VARIABLE_VALUE": self}
+
+    def _restore_from_tensors(self, restored_tensors: dict) -> Any:
+        """Assigns the value a checkpoint saved (TensorFlow's Trackable protocol)."""
+        return self.assign(restored_tensors["VARIABLE_VALUE"])
+
     def __repr__(self) -> str:
         if not executing_eagerly():
             return "<tf.Variable '%s' shape=%s dtype=%s>" % (self._name, self._shape,

@@ -39,6 +39,7 @@ from flowgrad import module as module_lib
 from flowgrad.framework import dtypes, errors
 from flowgrad.framework.context import executing_eagerly, get_default_session
 from flowgrad.framework.tensor import _Ref
+from flowgrad.framework.trackable import Trackable
 from flowgrad.runtime.function import init_scope
 from flowgrad.legacy_keras.layers.base import Layer as KerasLayer
 from flowgrad.legacy_keras.layers.convolutional import Conv2D
@@ -64,7 +65,8 @@ _KERAS_PRIVATE = {(Dense, "kernel"): "_kernel", (Conv2D, "kernel"): "_kernel",
 
 
 def _is_trackable(obj: Any) -> bool:
-    if isinstance(obj, (Variable, module_lib.Module, Checkpoint, KerasOptimizer, V1Optimizer)):
+    if isinstance(obj, (Variable, module_lib.Module, Checkpoint, KerasOptimizer, V1Optimizer,
+                        Trackable)):
         return True
     if isinstance(obj, (list, tuple)):
         return any(_is_trackable(x) for x in obj)
@@ -80,8 +82,10 @@ def _children(obj: Any, legacy: bool = False) -> list:
     ``_trackable_children() -> {name: child}`` (TensorFlow's Trackable method), e.g. so that
     a model's checkpoint does not depend on whether it has been built. Keras objects get
     Keras 3's names (flowgrad 0.1.0's names with ``legacy``)."""
-    if isinstance(obj, Variable):
+    if isinstance(obj, Variable) or _holds_value(obj):
         return []
+    if isinstance(obj, Trackable) and not isinstance(obj, (module_lib.Module, Checkpoint)):
+        return _trackable_attributes(obj)
     if isinstance(obj, (list, tuple)):
         items: list = [(str(i), x) for i, x in enumerate(obj)]
     elif isinstance(obj, dict):
@@ -107,6 +111,34 @@ def _children(obj: Any, legacy: bool = False) -> list:
         if isinstance(obj, KerasLayer) and not legacy:
             items = _keras_layer_children(obj, items)
     return [(n, c) for n, c in items if _is_trackable(c)]
+
+
+def _holds_value(obj: Any) -> bool:
+    """A Trackable that saves its state as tensors (TensorFlow's ``_serialize_to_tensors``),
+    as a Keras 3 variable does: a leaf of the object graph."""
+    return isinstance(obj, Trackable) and \
+        type(obj)._serialize_to_tensors is not Trackable._serialize_to_tensors
+
+
+def _trackable_attributes(obj: Any) -> list:
+    """The children of a Trackable written for TensorFlow (the real Keras 3's layers and
+    optimizers): its tracked dependencies and, as TensorFlow's AutoTrackable wraps them,
+    its list and dict attributes that hold trackables, in the order they were assigned."""
+    deps = dict(obj._trackable_children())
+    items = []
+    for name, value in vars(obj).items():
+        if name.startswith("_self_"):
+            continue
+        if name in deps or isinstance(value, (list, tuple, dict)) and _is_trackable(value):
+            items.append((name, deps.pop(name, value)))
+    return [(n, c) for n, c in items + list(deps.items()) if _is_trackable(c)]
+
+
+def _is_keras_optimizer(obj: Any) -> bool:
+    """A Keras optimizer: flowgrad's TF1-face Keras's, or the real Keras 3's (built when it
+    has made its slots for the trainable variables)."""
+    return isinstance(obj, KerasOptimizer) or isinstance(obj, Trackable) and hasattr(
+        obj, "_trainable_variables") and hasattr(obj, "build") and hasattr(obj, "built")
 
 
 def _keras_layer_children(layer: Any, items: list) -> list:
@@ -220,6 +252,14 @@ def build_object_graph(root: Any, session: Any = None) -> tuple[dict, dict, list
             nodes[i].update(name=obj.name, trainable=obj.trainable)
             nodes[i]["key"] = paths[i] + _VALUE
             arrays[nodes[i]["key"]] = _read_value(obj, session)
+        elif _holds_value(obj):
+            value = obj._serialize_to_tensors().get("VARIABLE_VALUE")
+            if value is not None:
+                nodes[i].update(name=getattr(value, "name", paths[i]),
+                                trainable=getattr(obj, "trainable", True))
+                nodes[i]["key"] = paths[i] + _VALUE
+                arrays[nodes[i]["key"]] = _read_value(value, session) \
+                    if isinstance(value, Variable) else np.asarray(value)
         slots = []
         for original, name, slot in _slots(obj):
             oid = ids.get(id(original))
@@ -347,13 +387,14 @@ class _Restore:
     def match(self, node_id: int, obj: Any) -> None:
         if node_id in self.matched:
             return
-        if isinstance(obj, KerasOptimizer) and not self.legacy and not self._built(node_id,
-                                                                                     obj):
+        if _is_keras_optimizer(obj) and not self.legacy and not self._built(node_id, obj):
             return
         self.matched[node_id] = obj
         node = self.nodes[node_id]
         if "key" in node and isinstance(obj, Variable):
             self._assign(obj, node_id)
+        elif "key" in node and _holds_value(obj):
+            self._restore_trackable(obj, node_id)
         live = dict(_children(obj, self.legacy)) if _is_trackable(obj) else {}
         for name, cid in node["children"].items():
             if name in live:
@@ -400,6 +441,16 @@ class _Restore:
             _assign_value(var, value, key, None)
         else:
             self.deferred_ops.append((var, value, key))
+        self.restored.add(node_id)
+
+    def _restore_trackable(self, obj: Any, node_id: int) -> None:
+        """Gives a Trackable that restores itself (a Keras 3 variable) its saved value."""
+        key = self.nodes[node_id]["key"]
+        value = self.arrays[key]
+        if self.dry_run:
+            return
+        with init_scope():
+            obj._restore_from_tensors({"VARIABLE_VALUE": value})
         self.restored.add(node_id)
 
     def _match_slots(self, node: dict, opt: Any) -> None:
