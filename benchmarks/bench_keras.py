@@ -4,8 +4,9 @@ Run:  env -u OPENBLAS_CORETYPE -u OPENBLAS_L2_SIZE python benchmarks/bench_keras
           [--repeat N] [--tensorflow PY]
 
 A 784-512-512-10 ReLU MLP with softmax cross-entropy and Adam, 100 steps of 128 MNIST
-images in file order, trained four ways by flowgrad: ``model.fit`` (each step in a
-tf.function), the same ``model.fit`` of the real Keras 3 hosted on flowgrad (the keras
+images in file order, trained four ways by flowgrad: ``model.fit`` of flowgrad's own Keras
+(``tf.compat.v1.keras``; each step in a tf.function), the same ``model.fit`` of the real
+Keras 3 (``tf.keras``) hosted on flowgrad (the keras
 extra; a child ``python -m flowgrad``), a hand-written ``GradientTape`` loop in
 ``tf.function``, and the same loop run eagerly. The NumPy baseline (and a TF1 Session
 row for reference) come from ``bench_training.mlp_adam``, timed in the same run.
@@ -32,7 +33,7 @@ from bench_session import best_of, mnist_batches, print_table  # noqa: E402
 from bench_training import mlp_adam  # noqa: E402
 
 import flowgrad as tf  # noqa: E402
-from flowgrad import keras  # noqa: E402
+from flowgrad.compat.v1 import keras  # noqa: E402 - flowgrad's own Keras (the TF1 face's)
 
 
 def _model() -> keras.Model:
@@ -129,8 +130,8 @@ def main() -> None:
     session, numpy_time = mlp_adam(batches, args.repeat)
     tf.compat.v1.enable_v2_behavior()
     rows = [
-        ("MLP, Adam, 100x128: keras Model.fit", keras_fit(batches, args.repeat), numpy_time,
-         "s"),
+        ("MLP, Adam, 100x128: TF1-face keras Model.fit", keras_fit(batches, args.repeat),
+         numpy_time, "s"),
     ]
     real = real_keras_fit(batches, args.repeat)
     if real is not None:

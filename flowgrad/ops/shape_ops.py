@@ -19,7 +19,6 @@ from flowgrad.framework.tensor import TensorBase
 from flowgrad.ops.array_op_util import (_as_value, _fmt, _int_tensor, _invalid, _known_ints,
                                         _known_scalar, _static_int_list, _vector_length,
                                         _with_nones, linear_in_first_jvp, static_shape)
-from flowgrad.ops.cast_ops import cast
 from flowgrad.ops.fill_ops import linear_in_all_jvp, range, zeros_like
 
 
@@ -114,7 +113,9 @@ def shape(input: Any, name: str | None = None, out_type: Any = dtypes.int32) -> 
         out_type: int32 or int64.
     """
     if type(input).__name__ == "SparseTensor":      # its dense_shape, as TensorFlow's
-        return cast(input.dense_shape, out_type, name=name)
+        # the Cast op itself: cast_ops sits above this module (tests/test_ops_split.py)
+        return apply_op("Cast", (input.dense_shape,), {"DstT": dtypes.as_dtype(out_type)},
+                        name=name)
     return apply_op("Shape", [_as_value(input)], {"out_type": dtypes.as_dtype(out_type)},
                     name=name)
 
