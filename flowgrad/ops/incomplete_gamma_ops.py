@@ -101,9 +101,14 @@ def _igamc_fraction(a: float, x: float, want_da: bool) -> tuple:
 
 
 def _igamma_parts(a: float, x: float, want_da: bool) -> tuple:
-    """(P, Q, dP/da) at one point, with Eigen's values off the domain."""
+    """(P, Q, dP/da) at one point, with Eigen's values off the domain (its P checks x == 0
+    first, so P(a, 0) is 0 for any a, NaN included; P(inf, inf) is 0)."""
+    if x == 0 and not a > 0:
+        return 0.0, math.nan, math.nan
     if math.isnan(a) or math.isnan(x) or x < 0 or a <= 0:
         return math.nan, math.nan, math.nan
+    if math.isinf(a) and math.isinf(x):
+        return 0.0, 0.0, math.nan
     if x == 0:
         return 0.0, 1.0, 0.0
     if math.isinf(x):
@@ -362,10 +367,14 @@ _ZETA_A = (12.0, -720.0, 30240.0, -1209600.0, 47900160.0, -1.8924375803183791606
 
 def _zeta_scalar(x: float, q: float) -> float:
     """Hurwitz's zeta(x, q) = sum_k (k + q)^-x, with Eigen's values off the domain."""
+    if x == 1.0:                        # Eigen's first test: a pole, whatever q
+        return math.inf
     if math.isnan(x) or math.isnan(q) or x < 1.0:
         return math.nan
-    if x == 1.0:
-        return math.inf
+    if math.isinf(x):                   # (k + q)^-inf: the k = 0 term decides
+        return 1.0 if q == 1.0 else 0.0 if q > 1.0 else math.inf
+    if math.isinf(q):
+        return 0.0 if q > 0 else math.nan
     if q <= 0.0:
         if q == math.floor(q):          # a pole: +inf for an even integer x (Eigen's)
             return math.inf if x == math.floor(x) and x % 2 == 0 else math.nan
@@ -378,7 +387,7 @@ def _zeta_scalar(x: float, q: float) -> float:
         a += 1.0
         b = a ** -x
         s += b
-        if abs(b / s) < _MACHEP:
+        if abs(b) <= _MACHEP * abs(s):
             return s
     w = a
     s += b * w / (x - 1.0) - 0.5 * b
@@ -388,7 +397,7 @@ def _zeta_scalar(x: float, q: float) -> float:
         b /= w
         t = fac * b / coef
         s += t
-        if abs(t / s) < _MACHEP:
+        if abs(t) <= _MACHEP * abs(s):
             break
         k += 1.0
         fac *= x + k
