@@ -241,8 +241,6 @@ def test_numerical_gradients_through_layers_orders_1_and_2():
     check_gradients(fn, [rng.randn(5, 3)], order=2, mode="eager")
 
 
-@pytest.mark.xfail(strict=True, reason="under pytest the tape gives None for the last Dense's "
-                   "bias on Keras 3 (a standalone program gets all four): not found yet")
 def test_gradient_of_model_weights_matches_central_differences():
     tf2.random.set_seed(0)
     model = keras.Sequential([keras.Input((3,), dtype="float64"),

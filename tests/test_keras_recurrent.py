@@ -15,13 +15,6 @@ from tests.gradcheck import check_gradients
 layers = tf.keras.layers
 
 
-def _gru_gap(why):
-    return pytest.mark.xfail(strict=True, reason="Keras 3's GRU on flowgrad: " + why)
-
-
-F64_GRU = "float64 GRUCell adds a float32 tensor"
-
-
 @pytest.fixture(autouse=True)
 def eager_mode():
     """Eager mode (TF2 behaviour); conftest starts every test in graph mode."""
@@ -108,7 +101,7 @@ def test_lstm_matches_numpy_with_gate_order_ifco():
     np.testing.assert_allclose(c.numpy(), want_c, rtol=1e-10)
 
 
-@pytest.mark.parametrize("reset_after", [pytest.param(True, marks=_gru_gap(F64_GRU)), False])
+@pytest.mark.parametrize("reset_after", [True, False])
 def test_gru_matches_numpy(reset_after):
     rng = np.random.RandomState(2)
     layer = layers.GRU(3, return_sequences=True, reset_after=reset_after, dtype="float64")
@@ -137,8 +130,7 @@ def test_simple_rnn_matches_numpy_and_go_backwards():
 
 
 @pytest.mark.parametrize("make", [lambda: layers.LSTM(4, return_sequences=True),
-                                  pytest.param(lambda: layers.GRU(4, return_state=True),
-                                               marks=_gru_gap("None gradients under tf.function")),
+                                  lambda: layers.GRU(4, return_state=True),
                                   lambda: layers.Bidirectional(layers.SimpleRNN(4))])
 def test_tf_function_matches_eager_with_gradients(make):
     layer = make()
@@ -161,9 +153,8 @@ def test_tf_function_matches_eager_with_gradients(make):
 
 
 @pytest.mark.parametrize("make", [lambda: layers.LSTM(2, return_state=True, dtype="float64"),
-                                  pytest.param(lambda: layers.GRU(2, return_sequences=True,
-                                                                  dtype="float64"),
-                                               marks=_gru_gap(F64_GRU))])
+                                  lambda: layers.GRU(2, return_sequences=True,
+                                                     dtype="float64")])
 def test_gradients_with_respect_to_inputs_order_two(make):
     layer = make()
     x = np.random.RandomState(4).randn(2, 3, 2)

@@ -24,8 +24,7 @@ VALUES = np.load(DATA / "values.npz")
 # saturation and hue adjustments' HSV arithmetic (rtol).
 CLOSE = {"image_stateless": 1e-6}
 # Distributions and libraries not on TensorFlow's numbers yet (docs/differences.md).
-NOT_YET = {"stateless_binomial", "stateless_poisson", "stateless_gamma",
-           "keras_initializers"}
+NOT_YET = {"stateless_binomial", "stateless_poisson", "stateless_gamma"}
 
 
 @pytest.fixture
