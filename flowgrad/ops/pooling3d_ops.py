@@ -16,15 +16,15 @@ import numpy as np
 
 from flowgrad.framework.errors import InvalidArgumentError
 from flowgrad.framework.op_call import apply_op
-from flowgrad.framework.registry import defop
+from flowgrad.framework.registry import defop, register_op
 from flowgrad.framework.shape_rules import shape_from_value
 from flowgrad.framework.tensor_shape import TensorShape
 from flowgrad.ops import conv_nd
-from flowgrad.ops.array_ops import zeros_like
 from flowgrad.ops.conv3d_ops import (_dims5, from_ndhwc, geometry3, ndhwc_shape, sequence5,
                                      spatial3, to_ndhwc)
 from flowgrad.ops.conv_nd import _sizes, output_size
 from flowgrad.ops.nn_ops import _input
+from flowgrad.ops.pool_gradients import _like_input, _pool_attrs, max_pool_gradients
 
 
 def _setup(attrs: dict, in_sp: tuple) -> tuple:
@@ -50,16 +50,6 @@ def _pool3d_infer(ins: list, attrs: dict) -> tuple:
             for a in spatial3(fmt)]
     dims = [d[0], *outs, d[4]] if fmt == "NDHWC" else [d[0], d[1], *outs]
     return ins[0].dtype.base_dtype, TensorShape(dims)
-
-
-def _like_input(i: int) -> Any:
-    def infer(ins: list, attrs: dict) -> tuple:
-        return ins[i].dtype.base_dtype, ins[i].shape
-    return infer
-
-
-def _pool_attrs(op: Any) -> dict:
-    return {k: op.get_attr(k) for k in ("ksize", "strides", "padding", "data_format")}
 
 
 def _check_pooled(op_type: str, shapes: list, x_shape: tuple, out_sp: tuple) -> None:
@@ -125,25 +115,14 @@ def _max_pool3d_grad_grad_kernel(x: np.ndarray, y: np.ndarray, gg: np.ndarray,
     return from_ndhwc(out, fmt)
 
 
-@defop("MaxPool3D", _max_pool3d_kernel, _pool3d_infer, input_names=("input",))
-def _max_pool3d_grad(op: Any, grad: Any) -> Any:
-    return apply_op("MaxPool3DGrad", (op.inputs[0], op.outputs[0], grad), _pool_attrs(op))
-
-
-@defop("MaxPool3DGrad", _max_pool3d_grad_kernel, _like_input(0), same_dtype=True,
-       input_names=("orig_input", "orig_output", "grad"))
-def _max_pool3d_grad_grad(op: Any, grad: Any) -> Any:
-    x, y, _ = op.inputs
-    return (zeros_like(x), zeros_like(y),
-            apply_op("MaxPool3DGradGrad", (x, y, grad), _pool_attrs(op)))
-
-
-@defop("MaxPool3DGradGrad", _max_pool3d_grad_grad_kernel, _like_input(1), same_dtype=True,
-       input_names=("orig_input", "orig_output", "grad"))
-def _max_pool3d_grad_grad_grad(op: Any, grad: Any) -> Any:
-    x, y, _ = op.inputs
-    return (zeros_like(x), zeros_like(y),
-            apply_op("MaxPool3DGrad", (x, y, grad), _pool_attrs(op)))
+_MAX_POOL3D_GRADS = max_pool_gradients("MaxPool3D")
+register_op("MaxPool3D", _max_pool3d_kernel, _pool3d_infer, grad=_MAX_POOL3D_GRADS[0],
+            input_names=("input",))
+register_op("MaxPool3DGrad", _max_pool3d_grad_kernel, _like_input(0), grad=_MAX_POOL3D_GRADS[1],
+            same_dtype=True, input_names=("orig_input", "orig_output", "grad"))
+register_op("MaxPool3DGradGrad", _max_pool3d_grad_grad_kernel, _like_input(1),
+            grad=_MAX_POOL3D_GRADS[2], same_dtype=True,
+            input_names=("orig_input", "orig_output", "grad"))
 
 
 # --------------------------------------------------------------------------------------

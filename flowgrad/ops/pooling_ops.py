@@ -19,10 +19,11 @@ from flowgrad.framework import dtypes
 from flowgrad.framework.errors import InvalidArgumentError, UnimplementedError
 from flowgrad.framework.graph import name_scope
 from flowgrad.framework.op_call import apply_op
-from flowgrad.framework.registry import defop
+from flowgrad.framework.registry import defop, register_op
 from flowgrad.framework.shape_rules import shape_from_value
 from flowgrad.framework.tensor_shape import TensorShape
 from flowgrad.ops.array_ops import expand_dims, squeeze, zeros_like
+from flowgrad.ops.pool_gradients import _like_input, _pool_attrs, max_pool_gradients
 from flowgrad.ops.conv_ops import (
     _dims4,
     _sizes,
@@ -88,16 +89,6 @@ def _pool_infer(ins: list, attrs: dict) -> tuple:
                                   attrs["padding"])
     dims = [d[0], oh, ow, d[3]] if fmt == "NHWC" else [d[0], d[1], oh, ow]
     return ins[0].dtype.base_dtype, TensorShape(dims)
-
-
-def _like_input(i: int) -> Any:
-    def infer(ins: list, attrs: dict) -> tuple:
-        return ins[i].dtype.base_dtype, ins[i].shape
-    return infer
-
-
-def _pool_attrs(op: Any) -> dict:
-    return {k: op.get_attr(k) for k in ("ksize", "strides", "padding", "data_format")}
 
 
 # --------------------------------------------------------------------------------------
@@ -183,26 +174,14 @@ def _check_pooled(op_type: str, y_shape: tuple, g_shape: tuple, x_shape: tuple,
                                        op_type, list(expect), list(y_shape), list(g_shape)))
 
 
-@defop("MaxPool", _max_pool_kernel, _pool_infer, fresh_output=True, input_names=("input",),
-       batching="images")
-def _max_pool_grad(op: Any, grad: Any) -> Any:
-    return apply_op("MaxPoolGrad", (op.inputs[0], op.outputs[0], grad), _pool_attrs(op))
-
-
-@defop("MaxPoolGrad", _max_pool_grad_kernel, _like_input(0), same_dtype=True, fresh_output=True,
-       input_names=("orig_input", "orig_output", "grad"))
-def _max_pool_grad_grad(op: Any, grad: Any) -> Any:
-    x, y, _ = op.inputs
-    return (zeros_like(x), zeros_like(y),
-            apply_op("MaxPoolGradGrad", (x, y, grad), _pool_attrs(op)))
-
-
-@defop("MaxPoolGradGrad", _max_pool_grad_grad_kernel, _like_input(1), same_dtype=True,
-       input_names=("orig_input", "orig_output", "grad"))
-def _max_pool_grad_grad_grad(op: Any, grad: Any) -> Any:
-    x, y, _ = op.inputs
-    return (zeros_like(x), zeros_like(y),
-            apply_op("MaxPoolGrad", (x, y, grad), _pool_attrs(op)))
+_MAX_POOL_GRADS = max_pool_gradients("MaxPool")
+register_op("MaxPool", _max_pool_kernel, _pool_infer, grad=_MAX_POOL_GRADS[0],
+            fresh_output=True, input_names=("input",), batching="images")
+register_op("MaxPoolGrad", _max_pool_grad_kernel, _like_input(0), grad=_MAX_POOL_GRADS[1],
+            same_dtype=True, fresh_output=True, input_names=("orig_input", "orig_output", "grad"))
+register_op("MaxPoolGradGrad", _max_pool_grad_grad_kernel, _like_input(1),
+            grad=_MAX_POOL_GRADS[2], same_dtype=True,
+            input_names=("orig_input", "orig_output", "grad"))
 
 
 # --------------------------------------------------------------------------------------
