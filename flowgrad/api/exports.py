@@ -110,7 +110,7 @@ EXPORTS: dict[str, dict[str, str]] = {
         "debug": "flowgrad.debug",
         "debugging": "flowgrad.debug.debugging",
         "device": "flowgrad.framework.graph:device",
-        "distribute": "flowgrad.distribute_api",
+        "distribute": "tf.distribute",
         "divide": "flowgrad.ops.arithmetic_ops:divide",
         "double": "flowgrad.framework.dtypes:double",
         "dtypes": "tf.dtypes",
@@ -198,8 +198,8 @@ EXPORTS: dict[str, dict[str, str]] = {
         "pow": "flowgrad.ops.elementwise_ops:pow",
         "print": "flowgrad.ops.logging_ops:print_v2",
         "py_function": "flowgrad.ops.script_ops:py_function",
-        "ragged": "flowgrad.ragged_api",
-        "random": "flowgrad.random_api",
+        "ragged": "tf.ragged",
+        "random": "tf.random",
         "random_normal_initializer": "flowgrad.initializers:RandomNormal",
         "random_uniform_initializer": "flowgrad.initializers:RandomUniform",
         "range": "flowgrad.ops.fill_ops:range",
@@ -239,7 +239,7 @@ EXPORTS: dict[str, dict[str, str]] = {
         "size": "flowgrad.ops.shape_ops:size",
         "slice": "flowgrad.ops.slicing_ops:slice",
         "sort": "flowgrad.ops.sort_ops:sort",
-        "sparse": "flowgrad.sparse_api",
+        "sparse": "tf.sparse",
         "split": "flowgrad.ops.concat_ops:split",
         "sqrt": "flowgrad.ops.elementwise_ops:sqrt",
         "square": "flowgrad.ops.elementwise_ops:square",
@@ -515,6 +515,103 @@ EXPORTS: dict[str, dict[str, str]] = {
         "stateless_fold_in": "flowgrad.ops.stateless_random_ops:fold_in",
         "stateless_shuffle": "flowgrad.ops.stateless_random_ops:stateless_shuffle",
         "stateless_split": "flowgrad.ops.stateless_random_ops:split",
+    },
+    "tf.random": {
+        "Generator": "flowgrad.ops.stateful_random_ops:Generator",
+        "categorical": "flowgrad.ops.random_ops:categorical",
+        "create_rng_state": "flowgrad.ops.stateful_random_ops:create_rng_state",
+        "experimental": "tf.random.experimental",
+        "fold_in": "flowgrad.ops.stateless_random_ops:fold_in",
+        "get_global_generator": "flowgrad.ops.stateful_random_ops:get_global_generator",
+        "normal": "flowgrad.ops.random_ops:random_normal",
+        "set_global_generator": "flowgrad.ops.stateful_random_ops:set_global_generator",
+        "set_seed": "flowgrad.ops.random_ops:set_seed",
+        "shuffle": "flowgrad.ops.random_ops:random_shuffle",
+        "split": "flowgrad.ops.stateless_random_ops:split",
+        "stateless_binomial": "flowgrad.ops.stateless_random_ops:stateless_random_binomial",
+        "stateless_categorical": "flowgrad.ops.stateless_random_ops:stateless_categorical",
+        "stateless_gamma": "flowgrad.ops.stateless_random_ops:stateless_random_gamma",
+        "stateless_normal": "flowgrad.ops.stateless_random_ops:stateless_random_normal",
+        "stateless_poisson": "flowgrad.ops.stateless_random_ops:stateless_random_poisson",
+        "stateless_truncated_normal":
+            "flowgrad.ops.stateless_random_ops:stateless_truncated_normal",
+        "stateless_uniform": "flowgrad.ops.stateless_random_ops:stateless_random_uniform",
+        "truncated_normal": "flowgrad.ops.random_ops:truncated_normal",
+        "uniform": "flowgrad.ops.random_ops:random_uniform",
+    },
+    "tf.sparse": {
+        "SparseTensor": "flowgrad.ops.sparse_tensor:SparseTensor",
+        "add": "flowgrad.ops.sparse_elementwise:add",
+        "concat": "flowgrad.ops.sparse_concat:concat",
+        "expand_dims": "flowgrad.ops.sparse_manip:expand_dims",
+        "from_dense": "flowgrad.ops.sparse_tensor:from_dense",
+        "map_values": "flowgrad.ops.sparse_slice:map_values",
+        "maximum": "flowgrad.ops.sparse_elementwise:maximum",
+        "minimum": "flowgrad.ops.sparse_elementwise:minimum",
+        "reduce_max": "flowgrad.ops.sparse_reduce:reduce_max",
+        "reduce_sum": "flowgrad.ops.sparse_reduce:reduce_sum",
+        "reorder": "flowgrad.ops.sparse_reorder:reorder",
+        "reshape": "flowgrad.ops.sparse_manip:reshape",
+        "retain": "flowgrad.ops.sparse_manip:retain",
+        "slice": "flowgrad.ops.sparse_slice:sparse_slice",
+        "sparse_dense_matmul": "flowgrad.ops.sparse_matmul:sparse_dense_matmul",
+        "to_dense": "flowgrad.ops.sparse_tensor:to_dense",
+        "transpose": "flowgrad.ops.sparse_reorder:transpose",
+    },
+    "tf.ragged": {
+        "constant": "flowgrad.ops.ragged_tensor:constant",
+        "map_flat_values": "flowgrad.ops.ragged_functional_ops:map_flat_values",
+    },
+    "tf.distribute": {
+        "DistributedDataset": "flowgrad.distribute.distribute_lib:DistributedDataset",
+        "DistributedIterator": "flowgrad.distribute.distribute_lib:DistributedIterator",
+        "DistributedValues": "flowgrad.distribute.distribute_lib:DistributedValues",
+        "InputContext": "flowgrad.distribute.distribute_lib:InputContext",
+        "MirroredStrategy": "flowgrad.distribute.mirrored:MirroredStrategy",
+        "MultiWorkerMirroredStrategy":
+            "flowgrad.distribute.multi_worker:MultiWorkerMirroredStrategy",
+        "OneDeviceStrategy": "flowgrad.distribute.distribute_lib:OneDeviceStrategy",
+        "ParameterServerStrategy": "flowgrad.distribute.ps_strategy:ParameterServerStrategy",
+        "ReduceOp": "flowgrad.distribute.distribute_lib:ReduceOp",
+        "ReplicaContext": "flowgrad.distribute.distribute_lib:ReplicaContext",
+        "Strategy": "flowgrad.distribute.distribute_lib:Strategy",
+        "StrategyExtended": "flowgrad.distribute.distribute_lib:StrategyExtended",
+        "TPUStrategy": "flowgrad.distribute.distribute_lib:TPUStrategy",
+        "cluster_resolver": "tf.distribute.cluster_resolver",
+        "coordinator": "tf.distribute.coordinator",
+        "experimental": "tf.distribute.experimental",
+        "experimental_get_cross_replica_context":
+            "flowgrad.distribute.distribute_lib:get_cross_replica_context",
+        "get_replica_context": "flowgrad.distribute.distribute_lib:get_replica_context",
+        "get_strategy": "flowgrad.distribute.distribute_lib:get_strategy",
+        "has_strategy": "flowgrad.distribute.distribute_lib:has_strategy",
+        "in_cross_replica_context": "flowgrad.distribute.distribute_lib:in_cross_replica_context",
+    },
+    "tf.distribute.cluster_resolver": {
+        "ClusterResolver": "flowgrad.cluster_resolver_api:ClusterResolver",
+        "SimpleClusterResolver": "flowgrad.cluster_resolver_api:SimpleClusterResolver",
+        "TFConfigClusterResolver": "flowgrad.cluster_resolver_api:TFConfigClusterResolver",
+        "TPUClusterResolver": "flowgrad.cluster_resolver_api:TPUClusterResolver",
+    },
+    "tf.distribute.coordinator": {
+        "ClusterCoordinator": "flowgrad.distribute.ps_strategy:ClusterCoordinator",
+        "PerWorkerValue": "flowgrad.distribute.per_worker:PerWorkerValues",
+        "PerWorkerValues": "flowgrad.distribute.per_worker:PerWorkerValues",
+        "RemoteValue": "flowgrad.distribute.ps_strategy:RemoteValue",
+    },
+    "tf.distribute.experimental": {
+        "MultiWorkerMirroredStrategy":
+            "flowgrad.distribute.multi_worker:MultiWorkerMirroredStrategy",
+        "ParameterServerStrategy": "flowgrad.distribute.ps_strategy:ParameterServerStrategy",
+        "ValueContext": "flowgrad.distribute.distribute_lib:ValueContext",
+        "coordinator": "tf.distribute.coordinator",
+        "partitioners": "tf.distribute.experimental.partitioners",
+    },
+    "tf.distribute.experimental.partitioners": {
+        "FixedShardsPartitioner": "flowgrad.distribute.partitioners:FixedShardsPartitioner",
+        "MaxSizePartitioner": "flowgrad.distribute.partitioners:MaxSizePartitioner",
+        "MinSizePartitioner": "flowgrad.distribute.partitioners:MinSizePartitioner",
+        "Partitioner": "flowgrad.distribute.partitioners:Partitioner",
     },
     "tf.nn.experimental": {
         "stateless_dropout": "flowgrad.ops.nn_impl:stateless_dropout",
@@ -956,7 +1053,7 @@ EXPORTS: dict[str, dict[str, str]] = {
         "disable_tensor_equality": "flowgrad.framework.v2_compat:disable_tensor_equality",
         "disable_v2_behavior": "flowgrad.framework.v2_compat:disable_v2_behavior",
         "disable_v2_tensorshape": "flowgrad.framework.tensor_shape:disable_v2_tensorshape",
-        "distribute": "flowgrad.distribute_api",
+        "distribute": "tf.distribute",
         "distributions": "flowgrad.distributions",
         "div": "flowgrad.ops.arithmetic_ops:div",
         "div_no_nan": "flowgrad.ops.arithmetic_ops:div_no_nan",
@@ -972,7 +1069,7 @@ EXPORTS: dict[str, dict[str, str]] = {
         "equal": "flowgrad.ops.comparison_ops:equal",
         "erf": "flowgrad.ops.special_math_ops:erf",
         "erfc": "flowgrad.ops.special_math_ops:erfc",
-        "errors": "flowgrad.compat.v1_errors",
+        "errors": "tf.compat.v1.errors",
         "executing_eagerly": "flowgrad.framework.context:executing_eagerly",
         "exp": "flowgrad.ops.elementwise_ops:exp",
         "expand_dims": "flowgrad.ops.shape_ops:expand_dims",
@@ -1119,8 +1216,8 @@ EXPORTS: dict[str, dict[str, str]] = {
         "py_function": "flowgrad.ops.script_ops:py_function",
         "python_io": "tf.compat.v1.python_io",
         "qr": "flowgrad.ops.linalg_ops:qr",
-        "ragged": "flowgrad.ragged_api",
-        "random": "flowgrad.compat.v1_random",
+        "ragged": "tf.ragged",
+        "random": "tf.compat.v1.random",
         "random_crop": "flowgrad.ops.image_ops:random_crop",
         "random_normal": "flowgrad.ops.random_ops:random_normal",
         "random_normal_initializer": "flowgrad.ops.init_ops:random_normal_initializer",
@@ -1156,7 +1253,7 @@ EXPORTS: dict[str, dict[str, str]] = {
         "rsqrt": "flowgrad.ops.elementwise_ops:rsqrt",
         "saturate_cast": "flowgrad.ops.saturate_cast_ops:saturate_cast",
         "safe_norm": "flowgrad.ops.linalg_ops:safe_norm",
-        "saved_model": "flowgrad.compat.v1_saved_model",
+        "saved_model": "tf.compat.v1.saved_model",
         "scalar_mul": "flowgrad.ops.arithmetic_ops:scalar_mul",
         "scan": "flowgrad.ops.functional_ops:scan",
         "scatter_nd": "flowgrad.ops.scatter_nd_ops:scatter_nd",
@@ -1182,7 +1279,7 @@ EXPORTS: dict[str, dict[str, str]] = {
         "slice": "flowgrad.ops.slicing_ops:slice",
         "sort": "flowgrad.ops.sort_ops:sort",
         "space_to_depth": "flowgrad.ops.manip_ops:space_to_depth_v1",
-        "sparse": "flowgrad.compat.v1_sparse",
+        "sparse": "tf.compat.v1.sparse",
         "sparse_add": "flowgrad.ops.sparse_elementwise:add",
         "sparse_concat": "flowgrad.ops.sparse_concat:concat",
         "sparse_maximum": "flowgrad.ops.sparse_elementwise:maximum",
@@ -1560,4 +1657,72 @@ EXPORTS["tf.compat.v1.sets"] = {
     **EXPORTS["tf.sets"],
     **{"set_" + name: "flowgrad.ops.set_ops:set_" + name
        for name in ("difference", "intersection", "size", "union")},
+}
+
+#: ``tf.compat.v1.errors``: TF2's error classes and codes but ``OperatorNotAllowedInGraphError``,
+#: which TensorFlow 1 does not have.
+EXPORTS["tf.compat.v1.errors"] = {name: "flowgrad.framework.errors:" + name for name in (
+    "OpError", "CancelledError", "UnknownError", "InvalidArgumentError", "DeadlineExceededError",
+    "NotFoundError", "AlreadyExistsError", "PermissionDeniedError", "ResourceExhaustedError",
+    "FailedPreconditionError", "AbortedError", "OutOfRangeError", "UnimplementedError",
+    "InternalError", "UnavailableError", "DataLossError", "UnauthenticatedError",
+    "error_code_from_exception_type", "exception_type_from_error_code", "OK", "CANCELLED",
+    "UNKNOWN", "INVALID_ARGUMENT", "DEADLINE_EXCEEDED", "NOT_FOUND", "ALREADY_EXISTS",
+    "PERMISSION_DENIED", "RESOURCE_EXHAUSTED", "FAILED_PRECONDITION", "ABORTED", "OUT_OF_RANGE",
+    "UNIMPLEMENTED", "INTERNAL", "UNAVAILABLE", "DATA_LOSS", "UNAUTHENTICATED",)}
+
+#: ``tf.compat.v1.random``: TF2's samplers with TensorFlow 1's seeding (``set_random_seed``,
+#: ``get_seed``, ``multinomial``; no ``set_seed``, ``split``, ``fold_in`` or ``experimental``).
+EXPORTS["tf.compat.v1.random"] = {
+    **{name: source for name, source in EXPORTS["tf.random"].items()
+       if name not in ("set_seed", "split", "fold_in", "experimental")},
+    "get_seed": "flowgrad.ops.random_ops:get_seed",
+    "multinomial": "flowgrad.ops.random_ops:multinomial",
+    "set_random_seed": "flowgrad.ops.random_ops:set_random_seed",
+}
+
+#: ``tf.compat.v1.sparse``: TF2's names but ``map_values`` and ``reshape``, and ``reduce_max``
+#: with TensorFlow 1's ``reduction_axes``/``keep_dims``.
+EXPORTS["tf.compat.v1.sparse"] = {
+    **{name: source for name, source in EXPORTS["tf.sparse"].items()
+       if name not in ("map_values", "reshape")},
+    "reduce_max": "flowgrad.compat.v1_sparse:reduce_max",
+}
+
+#: ``tf.compat.v1.saved_model``'s sub-namespaces (TensorFlow 1's module paths).
+_TF1_SAVED_MODEL = {
+    "builder": {"SavedModelBuilder": "SavedModelBuilder"},
+    "constants": {name: name for name in (
+        "LEGACY_INIT_OP_KEY", "MAIN_OP_KEY", "SAVED_MODEL_FILENAME_PB",
+        "SAVED_MODEL_SCHEMA_VERSION",
+        "VARIABLES_DIRECTORY", "VARIABLES_FILENAME")},
+    "loader": {name: name for name in ("load", "maybe_saved_model_directory")},
+    "signature_constants": {name: name for name in (
+        "DEFAULT_SERVING_SIGNATURE_DEF_KEY", "PREDICT_INPUTS", "PREDICT_METHOD_NAME",
+        "PREDICT_OUTPUTS")},
+    "signature_def_utils": {name: name for name in (
+        "build_signature_def", "is_valid_signature", "predict_signature_def")},
+    "tag_constants": {name: name for name in ("SERVING", "TRAINING")},
+    "utils": {name: name for name in ("build_tensor_info", "get_tensor_from_tensor_info")},
+}
+for _sub, _names in _TF1_SAVED_MODEL.items():
+    EXPORTS["tf.compat.v1.saved_model." + _sub] = {
+        name: "flowgrad.saved_model.tf1_saved_model:" + attribute
+        for name, attribute in _names.items()}
+EXPORTS["tf.compat.v1.saved_model.constants"]["SAVED_MODEL_FILENAME_PBTXT"] = (
+    "flowgrad.saved_model.tf_loader:SAVED_MODEL_FILENAME_PBTXT")
+
+#: ``tf.compat.v1.saved_model``: TensorFlow 1's SavedModel API (``loader.load``, ``simple_save``,
+#: ``Builder``, the signature helpers and constants, each also at the top) beside TensorFlow 2's
+#: ``save``/``load_v2``.
+EXPORTS["tf.compat.v1.saved_model"] = {
+    **{name: "tf.compat.v1.saved_model." + name for name in _TF1_SAVED_MODEL},
+    **{name: source for sub in ("constants", "loader", "signature_constants",
+                                "signature_def_utils", "tag_constants", "utils")
+       for name, source in EXPORTS["tf.compat.v1.saved_model." + sub].items()},
+    "Builder": "flowgrad.saved_model.tf1_saved_model:SavedModelBuilder",
+    "contains_saved_model": "flowgrad.saved_model.tf1_saved_model:maybe_saved_model_directory",
+    "load_v2": "flowgrad.saved_model.saved_model:load",
+    "save": "flowgrad.saved_model.saved_model:save",
+    "simple_save": "flowgrad.saved_model.tf1_saved_model:simple_save",
 }

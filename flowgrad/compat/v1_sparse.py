@@ -1,11 +1,9 @@
-"""``tf.sparse`` of the TF1 face: TensorFlow 1's names (no ``map_values``) and
-``reduce_max``'s TF1 signature (``reduction_axes``/``keep_dims`` aliases)."""
+"""``tf.compat.v1.sparse.reduce_max``: TensorFlow 1's signature (``reduction_axes``/``keep_dims``
+aliases); the rest of ``tf.compat.v1.sparse`` is TF2's (flowgrad/api/exports.py)."""
 from typing import Any
 
-from flowgrad import sparse_api as _sparse
-from flowgrad.sparse_api import (SparseTensor, add, concat, expand_dims, from_dense, maximum,
-                                 minimum, reduce_sum, reorder, retain, slice,
-                                 sparse_dense_matmul, to_dense, transpose)
+from flowgrad.ops import sparse_reduce as _sparse_reduce
+from flowgrad.ops.sparse_tensor import SparseTensor
 
 
 def reduce_max(sp_input: SparseTensor, axis: Any = None, keepdims: bool | None = None,
@@ -22,14 +20,5 @@ def reduce_max(sp_input: SparseTensor, axis: Any = None, keepdims: bool | None =
     Returns:
         The dense maximum of the values present (0 where none is).
     """
-    return _sparse.reduce_max(sp_input, axis if axis is not None else reduction_axes,
-                              keepdims if keepdims is not None else keep_dims)
-
-
-__all__ = ["SparseTensor", "from_dense", "to_dense", "add", "maximum", "minimum",
-           "sparse_dense_matmul", "reduce_sum", "reorder", "transpose", "expand_dims", "retain",
-           "concat", "reduce_max", "slice"]
-
-
-def __dir__() -> list:
-    return sorted(__all__)
+    return _sparse_reduce.reduce_max(sp_input, axis if axis is not None else reduction_axes,
+                                     keepdims if keepdims is not None else keep_dims)
