@@ -176,17 +176,23 @@ register_jvp("TanhGrad", _tanh_grad_jvp)
 
 def _sigmoid_kernel(x: Any) -> Any:
     # 1 / (1 + exp(-x)) without overflow, one exp: 1 / (1 + e) for x >= 0, e / (1 + e)
-    # below, e = exp(-|x|); computed in two buffers (an LSTM runs it three times a step)
+    # below, e = exp(-|x|); the numerator is max(e, x >= 0) (e <= 1; NaN stays NaN), in two
+    # buffers and five passes (an LSTM runs it three times a step)
     if np.iscomplexobj(x):
         return 1 / (1 + np.exp(-x))
     if type(x) is not np.ndarray or not x.ndim:
         e = np.exp(-np.abs(x))
         d = 1 + e
         return np.where(x >= 0, 1 / d, e / d)
-    e = np.abs(x)
-    e = np.exp(np.negative(e, out=e), out=e)
+    e = np.copysign(x, -1)
+    return _sigmoid_finish(np.exp(e, out=e), x >= 0)
+
+
+def _sigmoid_finish(e: np.ndarray, positive: np.ndarray) -> np.ndarray:
+    """max(e, positive) / (1 + e), written into ``e``."""
     d = np.add(e, 1)
-    return np.divide(np.where(x >= 0, 1, e), d, out=d)
+    np.maximum(e, positive, out=e)
+    return np.divide(e, d, out=e)
 
 
 def _sigmoid_into(x: Any) -> Any:
@@ -194,11 +200,8 @@ def _sigmoid_into(x: Any) -> Any:
     if type(x) is not np.ndarray or np.iscomplexobj(x) or not x.flags.writeable:
         return _sigmoid_kernel(x)
     positive = x >= 0
-    e = np.abs(x, out=x)
-    e = np.exp(np.negative(e, out=e), out=e)
-    d = np.add(e, 1)
-    np.copyto(e, 1, where=positive)
-    return np.divide(e, d, out=e)
+    e = np.copysign(x, -1, out=x)
+    return _sigmoid_finish(np.exp(e, out=e), positive)
 
 
 @defop("Sigmoid", _sigmoid_kernel, unary, input_names=("x",), forward={0: _sigmoid_into},
