@@ -72,15 +72,13 @@ from __future__ import annotations
 import argparse
 import os
 import statistics
-import subprocess
-import sys
-import tempfile
 import time
 from typing import Any
 
 import numpy as np
 from bench_session import best_of, mnist_batches  # noqa: E402
 from numpy.lib.stride_tricks import as_strided, sliding_window_view
+from tf_child import TensorFlowChild, serve  # noqa: E402
 
 import flowgrad.compat.v1 as tf
 
@@ -256,7 +254,9 @@ def training_rounds(batches: list, rounds: int, thread_counts: list,
                     for bx, by in batches:
                         model.step(bx, by)
 
-            child = TensorFlowChild(tf_python, batches, t) if tf_python else None
+            child = TensorFlowChild(tf_python, __file__, {
+                "x": np.stack([b[0] for b in batches]), "y": np.stack([b[1] for b in batches])},
+                ["--threads", t]) if tf_python else None
             samples: tuple = ([], [], [])
             try:
                 for _ in range(rounds):
@@ -416,58 +416,10 @@ def tensorflow_session(batches: list, threads: int) -> Any:
     return one_round
 
 
-class TensorFlowChild:
-    """``tensorflow_session`` in a child process run by ``python`` (TensorFlow's own
-    Python): ``round()`` runs one round there and returns its seconds per step. ``alive``
-    is False where that Python or its TensorFlow is missing."""
-
-    def __init__(self, python: str, batches: list, threads: int):
-        self.proc = None
-        self.alive = os.path.exists(python)
-        if not self.alive:
-            print("TensorFlow skipped: no %s" % python)
-            return
-        self.tmp = tempfile.TemporaryDirectory()
-        path = os.path.join(self.tmp.name, "batches.npz")
-        np.savez(path, x=np.stack([b[0] for b in batches]), y=np.stack([b[1] for b in batches]))
-        env = dict(os.environ, TF_CPP_MIN_LOG_LEVEL="3",
-                   PYTHONPATH=os.pathsep.join([os.path.dirname(os.path.dirname(
-                       os.path.abspath(__file__))), os.environ.get("PYTHONPATH", "")]))
-        self.proc = subprocess.Popen(
-            [python, os.path.abspath(__file__), "--as-tensorflow", path, "--threads",
-             str(threads)], stdin=subprocess.PIPE, stdout=subprocess.PIPE,
-            stderr=subprocess.PIPE, text=True, env=env)
-        self._answer()                                  # "ready" once the graph is built
-
-    def _answer(self) -> str | None:
-        line = self.proc.stdout.readline()
-        if not line:
-            err = self.proc.stderr.read().strip().splitlines() or ["?"]
-            print("TensorFlow skipped: %s" % err[-1])
-            self.alive = False
-            return None
-        return line
-
-    def round(self) -> float:
-        self.proc.stdin.write("run\n")
-        self.proc.stdin.flush()
-        line = self._answer()
-        return float(line) if line else float("nan")
-
-    def close(self) -> None:
-        if self.proc is not None:
-            self.proc.stdin.close()
-            self.proc.wait()
-            self.tmp.cleanup()
-
-
 def serve_tensorflow(npz: str, threads: int) -> None:
-    """The child's side of ``TensorFlowChild``: one round per "run" line on stdin."""
+    """The child's side: one round of the training step per "run" line on stdin."""
     data = np.load(npz)
-    one_round = tensorflow_session(list(zip(data["x"], data["y"])), threads)
-    print("ready", flush=True)
-    for _ in sys.stdin:
-        print(one_round(), flush=True)
+    serve({"run": tensorflow_session(list(zip(data["x"], data["y"])), threads)})
 
 
 def _median(samples: list) -> float:

@@ -1,45 +1,52 @@
 """LSTM speed: forward + backward of 28 steps (batch 64, 128 units, 28 inputs: MNIST rows)
-against the same LSTM hand-written in NumPy (forward, then backpropagation through time),
-timed in the same run.
+against the same LSTM hand-written in NumPy (forward, then backpropagation through time)
+and TensorFlow 2.21, timed in the same run at equal thread budgets.
 
-Run:  python benchmarks/bench_rnn.py [--repeat N] [--tensorflow PY]
+Run:  env -u OPENBLAS_CORETYPE -u OPENBLAS_L2_SIZE python benchmarks/bench_rnn.py
+          [--repeat N] [--threads 1,2] [--markdown] [--tensorflow PY]
 
 Rows (each computes the gradients of sum(h_T * R) w.r.t. the kernel and the bias):
   * ``tf.nn.dynamic_rnn`` + ``BasicLSTMCell``, ``tf.gradients``, Session (one While op);
   * ``tf.nn.static_rnn`` (the same cell unrolled into 28 copies in the graph);
   * ``keras.layers.LSTM`` with ``GradientTape`` inside a ``tf.function`` (While op);
-  * ``keras.layers.LSTM`` with ``GradientTape``, eager (a Python loop over time).
-The gradients are checked against NumPy's before timing. A last row times 20 training
-steps (``dynamic_rnn``, GradientDescent on the kernel and bias) against the NumPy BPTT with
-the same update; with TensorFlow installed for ``PY`` (default /work/venv-tf/bin/python,
-skipped when absent) its Keras LSTM is timed in a ``tf.function`` there too (the same GEMMs
-and gates; TensorFlow 2.21 with Keras 3 has no BasicLSTMCell), in a child process.
+  * ``keras.layers.LSTM`` with ``GradientTape``, eager (a Python loop over time);
+  * 20 training steps (``dynamic_rnn``, GradientDescent on the kernel and bias) against the
+    NumPy BPTT with the same update.
+The gradients are checked against NumPy's before timing. With TensorFlow installed for
+``PY`` (default /work/venv-tf/bin/python, skipped when absent), its Keras LSTM is timed in a
+``tf.function`` (forward + backward, and the 20 steps in one ``tf.function``; TensorFlow 2.21
+with Keras 3 has no BasicLSTMCell, the Keras layer runs the same GEMMs and gates) in a
+child process that runs one round right after each round of flowgrad's and NumPy's rows.
+
+Threads: with T threads (each count of ``--threads`` in turn) flowgrad's intra-op threads
+(``tf.config.threading``) and its Sessions' inter-op threads are T, NumPy's BLAS pool has
+T threads (threadpoolctl), and TensorFlow's ``tf.config.threading`` intra- and inter-op
+threads are T. Do not set ``OPENBLAS_NUM_THREADS``: it caps flowgrad's budget and NumPy's
+pool below T. Each figure is the median over ``--repeat`` rounds of the best of three
+calls (one call for the 20 steps) in that round.
 """
 from __future__ import annotations
 
 import argparse
 import os
-import subprocess
-import tempfile
+import statistics
 import time
 from typing import Callable
 
-os.environ.setdefault("OPENBLAS_NUM_THREADS", "1")  # small matmuls: threads only add noise
+import numpy as np
+from tf_child import TensorFlowChild, serve
 
-import numpy as np  # noqa: E402
-
-import flowgrad  # noqa: E402
-import flowgrad.compat.v1 as tf  # noqa: E402
+import flowgrad
+import flowgrad.compat.v1 as tf
 
 BATCH, STEPS, DEPTH, UNITS = 64, 28, 28, 128
 TRAIN_STEPS = 20
 
 
-def best_of(fn: Callable[[], object], repeat: int) -> float:
-    """Best wall time of one call of fn over ``repeat`` rounds (after one warm-up call)."""
-    fn()
+def fastest(fn: Callable[[], object], calls: int) -> float:
+    """The shortest wall time of ``calls`` calls of fn (already warmed up)."""
     best = float("inf")
-    for _ in range(repeat):
+    for _ in range(calls):
         t0 = time.perf_counter()
         fn()
         best = min(best, time.perf_counter() - t0)
@@ -83,7 +90,7 @@ def numpy_lstm_grads(x: np.ndarray, kernel: np.ndarray, bias: np.ndarray,
 
 
 def tf1_lstm(x: np.ndarray, kernel: np.ndarray, bias: np.ndarray, r: np.ndarray,
-             static: bool) -> tuple[Callable[[], list], list]:
+             static: bool, threads: int = 0) -> tuple[Callable[[], list], list]:
     g = tf.Graph()
     with g.as_default():
         inputs = tf.placeholder(tf.float32, [BATCH, STEPS, DEPTH])
@@ -95,16 +102,16 @@ def tf1_lstm(x: np.ndarray, kernel: np.ndarray, bias: np.ndarray, r: np.ndarray,
         loss = tf.reduce_sum(state.h * r)
         variables = tf.trainable_variables()
         grads = tf.gradients(loss, variables)
-        sess = tf.Session()
+        sess = tf.Session(config=tf.ConfigProto(inter_op_parallelism_threads=threads))
         for v, value in zip(variables, (kernel, bias)):
             v.load(value, sess)
     return lambda: sess.run(grads, {inputs: x}), variables
 
 
 def tf1_training(x: np.ndarray, kernel: np.ndarray, bias: np.ndarray, r: np.ndarray,
-                 tfm: object = tf) -> Callable[[], None]:
-    """20 GradientDescent steps of the ``dynamic_rnn`` LSTM on sum(h_T * r), in the TF1 API
-    of ``tfm`` (flowgrad's, or TensorFlow's in the child process)."""
+                 threads: int = 0) -> Callable[[], None]:
+    """20 GradientDescent steps of the ``dynamic_rnn`` LSTM on sum(h_T * r)."""
+    tfm = tf
     g = tfm.Graph()
     with g.as_default():
         inputs = tfm.placeholder(tfm.float32, [BATCH, STEPS, DEPTH])
@@ -112,7 +119,7 @@ def tf1_training(x: np.ndarray, kernel: np.ndarray, bias: np.ndarray, r: np.ndar
         _, state = tfm.nn.dynamic_rnn(cell, inputs, dtype=tfm.float32)
         loss = tfm.reduce_sum(state.h * r)
         train = tfm.train.GradientDescentOptimizer(1e-4).minimize(loss)
-        sess = tfm.Session()
+        sess = tfm.Session(config=tfm.ConfigProto(inter_op_parallelism_threads=threads))
         sess.run(tfm.global_variables_initializer())
         for v, value in zip(tfm.trainable_variables(), (kernel, bias)):
             v.load(value, sess)
@@ -133,11 +140,15 @@ def numpy_training(x: np.ndarray, kernel: np.ndarray, bias: np.ndarray,
         bias -= np.float32(1e-4) * db
 
 
-def tensorflow_rows(x: np.ndarray, kernel: np.ndarray, bias: np.ndarray, r: np.ndarray,
-                    repeat: int) -> list:
-    """(forward+backward, 20 training steps) seconds of TensorFlow's Keras LSTM (TF 2.21
-    with Keras 3 has no BasicLSTMCell) in a ``tf.function``: the same GEMMs and gates."""
+def tensorflow_rounds(x: np.ndarray, kernel: np.ndarray, bias: np.ndarray, r: np.ndarray,
+                      threads: int) -> dict:
+    """TensorFlow's Keras LSTM in a ``tf.function`` (TF 2.21 with Keras 3 has no
+    BasicLSTMCell; the Keras layer runs the same GEMMs and gates), ``threads`` intra- and
+    inter-op threads: {"pass": seconds of the best of three forward+backward passes,
+    "train": seconds of 20 GradientDescent steps}. Runs in the child process."""
     import tensorflow as tft
+    tft.config.threading.set_intra_op_parallelism_threads(threads)
+    tft.config.threading.set_inter_op_parallelism_threads(threads)
     layer = tft.keras.layers.LSTM(UNITS)
     layer(x[:1])
     layer.set_weights([kernel[:DEPTH], kernel[DEPTH:], bias])
@@ -154,27 +165,10 @@ def tensorflow_rows(x: np.ndarray, kernel: np.ndarray, bias: np.ndarray, r: np.n
         for _ in tft.range(TRAIN_STEPS):
             for v, g in zip(layer.trainable_variables, grads()):
                 v.assign_sub(1e-4 * g)
-    return [best_of(lambda: [g.numpy() for g in grads()], repeat),
-            best_of(lambda: train(), repeat)]
-
-
-def tensorflow_in_child(python: str, arrays: dict, repeat: int) -> list | None:
-    """``tensorflow_rows`` run by ``python`` in a child process; None where it is missing."""
-    if not os.path.exists(python):
-        return None
-    with tempfile.TemporaryDirectory() as tmp:
-        path = os.path.join(tmp, "lstm.npz")
-        np.savez(path, **arrays)
-        env = dict(os.environ, TF_CPP_MIN_LOG_LEVEL="3",
-                   PYTHONPATH=os.pathsep.join([os.path.dirname(os.path.dirname(
-                       os.path.abspath(__file__))), os.environ.get("PYTHONPATH", "")]))
-        done = subprocess.run([python, os.path.abspath(__file__), "--as-tensorflow", path,
-                               "--repeat", str(repeat)], capture_output=True, text=True,
-                              env=env)
-    if done.returncode:
-        print("TensorFlow skipped: %s" % (done.stderr.strip().splitlines() or ["?"])[-1])
-        return None
-    return [float(v) for v in done.stdout.split()[-2:]]
+    grads()
+    train()         # traced and warmed up
+    return {"pass": lambda: fastest(lambda: [g.numpy() for g in grads()], 3),
+            "train": lambda: fastest(train, 1)}
 
 
 def keras_lstm(x: np.ndarray, kernel: np.ndarray, bias: np.ndarray, r: np.ndarray,
@@ -198,33 +192,25 @@ def keras_lstm(x: np.ndarray, kernel: np.ndarray, bias: np.ndarray, r: np.ndarra
     return lambda: [g.numpy() for g in fn(xt)]
 
 
-def main() -> None:
-    parser = argparse.ArgumentParser(description="LSTM forward+backward vs NumPy")
-    parser.add_argument("--repeat", type=int, default=5)
-    parser.add_argument("--tensorflow", default="/work/venv-tf/bin/python",
-                        help="a Python with TensorFlow to time its LSTM in ('' to skip)")
-    parser.add_argument("--as-tensorflow", metavar="NPZ", help=argparse.SUPPRESS)
-    args = parser.parse_args()
-    if args.as_tensorflow:
-        data = np.load(args.as_tensorflow)
-        print(*tensorflow_rows(data["x"], data["kernel"], data["bias"], data["r"], args.repeat))
-        return
-    rng = np.random.RandomState(0)
-    x = rng.rand(BATCH, STEPS, DEPTH).astype(np.float32)
-    lim = np.sqrt(6 / (DEPTH + UNITS + 4 * UNITS))
-    kernel = rng.uniform(-lim, lim, (DEPTH + UNITS, 4 * UNITS)).astype(np.float32)
-    bias = (rng.randn(4 * UNITS) * 0.1).astype(np.float32)
-    r = rng.randn(BATCH, UNITS).astype(np.float32)
-    want = numpy_lstm_grads(x, kernel, bias, r)
-    t_numpy = best_of(lambda: numpy_lstm_grads(x, kernel, bias, r), args.repeat)
+def _median(samples: list) -> float:
+    return statistics.median(samples) if samples else float("nan")
 
-    rows = []
+
+def rounds_at(threads: int, args: argparse.Namespace, data: dict, want: tuple) -> list:
+    """(row name, flowgrad samples, NumPy samples, TensorFlow samples) at ``threads``
+    threads for all contestants, interleaved round by round."""
+    import threadpoolctl
+
+    from flowgrad.framework import threads as fg_threads
+    fg_threads.set_intra_op_threads(threads)
+    x, kernel, bias, r = data["x"], data["kernel"], data["bias"], data["r"]
+    fns = []
     for name, static in (("dynamic_rnn + tf.gradients (Session)", False),
                          ("static_rnn (unrolled) + tf.gradients", True)):
-        run, _ = tf1_lstm(x, kernel, bias, r, static)
+        run, _ = tf1_lstm(x, kernel, bias, r, static, threads)
         for got, ref in zip(run(), want):
             np.testing.assert_allclose(got, ref, rtol=2e-3, atol=2e-4)
-        rows.append((name, best_of(run, args.repeat)))
+        fns.append((name, run))
     for name, compiled in (("keras LSTM, GradientTape in tf.function", True),
                            ("keras LSTM, GradientTape, eager", False)):
         run = keras_lstm(x, kernel, bias, r, compiled)
@@ -232,28 +218,88 @@ def main() -> None:
         np.testing.assert_allclose(np.concatenate([dk, _], 0)[:, :UNITS], want[0][:, :UNITS],
                                    rtol=2e-3, atol=2e-4)
         np.testing.assert_allclose(db[:UNITS], want[1][:UNITS], rtol=2e-3, atol=2e-4)
-        rows.append((name, best_of(run, args.repeat)))
-
-    t_train = best_of(tf1_training(x, kernel, bias, r), args.repeat)
-    t_numpy_train = best_of(lambda: numpy_training(x, kernel, bias, r), args.repeat)
-    t_tf = tensorflow_in_child(args.tensorflow, {"x": x, "kernel": kernel, "bias": bias,
-                                                 "r": r}, args.repeat) \
+        fns.append((name, run))
+    train = tf1_training(x, kernel, bias, r, threads)
+    train()
+    child = TensorFlowChild(args.tensorflow, __file__, data, ["--threads", threads]) \
         if args.tensorflow else None
+    rows = [(name, [], [], []) for name, _ in fns] + \
+        [("dynamic_rnn, %d GradientDescent steps" % TRAIN_STEPS, [], [], [])]
+    try:
+        for _ in range(args.repeat):
+            for row, (_, run) in zip(rows, fns):
+                row[1].append(fastest(run, 3))
+            rows[-1][1].append(fastest(train, 1))
+            with threadpoolctl.threadpool_limits(threads, "blas"):
+                t_pass = fastest(lambda: numpy_lstm_grads(x, kernel, bias, r), 3)
+                t_train = fastest(lambda: numpy_training(x, kernel, bias, r), 1)
+            for row in rows[:-1]:
+                row[2].append(t_pass)
+            rows[-1][2].append(t_train)
+            if child is not None and child.alive:
+                t_tf = child.round("pass")
+                for row in rows[:-1]:
+                    row[3].append(t_tf)
+                rows[-1][3].append(child.round("train"))
+    finally:
+        if child is not None:
+            child.close()
+        fg_threads.set_intra_op_threads(0)
+    return rows
 
-    print("LSTM forward+backward: batch %d, %d units, %d steps of %d inputs; best of %d"
-          % (BATCH, UNITS, STEPS, DEPTH, args.repeat))
-    print("%-44s %11s %11s %7s %14s" % ("", "flowgrad", "NumPy", "ratio", "extra/step"))
-    for name, t in rows:
-        print("%-44s %8.2f ms %8.2f ms %6.2fx %11.0f us"
-              % (name, t * 1e3, t_numpy * 1e3, t / t_numpy, (t - t_numpy) / STEPS * 1e6))
-    name = "dynamic_rnn, %d GradientDescent steps" % TRAIN_STEPS
-    print("%-44s %8.2f ms %8.2f ms %6.2fx" % (name, t_train * 1e3, t_numpy_train * 1e3,
-                                              t_train / t_numpy_train))
-    if t_tf is not None:
-        print("TensorFlow Keras LSTM in tf.function (%s): forward+backward %.2f ms "
-              "(flowgrad %.2fx), %d steps %.2f ms (flowgrad %.2fx)"
-              % (args.tensorflow, t_tf[0] * 1e3, rows[0][1] / t_tf[0], TRAIN_STEPS,
-                 t_tf[1] * 1e3, t_train / t_tf[1]))
+
+def print_table(results: dict, markdown: bool) -> None:
+    """Per thread count and row: the medians of flowgrad, NumPy and TensorFlow, and
+    flowgrad's ratios to the other two."""
+    head = ("threads", "row", "flowgrad", "NumPy", "TensorFlow", "flowgrad/NumPy",
+            "flowgrad/TF")
+    fmt = "%-7s %-42s %10s %10s %10s %14s %11s"
+    if markdown:
+        print("| " + " | ".join(head) + " |")
+        print("|" + "---|" * len(head))
+    else:
+        print(fmt % head)
+    for t, rows in results.items():
+        for name, ours, theirs, tfs in rows:
+            a, b, c = _median(ours), _median(theirs), _median(tfs)
+            cells = (str(t), name, "%.1f ms" % (1e3 * a), "%.1f ms" % (1e3 * b),
+                     "%.1f ms" % (1e3 * c) if tfs else "-", "%.2fx" % (a / b),
+                     "%.2fx" % (a / c) if tfs else "-")
+            print("| " + " | ".join(cells) + " |" if markdown else fmt % cells)
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description="LSTM forward+backward vs NumPy and TF")
+    parser.add_argument("--repeat", type=int, default=5, help="rounds; medians reported")
+    parser.add_argument("--threads", default="1,2",
+                        help="comma-separated thread counts to compare at (default 1,2)")
+    parser.add_argument("--markdown", action="store_true", help="print the table as Markdown")
+    parser.add_argument("--tensorflow", default="/work/venv-tf/bin/python",
+                        help="a Python with TensorFlow to time its LSTM in ('' to skip)")
+    parser.add_argument("--as-tensorflow", metavar="NPZ", help=argparse.SUPPRESS)
+    args = parser.parse_args()
+    if args.as_tensorflow:
+        data = np.load(args.as_tensorflow)
+        serve(tensorflow_rounds(data["x"], data["kernel"], data["bias"], data["r"],
+                                int(args.threads)))
+        return
+    t0 = time.perf_counter()
+    load = os.getloadavg()[0]
+    rng = np.random.RandomState(0)
+    x = rng.rand(BATCH, STEPS, DEPTH).astype(np.float32)
+    lim = np.sqrt(6 / (DEPTH + UNITS + 4 * UNITS))
+    kernel = rng.uniform(-lim, lim, (DEPTH + UNITS, 4 * UNITS)).astype(np.float32)
+    bias = (rng.randn(4 * UNITS) * 0.1).astype(np.float32)
+    r = rng.randn(BATCH, UNITS).astype(np.float32)
+    data = {"x": x, "kernel": kernel, "bias": bias, "r": r}
+    want = numpy_lstm_grads(x, kernel, bias, r)
+    results = {t: rounds_at(t, args, data, want) for t in
+               [int(t) for t in args.threads.split(",")]}
+    print("LSTM forward+backward: batch %d, %d units, %d steps of %d inputs; medians of %d "
+          "rounds" % (BATCH, UNITS, STEPS, DEPTH, args.repeat))
+    print_table(results, args.markdown)
+    print("TensorFlow: %s; load average %.1f at the start, %.1f at the end (%.0f s in all)"
+          % (args.tensorflow or "skipped", load, os.getloadavg()[0], time.perf_counter() - t0))
 
 
 if __name__ == "__main__":
