@@ -1726,3 +1726,9 @@ EXPORTS["tf.compat.v1.saved_model"] = {
     "save": "flowgrad.saved_model.saved_model:save",
     "simple_save": "flowgrad.saved_model.tf1_saved_model:simple_save",
 }
+#: TensorFlow 1's sparse updates of variables (tf1train).
+EXPORTS["tf.compat.v1"].update({
+    name: "flowgrad.ops.variable_scatter_ops:" + name
+    for name in ("scatter_update", "scatter_add", "scatter_sub", "scatter_mul", "scatter_div",
+                 "scatter_min", "scatter_max", "scatter_nd_update", "scatter_nd_add",
+                 "scatter_nd_sub", "batch_scatter_update", "count_up_to")})

@@ -185,8 +185,8 @@ def _scatter_kernel(op_type: str, ufunc: np.ufunc) -> Callable:
         bad = np.flatnonzero((idx < 0) | (idx >= n))
         if bad.size:
             i = int(bad.ravel()[0])
-            raise InvalidArgumentError(None, None, "%s: indices[%d] = %d is not in [0, %d)"
-                                       % (op_type, i, int(idx.ravel()[i]), n))
+            raise InvalidArgumentError(None, None, "indices[%d] = %d is not in [0, %d)"
+                                       % (i, int(idx.ravel()[i]), n))
         want = idx.shape + np.shape(ref)[1:]
         if np.ndim(updates) and np.shape(updates) != want:
             raise InvalidArgumentError(None, None, "%s: updates must have shape indices.shape + "
