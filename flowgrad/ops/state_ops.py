@@ -28,6 +28,7 @@ from flowgrad.framework.type_hints import VariableLike
 from flowgrad.ops.array_ops import identity
 from flowgrad.ops.control_flow_ops import group
 from flowgrad.ops.variable_enums import VariableAggregation, VariableSynchronization
+from flowgrad.ops.variable_scatter_ops import ScatterMethods, eager_scatter, graph_scatter
 
 # --------------------------------------------------------------------------------------
 # Ops
@@ -162,7 +163,7 @@ def assign_sub(ref: Any, value: Any, use_locking: Any = None, name: str | None =
 # Variables
 
 
-class Variable:
+class Variable(ScatterMethods):
     """A mutable tensor-valued state, as ``tf.Variable``: a graph (TF1) or an eager (TF2) one.
 
     ``tf.Variable(...)`` makes an eager variable when executing eagerly or tracing a
@@ -225,155 +226,6 @@ class Variable:
     @property
     def ndim(self) -> int | None:
         return self.shape.rank
-
-    # The sparse updates (flowgrad/ops/variable_scatter_ops.py, which imports this module).
-    def _scatter(self, fn: str, sparse_delta: Any, use_locking: bool, name: str | None) -> Any:
-        from flowgrad.ops import variable_scatter_ops
-        delta = variable_scatter_ops.sparse_delta_check(sparse_delta)
-        return getattr(variable_scatter_ops, fn)(self, delta.indices, delta.values,
-                                                 use_locking=use_locking, name=name)
-
-    def _scatter_nd(self, fn: str, indices: Any, updates: Any, name: str | None) -> Any:
-        from flowgrad.ops import variable_scatter_ops
-        return getattr(variable_scatter_ops, fn)(self, indices, updates, name=name)
-
-    def scatter_update(self, sparse_delta: Any, use_locking: bool = False,
-                       name: str | None = None) -> Any:
-        """Writes ``sparse_delta.values`` into the rows ``sparse_delta.indices``.
-
-        Args:
-            sparse_delta: A ``tf.IndexedSlices`` (TypeError otherwise).
-            use_locking: Accepted for TensorFlow's signature.
-            name: A name for the operation (optional).
-        """
-        return self._scatter("scatter_update", sparse_delta, use_locking, name)
-
-    def scatter_add(self, sparse_delta: Any, use_locking: bool = False,
-                    name: str | None = None) -> Any:
-        """Adds ``sparse_delta.values`` to the rows ``sparse_delta.indices``.
-
-        Args:
-            sparse_delta: A ``tf.IndexedSlices`` (TypeError otherwise).
-            use_locking: Accepted for TensorFlow's signature.
-            name: A name for the operation (optional).
-        """
-        return self._scatter("scatter_add", sparse_delta, use_locking, name)
-
-    def scatter_sub(self, sparse_delta: Any, use_locking: bool = False,
-                    name: str | None = None) -> Any:
-        """Subtracts ``sparse_delta.values`` from the rows ``sparse_delta.indices``.
-
-        Args:
-            sparse_delta: A ``tf.IndexedSlices`` (TypeError otherwise).
-            use_locking: Accepted for TensorFlow's signature.
-            name: A name for the operation (optional).
-        """
-        return self._scatter("scatter_sub", sparse_delta, use_locking, name)
-
-    def scatter_mul(self, sparse_delta: Any, use_locking: bool = False,
-                    name: str | None = None) -> Any:
-        """Multiplies the rows ``sparse_delta.indices`` by ``sparse_delta.values``.
-
-        Args:
-            sparse_delta: A ``tf.IndexedSlices`` (TypeError otherwise).
-            use_locking: Accepted for TensorFlow's signature.
-            name: A name for the operation (optional).
-        """
-        return self._scatter("scatter_mul", sparse_delta, use_locking, name)
-
-    def scatter_div(self, sparse_delta: Any, use_locking: bool = False,
-                    name: str | None = None) -> Any:
-        """Divides the rows ``sparse_delta.indices`` by ``sparse_delta.values``.
-
-        Args:
-            sparse_delta: A ``tf.IndexedSlices`` (TypeError otherwise).
-            use_locking: Accepted for TensorFlow's signature.
-            name: A name for the operation (optional).
-        """
-        return self._scatter("scatter_div", sparse_delta, use_locking, name)
-
-    def scatter_min(self, sparse_delta: Any, use_locking: bool = False,
-                    name: str | None = None) -> Any:
-        """The rows ``sparse_delta.indices`` become their minimum with ``sparse_delta.values``.
-
-        Args:
-            sparse_delta: A ``tf.IndexedSlices`` (TypeError otherwise).
-            use_locking: Accepted for TensorFlow's signature.
-            name: A name for the operation (optional).
-        """
-        return self._scatter("scatter_min", sparse_delta, use_locking, name)
-
-    def scatter_max(self, sparse_delta: Any, use_locking: bool = False,
-                    name: str | None = None) -> Any:
-        """The rows ``sparse_delta.indices`` become their maximum with ``sparse_delta.values``.
-
-        Args:
-            sparse_delta: A ``tf.IndexedSlices`` (TypeError otherwise).
-            use_locking: Accepted for TensorFlow's signature.
-            name: A name for the operation (optional).
-        """
-        return self._scatter("scatter_max", sparse_delta, use_locking, name)
-
-    def batch_scatter_update(self, sparse_delta: Any, use_locking: bool = False,
-                             name: str | None = None) -> Any:
-        """``tf.compat.v1.batch_scatter_update`` of ``sparse_delta``'s values at its indices.
-
-        Args:
-            sparse_delta: A ``tf.IndexedSlices`` (TypeError otherwise).
-            use_locking: Accepted for TensorFlow's signature.
-            name: A name for the operation (optional).
-        """
-        return self._scatter("batch_scatter_update", sparse_delta, use_locking, name)
-
-    def scatter_nd_update(self, indices: Any, updates: Any, name: str | None = None) -> Any:
-        """Writes ``updates`` at the N-d ``indices``.
-
-        Args:
-            indices: An int tensor [..., K] of indices into the first K dimensions.
-            updates: The values: ``indices.shape[:-1] + shape[K:]``.
-            name: A name for the operation (optional).
-        """
-        return self._scatter_nd("scatter_nd_update", indices, updates, name)
-
-    def scatter_nd_add(self, indices: Any, updates: Any, name: str | None = None) -> Any:
-        """Adds ``updates`` at the N-d ``indices``.
-
-        Args:
-            indices: An int tensor [..., K] of indices into the first K dimensions.
-            updates: The values: ``indices.shape[:-1] + shape[K:]``.
-            name: A name for the operation (optional).
-        """
-        return self._scatter_nd("scatter_nd_add", indices, updates, name)
-
-    def scatter_nd_sub(self, indices: Any, updates: Any, name: str | None = None) -> Any:
-        """Subtracts ``updates`` at the N-d ``indices``.
-
-        Args:
-            indices: An int tensor [..., K] of indices into the first K dimensions.
-            updates: The values: ``indices.shape[:-1] + shape[K:]``.
-            name: A name for the operation (optional).
-        """
-        return self._scatter_nd("scatter_nd_sub", indices, updates, name)
-
-    def sparse_read(self, indices: Any, name: str | None = None) -> Any:
-        """The rows ``indices`` of the variable's value (a gather).
-
-        Args:
-            indices: An int tensor of row indices.
-            name: A name for the operation (optional).
-        """
-        from flowgrad.ops.indexing_ops import gather
-        return gather(self, indices, name=name)
-
-    def gather_nd(self, indices: Any, name: str | None = None) -> Any:
-        """The slices of the variable's value at the N-d ``indices``.
-
-        Args:
-            indices: An int tensor [..., K] of indices into the first K dimensions.
-            name: A name for the operation (optional).
-        """
-        from flowgrad.ops.scatter_nd_ops import gather_nd
-        return gather_nd(self, indices, name=name)
 
 
 def _model_graph() -> Any:
@@ -535,6 +387,9 @@ class RefVariable(Variable):
     def _ref(self) -> Any:
         return self._variable
 
+    def _scatter_op(self, op_type: str, indices: Any, updates: Any, name: str | None) -> Any:
+        return graph_scatter(op_type, self._variable, indices, updates, name)
+
     def _as_tensor(self) -> Any:
         return self._snapshot
 
@@ -670,6 +525,9 @@ class EagerVariable(Variable):
     def _ref(self) -> Any:
         """The captured variable in the graph being traced (for symbolic gradients)."""
         return _func_graph(self).capture(self)
+
+    def _scatter_op(self, op_type: str, indices: Any, updates: Any, name: str | None) -> Any:
+        return eager_scatter(op_type, self, indices, updates, name)
 
     def value(self) -> Any:
         """The current value as a tensor."""

@@ -30,10 +30,10 @@ from flowgrad.ops.cast_ops import cast
 from flowgrad.ops.concat_ops import concat
 from flowgrad.ops.fill_ops import ones_like
 from flowgrad.ops.fill_ops import range as range_op
-from flowgrad.ops.scatter_nd_ops import tensor_scatter_nd_add, tensor_scatter_nd_update
+from flowgrad.ops.indexing_ops import gather
+from flowgrad.ops.scatter_nd_ops import gather_nd, tensor_scatter_nd_add, tensor_scatter_nd_update
 from flowgrad.ops.segment_ops import unsorted_segment_prod
 from flowgrad.ops.shape_ops import broadcast_to, expand_dims, reshape, shape
-from flowgrad.ops.state_ops import RefVariable, Variable
 from flowgrad.ops.tensor_scatter_ops import (
     tensor_scatter_nd_max,
     tensor_scatter_nd_min,
@@ -229,23 +229,185 @@ def _traced_update(op_type: str, value: Any, indices: Any, updates: Any) -> Any:
     return fn(value, _rows_index(indices), full)
 
 
-def _scatter(op_type: str, ref: Any, indices: Any, updates: Any, name: str | None,
-             use_locking: bool = False) -> Any:
-    """``op_type`` on a TF1 variable (the ref op), or on an eager variable."""
-    if isinstance(ref, RefVariable):
-        ref = ref._variable
-    if isinstance(ref, Variable):
-        if executing_eagerly():
-            i = convert_to_tensor(indices, name="indices")
-            u = convert_to_tensor(updates, ref.dtype)
-            new = _RESOURCE_KERNELS[op_type](ref._value, i._value, u._value)
-            return ref.assign(new, name=name)
-        with name_scope(name, op_type, [indices, updates]):
-            i = convert_to_tensor(indices, name="indices")
-            u = convert_to_tensor(updates, ref.dtype, name="updates")
-            return ref.assign(_traced_update(op_type, ref.value(), i, u))
+def graph_scatter(op_type: str, ref: Any, indices: Any, updates: Any,
+                  name: str | None) -> Any:
+    """The ref op ``op_type`` on the variable tensor ``ref`` of a TF1 graph."""
     i = convert_to_tensor(indices, name="indices")
     return apply_op(op_type, [ref, i, updates], name=name, dtype=ref.dtype.base_dtype)
+
+
+def eager_scatter(op_type: str, var: Any, indices: Any, updates: Any, name: str | None) -> Any:
+    """``op_type`` on the eager variable ``var``: the kernel at once when executing eagerly,
+    an assignment of ops inside a tf.function; returns what ``var.assign`` returns."""
+    if executing_eagerly():
+        i = convert_to_tensor(indices, name="indices")
+        u = convert_to_tensor(updates, var.dtype)
+        new = _RESOURCE_KERNELS[op_type](var._value, i._value, u._value)
+        return var.assign(new, name=name)
+    with name_scope(name, op_type, [indices, updates]):
+        i = convert_to_tensor(indices, name="indices")
+        u = convert_to_tensor(updates, var.dtype, name="updates")
+        return var.assign(_traced_update(op_type, var.value(), i, u))
+
+
+def _scatter(op_type: str, ref: Any, indices: Any, updates: Any, name: str | None) -> Any:
+    """``op_type`` on a variable (its own ``_scatter_op``) or on a TF1 variable tensor."""
+    if isinstance(ref, ScatterMethods):
+        return ref._scatter_op(op_type, indices, updates, name)
+    return graph_scatter(op_type, ref, indices, updates, name)
+
+
+class ScatterMethods:
+    """The ``Variable`` methods of the sparse updates (``tf.Variable`` inherits them; a
+    variable class defines ``_scatter_op(op_type, indices, updates, name)``)."""
+
+    def _scatter_op(self, op_type: str, indices: Any, updates: Any, name: str | None) -> Any:
+        raise NotImplementedError
+
+    def _scatter(self, fn: str, sparse_delta: Any, use_locking: bool, name: str | None) -> Any:
+        delta = sparse_delta_check(sparse_delta)
+        return globals()[fn](self, delta.indices, delta.values, use_locking=use_locking,
+                             name=name)
+
+    def _scatter_nd(self, fn: str, indices: Any, updates: Any, name: str | None) -> Any:
+        return globals()[fn](self, indices, updates, name=name)
+
+
+    def scatter_update(self, sparse_delta: Any, use_locking: bool = False,
+                       name: str | None = None) -> Any:
+        """Writes ``sparse_delta.values`` into the rows ``sparse_delta.indices``.
+
+        Args:
+            sparse_delta: A ``tf.IndexedSlices`` (TypeError otherwise).
+            use_locking: Accepted for TensorFlow's signature.
+            name: A name for the operation (optional).
+        """
+        return self._scatter("scatter_update", sparse_delta, use_locking, name)
+
+    def scatter_add(self, sparse_delta: Any, use_locking: bool = False,
+                    name: str | None = None) -> Any:
+        """Adds ``sparse_delta.values`` to the rows ``sparse_delta.indices``.
+
+        Args:
+            sparse_delta: A ``tf.IndexedSlices`` (TypeError otherwise).
+            use_locking: Accepted for TensorFlow's signature.
+            name: A name for the operation (optional).
+        """
+        return self._scatter("scatter_add", sparse_delta, use_locking, name)
+
+    def scatter_sub(self, sparse_delta: Any, use_locking: bool = False,
+                    name: str | None = None) -> Any:
+        """Subtracts ``sparse_delta.values`` from the rows ``sparse_delta.indices``.
+
+        Args:
+            sparse_delta: A ``tf.IndexedSlices`` (TypeError otherwise).
+            use_locking: Accepted for TensorFlow's signature.
+            name: A name for the operation (optional).
+        """
+        return self._scatter("scatter_sub", sparse_delta, use_locking, name)
+
+    def scatter_mul(self, sparse_delta: Any, use_locking: bool = False,
+                    name: str | None = None) -> Any:
+        """Multiplies the rows ``sparse_delta.indices`` by ``sparse_delta.values``.
+
+        Args:
+            sparse_delta: A ``tf.IndexedSlices`` (TypeError otherwise).
+            use_locking: Accepted for TensorFlow's signature.
+            name: A name for the operation (optional).
+        """
+        return self._scatter("scatter_mul", sparse_delta, use_locking, name)
+
+    def scatter_div(self, sparse_delta: Any, use_locking: bool = False,
+                    name: str | None = None) -> Any:
+        """Divides the rows ``sparse_delta.indices`` by ``sparse_delta.values``.
+
+        Args:
+            sparse_delta: A ``tf.IndexedSlices`` (TypeError otherwise).
+            use_locking: Accepted for TensorFlow's signature.
+            name: A name for the operation (optional).
+        """
+        return self._scatter("scatter_div", sparse_delta, use_locking, name)
+
+    def scatter_min(self, sparse_delta: Any, use_locking: bool = False,
+                    name: str | None = None) -> Any:
+        """The rows ``sparse_delta.indices`` become their minimum with ``sparse_delta.values``.
+
+        Args:
+            sparse_delta: A ``tf.IndexedSlices`` (TypeError otherwise).
+            use_locking: Accepted for TensorFlow's signature.
+            name: A name for the operation (optional).
+        """
+        return self._scatter("scatter_min", sparse_delta, use_locking, name)
+
+    def scatter_max(self, sparse_delta: Any, use_locking: bool = False,
+                    name: str | None = None) -> Any:
+        """The rows ``sparse_delta.indices`` become their maximum with ``sparse_delta.values``.
+
+        Args:
+            sparse_delta: A ``tf.IndexedSlices`` (TypeError otherwise).
+            use_locking: Accepted for TensorFlow's signature.
+            name: A name for the operation (optional).
+        """
+        return self._scatter("scatter_max", sparse_delta, use_locking, name)
+
+    def batch_scatter_update(self, sparse_delta: Any, use_locking: bool = False,
+                             name: str | None = None) -> Any:
+        """``tf.compat.v1.batch_scatter_update`` of ``sparse_delta``'s values at its indices.
+
+        Args:
+            sparse_delta: A ``tf.IndexedSlices`` (TypeError otherwise).
+            use_locking: Accepted for TensorFlow's signature.
+            name: A name for the operation (optional).
+        """
+        return self._scatter("batch_scatter_update", sparse_delta, use_locking, name)
+
+    def scatter_nd_update(self, indices: Any, updates: Any, name: str | None = None) -> Any:
+        """Writes ``updates`` at the N-d ``indices``.
+
+        Args:
+            indices: An int tensor [..., K] of indices into the first K dimensions.
+            updates: The values: ``indices.shape[:-1] + shape[K:]``.
+            name: A name for the operation (optional).
+        """
+        return self._scatter_nd("scatter_nd_update", indices, updates, name)
+
+    def scatter_nd_add(self, indices: Any, updates: Any, name: str | None = None) -> Any:
+        """Adds ``updates`` at the N-d ``indices``.
+
+        Args:
+            indices: An int tensor [..., K] of indices into the first K dimensions.
+            updates: The values: ``indices.shape[:-1] + shape[K:]``.
+            name: A name for the operation (optional).
+        """
+        return self._scatter_nd("scatter_nd_add", indices, updates, name)
+
+    def scatter_nd_sub(self, indices: Any, updates: Any, name: str | None = None) -> Any:
+        """Subtracts ``updates`` at the N-d ``indices``.
+
+        Args:
+            indices: An int tensor [..., K] of indices into the first K dimensions.
+            updates: The values: ``indices.shape[:-1] + shape[K:]``.
+            name: A name for the operation (optional).
+        """
+        return self._scatter_nd("scatter_nd_sub", indices, updates, name)
+
+    def sparse_read(self, indices: Any, name: str | None = None) -> Any:
+        """The rows ``indices`` of the variable's value (a gather).
+
+        Args:
+            indices: An int tensor of row indices.
+            name: A name for the operation (optional).
+        """
+        return gather(self, indices, name=name)
+
+    def gather_nd(self, indices: Any, name: str | None = None) -> Any:
+        """The slices of the variable's value at the N-d ``indices``.
+
+        Args:
+            indices: An int tensor [..., K] of indices into the first K dimensions.
+            name: A name for the operation (optional).
+        """
+        return gather_nd(self, indices, name=name)
 
 
 # --------------------------------------------------------------------------------------
@@ -278,61 +440,61 @@ def _doc(op: str, what: str) -> Callable:
 @_doc("ScatterUpdate", "ref[indices] = updates (with duplicate indices, the last one wins).")
 def scatter_update(ref: Any, indices: Any, updates: Any, use_locking: bool = True,
                    name: str | None = None) -> Any:  # noqa: D103 - documented by _doc
-    return _scatter("ScatterUpdate", ref, indices, updates, name, use_locking)
+    return _scatter("ScatterUpdate", ref, indices, updates, name)
 
 
 @_doc("ScatterAdd", "ref[indices] += updates (duplicate indices add up).")
 def scatter_add(ref: Any, indices: Any, updates: Any, use_locking: bool = False,
                 name: str | None = None) -> Any:  # noqa: D103
-    return _scatter("ScatterAdd", ref, indices, updates, name, use_locking)
+    return _scatter("ScatterAdd", ref, indices, updates, name)
 
 
 @_doc("ScatterSub", "ref[indices] -= updates (duplicate indices add up).")
 def scatter_sub(ref: Any, indices: Any, updates: Any, use_locking: bool = False,
                 name: str | None = None) -> Any:  # noqa: D103
-    return _scatter("ScatterSub", ref, indices, updates, name, use_locking)
+    return _scatter("ScatterSub", ref, indices, updates, name)
 
 
 @_doc("ScatterMul", "ref[indices] *= updates (duplicate indices multiply).")
 def scatter_mul(ref: Any, indices: Any, updates: Any, use_locking: bool = False,
                 name: str | None = None) -> Any:  # noqa: D103
-    return _scatter("ScatterMul", ref, indices, updates, name, use_locking)
+    return _scatter("ScatterMul", ref, indices, updates, name)
 
 
 @_doc("ScatterDiv", "ref[indices] /= updates (duplicate indices divide in turn).")
 def scatter_div(ref: Any, indices: Any, updates: Any, use_locking: bool = False,
                 name: str | None = None) -> Any:  # noqa: D103
-    return _scatter("ScatterDiv", ref, indices, updates, name, use_locking)
+    return _scatter("ScatterDiv", ref, indices, updates, name)
 
 
 @_doc("ScatterMin", "ref[indices] = minimum(ref[indices], updates).")
 def scatter_min(ref: Any, indices: Any, updates: Any, use_locking: bool = False,
                 name: str | None = None) -> Any:  # noqa: D103
-    return _scatter("ScatterMin", ref, indices, updates, name, use_locking)
+    return _scatter("ScatterMin", ref, indices, updates, name)
 
 
 @_doc("ScatterMax", "ref[indices] = maximum(ref[indices], updates).")
 def scatter_max(ref: Any, indices: Any, updates: Any, use_locking: bool = False,
                 name: str | None = None) -> Any:  # noqa: D103
-    return _scatter("ScatterMax", ref, indices, updates, name, use_locking)
+    return _scatter("ScatterMax", ref, indices, updates, name)
 
 
 @_doc("ScatterNdUpdate", "ref[indices] = updates at N-d indices.")
 def scatter_nd_update(ref: Any, indices: Any, updates: Any, use_locking: bool = True,
                       name: str | None = None) -> Any:  # noqa: D103
-    return _scatter("ScatterNdUpdate", ref, indices, updates, name, use_locking)
+    return _scatter("ScatterNdUpdate", ref, indices, updates, name)
 
 
 @_doc("ScatterNdAdd", "ref[indices] += updates at N-d indices (duplicates add up).")
 def scatter_nd_add(ref: Any, indices: Any, updates: Any, use_locking: bool = False,
                    name: str | None = None) -> Any:  # noqa: D103
-    return _scatter("ScatterNdAdd", ref, indices, updates, name, use_locking)
+    return _scatter("ScatterNdAdd", ref, indices, updates, name)
 
 
 @_doc("ScatterNdSub", "ref[indices] -= updates at N-d indices (duplicates add up).")
 def scatter_nd_sub(ref: Any, indices: Any, updates: Any, use_locking: bool = False,
                    name: str | None = None) -> Any:  # noqa: D103
-    return _scatter("ScatterNdSub", ref, indices, updates, name, use_locking)
+    return _scatter("ScatterNdSub", ref, indices, updates, name)
 
 
 def batch_scatter_update(ref: Any, indices: Any, updates: Any, use_locking: bool = True,
@@ -389,12 +551,11 @@ def count_up_to(ref: Any, limit: int, name: str | None = None) -> Any:
     Raises:
         OutOfRangeError: (when run) if ``ref`` has reached ``limit``.
     """
-    if isinstance(ref, RefVariable):
-        ref = ref._variable
+    ref = getattr(ref, "_variable", ref)        # a TF1 graph variable's ref tensor
     if ref.dtype.base_dtype not in (dtypes.int32, dtypes.int64):
         raise TypeError("Value passed to parameter 'ref' has DataType %s not in list of allowed "
                         "values: int32, int64" % ref.dtype.base_dtype.name)
-    if isinstance(ref, Variable):       # an eager variable
+    if isinstance(ref, ScatterMethods):       # an eager variable
         if not executing_eagerly():
             raise NotImplementedError("count_up_to of a tf.Variable inside a tf.function")
         old = ref.read_value()
