@@ -1726,6 +1726,7 @@ EXPORTS["tf.compat.v1.saved_model"] = {
     "save": "flowgrad.saved_model.saved_model:save",
     "simple_save": "flowgrad.saved_model.tf1_saved_model:simple_save",
 }
+
 #: TensorFlow 1's sparse updates of variables (tf1train).
 EXPORTS["tf.compat.v1"].update({
     name: "flowgrad.ops.variable_scatter_ops:" + name
