@@ -31,7 +31,7 @@ LAYERS: list[tuple[str, list[str]]] = [
                    "flowgrad.distribute", "flowgrad.distributions", "flowgrad.debug",
                    "flowgrad.summary", "flowgrad.testing", "flowgrad.module", "flowgrad.rnn",
                    "flowgrad.saved_model", "flowgrad.initializers", "flowgrad.config",
-                   "flowgrad.feature_column_lib"]),
+                   "flowgrad.feature_column_lib", "flowgrad.experimental_numpy"]),
     ("tf_internal", ["flowgrad.tf_internal"]),
     ("faces", ["flowgrad", "flowgrad.compat", "flowgrad.api",
                "flowgrad.dropin", "flowgrad.dropin_aliases", "flowgrad.__main__",

@@ -923,6 +923,7 @@ EXPORTS: dict[str, dict[str, str]] = {
     "tf.experimental": {
         "Optional": "flowgrad.data.optional_ops:Optional",
         "dtensor": "flowgrad.tf_internal.dtensor",
+        "numpy": "flowgrad.experimental_numpy",
     },
     "tf.compat.v1": {
         "AUTO_REUSE": "flowgrad.ops.variable_scope:AUTO_REUSE",
