@@ -109,7 +109,7 @@ def test_input_signature_traces_once_for_all_batch_sizes():
     assert f(tf.constant([[1.0, 2.0]])).numpy().tolist() == [3.0]
     assert f(np.ones((3, 2), np.float32)).numpy().tolist() == [2.0, 2.0, 2.0]
     assert f.experimental_get_tracing_count() == 1
-    with pytest.raises(ValueError, match="Python inputs incompatible with input_signature"):
+    with pytest.raises(TypeError, match="Binding inputs to tf.function failed"):
         f(tf.constant([1.0, 2.0, 3.0]))
     assert repr(tf.TensorSpec([None, 2])) == "TensorSpec(shape=(None, 2), dtype=tf.float32, " \
                                              "name=None)"

@@ -1,8 +1,16 @@
 """Patterns of real TF2 programs (tools/program_corpus.py) that stopped on flowgrad and run
-on TensorFlow 2.21, each as a small program run unchanged under ``python -m flowgrad``."""
+on TensorFlow 2.21, each as a small program run unchanged under ``python -m flowgrad``, or
+in this process printing what TensorFlow 2.21 prints (tests/data/programs/patterns.json, made
+by tools/tf_reference/program_patterns.py): ``pretty_printed_concrete_signatures``, nested
+``input_signature`` (``dataset.element_spec``), a ``tf.random.Generator`` in a checkpoint and
+a ``tf.Module``, Python outputs of a tf.function becoming tensors."""
 from __future__ import annotations
 
+import contextlib
 import importlib.util
+import io
+import json
+import linecache
 import os
 import subprocess
 import sys
@@ -12,9 +20,12 @@ from pathlib import Path
 
 import pytest
 
+import flowgrad as tf
+import flowgrad.compat.v1 as tf1
 from flowgrad.autograph.conversion import converted_call
 
 ROOT = Path(__file__).resolve().parents[1]
+REF = json.loads((ROOT / "tests" / "data" / "programs" / "patterns.json").read_text())
 
 
 def _branchy(x):
@@ -85,3 +96,21 @@ def test_custom_training_step_builds_the_keras_optimizer_inside_the_function(tmp
         print(losses[0] > 2 * losses[-1], int(optimizer.iterations))
         """)
     assert out.split() == ["True", "30"]
+
+
+@pytest.fixture
+def eager():
+    tf1.enable_v2_behavior()
+    yield
+    tf1.disable_v2_behavior()
+
+
+@pytest.mark.parametrize("name", sorted(REF))
+def test_program_prints_what_tensorflow_prints(eager, name):
+    source = REF[name]["source"]
+    filename = "<%s>" % name          # AutoGraph reads the functions' source from here
+    linecache.cache[filename] = (len(source), None, source.splitlines(True), filename)
+    out = io.StringIO()
+    with contextlib.redirect_stdout(out):
+        exec(compile(source, filename, "exec"), {"tf": tf, "__name__": "__main__"})
+    assert out.getvalue() == REF[name]["stdout"]

@@ -20,6 +20,7 @@ from flowgrad.framework import dtypes
 from flowgrad.framework.graph import name_scope
 from flowgrad.framework.op_call import apply_op
 from flowgrad.framework.tensor import convert_to_tensor
+from flowgrad.framework.trackable import Trackable
 from flowgrad.ops import stateless_random_ops as stateless
 from flowgrad.ops.arithmetic_ops import add, multiply, subtract
 from flowgrad.ops.array_ops import _as_value, stack, zeros_like
@@ -64,11 +65,12 @@ def _int64(n: int) -> int:
     return n - (1 << 64) if n >= 1 << 63 else n
 
 
-class Generator:
+class Generator(Trackable):
     """A random number generator whose position in its stream is a variable (``state``).
 
     Use :meth:`from_seed` for a reproducible stream, :meth:`from_non_deterministic_state`
-    for a fresh one; :meth:`split` makes independent generators.
+    for a fresh one; :meth:`split` makes independent generators. A checkpoint saves its
+    state as TensorFlow's does (``<name>/_state_var``).
     """
 
     def __init__(self, copy_from: Generator | None = None, state: Any = None,
@@ -121,6 +123,10 @@ class Generator:
     def state(self) -> Variable:
         """The state variable ``[counter lo, counter hi, key]`` (int64)."""
         return self._state
+
+    def _trackable_children(self, save_type: str = "checkpoint", **kwargs: Any) -> dict:
+        """The state variable, under TensorFlow's name for it."""
+        return {"_state_var": self._state}
 
     @property
     def algorithm(self) -> int:

@@ -48,6 +48,7 @@ from flowgrad.ops.array_ops import identity, placeholder
 from flowgrad.ops.random_ops import global_seed
 from flowgrad.ops.state_ops import Variable
 from flowgrad.ops.subgraph import SIDE_EFFECTS, SubGraph
+from flowgrad.runtime.function_type import parameters, signature_text
 from flowgrad.runtime.plan import Plan, PlanCompiler, failing_op
 
 
@@ -281,6 +282,18 @@ class ConcreteFunction:
             leaves + writes, inputs,
             lambda expr_of, gname: "(%s)" % "".join(expr_of(t) + ", " for t in leaves))
 
+    def pretty_printed_signature(self, verbose: bool = True) -> str:
+        """This trace's parameters, output and captures, as TensorFlow prints them.
+
+        Args:
+            verbose: One block of lines (True) or one line ``(params) -> output``.
+
+        Returns:
+            The text.
+        """
+        return signature_text(getattr(self, "_parameters", []), self.structured_outputs,
+                              self.variables, verbose)
+
     @property
     def trainable_variables(self) -> list:
         """The trainable ones of the variables the trace captured."""
@@ -379,6 +392,62 @@ def _symbolic_args(args: tuple, kwargs: dict, names: list, placeholders: list) -
     return new_args, {k: sub(k, kwargs[k]) for k in sorted(kwargs)}
 
 
+def _output_tensor(x: Any) -> Any:
+    """A traced function's output as TensorFlow returns it: a variable is read, a Python
+    number, string or NumPy array becomes a tensor; None and tensors stay."""
+    if isinstance(x, Variable):
+        return identity(x)
+    if isinstance(x, (bool, int, float, complex, str, bytes, np.ndarray, np.generic)):
+        return convert_to_tensor(x)
+    return x
+
+
+def _checked_signature(signature: Any) -> list | None:
+    """``signature`` as a list, checked as TensorFlow does: a list or tuple whose (possibly
+    nested) leaves are all TensorSpecs."""
+    if signature is None:
+        return None
+    if not isinstance(signature, (list, tuple)):
+        raise TypeError("input_signature must be either a tuple or a list, got %s."
+                        % type(signature))
+    bad = [x for x in nest.flatten(list(signature)) if not isinstance(x, TensorSpec)]
+    if bad:
+        raise TypeError("input_signature must be a possibly nested sequence of TensorSpec "
+                        "objects, got invalid args %r with types %r."
+                        % (bad, [type(x) for x in bad]))
+    return list(signature)
+
+
+def _match_signature(arg: Any, spec: Any, args: tuple, sig: list) -> list:
+    """``[(leaf, TensorSpec)]`` of an argument and its (possibly nested) input_signature
+    entry; a TypeError where their structures differ."""
+    if not nest.is_nested(spec):
+        return [(arg, spec)]           # a list there is a tensor's value
+    same = (isinstance(spec, dict) and isinstance(arg, dict) and sorted(spec) == sorted(arg)) \
+        or (not isinstance(spec, dict) and isinstance(arg, (list, tuple))
+            and len(arg) == len(spec))
+    if not same:
+        raise TypeError("Binding inputs to tf.function failed due to `Can not cast %r to %s "
+                        "type.`. Received args: %r for input_signature: %r."
+                        % (arg, type(spec).__name__, args, tuple(sig)))
+    keys = sorted(spec) if isinstance(spec, dict) else range(len(spec))
+    return [pair for k in keys for pair in _match_signature(arg[k], spec[k], args, sig)]
+
+
+def _signature_placeholders(spec: Any, name: str, placeholders: list) -> Any:
+    """An input_signature entry with each TensorSpec replaced by a placeholder (appended to
+    ``placeholders``) named as TensorFlow does: the spec's name, else the parameter's name
+    (``name_1``, ``name_2``, ... after the first leaf)."""
+    count = iter(range(1 << 30))
+
+    def leaf(s: TensorSpec) -> Tensor:
+        k = next(count)
+        p = placeholder(s.dtype, s.shape, name=s.name or (name if not k else "%s_%d" % (name, k)))
+        placeholders.append(p)
+        return p
+    return nest.map_structure(leaf, spec)
+
+
 def _trace_argument(sig: Any) -> Any:
     """The argument a signature key stands for: a TensorSpec, or the Python literal."""
     if len(sig) == 3 and sig[0] == _TENSOR:
@@ -419,10 +488,7 @@ class Function:
         self._python_function = python_function
         self._autograph = autograph
         self._name = name or getattr(python_function, "__name__", "function")
-        self._input_signature = None if input_signature is None else list(input_signature)
-        for s in self._input_signature or ():
-            if not isinstance(s, TensorSpec):
-                raise TypeError("input_signature must be a list of tf.TensorSpec, got %r" % (s,))
+        self._input_signature = _checked_signature(input_signature)
         self._concrete: dict = {}
         self._lock = threading.RLock()    # one thread traces at a time, as in TensorFlow
         self._trace_count = 0
@@ -472,18 +538,34 @@ class Function:
         if self._input_signature is None:
             return _signature((args, kwargs), feeds, tensors), feeds, tensors
         sig = self._input_signature
-        if kwargs or len(args) != len(sig):
+        n_args = len(args)
+        if kwargs:                 # arguments passed by their parameters' names
+            names = _arg_names(self._python_function, len(sig))[n_args:]
+            if set(kwargs) <= set(names):
+                args = tuple(args) + tuple(kwargs[n] for n in names if n in kwargs)
+        if len(args) != len(sig) or len(args) != n_args + len(kwargs):
             raise TypeError("%s() takes %d positional tensor arguments matching its "
                             "input_signature, got %d positional and %d keyword arguments"
-                            % (self._name, len(sig), len(args), len(kwargs)))
+                            % (self._name, len(sig), n_args, len(kwargs)))
         for a, spec in zip(args, sig):
-            t = convert_to_tensor(a, spec.dtype) if not isinstance(a, EagerTensor) else a
-            if not spec.is_compatible_with(t):
-                raise ValueError("Python inputs incompatible with input_signature:\n  inputs: "
-                                 "%r\n  input_signature: %r." % (args, tuple(sig)))
-            feeds.append(t._value)
-            tensors.append(t)
+            for leaf, leaf_spec in _match_signature(a, spec, args, sig):
+                t = convert_to_tensor(leaf, leaf_spec.dtype) if not isinstance(
+                    leaf, EagerTensor) else leaf
+                if not leaf_spec.is_compatible_with(t):
+                    raise TypeError(
+                        "Binding inputs to tf.function failed due to `Can not cast %r to %r`. "
+                        "Received args: %r and kwargs: %r for signature: %s."
+                        % (TensorSpec(t.shape, t.dtype.base_dtype, leaf_spec.name), leaf_spec,
+                           args[:n_args], kwargs, self._signature_text()))
+                feeds.append(t._value)
+                tensors.append(t)
         return "input_signature", feeds, tensors
+
+    def _signature_text(self) -> str:
+        """The input_signature as TensorFlow shows it: ``(name: TensorSpec(...), ...)``."""
+        names = _arg_names(self._python_function, len(self._input_signature))
+        return signature_text(list(zip(names, names, self._input_signature)), None, [],
+                              verbose=False).split(" -> ")[0]
 
     def _trace(self, key: Any, args: tuple, kwargs: dict,
                feeds: list | None = None) -> ConcreteFunction:
@@ -517,17 +599,21 @@ class Function:
                                                     placeholders)
                 else:
                     names = _arg_names(self._python_function, len(self._input_signature))
-                    args2 = [placeholder(s.dtype, s.shape, name=s.name or names[i])
+                    args2 = [_signature_placeholders(s, names[i], placeholders)
                              for i, s in enumerate(self._input_signature)]
-                    placeholders = list(args2)
                     kwargs2 = {}
                 if feeds is not None:
                     g._arg_values = dict(zip(placeholders, feeds))
                 out = tf_convert(self._python_function, self._autograph)(*args2, **kwargs2)
+                out = nest.map_structure(_output_tensor, out)
         finally:
             state.tapes[:] = tapes
         g._arg_values = {}
         cf = ConcreteFunction(g, placeholders, out)
+        if self._input_signature is None:
+            cf._parameters = parameters(self._python_function, args, kwargs)
+        else:
+            cf._parameters = parameters(self._python_function, tuple(self._input_signature), {})
         self._concrete[key] = cf
         if not self._trace_count:
             self._created_variables = list(g.created_variables)
@@ -563,6 +649,21 @@ class Function:
             except TypeError:
                 continue
         return out
+
+    def pretty_printed_concrete_signatures(self, verbose: bool = True) -> str:
+        """The signatures of the traces made so far, in the order they were made (with an
+        input_signature, its trace, made now if needed).
+
+        Args:
+            verbose: Each trace as a block of lines (True) or as one line.
+
+        Returns:
+            The text (blocks separated by a blank line).
+        """
+        if self._input_signature is not None:
+            self.get_concrete_function()         # TensorFlow lists the signature's trace
+        return ("\n\n" if verbose else "\n").join(
+            cf.pretty_printed_signature(verbose) for cf in list(self._concrete.values()))
 
     def experimental_get_tracing_count(self) -> int:
         """How many times this function has been traced."""

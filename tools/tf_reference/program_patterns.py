@@ -1,0 +1,132 @@
+"""Records what TensorFlow 2.21 prints for small programs, each the pattern where a real TF2
+program of the corpus (tools/program_corpus.py) stopped on flowgrad; flowgrad must print the
+same (tests/test_program_patterns.py runs each with ``tf`` = flowgrad).
+
+Run from the repository root:
+    /work/venv-tf/bin/python tools/tf_reference/program_patterns.py
+It writes tests/data/programs/patterns.json: ``{name: {"source": ..., "stdout": ...}}``.
+"""
+import contextlib
+import io
+import json
+import linecache
+import os
+import sys
+
+PROGRAMS = {
+    # tensorflow/docs guide/intro_to_graphs.ipynb
+    "pretty_printed_concrete_signatures": '''
+@tf.function
+def my_relu(x):
+    return tf.maximum(0., x)
+print(my_relu(tf.constant(5.5)))
+print(my_relu([1, -1]))
+print(my_relu(tf.constant([3., -3.])))
+print(my_relu.pretty_printed_concrete_signatures())
+print(my_relu.pretty_printed_concrete_signatures(verbose=False))
+print(my_relu.get_concrete_function(tf.constant(1.0)).pretty_printed_signature())
+
+@tf.function
+def g(a, b=2, *, c=None):
+    return {"s": a + b, "t": (a, a * 2), "n": [c]}
+g(tf.constant([1, 2]), 3)
+g(tf.constant(1.0), b=tf.constant(2.0), c="x")
+print(g.pretty_printed_concrete_signatures())
+
+@tf.function(input_signature=[tf.TensorSpec([None], tf.int64, name="ids")])
+def lookup(ids):
+    return tf.cast(ids, tf.float32)
+print(lookup.pretty_printed_concrete_signatures(False))
+''',
+    # tensorflow/docs tutorials/distribute/input.ipynb: input_signature=[dataset.element_spec]
+    "nested_input_signature": '''
+ds = tf.data.Dataset.from_tensor_slices(([[1.0], [2.0], [3.0]], [[4.0], [5.0], [6.0]])).batch(2)
+
+@tf.function(input_signature=[ds.element_spec])
+def step(batch):
+    x, y = batch
+    return tf.reduce_sum(x * y)
+for batch in ds:
+    print(step(batch))
+print([t.name for t in step.get_concrete_function().inputs])
+print(step.get_concrete_function().pretty_printed_signature())
+
+@tf.function(input_signature=[{"a": tf.TensorSpec([], tf.int32),
+                               "b": tf.TensorSpec([2], tf.float32, name="bee")},
+                              tf.TensorSpec([], tf.float32)])
+def k(d, scale):
+    return tf.cast(d["a"], tf.float32) * d["b"] * scale
+print(k({"a": 2, "b": [1., 2.]}, 3.0))
+print(k({"a": 2, "b": [1., 2.]}, scale=0.5))
+print(k(d={"a": 1, "b": [1., 2.]}, scale=2.0))
+print([t.name for t in k.get_concrete_function().inputs])
+try:
+    step((tf.ones([2, 1]), tf.ones([2, 1]), tf.ones([2, 1])))
+except TypeError as e:
+    print("TypeError", str(e).split(" due to")[0])
+try:
+    k({"a": 2, "b": [1., 2., 3.]}, 1.0)
+except TypeError as e:
+    print("TypeError", str(e).split(" Received")[0])
+print(repr(tf.function(lambda: 3)()), tf.function(lambda: (None, "a", [1.5], True))())
+for bad in ([(tf.TensorSpec([1]), 3)], tf.TensorSpec([1])):
+    try:
+        tf.function(lambda x: x, input_signature=bad)
+    except TypeError as e:
+        print("TypeError", str(e).split(",")[0])
+''',
+    # tensorflow/docs guide/random_numbers.ipynb: a Generator in a checkpoint and a Module
+    "generator_checkpoint": '''
+import os
+import tempfile
+g = tf.random.Generator.from_seed(1)
+cp = tf.train.Checkpoint(generator=g)
+print(g.normal([]).numpy())
+path = cp.write(os.path.join(tempfile.mkdtemp(), "ckpt"))
+a = g.normal([3]).numpy()
+cp.restore(path)
+print((g.normal([3]).numpy() == a).all())
+print([n for n, _ in tf.train.list_variables(path)])
+
+class M(tf.Module):
+    def __init__(self):
+        super().__init__()
+        self.g = tf.random.Generator.from_seed(0)
+
+    @tf.function
+    def __call__(self):
+        return self.g.normal([])
+
+    @tf.function
+    def state(self):
+        return self.g.state
+m = M()
+print(m())
+s = m.state()
+print(s)
+m()
+print(s, m.state())
+print(type(s).__name__)
+''',
+}
+
+
+def main() -> None:
+    import tensorflow as tf
+    out = {}
+    for name, source in PROGRAMS.items():
+        buf = io.StringIO()
+        filename = "<%s>" % name            # AutoGraph reads the functions' source from here
+        linecache.cache[filename] = (len(source), None, source.splitlines(True), filename)
+        with contextlib.redirect_stdout(buf):
+            exec(compile(source, filename, "exec"), {"tf": tf, "__name__": "__main__"})
+        out[name] = {"source": source, "stdout": buf.getvalue()}
+        sys.stdout.write(buf.getvalue())
+    path = os.path.join("tests", "data", "programs", "patterns.json")
+    with open(path, "w") as f:
+        json.dump(out, f, indent=1)
+        f.write("\n")
+
+
+if __name__ == "__main__":
+    main()
