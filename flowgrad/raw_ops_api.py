@@ -34,6 +34,8 @@ _DEFAULTS = {
     "LowerBound": {"out_type": dtypes.int32}, "UpperBound": {"out_type": dtypes.int32},
     "HistogramFixedWidth": {"dtype": dtypes.int32},
     "DenseBincount": {"binary_output": False},
+    "ImageProjectiveTransformV2": {"fill_mode": "CONSTANT"},
+    "ImageProjectiveTransformV3": {"fill_mode": "CONSTANT"},
 }
 
 

@@ -816,6 +816,28 @@ def _image_resize() -> list:
     return _table("image_resize", GRAD_CASES)
 
 
+def _image_transform() -> list:
+    """ImageProjectiveTransformV2/V3 at integer translations, where TensorFlow's gradient
+    (the inverse transform) is the exact adjoint; NEAREST keeps float64 values exact (the
+    BILINEAR kernel computes in float32, as TensorFlow's)."""
+    x = np.random.RandomState(4).uniform(size=(2, 4, 5, 2))
+    shift = [[1.0, 0.0, 1.0, 0.0, 1.0, -2.0, 0.0, 0.0]]
+
+    def v2(images):
+        return flowgrad.square(flowgrad.raw_ops.ImageProjectiveTransformV2(
+            images=images, transforms=shift, output_shape=[4, 5], interpolation="NEAREST",
+            fill_mode="CONSTANT"))
+
+    def v3(images):
+        return flowgrad.square(flowgrad.raw_ops.ImageProjectiveTransformV3(
+            images=images, transforms=shift, output_shape=[3, 6], fill_value=0.5,
+            interpolation="NEAREST", fill_mode="CONSTANT"))
+    return [OpInfo("image_transform.v2_translate", v2, [x], op="ImageProjectiveTransformV2",
+                   jvp=True),
+            OpInfo("image_transform.v3_translate", v3, [x], op="ImageProjectiveTransformV3",
+                   jvp=True)]
+
+
 def _kerasops_array() -> list:
     """The kerasops_array cases (once tests/test_kerasops_array.py's table)."""
     tf = tf1
@@ -1955,6 +1977,7 @@ _FAMILIES = [_core_math, _math, _array, _nn, _conv, _control_flow, _distribution
              _image_resize, _kerasops_array, _kerasops_linalg, _kerasops_math, _kerasops_nn,
              _signal, _linalg, _pooling, _sort_segment, _tensor_array, _tf1_gaps,
              _special_math, _recipes, _ctc, _incomplete_gamma, _linalg_gaps,
+             _image_transform,
              _vmap, _fuzz]
 
 OP_DB: list[OpInfo] = [e for family in _FAMILIES for e in family()]

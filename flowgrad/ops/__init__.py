@@ -19,3 +19,4 @@ from flowgrad.ops import variable_scatter_ops  # noqa: F401
 from flowgrad.ops import stateful_random_ops, stateless_random_ops  # noqa: F401
 from flowgrad.ops import image_box_ops, image_codec_ops, image_patch_ops  # noqa: F401
 from flowgrad.ops import image_sample_ops  # noqa: F401
+from flowgrad.ops import image_transform_ops  # noqa: F401
