@@ -1983,7 +1983,15 @@ _FAMILIES = [_core_math, _math, _array, _nn, _conv, _control_flow, _distribution
 OP_DB: list[OpInfo] = [e for family in _FAMILIES for e in family()]
 
 #: Differentiable op types without a gradient-checked entry, and why.
+_GAMMA_SAMPLE = ("a reparameterization gradient (d sample / d alpha at fixed CDF), not the "
+                 "derivative of the rejection loop: tests/test_random_rejection.py checks it "
+                 "against finite differences of the inverse CDF; no second order (TensorFlow's "
+                 "RandomGammaGrad has no gradient)")
+
 NO_GRADIENT_CHECK: dict[str, str] = {
+    "RandomGamma": _GAMMA_SAMPLE,
+    "StatelessRandomGammaV2": _GAMMA_SAMPLE,
+    "StatelessRandomGammaV3": _GAMMA_SAMPLE,
     "ConjugateTranspose": "complex-only in TensorFlow; real inputs make a Transpose",
     "MatrixSolveLs": "lstsq(fast=False) has no gradient, as in TensorFlow (its gradient "
                      "function raises; tests/test_linalg_ops.py)",
@@ -1991,6 +1999,9 @@ NO_GRADIENT_CHECK: dict[str, str] = {
 
 #: Differentiable op types without a ``jvp`` entry, and why.
 NO_JVP_CHECK: dict[str, str] = {
+    "RandomGamma": _GAMMA_SAMPLE,
+    "StatelessRandomGammaV2": _GAMMA_SAMPLE,
+    "StatelessRandomGammaV3": _GAMMA_SAMPLE,
     "BroadcastToShapeOf": "internal gradient helper (broadcast to another tensor's shape)",
     "ReduceToShapeOf": "internal gradient helper (sum down to another tensor's shape)",
     "PlaceholderWithDefault": "graph-mode placeholder: no eager primal to carry a tangent",

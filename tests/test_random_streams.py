@@ -22,9 +22,9 @@ VALUES = np.load(DATA / "values.npz")
 
 # Cases whose draws are TensorFlow's but whose later float math is not bit for bit: the
 # saturation and hue adjustments' HSV arithmetic (rtol).
-CLOSE = {"image_stateless": 1e-6}
+CLOSE = {"image_stateless": 1e-6, "gamma_gradients": 2e-5}
 # Distributions and libraries not on TensorFlow's numbers yet (docs/differences.md).
-NOT_YET = {"stateless_binomial", "stateless_poisson", "stateless_gamma"}
+NOT_YET: set = set()
 
 
 @pytest.fixture
@@ -37,6 +37,8 @@ def eager():
 
 
 def _run(src: str) -> list:
+    if "import keras" in src:
+        tf.keras   # noqa: B018 - Keras 3 finds its TensorFlow backend: flowgrad, registered
     tf.random.set_seed(None)
     env = {"tf": tf, "v1": v1, "np": np}
     exec(src, env)  # noqa: S102 - the recorded programs

@@ -42,12 +42,9 @@ def _psi(a: float) -> float:
     return float(_digamma_np(np.float64(a)))
 
 
-def _igam_series(a: float, x: float, want_da: bool) -> tuple:
-    """P(a, x) by its power series, and dP/da when asked."""
-    logax = a * math.log(x) - x - _lgam(a + 1.0)
-    if logax < -_MAXLOG:
-        return 0.0, 0.0
-    ax = math.exp(logax)
+def _series_sums(a: float, x: float, want_da: bool) -> tuple:
+    """The power series' sum for P(a, x) (before its factor x^a e^-x / Gamma(a + 1)) and,
+    when asked, the sum's derivative in ``a``."""
     r, c, ans, dc, dans = a, 1.0, 1.0, 0.0, 0.0
     while True:
         r += 1.0
@@ -57,16 +54,23 @@ def _igam_series(a: float, x: float, want_da: bool) -> tuple:
         dans += dc
         if c <= ans * _MACHEP and (not want_da or abs(dc) <= abs(dans) * _MACHEP):
             break
+    return ans, dans
+
+
+def _igam_series(a: float, x: float, want_da: bool) -> tuple:
+    """P(a, x) by its power series, and dP/da when asked."""
+    logax = a * math.log(x) - x - _lgam(a + 1.0)
+    if logax < -_MAXLOG:
+        return 0.0, 0.0
+    ax = math.exp(logax)
+    ans, dans = _series_sums(a, x, want_da)
     value = ans * ax
     return value, (value * (math.log(x) - _psi(a + 1.0)) + dans * ax) if want_da else 0.0
 
 
-def _igamc_fraction(a: float, x: float, want_da: bool) -> tuple:
-    """Q(a, x) by its continued fraction (Lentz-free, Cephes's), and dQ/da when asked."""
-    logax = a * math.log(x) - x - _lgam(a)
-    if logax < -_MAXLOG:
-        return 0.0, 0.0
-    ax = math.exp(logax)
+def _fraction_sums(a: float, x: float, want_da: bool) -> tuple:
+    """The continued fraction for Q(a, x) (before its factor x^a e^-x / Gamma(a)), Cephes's
+    recurrence, and, when asked, its derivative in ``a``."""
     y, c = 1.0 - a, 0.0
     z = x + y + 1.0
     pkm2, qkm2, pkm1, qkm1 = 1.0, x, x + 1.0, z * x
@@ -96,8 +100,41 @@ def _igamc_fraction(a: float, x: float, want_da: bool) -> tuple:
             dpkm2, dpkm1, dqkm2, dqkm1 = (v * _BIGINV for v in (dpkm2, dpkm1, dqkm2, dqkm1))
         if t <= _MACHEP:
             break
+    return ans, dans
+
+
+def _igamc_fraction(a: float, x: float, want_da: bool) -> tuple:
+    """Q(a, x) by its continued fraction, and dQ/da when asked."""
+    logax = a * math.log(x) - x - _lgam(a)
+    if logax < -_MAXLOG:
+        return 0.0, 0.0
+    ax = math.exp(logax)
+    ans, dans = _fraction_sums(a, x, want_da)
     value = ans * ax
     return value, (dans * ax + value * (math.log(x) - _psi(a))) if want_da else 0.0
+
+
+def gamma_sample_derivative(a: float, x: float) -> float:
+    """d x / d a of a sample ``x`` of Gamma(a, 1) at fixed CDF value (Eigen's
+    ``gamma_sample_der_alpha``): -(dP/da) / density, with the density's factor cancelled
+    inside the series and the fraction, so it holds where the density underflows.
+
+    Args:
+        a: The concentration.
+        x: The sample.
+
+    Returns:
+        The derivative (0 at ``x == 0``, NaN off the domain).
+    """
+    if x == 0:
+        return 0.0
+    if x < 0 or a <= 0 or math.isnan(a) or math.isnan(x):
+        return math.nan
+    if x > 1.0 and x > a:
+        ans, dans = _fraction_sums(a, x, True)
+        return (dans + ans * (math.log(x) - _psi(a))) * x
+    ans, dans = _series_sums(a, x, True)
+    return -(dans + ans * (math.log(x) - _psi(a + 1.0))) * x / a
 
 
 def _igamma_parts(a: float, x: float, want_da: bool) -> tuple:

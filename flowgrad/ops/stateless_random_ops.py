@@ -10,10 +10,9 @@ shape-[2] int32/int64 tensor) and the other arguments -- the same seed gives the
 in eager mode, in graphs and across processes; different seeds give independent streams.
 The numbers are TensorFlow's: the seed's key and counter come from TensorFlow's scramble
 (``GenerateKey``) and the distributions are its kernels' (flowgrad/ops/random_distributions.py),
-except binomial, gamma and poisson, which NumPy's Philox keyed by that key still draws
-(docs/differences.md). None of the ops has a gradient: TensorFlow registers none, except
-for ``StatelessRandomGammaV2`` (the derivative of a sample with respect to ``alpha``), which
-flowgrad does not provide yet."""
+and the rejection samplers of flowgrad/ops/random_rejection.py. None of the ops has a
+gradient, as in TensorFlow, except the gamma ops (``StatelessRandomGammaV2/V3``): a sample's
+derivative in ``alpha`` by implicit reparameterization."""
 from __future__ import annotations
 
 from typing import Any
@@ -29,9 +28,10 @@ from flowgrad.framework.registry import _NO_GRADIENT, register_op
 from flowgrad.framework.shape_rules import constant_value, shape_from_value
 from flowgrad.framework.tensor import convert_to_tensor
 from flowgrad.framework.tensor_shape import TensorShape, broadcast_shapes
-from flowgrad.ops import random_distributions
+from flowgrad.ops import random_distributions, random_rejection
 from flowgrad.ops.arithmetic_ops import add, multiply, realdiv
-from flowgrad.ops.array_ops import _as_value, broadcast_to, stack
+from flowgrad.ops.math_ops import maximum, reduce_sum
+from flowgrad.ops.array_ops import _as_value, broadcast_to, reshape, stack
 
 def _key_counter(op_type: str, seed: Any) -> tuple[int, int]:
     """TensorFlow's (key, counter) of a shape-[2] seed (``GenerateKey``)."""
@@ -40,13 +40,6 @@ def _key_counter(op_type: str, seed: Any) -> tuple[int, int]:
         raise InvalidArgumentError(None, None, "%s: seed must have shape [2], not %s"
                                    % (op_type, list(s.shape)))
     return stateless_key_counter(int(s[0]), int(s[1]))
-
-
-def _generator(op_type: str, seed: Any) -> np.random.Generator:
-    """NumPy's Philox generator keyed by TensorFlow's key of the seed, for the distributions
-    not yet on TensorFlow's sampling (binomial, gamma, poisson)."""
-    key, counter = _key_counter(op_type, seed)
-    return np.random.Generator(np.random.Philox(key=[key, counter >> 64]))
 
 
 def _size(shape: Any, op_type: str) -> tuple:
@@ -221,33 +214,84 @@ register_op("StatelessMultinomial", _multinomial_kernel, _multinomial_infer,
             input_names=("logits", "num_samples", "seed"), **_STATELESS)
 
 
+def _per_param(shape: Any, params: np.ndarray, op_type: str) -> tuple:
+    """(output shape, samples per parameter): the shape must end with the parameters'."""
+    size = _size(shape, op_type)
+    tail = params.shape
+    if len(size) < len(tail) or tuple(size[len(size) - len(tail):]) != tail:
+        raise InvalidArgumentError(None, None, "%s: Shape passed in must end with broadcasted "
+                                   "shape." % op_type)
+    n = int(np.prod(size, dtype=np.int64))
+    if params.size == 0:
+        if n:
+            raise InvalidArgumentError(None, None, "%s: Input should have non-zero element "
+                                       "count, got: 0" % op_type)
+        return size, 0
+    return size, n // params.size
+
+
 def _binomial_kernel(shape: Any, seed: Any, counts: Any, probs: Any, *,
                      dtype: dtypes.DType) -> np.ndarray:
-    size = _size(shape, "StatelessRandomBinomial")
-    n = np.broadcast_to(np.asarray(counts), size)
-    p = np.broadcast_to(np.asarray(probs), size)
-    rng = _generator("StatelessRandomBinomial", seed)
-    return rng.binomial(n.astype(np.int64), np.clip(p.astype(np.float64), 0, 1)).astype(dtype.np)
+    c, p = np.asarray(counts), np.asarray(probs)
+    try:
+        batch = np.broadcast_shapes(c.shape, p.shape)
+    except ValueError:
+        raise InvalidArgumentError(None, None, "StatelessRandomBinomial: counts and probs must "
+                                   "have compatible batch dimensions: %s vs. %s"
+                                   % (list(c.shape), list(p.shape))) from None
+    c, p = np.broadcast_to(c, batch), np.broadcast_to(p, batch)
+    size, per = _per_param(shape, c, "StatelessRandomBinomial")
+    key, counter = _key_counter("StatelessRandomBinomial", seed)
+    flat = random_rejection.binomial(key, counter, c.reshape(-1), p.reshape(-1), per)
+    return flat.astype(dtype.np).reshape(size)
+
+
+def _gamma(op_type: str, key: int, counter: int, shape: Any, alpha: Any) -> np.ndarray:
+    a = np.asarray(alpha)
+    size, per = _per_param(shape, a, op_type)
+    return random_rejection.gamma(key, counter, a.reshape(-1), per).reshape(
+        size)
 
 
 def _gamma_kernel(shape: Any, seed: Any, alpha: Any) -> np.ndarray:
-    a = np.asarray(alpha)
-    size = _size(shape, "StatelessRandomGammaV2")
-    rng = _generator("StatelessRandomGammaV2", seed)
-    return rng.standard_gamma(np.broadcast_to(a.astype(np.float64), size)).astype(a.dtype)
+    return _gamma("StatelessRandomGammaV2", *_key_counter("StatelessRandomGammaV2", seed),
+                  shape, alpha)
+
+
+def _gamma_v3_kernel(shape: Any, key: Any, counter: Any, alg: Any, alpha: Any) -> np.ndarray:
+    return _gamma("StatelessRandomGammaV3",
+                  *_v2_key_counter("StatelessRandomGammaV3", key, counter, alg), shape, alpha)
 
 
 def _poisson_kernel(shape: Any, seed: Any, lam: Any, *, dtype: dtypes.DType) -> np.ndarray:
-    size = _size(shape, "StatelessRandomPoisson")
-    rng = _generator("StatelessRandomPoisson", seed)
-    return rng.poisson(np.broadcast_to(np.asarray(lam, np.float64), size)).astype(dtype.np)
+    rate = np.asarray(lam)
+    size, per = _per_param(shape, rate, "StatelessRandomPoisson")
+    key, counter = _key_counter("StatelessRandomPoisson", seed)
+    if rate.dtype.kind in "iu":
+        rate = rate.astype(np.float64)
+    return random_rejection.poisson(key, counter, rate.reshape(-1), per).astype(
+        dtype.np).reshape(size)
+
+
+def _gamma_grad_alpha(op: Any, grad: Any) -> tuple:
+    """TensorFlow's: the implicit reparameterization derivative (``RandomGammaGrad``),
+    summed over the sample dimensions (those in front of ``alpha``'s)."""
+    alpha, sample = op.inputs[-1], op.outputs[0]
+    n_sample = sample.shape.rank - alpha.shape.rank
+    lead = reshape(alpha, [1] * n_sample + alpha.shape.as_list())
+    partial = apply_op("RandomGammaGrad", [lead, sample])
+    d_alpha = reduce_sum(multiply(grad, partial), axis=list(range(n_sample)))
+    return (None,) * (len(op.inputs) - 1) + (d_alpha,)
 
 
 register_op("StatelessRandomBinomial", _binomial_kernel, _sample_infer,
             input_names=("shape", "seed", "counts", "probs"), **_STATELESS)
 register_op("StatelessRandomGammaV2", _gamma_kernel,
             lambda ins, attrs: (ins[2].dtype.base_dtype, shape_from_value(ins[0])),
-            input_names=("shape", "seed", "alpha"))
+            grad=_gamma_grad_alpha, input_names=("shape", "seed", "alpha"))
+register_op("StatelessRandomGammaV3", _gamma_v3_kernel,
+            lambda ins, attrs: (ins[4].dtype.base_dtype, shape_from_value(ins[0])),
+            grad=_gamma_grad_alpha, input_names=_V2 + ("alpha",))
 register_op("StatelessRandomPoisson", _poisson_kernel, _sample_infer,
             input_names=("shape", "seed", "lam"), **_STATELESS)
 
@@ -496,8 +540,11 @@ def stateless_random_gamma(shape: Any, seed: Any, alpha: Any, beta: Any = None,
                 .is_compatible_with(params)):
             raise ValueError("Shape passed in must end with broadcasted shape: %s does not end "
                              "with %s" % (want, params))
-        sample = apply_op("StatelessRandomGammaV2", (s, sd, broadcast_to(a, s)))
-        return realdiv(sample, b, name=scope)
+        a_b = a if a.shape == params else broadcast_to(a, params.as_list())
+        key, counter = apply_op("StatelessRandomGetKeyCounter", (sd,))
+        sample = apply_op("StatelessRandomGammaV3",
+                          (s, key, counter, convert_to_tensor(3, dtypes.int32), a_b))
+        return maximum(np.finfo(dt.np).tiny.astype(dt.np), realdiv(sample, b), name=scope)
 
 
 def stateless_random_poisson(shape: Any, seed: Any, lam: Any, dtype: Any = dtypes.int32,

@@ -136,12 +136,71 @@ CASES["stateless_categorical"] = (
 CASES["stateless_binomial"] = (
     "out = [tf.random.stateless_binomial([10], [1, 2], 20.0, 0.3),\n"
     "       tf.random.stateless_binomial([2, 3], [3, 2], [[5.0], [100.0]], [0.5, 0.1, 0.9])]")
+CASES["stateless_binomial_regimes"] = (
+    "c = tf.constant([1.0, 7.0, 20.0, 40.0, 1000.0, 0.0, 50.0, 3.0])\n"
+    "p = tf.constant([0.3, 0.5, 0.45, 0.95, 0.02, 0.5, 1.0, 0.0])\n"
+    "out = [tf.random.stateless_binomial([300, 8], [7, 9], c, p),\n"
+    "       tf.random.stateless_binomial([50, 8], [1, 1], c, p, output_dtype=tf.float32),\n"
+    "       tf.random.stateless_binomial([40, 2], [4, 4],\n"
+    "                                    tf.constant([30.0, 2000.0], tf.float64),\n"
+    "                                    tf.constant([0.7, 0.999], tf.float64), tf.int64)]")
 CASES["stateless_poisson"] = (
     "out = [tf.random.stateless_poisson([10], [1, 2], 3.0),\n"
     "       tf.random.stateless_poisson([3, 2], [3, 2], [0.5, 40.0], dtype=tf.float32)]")
+CASES["stateless_poisson_regimes"] = (
+    "lam = [0.1, 1.0, 9.99, 10.0, 12.5, 100.0, 5000.0]\n"
+    "out = [tf.random.stateless_poisson([300, 7], [5, 6], lam),\n"
+    "       tf.random.stateless_poisson([100, 7], [5, 7], tf.constant(lam, tf.float64),\n"
+    "                                   dtype=tf.float64),\n"
+    "       tf.random.stateless_poisson([60, 7], [2, 7], tf.constant(lam, tf.float16),\n"
+    "                                   dtype=tf.int64)]")
 CASES["stateless_gamma"] = (
     "out = [tf.random.stateless_gamma([10], [1, 2], 2.0),\n"
     "       tf.random.stateless_gamma([3, 2], [3, 2], [0.5, 4.0], dtype=tf.float64)]")
+CASES["stateless_gamma_regimes"] = (
+    "a = [0.05, 0.5, 1.0, 1.5, 3.0, 40.0]\n"
+    "out = [tf.random.stateless_gamma([400, 6], [8, 9], a),\n"
+    "       tf.random.stateless_gamma([100, 6], [8, 1], a, dtype=tf.float64),\n"
+    "       tf.random.stateless_gamma([50, 6], [3, 9], a, dtype=tf.float16),\n"
+    "       tf.random.stateless_gamma([20, 2, 3], [1, 9], [[0.5], [2.0]], [1.0, 2.0, 4.0]),\n"
+    "       tf.random.stateless_gamma([30, 2], [6, 9], 1e-4, 3.0)]")
+CASES["eager_gamma"] = (
+    "tf.random.set_seed(3)\n"
+    "a = [0.05, 0.5, 1.0, 1.5, 3.0, 40.0]\n"
+    "out = [tf.random.gamma([300], a), tf.random.gamma([300], a),\n"
+    "       tf.random.gamma([100], a, dtype=tf.float64),\n"
+    "       tf.random.gamma([50], a, dtype=tf.float16),\n"
+    "       tf.random.gamma([7, 2], [[0.5], [2.0]], [1.0, 3.0, 9.0], seed=4),\n"
+    "       tf.random.gamma([], 2.0, seed=4), tf.random.gamma([4], 1e-4, 2.0, seed=5)]")
+CASES["eager_poisson"] = (
+    "tf.random.set_seed(4)\n"
+    "lam = [0.1, 1.0, 9.99, 10.0, 12.5, 100.0, 5000.0]\n"
+    "out = [tf.random.poisson([200], lam), tf.random.poisson([200], lam),\n"
+    "       tf.random.poisson([50], tf.constant(lam, tf.float64), tf.int64),\n"
+    "       tf.random.poisson([30], tf.constant(lam, tf.float16), tf.int32, seed=2),\n"
+    "       tf.random.poisson([3, 2], 4.0, seed=2)]")
+CASES["gamma_gradients"] = (
+    "tf.random.set_seed(5)\n"
+    "a = tf.constant([0.3, 1.0, 2.5, 9.0])\n"
+    "b = tf.constant([1.0, 2.0, 0.5, 3.0])\n"
+    "a64 = tf.constant([0.05, 0.7, 4.0], tf.float64)\n"
+    "with tf.GradientTape(persistent=True) as t:\n"
+    "    t.watch([a, b, a64])\n"
+    "    s1 = tf.random.stateless_gamma([50, 4], [3, 4], a, b)\n"
+    "    s2 = tf.random.gamma([50], a, b, seed=2)\n"
+    "    s3 = tf.random.gamma([2, 30], a64, dtype=tf.float64, seed=3)\n"
+    "    l1, l2, l3 = tf.reduce_sum(s1 * s1), tf.reduce_sum(s2), tf.reduce_sum(s3)\n"
+    "out = [s1, s2, s3] + t.gradient(l1, [a, b]) + t.gradient(l2, [a, b])\n"
+    "out += [t.gradient(l3, a64)]")
+CASES["graph_gamma_poisson"] = (
+    "g = tf.Graph()\n"
+    "with g.as_default():\n"
+    "    v1.set_random_seed(9)\n"
+    "    x = v1.random_gamma([20], [0.7, 2.0])\n"
+    "    y = v1.random_poisson([1.5, 30.0], [20], seed=3)\n"
+    "    z = tf.random.gamma([5], 2.0, seed=3)\n"
+    "    with v1.Session() as sess:\n"
+    "        out = sess.run([x, y, z]) + sess.run([x, y])")
 CASES["stateless_shuffle"] = (
     "out = [tf.random.experimental.stateless_shuffle(tf.range(10), [1, 2]),\n"
     "       tf.random.experimental.stateless_shuffle(tf.reshape(tf.range(8), [4, 2]), [3, 4])]")
