@@ -847,6 +847,8 @@ EXPORTS: dict[str, dict[str, str]] = {
         "yuv_to_rgb": "flowgrad.ops.image_color_ops:yuv_to_rgb",
     },
     "tf.lookup.experimental": {
+        "DenseHashTable": "flowgrad.ops.mutable_lookup_ops:DenseHashTable",
+        "MutableHashTable": "flowgrad.ops.mutable_lookup_ops:MutableHashTable",
     },
     "tf.lookup": {
         "KeyValueTensorInitializer": "flowgrad.ops.lookup_ops:KeyValueTensorInitializer",

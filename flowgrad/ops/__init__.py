@@ -21,3 +21,4 @@ from flowgrad.ops import random_rejection_ops  # noqa: F401
 from flowgrad.ops import image_box_ops, image_codec_ops, image_patch_ops  # noqa: F401
 from flowgrad.ops import image_sample_ops  # noqa: F401
 from flowgrad.ops import image_transform_ops  # noqa: F401
+from flowgrad.ops import mutable_lookup_ops  # noqa: F401

@@ -76,6 +76,11 @@ class KeyValueTensorInitializer:
                              "(%d and %d)" % (len(self._keys), len(self._values)))
 
     def _contents(self) -> tuple:
+        if "_keys" not in vars(self):
+            # a subclass that does not call __init__ (Keras's NullInitializer, which a
+            # restored layer fills later): an empty table
+            return tuple(np.array([], object if d == dtypes.string else d.as_numpy_dtype)
+                         for d in map(dtypes.as_dtype, (self.key_dtype, self.value_dtype)))
         return self._keys, self._values
 
 
@@ -172,8 +177,8 @@ class StaticHashTable:
                  experimental_is_anonymous: bool = False) -> None:
         self._initializer = initializer
         self._keys, self._values = initializer._contents()
-        self.key_dtype = initializer.key_dtype
-        self.value_dtype = initializer.value_dtype
+        self.key_dtype = dtypes.as_dtype(initializer.key_dtype)
+        self.value_dtype = dtypes.as_dtype(initializer.value_dtype)
         self._default = np.asarray(default_value,
                                    object if self.value_dtype == dtypes.string
                                    else self.value_dtype.as_numpy_dtype)
