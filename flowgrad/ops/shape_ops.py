@@ -146,8 +146,8 @@ def _broadcast_gradient_args(s0: Any, s1: Any) -> tuple:
     n = max(len(s0), len(s1))
     a = [1] * (n - len(s0)) + list(s0)
     b = [1] * (n - len(s1)) + list(s1)
-    r0 = [i for i in range(n) if a[i] == 1 and b[i] != 1 or i < n - len(s0)]
-    r1 = [i for i in range(n) if b[i] == 1 and a[i] != 1 or i < n - len(s1)]
+    r0 = [i for i in builtins.range(n) if a[i] == 1 and b[i] != 1 or i < n - len(s0)]
+    r1 = [i for i in builtins.range(n) if b[i] == 1 and a[i] != 1 or i < n - len(s1)]
     return np.array(r0, np.int32), np.array(r1, np.int32)
 
 

@@ -29,11 +29,11 @@ import numpy as np
 
 from flowgrad.framework import dtypes
 from flowgrad.framework.tensor_shape import TensorShape
-from flowgrad.saved_model import tf_protos
+from flowgrad.saved_model import tf_op_defs, tf_protos
 from flowgrad.saved_model.graph_export import (CONTROL_FLOW_EXPORTERS, OUTPUT_INDEX,
                                                FunctionLibrary, FunctionName,
                                                UnexportableOpError, attr, export_op,
-                                               function_ref)
+                                               function_node_ref, function_ref)
 #: Op types with side effects: a function holding one makes a stateful If/While.
 STATEFUL = frozenset({"RandomUniform", "RandomStandardNormal", "TruncatedNormal",
                       "RandomUniformInt", "Multinomial", "PrintV2", "Print", "Assert",
@@ -100,7 +100,8 @@ def subgraph_function(name: str, graph: Any, args: list, outputs: list, library:
         node.input.extend(inputs)
         for k, v in attrs.items():
             node.attr[k].CopyFrom(attr(v))
-        if op_type in STATEFUL:
+        d = tf_op_defs.get(op_type)
+        if op_type in STATEFUL or (d is not None and d.is_stateful):
             stateful.append(node_name)
 
     stops = {ph.op for ph in ref_of}
@@ -113,7 +114,7 @@ def subgraph_function(name: str, graph: Any, args: list, outputs: list, library:
         if op.type == "Placeholder":
             raise UnexportableOpError("Cannot export %s: placeholder %s is not one of its "
                                       "inputs" % (graph.name, op.name))
-        export_op(op, add_node, ref, lambda n: n + ":output:0", library)
+        export_op(op, add_node, ref, function_node_ref, library)
     extra_refs = iter(extra(add_node, ref) if extra is not None else ())
     names = {n.name for n in fdef.node_def}
     for node in fdef.node_def:          # control inputs on arguments go away

@@ -23,7 +23,7 @@ import numpy as np
 
 from flowgrad.framework import dtypes, hooks
 from flowgrad.framework.tensor_shape import TensorShape
-from flowgrad.saved_model import tf_protos
+from flowgrad.saved_model import tf_op_defs, tf_protos
 
 class UnexportableOpError(ValueError):
     """An op that TensorFlow's GraphDef cannot express (named in the message)."""
@@ -69,6 +69,8 @@ def attr(value: Any) -> Any:
     """An AttrValue holding a Python value (bool, int, float, str, DType, TensorShape,
     ndarray or TensorProto, or a list of ints/floats/strings/DTypes/TensorShapes)."""
     AttrValue = tf_protos.pb().attr_value_pb2.AttrValue
+    if isinstance(value, AttrValue):
+        return value
     if isinstance(value, FunctionName):
         return AttrValue(func=tf_protos.pb().attr_value_pb2.NameAttrList(name=str(value)))
     if isinstance(value, tf_protos.pb().tensor_pb2.TensorProto):
@@ -112,8 +114,9 @@ def attr(value: Any) -> Any:
 # The table: op type -> (inputs, attrs)
 #
 # An exporter gets the Operation and returns (inputs, attrs): inputs is a list whose items
-# are an int (the op's own input of that index) or (suffix, array, dtype) for a Const input
-# named "<op>/<suffix>"; attrs maps TensorFlow's attribute names to Python values.
+# are an int (the op's own input of that index), (suffix, array, dtype) for a Const input
+# named "<op>/<suffix>", or a function of a NodeBuilder that adds the nodes computing the
+# input and returns its reference; attrs maps TensorFlow's attribute names to Python values.
 
 
 def _t(op: Any, i: int = 0) -> dtypes.DType:
@@ -147,9 +150,23 @@ def _axes(op: Any) -> np.ndarray:
     return _ints(axis if isinstance(axis, (list, tuple, range)) else [axis])
 
 
+def _all_axes(op: Any) -> Callable:
+    """An input builder: ``Range(0, Rank(x), 1)``, all axes of a tensor of unknown rank."""
+    def build(b: Any) -> str:
+        rank = b.node("Rank", "Rank", [b.input(0)], {"T": _t(op)})
+        return b.node("range", "Range", [b.const("range/start", 0), rank,
+                                         b.const("range/delta", 1)], {"Tidx": dtypes.int32})
+    return build
+
+
 def _reduce(op: Any) -> tuple:
+    keep = bool(op._attrs.get("keepdims", False))
+    if len(op.inputs) > 1:                  # the axes computed at run time
+        return [0, 1], {"T": _t(op), "Tidx": _t(op, 1), "keep_dims": keep}
+    if op._attrs.get("axis") is None and op.inputs[0].shape.rank is None:
+        return [0, _all_axes(op)], {"T": _t(op), "Tidx": dtypes.int32, "keep_dims": keep}
     return [0, ("reduction_indices", _axes(op), dtypes.int32)], {
-        "T": _t(op), "Tidx": dtypes.int32, "keep_dims": bool(op._attrs.get("keepdims", False))}
+        "T": _t(op), "Tidx": dtypes.int32, "keep_dims": keep}
 
 
 def _attr_or_input(op: Any, key: str, suffix: str) -> list:
@@ -310,9 +327,11 @@ def _pool(op: Any) -> tuple:
 
 
 def _random(op: Any) -> tuple:
-    return [("shape", _ints(op._attrs["shape"]), dtypes.int32)], {
-        "T": dtypes.int32, "dtype": op.outputs[0].dtype, "seed": int(op._attrs.get("seed", 0)),
-        "seed2": int(op._attrs.get("seed2", 0))}
+    shape = op._attrs.get("shape")
+    inputs = [0] if shape is None else [("shape", _ints(shape), dtypes.int32)]
+    return inputs, {"T": _t(op) if shape is None else dtypes.int32,
+                    "dtype": op.outputs[0].dtype, "seed": int(op._attrs.get("seed", 0)),
+                    "seed2": int(op._attrs.get("seed2", 0))}
 
 
 def _one_hot(op: Any) -> tuple:
@@ -354,16 +373,16 @@ EXPORTERS: dict[str, Callable] = {
     "Unpack": _unpack, "Shape": _shape, "Size": _shape, "Rank": _elementwise,
     "StridedSlice": _strided_slice, "Fill": _fill, "Tile": _tile, "GatherV2": _gather,
     "Slice": _slice, "Pad": _pad, "Split": _split,
+    "BroadcastTo": lambda op: (_attr_or_input(op, "shape", "shape"), {
+        "T": _t(op), "Tidx": _t(op, 1) if len(op.inputs) > 1 else dtypes.int32}),
     "Range": lambda op: (_own(op), {"Tidx": _t(op)}),
     "SelectV2": lambda op: (_own(op), {"T": _t(op, 1)}),
     "AddN": lambda op: (_own(op), {"T": _t(op), "N": len(op.inputs)}),
     "ArgMax": _arg, "ArgMin": _arg,
     "RandomUniform": _random, "RandomStandardNormal": _random, "TruncatedNormal": _random,
     "Sum": _reduce, "Mean": _reduce, "Max": _reduce, "Min": _reduce, "Prod": _reduce,
-    "All": lambda op: (_reduce(op)[0], {"Tidx": dtypes.int32,
-                                        "keep_dims": bool(op._attrs.get("keepdims"))}),
-    "Any": lambda op: (_reduce(op)[0], {"Tidx": dtypes.int32,
-                                        "keep_dims": bool(op._attrs.get("keepdims"))}),
+    "All": lambda op: (_reduce(op)[0], {k: v for k, v in _reduce(op)[1].items() if k != "T"}),
+    "Any": lambda op: (_reduce(op)[0], {k: v for k, v in _reduce(op)[1].items() if k != "T"}),
 }
 for _name in ("Abs", "Neg", "Exp", "Log", "Log1p", "Expm1", "Sqrt", "Rsqrt", "Square",
               "Reciprocal", "Sin", "Cos", "Tan", "Tanh", "Sigmoid", "Relu", "Relu6", "Elu",
@@ -400,38 +419,210 @@ def tensor_ref(t: Any) -> str:
     return t.op.name if i == 0 else "%s:%d" % (t.op.name, i)
 
 
-#: The output argument of each exported op type (TensorFlow's OpDefs; "output" unless
-#: listed), which FunctionDef bodies name as ``node:arg:index``.
-OUTPUT_ARG = {"AddN": "sum", "MatMul": "product", "Softmax": "softmax",
-              "LogSoftmax": "logsoftmax", "VariableV2": "ref", "Assign": "output_ref",
-              "AssignAdd": "output_ref", "AssignSub": "output_ref",
-              "ReadVariableOp": "value", "VarHandleOp": "resource", "Cumsum": "out"}
-for _name in ("Abs", "Cast", "Ceil", "Cos", "Erf", "Erfc", "Exp", "Expm1", "Floor",
-              "IsFinite", "IsInf", "IsNan", "Log", "Log1p", "LogicalNot", "Neg", "OnesLike",
-              "Reciprocal", "Rint", "Round", "Rsqrt", "Sigmoid", "Sign", "Sin", "Sqrt", "Square",
-              "Tan", "Tanh", "Transpose", "ZerosLike"):
-    OUTPUT_ARG[_name] = "y"
-for _name in ("AddV2", "DivNoNan", "Equal", "FloorDiv", "FloorMod", "Greater", "GreaterEqual",
-              "Less", "LessEqual", "LogicalAnd", "LogicalOr", "Maximum", "Minimum", "Mul",
-              "NotEqual", "Pow", "RealDiv", "SquaredDifference", "Sub"):
-    OUTPUT_ARG[_name] = "z"
-for _name in ("Elu", "LeakyRelu", "Relu", "Relu6", "Selu", "Softplus", "Softsign"):
-    OUTPUT_ARG[_name] = "activations"
-
-
 def function_ref(t: Any) -> str:
-    """A FunctionDef body's name of a tensor: ``node:output_arg:index``."""
-    return "%s:%s:%d" % (t.op.name, OUTPUT_ARG.get(t.op.type, "output"), output_index(t))
+    """A FunctionDef body's name of a tensor: ``node:output_arg:index`` (the output
+    argument from TensorFlow's OpDef of the op type the tensor's op is exported as)."""
+    arg, i = tf_op_defs.output_arg(exported_type(t.op), output_index(t), t.op._attrs)
+    return "%s:%s:%d" % (t.op.name, arg, i)
+
+
+def exported_type(op: Any) -> str:
+    """The op type ``op``'s last (or only) exported node has."""
+    return EXPORTED_TYPE.get(op.type, op.type)
+
+
+#: Op types exported as a node of another TensorFlow op type (flowgrad-internal ops
+#: written as a subgraph whose last node is of this type).
+EXPORTED_TYPE: dict[str, str] = {}
+
+
+def graph_node_ref(name: str, op_type: str, index: int = 0, attrs: dict | None = None) -> str:
+    """A GraphDef's name of output ``index`` of node ``name``."""
+    return name if index == 0 else "%s:%d" % (name, index)
+
+
+def function_node_ref(name: str, op_type: str, index: int = 0,
+                      attrs: dict | None = None) -> str:
+    """A FunctionDef body's name of output ``index`` of node ``name`` (of ``op_type``)."""
+    arg, i = tf_op_defs.output_arg(op_type, index, attrs or {})
+    return "%s:%s:%d" % (name, arg, i)
+
+
+class NodeBuilder:
+    """Writes one flowgrad op as several TensorFlow nodes (a :data:`SUBGRAPH_EXPORTERS`
+    entry's argument): nodes named ``<op>/<suffix>``, the last one (``suffix=None``) named
+    as the op, so that its consumers read it.
+
+    Args:
+      op: the flowgrad Operation.
+      add_node: ``add_node(name, op_type, inputs, attrs, device)``.
+      input_ref: the reference of one of the op's input tensors.
+      node_ref: ``node_ref(name, op_type, index, attrs)``: the reference of a node's output.
+    """
+
+    def __init__(self, op: Any, add_node: Callable, input_ref: Callable, node_ref: Callable):
+        self.op, self._add, self._input_ref, self._node_ref = op, add_node, input_ref, node_ref
+
+    def input(self, i: int) -> str:
+        """The reference of the op's input ``i``."""
+        return self._input_ref(self.op.inputs[i])
+
+    def const(self, suffix: str, value: Any, dt: Any = dtypes.int32) -> str:
+        """A Const node ``<op>/<suffix>`` holding ``value`` (of ``dt``)."""
+        value = np.asarray(value, dtype=dt.as_numpy_dtype)
+        return self.node(suffix, "Const", [], {"dtype": dt,
+                                                "value": tf_protos.tensor_proto(value, dt)})
+
+    def node(self, suffix: str | None, op_type: str, inputs: list, attrs: dict,
+             outputs: int = 1) -> Any:
+        """Adds a node; returns the reference of its output (a list of ``outputs`` of them
+        when more than one). ``suffix=None``: the op's own (last) node, which takes the op's
+        control inputs."""
+        name = self.op.name if suffix is None else "%s/%s" % (self.op.name, suffix)
+        refs = list(inputs)
+        if suffix is None:
+            refs.extend("^" + c.name for c in self.op.control_inputs)
+        self._add(name, op_type, refs, dict(attrs), self.op.device)
+        out = [self._node_ref(name, op_type, i, attrs) for i in range(outputs)]
+        return out[0] if outputs == 1 else out
+
+
+#: flowgrad's own op types (TensorFlow has none of that name) written as several TensorFlow
+#: nodes: op type -> ``fn(op, builder)`` (a :class:`NodeBuilder`).
+SUBGRAPH_EXPORTERS: dict[str, Callable] = {}
+
+
+# --------------------------------------------------------------------------------------
+# Ops whose flowgrad form is TensorFlow's: inputs and attributes from its OpDef
+
+#: Attributes that change nothing in flowgrad (``use_locking``: one thread updates).
+_IGNORED_ATTRS = frozenset({"use_locking"})
+
+
+def has_op_def_form(op_type: str) -> bool:
+    """Whether flowgrad's ``op_type`` takes TensorFlow's inputs (the registered input names
+    are those of TensorFlow's OpDef), so :func:`_from_op_def` writes it."""
+    from flowgrad.framework import registry
+    d, tf_def = registry._ops.get(op_type), tf_op_defs.get(op_type)
+    return (d is not None and tf_def is not None and bool(d.input_names)
+            and tuple(d.input_names) == tuple(a.name for a in tf_def.input_arg))
+
+
+def _attr_python(value: Any, kind: str) -> Any:
+    """A flowgrad attribute's value as :func:`attr` stores it for an OpDef attr of ``kind``."""
+    if kind == "type":
+        return dtypes.as_dtype(value).base_dtype
+    if kind == "list(type)":
+        return [dtypes.as_dtype(v).base_dtype for v in value]
+    if kind == "shape":
+        return TensorShape(value)
+    if kind == "list(shape)":
+        return [TensorShape(v) for v in value]
+    if kind in ("list(int)", "list(float)", "list(string)", "list(bool)"):
+        return list(value)
+    if kind == "float":
+        return float(value)
+    if kind == "int":
+        return int(value)
+    if kind == "bool":
+        return bool(value)
+    return value
+
+
+def _from_op_def(op: Any) -> tuple:
+    """(inputs, attrs) of an op whose flowgrad form has TensorFlow's inputs: the type and
+    count attributes from its tensors, the others from the op's attributes (by TensorFlow's
+    names) or the OpDef's defaults."""
+    d = tf_op_defs.get(op.type)
+    known = {a.name for a in d.attr}
+    stray = [k for k, v in op._attrs.items()
+             if k not in known and not k.startswith("_") and v is not None]
+    if stray:
+        raise UnexportableOpError("Cannot export op '%s' of type %s: its attribute(s) %s have "
+                                  "no counterpart in TensorFlow's %s" % (op.name, op.type,
+                                                                         stray, op.type))
+    fixed = sum(1 for a in d.input_arg if not (a.number_attr or a.type_list_attr))
+    lists = [a for a in d.input_arg if a.number_attr or a.type_list_attr]
+    if len(lists) > 1 or (not lists and len(op.inputs) != fixed):
+        raise UnexportableOpError("Cannot export op '%s' of type %s: %d inputs, TensorFlow's "
+                                  "OpDef has %d" % (op.name, op.type, len(op.inputs),
+                                                    len(d.input_arg)))
+    attrs: dict = {}
+    for arg, tensors in _split_args(d.input_arg, list(op.inputs), len(op.inputs) - fixed):
+        _type_attrs(arg, tensors, attrs)
+    for arg, tensors in _split_args(d.output_arg, list(op.outputs),
+                                    len(op.outputs) - sum(1 for a in d.output_arg if not (
+                                        a.number_attr or a.type_list_attr))):
+        _type_attrs(arg, tensors, attrs, overwrite=False)
+    out: dict = {}
+    for a in d.attr:
+        if a.name in _IGNORED_ATTRS:
+            continue
+        if a.name in op._attrs and op._attrs[a.name] is not None:
+            out[a.name] = _attr_python(op._attrs[a.name], a.type)
+        elif a.name in attrs:
+            out[a.name] = attrs[a.name]
+        elif a.HasField("default_value"):
+            out[a.name] = a.default_value
+        else:
+            raise UnexportableOpError("Cannot export op '%s' of type %s: flowgrad has no value "
+                                      "for TensorFlow's attribute '%s'" % (op.name, op.type,
+                                                                           a.name))
+    return _own(op), out
+
+
+def _split_args(args: Any, tensors: list, list_len: int) -> list:
+    """``[(arg, its tensors)]``: the tensors of each OpDef argument (one list argument)."""
+    out, i = [], 0
+    for arg in args:
+        n = list_len if (arg.number_attr or arg.type_list_attr) else 1
+        out.append((arg, tensors[i:i + n]))
+        i += n
+    return out
+
+
+def _type_attrs(arg: Any, tensors: list, attrs: dict, overwrite: bool = True) -> None:
+    """The type and count attributes an argument's tensors give."""
+    def put(key: str, value: Any) -> None:
+        if overwrite or key not in attrs:
+            attrs.setdefault(key, value)
+    if arg.number_attr:
+        put(arg.number_attr, len(tensors))
+    if arg.type_attr and tensors:
+        put(arg.type_attr, tensors[0].dtype.base_dtype)
+    if arg.type_list_attr:
+        put(arg.type_list_attr, [t.dtype.base_dtype for t in tensors])
+
+
+def exporter_kind(op_type: str) -> str | None:
+    """How op type ``op_type`` is written to a GraphDef: "table" (an :data:`EXPORTERS`
+    entry), "control_flow", "subgraph" (several TensorFlow nodes), "op_def" (its form is
+    TensorFlow's OpDef), or None (it cannot be)."""
+    if op_type in CONTROL_FLOW_EXPORTERS:
+        return "control_flow"
+    if op_type in EXPORTERS:
+        return "table"
+    if op_type in SUBGRAPH_EXPORTERS:
+        return "subgraph"
+    if has_op_def_form(op_type):
+        return "op_def"
+    return None
 
 
 def export_op(op: Any, add_node: Callable, input_ref: Callable = tensor_ref,
-              const_ref: Callable = lambda name: name, library: Any = None) -> None:
+              node_ref: Callable = graph_node_ref, library: Any = None) -> None:
     """Adds the NodeDef(s) of ``op`` through ``add_node(name, op_type, inputs, attrs,
-    device)``: its own node and the Const nodes of attributes TensorFlow takes as inputs
-    (named for the op's inputs by ``const_ref``). A control-flow op's branches or body go
-    into ``library`` (a :class:`FunctionLibrary`) as FunctionDefs."""
-    fn = EXPORTERS.get(op.type)
-    if op.type in CONTROL_FLOW_EXPORTERS:
+    device)``: its own node, the Const nodes of attributes TensorFlow takes as inputs, and
+    for flowgrad's own op types the TensorFlow nodes that compute the same (their outputs
+    named by ``node_ref(name, op_type, index, attrs)``: :func:`graph_node_ref` or
+    :func:`function_node_ref`). A control-flow op's branches or body go into ``library``
+    (a :class:`FunctionLibrary`) as FunctionDefs."""
+    kind = exporter_kind(op.type)
+    if kind == "subgraph":
+        SUBGRAPH_EXPORTERS[op.type](op, NodeBuilder(op, add_node, input_ref, node_ref))
+        return
+    fn = {"table": EXPORTERS.get(op.type), "op_def": _from_op_def}.get(kind)
+    if kind == "control_flow":
         if library is None:
             raise UnexportableOpError("Cannot export op '%s' of type %s here: it needs a "
                                       "function library" % (op.name, op.type))
@@ -439,8 +630,8 @@ def export_op(op: Any, add_node: Callable, input_ref: Callable = tensor_ref,
     if fn is None:
         raise UnexportableOpError(
             "Cannot export op '%s' of type %s to a TensorFlow GraphDef: flowgrad has no "
-            "exporter for it (the exportable op types are "
-            "flowgrad.saved_model.graph_export.EXPORTERS)" % (op.name, op.type))
+            "exporter for it (flowgrad.saved_model.graph_export.exporter_kind says how each "
+            "op type is written)" % (op.name, op.type))
     try:
         inputs, attrs = fn(op)
     except (KeyError, TypeError) as e:
@@ -450,13 +641,15 @@ def export_op(op: Any, add_node: Callable, input_ref: Callable = tensor_ref,
     for i in inputs:
         if isinstance(i, int):
             refs.append(input_ref(op.inputs[i]))
+        elif callable(i):                   # an input computed by nodes of its own
+            refs.append(i(NodeBuilder(op, add_node, input_ref, node_ref)))
         else:
             suffix, value, dt = i
             name = "%s/%s" % (op.name, suffix)
             value = np.asarray(value, dtype=dt.as_numpy_dtype)
             add_node(name, "Const", [], {"dtype": dt, "value": tf_protos.tensor_proto(value, dt)},
                      op.device)
-            refs.append(const_ref(name))
+            refs.append(node_ref(name, "Const"))
     refs.extend("^" + c.name for c in op.control_inputs)
     add_node(op.name, attrs.pop("_op_type", op.type), refs, attrs, op.device)
 

@@ -19,6 +19,7 @@ Names: a GraphDef names an output ``node`` or ``node:i``; a FunctionDef body nam
 by their names. Control inputs are ``^node`` in both."""
 from __future__ import annotations
 
+import functools
 from collections.abc import Callable
 from typing import Any
 
@@ -113,8 +114,12 @@ def _same(op_type: str) -> Callable:
 
 
 def _reduce(fn: Callable) -> Callable:
-    return lambda ins, a, name: fn(ins[0], _axis_list(ins[1], name),
-                                   keepdims=bool(a.get("keep_dims", False)), name=name)
+    def build(ins: list, a: dict, name: str) -> Any:
+        from flowgrad.ops.array_op_util import constant_value
+        axes = constant_value(ins[1])        # else a tensor: computed at run time
+        axes = ins[1] if axes is None else [int(x) for x in np.ravel(axes)]
+        return fn(ins[0], axes, keepdims=bool(a.get("keep_dims", False)), name=name)
+    return build
 
 
 def _variable(ins: list, a: dict, name: str) -> Any:
@@ -138,7 +143,8 @@ def _assign_update(kind: str) -> Callable:
         ref, value = ins
         if hasattr(ref, kind) and not isinstance(ref, Tensor):
             return getattr(ref, kind)(value, name=name)
-        return getattr(state_ops, kind)(ref, value, name=name)
+        op_type = "AssignAdd" if kind == "assign_add" else "AssignSub"
+        return apply_op(op_type, [ref, value], {}, name=name)
     return build
 
 
@@ -216,11 +222,34 @@ def _depthwise(ins: list, a: dict, name: str) -> Any:
 
 def _random(op_type: str) -> Callable:
     def build(ins: list, a: dict, name: str) -> Any:
-        shape = tuple(int(d) for d in _static(ins[0], "shape", name).reshape(-1))
-        return apply_op(op_type, [], {"shape": shape, "dtype": a["dtype"],
-                                      "seed": a.get("seed", 0), "seed2": a.get("seed2", 0)},
-                        name=name)
+        from flowgrad.ops.array_op_util import constant_value
+        attrs = {"dtype": a["dtype"], "seed": a.get("seed", 0), "seed2": a.get("seed2", 0)}
+        shape = constant_value(ins[0])
+        if shape is None:                   # computed at run time (a dropout mask's)
+            return apply_op(op_type, [ins[0]], attrs, name=name)
+        attrs["shape"] = tuple(int(d) for d in np.ravel(shape))
+        return apply_op(op_type, [], attrs, name=name)
     return build
+
+
+def _summary(op_type: str, *keys: str) -> Callable:
+    """A TF1 summary op: its ``tag`` input is flowgrad's attribute."""
+    def build(ins: list, a: dict, name: str) -> Any:
+        tag = _static(ins[0], "tag", name).reshape(-1)[0]
+        attrs = {"tag": tag.decode() if isinstance(tag, bytes) else str(tag)}
+        attrs.update({k: a[k] for k in keys if k in a})
+        return apply_op(op_type, [ins[1]], attrs, name=name)
+    return build
+
+
+def _random_int(ins: list, a: dict, name: str) -> Any:
+    from flowgrad.ops.array_op_util import constant_value
+    attrs = {"seed": a.get("seed", 0), "seed2": a.get("seed2", 0)}
+    shape = constant_value(ins[0])
+    if shape is None:
+        return apply_op("RandomUniformInt", [ins[1], ins[2], ins[0]], attrs, name=name)
+    attrs["shape"] = tuple(int(d) for d in np.ravel(shape))
+    return apply_op("RandomUniformInt", [ins[1], ins[2]], attrs, name=name)
 
 
 class TableHandle:
@@ -337,6 +366,11 @@ IMPORTERS: dict[str, Callable] = {
     "Size": lambda ins, a, name: shape_ops.size(
         ins[0], out_type=a.get("out_type", dtypes.int32), name=name),
     "Rank": lambda ins, a, name: shape_ops.rank(ins[0], name=name),
+    "ShapeN": lambda ins, a, name: [shape_ops.shape(x, out_type=a.get("out_type", dtypes.int32),
+                                                    name="%s_%d" % (name, i) if i else name)
+                                    for i, x in enumerate(ins)],
+    "SoftmaxCrossEntropyWithLogits": lambda ins, a, name: apply_op(
+        "SoftmaxCrossEntropyWithLogits", ins, {"axis": -1}, name=name),
     "Pack": lambda ins, a, name: shape_ops.stack(ins, axis=a.get("axis", 0), name=name),
     "Unpack": lambda ins, a, name: shape_ops.unstack(ins[0], num=a.get("num"),
                                                      axis=a.get("axis", 0), name=name),
@@ -379,7 +413,13 @@ IMPORTERS: dict[str, Callable] = {
     "DepthwiseConv2dNative": _depthwise,
     "RandomUniform": _random("RandomUniform"),
     "RandomStandardNormal": _random("RandomStandardNormal"),
-    "TruncatedNormal": _random("TruncatedNormal"),
+    "TruncatedNormal": _random("TruncatedNormal"), "RandomUniformInt": _random_int,
+    "MatrixBandPart": lambda ins, a, name: apply_op("MatrixBandPart", [ins[0]], {
+        "num_lower": int(_static(ins[1], "num_lower", name)),
+        "num_upper": int(_static(ins[2], "num_upper", name))}, name=name),
+    # TF1 summaries
+    "ScalarSummary": _summary("ScalarSummary"), "HistogramSummary": _summary("HistogramSummary"),
+    "ImageSummary": _summary("ImageSummary", "max_images", "bad_color"),
     # lookup tables
     "HashTableV2": lambda ins, a, name: TableHandle(a["key_dtype"], a["value_dtype"], name),
     "InitializeTableFromTextFileV2": _init_from_file,
@@ -401,10 +441,41 @@ IMPORTERS["Add"] = _same("AddV2")
 IMPORTERS["Select"] = IMPORTERS["SelectV2"]
 IMPORTERS["Div"] = lambda ins, a, name: arithmetic_ops.div(ins[0], ins[1], name=name)
 
-#: Output arguments of ops with more than one (for ``node:arg:i`` names in functions).
-OUTPUT_ARGS = {"TopKV2": ("values", "indices"), "Unique": ("y", "idx"),
-               "SoftmaxCrossEntropyWithLogits": ("loss", "backprop"),
-               "SparseSoftmaxCrossEntropyWithLogits": ("loss", "backprop")}
+
+
+# --------------------------------------------------------------------------------------
+# Ops whose flowgrad form is TensorFlow's (the same inputs): built from the OpDef
+
+#: TensorFlow's resource-variable forms of flowgrad's update ops (the same inputs, the
+#: variable a handle): ``ResourceApplyAdam`` -> ``ApplyAdam``, ...
+RESOURCE_FORMS = {"ResourceApply": "Apply", "ResourceSparseApply": "SparseApply",
+                  "ResourceScatter": "Scatter"}
+
+
+def op_def_form(op_type: str) -> str | None:
+    """The flowgrad op type that builds a node of TensorFlow's ``op_type`` from its inputs
+    as they are (``op_type`` itself, or the ref form of a ``Resource*`` update), None if
+    flowgrad's form of it differs."""
+    from flowgrad.saved_model.graph_export import has_op_def_form
+    for prefix, ref in RESOURCE_FORMS.items():
+        if op_type.startswith(prefix):
+            target = ref + op_type[len(prefix):]
+            return target if has_op_def_form(target) else None
+    return op_type if has_op_def_form(op_type) else None
+
+
+def build_from_op_def(op_type: str, node_op: str, ins: list, a: dict, name: str) -> Any:
+    """A node built as flowgrad's ``op_type`` on its inputs, with the attributes flowgrad's
+    op takes: the ones TensorFlow's OpDef of ``node_op`` does not derive from the inputs'
+    dtypes (``use_locking`` left out)."""
+    from flowgrad.saved_model import tf_op_defs
+    d = tf_op_defs.get(node_op)
+    derived = {arg.type_attr for arg in d.input_arg} | \
+        {arg.type_list_attr for arg in d.input_arg} | {arg.number_attr for arg in d.input_arg}
+    attrs = {k: v for k, v in a.items() if k not in derived and k != "use_locking"}
+    ins = [x._variable if hasattr(x, "_variable") and not isinstance(x, TensorBase) else x
+           for x in ins]
+    return apply_op(op_type, ins, attrs, name=name)
 
 
 # --------------------------------------------------------------------------------------
@@ -494,15 +565,20 @@ class Importer:
         return out[i]
 
     def _flat_index(self, node: str, arg: str, i: int) -> int:
-        args = OUTPUT_ARGS.get(self.types.get(node, ""))
-        return args.index(arg) + i if args and arg in args else i
+        from flowgrad.saved_model import tf_op_defs
+        n = self.nodes.get(node)
+        if n is None:
+            return i
+        counts = {k: (v.i if v.WhichOneof("value") == "i" else list(v.list.type))
+                  for k, v in n.attr.items()}         # what argument lengths depend on
+        return tf_op_defs.flat_output_index(n.op, arg, i, counts)
 
     def run(self, nodes: list, prefix: str = "", skip: Callable[[Any], bool] | None = None
             ) -> None:
         """Builds ``nodes`` (in dependency order) under the name ``prefix``."""
         g = get_default_graph()
         eager = executing_eagerly()       # a loaded function replayed op by op under a tape
-        self.types = {n.name: n.op for n in nodes}
+        self.nodes = {n.name: n for n in nodes}
         for node in nodes:
             if node.op in V1_CONTROL_FLOW and (skip is None or not skip(node)):
                 raise errors.UnimplementedError(
@@ -540,7 +616,10 @@ class Importer:
             return self.call(node.op, inputs, name + "/")
         fn = IMPORTERS.get(node.op)
         if fn is None:
-            raise unsupported(node.op, node.name, self.where)
+            target = op_def_form(node.op)
+            if target is None:
+                raise unsupported(node.op, node.name, self.where)
+            fn = functools.partial(build_from_op_def, target, node.op)
         try:
             return fn(inputs, node_attrs(node), name)
         except errors.OpError:

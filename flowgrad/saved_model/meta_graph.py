@@ -28,8 +28,10 @@ SKIPPED_OPS = frozenset({"SaveV2", "RestoreV2", "SaveSlices", "RestoreSlice",
                          "MergeV2Checkpoints", "ShardedFilename", "StringJoin",
                          "StaticRegexFullMatch", "DisableCopyOnRead", "VarIsInitializedOp",
                          "IsVariableInitialized"})
+#: The collections TensorFlow stores as ``VariableDef``\ s (its registered proto functions).
 _VARIABLE_COLLECTIONS = (GraphKeys.GLOBAL_VARIABLES, GraphKeys.TRAINABLE_VARIABLES,
-                         GraphKeys.LOCAL_VARIABLES, "model_variables")
+                         GraphKeys.LOCAL_VARIABLES, "model_variables", GraphKeys.GLOBAL_STEP,
+                         GraphKeys.MOVING_AVERAGE_VARIABLES, GraphKeys.METRIC_VARIABLES)
 
 
 def read_meta_graph(path_or_proto: Any) -> Any:
@@ -139,6 +141,30 @@ def _variable_def(var: Any) -> Any:
     return vd
 
 
+def _add_collection(meta: Any, key: str, values: list) -> None:
+    """Adds one collection as TensorFlow's ``add_collection_def`` does: variables as
+    ``VariableDef`` protos, tensors and ops as node names, numbers and strings as such; a
+    collection of other Python objects (queue runners, contexts, ...) is left out, as
+    TensorFlow leaves out what it cannot serialize."""
+    from flowgrad.framework.graph import Operation
+    from flowgrad.framework.tensor import Tensor
+    if not values:
+        return
+    if key in _VARIABLE_COLLECTIONS or all(isinstance(v, RefVariable) for v in values):
+        if all(isinstance(v, RefVariable) for v in values):
+            meta.collection_def[key].bytes_list.value.extend(
+                [_variable_def(v).SerializeToString() for v in values])
+    elif all(isinstance(v, (Tensor, Operation)) for v in values):
+        meta.collection_def[key].node_list.value.extend([v.name for v in values])
+    elif all(isinstance(v, (bool, int)) for v in values):
+        meta.collection_def[key].int64_list.value.extend([int(v) for v in values])
+    elif all(isinstance(v, float) for v in values):
+        meta.collection_def[key].float_list.value.extend(values)
+    elif all(isinstance(v, (str, bytes)) for v in values):
+        meta.collection_def[key].bytes_list.value.extend(
+            [v.encode() if isinstance(v, str) else v for v in values])
+
+
 def export_meta_graph(filename: str | None = None, meta_info_def: Any = None,
                       graph_def: Any = None, saver_def: Any = None,
                       collection_list: list | None = None, as_text: bool = False,
@@ -154,7 +180,7 @@ def export_meta_graph(filename: str | None = None, meta_info_def: Any = None,
       meta_info_def: a ``MetaInfoDef`` to include.
       graph_def: the GraphDef to use instead of the graph's.
       saver_def: a ``SaverDef`` to include.
-      collection_list: the collections to include (default: the variable collections).
+      collection_list: the collections to include (default: all, as TensorFlow's).
       as_text: write the text format.
       graph: the graph (default: the default graph).
       export_scope: unused.
@@ -180,13 +206,10 @@ def export_meta_graph(filename: str | None = None, meta_info_def: Any = None,
             n.device = ""
     if saver_def is not None:
         meta.saver_def.CopyFrom(saver_def)
-    keys = collection_list if collection_list is not None else [
-        k for k in _VARIABLE_COLLECTIONS if g.get_collection(k)]
+    keys = collection_list if collection_list is not None else sorted(
+        k for k in g.get_all_collection_keys() if isinstance(k, str))
     for key in keys:
-        values = g.get_collection(key)
-        if values and all(isinstance(v, RefVariable) for v in values):
-            meta.collection_def[key].bytes_list.value.extend(
-                [_variable_def(v).SerializeToString() for v in values])
+        _add_collection(meta, key, g.get_collection(key))
     if filename:
         write_graph(meta, os.path.dirname(filename) or ".", os.path.basename(filename),
                     as_text=as_text)

@@ -54,6 +54,7 @@ def pb() -> SimpleNamespace:
             graph_pb2,
             meta_graph_pb2,
             node_def_pb2,
+            op_def_pb2,
             saved_object_graph_pb2,
             saver_pb2,
             struct_pb2,
@@ -70,7 +71,7 @@ def pb() -> SimpleNamespace:
                           "optional 'tensorboard' package: %s" % INSTALL_HINT) from e
     return SimpleNamespace(
         attr_value_pb2=attr_value_pb2, function_pb2=function_pb2, graph_pb2=graph_pb2,
-        meta_graph_pb2=meta_graph_pb2, node_def_pb2=node_def_pb2,
+        meta_graph_pb2=meta_graph_pb2, node_def_pb2=node_def_pb2, op_def_pb2=op_def_pb2,
         saved_object_graph_pb2=saved_object_graph_pb2, saver_pb2=saver_pb2,
         struct_pb2=struct_pb2, tensor_pb2=tensor_pb2, tensor_shape_pb2=tensor_shape_pb2,
         trackable_object_graph_pb2=trackable_object_graph_pb2, types_pb2=types_pb2,

@@ -31,7 +31,8 @@ from flowgrad.module import Module
 from flowgrad.ops.state_ops import Variable
 from flowgrad.saved_model import tf_protos
 from flowgrad.saved_model.graph_export import (PRODUCER, FunctionLibrary, UnexportableOpError,
-                                               attr, export_op, function_ref)
+                                               attr, export_op, function_node_ref,
+                                               function_ref)
 from flowgrad.train.checkpoint import build_object_graph
 
 OBJECT_GRAPH_KEY = "_CHECKPOINTABLE_OBJECT_GRAPH"
@@ -148,7 +149,7 @@ def function_def(cf: ConcreteFunction, name: str, inputs: list, outputs: list,
         if op.type == "Placeholder":
             raise UnexportableOpError("Cannot save %s: its graph has a placeholder %s that is "
                                       "not one of its inputs" % (cf.graph.name, op.name))
-        export_op(op, add_node, input_ref, lambda n: n + ":output:0", library)
+        export_op(op, add_node, input_ref, function_node_ref, library)
     names = {n.name for n in fdef.node_def}
     for node in fdef.node_def:          # control inputs on what became arguments go away
         kept = [i for i in node.input if not i.startswith("^") or i[1:] in names]

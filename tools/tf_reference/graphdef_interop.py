@@ -10,6 +10,11 @@ Two halves, run by two interpreters (the CI's interop job runs both):
 Control flow (``tf.cond``, ``tf.while_loop``, nested, in a GraphDef and in a SavedModel
 with variables) goes as TensorFlow 2's functional If/While ops.
 
+TF1 training graphs: flowgrad's ``Saver.save`` writes the ``.meta`` of a dense network with
+Adam and summaries, a CNN with batch normalization, dropout and Momentum, and an MLP with
+RMSProp; TensorFlow resumes each (``import_meta_graph``, ``restore``, the ``train_op``
+collection) and must compute flowgrad's loss at every step.
+
 ``write`` builds small models with flowgrad, writes their files into DIR with the inputs
 and flowgrad's outputs (``expected.npz``); ``check`` loads each file with TensorFlow 2.21,
 runs it on the same inputs and fails unless TensorFlow's outputs match flowgrad's."""
@@ -67,6 +72,7 @@ def write(out_dir):
     write_graph(frozen, out_dir, "frozen.pb", as_text=False)
     saved_model_half(out_dir, x_val)
     control_flow_half(out_dir)
+    training_half(out_dir)
     vocab_half(out_dir)
     np.savez(os.path.join(out_dir, "expected.npz"), x=x_val, idx=np.array([1, 0, 1]),
              w=w_val, **{"out%d" % i: v for i, v in enumerate(values)})
@@ -180,6 +186,81 @@ def vocab_half(out_dir):
     np.savez(os.path.join(out_dir, "vocab.npz"), words=words, ids=ids)
 
 
+TRAINING = ("dense_adam", "cnn_momentum", "mlp_rmsprop")
+
+
+def _training_model(tf, kind, x, y):
+    flat = tf.reshape(x, [-1, 16])
+    if kind == "dense_adam":
+        logits = tf.layers.dense(tf.layers.dense(flat, 8, activation=tf.nn.relu), 3)
+        loss = tf.reduce_mean(tf.nn.sparse_softmax_cross_entropy_with_logits(
+            labels=y, logits=logits))
+        tf.summary.scalar("xent", loss)
+        tf.summary.histogram("logits", logits)
+        tf.summary.merge_all()
+        return loss, tf.train.AdamOptimizer(0.01)
+    if kind == "cnn_momentum":
+        h = tf.layers.conv2d(x, 4, 3, padding="same", activation=tf.nn.relu)
+        h = tf.layers.batch_normalization(tf.layers.max_pooling2d(h, 2, 2), training=True)
+        logits = tf.layers.dense(tf.layers.flatten(tf.layers.dropout(h, 0.25, training=True)), 3)
+        return tf.losses.sparse_softmax_cross_entropy(y, logits), \
+            tf.train.MomentumOptimizer(0.05, 0.9)
+    h = tf.layers.dense(flat, 8, activation=tf.nn.tanh)
+    logits = tf.layers.dense(h + tf.layers.dense(h, 8, activation=tf.nn.elu), 3)
+    xent = tf.nn.softmax_cross_entropy_with_logits(labels=tf.one_hot(y, 3), logits=logits)
+    return tf.reduce_mean(xent), tf.train.RMSPropOptimizer(0.01, momentum=0.5)
+
+
+def training_half(out_dir, steps=4):
+    """TF1 training graphs saved by flowgrad's Saver (checkpoint + .meta), then trained."""
+    import flowgrad.compat.v1 as tf
+    rng = np.random.default_rng(1)
+    xv = rng.standard_normal((8, 4, 4, 1)).astype(np.float32)
+    yv = rng.integers(0, 3, 8).astype(np.int32)
+    for kind in TRAINING:
+        os.makedirs(os.path.join(out_dir, "training", kind), exist_ok=True)
+        with tf.Graph().as_default():
+            tf.set_random_seed(5)
+            x = tf.placeholder(tf.float32, [None, 4, 4, 1], name="x")
+            y = tf.placeholder(tf.int32, [None], name="y")
+            gs = tf.train.get_or_create_global_step()
+            loss, opt = _training_model(tf, kind, x, y)
+            loss = tf.identity(loss, name="loss")
+            with tf.control_dependencies(tf.get_collection(tf.GraphKeys.UPDATE_OPS)):
+                opt.minimize(loss, global_step=gs)
+            saver = tf.train.Saver()
+            with tf.Session() as sess:
+                sess.run(tf.global_variables_initializer())
+                prefix = saver.save(sess, os.path.join(out_dir, "training", kind, "model"))
+                if not os.path.exists(prefix + ".meta"):
+                    raise SystemExit("flowgrad wrote no .meta for the %s graph" % kind)
+                train_op = tf.get_collection("train_op")[-1]
+                losses = [sess.run([loss, train_op], {x: xv, y: yv})[0] for _ in range(steps)]
+        np.savez(os.path.join(out_dir, "training", kind + ".npz"), x=xv, y=yv,
+                 losses=np.array(losses))
+
+
+def check_training(out_dir):
+    import tensorflow as tf
+    v1 = tf.compat.v1
+    for kind in TRAINING:
+        ref = np.load(os.path.join(out_dir, "training", kind + ".npz"))
+        prefix = os.path.join(out_dir, "training", kind, "model")
+        with tf.Graph().as_default():
+            saver = v1.train.import_meta_graph(prefix + ".meta")
+            train_op = v1.get_collection("train_op")[-1]
+            loss = v1.get_default_graph().get_tensor_by_name("loss:0")
+            with v1.Session() as sess:
+                saver.restore(sess, prefix)
+                got = [sess.run([loss, train_op], {"x:0": ref["x"], "y:0": ref["y"]})[0]
+                       for _ in range(len(ref["losses"]))]
+                step = sess.run(v1.train.get_global_step())
+        np.testing.assert_allclose(got, ref["losses"], rtol=1e-5, atol=1e-6, err_msg=kind)
+        assert step == len(ref["losses"]), (kind, step)
+    print("TensorFlow %s resumes flowgrad's TF1 training graphs (%s): the same loss at every "
+          "step" % (tf.__version__, ", ".join(TRAINING)))
+
+
 def check_vocab(out_dir):
     import tensorflow as tf
     ref = np.load(os.path.join(out_dir, "vocab.npz"), allow_pickle=True)
@@ -220,6 +301,7 @@ def check(out_dir):
     check_control_flow(out_dir)
     check_vocab(out_dir)
     tf.compat.v1.disable_eager_execution()
+    check_training(out_dir)
     ref = np.load(os.path.join(out_dir, "expected.npz"))
     for name in ("graph.pbtxt", "graph.pb", "frozen.pb"):
         gd = tf.compat.v1.GraphDef()

@@ -1,0 +1,188 @@
+"""flowgrad's own op types written as TensorFlow's ops, and the table entries of ops whose
+flowgrad form keeps an input of TensorFlow's as an attribute (summaries' tags, top-k's k,
+...).
+
+flowgrad's gradients use a few fused helpers TensorFlow does not have; a GraphDef (a
+``.meta`` file of a training graph) holds them as the small subgraphs of TensorFlow's ops
+that compute the same values, the last node named as flowgrad's op:
+
+- ``BroadcastToShapeOf(x, like)``: ``BroadcastTo(x, Shape(like))`` (after a ``Reshape`` that
+  puts back the reduced axes as 1s);
+- ``ReduceToShapeOf(grad, like)``: ``Reshape(Sum(grad, BroadcastGradientArgs(Shape(grad),
+  Shape(like))[1], keep_dims=True), Shape(like))``, as TensorFlow's broadcasting gradients;
+- ``ReducedSize(x)``: ``Cast(Size(x))``, or ``Cast(Prod(Gather(Shape(x), axes)))``;
+- ``ReducedShape(shape, axes)``: ``TensorScatterUpdate(shape, axes mod Size(shape), 1)``.
+
+``GatherGradAlongAxis`` (a gather's gradient along an axis of a tensor of unknown rank),
+``TensorArrayZeros`` / ``TensorArrayPadRows`` (flowgrad's TensorArray) and
+``IteratorGetNextFromStringHandle`` are not written: exporting one is an
+``UnexportableOpError`` naming it."""
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+
+from flowgrad.framework import dtypes
+from flowgrad.saved_model.graph_export import (EXPORTED_TYPE, EXPORTERS, SUBGRAPH_EXPORTERS,
+                                               NodeBuilder, UnexportableOpError)
+
+i32 = dtypes.int32
+
+
+def _dt(t: Any) -> Any:
+    return t.dtype.base_dtype
+
+
+def _shape(b: NodeBuilder, i: int, suffix: str) -> str:
+    return b.node(suffix, "Shape", [b.input(i)], {"T": _dt(b.op.inputs[i]), "out_type": i32})
+
+
+def _ones_at(b: NodeBuilder, shape: str, axes: list, suffix: str) -> str:
+    """``shape`` (an int32 vector) with 1 at ``axes`` (negative ones from the end):
+    ``TensorScatterUpdate(shape, reshape(axes mod size(shape), [-1, 1]), ones)``."""
+    size = b.node(suffix + "/Size", "Size", [shape], {"T": i32, "out_type": i32})
+    pos = b.node(suffix + "/FloorMod", "FloorMod",
+                 [b.const(suffix + "/axes", [int(a) for a in axes]), size], {"T": i32})
+    idx = b.node(suffix + "/Reshape", "Reshape", [pos, b.const(suffix + "/Reshape/shape",
+                                                               [-1, 1])],
+                 {"T": i32, "Tshape": i32})
+    ones = b.const(suffix + "/ones", np.ones(len(axes), np.int32))
+    return b.node(suffix, "TensorScatterUpdate", [shape, idx, ones], {"T": i32,
+                                                                      "Tindices": i32})
+
+
+def _broadcast_to_shape_of(op: Any, b: NodeBuilder) -> None:
+    x, dt = b.input(0), _dt(op.inputs[0])
+    axes = op._attrs.get("axes")
+    like = _shape(b, 1, "Shape")
+    if axes:                            # x lacks the reduced axes: put them back as 1s
+        x = b.node("Reshape", "Reshape", [x, _ones_at(b, like, axes, "kept_shape")],
+                   {"T": dt, "Tshape": i32})
+    b.node(None, "BroadcastTo", [x, like], {"T": dt, "Tidx": i32})
+
+
+def _reduce_to_shape_of(op: Any, b: NodeBuilder) -> None:
+    dt = _dt(op.inputs[0])
+    like = _shape(b, 1, "Shape_1")
+    args = b.node("BroadcastGradientArgs", "BroadcastGradientArgs",
+                  [_shape(b, 0, "Shape"), like], {"T": i32}, outputs=2)
+    total = b.node("Sum", "Sum", [b.input(0), args[1]], {"T": dt, "Tidx": i32,
+                                                          "keep_dims": True})
+    b.node(None, "Reshape", [total, like], {"T": dt, "Tshape": i32})
+
+
+def _reduced_size(op: Any, b: NodeBuilder) -> None:
+    dt, axes, x = op._attrs["dtype"], op._attrs.get("axes"), op.inputs[0]
+    if axes is None:
+        n = b.node("Size", "Size", [b.input(0)], {"T": _dt(x), "out_type": i32})
+    else:
+        idx = b.const("axes", sorted({int(a) for a in axes}))
+        rank = b.node("Rank", "Rank", [b.input(0)], {"T": _dt(x)})
+        idx = b.node("FloorMod", "FloorMod", [idx, rank], {"T": i32})
+        dims = b.node("GatherV2", "GatherV2", [_shape(b, 0, "Shape"), idx,
+                                               b.const("GatherV2/axis", 0)],
+                      {"Tparams": i32, "Tindices": i32, "Taxis": i32, "batch_dims": 0})
+        n = b.node("Prod", "Prod", [dims, b.const("Prod/reduction_indices", 0)],
+                   {"T": i32, "Tidx": i32, "keep_dims": False})
+    b.node(None, "Cast", [n], {"SrcT": i32, "DstT": dt, "Truncate": False})
+
+
+def _reduced_shape(op: Any, b: NodeBuilder) -> None:
+    dt = _dt(op.inputs[0])
+    if len(op.inputs) > 1:
+        axes = b.input(1)
+        if _dt(op.inputs[1]) != dt:
+            axes = b.node("Cast", "Cast", [axes], {"SrcT": _dt(op.inputs[1]), "DstT": dt,
+                                                   "Truncate": False})
+    elif op._attrs.get("axis") is None:
+        b.node(None, "OnesLike", [b.input(0)], {"T": dt})
+        return
+    else:
+        axes = b.const("axes", np.ravel(op._attrs["axis"]), dt)
+    size = b.node("Size", "Size", [b.input(0)], {"T": dt, "out_type": dt})
+    pos = b.node("FloorMod", "FloorMod", [axes, size], {"T": dt})
+    idx = b.node("Reshape", "Reshape", [pos, b.const("Reshape/shape", [-1, 1])],
+                 {"T": dt, "Tshape": i32})
+    count = b.node("Shape_1", "Shape", [pos], {"T": dt, "out_type": i32})
+    ones = b.node("Fill", "Fill", [count, b.const("one", 1, dt)], {"T": dt, "index_type": i32})
+    ones = b.node("Reshape_1", "Reshape", [ones, b.const("Reshape_1/shape", [-1])],
+                  {"T": dt, "Tshape": i32})
+    b.node(None, "TensorScatterUpdate", [b.input(0), idx, ones], {"T": dt, "Tindices": dt})
+
+
+SUBGRAPH_EXPORTERS.update({"BroadcastToShapeOf": _broadcast_to_shape_of,
+                           "ReduceToShapeOf": _reduce_to_shape_of,
+                           "ReducedSize": _reduced_size, "ReducedShape": _reduced_shape})
+EXPORTED_TYPE.update({"BroadcastToShapeOf": "BroadcastTo", "ReduceToShapeOf": "Reshape",
+                      "ReducedSize": "Cast", "ReducedShape": "TensorScatterUpdate"})
+
+
+# --------------------------------------------------------------------------------------
+# Ops that keep one of TensorFlow's inputs as an attribute
+
+
+def _tag(op: Any) -> tuple:
+    return ("tag", np.asarray(op._attrs["tag"], dtype=object), dtypes.string)
+
+
+def _summary(op: Any) -> tuple:
+    return [_tag(op), 0], {"T": _dt(op.inputs[0])}
+
+
+def _image_summary(op: Any) -> tuple:
+    a = op._attrs
+    color = np.asarray(a.get("bad_color", [255, 0, 0, 255]), np.uint8).reshape(-1)
+    return [_tag(op), 0], {"T": _dt(op.inputs[0]), "max_images": int(a.get("max_images", 3)),
+                           "bad_color": color}
+
+
+def _top_k(op: Any) -> tuple:
+    if op._attrs.get("k") is None:
+        raise UnexportableOpError("Cannot export op '%s' (TopKV2): its k is computed at run "
+                                  "time" % op.name)
+    return [0, ("k", np.int32(op._attrs["k"]), i32)], {
+        "T": _dt(op.inputs[0]), "sorted": bool(op._attrs.get("sorted", True)),
+        "Tk": i32, "index_type": op.outputs[1].dtype.base_dtype}
+
+
+def _band_part(op: Any) -> tuple:
+    a = op._attrs
+    return [0, ("num_lower", np.int64(a["num_lower"]), dtypes.int64),
+            ("num_upper", np.int64(a["num_upper"]), dtypes.int64)], {
+        "T": _dt(op.inputs[0]), "Tindex": dtypes.int64}
+
+
+def _softmax_xent(op: Any) -> tuple:
+    axis, rank = op._attrs.get("axis", -1), op.inputs[0].shape.rank
+    if axis != -1 and (rank is None or axis != rank - 1):
+        raise UnexportableOpError("Cannot export op '%s': TensorFlow's "
+                                  "SoftmaxCrossEntropyWithLogits works on the last axis only "
+                                  "(axis=%s)" % (op.name, axis))
+    return [0, 1], {"T": _dt(op.inputs[0])}
+
+
+def _softmax_xent(op: Any) -> tuple:
+    axis, rank = op._attrs.get("axis", -1), op.inputs[0].shape.rank
+    if axis != -1 and (rank is None or axis != rank - 1):
+        raise UnexportableOpError("Cannot export op '%s': TensorFlow's "
+                                  "SoftmaxCrossEntropyWithLogits works on the last axis only "
+                                  "(axis=%s)" % (op.name, axis))
+    return [0, 1], {"T": _dt(op.inputs[0])}
+
+
+def _random_int(op: Any) -> tuple:
+    shape = op._attrs.get("shape")            # flowgrad: (minval, maxval[, shape])
+    first = [("shape", np.asarray(shape, np.int32).reshape(-1), i32)] if shape is not None \
+        else [2]
+    return first + [0, 1], {"Tout": _dt(op.inputs[0]),
+                            "T": i32 if shape is not None else _dt(op.inputs[2]),
+                            "seed": int(op._attrs.get("seed", 0)),
+                            "seed2": int(op._attrs.get("seed2", 0))}
+
+
+EXPORTERS.update({"RandomUniformInt": _random_int,
+                  "SoftmaxCrossEntropyWithLogits": _softmax_xent,
+                  "ScalarSummary": _summary, "HistogramSummary": _summary,
+                  "ImageSummary": _image_summary, "TopKV2": _top_k,
+                  "MatrixBandPart": _band_part})
