@@ -189,7 +189,8 @@ def test_every_registered_op_type_is_exported_or_a_listed_gap():
     assert not NOT_EXPORTED - gaps, "exportable now, off the list: %s" % sorted(
         NOT_EXPORTED - gaps)
     if gaps - NOT_EXPORTED:     # op types added since (by others): shown, not failed
-        warnings.warn("op types without a GraphDef exporter: %s" % sorted(gaps - NOT_EXPORTED))
+        warnings.warn("op types without a GraphDef exporter: %s" % sorted(gaps - NOT_EXPORTED),
+                      stacklevel=1)
     internal = {t for t in kinds if tf_op_defs.get(t) is None}
     assert {t for t in internal if kinds[t] == "subgraph"} == {
         "BroadcastToShapeOf", "ReduceToShapeOf", "ReducedSize", "ReducedShape"}
