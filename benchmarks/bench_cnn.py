@@ -284,6 +284,58 @@ def kernel_alternatives(rounds: int = 9) -> None:
     with threadpoolctl.threadpool_limits(1, "blas"):
         for shape in (("conv2", (64, 14, 32, 64, 5)), ("conv1", (64, 28, 1, 32, 5))):
             _kernel_rows(rng, rounds, *shape)
+        for shape in ((64, 16, 128, 128), (64, 8, 256, 256), (32, 28, 128, 128),
+                      (64, 16, 64, 128), (64, 14, 32, 64)):
+            _winograd_rows(rng, rounds, shape)
+
+
+def _winograd_rows(rng: Any, rounds: int, shape: tuple) -> None:
+    """3x3 SAME stride-1 convolutions (VGG/ResNet layers), float32: Conv2D and
+    Conv2DBackpropInput through the direct kernels (im2col + GEMM, one GEMM per tap) and
+    through Winograd F(2x2, 3x3), whatever ``conv_winograd.applies`` says."""
+    from flowgrad.ops import conv_ops, conv_winograd
+    n, h, c, o = shape
+    x = rng.standard_normal((n, h, h, c)).astype(np.float32)
+    w = rng.standard_normal((3, 3, c, o)).astype(np.float32)
+    dy = rng.standard_normal((n, h, h, o)).astype(np.float32)
+    attrs = dict(strides=[1, 1, 1, 1], dilations=[1, 1, 1, 1], padding="SAME",
+                 data_format="NHWC", explicit_paddings=[])
+
+    def direct(fn: Any) -> Any:
+        def run() -> None:
+            saved = conv_winograd.MIN_CHANNELS
+            conv_winograd.MIN_CHANNELS = 1 << 30
+            try:
+                fn()
+            finally:
+                conv_winograd.MIN_CHANNELS = saved
+        return run
+
+    def winograd(fn: Any) -> Any:
+        def run() -> None:
+            saved = conv_winograd.MIN_CHANNELS
+            conv_winograd.MIN_CHANNELS = 1
+            try:
+                fn()
+            finally:
+                conv_winograd.MIN_CHANNELS = saved
+        return run
+    fwd = lambda: conv_ops._conv2d_kernel(x, w, **attrs)    # noqa: E731
+    bwd = lambda: conv_ops._conv2d_backprop_input_kernel(x.shape, w, dy, **attrs)  # noqa: E731
+    rows = [("forward: direct (im2col + GEMM)", direct(fwd)),
+            ("forward: Winograd F(2x2, 3x3)", winograd(fwd)),
+            ("input grad: direct (one GEMM per tap)", direct(bwd)),
+            ("input grad: Winograd F(2x2, 3x3)", winograd(bwd))]
+    samples: dict = {label: [] for label, _ in rows}
+    for _ in range(rounds):
+        for label, fn in rows:
+            t0 = time.thread_time()
+            fn()
+            samples[label].append(time.thread_time() - t0)
+    print("3x3 SAME (N=%d, %dx%dx%d -> %d; Winograd by default: %s):"
+          % (n, h, h, c, o, conv_winograd.applies(w.shape, w.dtype, (1, 1), (1, 1))))
+    for label, _ in rows:
+        print("  %-48s %7.1f ms" % (label, 1e3 * statistics.median(samples[label])))
 
 
 def _chunked(n: int, per_example: int, fn: Any) -> Any:

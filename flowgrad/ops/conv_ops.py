@@ -32,7 +32,7 @@ from flowgrad.framework.registry import defop
 from flowgrad.framework.shape_rules import shape_from_value
 from flowgrad.framework.tensor import convert_to_tensor, is_tensor
 from flowgrad.framework.tensor_shape import TensorShape
-from flowgrad.ops import conv_nd
+from flowgrad.ops import conv_nd, conv_winograd
 from flowgrad.ops.conv3d_ops import conv3d_transpose_v2, conv3d_v2
 from flowgrad.ops.conv_nd import _output_sizes, _sizes, output_size
 from flowgrad.ops.array_ops import (
@@ -182,6 +182,8 @@ def _conv2d_kernel(x: np.ndarray, f: np.ndarray, **attrs: Any) -> np.ndarray:
     strides, dilations, out_hw, pads = _conv_setup(attrs, x.shape[1:3], (kh, kw))
     if x.shape[3] != c:     # feature groups
         return from_nhwc(conv_nd.conv(x, f, strides, dilations, out_hw, pads), fmt)
+    if conv_winograd.applies(f.shape, np.result_type(x, f), strides, dilations):
+        return from_nhwc(_winograd(pad_nhwc(x, pads), f, out_hw), fmt)
     f2 = f.reshape(kh * kw * c, o)
     out = np.empty((x.shape[0], out_hw[0], out_hw[1], o), np.result_type(x, f))
     # chunks whose columns stay in the cache from their copy to the GEMM; the chunks do not
@@ -204,6 +206,14 @@ def _conv2d_backprop_input_kernel(input_sizes: Any, f: np.ndarray, dy: np.ndarra
     if in_shape[3] != c:    # feature groups
         _check_depth(in_shape[3], c, o)
         return from_nhwc(conv_nd.backprop_input(dy, f, in_shape, strides, dilations, pads), fmt)
+    (top, bottom), (left, right) = pads
+    if conv_winograd.applies((kh, kw, o, c), np.result_type(f, dy), strides, dilations) and \
+            max(top, bottom, left, right) <= 2:
+        # the input gradient of a stride-1 3x3 convolution is the VALID convolution of dy,
+        # padded by 2 less the forward's padding, with the filter turned 180 degrees
+        dyp = pad_nhwc(dy, ((2 - top, 2 - bottom), (2 - left, 2 - right)), slot="wino_pad")
+        return from_nhwc(_winograd(dyp, f[::-1, ::-1].transpose(0, 1, 3, 2), in_shape[1:3]),
+                         fmt)
     geom = ((kh, kw), strides, dilations, out_hw, pads)
     per = out_hw[0] * out_hw[1] * (kh * kw * c if c == 1 else c + o)
     dx = np.empty(in_shape, np.result_type(f, dy))
@@ -230,6 +240,13 @@ def _backprop_input(dy: np.ndarray, f: np.ndarray, in_shape: tuple, geom: tuple)
             np.matmul(dy2, f[i, j].T, out=tap)
             dxp[tap_slice(i, j, strides, dilations, out_hw)] += tap.reshape(n, oh, ow, c)
     return dx if dx is not None else crop(dxp, pads, in_shape[1:3])
+
+
+def _winograd(xp: np.ndarray, f: np.ndarray, out_hw: tuple) -> np.ndarray:
+    """The VALID 3x3 convolution of padded NHWC ``xp`` by ``f`` as Winograd F(2x2, 3x3)."""
+    dt = np.result_type(xp, f)
+    return conv_winograd.conv3x3(xp, conv_winograd.filter_transform(f), out_hw,
+                                 lambda shape, slot: scratch(shape, dt, slot))
 
 
 def _padded_zeros(in_shape: tuple, pads: tuple, dtype: Any) -> tuple:
