@@ -2,11 +2,11 @@
 of Inception-style preprocessing (SampleDistortedBoundingBoxV2,
 StatelessSampleDistortedBoundingBox; not differentiable).
 
-The search is TensorFlow's: up to ``max_attempts`` times, draw an aspect ratio, a height
-within the area range (rounded as TensorFlow rounds), then an offset; keep the first crop
-covering at least ``min_object_covered`` of some bounding box; else the whole image. The
-random numbers come from NumPy's generators, so the crops drawn differ from TensorFlow's for
-the same seed (the stateless op gives the same crop for the same seed)."""
+The search is TensorFlow's, with its random numbers (``SimplePhilox`` over the op's Philox
+stream): up to ``max_attempts`` times, draw an aspect ratio, a height within the area range
+(in float32, rounded as TensorFlow rounds), then an offset; keep the first crop covering at
+least ``min_object_covered`` of some bounding box; else the whole image. The stateful op
+reserves ``4 * max_attempts`` words per run, so a second run continues the stream."""
 from __future__ import annotations
 
 from typing import Any
@@ -20,7 +20,7 @@ from flowgrad.framework.op_call import apply_op
 from flowgrad.framework.registry import _NO_GRADIENT, register_op
 from flowgrad.framework.tensor import convert_to_tensor
 from flowgrad.framework.tensor_shape import TensorShape
-from flowgrad.framework.philox import PhiloxStream
+from flowgrad.framework.philox import PhiloxStream, PhiloxWords, stateless_key_counter
 from flowgrad.ops.random_ops import get_seed
 
 _F32 = np.float32
@@ -30,31 +30,53 @@ def _lrint(x: float) -> int:
     return int(np.rint(_F32(x)))
 
 
-def _random_crop(rng: np.random.Generator, width: int, height: int, area_range: tuple,
+class _SimplePhilox:
+    """TensorFlow's ``SimplePhilox``: words one at a time, floats from one word, and exact
+    uniform integers (``ExactUniformInt``: rejection of the words that skew toward 0)."""
+
+    def __init__(self, key: int, counter: int):
+        self._words = PhiloxWords(key, counter)
+
+    def rand_float(self) -> np.float32:
+        word = np.array(self._words.next(), np.uint32)
+        return ((word & np.uint32(0x7FFFFF)) | np.uint32(127 << 23)).view(np.float32) - _F32(1)
+
+    def uniform(self, n: int) -> int:
+        if n & (n - 1) == 0:
+            return self._words.next() & (n - 1)
+        rem = (0xFFFFFFFF % n) + 1
+        word = self._words.next()
+        while word < rem:
+            word = self._words.next()
+        return word % n
+
+
+def _random_crop(rng: _SimplePhilox, width: int, height: int, area_range: tuple,
                  aspect: np.float32) -> tuple | None:
     """TensorFlow's GenerateRandomCrop: (x, y, w, h), or None when no crop fits."""
-    min_area = _F32(area_range[0]) * _F32(width * height)
-    max_area = _F32(area_range[1]) * _F32(width * height)
-    min_h = _lrint(np.sqrt(min_area / aspect))
+    min_area = _F32(_F32(area_range[0]) * _F32(width)) * _F32(height)
+    max_area = _F32(_F32(area_range[1]) * _F32(width)) * _F32(height)
+    h = _lrint(np.sqrt(min_area / aspect))
     max_h = _lrint(np.sqrt(max_area / aspect))
     if _lrint(max_h * aspect) > width:
-        max_h = int((width + 0.5 - 1e-7) / aspect)
+        max_h = int((width + 0.5 - float(_F32(1e-7))) / float(aspect))
         if _lrint(max_h * aspect) > width:
             max_h -= 1
     max_h = min(max_h, height)
-    min_h = min(min_h, max_h)
-    h = min_h + (int(rng.integers(0, max_h - min_h + 1)) if min_h < max_h else 0)
+    h = min(h, max_h)
+    if h < max_h:
+        h += rng.uniform(max_h - h + 1)
     w = _lrint(h * aspect)
     if w * h < min_area:
         h += 1
         w = _lrint(h * aspect)
-    elif w * h > max_area:
+    if w * h > max_area:
         h -= 1
         w = _lrint(h * aspect)
     if w * h < min_area or w * h > max_area or w > width or h > height or w <= 0 or h <= 0:
         return None
-    y = int(rng.integers(0, height - h)) if h < height else 0
-    x = int(rng.integers(0, width - w)) if w < width else 0
+    y = rng.uniform(height - h) if h < height else 0
+    x = rng.uniform(width - w) if w < width else 0
     return x, y, w, h
 
 
@@ -73,7 +95,7 @@ def _covers(crop: tuple, rects: list, min_covered: float) -> bool:
     return False
 
 
-def _sample(op_type: str, rng: np.random.Generator, image_size: Any, boxes: Any,
+def _sample(op_type: str, rng: _SimplePhilox, image_size: Any, boxes: Any,
             min_covered: Any, aspect_ratio_range: list, area_range: list, max_attempts: int,
             use_image_if_no_bounding_boxes: bool) -> tuple:
     size = np.ravel(image_size)
@@ -101,7 +123,7 @@ def _sample(op_type: str, rng: np.random.Generator, image_size: Any, boxes: Any,
     lo, hi = (_F32(v) for v in aspect_ratio_range)
     crop = None
     for _ in range(max_attempts):
-        aspect = _F32(lo + (hi - lo) * _F32(rng.random()))
+        aspect = _F32(rng.rand_float() * (hi - lo) + lo)
         c = _random_crop(rng, width, height, area_range, aspect)
         if c is not None and _covers(c, rects, float(min_covered)):
             crop = c
@@ -115,7 +137,8 @@ def _sample(op_type: str, rng: np.random.Generator, image_size: Any, boxes: Any,
 def _sample_kernel(rng: PhiloxStream, image_size: Any, boxes: Any, min_covered: Any,
                    *, seed: int, seed2: int, aspect_ratio_range: list, area_range: list,
                    max_attempts: int, use_image_if_no_bounding_boxes: bool) -> tuple:
-    return _sample("SampleDistortedBoundingBoxV2", rng.numpy_generator(), image_size, boxes,
+    return _sample("SampleDistortedBoundingBoxV2", _SimplePhilox(*rng.reserve32(4 * max_attempts)),
+                   image_size, boxes,
                    min_covered, aspect_ratio_range, area_range, max_attempts,
                    use_image_if_no_bounding_boxes)
 
@@ -127,8 +150,7 @@ def _stateless_kernel(image_size: Any, boxes: Any, min_covered: Any, seed: Any, 
     if s.shape != (2,):
         raise InvalidArgumentError(None, None, "StatelessSampleDistortedBoundingBox: seed must "
                                    "have shape [2], not %s" % list(s.shape))
-    words = s.astype(np.int64).view(np.uint64)
-    rng = np.random.Generator(np.random.Philox(key=[int(words[0]), int(words[1])]))
+    rng = _SimplePhilox(*stateless_key_counter(int(s[0]), int(s[1])))
     return _sample("StatelessSampleDistortedBoundingBox", rng, image_size, boxes, min_covered,
                    aspect_ratio_range, area_range, max_attempts, use_image_if_no_bounding_boxes)
 
@@ -171,8 +193,9 @@ def sample_distorted_bounding_box_v1(image_size: Any, bounding_boxes: Any, seed:
     Args:
         image_size: The image's ``[height, width, channels]``.
         bounding_boxes: A ``[batch, N, 4]`` float tensor of boxes the crop should cover.
-        seed: The op seed (with the graph seed, as ``tf.random`` ops).
-        seed2: A second seed, TensorFlow 1's.
+        seed: The op's ``seed`` attr; with ``seed2`` both 0 or None, random seeds. As in
+            TensorFlow, the graph-level seed plays no part.
+        seed2: Its ``seed2`` attr.
         min_object_covered: The least fraction of some bounding box the crop must cover.
         aspect_ratio_range: The allowed ``[min, max]`` width / height of the crop.
         area_range: The allowed ``[min, max]`` fraction of the image's area.
@@ -183,10 +206,18 @@ def sample_distorted_bounding_box_v1(image_size: Any, bounding_boxes: Any, seed:
     Returns:
         ``(begin, size, bboxes)``: the crop's ``tf.slice`` arguments and its box.
     """
-    s1, s2 = get_seed(seed)
+    return _sample_op(seed or 0, seed2 or 0, image_size, bounding_boxes, min_object_covered,
+                      aspect_ratio_range, area_range, max_attempts,
+                      use_image_if_no_bounding_boxes, name)
+
+
+def _sample_op(seed: int, seed2: int, image_size: Any, bounding_boxes: Any,
+               min_object_covered: Any, aspect_ratio_range: Any, area_range: Any,
+               max_attempts: Any, use_image_if_no_bounding_boxes: Any,
+               name: str | None) -> tuple:
     attrs = _attrs(aspect_ratio_range, area_range, max_attempts,
                    use_image_if_no_bounding_boxes)
-    attrs.update(seed=s1 or 0, seed2=(s2 if seed2 is None else seed2) or 0)
+    attrs.update(seed=seed, seed2=seed2)
     with name_scope(name or "sample_distorted_bounding_box"):
         return tuple(apply_op("SampleDistortedBoundingBoxV2",
                               _inputs(image_size, bounding_boxes, min_object_covered), attrs))
@@ -202,7 +233,8 @@ def sample_distorted_bounding_box(image_size: Any, bounding_boxes: Any, seed: in
     Args:
         image_size: [height, width, channels].
         bounding_boxes: [batch, N, 4] normalized boxes [y_min, x_min, y_max, x_max].
-        seed: An op-level seed (0: none).
+        seed: An op-level seed, combined with the global seed as ``tf.random`` ops do; 0:
+            random seeds whatever the global seed, as in TensorFlow.
         min_object_covered: The least fraction of some box the crop must cover.
         aspect_ratio_range: [min, max] width/height of the crop (default [0.75, 1.33]).
         area_range: [min, max] fraction of the image the crop covers (default [0.05, 1]).
@@ -213,10 +245,10 @@ def sample_distorted_bounding_box(image_size: Any, bounding_boxes: Any, seed: in
     Returns:
         (begin, size, bboxes): slice arguments for the crop and the crop as a [1, 1, 4] box.
     """
-    return sample_distorted_bounding_box_v1(image_size, bounding_boxes, seed or None, None,
-                                            min_object_covered, aspect_ratio_range,
-                                            area_range, max_attempts,
-                                            use_image_if_no_bounding_boxes, name)
+    s1, s2 = get_seed(seed) if seed else (0, 0)
+    return _sample_op(s1, s2, image_size, bounding_boxes, min_object_covered,
+                      aspect_ratio_range, area_range, max_attempts,
+                      use_image_if_no_bounding_boxes, name)
 
 
 def stateless_sample_distorted_bounding_box(image_size: Any, bounding_boxes: Any, seed: Any,
