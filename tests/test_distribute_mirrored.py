@@ -12,8 +12,8 @@ from flowgrad.distribute import distribute_lib
 from flowgrad.distribute.distribute_lib import PerReplica
 from flowgrad.framework.context import state
 
-# flowgrad's own Keras (the TF1 face's tf.compat.v1.keras): the strategies drive its models;
-# Keras 3 (tf.keras) under a flowgrad strategy is not served yet
+# flowgrad's own Keras (the TF1 face's tf.compat.v1.keras) in most tests; the Keras 3 tests
+# use tf.keras (the real Keras 3)
 keras = tf.compat.v1.keras
 
 RNG = np.random.default_rng(0)
@@ -113,7 +113,7 @@ def test_all_reduce_and_merge_call():
     total, mean, seen = s.run(fn)
     assert [float(t) for t in total.values] == [3.0, 3.0]
     assert [float(t) for t in mean.values] == [1.5, 1.5]
-    assert list(seen.values) == [2, 2]
+    assert seen == 2          # the same object on every replica is not wrapped (TF's regroup)
 
 
 def test_replica_error_reaches_caller_and_uneven_merge_is_an_error():
@@ -284,3 +284,91 @@ def test_keras_fit_under_the_scope_equals_fit_without_a_strategy():
         np.testing.assert_allclose(got[key], want[key], rtol=1e-6)
     for a, b in zip(model.weights, plain.weights):
         np.testing.assert_allclose(a.numpy(), b.numpy(), rtol=1e-6)
+
+
+def _keras3_fit_program(k):
+    """tools/tf_reference/mirrored_fit.py's program, on flowgrad: the real Keras 3."""
+    k3 = tf.keras
+    rng = np.random.default_rng(0)
+    x = rng.normal(size=(32, 5)).astype("float32")
+    y = rng.normal(size=(32, 1)).astype("float32")
+    strategy = tf.distribute.MirroredStrategy(["/cpu:%d" % i for i in range(k)])
+    with strategy.scope():
+        k3.utils.set_random_seed(1)
+        model = k3.Sequential([k3.layers.Input((5,)), k3.layers.Dense(4, activation="relu"),
+                               k3.layers.Dense(1)])
+        model.compile(optimizer=k3.optimizers.Adam(0.01), loss="mse", metrics=["mae"])
+    history = model.fit(x, y, batch_size=16, epochs=2, verbose=0, shuffle=False).history
+    return {"history": history, "weights": [w.numpy() for w in model.weights],
+            "iterations": int(model.optimizer.iterations.numpy()),
+            "evaluate": model.evaluate(x, y, batch_size=8, verbose=0),
+            "predict": model.predict(x[:6], batch_size=4, verbose=0)}
+
+
+@pytest.mark.parametrize("k", [1, 2, 4])
+def test_keras3_fit_under_the_scope_as_tensorflow(k):
+    """Keras 3's TensorFlow trainer under MirroredStrategy (strategy.run inside its
+    tf.function, PerReplica batches, the optimizer's all-reduce, the metrics' ON_READ SUM
+    variables, ``iterations`` ONLY_FIRST_REPLICA): TensorFlow 2.21's history, weights,
+    evaluate and predict (recorded with 1 and 2 replicas; 4 replicas give the same, as
+    one process on the combined batch)."""
+    import json
+    import os
+    tf.compat.v1.enable_v2_behavior()  # a TF2 program (conftest starts tests in TF1 mode)
+    path = os.path.join(os.path.dirname(__file__), "data", "distribute",
+                        "mirrored_fit_tf_2_21.json")
+    with open(path) as f:
+        want = json.load(f)["replicas_%d" % min(k, 2)]
+    got = _keras3_fit_program(k)
+    assert got["iterations"] == want["iterations"] == 4
+    assert got["history"].keys() == want["history"].keys()
+    for key in want["history"]:
+        np.testing.assert_allclose(got["history"][key], want["history"][key], rtol=1e-6)
+    for a, b in zip(got["weights"], want["weights"]):
+        np.testing.assert_allclose(a, np.asarray(b, np.float32), rtol=1e-5, atol=1e-7)
+    np.testing.assert_allclose(got["evaluate"], want["evaluate"], rtol=1e-6)
+    np.testing.assert_allclose(got["predict"], want["predict"], rtol=1e-5, atol=1e-7)
+
+
+@pytest.mark.parametrize("traced", [False, True])
+def test_keras3_custom_loop_two_replicas_equal_one(traced):
+    """The tutorials' custom loop with Keras 3's model, optimizer and metric, the step
+    eager or a tf.function taking the PerReplica batch and returning PerReplica losses:
+    2 replicas equal 1 on the combined batch; ``iterations`` counts steps once; the Mean
+    metric of the per-replica losses (each scaled by the global batch) is half the
+    global loss, as TensorFlow's ON_READ SUM total and count give."""
+    k3 = tf.keras
+    x, y = X.astype("float32"), Y.astype("float32")
+
+    def run(k):
+        strategy = tf.distribute.MirroredStrategy(["/cpu:%d" % i for i in range(k)])
+        with strategy.scope():
+            k3.utils.set_random_seed(1)
+            model = k3.Sequential([k3.layers.Input((5,)), k3.layers.Dense(4, activation="relu"),
+                                   k3.layers.Dense(1)])
+            opt = k3.optimizers.Adam(0.01)
+            mean = k3.metrics.Mean()
+
+        def step(xb, yb):
+            with tf.GradientTape() as tape:
+                loss = tf.reduce_sum((model(xb) - yb) ** 2) / 16
+            grads = tape.gradient(loss, model.trainable_variables)
+            opt.apply_gradients(zip(grads, model.trainable_variables))
+            mean.update_state(loss)
+            return loss
+
+        def dstep(xb, yb):
+            return strategy.run(step, args=(xb, yb))
+        if traced:
+            dstep = tf.function(dstep)
+        ds = tf.data.Dataset.from_tensor_slices((x, y)).batch(16).repeat(3)
+        losses = [float(strategy.reduce("SUM", dstep(xb, yb), axis=None))
+                  for xb, yb in strategy.experimental_distribute_dataset(ds)]
+        return (losses, [w.numpy() for w in model.weights], int(opt.iterations.numpy()),
+                float(mean.result()))
+    one, two = run(1), run(2)
+    np.testing.assert_allclose(two[0], one[0], rtol=1e-6)
+    for a, b in zip(two[1], one[1]):
+        np.testing.assert_allclose(a, b, rtol=1e-5, atol=1e-7)
+    assert two[2] == one[2] == 3
+    assert two[3] == pytest.approx(one[3] / 2, rel=1e-6)

@@ -15,8 +15,8 @@ import flowgrad as tf
 from flowgrad.framework import errors
 from flowgrad.framework.context import state
 
-# flowgrad's own Keras (the TF1 face's tf.compat.v1.keras): the strategies drive its models;
-# Keras 3 (tf.keras) under a flowgrad strategy is not served yet
+# flowgrad's own Keras (the TF1 face's tf.compat.v1.keras) in most tests; the Keras 3 tests
+# use tf.keras (the real Keras 3)
 keras = tf.compat.v1.keras
 
 RNG = np.random.default_rng(0)
@@ -136,9 +136,16 @@ def test_four_workers_batch_norm_equal_mirrored_replicas(four):
         _close(weights, ref_weights)
 
 
-def test_two_workers_equal_one_process(ray):
+@pytest.fixture(scope="module")
+def two(ray):
     from flowgrad.distribute import WorkerGroup
     with WorkerGroup(2, cpus_per_worker=0.2) as group:
+        yield group
+
+
+def test_two_workers_equal_one_process(two):
+    group = two
+    if True:
         for optimizer in ("sgd", "adam"):
             ref_losses, ref_weights = train(tf.distribute.get_strategy, optimizer)
             for losses, weights in group.run(train, _mwms, optimizer):
@@ -150,6 +157,50 @@ def test_two_workers_equal_one_process(ray):
             _close(weights, ref_weights)
         stats = group.stats()
         assert all(s["bytes_sent"] > 0 for s in stats)
+
+
+def keras_fit(strategy_fn, batch_norm: bool = False):
+    """Keras 3 (tf.keras) ``fit`` of a model made and compiled under the strategy's scope,
+    as TensorFlow's multi-worker tutorial; each worker seeds its initial weights apart."""
+    import contextlib
+
+    state.eager = True
+    k3 = tf.keras
+    strategy = strategy_fn() if strategy_fn is not None else None
+    rank = strategy.cluster_resolver.task_id if strategy is not None else 0
+    with strategy.scope() if strategy is not None else contextlib.nullcontext():
+        k3.utils.set_random_seed(1 + rank)
+        layers = [k3.layers.Input((6,)), k3.layers.Dense(4, activation="tanh")]
+        if batch_norm:
+            layers.append(k3.layers.BatchNormalization(momentum=0.5))
+        model = k3.Sequential(layers + [k3.layers.Dense(1)])
+        model.compile(optimizer=k3.optimizers.Adam(0.05), loss="mse", metrics=["mae"])
+    history = model.fit(X.reshape(-1, 6), Y.reshape(-1, 1), batch_size=16, epochs=2,
+                        verbose=0, shuffle=False).history
+    return (history, [np.asarray(w.numpy()) for w in model.weights],
+            int(model.optimizer.iterations.numpy()))
+
+
+def test_keras_fit_on_two_workers_equals_one_process(two):
+    """``with strategy.scope(): model = ...; model.compile(...)``, then ``model.fit``: the
+    real Keras 3's TensorFlow trainer (strategy.run, reduce, the distributed dataset, the
+    optimizer's all-reduce) on 2 workers gives one process's history and weights on the
+    combined batches; every worker ends with the same weights. With batch normalization
+    each worker normalises its half and the moving statistics are the workers' mean."""
+    want_history, want_weights, want_steps = keras_fit(None)
+    results = two.run(keras_fit, _mwms)
+    for history, weights, steps in results:
+        assert steps == want_steps == 10
+        assert history.keys() == want_history.keys()
+        for key in want_history:
+            np.testing.assert_allclose(history[key], want_history[key], rtol=1e-5)
+        _close(weights, want_weights)
+    for a, b in zip(results[0][1], results[1][1]):
+        np.testing.assert_array_equal(a, b)
+    bn = two.run(keras_fit, _mwms, True)
+    for a, b in zip(bn[0][1], bn[1][1]):        # moving statistics included
+        np.testing.assert_array_equal(a, b)
+    assert np.abs(bn[0][1][4]).max() > 1e-3       # the moving mean moved
 
 
 def _collectives():

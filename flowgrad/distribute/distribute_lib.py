@@ -21,6 +21,7 @@ from typing import Any
 import numpy as np
 
 from flowgrad import nest
+from flowgrad.framework.composite_tensor import CompositeTensor, TypeSpec
 from flowgrad.framework.tensor import convert_to_tensor, is_tensor
 from flowgrad.ops import array_ops, math_ops, state_ops
 
@@ -126,7 +127,9 @@ class ReplicaContext:
 
         def merge(strategy: Strategy, per_replica: Any) -> Any:
             return nest.map_structure(lambda v: strategy.reduce(op, v, axis=None), per_replica)
-        return self.merge_call(merge, (value,))
+        # each replica its own tensor of the result (TensorFlow's Mirrored value)
+        return nest.map_structure(lambda v: v if v is None else array_ops.identity(v),
+                                  self.merge_call(merge, (value,)))
 
     def all_gather(self, value: Any, axis: int, options: Any = None) -> Any:
         """``value`` concatenated over the replicas along ``axis``: itself, for one."""
@@ -168,8 +171,11 @@ class StrategyExtended:
 
     def update(self, var: Any, fn: Callable, args: tuple = (), kwargs: dict | None = None,
                group: bool = True) -> Any:
-        """``fn(var, *args, **kwargs)``, run where ``var`` lives."""
-        return fn(var, *args, **(kwargs or {}))
+        """``fn(var, *args, **kwargs)``, run where ``var`` lives. A mirrored variable is
+        one copy here: ``fn`` runs once, with the first replica's part of PerReplica
+        arguments (equal on every replica after an all-reduce)."""
+        args, kwargs = select_replica(0, (tuple(args), dict(kwargs or {})))
+        return fn(var, *args, **kwargs)
 
     def value_container(self, value: Any) -> Any:
         return value
@@ -250,6 +256,8 @@ class Strategy:
           ValueError: a value that is not per-replica cannot be summed over several replicas.
         """
         op = _reduce_op(reduce_op)
+        if nest.is_nested(value):
+            return nest.map_structure(lambda v: self.reduce(op, v, axis), value)
         if not isinstance(value, PerReplica):
             if self._num_replicas > 1 and op is ReduceOp.SUM:
                 raise ValueError("A non-DistributedValues value %s cannot be reduced with the "
@@ -358,12 +366,48 @@ class DistributedValues:
     """Values of the replicas."""
 
 
-class PerReplica(DistributedValues):
+class PerReplicaSpec(TypeSpec):
+    """The TypeSpec of a PerReplica: its components are the replicas' values, so a
+    tf.function takes a PerReplica argument apart into one input per replica."""
+
+    def __init__(self, num_replicas: int):
+        self._num_replicas = num_replicas
+
+    @property
+    def value_type(self) -> type:
+        return PerReplica
+
+    def is_compatible_with(self, spec_or_value: Any) -> bool:
+        return (isinstance(spec_or_value, (PerReplica, PerReplicaSpec))
+                and spec_or_value._type_spec._num_replicas == self._num_replicas)
+
+    @property
+    def _type_spec(self) -> PerReplicaSpec:
+        return self
+
+    def _to_components(self, value: PerReplica) -> list:
+        return list(value.values)
+
+    def _from_components(self, components: list) -> PerReplica:
+        return PerReplica(components)
+
+    def __eq__(self, other: object) -> bool:
+        return isinstance(other, PerReplicaSpec) and other._num_replicas == self._num_replicas
+
+    def __hash__(self) -> int:
+        return hash((PerReplicaSpec, self._num_replicas))
+
+
+class PerReplica(DistributedValues, CompositeTensor):
     """One value per replica (what ``strategy.run`` returns and distributed datasets
     yield with several replicas); ``values`` holds them in replica order."""
 
     def __init__(self, values: Any):
         self._values = tuple(values)
+
+    @property
+    def _type_spec(self) -> PerReplicaSpec:
+        return PerReplicaSpec(len(self._values))
 
     @property
     def values(self) -> tuple:
@@ -375,10 +419,12 @@ class PerReplica(DistributedValues):
 
 
 def regroup(per_replica: list) -> Any:
-    """Per-replica nested structures -> one structure of PerReplica leaves."""
+    """Per-replica nested structures -> one structure of PerReplica leaves (a leaf that is
+    the same object on every replica, a variable, stays itself, as in TensorFlow)."""
     if len(per_replica) == 1:
         return per_replica[0]
-    leaves = [PerReplica(parts) for parts in zip(*[nest.flatten(v) for v in per_replica])]
+    leaves = [parts[0] if all(p is parts[0] for p in parts) else PerReplica(parts)
+              for parts in zip(*[nest.flatten(v) for v in per_replica])]
     return nest.pack_sequence_as(per_replica[0], leaves)
 
 

@@ -17,6 +17,9 @@ import numpy as np
 
 from flowgrad.distribute import distribute_lib
 from flowgrad.distribute.distribute_lib import ReplicaContext, Strategy
+from flowgrad.framework import dtypes
+from flowgrad.framework.context import executing_eagerly, get_default_graph, state
+from flowgrad.ops import math_ops
 
 
 def _canonical_device(device: str) -> str:
@@ -108,8 +111,12 @@ class _Run:
         self.has_paused[replica_id].set()
         self.should_run[replica_id].wait()
 
-    def _thread_main(self, r: int, parent_stack: list) -> None:
+    def _thread_main(self, r: int, parent_stack: list, parent_state: tuple) -> None:
         distribute_lib._state.stack = list(parent_stack)
+        # inside a tf.function trace the replicas add their ops to the graph being built,
+        # as TensorFlow's mirrored_run enters the caller's graph in each replica thread
+        state.graph_stack, state.autograph, state.eager_name_scope = (
+            list(parent_state[0]), list(parent_state[1]), parent_state[2])
         self.should_run[r].wait()
         try:
             if not self.abort:
@@ -128,11 +135,28 @@ class _Run:
     def execute(self) -> Any:
         k = self.strategy.num_replicas_in_sync
         candidates = self.strategy._sync_on_read_variables()
-        start = {id(v): v.numpy() for v in candidates}
+        eager = executing_eagerly()
+        graph = None if eager else get_default_graph()
+
+        def read(v: Any) -> Any:
+            return np.array(v.numpy(), copy=True) if eager else v.read_value()
+
+        def mark() -> Any:          # what tells which variables a replica's turn wrote
+            if eager:
+                return {id(v): v.numpy() for v in candidates}
+            return dict(getattr(graph, "_last_write", {}))
+
+        def wrote(v: Any, before: Any) -> bool:
+            if eager:
+                return not np.array_equal(v.numpy(), before[id(v)])
+            return getattr(graph, "_last_write", {}).get(id(v)) is not before.get(id(v))
+
+        start = {id(v): read(v) for v in candidates}
         local: list = [{} for _ in range(k)]     # replica -> {id: value} of its ON_READ copies
         on_read: dict = {}                      # id -> variable written inside a replica
         parent = list(distribute_lib._state.stack)
-        threads = [threading.Thread(target=self._thread_main, args=(r, parent),
+        parent_state = (list(state.graph_stack), list(state.autograph), state.eager_name_scope)
+        threads = [threading.Thread(target=self._thread_main, args=(r, parent, parent_state),
                                     name="replica_%d" % r, daemon=True) for r in range(k)]
         for t in threads:
             t.start()
@@ -143,15 +167,14 @@ class _Run:
                         continue
                     for key, v in on_read.items():
                         v.assign(local[r].get(key, start[key]))
-                    before = {id(v): v.numpy() for v in candidates}
+                    before = mark()
                     self.has_paused[r].clear()
                     self.should_run[r].set()
                     self.has_paused[r].wait()
                     for v in candidates:
-                        value = v.numpy()
-                        if id(v) in on_read or not np.array_equal(value, before[id(v)]):
+                        if id(v) in on_read or wrote(v, before):
                             on_read[id(v)] = v
-                            local[r][id(v)] = value
+                            local[r][id(v)] = read(v)
                     if self.errors[r] is not None:
                         raise self.errors[r]
                 if all(self.done):
@@ -170,9 +193,9 @@ class _Run:
         finally:
             for t in threads:
                 t.join()
-            for key, v in on_read.items():      # ON_READ, MEAN: the replicas' mean
-                values = np.stack([local[r].get(key, start[key]) for r in range(k)])
-                v.assign(np.mean(values, axis=0).astype(start[key].dtype))
+            for key, v in on_read.items():
+                v.assign(combine(v, start[key], [local[r].get(key, start[key])
+                                                 for r in range(k)]))
         return distribute_lib.regroup(self.results)
 
     def _run_merge(self, k: int) -> None:
@@ -184,6 +207,27 @@ class _Run:
         for r in range(k):
             self.merge_results[r] = distribute_lib.select_replica(r, result)
             self.pending[r] = None
+
+
+def combine(variable: Any, start: Any, values: list) -> Any:
+    """The value of a variable the replicas wrote, from each replica's copy (TensorFlow's
+    ON_READ variables read in the cross-replica context): a SUM-aggregated one (a Keras
+    metric's total and count) gets every replica's change, an ONLY_FIRST_REPLICA one (a
+    Keras optimizer's ``iterations``) the first replica's value, the others (batch
+    normalization's moving statistics) the replicas' mean. NumPy values or tensors."""
+    aggregation = getattr(getattr(variable, "aggregation", None), "name", "NONE")
+    if aggregation == "ONLY_FIRST_REPLICA":
+        return values[0]
+    sums = aggregation == "SUM" and getattr(
+        getattr(variable, "synchronization", None), "name", "") == "ON_READ"
+    if isinstance(start, np.ndarray):
+        if sums:
+            return (start + sum(v - start for v in values)).astype(start.dtype)
+        return np.mean(np.stack(values), axis=0).astype(start.dtype)
+    if sums:
+        return start + math_ops.add_n([v - start for v in values])
+    total = math_ops.add_n([math_ops.cast(v, dtypes.float64) for v in values])
+    return math_ops.cast(total / float(len(values)), variable.dtype.base_dtype)
 
 
 class _Aborted(BaseException):

@@ -33,7 +33,7 @@ from flowgrad import nest
 from flowgrad.distribute import collective, distribute_lib
 from flowgrad.distribute.distribute_lib import (InputContext, PerReplica, ReplicaContext,
                                                 Strategy, StrategyExtended)
-from flowgrad.framework.context import executing_eagerly
+from flowgrad.framework.context import executing_eagerly, get_default_graph
 from flowgrad.framework.indexed_slices import IndexedSlices
 from flowgrad.framework.tensor import Tensor, convert_to_tensor
 from flowgrad.ops import array_ops, math_ops, state_ops
@@ -100,6 +100,8 @@ class MultiWorkerMirroredStrategy(Strategy):
         self._synced = 0              # variables created under scope() already broadcast
         self._snapshot: dict | None = None     # id -> value of the ON_READ candidates
         self._written: dict = {}      # id -> variable the replica function wrote
+        self._start: dict | None = None       # id -> value of the candidates at run's start
+        self._graph_marks: list | None = None   # [last writes seen, ids written] in a trace
 
     @property
     def cluster_resolver(self) -> Any:
@@ -177,13 +179,29 @@ class MultiWorkerMirroredStrategy(Strategy):
                 v.assign(value)
         self._synced = len(self._variables)
 
-    # -- ON_READ variables ---------------------------------------------------------------
+    # -- variables the replica function writes --------------------------------------------
     def _candidates(self) -> list:
         return [v for v in self._variables
                 if not v.trainable and v.dtype.is_floating]
 
+    def _combine(self, variables: list, before: list, after: list) -> list:
+        """The workers' values of ``variables`` after a replica step, made equal: an ON_READ
+        variable aggregated by SUM (a Keras metric's total and count) gets every worker's
+        change (``before + sum(after - before)``), the others (batch normalization's moving
+        statistics: ON_READ, MEAN) the workers' mean."""
+        summed = [_sums_on_read(v) for v in variables]
+        parts = [np.asarray(a, np.float64) - np.asarray(b, np.float64) if s
+                 else np.asarray(a, np.float64)
+                 for s, b, a in zip(summed, before, after)]
+        sums = self._group.all_reduce(parts, "SUM")
+        k = self._group.world_size
+        return [(np.asarray(b, np.float64) + t if s else t / k).astype(v.dtype.as_numpy_dtype)
+                for v, s, b, t in zip(variables, summed, before, sums)]
+
     def _take_snapshot(self) -> None:
         self._snapshot = {id(v): np.array(v.numpy(), copy=True) for v in self._candidates()}
+        if self._start is None:
+            self._start = dict(self._snapshot)
 
     def _mark_written(self) -> None:
         for v in self._candidates():
@@ -191,25 +209,72 @@ class MultiWorkerMirroredStrategy(Strategy):
             if before is None or not np.array_equal(before, v.numpy()):
                 self._written[id(v)] = v
 
-    def _average_written(self) -> None:
+    def _sync_written(self) -> None:
         written = [v for v in self._candidates() if id(v) in self._written]
         if written:
-            values = self._group.all_reduce(
-                [np.asarray(v.numpy(), np.float64) for v in written], "MEAN")
+            values = self._combine(written, [self._start[id(v)] for v in written],
+                                   [v.numpy() for v in written])
             for v, value in zip(written, values):
-                v.assign(value.astype(v.dtype.as_numpy_dtype))
+                v.assign(value)
+
+    def _graph_run(self, fn: Callable, args: tuple, kwargs: dict) -> Any:
+        """``run`` inside a tf.function trace (Keras ``fit``'s step): the variables the
+        replica function writes outside merge calls are combined by one collective op
+        after it."""
+        from flowgrad.runtime.function import init_scope
+        from flowgrad.ops.script_ops import numpy_function
+        with init_scope():
+            self._sync_new_variables()
+        graph = get_default_graph()
+        last_write = getattr(graph, "_last_write", None)
+        candidates = self._candidates() if last_write is not None else []
+        before = [v.read_value() for v in candidates]
+        self._graph_marks = [dict(last_write or {}), set()]
+        with _WorkerReplicaContext(self, self._group.rank):
+            result = fn(*args, **kwargs)
+        self._note_graph_writes()
+        written_ids = self._graph_marks[1]
+        self._graph_marks = None
+        pairs = [(v, b) for v, b in zip(candidates, before) if id(v) in written_ids]
+        if pairs and self._group.world_size > 1:
+            variables = [v for v, _ in pairs]
+            afters = [v.read_value() for v in variables]
+            outs = numpy_function(
+                lambda *a: self._combine(variables, a[:len(variables)], a[len(variables):]),
+                [b for _, b in pairs] + afters, [v.dtype for v in variables],
+                name="CollectiveSyncOnRead")
+            for v, o in zip(variables, nest.flatten(outs)):
+                v.assign(o)
+        with init_scope():
+            self._sync_new_variables()
+        return result
+
+    def _note_graph_writes(self) -> None:
+        """Adds the variables written since the last mark to the written set."""
+        marks = getattr(self, "_graph_marks", None)
+        if marks is None:
+            return
+        graph = get_default_graph()
+        now = dict(getattr(graph, "_last_write", {}))
+        for key, op in now.items():
+            if marks[0].get(key) is not op:
+                marks[1].add(key)
+        marks[0] = now
 
     # -- the strategy API ----------------------------------------------------------------
     def run(self, fn: Callable, args: tuple = (), kwargs: dict | None = None,
             options: Any = None) -> Any:
         """``fn(*args, **kwargs)`` on this worker's replica, in its replica context."""
+        if not executing_eagerly():
+            return self._graph_run(fn, args, dict(kwargs or {}))
         self._sync_new_variables()
         self._written = {}
+        self._start = None
         self._take_snapshot()
         with _WorkerReplicaContext(self, self._group.rank):
             result = fn(*args, **(kwargs or {}))
         self._mark_written()
-        self._average_written()
+        self._sync_written()
         self._sync_new_variables()
         self._snapshot = None
         return result
@@ -218,9 +283,14 @@ class MultiWorkerMirroredStrategy(Strategy):
                     ) -> Any:
         if self._snapshot is not None and executing_eagerly():
             self._mark_written()
+        if not executing_eagerly():
+            self._note_graph_writes()
         result = super()._merge_call(replica_id, merge_fn, args, kwargs)
         if self._snapshot is not None and executing_eagerly():
             self._take_snapshot()
+        marks = getattr(self, "_graph_marks", None)
+        if marks is not None and not executing_eagerly():
+            marks[0] = dict(getattr(get_default_graph(), "_last_write", {}))
         return result
 
     def reduce(self, reduce_op: Any, value: Any, axis: int | None = None) -> Any:
@@ -234,6 +304,8 @@ class MultiWorkerMirroredStrategy(Strategy):
 
         def reduce_axis(t: Any) -> Any:
             t = convert_to_tensor(t)
+            if t.shape.rank == 0:     # a scalar (Keras fit's metric results): one element
+                t = array_ops.reshape(t, [1])
             total = math_ops.reduce_sum(t, axis=axis)
             if op == "SUM":
                 return self._all_reduce("SUM", total)
@@ -264,6 +336,12 @@ class MultiWorkerMirroredStrategy(Strategy):
         ctx.replica_id_in_sync_group = self._group.rank
         ctx.num_replicas_in_sync = self._group.world_size
         return value_fn(ctx)
+
+
+def _sums_on_read(v: Any) -> bool:
+    """Whether ``v`` is an ON_READ variable aggregated by SUM (a Keras metric's state)."""
+    return (getattr(getattr(v, "synchronization", None), "name", "") == "ON_READ"
+            and getattr(getattr(v, "aggregation", None), "name", "") == "SUM")
 
 
 class _Gathered:

@@ -37,7 +37,7 @@ from flowgrad import nest
 from flowgrad.autograph import tf_convert
 from flowgrad.framework import dtypes, errors
 from flowgrad.framework.context import executing_eagerly, get_default_graph, state
-from flowgrad.framework.composite_tensor import TypeSpec
+from flowgrad.framework.composite_tensor import CompositeTensor, TypeSpec
 from flowgrad.framework.graph import Graph, Operation
 from flowgrad.framework.graph_walk import ancestors
 from flowgrad.framework.indexed_slices import IndexedSlices
@@ -240,7 +240,7 @@ class _CapturedValues:
         self._vars[op]._set_value(value)
 
 
-_TENSOR, _SLICES, _CONST, _ARRAY = 0, 1, 2, 3
+_TENSOR, _SLICES, _CONST, _ARRAY, _COMPOSITE = 0, 1, 2, 3, 4
 
 
 #: The graphs of the traces called while ``tf.summary.trace_on`` collects them (None: off).
@@ -266,6 +266,12 @@ class ConcreteFunction:
                                                  else [])
                 spec.append((_SLICES, len(leaves), [p.dtype.base_dtype for p in parts]))
                 leaves.extend(parts)
+            elif (_components(x) is not None
+                  and all(isinstance(c, Tensor) for c in _components(x)[1])):
+                comp_spec, comps = _components(x)      # a PerReplica of the replicas' tensors
+                spec.append((_COMPOSITE, len(leaves),
+                             (comp_spec, [c.dtype.base_dtype for c in comps])))
+                leaves.extend(comps)
             elif hasattr(x, "_from_flow") and isinstance(x.flow, Tensor):   # a TensorArray
                 spec.append((_ARRAY, len(leaves), (x.flow.dtype.base_dtype, x)))
                 leaves.append(x.flow)
@@ -317,6 +323,9 @@ class ConcreteFunction:
                 flat.append(IndexedSlices(*parts))
             elif kind == _ARRAY:
                 flat.append(dt[1]._from_flow(EagerTensor(vals[i], dt[0])))
+            elif kind == _COMPOSITE:
+                flat.append(dt[0]._from_components([EagerTensor(vals[i + k], d)
+                                                    for k, d in enumerate(dt[1])]))
             else:
                 flat.append(i)
         return nest.pack_sequence_as(self.structured_outputs, flat)
@@ -344,8 +353,23 @@ def _runtime_error(plan: Plan, e: Exception) -> Exception:
                                        % (type(e).__name__, e, op.name, op.type))
 
 
+def _components(obj: Any) -> tuple | None:
+    """``(spec, components)`` of a composite tensor that a trace takes apart (its TypeSpec
+    has TensorFlow's ``_to_components``/``_from_components``: a tf.distribute PerReplica),
+    else None."""
+    if not isinstance(obj, CompositeTensor):
+        return None
+    spec = obj._type_spec
+    if not hasattr(spec, "_to_components"):
+        return None
+    return spec, list(spec._to_components(obj))
+
+
 def _signature(obj: Any, feeds: list, tensors: list) -> Any:
     """A hashable key for an argument; appends its tensor values to ``feeds``."""
+    parts = _components(obj)
+    if parts is not None:
+        return (CompositeTensor, type(parts[0]), _signature(parts[1], feeds, tensors))
     if isinstance(obj, EagerTensor):
         feeds.append(obj._value)
         tensors.append(obj)
@@ -376,6 +400,9 @@ def _symbolic_args(args: tuple, kwargs: dict, names: list, placeholders: list) -
         count = iter(range(1 << 30))
 
         def leaf(x: Any) -> Any:
+            parts = _components(x)
+            if parts is not None:
+                return parts[0]._from_components([leaf(c) for c in parts[1]])
             if isinstance(x, TensorSpec):
                 dt, shape = x.dtype, x.shape
             elif isinstance(x, (EagerTensor, np.ndarray)):
