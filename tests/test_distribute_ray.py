@@ -43,7 +43,7 @@ def ray():
 @pytest.fixture(scope="module")
 def four(ray):
     from flowgrad.distribute import WorkerGroup
-    group = WorkerGroup(4, cpus_per_worker=0.4)     # 0.4 of the 2 CPUs left for the others
+    group = WorkerGroup(4, cpus_per_worker=0.3)     # 1.2 of the 2 CPUs: room for the others
     yield group
     group.shutdown()
 
@@ -139,7 +139,7 @@ def test_four_workers_batch_norm_equal_mirrored_replicas(four):
 @pytest.fixture(scope="module")
 def two(ray):
     from flowgrad.distribute import WorkerGroup
-    with WorkerGroup(2, cpus_per_worker=0.2) as group:
+    with WorkerGroup(2, cpus_per_worker=0.1) as group:
         yield group
 
 
