@@ -1298,6 +1298,29 @@ def _tf1_gaps() -> list:
 
     return _table("tf1_gaps", XENT_GRAD_CASES)
 
+def _sampled_losses() -> list:
+    """nce_loss and sampled_softmax_loss w.r.t. the weights, biases and inputs (fixed sampled
+    classes, with an accidental hit; TF1's and TF2's faces)."""
+    tf = tf1
+    rng = np.random.RandomState(23)
+    labels = np.array([[0, 3], [5, 1], [2, 2]])
+    sampled = (np.array([4, 1, 6]), rng.uniform(0.2, 0.9, (3, 2)), rng.uniform(0.2, 0.9, 3))
+    w, b, x = rng.randn(8, 3), rng.randn(8), rng.randn(3, 3)
+    cases = [
+        ("nce_loss", lambda w, b, x: tf.nn.nce_loss(
+            w, b, labels, x, 3, 8, num_true=2, sampled_values=sampled), [w, b, x]),
+        ("nce_loss_accidental_hits", lambda w, b, x: flowgrad.nn.nce_loss(
+            w, b, labels, x, 3, 8, num_true=2, sampled_values=sampled,
+            remove_accidental_hits=True), [w, b, x]),
+        ("sampled_softmax_loss", lambda w, b, x: tf.nn.sampled_softmax_loss(
+            w, b, labels, x, 3, 8, num_true=2, sampled_values=sampled), [w, b, x]),
+        ("sampled_softmax_loss_shards", lambda w, b, x: flowgrad.nn.sampled_softmax_loss(
+            [w[:5], w[5:]], b, labels[:, :1], x, 3, 8, sampled_values=(
+                sampled[0], sampled[1][:, :1], sampled[2])), [w, b, x]),
+    ]
+    return _table("sampled_losses", cases)
+
+
 def _special_math() -> list:
     """erf, erfc, the gamma family, ndtri and erfinv (once tests/test_special_math_ops.py's
     inline tables)."""
@@ -1977,7 +2000,7 @@ _FAMILIES = [_core_math, _math, _array, _nn, _conv, _control_flow, _distribution
              _image_resize, _kerasops_array, _kerasops_linalg, _kerasops_math, _kerasops_nn,
              _signal, _linalg, _pooling, _sort_segment, _tensor_array, _tf1_gaps,
              _special_math, _recipes, _ctc, _incomplete_gamma, _linalg_gaps,
-             _image_transform,
+             _image_transform, _sampled_losses,
              _vmap, _fuzz]
 
 OP_DB: list[OpInfo] = [e for family in _FAMILIES for e in family()]

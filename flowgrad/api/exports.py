@@ -1741,3 +1741,22 @@ EXPORTS["tf.compat.v1"].update({
     for name in ("scatter_update", "scatter_add", "scatter_sub", "scatter_mul", "scatter_div",
                  "scatter_min", "scatter_max", "scatter_nd_update", "scatter_nd_add",
                  "scatter_nd_sub", "batch_scatter_update", "count_up_to")})
+
+#: The candidate samplers and the sampled losses (tf1train).
+_SAMPLERS = {name: "flowgrad.ops.candidate_sampling_ops:" + name for name in (
+    "all_candidate_sampler", "fixed_unigram_candidate_sampler",
+    "learned_unigram_candidate_sampler", "log_uniform_candidate_sampler",
+    "uniform_candidate_sampler")}
+for _ns in ("tf.random", "tf.compat.v1.random"):
+    EXPORTS[_ns].update(_SAMPLERS)
+EXPORTS["tf.compat.v1.nn"].update({
+    **_SAMPLERS,
+    "compute_accidental_hits": "flowgrad.ops.candidate_sampling_ops:compute_accidental_hits",
+    "nce_loss": "flowgrad.ops.sampled_losses:nce_loss",
+    "sampled_softmax_loss": "flowgrad.ops.sampled_losses:sampled_softmax_loss"})
+EXPORTS["tf.nn"].update({
+    **{name: source for name, source in _SAMPLERS.items()
+       if name not in ("log_uniform_candidate_sampler", "uniform_candidate_sampler")},
+    "compute_accidental_hits": "flowgrad.ops.candidate_sampling_ops:compute_accidental_hits",
+    "nce_loss": "flowgrad.ops.sampled_losses:nce_loss_v2",
+    "sampled_softmax_loss": "flowgrad.ops.sampled_losses:sampled_softmax_loss_v2"})

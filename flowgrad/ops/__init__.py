@@ -16,6 +16,7 @@ from flowgrad.ops import tensor_diag_ops  # noqa: F401
 from flowgrad.ops import image_color_ops, image_ops, image_resize_ops  # noqa: F401
 from flowgrad.ops import bitwise_ops, bucket_ops, manip_ops, tensor_scatter_ops  # noqa: F401
 from flowgrad.ops import variable_scatter_ops  # noqa: F401
+from flowgrad.ops import candidate_sampling_ops, sampled_losses  # noqa: F401
 from flowgrad.ops import stateful_random_ops, stateless_random_ops  # noqa: F401
 from flowgrad.ops import random_rejection_ops  # noqa: F401
 from flowgrad.ops import image_box_ops, image_codec_ops, image_patch_ops  # noqa: F401
