@@ -19,7 +19,7 @@ def show(label, *values):
 
 # -- TF2: eager samplers and losses
 tf.random.set_random_seed(3)
-for run in range(2):
+for _run in range(2):
     show("eager log_uniform", *tf.random.log_uniform_candidate_sampler(
         LABELS, 2, 6, True, 50, seed=11))
     show("eager uniform", *tf.random.uniform_candidate_sampler(LABELS, 2, 6, False, 50, seed=12))
@@ -57,10 +57,10 @@ with tf.Graph().as_default():
     learned = tf.nn.learned_unigram_candidate_sampler(true, 2, 5, False, 60, seed=1)
     hits = tf.nn.compute_accidental_hits(true, tf.constant([5, 2, 9, 3, 2], tf.int64), 2)
     with tf.Session() as sess:
-        for run in range(2):
+        for _run in range(2):
             for name, op in ops.items():
                 show(name, *sess.run(op))
-        for run in range(2):
+        for _run in range(2):
             show("learned_unigram true_expected_count", sess.run(learned[1]))
         show("compute_accidental_hits", *sess.run(hits))
         print("dtypes", [t.dtype.name for t in ops["uniform"]], [t.dtype.name for t in hits])
