@@ -7,6 +7,9 @@ from typing import Any
 from flowgrad.data.dataset_ops import AUTOTUNE, INFINITE, UNKNOWN
 from flowgrad.framework import dtypes
 from flowgrad.data.readers import CsvDataset, TFRecordWriter, make_csv_dataset
+from flowgrad.data.sampling import (_RandomDataset, assert_cardinality,
+                                    choose_from_datasets, sample_from_datasets)
+from flowgrad.data.sampling import counter as Counter  # noqa: N812 - TensorFlow's name
 from flowgrad.data.options import (AutoShardPolicy, DistributeOptions,  # noqa: F401
                                    ExternalStatePolicy, OptimizationOptions, ThreadingOptions)
 
@@ -27,6 +30,46 @@ def dense_to_ragged_batch(batch_size: int, drop_remainder: bool = False,
         A function from a dataset to its ragged batches.
     """
     return lambda dataset: dataset.ragged_batch(batch_size, drop_remainder, row_splits_dtype)
+
+
+class RandomDataset(_RandomDataset):
+    """``tf.data.experimental.RandomDataset(seed)``: an endless dataset of pseudorandom
+    int64 scalars (``tf.data.Dataset.random``).
+
+    Args:
+        seed: The op seed.
+        rerandomize_each_iteration: Whether each iteration gives a new sequence.
+        name: Accepted for TensorFlow's signature.
+    """
+
+    def __init__(self, seed: Any = None, rerandomize_each_iteration: Any = None,
+                 name: str | None = None):
+        super().__init__(seed, rerandomize_each_iteration)
+
+
+def unbatch() -> Callable:
+    """A transformation for ``Dataset.apply``: ``dataset.unbatch()``.
+
+    Returns:
+        A function from a dataset to its unbatched elements.
+    """
+    return lambda dataset: dataset.unbatch()
+
+
+def shuffle_and_repeat(buffer_size: int, count: int | None = None,
+                       seed: int | None = None) -> Callable:
+    """A transformation for ``Dataset.apply``: ``dataset.shuffle(buffer_size, seed)
+    .repeat(count)``.
+
+    Args:
+        buffer_size: The shuffle buffer's size.
+        count: How many times to repeat (None or -1: forever).
+        seed: The shuffle's op seed.
+
+    Returns:
+        A function from a dataset to a dataset.
+    """
+    return lambda dataset: dataset.shuffle(buffer_size, seed).repeat(count)
 
 
 def cardinality(dataset: Any) -> Any:
@@ -51,4 +94,6 @@ def get_next_as_optional(iterator: Any) -> Any:
 __all__ = ["AUTOTUNE", "INFINITE_CARDINALITY", "UNKNOWN_CARDINALITY", "cardinality",
            "CsvDataset", "make_csv_dataset",
            "AutoShardPolicy", "DistributeOptions", "ExternalStatePolicy", "OptimizationOptions",
-           "ThreadingOptions", "TFRecordWriter", "dense_to_ragged_batch", "get_next_as_optional"]
+           "ThreadingOptions", "TFRecordWriter", "dense_to_ragged_batch", "get_next_as_optional",
+           "Counter", "RandomDataset", "assert_cardinality", "choose_from_datasets",
+           "sample_from_datasets", "shuffle_and_repeat", "unbatch"]

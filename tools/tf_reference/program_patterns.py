@@ -108,6 +108,39 @@ m()
 print(s, m.state())
 print(type(s).__name__)
 ''',
+    # the api scan (tools/api_scan.py): Dataset.sample_from_datasets / choose_from_datasets,
+    # Dataset.random / counter, tf.data.experimental.{Counter, assert_cardinality, unbatch,
+    # shuffle_and_repeat}
+    "dataset_sampling": '''
+def show(ds, *rest):
+    print([x.tolist() for x in ds.as_numpy_iterator()], *rest)
+show(tf.data.Dataset.random(seed=4).take(5))
+tf.random.set_seed(7)
+show(tf.data.Dataset.random().take(3))
+show(tf.data.Dataset.random(seed=4).take(3))
+a = tf.data.Dataset.range(0, 10)
+b = tf.data.Dataset.range(100, 105)
+show(tf.data.Dataset.sample_from_datasets([a, b], seed=3))
+show(tf.data.Dataset.sample_from_datasets([a, b], weights=[0.2, 0.8], seed=3))
+show(tf.data.Dataset.sample_from_datasets([a, b], weights=[0.5, 0.5], seed=3,
+                                          stop_on_empty_dataset=True))
+show(tf.data.Dataset.sample_from_datasets([a, b, a.map(lambda x: -x)],
+                                          weights=tf.constant([0.1, 0.3, 0.6]), seed=9))
+show(tf.data.experimental.sample_from_datasets([a, b], [0.7, 0.3], seed=11))
+show(tf.data.Dataset.choose_from_datasets([a, b], tf.data.Dataset.range(2).repeat(3)))
+show(tf.data.experimental.Counter(2, 3).take(4), tf.data.experimental.Counter().element_spec)
+show(tf.data.Dataset.counter(1.5, 0.5, tf.float32).take(3))
+ds = tf.data.Dataset.range(5).apply(tf.data.experimental.assert_cardinality(5))
+show(ds, ds.cardinality().numpy())
+for n in (3, 7):
+    try:
+        list(tf.data.Dataset.range(5).apply(tf.data.experimental.assert_cardinality(n)))
+    except tf.errors.FailedPreconditionError as e:
+        print("FailedPreconditionError", e.message.split("}} ")[-1].split(" [Op:")[0])
+show(tf.data.Dataset.from_tensors([[1, 2], [3, 4]]).apply(tf.data.experimental.unbatch()))
+show(tf.data.Dataset.range(6).apply(tf.data.experimental.shuffle_and_repeat(4, 2, seed=5)))
+show(tf.data.Dataset.range(6).shuffle(4, seed=5).repeat(2))
+''',
 }
 
 
