@@ -27,14 +27,6 @@ MODELS = ["dense_adam", "dense_adam_resource", "cnn_momentum", "mlp_rmsprop",
           "mlp_sgd_adagrad"]
 
 
-@pytest.fixture(autouse=True)
-def graph_mode():
-    tf.disable_eager_execution()
-    with tf.Graph().as_default():
-        yield
-    tf.enable_eager_execution()
-
-
 def _resume(meta, prefix, feeds, loss_name, steps):
     """The TF1 resume pattern; returns the losses of ``steps`` train steps and the step."""
     saver = tf.train.import_meta_graph(meta)

@@ -30,6 +30,7 @@ from flowgrad.framework.context import executing_eagerly
 from flowgrad.framework.graph import get_default_graph
 from flowgrad.framework.op_call import apply_op
 from flowgrad.framework.tensor import EagerTensor, Tensor, TensorBase, constant
+from flowgrad.framework.tensor_shape import TensorShape
 from flowgrad.ops import (
     arithmetic_ops,
     cast_ops,
@@ -63,7 +64,7 @@ def attr_value(av: Any) -> Any:
     if kind in ("i", "f", "b"):
         return getattr(av, kind)
     if kind == "type":
-        return tf_protos.as_dtype(av.type)
+        return _dtype_or_name(av.type)
     if kind == "shape":
         return tf_protos.as_shape(av.shape)
     if kind == "tensor":
@@ -75,7 +76,7 @@ def attr_value(av: Any) -> Any:
     if kind == "list":
         lst = av.list
         for field, conv in (("s", lambda v: v.decode("utf-8", "replace")), ("i", int),
-                            ("f", float), ("b", bool), ("type", tf_protos.as_dtype),
+                            ("f", float), ("b", bool), ("type", _dtype_or_name),
                             ("shape", tf_protos.as_shape), ("tensor", tf_protos.to_array),
                             ("func", lambda v: v)):
             vals = getattr(lst, field)
@@ -83,6 +84,15 @@ def attr_value(av: Any) -> Any:
                 return [conv(v) for v in vals]
         return []
     return None
+
+
+def _dtype_or_name(enum: int) -> Any:
+    """A DataType enum value as a flowgrad dtype, or its name where flowgrad has none
+    (``DT_VARIANT``, ``DT_RESOURCE``: handles)."""
+    try:
+        return tf_protos.as_dtype(enum)
+    except TypeError:
+        return tf_protos.pb().types_pb2.DataType.Name(enum)
 
 
 def node_attrs(node: Any) -> dict:
@@ -656,9 +666,15 @@ class Importer:
         cond_f, body_f = self._function(node, "cond"), self._function(node, "body")
         is_var = [not isinstance(x, TensorBase) for x in inputs]
         shapes = [tf_protos.as_shape(s) for s in node.attr["output_shapes"].list.shape]
+        lists = [t == 21 for t in node.attr["T"].list.type]         # DT_VARIANT: TensorLists
+        shapes = [TensorShape(None) if k < len(lists) and lists[k] else s
+                  for k, s in enumerate(shapes)]
         loop_vars = [x for x, v in zip(inputs, is_var) if not v]
         invariants = [s for s, v in zip(shapes, is_var) if not v] \
             if len(shapes) == len(inputs) else None
+        for x, s in zip(loop_vars, invariants or ()):   # TensorFlow knew these shapes
+            if isinstance(x, Tensor) and x.shape.rank is None and s.rank is not None:
+                x.set_shape(s)
 
         def full(xs: tuple) -> list:
             it = iter(xs)
