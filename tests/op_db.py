@@ -1985,6 +1985,22 @@ def _linalg_gaps() -> list:
     ]
 
 
+def _matrix_functions() -> list:
+    """tf.linalg.sqrtm (MatrixSquareRoot: its gradient solves TensorFlow's Sylvester
+    equation), of a batch of symmetric positive definite matrices and of a non-symmetric one
+    whose eigenvalues are away from the negative real axis."""
+    rng = np.random.RandomState(12)
+    g = rng.randn(2, 3, 3)
+    spd = g @ np.swapaxes(g, -1, -2) + 3.0 * np.eye(3)
+    general = rng.randn(3, 3) * 0.3 + 2.0 * np.eye(3)
+    return [
+        OpInfo("matrix_functions.sqrtm_spd", flowgrad.linalg.sqrtm, [spd],
+               op="MatrixSquareRoot", jvp=True),
+        OpInfo("matrix_functions.sqrtm_general", flowgrad.linalg.sqrtm, [general],
+               op="MatrixSquareRoot"),
+    ]
+
+
 def _lu_factors(a: np.ndarray) -> tuple:
     """tf.linalg.lu of ``a`` as arrays (evaluated in a graph of its own)."""
     with flowgrad.Graph().as_default():
@@ -2001,6 +2017,7 @@ _FAMILIES = [_core_math, _math, _array, _nn, _conv, _control_flow, _distribution
              _signal, _linalg, _pooling, _sort_segment, _tensor_array, _tf1_gaps,
              _special_math, _recipes, _ctc, _incomplete_gamma, _linalg_gaps,
              _image_transform, _sampled_losses,
+             _matrix_functions,
              _vmap, _fuzz]
 
 OP_DB: list[OpInfo] = [e for family in _FAMILIES for e in family()]

@@ -506,6 +506,34 @@ EXPORTS: dict[str, dict[str, str]] = {
         "tensor_diag_part": "flowgrad.ops.tensor_diag_ops:tensor_diag_part",
         "tridiagonal_matmul": "flowgrad.ops.tridiagonal_ops:tridiagonal_matmul",
         "tridiagonal_solve": "flowgrad.ops.tridiagonal_ops:tridiagonal_solve",
+        "sqrtm": "flowgrad.ops.matrix_functions:sqrtm",
+        "logm": "flowgrad.ops.matrix_functions:logm",
+        "LinearOperator": "flowgrad.linear_operators.base:LinearOperator",
+        "LinearOperatorFullMatrix": "flowgrad.linear_operators.structured:LinearOperatorFullMatrix",
+        "LinearOperatorDiag": "flowgrad.linear_operators.structured:LinearOperatorDiag",
+        "LinearOperatorIdentity": "flowgrad.linear_operators.structured:LinearOperatorIdentity",
+        "LinearOperatorScaledIdentity":
+            "flowgrad.linear_operators.structured:LinearOperatorScaledIdentity",
+        "LinearOperatorLowerTriangular":
+            "flowgrad.linear_operators.structured:LinearOperatorLowerTriangular",
+        "LinearOperatorZeros": "flowgrad.linear_operators.structured:LinearOperatorZeros",
+        "LinearOperatorToeplitz": "flowgrad.linear_operators.structured:LinearOperatorToeplitz",
+        "LinearOperatorCirculant": "flowgrad.linear_operators.structured:LinearOperatorCirculant",
+        "LinearOperatorHouseholder":
+            "flowgrad.linear_operators.structured:LinearOperatorHouseholder",
+        "LinearOperatorPermutation":
+            "flowgrad.linear_operators.structured:LinearOperatorPermutation",
+        "LinearOperatorTridiag": "flowgrad.linear_operators.structured:LinearOperatorTridiag",
+        "LinearOperatorAdjoint": "flowgrad.linear_operators.composite:LinearOperatorAdjoint",
+        "LinearOperatorInversion": "flowgrad.linear_operators.composite:LinearOperatorInversion",
+        "LinearOperatorComposition":
+            "flowgrad.linear_operators.composite:LinearOperatorComposition",
+        "LinearOperatorBlockDiag": "flowgrad.linear_operators.composite:LinearOperatorBlockDiag",
+        "LinearOperatorBlockLowerTriangular":
+            "flowgrad.linear_operators.composite:LinearOperatorBlockLowerTriangular",
+        "LinearOperatorKronecker": "flowgrad.linear_operators.composite:LinearOperatorKronecker",
+        "LinearOperatorLowRankUpdate":
+            "flowgrad.linear_operators.composite:LinearOperatorLowRankUpdate",
     },
     "tf.random.experimental": {
         "Generator": "flowgrad.ops.stateful_random_ops:Generator",

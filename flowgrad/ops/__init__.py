@@ -13,6 +13,7 @@ from flowgrad.ops import bessel_ops, complex_ops, trig_ops  # noqa: F401
 from flowgrad.ops import fft_ops, signal_ops  # noqa: F401
 from flowgrad.ops import linalg_extra_ops  # noqa: F401
 from flowgrad.ops import tensor_diag_ops  # noqa: F401
+from flowgrad.ops import matrix_functions  # noqa: F401
 from flowgrad.ops import image_color_ops, image_ops, image_resize_ops  # noqa: F401
 from flowgrad.ops import bitwise_ops, bucket_ops, manip_ops, tensor_scatter_ops  # noqa: F401
 from flowgrad.ops import variable_scatter_ops  # noqa: F401
