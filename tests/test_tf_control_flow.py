@@ -134,13 +134,6 @@ def test_exported_while_loop_keeps_gradients_after_reimport():
     np.testing.assert_allclose(got, num, rtol=1e-6)
 
 
-def test_a_loop_tensorflow_writes_with_tensorlists_is_an_error_naming_it():
-    elems = tf.constant([1.0, 2.0, 3.0])
-    tf.identity(tf.scan(lambda a, x: a + x, elems), name="out")
-    with pytest.raises(UnexportableOpError, match="per-iteration"):
-        tf1.get_default_graph().as_graph_def()
-
-
 def test_gradient_history_of_a_loop_is_an_error_naming_it():
     x = tf1.placeholder(tf.float32, [3], name="x")
     _, y = tf.while_loop(lambda i, a: i < 3, lambda i, a: (i + 1, a * a), [tf.constant(0), x])

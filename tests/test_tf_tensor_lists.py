@@ -56,3 +56,38 @@ def test_tensorflows_keras_rnn_saved_model_predicts_the_same(eager):
     m = tf.saved_model.load(os.path.join(DATA, "rnn_saved_model"))
     out = m.signatures["serving_default"](inputs=tf.constant(ref["x"]))["output_0"]
     np.testing.assert_allclose(out.numpy(), ref["y"], rtol=1e-5, atol=1e-6)
+
+
+def _loops(x, w):
+    scan = tf.scan(lambda a, row: a * tf.tanh(row) + 1.0, x, initializer=tf.ones_like(x[0]))
+    mapped = tf.map_fn(lambda row: tf.reduce_sum(row * row * w[0]), x)
+    pair = tf.scan(lambda acc, row: (acc[0] + row, acc[1] * 0.5 + tf.reduce_sum(row)), x,
+                   initializer=(tf.zeros_like(x[0]), tf.constant(0.0)))
+    return [tf.identity(scan, name="scan_out"), tf.identity(mapped, name="map_out"),
+            tf.identity(pair[0] + pair[1][:, None], name="pair_out")]
+
+
+def test_scan_and_map_fn_export_as_tensorflows_tensor_lists():
+    """flowgrad's sliced/stacked loops go as TF's TensorList ops (TensorFlow 2.21 runs the
+    result in the CI's interop job); flowgrad reads them back with the same values."""
+    ref = np.load(os.path.join(DATA, "loops_graph.npz"))
+    x = tf1.placeholder(tf.float32, [None, 3], name="x")
+    outs = _loops(x, tf.constant([0.5, 2.0]))
+    with tf1.Session() as sess:
+        want = sess.run(outs, {x: ref["x"]})
+    for name, value in zip(["scan_out", "map_out", "pair_out"], want):   # TF's numbers
+        np.testing.assert_allclose(value, ref[name], rtol=1e-6, atol=1e-6)
+    gd = tf1.get_default_graph().as_graph_def()
+    ops = {n.op for f in gd.library.function for n in f.node_def} | {n.op for n in gd.node}
+    assert {"TensorListFromTensor", "TensorListGetItem", "EmptyTensorList",
+            "TensorListPushBack", "TensorListStack", "TensorListLength"} <= ops
+    from test_tf_training_meta import _check_against_op_defs
+    _check_against_op_defs(gd)
+    for f in gd.library.function:
+        _check_against_op_defs(tf_protos.pb().graph_pb2.GraphDef(node=f.node_def))
+    with tf.Graph().as_default():
+        back = tf1.import_graph_def(gd, return_elements=[t.name for t in outs], name="")
+        with tf1.Session() as sess:
+            got = sess.run(back, {"x:0": ref["x"]})
+    for w, g in zip(want, got):
+        np.testing.assert_allclose(g, w, rtol=1e-6)

@@ -17,8 +17,12 @@ included) and the op as TensorFlow's:
   the iteration count is its output 0.
 
 A loop that slices per-iteration inputs or stacks per-iteration outputs (``tf.scan``,
-``tf.map_fn``, Keras RNNs: TensorFlow writes TensorLists for those) or whose recorded
-history a gradient reads cannot be written this way: ``UnexportableOpError`` names it."""
+``tf.map_fn``) goes as TensorFlow writes it, with TensorLists: the elements enter as
+``TensorListFromTensor`` lists read by ``TensorListGetItem`` at the iteration counter (the
+condition also stops when they run out), each stacked output is an ``EmptyTensorList``
+accumulator grown by ``TensorListPushBack`` and read after the loop by ``TensorListStack``.
+A loop whose recorded history (or random samples) a gradient reads has no counterpart in
+TensorFlow's While op: ``UnexportableOpError`` names it."""
 from __future__ import annotations
 
 import re
@@ -31,7 +35,8 @@ from flowgrad.framework import dtypes
 from flowgrad.framework.tensor_shape import TensorShape
 from flowgrad.saved_model import tf_op_defs, tf_protos
 from flowgrad.saved_model.graph_export import (CONTROL_FLOW_EXPORTERS, OUTPUT_INDEX,
-                                               FunctionLibrary, FunctionName,
+                                               OUTPUT_NODE, VARIANT, FunctionLibrary,
+                                               FunctionName, RawDataType,
                                                UnexportableOpError, attr, export_op,
                                                function_node_ref, function_ref)
 #: Op types with side effects: a function holding one makes a stateful If/While.
@@ -63,8 +68,13 @@ def _needed_ops(outputs: list, stops: set) -> set:
     return seen
 
 
+def _type_enum(dt: Any) -> int:
+    return int(dt) if isinstance(dt, RawDataType) else tf_protos.data_type(dt.base_dtype)
+
+
 def subgraph_function(name: str, graph: Any, args: list, outputs: list, library: Any,
-                      control_outputs: list = (), extra: Callable | None = None) -> Any:
+                      control_outputs: list = (), extra: Callable | None = None,
+                      bound: dict | None = None) -> Any:
     """The FunctionDef ``name`` of sub-graph ops.
 
     Args:
@@ -76,6 +86,8 @@ def subgraph_function(name: str, graph: Any, args: list, outputs: list, library:
       control_outputs: ops of ``graph`` that must run (its side effects).
       extra: ``extra(add_node, ref)`` adds nodes after the body's and returns the
         references of the ``Later`` outputs; ``ref`` names a tensor of the body.
+      bound: placeholders of ``graph`` that nodes ``extra`` adds compute: placeholder ->
+        the reference of its value.
 
     Returns:
       The FunctionDef proto.
@@ -86,9 +98,10 @@ def subgraph_function(name: str, graph: Any, args: list, outputs: list, library:
     sig.name = name
     ref_of: dict = {}
     for arg, dt, ph in args:
-        sig.input_arg.add(name=arg, type=tf_protos.data_type(dt))
+        sig.input_arg.add(name=arg, type=_type_enum(dt))
         if ph is not None:
             ref_of[ph] = arg
+    ref_of.update(bound or {})
 
     def ref(t: Any) -> str:
         return t if isinstance(t, str) else ref_of.get(t) or function_ref(t)
@@ -125,7 +138,7 @@ def subgraph_function(name: str, graph: Any, args: list, outputs: list, library:
         out = "output_%d" % i
         r = next(extra_refs) if isinstance(t, Later) else ref(t)
         dt = t.dtype if hasattr(t, "dtype") else dict((a, d) for a, d, _ in args)[t]
-        sig.output_arg.add(name=out, type=tf_protos.data_type(dt.base_dtype))
+        sig.output_arg.add(name=out, type=_type_enum(dt))
         fdef.ret[out] = r
     for op in control_outputs:
         if op.name in names:
@@ -169,90 +182,175 @@ def _export_if(op: Any, library: FunctionLibrary) -> tuple:
 
 
 def _while_layout(op: Any) -> tuple:
+    """(loop variables, sliced inputs, stacked outputs the user sees, all stacked outputs)."""
     a = op._attrs
-    return len(a["shapes"]), a["num_sliced"], len(a["extras"])
+    e = len(a["extras"])
+    return len(a["shapes"]), a["num_sliced"], e - a.get("num_random", 0), e
 
 
 def _while_output_index(t: Any) -> int:
-    n, _, e = _while_layout(t.op)
+    n, _, _, e = _while_layout(t.op)
     k = t.value_index
     if k < n:
         return k + 2
     if k == n + e:
         return 0
     raise UnexportableOpError(
-        "Cannot export while loop '%s': output %d (its recorded history, which a gradient "
-        "reads) has no counterpart in TensorFlow's While op" % (t.op.name, k))
+        "Cannot export while loop '%s': output %d (its recorded history or random samples, "
+        "which a gradient reads) has no counterpart in TensorFlow's While op; export the "
+        "graph before building the loop's gradient" % (t.op.name, k))
+
+
+def _while_output_node(t: Any) -> tuple | None:
+    """A stacked per-iteration output: the TensorListStack node of its accumulator."""
+    n, _, e_user, _ = _while_layout(t.op)
+    k = t.value_index - n
+    if 0 <= k < e_user:
+        return ("%s/TensorListStack_%d" % (t.op.name, k), "TensorListStack", 0)
+    return None
+
+
+def _element_shape(shape: Any) -> np.ndarray:
+    """A TensorList ``element_shape`` input: -1 for unknown dimensions or rank."""
+    dims = TensorShape(shape).as_tuple()
+    if dims is None:
+        return np.int32(-1)
+    return np.asarray([-1 if d is None else d for d in dims], np.int32)
 
 
 def _export_while(op: Any, library: FunctionLibrary) -> tuple:
+    """A While op as TensorFlow's while_v2 writes it. Sliced inputs (``tf.scan``/``map_fn``
+    elements) go in as TensorLists (``TensorListFromTensor``) read by ``TensorListGetItem``
+    at the iteration counter; each stacked per-iteration output is a TensorList accumulator
+    (``EmptyTensorList``, ``TensorListPushBack``) stacked after the loop
+    (``TensorListStack``)."""
     a = op._attrs
-    n, ns, e = _while_layout(op)
-    if ns or e:
-        raise UnexportableOpError(
-            "Cannot export while loop '%s': it slices per-iteration inputs or stacks "
-            "per-iteration outputs (tf.scan, tf.map_fn, Keras RNN layers, or random ops in its "
-            "body), which TensorFlow writes with TensorLists; flowgrad exports plain "
-            "tf.while_loop only" % op.name)
+    n, ns, e_user, e = _while_layout(op)
     for t in op.outputs:
-        if t._consumers:
+        if t._consumers and _while_output_node(t) is None:
             _while_output_index(t)
     cond_f, body_f = a["cond"], a["body"]
-    loop_vars, caps = op.inputs[:n], op.inputs[n:-1]
+    loop_vars, sliced = op.inputs[:n], op.inputs[n:n + ns]
+    caps = op.inputs[n + ns:-1]
+    extras = a["extras"][:e_user]
     bounded = a.get("bounded", True)
     i32 = dtypes.int32
+    lists = [("tensor_list_%d" % j, VARIANT, None) for j in range(ns)]
+    accs = [("accumulator_%d" % k, VARIANT, None) for k in range(e_user)]
 
-    def header(f_inputs: list) -> list:
-        args = [("loop_counter", i32, None), ("maximum_iterations", i32, None)]
-        return args + [(_arg(ph, i), ph.dtype.base_dtype, ph) for i, ph in enumerate(f_inputs)]
+    def header(f_inputs: list, with_sliced: bool) -> list:
+        loop = list(f_inputs[:n])
+        rest = list(f_inputs[n + ns:] if with_sliced else f_inputs[n:])
+        return ([("loop_counter", i32, None), ("maximum_iterations", i32, None)] +
+                [(_arg(ph, i), ph.dtype.base_dtype, ph) for i, ph in enumerate(loop)] +
+                lists + accs +
+                [(_arg(ph, n + ns + e_user + i), ph.dtype.base_dtype, ph)
+                 for i, ph in enumerate(rest)])
 
     def build_cond(name: str) -> Any:
-        if cond_f is None:          # bounded by maximum_iterations only
-            args = [(x, dt, None) for x, dt, _ in header(body_f.inputs)]
+        if cond_f is None:          # bounded by maximum_iterations or the sliced inputs
+            args = [(x, dt, None) for x, dt, _ in header(body_f.inputs, True)]
             graph, user = body_f.graph, None
         else:
-            args = header(cond_f.inputs)
+            args = header(cond_f.inputs, False)
             graph, user = cond_f.graph, cond_f.outputs[0]
 
         def extra(add_node: Callable, ref: Callable) -> list:
-            if not bounded:
-                return [ref(user)]
-            add_node("fg_less", "Less", ["loop_counter", "maximum_iterations"],
-                     {"T": i32}, "")
-            if user is None:
-                return ["fg_less:z:0"]
-            add_node("fg_and", "LogicalAnd", ["fg_less:z:0", ref(user)], {}, "")
-            return ["fg_and:z:0"]
+            terms = [ref(user)] if user is not None else []
+            if bounded:
+                add_node("fg_less", "Less", ["loop_counter", "maximum_iterations"],
+                         {"T": i32}, "")
+                terms.append("fg_less:z:0")
+            for j in range(ns):         # the elements run out
+                add_node("fg_length_%d" % j, "TensorListLength", [lists[j][0]], {}, "")
+                add_node("fg_in_%d" % j, "Less", ["loop_counter", "fg_length_%d:length:0" % j],
+                         {"T": i32}, "")
+                terms.append("fg_in_%d:z:0" % j)
+            if not terms:
+                raise UnexportableOpError("Cannot export while loop '%s': it has no "
+                                          "condition" % op.name)
+            go = terms[0]
+            for i, term in enumerate(terms[1:]):
+                add_node("fg_and_%d" % i, "LogicalAnd", [go, term], {}, "")
+                go = "fg_and_%d:z:0" % i
+            return [go]
         controls = cond_f.control_outputs if cond_f is not None else ()
-        return subgraph_function(name, graph, args, [Later(dtypes.bool, [user])], library, controls,
-                                 extra)
+        return subgraph_function(name, graph, args, [Later(dtypes.bool, [user])], library,
+                                 controls, extra)
 
     def build_body(name: str) -> Any:
-        args = header(body_f.inputs)
+        args = header(body_f.inputs, True)
+        slice_phs = list(body_f.inputs[n:n + ns])
+        bound = {ph: "fg_item_%d:item:0" % j for j, ph in enumerate(slice_phs)}
+        values = list(body_f.outputs[n:n + e_user])
 
         def extra(add_node: Callable, ref: Callable) -> list:
-            add_node("fg_next/y", "Const", [], {"dtype": i32, "value": tf_protos.tensor_proto(
-                np.int32(1), i32)}, "")
-            add_node("fg_next", "AddV2", ["loop_counter", "fg_next/y:output:0"], {"T": i32}, "")
-            return ["fg_next:z:0"]
+            def const(node: str, value: Any) -> str:
+                add_node(node, "Const", [], {"dtype": i32, "value": tf_protos.tensor_proto(
+                    np.asarray(value, np.int32), i32)}, "")
+                return node + ":output:0"
+            for j, ph in enumerate(slice_phs):
+                add_node("fg_item_%d" % j, "TensorListGetItem", [
+                    lists[j][0], "loop_counter",
+                    const("fg_item_%d/element_shape" % j, _element_shape(ph.shape))],
+                    {"element_dtype": ph.dtype.base_dtype}, "")
+            add_node("fg_next", "AddV2", ["loop_counter", const("fg_next/y", 1)],
+                     {"T": i32}, "")
+            pushed = []
+            for k, v in enumerate(values):
+                add_node("fg_push_%d" % k, "TensorListPushBack", [accs[k][0], ref(v)],
+                         {"element_dtype": v.dtype.base_dtype}, "")
+                pushed.append("fg_push_%d:output_handle:0" % k)
+            return ["fg_next:z:0"] + pushed
         outs = [Later(i32), "maximum_iterations"] + list(body_f.outputs[:n]) + \
-            [arg for arg, _, _ in args[2 + n:]]
+            [x for x, _, _ in lists] + [Later(VARIANT, [v]) for v in values] + \
+            [arg for arg, _, _ in args[2 + n + ns + e_user:]]
         return subgraph_function(name, body_f.graph, args, outs, library,
-                                 body_f.control_outputs, extra)
+                                 body_f.control_outputs, extra, bound)
     base = op.name.replace("/", "_")
     cond_name = library.add(("cond", id(cond_f), id(body_f)), base + "_cond", build_cond)
     body_name = library.add(("body", id(body_f)), base + "_body", build_body)
     stateful = library.is_stateful(cond_name) or library.is_stateful(body_name)
+
+    def from_tensor(j: int) -> Callable:
+        def build(b: Any) -> str:
+            t = sliced[j]
+            elem = t.shape[1:] if t.shape.rank is not None else TensorShape(None)
+            return b.node("TensorListFromTensor_%d" % j, "TensorListFromTensor", [
+                b.input(n + j), b.const("TensorListFromTensor_%d/element_shape" % j,
+                                        _element_shape(elem))],
+                {"element_dtype": t.dtype.base_dtype, "shape_type": i32})
+        return build
+
+    def empty(k: int) -> Callable:
+        def build(b: Any) -> str:
+            dt, shape = extras[k]
+            return b.node("EmptyTensorList_%d" % k, "EmptyTensorList", [
+                b.const("EmptyTensorList_%d/element_shape" % k, _element_shape(shape)),
+                b.const("EmptyTensorList_%d/max_num_elements" % k, -1)],
+                {"element_dtype": dt, "shape_type": i32})
+        return build
+
+    def stack(b: Any) -> None:
+        for k, (dt, shape) in enumerate(extras):
+            handle = b._node_ref(op.name, "While", 2 + n + ns + k, {})
+            b.node("TensorListStack_%d" % k, "TensorListStack", [
+                handle, b.const("TensorListStack_%d/element_shape" % k, _element_shape(shape))],
+                {"element_dtype": dt, "num_elements": -1})
     inputs = [("loop_counter", np.int32(0), i32),
               len(op.inputs) - 1 if bounded else ("maximum_iterations", np.int32(-1), i32)]
-    inputs += list(range(n)) + list(range(n, len(op.inputs) - 1))
+    inputs += list(range(n)) + [from_tensor(j) for j in range(ns)] + \
+        [empty(k) for k in range(e_user)] + list(range(n + ns, len(op.inputs) - 1))
     return inputs, {
         "_op_type": "While" if stateful else "StatelessWhile",
-        "T": [i32, i32] + [t.dtype.base_dtype for t in list(loop_vars) + list(caps)],
+        "T": [i32, i32] + [t.dtype.base_dtype for t in loop_vars] + [VARIANT] * (ns + e_user) +
+        [t.dtype.base_dtype for t in caps],
         "cond": cond_name, "body": body_name,
         "output_shapes": [TensorShape([]), TensorShape([])] + list(a["shapes"]) +
-        [t.shape for t in caps], "parallel_iterations": 10}
+        [TensorShape([])] * (ns + e_user) + [t.shape for t in caps],
+        "parallel_iterations": 10, "_after": stack if e_user else None}
 
 
 CONTROL_FLOW_EXPORTERS.update({"If": _export_if, "While": _export_while})
 OUTPUT_INDEX["While"] = _while_output_index
+OUTPUT_NODE["While"] = _while_output_node

@@ -71,6 +71,8 @@ def attr(value: Any) -> Any:
     AttrValue = tf_protos.pb().attr_value_pb2.AttrValue
     if isinstance(value, AttrValue):
         return value
+    if isinstance(value, RawDataType):
+        return AttrValue(type=int(value))
     if isinstance(value, FunctionName):
         return AttrValue(func=tf_protos.pb().attr_value_pb2.NameAttrList(name=str(value)))
     if isinstance(value, tf_protos.pb().tensor_pb2.TensorProto):
@@ -92,7 +94,9 @@ def attr(value: Any) -> Any:
     if isinstance(value, (list, tuple)):
         lst = AttrValue.ListValue()
         for v in value:
-            if isinstance(v, bool):
+            if isinstance(v, RawDataType):
+                lst.type.append(int(v))
+            elif isinstance(v, bool):
                 lst.b.append(v)
             elif isinstance(v, (int, np.integer)):
                 lst.i.append(int(v))
@@ -413,8 +417,22 @@ def output_index(t: Any) -> int:
     return t.value_index if remap is None else remap(t)
 
 
+#: Op types some of whose outputs TensorFlow computes with a node of their own (the
+#: TensorListStack after a While): op type -> ``f(tensor)`` giving ``(node name, node op
+#: type, output index)``, or None for an output of the op's own node.
+OUTPUT_NODE: dict[str, Callable] = {}
+
+
+def _output_node(t: Any) -> tuple | None:
+    remap = OUTPUT_NODE.get(t.op.type)
+    return None if remap is None else remap(t)
+
+
 def tensor_ref(t: Any) -> str:
     """A GraphDef's name of a tensor: ``op`` for output 0, ``op:i`` otherwise."""
+    node = _output_node(t)
+    if node is not None:
+        return graph_node_ref(*node)
     i = output_index(t)
     return t.op.name if i == 0 else "%s:%d" % (t.op.name, i)
 
@@ -422,8 +440,20 @@ def tensor_ref(t: Any) -> str:
 def function_ref(t: Any) -> str:
     """A FunctionDef body's name of a tensor: ``node:output_arg:index`` (the output
     argument from TensorFlow's OpDef of the op type the tensor's op is exported as)."""
+    node = _output_node(t)
+    if node is not None:
+        return function_node_ref(*node)
     arg, i = tf_op_defs.output_arg(exported_type(t.op), output_index(t), t.op._attrs)
     return "%s:%s:%d" % (t.op.name, arg, i)
+
+
+class RawDataType(int):
+    """A DataType enum value for a type attribute flowgrad has no dtype of (DT_VARIANT:
+    a TensorList handle)."""
+
+
+#: TensorFlow's DT_VARIANT (TensorList handles).
+VARIANT = RawDataType(21)
 
 
 def exported_type(op: Any) -> str:
@@ -651,7 +681,10 @@ def export_op(op: Any, add_node: Callable, input_ref: Callable = tensor_ref,
                      op.device)
             refs.append(node_ref(name, "Const"))
     refs.extend("^" + c.name for c in op.control_inputs)
+    after = attrs.pop("_after", None)
     add_node(op.name, attrs.pop("_op_type", op.type), refs, attrs, op.device)
+    if after is not None:               # nodes reading the op's outputs
+        after(NodeBuilder(op, add_node, input_ref, node_ref))
 
 
 def to_graph_def(graph: Any, from_version: int | None = None, add_shapes: bool = False) -> Any:

@@ -73,6 +73,7 @@ def write(out_dir):
     saved_model_half(out_dir, x_val)
     control_flow_half(out_dir)
     training_half(out_dir)
+    tensor_list_half(out_dir)
     vocab_half(out_dir)
     np.savez(os.path.join(out_dir, "expected.npz"), x=x_val, idx=np.array([1, 0, 1]),
              w=w_val, **{"out%d" % i: v for i, v in enumerate(values)})
@@ -184,6 +185,47 @@ def vocab_half(out_dir):
     tf.saved_model.save(m, os.path.join(out_dir, "vocab_saved_model"))
     os.remove(vocab)                       # the SavedModel must not need the file
     np.savez(os.path.join(out_dir, "vocab.npz"), words=words, ids=ids)
+
+
+LOOP_FETCHES = ["scan_out:0", "map_out:0", "pair_out:0"]
+
+
+def tensor_list_half(out_dir):
+    """tf.scan / tf.map_fn (TensorFlow writes them with TensorLists) as a GraphDef."""
+    import flowgrad as tf
+    import flowgrad.compat.v1 as tf1
+    from flowgrad.saved_model.graph_export import write_graph
+    xv = np.random.default_rng(2).standard_normal((4, 3)).astype(np.float32)
+    with tf.Graph().as_default() as g:
+        x = tf1.placeholder(tf.float32, [None, 3], name="x")
+        scan = tf.scan(lambda a, row: a * tf.tanh(row) + 1.0, x, initializer=tf.ones_like(x[0]))
+        mapped = tf.map_fn(lambda row: tf.reduce_sum(row * row), x)
+        pair = tf.scan(lambda acc, row: (acc[0] + row, acc[1] * 0.5 + tf.reduce_sum(row)), x,
+                       initializer=(tf.zeros_like(x[0]), tf.constant(0.0)))
+        for name, t in zip(LOOP_FETCHES, [scan, mapped, pair[0] + pair[1][:, None]]):
+            tf.identity(t, name=name[:-2])
+        write_graph(g.as_graph_def(), out_dir, "tensor_lists.pb", as_text=False)
+        with tf1.Session() as sess:
+            values = sess.run(LOOP_FETCHES, {x: xv})
+    np.savez(os.path.join(out_dir, "tensor_lists.npz"), x=xv,
+             **{"out%d" % i: v for i, v in enumerate(values)})
+
+
+def check_tensor_lists(out_dir):
+    import tensorflow as tf
+    ref = np.load(os.path.join(out_dir, "tensor_lists.npz"))
+    gd = tf.compat.v1.GraphDef()
+    with open(os.path.join(out_dir, "tensor_lists.pb"), "rb") as f:
+        gd.ParseFromString(f.read())
+    with tf.Graph().as_default():
+        tf.import_graph_def(gd, name="")
+        with tf.compat.v1.Session() as sess:
+            got = sess.run(LOOP_FETCHES, {"x:0": ref["x"]})
+            empty = sess.run(LOOP_FETCHES, {"x:0": ref["x"][:0]})
+    for i, (fetch, value) in enumerate(zip(LOOP_FETCHES, got)):
+        np.testing.assert_allclose(value, ref["out%d" % i], rtol=1e-5, atol=1e-6, err_msg=fetch)
+    assert empty[0].shape == (0, 3)
+    print("TensorFlow %s runs flowgrad's tf.scan / tf.map_fn (TensorList ops)" % tf.__version__)
 
 
 TRAINING = ("dense_adam", "cnn_momentum", "mlp_rmsprop")
@@ -302,6 +344,7 @@ def check(out_dir):
     check_vocab(out_dir)
     tf.compat.v1.disable_eager_execution()
     check_training(out_dir)
+    check_tensor_lists(out_dir)
     ref = np.load(os.path.join(out_dir, "expected.npz"))
     for name in ("graph.pbtxt", "graph.pb", "frozen.pb"):
         gd = tf.compat.v1.GraphDef()
