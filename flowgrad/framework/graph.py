@@ -120,7 +120,8 @@ class Operation:
 
     def __str__(self) -> str:
         lines = ['name: "%s"' % self.name, 'op: "%s"' % self.type]
-        lines += ['input: "%s"' % t.name for t in self._inputs]
+        lines += ['input: "%s"' % (t.op.name if t.value_index == 0 else t.name)
+                  for t in self._inputs]
         lines += ['input: "^%s"' % c.name for c in self.control_inputs]
         if self.device:
             lines.append('device: "%s"' % self.device)

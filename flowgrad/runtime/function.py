@@ -300,6 +300,13 @@ class ConcreteFunction:
         return signature_text(getattr(self, "_parameters", []), self.structured_outputs,
                               self.variables, verbose)
 
+    def __repr__(self) -> str:
+        return "<ConcreteFunction %s at 0x%X>" % (self.pretty_printed_signature(False),
+                                                  id(self))
+
+    def __str__(self) -> str:
+        return "ConcreteFunction " + self.pretty_printed_signature()
+
     @property
     def trainable_variables(self) -> list:
         """The trainable ones of the variables the trace captured."""

@@ -58,8 +58,12 @@ def signature_text(params: list, outputs: Any, captures: list, verbose: bool = T
     """A trace's signature: ``params`` from :func:`parameters`, its structured ``outputs``
     and the variables it captures."""
     if not verbose:
-        return "(%s) -> %s" % (", ".join("%s: %s" % (n, type_text(v)) for n, _, v in params),
-                               type_text(outputs))
+        parts = []
+        for n, kind, v in params:
+            if kind == "KEYWORD_ONLY" and "*" not in parts:
+                parts.append("*")
+            parts.append("%s: %s" % (n, type_text(v)))
+        return "(%s) -> %s" % (", ".join(parts), type_text(outputs))
     lines = ["Input Parameters:"]
     lines += ["  %s (%s): %s" % (n, kind, type_text(v)) for n, kind, v in params]
     lines += ["Output Type:", "  " + type_text(outputs), "Captures:"]

@@ -1,0 +1,32 @@
+"""What programs print for tf.function traces and graph ops: a ConcreteFunction's repr and
+str are TensorFlow 2.21's (recorded by tools/tf_reference/concrete_function_repr.py), and an
+Operation's text names its inputs as a NodeDef does (``p`` for output 0, ``split:1``)."""
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import flowgrad.compat.v1 as tf
+
+ROOT = Path(__file__).resolve().parents[1]
+
+
+def test_concrete_function_repr_and_str_are_tensorflows():
+    program = ROOT / "tools" / "tf_reference" / "concrete_function_repr.py"
+    env = dict(os.environ, PYTHONPATH=str(ROOT))
+    out = subprocess.run([sys.executable, "-m", "flowgrad", str(program)], capture_output=True,
+                         text=True, env=env, timeout=300)
+    assert out.returncode == 0, out.stderr
+    assert out.stdout == (ROOT / "tests" / "data" / "reprs" / "concrete_function.txt").read_text()
+
+
+def test_operation_text_names_inputs_as_a_node_def():
+    with tf.Graph().as_default():
+        p = tf.placeholder(tf.float32, [2], name="p")
+        _, b = tf.split(p, 2)
+        y = tf.add(p, b, name="y")
+        with tf.control_dependencies([b]):
+            z = tf.identity(p, name="z")
+    assert str(y.op).splitlines()[:4] == ['name: "y"', 'op: "AddV2"', 'input: "p"',
+                                          'input: "split:1"']
+    assert 'input: "^split"' in str(z.op).splitlines()
