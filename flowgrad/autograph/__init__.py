@@ -11,10 +11,12 @@ from flowgrad.autograph import conversion
 from flowgrad.autograph.conversion import (control_status, convert, converted_call,
                                            do_not_convert, maybe_convert, tf_convert, to_code,
                                            to_graph)
+from flowgrad.autograph.features import Feature
 from flowgrad.autograph.operators import set_loop_options
 from flowgrad.autograph.transformer import ConversionError
 
-experimental = SimpleNamespace(do_not_convert=do_not_convert, set_loop_options=set_loop_options)
+experimental = SimpleNamespace(do_not_convert=do_not_convert, set_loop_options=set_loop_options,
+                               Feature=Feature)
 
 
 def set_verbosity(level: int, alsologtostdout: bool = False) -> None:

@@ -141,6 +141,19 @@ show(tf.data.Dataset.from_tensors([[1, 2], [3, 4]]).apply(tf.data.experimental.u
 show(tf.data.Dataset.range(6).apply(tf.data.experimental.shuffle_and_repeat(4, 2, seed=5)))
 show(tf.data.Dataset.range(6).shuffle(4, seed=5).repeat(2))
 ''',
+    # the api scan: tf.autograph.experimental.Feature (13 uses, in TF1 programs' compat.v1)
+    "autograph_features": '''
+F = tf.autograph.experimental.Feature
+print(list(F), F.EQUALITY_OPERATORS.value, len(F.all()))
+print(sorted(f.name for f in F.all_but(F.LISTS)))
+@tf.function(experimental_autograph_options=(F.EQUALITY_OPERATORS, F.ASSERT_STATEMENTS))
+def f(i):
+    if i == 0:
+        return tf.constant(10)
+    return i
+print(f(tf.constant(0)), f(tf.constant(3)))
+print(tf.compat.v1.autograph.experimental.Feature.LISTS)
+''',
 }
 
 
