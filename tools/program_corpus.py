@@ -59,6 +59,9 @@ SOURCES = {
     "ageron/handson-ml3": (),
     "fchollet/deep-learning-with-python-notebooks": (),
     "aymericdamien/TensorFlow-Examples": ("tensorflow_v2/",),
+    "keras-team/keras": ("guides/", "examples/", "integration_tests/", "benchmarks/"),
+    "tensorflow/examples": ("courses/", "tensorflow_examples/", "templates/"),
+    "Hvass-Labs/TensorFlow-Tutorials": (),
 }
 
 _IMPORTS_TF = re.compile(r"^\s*(?:import|from)\s+(?:tensorflow|keras)\b", re.M)
