@@ -41,6 +41,7 @@ from flowgrad.ops.sparse_tensor import SparseTensor
 from flowgrad.ops.sparse_tensor import to_dense as sparse_to_dense
 from flowgrad.ops.string_ops import as_string, to_hash_bucket_fast
 from flowgrad.ops.variable_scope import get_variable, variable_scope
+from flowgrad.framework.type_hints import DTypeLike, ShapeLike, TensorLike
 
 #: The key TensorFlow's crossed_column hashes with (``FINGERPRINT_CROSS``'s default).
 _CROSS_HASH_KEY = 0xDECAFCAFFE
@@ -447,8 +448,8 @@ class EmbeddingColumn(DenseColumn, collections.namedtuple(
 
 # -- the constructors (TensorFlow's signatures and checks) ----------------------------------
 
-def numeric_column(key: str, shape: Any = (1,), default_value: Any = None,
-                   dtype: Any = dtypes.float32, normalizer_fn: Any = None) -> NumericColumn:
+def numeric_column(key: str, shape: ShapeLike = (1,), default_value: TensorLike | None = None,
+                   dtype: DTypeLike = dtypes.float32, normalizer_fn: Any = None) -> NumericColumn:
     """A real-valued feature.
 
     Args:
@@ -481,7 +482,7 @@ def numeric_column(key: str, shape: Any = (1,), default_value: Any = None,
     return NumericColumn(key, shape, default_value, dtype, normalizer_fn)
 
 
-def bucketized_column(source_column: NumericColumn, boundaries: Any) -> BucketizedColumn:
+def bucketized_column(source_column: NumericColumn, boundaries: TensorLike) -> BucketizedColumn:
     """Buckets of a numeric column's values.
 
     Args:
@@ -503,10 +504,9 @@ def bucketized_column(source_column: NumericColumn, boundaries: Any) -> Bucketiz
     return BucketizedColumn(source_column, boundaries)
 
 
-def categorical_column_with_vocabulary_list(key: str, vocabulary_list: Any, dtype: Any = None,
-                                            default_value: int = -1,
-                                            num_oov_buckets: int = 0
-                                            ) -> VocabularyListCategoricalColumn:
+def categorical_column_with_vocabulary_list(
+        key: str, vocabulary_list: Any, dtype: DTypeLike | None = None, default_value: int = -1,
+        num_oov_buckets: int = 0) -> VocabularyListCategoricalColumn:
     """Ids of a feature's values in a list.
 
     Args:
@@ -544,7 +544,7 @@ def categorical_column_with_vocabulary_file(key: str, vocabulary_file: str,
                                             vocabulary_size: int | None = None,
                                             num_oov_buckets: int = 0,
                                             default_value: int | None = None,
-                                            dtype: Any = dtypes.string
+                                            dtype: DTypeLike = dtypes.string
                                             ) -> VocabularyFileCategoricalColumn:
     """Ids of a feature's values: their line numbers in a vocabulary file.
 
@@ -599,8 +599,9 @@ def categorical_column_with_identity(key: str, num_buckets: int,
     return IdentityCategoricalColumn(key, int(num_buckets), default_value)
 
 
-def categorical_column_with_hash_bucket(key: str, hash_bucket_size: int,
-                                        dtype: Any = dtypes.string) -> HashedCategoricalColumn:
+def categorical_column_with_hash_bucket(
+        key: str, hash_bucket_size: int,
+        dtype: DTypeLike = dtypes.string) -> HashedCategoricalColumn:
     """Ids as ``Fingerprint64(value) % hash_bucket_size`` (integers hashed as text).
 
     Args:
@@ -625,7 +626,7 @@ def categorical_column_with_hash_bucket(key: str, hash_bucket_size: int,
 
 
 def weighted_categorical_column(categorical_column: CategoricalColumn, weight_feature_key: str,
-                                dtype: Any = dtypes.float32) -> WeightedCategoricalColumn:
+                                dtype: DTypeLike = dtypes.float32) -> WeightedCategoricalColumn:
     """A categorical column whose ids carry the weights of another feature.
 
     Args:

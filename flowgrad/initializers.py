@@ -21,6 +21,7 @@ from flowgrad.ops.init_ops import (
     VarianceScaling,
     Zeros,
 )
+from flowgrad.framework.type_hints import DTypeLike, ShapeLike, TensorLike
 
 
 class Constant(Initializer):
@@ -36,7 +37,7 @@ class Constant(Initializer):
                             "or tuple of values, or numpy.ndarray." % type(value).__name__)
         self.value = value
 
-    def __call__(self, shape: Any, dtype: Any = None, **kwargs: Any) -> Any:
+    def __call__(self, shape: ShapeLike, dtype: DTypeLike | None = None, **kwargs: Any) -> Any:
         return _constant(self.value, None if dtype is None else dtypes.as_dtype(dtype),
                          shape=shape)
 
@@ -50,7 +51,8 @@ class RandomUniform(init_ops.RandomUniform):
         seed: The seed; with the global seed it fixes the values.
     """
 
-    def __init__(self, minval: Any = -0.05, maxval: Any = 0.05, seed: int | None = None):
+    def __init__(self, minval: TensorLike = -0.05, maxval: TensorLike = 0.05,
+                 seed: int | None = None):
         super().__init__(minval, maxval, seed)
 
 
@@ -63,7 +65,7 @@ class RandomNormal(init_ops.RandomNormal):
         seed: The seed; with the global seed it fixes the values.
     """
 
-    def __init__(self, mean: Any = 0.0, stddev: Any = 0.05, seed: int | None = None):
+    def __init__(self, mean: Any = 0.0, stddev: TensorLike = 0.05, seed: int | None = None):
         super().__init__(mean, stddev, seed)
 
 
@@ -76,7 +78,7 @@ class TruncatedNormal(init_ops.TruncatedNormal):
         seed: The seed; with the global seed it fixes the values.
     """
 
-    def __init__(self, mean: Any = 0.0, stddev: Any = 0.05, seed: int | None = None):
+    def __init__(self, mean: Any = 0.0, stddev: TensorLike = 0.05, seed: int | None = None):
         super().__init__(mean, stddev, seed)
 
 
@@ -138,7 +140,7 @@ class Orthogonal(Initializer):
         self.gain = gain
         self.seed = seed
 
-    def __call__(self, shape: Any, dtype: Any = None, **kwargs: Any) -> Any:
+    def __call__(self, shape: ShapeLike, dtype: DTypeLike | None = None, **kwargs: Any) -> Any:
         from flowgrad.ops.random_ops import random_normal
         from flowgrad.ops.script_ops import numpy_function
         shape = tuple(int(d) for d in shape)

@@ -12,6 +12,7 @@ import numpy as np
 from flowgrad.framework import dtypes
 from flowgrad.framework.tensor import convert_to_tensor, is_tensor
 from flowgrad.saved_model import tf_protos
+from flowgrad.framework.type_hints import DTypeLike, ShapeLike, TensorLike
 
 #: The dtypes TensorFlow stores as raw ``tensor_content`` bytes.
 _CONTENT = frozenset({"float32", "float64", "int32", "uint8", "int16", "int8", "int64",
@@ -19,7 +20,7 @@ _CONTENT = frozenset({"float32", "float64", "int32", "uint8", "int16", "int8", "
                       "qint32"})
 
 
-def make_tensor_proto(values: Any, dtype: Any = None, shape: Any = None,
+def make_tensor_proto(values: Any, dtype: DTypeLike | None = None, shape: ShapeLike = None,
                       verify_shape: bool = False, allow_broadcast: bool = False) -> Any:
     """A TensorProto of ``values``.
 
@@ -74,7 +75,7 @@ def make_tensor_proto(values: Any, dtype: Any = None, shape: Any = None,
     return proto
 
 
-def make_ndarray(tensor: Any) -> np.ndarray:
+def make_ndarray(tensor: TensorLike) -> np.ndarray:
     """The NumPy array of a TensorProto.
 
     Args:

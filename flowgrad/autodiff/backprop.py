@@ -17,6 +17,7 @@ from flowgrad.framework.graph import Operation, get_default_graph, name_scope
 from flowgrad.framework.indexed_slices import IndexedSlices
 from flowgrad.framework.registry import gradient_function
 from flowgrad.framework.tensor import Tensor, convert_to_tensor
+from flowgrad.framework.type_hints import TensorLike
 
 
 class UnconnectedGradients(enum.Enum):
@@ -106,9 +107,9 @@ def _aggregate(grads: list) -> Any:
     return add_n([convert_to_tensor(g) for g in grads])
 
 
-def gradients(ys: Any, xs: Any, grad_ys: Any = None, name: str = "gradients",
+def gradients(ys: TensorLike, xs: TensorLike, grad_ys: Any = None, name: str = "gradients",
               colocate_gradients_with_ops: bool = False, gate_gradients: bool = False,
-              aggregation_method: Any = None, stop_gradients: Any = None,
+              aggregation_method: Any = None, stop_gradients: TensorLike | None = None,
               unconnected_gradients: Any = UnconnectedGradients.NONE) -> list:
     """Symbolic derivatives of sum(ys) with respect to each of xs.
 

@@ -34,6 +34,7 @@ from flowgrad.autodiff.backprop import UnconnectedGradients, _aggregate
 from flowgrad.ops.array_ops import ones_like, reshape, stack, zeros, zeros_like
 from flowgrad.ops.state_ops import RefVariable, Variable
 from flowgrad.autodiff.vectorized_jacobians import static_dims
+from flowgrad.framework.type_hints import TensorLike
 
 _log = logging.getLogger("flowgrad")
 
@@ -193,7 +194,7 @@ class GradientTape:
         self._clear()
         self._resume()
 
-    def watch(self, tensor: Any) -> None:
+    def watch(self, tensor: TensorLike) -> None:
         """Makes the tape track ``tensor`` (a tensor, variable or a structure of them)."""
         for t in nest.flatten(tensor):
             t = _resource_variable(t)
@@ -255,7 +256,7 @@ class GradientTape:
             self._clear()
             self._consumed = True
 
-    def gradient(self, target: Any, sources: Any, output_gradients: Any = None,
+    def gradient(self, target: Any, sources: Any, output_gradients: TensorLike | None = None,
                  unconnected_gradients: Any = UnconnectedGradients.NONE) -> Any:
         """The gradient of (the sum of) ``target`` with respect to each of ``sources``.
 

@@ -20,6 +20,7 @@ from flowgrad.autodiff.backprop import UnconnectedGradients
 from flowgrad.ops import array_ops
 from flowgrad.autodiff.pfor.vectorize import (Batch, batch_seeds, batched_gradients, seeds,
                                      vectorize_ops, warn_looped)
+from flowgrad.framework.type_hints import TensorLike
 
 
 def static_dims(t: Any, what: str) -> tuple:
@@ -91,7 +92,7 @@ def batch_jacobian(tape: Any, target: Any, source: Any,
     return _finish(g, source, (t_shape[0],) + t_shape[1:] + s_shape[1:], unconnected)
 
 
-def vectorized_map(fn: Callable, elems: Any, fallback_to_while_loop: bool = True,
+def vectorized_map(fn: Callable, elems: TensorLike, fallback_to_while_loop: bool = True,
                    warn: bool = True) -> Any:
     """``fn`` applied to each slice of ``elems`` along axis 0, run once for the whole batch.
 

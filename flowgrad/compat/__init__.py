@@ -10,6 +10,7 @@ from collections.abc import Iterator
 from typing import Any
 
 import numpy as np
+from flowgrad.framework.type_hints import AxisLike, ShapeLike
 
 #: The types TensorFlow treats as bytes or text, integers, reals and complex numbers.
 bytes_or_text_types = (bytes, str)
@@ -90,7 +91,7 @@ def path_to_str(path: Any) -> Any:
     return path
 
 
-def dimension_value(dimension: Any) -> int | None:
+def dimension_value(dimension: AxisLike) -> int | None:
     """The int (or None) of a ``Dimension`` or an int, as TensorFlow's helper.
 
     Args:
@@ -99,7 +100,7 @@ def dimension_value(dimension: Any) -> int | None:
     return getattr(dimension, "value", dimension)
 
 
-def dimension_at_index(shape: Any, index: int) -> Any:
+def dimension_at_index(shape: ShapeLike, index: int) -> Any:
     """The dimension at ``index`` of a TensorShape (None when its rank is unknown).
 
     Args:

@@ -4,9 +4,10 @@ from typing import Any
 
 from flowgrad.ops import sparse_reduce as _sparse_reduce
 from flowgrad.ops.sparse_tensor import SparseTensor
+from flowgrad.framework.type_hints import AxisLike
 
 
-def reduce_max(sp_input: SparseTensor, axis: Any = None, keepdims: bool | None = None,
+def reduce_max(sp_input: SparseTensor, axis: AxisLike = None, keepdims: bool | None = None,
                reduction_axes: Any = None, keep_dims: bool | None = None) -> Any:
     """``tf.sparse.reduce_max`` with TensorFlow 1's deprecated argument names.
 

@@ -8,6 +8,7 @@ from typing import Any
 from flowgrad.framework import dtypes as _dtypes
 from flowgrad.ops import string_ops as _v2
 from flowgrad.ops.string_ops import split_to_sparse as _split_to_sparse
+from flowgrad.framework.type_hints import AxisLike, DTypeLike
 
 
 def split(input: Any = None, sep: Any = None, maxsplit: int = -1,  # noqa: A002 - TF's names
@@ -32,9 +33,9 @@ def split(input: Any = None, sep: Any = None, maxsplit: int = -1,  # noqa: A002 
     return _split_to_sparse(value, sep, maxsplit, name)
 
 
-def reduce_join(inputs: Any, axis: Any = None, keep_dims: Any = None, separator: str = "",
-                name: str | None = None, reduction_indices: Any = None,
-                keepdims: Any = None) -> Any:
+def reduce_join(inputs: Any, axis: AxisLike = None, keep_dims: bool | None = None,
+                separator: str = "", name: str | None = None, reduction_indices: AxisLike = None,
+                keepdims: bool | None = None) -> Any:
     """TF1's ``tf.strings.reduce_join`` (``keep_dims``/``reduction_indices`` accepted).
 
     Args:
@@ -51,7 +52,7 @@ def reduce_join(inputs: Any, axis: Any = None, keep_dims: Any = None, separator:
     return _v2.reduce_join(inputs, axis, keep, separator, name)
 
 
-def to_number(string_tensor: Any = None, out_type: Any = _dtypes.float32,
+def to_number(string_tensor: Any = None, out_type: DTypeLike = _dtypes.float32,
               name: str | None = None, input: Any = None) -> Any:  # noqa: A002
     """TF1's ``tf.strings.to_number`` (``string_tensor`` or ``input``).
 

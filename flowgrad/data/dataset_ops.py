@@ -37,6 +37,7 @@ from flowgrad.ops import file_io
 from flowgrad.ops.ragged_tensor import RaggedTensor
 from flowgrad.ops.random_ops import get_seed
 from flowgrad.ops.sparse_tensor import SparseTensor
+from flowgrad.framework.type_hints import DTypeLike, TensorLike
 
 AUTOTUNE = -1
 INFINITE = -1       # cardinality of an infinite dataset
@@ -131,7 +132,7 @@ class Dataset(structure.ElementStructure, DatasetV2):
 
     # -- sources ---------------------------------------------------------------------------
     @staticmethod
-    def from_tensor_slices(tensors: Any, name: str | None = None) -> Dataset:
+    def from_tensor_slices(tensors: TensorLike, name: str | None = None) -> Dataset:
         """One element per index of the components' (shared) first dimension.
 
         Example:
@@ -143,7 +144,7 @@ class Dataset(structure.ElementStructure, DatasetV2):
         return _TensorSliceDataset(tensors)
 
     @staticmethod
-    def from_tensors(tensors: Any, name: str | None = None) -> Dataset:
+    def from_tensors(tensors: TensorLike, name: str | None = None) -> Dataset:
         """A dataset of the single element ``tensors``."""
         return _TensorDataset(tensors)
 
@@ -170,7 +171,8 @@ class Dataset(structure.ElementStructure, DatasetV2):
         return ds.shuffle(len(names), seed) if shuffle is None or shuffle else ds
 
     @staticmethod
-    def range(*args: Any, output_type: Any = dtypes.int64, name: str | None = None) -> Dataset:
+    def range(*args: Any, output_type: DTypeLike = dtypes.int64,
+              name: str | None = None) -> Dataset:
         """``range(stop)``, ``range(start, stop[, step])`` as scalars of ``output_type``."""
         return _RangeDataset(args, output_type)
 
@@ -193,7 +195,7 @@ class Dataset(structure.ElementStructure, DatasetV2):
         return _ZipDataset(datasets)
 
     # -- transformations -------------------------------------------------------------------
-    def map(self, map_func: Callable, num_parallel_calls: Any = None,
+    def map(self, map_func: Callable, num_parallel_calls: int | None = None,
             deterministic: Any = None, name: str | None = None) -> Dataset:
         """``map_func`` applied to each element (traced once into a graph)."""
         return _MapDataset(self, map_func)
@@ -203,7 +205,7 @@ class Dataset(structure.ElementStructure, DatasetV2):
         return _InterleaveDataset(self, map_func, 1, 1)
 
     def interleave(self, map_func: Callable, cycle_length: int | None = None,
-                   block_length: int | None = None, num_parallel_calls: Any = None,
+                   block_length: int | None = None, num_parallel_calls: int | None = None,
                    deterministic: Any = None, name: str | None = None) -> Dataset:
         """The datasets ``map_func`` makes of ``cycle_length`` elements at a time, taken
         ``block_length`` elements from each in turn (a finished one is replaced by the next)."""
@@ -217,13 +219,15 @@ class Dataset(structure.ElementStructure, DatasetV2):
         """The elements for which ``predicate`` gives True."""
         return _FilterDataset(self, predicate)
 
-    def batch(self, batch_size: int, drop_remainder: bool = False, num_parallel_calls: Any = None,
-              deterministic: Any = None, name: str | None = None) -> Dataset:
+    def batch(self, batch_size: int, drop_remainder: bool = False,
+              num_parallel_calls: int | None = None, deterministic: Any = None,
+              name: str | None = None) -> Dataset:
         """Consecutive elements stacked into batches (the last one smaller unless dropped)."""
         return _BatchDataset(self, batch_size, drop_remainder)
 
     def ragged_batch(self, batch_size: int, drop_remainder: bool = False,
-                     row_splits_dtype: Any = dtypes.int64, name: str | None = None) -> Dataset:
+                     row_splits_dtype: DTypeLike = dtypes.int64,
+                     name: str | None = None) -> Dataset:
         """Batches in which elements of rank >= 1 (of any first dimension) become
         RaggedTensors (``tf.data.experimental.dense_to_ragged_batch``)."""
         return _RaggedBatchDataset(self, batch_size, drop_remainder, row_splits_dtype)
@@ -272,7 +276,7 @@ class Dataset(structure.ElementStructure, DatasetV2):
                                               "(currently index = %d)." % (num_shards - 1, index))
         return _SliceStepDataset(self, index, num_shards)
 
-    def prefetch(self, buffer_size: Any, name: str | None = None) -> Dataset:
+    def prefetch(self, buffer_size: int | None, name: str | None = None) -> Dataset:
         """Accepted for compatibility: elements are produced on demand."""
         return self
 

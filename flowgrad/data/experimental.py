@@ -12,13 +12,14 @@ from flowgrad.data.sampling import (_RandomDataset, assert_cardinality,
 from flowgrad.data.sampling import counter as Counter  # noqa: N812 - TensorFlow's name
 from flowgrad.data.options import (AutoShardPolicy, DistributeOptions,  # noqa: F401
                                    ExternalStatePolicy, OptimizationOptions, ThreadingOptions)
+from flowgrad.framework.type_hints import DTypeLike
 
 INFINITE_CARDINALITY = INFINITE
 UNKNOWN_CARDINALITY = UNKNOWN
 
 
 def dense_to_ragged_batch(batch_size: int, drop_remainder: bool = False,
-                          row_splits_dtype: Any = dtypes.int64) -> Callable:
+                          row_splits_dtype: DTypeLike = dtypes.int64) -> Callable:
     """A transformation for ``Dataset.apply``: ``dataset.ragged_batch(...)``.
 
     Args:
@@ -42,7 +43,7 @@ class RandomDataset(_RandomDataset):
         name: Accepted for TensorFlow's signature.
     """
 
-    def __init__(self, seed: Any = None, rerandomize_each_iteration: Any = None,
+    def __init__(self, seed: int | None = None, rerandomize_each_iteration: Any = None,
                  name: str | None = None):
         super().__init__(seed, rerandomize_each_iteration)
 

@@ -99,8 +99,9 @@ class TFRecordDataset(_FileReaderDataset):
         DataLossError: (when iterated) a damaged record, naming the file.
     """
 
-    def __init__(self, filenames: Any, compression_type: Any = None, buffer_size: Any = None,
-                 num_parallel_reads: Any = None, name: str | None = None):
+    def __init__(self, filenames: Any, compression_type: str | None = None,
+                 buffer_size: int | None = None, num_parallel_reads: int | None = None,
+                 name: str | None = None):
         kind = _compression(compression_type)
         super().__init__(filenames, num_parallel_reads, lambda p: iterate_records(p, kind))
 
@@ -116,8 +117,9 @@ class TextLineDataset(_FileReaderDataset):
         name: accepted for TensorFlow's signature.
     """
 
-    def __init__(self, filenames: Any, compression_type: Any = None, buffer_size: Any = None,
-                 num_parallel_reads: Any = None, name: str | None = None):
+    def __init__(self, filenames: Any, compression_type: str | None = None,
+                 buffer_size: int | None = None, num_parallel_reads: int | None = None,
+                 name: str | None = None):
         kind = _compression(compression_type)
         super().__init__(filenames, num_parallel_reads, lambda p: _lines(p, kind))
 
@@ -141,8 +143,8 @@ class FixedLengthRecordDataset(_FileReaderDataset):
     """
 
     def __init__(self, filenames: Any, record_bytes: int, header_bytes: int | None = None,
-                 footer_bytes: int | None = None, buffer_size: Any = None,
-                 compression_type: Any = None, num_parallel_reads: Any = None,
+                 footer_bytes: int | None = None, buffer_size: int | None = None,
+                 compression_type: str | None = None, num_parallel_reads: int | None = None,
                  name: str | None = None):
         size, head, foot = int(record_bytes), int(header_bytes or 0), int(footer_bytes or 0)
         if size <= 0 or head < 0 or foot < 0:
@@ -191,8 +193,8 @@ class CsvDataset(Dataset):
         exclude_cols: the columns not to return (instead of ``select_cols``).
     """
 
-    def __init__(self, filenames: Any, record_defaults: Any, compression_type: Any = None,
-                 buffer_size: Any = None, header: bool = False, field_delim: str = ",",
+    def __init__(self, filenames: Any, record_defaults: Any, compression_type: str | None = None,
+                 buffer_size: int | None = None, header: bool = False, field_delim: str = ",",
                  use_quote_delim: bool = True, na_value: str = "", select_cols: Any = None,
                  exclude_cols: Any = None, name: str | None = None):
         defaults = csv_ops.record_default_tensors(
@@ -279,9 +281,9 @@ def make_csv_dataset(file_pattern: Any, batch_size: int, column_names: Any = Non
                      use_quote_delim: bool = True, na_value: str = "", header: bool = True,
                      num_epochs: int | None = None, shuffle: bool = True,
                      shuffle_buffer_size: int = 10000, shuffle_seed: int | None = None,
-                     prefetch_buffer_size: Any = None, num_parallel_reads: Any = None,
+                     prefetch_buffer_size: Any = None, num_parallel_reads: int | None = None,
                      sloppy: bool = False, num_rows_for_inference: int = 100,
-                     compression_type: Any = None, ignore_errors: bool = False,
+                     compression_type: str | None = None, ignore_errors: bool = False,
                      encoding: str = "utf-8") -> Dataset:
     """Batches of CSV records as (features dict, label) pairs, as TensorFlow's
     ``tf.data.experimental.make_csv_dataset``: column names from the header, column types
@@ -402,7 +404,7 @@ class TFRecordWriter:
         compression_type: "" (none), "ZLIB" or "GZIP".
     """
 
-    def __init__(self, filename: Any, compression_type: Any = None):
+    def __init__(self, filename: str, compression_type: str | None = None):
         self._filename = filename
         self._kind = _compression(compression_type)
 

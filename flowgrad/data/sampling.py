@@ -27,6 +27,7 @@ from flowgrad.ops.random_ops import get_seed
 from flowgrad.ops.shape_ops import expand_dims, squeeze
 from flowgrad.ops.stateless_random_ops import stateless_categorical
 from flowgrad.runtime.function import TensorSpec
+from flowgrad.framework.type_hints import DTypeLike
 
 
 class _RandomDataset(Dataset):
@@ -135,7 +136,7 @@ def _compatible(a: Any, b: Any) -> bool:
         getattr(x, "dtype", None) == getattr(y, "dtype", None) for x, y in zip(fa, fb))
 
 
-def random(seed: Any = None, rerandomize_each_iteration: Any = None,
+def random(seed: int | None = None, rerandomize_each_iteration: Any = None,
            name: str | None = None) -> Dataset:
     """An endless dataset of pseudorandom int64 scalars (uint32 values), TensorFlow's
     ``Dataset.random``.
@@ -151,7 +152,7 @@ def random(seed: Any = None, rerandomize_each_iteration: Any = None,
     return _RandomDataset(seed, rerandomize_each_iteration)
 
 
-def counter(start: Any = 0, step: Any = 1, dtype: Any = dtypes.int64,
+def counter(start: Any = 0, step: Any = 1, dtype: DTypeLike = dtypes.int64,
             name: str | None = None) -> Dataset:
     """An endless dataset counting ``start``, ``start + step``, ... (``tf.data.experimental.
     Counter``, ``Dataset.counter``).
@@ -199,7 +200,7 @@ def choose_from_datasets(datasets: Any, choice_dataset: Any,
     return _DirectedInterleaveDataset(choice_dataset, datasets, stop_on_empty_dataset)
 
 
-def sample_from_datasets(datasets: Any, weights: Any = None, seed: Any = None,
+def sample_from_datasets(datasets: Any, weights: Any = None, seed: int | None = None,
                          stop_on_empty_dataset: bool = False,
                          rerandomize_each_iteration: Any = None) -> Dataset:
     """Elements of ``datasets`` drawn at random with probabilities ``weights``.

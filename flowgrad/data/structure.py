@@ -20,6 +20,7 @@ from flowgrad.framework.composite_tensor import TypeSpec
 from flowgrad.runtime.function import TensorSpec
 from flowgrad.ops.ragged_tensor import RaggedTensor
 from flowgrad.ops.sparse_tensor import SparseTensor
+from flowgrad.framework.type_hints import DTypeLike, ShapeLike
 
 
 class ElementStructure:
@@ -69,7 +70,7 @@ def flatten(structure: Any) -> list:
     return [x.value if isinstance(x, _Leaf) else x for x in nest.flatten(structure)]
 
 
-def to_array(value: Any, dtype: Any = None) -> np.ndarray:
+def to_array(value: Any, dtype: DTypeLike | None = None) -> np.ndarray:
     """A component as a NumPy array with TensorFlow's dtype rules."""
     if hasattr(value, "_as_tensor") and not isinstance(value, TensorBase):
         value = value._as_tensor()
@@ -93,7 +94,7 @@ class SparseTensorSpec(TypeSpec):
         dtype: the values' dtype.
     """
 
-    def __init__(self, shape: Any = None, dtype: Any = dtypes.float32):
+    def __init__(self, shape: ShapeLike = None, dtype: DTypeLike = dtypes.float32):
         self._shape = as_shape(shape)
         self._dtype = dtypes.as_dtype(dtype)
 
@@ -150,8 +151,8 @@ class RaggedTensorSpec(TypeSpec):
         flat_values_spec: unused (TensorFlow's argument, accepted for the signature).
     """
 
-    def __init__(self, shape: Any = None, dtype: Any = dtypes.float32,
-                 ragged_rank: int | None = None, row_splits_dtype: Any = dtypes.int64,
+    def __init__(self, shape: ShapeLike = None, dtype: DTypeLike = dtypes.float32,
+                 ragged_rank: int | None = None, row_splits_dtype: DTypeLike = dtypes.int64,
                  flat_values_spec: Any = None):
         self._shape = as_shape(shape)
         self._dtype = dtypes.as_dtype(dtype)

@@ -55,6 +55,7 @@ from typing import Any, BinaryIO, NamedTuple
 import numpy as np
 
 from flowgrad.datasets.download import download
+from flowgrad.framework.type_hints import DTypeLike, TensorLike
 
 __all__ = [
     "CONTENT_SHA256",
@@ -281,8 +282,8 @@ class DataSet:
         seed: The seed of the split's own shuffling RandomState; NumPy's global one when None.
     """
 
-    def __init__(self, images: Any, labels: Any, fake_data: bool = False,
-                 one_hot: bool = False, dtype: Any = np.float32, reshape: bool = True,
+    def __init__(self, images: TensorLike, labels: TensorLike, fake_data: bool = False,
+                 one_hot: bool = False, dtype: DTypeLike = np.float32, reshape: bool = True,
                  seed: int | None = None) -> None:
         np_dtype = _image_dtype(dtype)
         self._rng = np.random.RandomState(seed) if seed is not None else None
@@ -624,7 +625,7 @@ def load_arrays(sample: bool | None = None) -> tuple:
 
 
 def read_data_sets(train_dir: str | os.PathLike[str] | None = None, one_hot: bool = False,
-                   dtype: Any = np.float32, reshape: bool = True, validation_size: int = 5000,
+                   dtype: DTypeLike = np.float32, reshape: bool = True, validation_size: int = 5000,
                    seed: int | None = None, source_url: str | None = None, *,
                    fake_data: bool = False, verify: bool = True,
                    sample: bool | None = None) -> Datasets:

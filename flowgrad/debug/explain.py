@@ -19,6 +19,7 @@ from flowgrad.debug._where import created_at, where
 from flowgrad.framework import dtypes, hooks
 from flowgrad.framework.graph_walk import ancestors
 from flowgrad.framework.registry import gradient_function
+from flowgrad.framework.type_hints import TensorLike
 
 # Kinds of explanation (GradientExplanation.kind).
 CONNECTED = "connected"        # the gradient is not None
@@ -42,7 +43,7 @@ class Blocker:
 
     __slots__ = ("kind", "op", "tensor")
 
-    def __init__(self, kind: str, op: Any, tensor: Any = None):
+    def __init__(self, kind: str, op: Any, tensor: TensorLike | None = None):
         self.kind = kind
         self.op = op           # the blocking op (for INTEGER: the producer of ``tensor``)
         self.tensor = tensor   # the non-differentiable tensor (INTEGER only)
@@ -471,7 +472,8 @@ def _same_value(a: Any, b: Any) -> bool:
 # Public API
 
 
-def explain_gradient(ys: Any, xs: Any, stop_gradients: Any = None, tape: Any = None) -> list:
+def explain_gradient(ys: TensorLike, xs: TensorLike, stop_gradients: TensorLike | None = None,
+                     tape: Any = None) -> list:
     """For each x, a GradientExplanation of why d(sum ys)/dx is or is not None.
 
     Graph mode: ``ys`` and ``xs`` as for ``tf.gradients`` (tensors or variables),
@@ -522,7 +524,7 @@ def _explain_tape_any(tape: Any, ys: list, x: Any) -> GradientExplanation:
     return next((e for e in explanations if e.kind == CONNECTED), explanations[0])
 
 
-def explain_no_gradients(loss: Any, var_list: Any, stop_gradients: Any = None) -> str:
+def explain_no_gradients(loss: Any, var_list: Any, stop_gradients: TensorLike | None = None) -> str:
     """The explanations for an optimizer's "No gradients provided" error, one per variable.
 
     Meant to be appended to that ValueError's message (TensorFlow's text stays the

@@ -13,6 +13,7 @@ from flowgrad.debug._where import where
 from flowgrad.framework import dtypes
 from flowgrad.framework.graph import Operation, get_default_graph
 from flowgrad.framework.registry import gradient_function
+from flowgrad.framework.type_hints import TensorLike
 
 _SOURCE_TYPES = ("Placeholder", "PlaceholderWithDefault", "VariableV2", "Const")
 
@@ -54,7 +55,7 @@ def _needed(targets: list) -> set:
     return PlanCompiler.prune(targets, {})
 
 
-def to_dot(graph: Any = None, fetches: Any = None, stop_gradients: Any = None,
+def to_dot(graph: Any = None, fetches: Any = None, stop_gradients: TensorLike | None = None,
            include_gradients: bool = True, name: str = "flowgrad") -> str:
     """The graph (or the part ``fetches`` need) as Graphviz DOT source.
 

@@ -12,6 +12,7 @@ from flowgrad.framework.op_call import apply_op
 from flowgrad.framework.registry import defop
 from flowgrad.framework.shape_rules import unary
 from flowgrad.ops.array_ops import _as_value
+from flowgrad.framework.type_hints import TensorLike
 
 
 def _check_numerics_kernel(x: Any, *, message: str) -> Any:
@@ -39,7 +40,7 @@ def _check_numerics_grad(op: Any, grad: Any) -> Any:
                                 "gradient. %s" % op.get_attr("message"))
 
 
-def check_numerics(tensor: Any, message: str, name: str | None = None) -> Any:
+def check_numerics(tensor: TensorLike, message: str, name: str | None = None) -> Any:
     """``tensor`` unchanged; running it raises InvalidArgumentError if it holds NaN or Inf.
 
     The gradient passes through, checked the same way.

@@ -10,6 +10,7 @@ from __future__ import annotations
 import logging as _logging
 import sys
 from typing import Any
+from flowgrad.framework.type_hints import TensorLike
 
 DEBUG = _logging.DEBUG
 INFO = _logging.INFO
@@ -37,7 +38,7 @@ def get_logger() -> _logging.Logger:
     return logger
 
 
-def log(level: int, msg: Any, *args: Any, **kwargs: Any) -> None:
+def log(level: int, msg: str, *args: Any, **kwargs: Any) -> None:
     """Logs ``msg % args`` at ``level``.
 
     Args:
@@ -49,7 +50,7 @@ def log(level: int, msg: Any, *args: Any, **kwargs: Any) -> None:
     get_logger().log(level, msg, *args, **kwargs)
 
 
-def debug(msg: Any, *args: Any, **kwargs: Any) -> None:
+def debug(msg: str, *args: Any, **kwargs: Any) -> None:
     """Logs at DEBUG.
 
     Args:
@@ -60,7 +61,7 @@ def debug(msg: Any, *args: Any, **kwargs: Any) -> None:
     get_logger().debug(msg, *args, **kwargs)
 
 
-def info(msg: Any, *args: Any, **kwargs: Any) -> None:
+def info(msg: str, *args: Any, **kwargs: Any) -> None:
     """Logs at INFO.
 
     Args:
@@ -71,7 +72,7 @@ def info(msg: Any, *args: Any, **kwargs: Any) -> None:
     get_logger().info(msg, *args, **kwargs)
 
 
-def warning(msg: Any, *args: Any, **kwargs: Any) -> None:
+def warning(msg: str, *args: Any, **kwargs: Any) -> None:
     """Logs at WARNING.
 
     Args:
@@ -85,7 +86,7 @@ def warning(msg: Any, *args: Any, **kwargs: Any) -> None:
 warn = warning
 
 
-def error(msg: Any, *args: Any, **kwargs: Any) -> None:
+def error(msg: str, *args: Any, **kwargs: Any) -> None:
     """Logs at ERROR.
 
     Args:
@@ -96,7 +97,7 @@ def error(msg: Any, *args: Any, **kwargs: Any) -> None:
     get_logger().error(msg, *args, **kwargs)
 
 
-def fatal(msg: Any, *args: Any, **kwargs: Any) -> None:
+def fatal(msg: str, *args: Any, **kwargs: Any) -> None:
     """Logs at FATAL (CRITICAL); as in TensorFlow's Python logger, the program goes on.
 
     Args:
@@ -107,7 +108,7 @@ def fatal(msg: Any, *args: Any, **kwargs: Any) -> None:
     get_logger().fatal(msg, *args, **kwargs)
 
 
-def vlog(level: int, msg: Any, *args: Any, **kwargs: Any) -> None:
+def vlog(level: int, msg: str, *args: Any, **kwargs: Any) -> None:
     """Logs at ``level`` (TensorFlow's verbose-log levels are plain logging levels).
 
     Args:
@@ -119,7 +120,7 @@ def vlog(level: int, msg: Any, *args: Any, **kwargs: Any) -> None:
     get_logger().log(level, msg, *args, **kwargs)
 
 
-def log_every_n(level: int, msg: Any, n: int, *args: Any) -> None:
+def log_every_n(level: int, msg: str, n: int, *args: Any) -> None:
     """Logs ``msg`` on the first call from this place and every ``n``-th call after it.
 
     Args:
@@ -136,7 +137,7 @@ def log_every_n(level: int, msg: Any, n: int, *args: Any) -> None:
         get_logger().log(level, msg, *args)
 
 
-def log_first_n(level: int, msg: Any, n: int, *args: Any) -> None:
+def log_first_n(level: int, msg: str, n: int, *args: Any) -> None:
     """Logs ``msg`` on the first ``n`` calls from this place.
 
     Args:
@@ -153,7 +154,7 @@ def log_first_n(level: int, msg: Any, n: int, *args: Any) -> None:
         get_logger().log(level, msg, *args)
 
 
-def log_if(level: int, msg: Any, condition: Any, *args: Any) -> None:
+def log_if(level: int, msg: str, condition: TensorLike, *args: Any) -> None:
     """Logs ``msg`` when ``condition`` holds.
 
     Args:

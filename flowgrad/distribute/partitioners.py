@@ -7,6 +7,7 @@ from typing import Any
 
 from flowgrad.framework import dtypes
 from flowgrad.framework.tensor_shape import TensorShape, as_shape
+from flowgrad.framework.type_hints import DTypeLike
 
 
 def _element_size(dtype: Any, bytes_per_string: int) -> int:
@@ -18,7 +19,7 @@ class Partitioner:
     """A callable ``partitioner(shape, dtype, axis=0)`` returning the number of shards
     on each axis (``tf.distribute.experimental.partitioners.Partitioner``)."""
 
-    def __call__(self, shape: TensorShape, dtype: Any, axis: int = 0) -> list:
+    def __call__(self, shape: TensorShape, dtype: DTypeLike, axis: int = 0) -> list:
         raise NotImplementedError
 
 
@@ -35,7 +36,7 @@ class FixedShardsPartitioner(Partitioner):
                              % (num_shards,))
         self._num_shards = num_shards
 
-    def __call__(self, shape: TensorShape, dtype: Any, axis: int = 0) -> list:
+    def __call__(self, shape: TensorShape, dtype: DTypeLike, axis: int = 0) -> list:
         shape = as_shape(shape)
         result = [1] * len(shape)
         result[axis] = min(self._num_shards, shape.as_list()[axis])
@@ -66,7 +67,7 @@ class MinSizePartitioner(Partitioner):
         self._max_shards = max_shards
         self._bytes_per_string = bytes_per_string
 
-    def __call__(self, shape: TensorShape, dtype: Any, axis: int = 0) -> list:
+    def __call__(self, shape: TensorShape, dtype: DTypeLike, axis: int = 0) -> list:
         shape = as_shape(shape)
         if axis >= len(shape):
             raise ValueError("Cannot partition variable along axis %d when shape is only %s"
@@ -99,7 +100,7 @@ class MaxSizePartitioner(Partitioner):
         self._max_shards = max_shards
         self._bytes_per_string = bytes_per_string
 
-    def __call__(self, shape: TensorShape, dtype: Any, axis: int = 0) -> list:
+    def __call__(self, shape: TensorShape, dtype: DTypeLike, axis: int = 0) -> list:
         shape = as_shape(shape)
         if not shape.is_fully_defined():
             raise ValueError("shape is not fully defined: %s" % (shape,))

@@ -5,6 +5,7 @@ from __future__ import annotations
 import itertools
 from collections.abc import Callable
 from typing import Any
+from flowgrad.framework.type_hints import TensorLike
 
 
 class PerWorkerValues:
@@ -29,7 +30,7 @@ class PerWorkerDataset:
       dataset_fn: the function that makes the dataset.
     """
 
-    def __init__(self, coordinator: Any, key: int, ref: Any,
+    def __init__(self, coordinator: Any, key: int, ref: TensorLike,
                  dataset_fn: Callable):
         self._coordinator = coordinator
         self._key = key

@@ -15,9 +15,10 @@ from flowgrad.ops.math_ops import cast, greater, less, log, log1p, sigmoid
 from flowgrad.ops.nn_impl import sigmoid_cross_entropy_with_logits_v2
 from flowgrad.ops.nn_ops import softplus
 from flowgrad.ops.random_ops import random_uniform
+from flowgrad.framework.type_hints import DTypeLike, TensorLike
 
 
-def logits_and_probs(logits: Any, probs: Any, family: str, validate_args: bool,
+def logits_and_probs(logits: TensorLike, probs: TensorLike, family: str, validate_args: bool,
                      multidimensional: bool = False) -> tuple:
     """(logits, probs), one given and the other derived from it."""
     if (logits is None) == (probs is None):
@@ -44,9 +45,9 @@ class Bernoulli(Distribution):
         name: The name scope of the distribution's ops.
     """
 
-    def __init__(self, logits: Any = None, probs: Any = None, dtype: Any = dtypes.int32,
-                 validate_args: bool = False, allow_nan_stats: bool = True,
-                 name: str = "Bernoulli"):
+    def __init__(self, logits: TensorLike | None = None, probs: TensorLike | None = None,
+                 dtype: DTypeLike = dtypes.int32, validate_args: bool = False,
+                 allow_nan_stats: bool = True, name: str = "Bernoulli"):
         parameters = dict(locals())
         with init_name_scope(name, [logits, probs]) as scope:
             self._logits, self._probs = logits_and_probs(logits, probs, "Bernoulli",

@@ -16,6 +16,7 @@ from flowgrad.ops.array_ops import (expand_dims, identity, ones, ones_like, resh
 from flowgrad.ops.math_ops import argmax, cast, log, reduce_sum
 from flowgrad.ops.nn_ops import log_softmax, softmax, sparse_softmax_cross_entropy_with_logits
 from flowgrad.ops.random_ops import multinomial
+from flowgrad.framework.type_hints import DTypeLike, TensorLike
 
 
 class Categorical(Distribution):
@@ -30,9 +31,9 @@ class Categorical(Distribution):
         name: The name scope of the distribution's ops.
     """
 
-    def __init__(self, logits: Any = None, probs: Any = None, dtype: Any = dtypes.int32,
-                 validate_args: bool = False, allow_nan_stats: bool = True,
-                 name: str = "Categorical"):
+    def __init__(self, logits: TensorLike | None = None, probs: TensorLike | None = None,
+                 dtype: DTypeLike = dtypes.int32, validate_args: bool = False,
+                 allow_nan_stats: bool = True, name: str = "Categorical"):
         parameters = dict(locals())
         with init_name_scope(name, [logits, probs]) as scope:
             self._logits, self._probs = logits_and_probs(logits, probs, "Categorical",

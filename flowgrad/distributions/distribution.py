@@ -23,6 +23,7 @@ from flowgrad.framework.tensor_shape import TensorShape, broadcast_shapes
 from flowgrad.ops.array_ops import concat, identity, reshape, shape, slice
 from flowgrad.ops.math_ops import exp, log
 from flowgrad.ops.script_ops import numpy_function
+from flowgrad.framework.type_hints import DTypeLike
 
 
 class ReparameterizationType:
@@ -71,7 +72,7 @@ def assert_positive(x: Any, what: str) -> Any:
 class Distribution:
     """A batch of probability distributions with sample, log_prob, entropy, statistics."""
 
-    def __init__(self, dtype: Any, reparameterization_type: ReparameterizationType,
+    def __init__(self, dtype: DTypeLike, reparameterization_type: ReparameterizationType,
                  validate_args: bool, allow_nan_stats: bool, parameters: dict | None = None,
                  graph_parents: list | None = None, name: str | None = None):
         self._dtype = dtype

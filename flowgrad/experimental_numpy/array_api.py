@@ -19,6 +19,7 @@ from flowgrad.ops import elementwise_ops
 from flowgrad.ops.cast_ops import cast
 from flowgrad.ops.sequence_ops import linspace as _tf_linspace
 from flowgrad.ops.complex_ops import imag as _tf_imag, real as _tf_real
+from flowgrad.framework.type_hints import AxisLike, DTypeLike, ShapeLike, TensorLike
 
 newaxis = None
 ndarray = TensorBase
@@ -40,7 +41,8 @@ def _as_dtype(dtype: Any) -> dtypes.DType:
     return dc.result_type(dtype)
 
 
-def array(val: Any, dtype: Any = None, copy: bool = True, ndmin: int = 0) -> TensorBase:
+def array(val: Any, dtype: DTypeLike | None = None, copy: bool = True,
+          ndmin: int = 0) -> TensorBase:
     """A tensor of ``val``, as ``np.array``: Python floats become float64 (float32 with
     ``prefer_float32``), Python ints int64, and ``dtype`` casts as NumPy does.
 
@@ -78,7 +80,7 @@ def _dims(x: TensorBase) -> Any:
     return shape_ops.shape(x)
 
 
-def asarray(a: Any, dtype: Any = None) -> TensorBase:
+def asarray(a: Any, dtype: DTypeLike | None = None) -> TensorBase:
     """``a`` as a tensor (no cast when it is one of ``dtype`` already), as ``np.asarray``.
 
     Args:
@@ -121,7 +123,7 @@ def _creation_dtype(dtype: Any) -> dtypes.DType:
     return _as_dtype(float if dtype is None else dtype)
 
 
-def zeros(shape: Any, dtype: Any = float) -> TensorBase:
+def zeros(shape: ShapeLike, dtype: DTypeLike = float) -> TensorBase:
     """An array of zeros, as ``np.zeros`` (float64 by default).
 
     Args:
@@ -134,7 +136,7 @@ def zeros(shape: Any, dtype: Any = float) -> TensorBase:
     return fill_ops.zeros(_shape_arg(shape), _creation_dtype(dtype))
 
 
-def ones(shape: Any, dtype: Any = float) -> TensorBase:
+def ones(shape: ShapeLike, dtype: DTypeLike = float) -> TensorBase:
     """An array of ones, as ``np.ones`` (float64 by default).
 
     Args:
@@ -147,7 +149,7 @@ def ones(shape: Any, dtype: Any = float) -> TensorBase:
     return fill_ops.ones(_shape_arg(shape), _creation_dtype(dtype))
 
 
-def empty(shape: Any, dtype: Any = float) -> TensorBase:
+def empty(shape: ShapeLike, dtype: DTypeLike = float) -> TensorBase:
     """An array of ``shape`` (zeros: tensors have no uninitialised memory), as ``np.empty``.
 
     Args:
@@ -160,7 +162,7 @@ def empty(shape: Any, dtype: Any = float) -> TensorBase:
     return zeros(shape, dtype)
 
 
-def full(shape: Any, fill_value: Any, dtype: Any = None) -> TensorBase:
+def full(shape: ShapeLike, fill_value: Any, dtype: DTypeLike | None = None) -> TensorBase:
     """An array of ``shape`` filled with ``fill_value``, as ``np.full``.
 
     Args:
@@ -180,7 +182,7 @@ def _like(a: Any, dtype: Any) -> tuple:
     return a, (a.dtype.base_dtype if dtype is None else _as_dtype(dtype))
 
 
-def zeros_like(a: Any, dtype: Any = None) -> TensorBase:
+def zeros_like(a: Any, dtype: DTypeLike | None = None) -> TensorBase:
     """Zeros of ``a``'s shape (and dtype unless ``dtype``), as ``np.zeros_like``.
 
     Args:
@@ -194,7 +196,7 @@ def zeros_like(a: Any, dtype: Any = None) -> TensorBase:
     return fill_ops.zeros_like(a, dtype)
 
 
-def ones_like(a: Any, dtype: Any = None) -> TensorBase:
+def ones_like(a: Any, dtype: DTypeLike | None = None) -> TensorBase:
     """Ones of ``a``'s shape (and dtype unless ``dtype``), as ``np.ones_like``.
 
     Args:
@@ -211,7 +213,7 @@ def ones_like(a: Any, dtype: Any = None) -> TensorBase:
 empty_like = zeros_like
 
 
-def full_like(a: Any, fill_value: Any, dtype: Any = None) -> TensorBase:
+def full_like(a: Any, fill_value: Any, dtype: DTypeLike | None = None) -> TensorBase:
     """``fill_value`` in ``a``'s shape (and dtype unless ``dtype``), as ``np.full_like``.
 
     Args:
@@ -226,7 +228,8 @@ def full_like(a: Any, fill_value: Any, dtype: Any = None) -> TensorBase:
     return shape_ops.broadcast_to(asarray(fill_value, dtype), shape_ops.shape(a))
 
 
-def arange(start: Any, stop: Any = None, step: Any = 1, dtype: Any = None) -> TensorBase:
+def arange(start: Any, stop: Any = None, step: Any = 1,
+           dtype: DTypeLike | None = None) -> TensorBase:
     """Evenly spaced values in ``[start, stop)``, as ``np.arange``.
 
     Args:
@@ -255,7 +258,7 @@ def arange(start: Any, stop: Any = None, step: Any = 1, dtype: Any = None) -> Te
 
 
 def linspace(start: Any, stop: Any, num: int = 50, endpoint: bool = True,
-             retstep: bool = False, dtype: Any = float, axis: int = 0) -> Any:
+             retstep: bool = False, dtype: DTypeLike = float, axis: int = 0) -> Any:
     """``num`` evenly spaced values from ``start`` to ``stop``, as ``np.linspace``.
 
     Args:
@@ -311,7 +314,7 @@ def _as_float_operand(x: Any) -> Any:
 
 
 def logspace(start: Any, stop: Any, num: int = 50, endpoint: bool = True, base: float = 10.0,
-             dtype: Any = None, axis: int = 0) -> TensorBase:
+             dtype: DTypeLike | None = None, axis: int = 0) -> TensorBase:
     """``base`` to the powers of ``linspace(start, stop)``, as ``np.logspace``.
 
     Args:
@@ -332,8 +335,8 @@ def logspace(start: Any, stop: Any, num: int = 50, endpoint: bool = True, base: 
     return cast(result, _as_dtype(dtype)) if dtype else result
 
 
-def geomspace(start: Any, stop: Any, num: int = 50, endpoint: bool = True, dtype: Any = None,
-              axis: int = 0) -> TensorBase:
+def geomspace(start: Any, stop: Any, num: int = 50, endpoint: bool = True,
+              dtype: DTypeLike | None = None, axis: int = 0) -> TensorBase:
     """Numbers spaced evenly on a log scale from ``start`` to ``stop``, as ``np.geomspace``.
 
     Args:
@@ -361,7 +364,7 @@ def geomspace(start: Any, stop: Any, num: int = 50, endpoint: bool = True, dtype
     return cast(res, out)
 
 
-def eye(N: int, M: int | None = None, k: int = 0, dtype: Any = float) -> TensorBase:  # noqa: N803
+def eye(N: int, M: int | None = None, k: int = 0, dtype: DTypeLike = float) -> TensorBase:  # noqa: N803
     """A 2-D array with ones on the ``k``-th diagonal, as ``np.eye``.
 
     Args:
@@ -378,7 +381,7 @@ def eye(N: int, M: int | None = None, k: int = 0, dtype: Any = float) -> TensorB
     return constant(np.eye(N, m, k, dtype=dtype.as_numpy_dtype))
 
 
-def identity(n: int, dtype: Any = float) -> TensorBase:
+def identity(n: int, dtype: DTypeLike = float) -> TensorBase:
     """The ``n`` x ``n`` identity matrix, as ``np.identity``.
 
     Args:
@@ -391,7 +394,7 @@ def identity(n: int, dtype: Any = float) -> TensorBase:
     return eye(n, dtype=dtype)
 
 
-def tri(N: int, M: int | None = None, k: int = 0, dtype: Any = None) -> TensorBase:  # noqa: N803
+def tri(N: int, M: int | None = None, k: int = 0, dtype: DTypeLike | None = None) -> TensorBase:  # noqa: N803
     """Ones at and below the ``k``-th diagonal, as ``np.tri``.
 
     Args:
@@ -680,7 +683,7 @@ def flatten(a: Any, order: str = "C") -> TensorBase:
     return reshape(a, [-1], order)
 
 
-def transpose(a: Any, axes: Any = None) -> TensorBase:
+def transpose(a: Any, axes: AxisLike = None) -> TensorBase:
     """``a`` with its axes permuted (reversed by default), as ``np.transpose``.
 
     Args:
@@ -735,7 +738,7 @@ def moveaxis(a: Any, source: Any, destination: Any) -> TensorBase:
     return shape_ops.transpose(a, order)
 
 
-def expand_dims(a: Any, axis: Any) -> TensorBase:
+def expand_dims(a: Any, axis: AxisLike) -> TensorBase:
     """``a`` with a new axis of size one at ``axis``, as ``np.expand_dims``.
 
     Args:
@@ -754,7 +757,7 @@ def expand_dims(a: Any, axis: Any) -> TensorBase:
     return shape_ops.expand_dims(a, axis)
 
 
-def squeeze(a: Any, axis: Any = None) -> TensorBase:
+def squeeze(a: Any, axis: AxisLike = None) -> TensorBase:
     """``a`` without its axes of size one (or just ``axis``), as ``np.squeeze``.
 
     Args:
@@ -983,7 +986,7 @@ vsplit = _split_on(0, 2, "vsplit")
 dsplit = _split_on(2, 3, "dsplit")
 
 
-def flip(m: Any, axis: Any = None) -> TensorBase:
+def flip(m: Any, axis: AxisLike = None) -> TensorBase:
     """``m`` reversed along ``axis`` (all axes when None), as ``np.flip``.
 
     Args:
@@ -1048,7 +1051,7 @@ def rot90(m: Any, k: int = 1, axes: tuple = (0, 1)) -> TensorBase:
     return flip(swapaxes(m, a0, a1), a1)
 
 
-def roll(a: Any, shift: Any, axis: Any = None) -> TensorBase:
+def roll(a: Any, shift: Any, axis: AxisLike = None) -> TensorBase:
     """``a``'s elements shifted by ``shift`` along ``axis`` (of the flat array when None),
     as ``np.roll``.
 
@@ -1131,7 +1134,7 @@ def pad(array_: Any, pad_width: Any, mode: str = "constant", **kwargs: Any) -> T
 
 # ---- indexing ----
 
-def take(a: Any, indices: Any, axis: int | None = None, out: Any = None,
+def take(a: Any, indices: TensorLike, axis: int | None = None, out: Any = None,
          mode: str = "clip") -> TensorBase:
     """Elements of ``a`` at ``indices`` along ``axis``, as ``np.take`` (``clip`` and ``wrap``
     modes).
@@ -1165,7 +1168,7 @@ def take(a: Any, indices: Any, axis: int | None = None, out: Any = None,
     return indexing_ops.gather_v2(a, indices, axis=axis)
 
 
-def take_along_axis(arr: Any, indices: Any, axis: int | None) -> TensorBase:
+def take_along_axis(arr: Any, indices: TensorLike, axis: int | None) -> TensorBase:
     """``arr``'s elements picked by ``indices`` along ``axis``, as ``np.take_along_axis``
     (for ``argsort``'s and ``argmax``'s results).
 
@@ -1219,7 +1222,7 @@ def nonzero(a: Any) -> tuple:
     return tuple(shape_ops.unstack(where, a.shape.rank, axis=1))
 
 
-def where(condition: Any, x: Any = None, y: Any = None) -> Any:
+def where(condition: TensorLike, x: Any = None, y: Any = None) -> Any:
     """Elements of ``x`` where ``condition`` holds, else of ``y``; with one argument, the
     non-zero indices, as ``np.where``.
 
@@ -1269,7 +1272,7 @@ def select(condlist: Any, choicelist: Any, default: Any = 0) -> TensorBase:
     return out
 
 
-def compress(condition: Any, a: Any, axis: int | None = None) -> TensorBase:
+def compress(condition: TensorLike, a: Any, axis: int | None = None) -> TensorBase:
     """The slices of ``a`` along ``axis`` where ``condition`` holds, as ``np.compress``.
 
     Args:
@@ -1318,7 +1321,8 @@ def _reduce(tf_fn: Any, a: Any, axis: Any, dtype: Any, keepdims: Any, promote_in
     return tf_fn(a, axis=axis, keepdims=keepdims)
 
 
-def sum(a: Any, axis: Any = None, dtype: Any = None, keepdims: Any = None) -> TensorBase:  # noqa: A001
+def sum(a: Any, axis: AxisLike = None, dtype: DTypeLike | None = None,  # noqa: A001
+        keepdims: bool | None = None) -> TensorBase:
     """The sum over ``axis``, as ``np.sum`` (integers and bools sum as int64).
 
     Args:
@@ -1334,7 +1338,8 @@ def sum(a: Any, axis: Any = None, dtype: Any = None, keepdims: Any = None) -> Te
                    reduction_ops.reduce_any)
 
 
-def prod(a: Any, axis: Any = None, dtype: Any = None, keepdims: Any = None) -> TensorBase:
+def prod(a: Any, axis: AxisLike = None, dtype: DTypeLike | None = None,
+         keepdims: bool | None = None) -> TensorBase:
     """The product over ``axis``, as ``np.prod``.
 
     Args:
@@ -1350,8 +1355,8 @@ def prod(a: Any, axis: Any = None, dtype: Any = None, keepdims: Any = None) -> T
                    reduction_ops.reduce_all)
 
 
-def mean(a: Any, axis: Any = None, dtype: Any = None, out: Any = None,
-         keepdims: Any = None) -> TensorBase:
+def mean(a: Any, axis: AxisLike = None, dtype: DTypeLike | None = None, out: Any = None,
+         keepdims: bool | None = None) -> TensorBase:
     """The mean over ``axis``, as ``np.mean`` (integers average as float64).
 
     Args:
@@ -1372,7 +1377,8 @@ def mean(a: Any, axis: Any = None, dtype: Any = None, out: Any = None,
     return _reduce(reduction_ops.reduce_mean, a, axis, dtype, keepdims, "float")
 
 
-def amax(a: Any, axis: Any = None, out: Any = None, keepdims: Any = None) -> TensorBase:
+def amax(a: Any, axis: AxisLike = None, out: Any = None,
+         keepdims: bool | None = None) -> TensorBase:
     """The maximum over ``axis``, as ``np.amax``.
 
     Args:
@@ -1393,7 +1399,8 @@ def amax(a: Any, axis: Any = None, out: Any = None, keepdims: Any = None) -> Ten
                    reduction_ops.reduce_any, preserve_bool=True)
 
 
-def amin(a: Any, axis: Any = None, out: Any = None, keepdims: Any = None) -> TensorBase:
+def amin(a: Any, axis: AxisLike = None, out: Any = None,
+         keepdims: bool | None = None) -> TensorBase:
     """The minimum over ``axis``, as ``np.amin``.
 
     Args:
@@ -1418,8 +1425,8 @@ max = amax  # noqa: A001 - NumPy's name
 min = amin  # noqa: A001 - NumPy's name
 
 
-def var(a: Any, axis: Any = None, dtype: Any = None, out: Any = None, ddof: int = 0,
-        keepdims: Any = None) -> TensorBase:
+def var(a: Any, axis: AxisLike = None, dtype: DTypeLike | None = None, out: Any = None,
+        ddof: int = 0, keepdims: bool | None = None) -> TensorBase:
     """The variance over ``axis`` with ``ddof`` degrees of freedom removed, as ``np.var``.
 
     Args:
@@ -1456,7 +1463,7 @@ def var(a: Any, axis: Any = None, dtype: Any = None, out: Any = None, ddof: int 
     return total / (count - ddof)
 
 
-def std(a: Any, axis: Any = None, keepdims: Any = None) -> TensorBase:
+def std(a: Any, axis: AxisLike = None, keepdims: bool | None = None) -> TensorBase:
     """The standard deviation over ``axis``, as ``np.std``.
 
     Args:
@@ -1470,7 +1477,7 @@ def std(a: Any, axis: Any = None, keepdims: Any = None) -> TensorBase:
     return elementwise_ops.sqrt(var(a, axis=axis, keepdims=keepdims))
 
 
-def all(a: Any, axis: Any = None, keepdims: Any = None) -> TensorBase:  # noqa: A001
+def all(a: Any, axis: AxisLike = None, keepdims: bool | None = None) -> TensorBase:  # noqa: A001
     """Whether every element (along ``axis``) is true, as ``np.all``.
 
     Args:
@@ -1485,7 +1492,7 @@ def all(a: Any, axis: Any = None, keepdims: Any = None) -> TensorBase:  # noqa: 
     return reduction_ops.reduce_all(a, axis=axis, keepdims=bool(keepdims))
 
 
-def any(a: Any, axis: Any = None, keepdims: Any = None) -> TensorBase:  # noqa: A001
+def any(a: Any, axis: AxisLike = None, keepdims: bool | None = None) -> TensorBase:  # noqa: A001
     """Whether any element (along ``axis``) is true, as ``np.any``.
 
     Args:
@@ -1510,7 +1517,7 @@ def _cumulative(tf_fn: Any, a: Any, axis: Any, dtype: Any) -> TensorBase:
     return tf_fn(a, axis=axis)
 
 
-def cumsum(a: Any, axis: int | None = None, dtype: Any = None) -> TensorBase:
+def cumsum(a: Any, axis: int | None = None, dtype: DTypeLike | None = None) -> TensorBase:
     """Running sums along ``axis`` (of the flattened array when None), as ``np.cumsum``.
 
     Args:
@@ -1524,7 +1531,7 @@ def cumsum(a: Any, axis: int | None = None, dtype: Any = None) -> TensorBase:
     return _cumulative(reduction_ops.cumsum, a, axis, dtype)
 
 
-def cumprod(a: Any, axis: int | None = None, dtype: Any = None) -> TensorBase:
+def cumprod(a: Any, axis: int | None = None, dtype: DTypeLike | None = None) -> TensorBase:
     """Running products along ``axis`` (of the flattened array when None), as
     ``np.cumprod``.
 

@@ -11,6 +11,7 @@ import numpy as np
 from flowgrad.framework import dtypes
 from flowgrad.framework.indexed_slices import IndexedSlices
 from flowgrad.framework.tensor import TensorBase
+from flowgrad.framework.type_hints import DTypeLike
 
 bool_ = np.bool_
 int_ = np.int64
@@ -41,7 +42,7 @@ def set_prefer_float32(value: bool) -> None:
     _state["prefer_float32"] = bool(value)
 
 
-def finfo(dtype: Any) -> np.finfo:
+def finfo(dtype: DTypeLike) -> np.finfo:
     """Machine limits of a floating dtype, as ``np.finfo`` (TensorFlow's dtypes accepted).
 
     Args:
@@ -53,7 +54,7 @@ def finfo(dtype: Any) -> np.finfo:
     return np.finfo(to_numpy_type(dtype))
 
 
-def to_numpy_type(dtype: Any) -> Any:
+def to_numpy_type(dtype: DTypeLike) -> Any:
     """NumPy's type for ``dtype`` (a TensorFlow DType, a tensor's dtype or a NumPy type)."""
     if isinstance(dtype, (TensorBase, IndexedSlices)):
         dtype = dtype.dtype

@@ -24,6 +24,7 @@ from flowgrad.ops.linalg_ops import trace as _tf_trace
 from flowgrad.ops.matmul_ops import matmul as _tf_matmul
 from flowgrad.ops.meshgrid_ops import meshgrid as _tf_meshgrid
 from flowgrad.ops.while_v2 import while_loop
+from flowgrad.framework.type_hints import AxisLike, DTypeLike, TensorLike
 
 pi = np.pi
 e = np.e
@@ -335,7 +336,7 @@ def _bool_or(tf_fn: Callable, bool_fn: Callable) -> Callable:
     return f
 
 
-def add(x1: Any, x2: Any) -> TensorBase:
+def add(x1: TensorLike, x2: TensorLike) -> TensorBase:
     """``x1 + x2`` with NumPy's promotion (``or`` for bools), as ``np.add``.
 
     Args:
@@ -348,7 +349,7 @@ def add(x1: Any, x2: Any) -> TensorBase:
     return _bin_op(_bool_or(arithmetic_ops.add, comparison_ops.logical_or), x1, x2)
 
 
-def subtract(x1: Any, x2: Any) -> TensorBase:
+def subtract(x1: TensorLike, x2: TensorLike) -> TensorBase:
     """``x1 - x2`` with NumPy's promotion, as ``np.subtract``.
 
     Args:
@@ -361,7 +362,7 @@ def subtract(x1: Any, x2: Any) -> TensorBase:
     return _bin_op(arithmetic_ops.subtract, x1, x2)
 
 
-def multiply(x1: Any, x2: Any) -> TensorBase:
+def multiply(x1: TensorLike, x2: TensorLike) -> TensorBase:
     """``x1 * x2`` with NumPy's promotion (``and`` for bools), as ``np.multiply``.
 
     Args:
@@ -374,7 +375,7 @@ def multiply(x1: Any, x2: Any) -> TensorBase:
     return _bin_op(_bool_or(arithmetic_ops.multiply, comparison_ops.logical_and), x1, x2)
 
 
-def true_divide(x1: Any, x2: Any) -> TensorBase:
+def true_divide(x1: TensorLike, x2: TensorLike) -> TensorBase:
     """``x1 / x2`` (integers divide as floats), as ``np.true_divide``.
 
     Args:
@@ -402,7 +403,7 @@ def _int8_bools(fn: Callable) -> Callable:
     return f
 
 
-def floor_divide(x1: Any, x2: Any) -> TensorBase:
+def floor_divide(x1: TensorLike, x2: TensorLike) -> TensorBase:
     """``x1 // x2``, as ``np.floor_divide``.
 
     Args:
@@ -415,7 +416,7 @@ def floor_divide(x1: Any, x2: Any) -> TensorBase:
     return _bin_op(_int8_bools(arithmetic_ops.floordiv), x1, x2)
 
 
-def mod(x1: Any, x2: Any) -> TensorBase:
+def mod(x1: TensorLike, x2: TensorLike) -> TensorBase:
     """``x1 % x2`` with the divisor's sign, as ``np.mod``.
 
     Args:
@@ -431,7 +432,7 @@ def mod(x1: Any, x2: Any) -> TensorBase:
 remainder = mod
 
 
-def divmod(x1: Any, x2: Any) -> tuple:  # noqa: A001 - NumPy's name
+def divmod(x1: TensorLike, x2: TensorLike) -> tuple:  # noqa: A001 - NumPy's name
     """``(x1 // x2, x1 % x2)``, as ``np.divmod``.
 
     Args:
@@ -444,7 +445,7 @@ def divmod(x1: Any, x2: Any) -> tuple:  # noqa: A001 - NumPy's name
     return floor_divide(x1, x2), mod(x1, x2)
 
 
-def power(x1: Any, x2: Any) -> TensorBase:
+def power(x1: TensorLike, x2: TensorLike) -> TensorBase:
     """``x1 ** x2``, as ``np.power``.
 
     Args:
@@ -460,7 +461,7 @@ def power(x1: Any, x2: Any) -> TensorBase:
 float_power = power
 
 
-def arctan2(x1: Any, x2: Any) -> TensorBase:
+def arctan2(x1: TensorLike, x2: TensorLike) -> TensorBase:
     """The angle of the point ``(x2, x1)``, element-wise, as ``np.arctan2``.
 
     Args:
@@ -473,7 +474,7 @@ def arctan2(x1: Any, x2: Any) -> TensorBase:
     return _bin_op(trig_ops.atan2, x1, x2)
 
 
-def nextafter(x1: Any, x2: Any) -> TensorBase:
+def nextafter(x1: TensorLike, x2: TensorLike) -> TensorBase:
     """The next float after ``x1`` toward ``x2``, as ``np.nextafter``.
 
     Args:
@@ -486,7 +487,7 @@ def nextafter(x1: Any, x2: Any) -> TensorBase:
     return _bin_op(ew.nextafter, x1, x2)
 
 
-def maximum(x1: Any, x2: Any) -> TensorBase:
+def maximum(x1: TensorLike, x2: TensorLike) -> TensorBase:
     """The element-wise maximum (``or`` for bools), as ``np.maximum``.
 
     Args:
@@ -502,7 +503,7 @@ def maximum(x1: Any, x2: Any) -> TensorBase:
     return _bin_op(_bool_or(arithmetic_ops.maximum, comparison_ops.logical_or), x1, x2)
 
 
-def minimum(x1: Any, x2: Any) -> TensorBase:
+def minimum(x1: TensorLike, x2: TensorLike) -> TensorBase:
     """The element-wise minimum (``and`` for bools), as ``np.minimum``.
 
     Args:
@@ -539,7 +540,7 @@ def clip(a: Any, a_min: Any, a_max: Any) -> TensorBase:
     return arithmetic_ops.clip_by_value(a, a_min, a_max)
 
 
-def heaviside(x1: Any, x2: Any) -> TensorBase:
+def heaviside(x1: TensorLike, x2: TensorLike) -> TensorBase:
     """The Heaviside step of ``x1`` (``x2`` where ``x1 == 0``), as ``np.heaviside``.
 
     Args:
@@ -558,7 +559,7 @@ def heaviside(x1: Any, x2: Any) -> TensorBase:
     return y
 
 
-def hypot(x1: Any, x2: Any) -> TensorBase:
+def hypot(x1: TensorLike, x2: TensorLike) -> TensorBase:
     """``sqrt(x1**2 + x2**2)``, as ``np.hypot``.
 
     Args:
@@ -571,7 +572,7 @@ def hypot(x1: Any, x2: Any) -> TensorBase:
     return sqrt(square(x1) + square(x2))  # noqa: F821
 
 
-def logaddexp(x1: Any, x2: Any) -> TensorBase:
+def logaddexp(x1: TensorLike, x2: TensorLike) -> TensorBase:
     """``log(exp(x1) + exp(x2))`` computed stably, as ``np.logaddexp``.
 
     Args:
@@ -587,7 +588,7 @@ def logaddexp(x1: Any, x2: Any) -> TensorBase:
                     amax + log1p(exp(-abs(delta))))  # noqa: F821
 
 
-def logaddexp2(x1: Any, x2: Any) -> TensorBase:
+def logaddexp2(x1: TensorLike, x2: TensorLike) -> TensorBase:
     """``log2(2**x1 + 2**x2)`` computed stably, as ``np.logaddexp2``.
 
     Args:
@@ -655,7 +656,7 @@ def _logical(fn: Callable, x1: Any, x2: Any) -> TensorBase:
     return fn(aa.array(x1, np.bool_), aa.array(x2, np.bool_))
 
 
-def logical_and(x1: Any, x2: Any) -> TensorBase:
+def logical_and(x1: TensorLike, x2: TensorLike) -> TensorBase:
     """Element-wise ``and`` of the truth values, as ``np.logical_and``.
 
     Args:
@@ -668,7 +669,7 @@ def logical_and(x1: Any, x2: Any) -> TensorBase:
     return _logical(comparison_ops.logical_and, x1, x2)
 
 
-def logical_or(x1: Any, x2: Any) -> TensorBase:
+def logical_or(x1: TensorLike, x2: TensorLike) -> TensorBase:
     """Element-wise ``or`` of the truth values, as ``np.logical_or``.
 
     Args:
@@ -681,7 +682,7 @@ def logical_or(x1: Any, x2: Any) -> TensorBase:
     return _logical(comparison_ops.logical_or, x1, x2)
 
 
-def logical_xor(x1: Any, x2: Any) -> TensorBase:
+def logical_xor(x1: TensorLike, x2: TensorLike) -> TensorBase:
     """Element-wise ``xor`` of the truth values, as ``np.logical_xor``.
 
     Args:
@@ -759,7 +760,7 @@ def _bitwise(fn: Callable, x1: Any, x2: Any) -> TensorBase:
     return _bin_op(f, x1, x2)
 
 
-def bitwise_and(x1: Any, x2: Any) -> TensorBase:
+def bitwise_and(x1: TensorLike, x2: TensorLike) -> TensorBase:
     """Element-wise bitwise ``and``, as ``np.bitwise_and``.
 
     Args:
@@ -772,7 +773,7 @@ def bitwise_and(x1: Any, x2: Any) -> TensorBase:
     return _bitwise(bitwise_ops.bitwise_and, x1, x2)
 
 
-def bitwise_or(x1: Any, x2: Any) -> TensorBase:
+def bitwise_or(x1: TensorLike, x2: TensorLike) -> TensorBase:
     """Element-wise bitwise ``or``, as ``np.bitwise_or``.
 
     Args:
@@ -785,7 +786,7 @@ def bitwise_or(x1: Any, x2: Any) -> TensorBase:
     return _bitwise(bitwise_ops.bitwise_or, x1, x2)
 
 
-def bitwise_xor(x1: Any, x2: Any) -> TensorBase:
+def bitwise_xor(x1: TensorLike, x2: TensorLike) -> TensorBase:
     """Element-wise bitwise ``xor``, as ``np.bitwise_xor``.
 
     Args:
@@ -832,7 +833,7 @@ def _tf_gcd(x1: Any, x2: Any) -> Any:
     return value
 
 
-def gcd(x1: Any, x2: Any) -> TensorBase:
+def gcd(x1: TensorLike, x2: TensorLike) -> TensorBase:
     """The greatest common divisor of ``|x1|`` and ``|x2|``, as ``np.gcd``.
 
     Args:
@@ -848,7 +849,7 @@ def gcd(x1: Any, x2: Any) -> TensorBase:
     return _bin_op(_tf_gcd, x1, x2)
 
 
-def lcm(x1: Any, x2: Any) -> TensorBase:
+def lcm(x1: TensorLike, x2: TensorLike) -> TensorBase:
     """The least common multiple of ``|x1|`` and ``|x2|``, as ``np.lcm``.
 
     Args:
@@ -872,7 +873,7 @@ def lcm(x1: Any, x2: Any) -> TensorBase:
 
 # ---- products ----
 
-def matmul(x1: Any, x2: Any) -> TensorBase:
+def matmul(x1: TensorLike, x2: TensorLike) -> TensorBase:
     """The matrix product (1-D arguments are vectors), as ``np.matmul``.
 
     Args:
@@ -965,7 +966,7 @@ def outer(a: Any, b: Any) -> TensorBase:
                    a, b)
 
 
-def tensordot(a: Any, b: Any, axes: Any = 2) -> TensorBase:
+def tensordot(a: Any, b: Any, axes: AxisLike = 2) -> TensorBase:
     """The sum of products over ``axes``, as ``np.tensordot``.
 
     Args:
@@ -1129,7 +1130,8 @@ nansum = _nan_reduction("nansum", aa.sum, 0)
 nanprod = _nan_reduction("nanprod", aa.prod, 1)
 
 
-def nanmean(a: Any, axis: Any = None, dtype: Any = None, keepdims: Any = None) -> TensorBase:
+def nanmean(a: Any, axis: AxisLike = None, dtype: DTypeLike | None = None,
+            keepdims: bool | None = None) -> TensorBase:
     """The mean over ``axis`` ignoring NaNs, as ``np.nanmean``.
 
     Args:
@@ -1196,7 +1198,7 @@ def average(a: Any, axis: int | None = None, weights: Any = None,
 
 
 def trace(a: Any, offset: int = 0, axis1: int = 0, axis2: int = 1,
-          dtype: Any = None) -> TensorBase:
+          dtype: DTypeLike | None = None) -> TensorBase:
     """The sum of the ``offset``-th diagonal, as ``np.trace``.
 
     Args:
@@ -1215,7 +1217,7 @@ def trace(a: Any, offset: int = 0, axis1: int = 0, axis2: int = 1,
     return aa.sum(aa.diagonal(a, offset, axis1, axis2), -1, dtype)
 
 
-def count_nonzero(a: Any, axis: Any = None) -> TensorBase:
+def count_nonzero(a: Any, axis: AxisLike = None) -> TensorBase:
     """How many elements are non-zero, as ``np.count_nonzero``.
 
     Args:
@@ -1228,7 +1230,7 @@ def count_nonzero(a: Any, axis: Any = None) -> TensorBase:
     return reduction_ops.count_nonzero(aa.array(a), axis)
 
 
-def ptp(a: Any, axis: Any = None, keepdims: Any = None) -> TensorBase:
+def ptp(a: Any, axis: AxisLike = None, keepdims: bool | None = None) -> TensorBase:
     """The range (maximum minus minimum) over ``axis``, as ``np.ptp``.
 
     Args:

@@ -19,6 +19,7 @@ from flowgrad.ops import indexing_ops, shape_ops
 from flowgrad.ops.batch_gather_nd_ops import gather_nd
 from flowgrad.ops.cast_ops import cast
 from flowgrad.ops.state_ops import Variable
+from flowgrad.framework.type_hints import TensorLike
 
 _OPERATORS = ("add", "sub", "mul", "truediv", "floordiv", "mod", "pow", "matmul", "and", "or",
               "xor")
@@ -91,7 +92,7 @@ def _is_advanced(item: Any) -> bool:
     return False
 
 
-def numpy_getitem(tensor: Any, key: Any, basic: Callable) -> Any:
+def numpy_getitem(tensor: TensorLike, key: Any, basic: Callable) -> Any:
     """``tensor[key]`` with NumPy's indexing: basic indexing as ``basic`` does it, plus
     integer-array and boolean-array (advanced) indices.
 

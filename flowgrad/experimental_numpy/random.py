@@ -12,6 +12,7 @@ from flowgrad.framework import dtypes
 from flowgrad.framework.tensor import TensorBase
 from flowgrad.ops import random_ops
 from flowgrad.ops.stateless_random_ops import stateless_random_poisson
+from flowgrad.framework.type_hints import DTypeLike
 
 __all__ = ["poisson", "rand", "randint", "randn", "random", "seed", "standard_normal",
            "uniform"]
@@ -111,7 +112,8 @@ def rand(*size: int) -> TensorBase:
     return uniform(0.0, 1.0, size)
 
 
-def randint(low: int, high: int | None = None, size: Any = None, dtype: Any = np.int64) -> Any:
+def randint(low: int, high: int | None = None, size: Any = None,
+            dtype: DTypeLike = np.int64) -> Any:
     """Uniform integers in ``[low, high)`` (``[0, low)`` without ``high``), as
     ``np.random.randint``.
 

@@ -7,6 +7,7 @@ import numpy as np
 
 from flowgrad.framework import dtypes, hooks
 from flowgrad.framework.tensor import register_tensor_conversion_function
+from flowgrad.framework.type_hints import DTypeLike, TensorLike
 
 
 class IndexedSlices:
@@ -18,7 +19,7 @@ class IndexedSlices:
         dense_shape: The shape of the dense tensor they are slices of, if known.
     """
 
-    def __init__(self, values: Any, indices: Any, dense_shape: Any = None):
+    def __init__(self, values: Any, indices: TensorLike, dense_shape: Any = None):
         self._values = values
         self._indices = indices
         self._dense_shape = dense_shape
@@ -78,7 +79,8 @@ class IndexedSlices:
             ", dense_shape=%s" % (self._dense_shape,) if self._dense_shape is not None else "")
 
 
-def to_dense(s: IndexedSlices, dtype: Any = None, name: Any = None, as_ref: bool = False) -> Any:
+def to_dense(s: IndexedSlices, dtype: DTypeLike | None = None, name: Any = None,
+             as_ref: bool = False) -> Any:
     """The dense tensor an IndexedSlices stands for (rows of duplicate indices add up)."""
     if dtype is not None and dtypes.as_dtype(dtype).base_dtype is not s.dtype.base_dtype:
         raise ValueError("Tensor conversion requested dtype %s for IndexedSlices with dtype %s: %r"

@@ -12,10 +12,11 @@ from flowgrad.framework.philox import PhiloxStream
 from flowgrad.framework.registry import _ops, get_op_def
 from flowgrad.framework.tensor import (_PLAIN_TYPES, EagerTensor, Tensor, TensorBase,
                                        convert_to_tensor, eager_value, to_numpy)
+from flowgrad.framework.type_hints import DTypeLike
 
 
 def apply_op(op_type: str, inputs: list | tuple = (), attrs: dict | None = None,
-             name: str | None = None, dtype: Any = None) -> Any:
+             name: str | None = None, dtype: DTypeLike | None = None) -> Any:
     """Applies a registered op: adds it to the default graph, or runs it now (eager).
 
     Inputs that are not tensors are converted, to ``dtype`` when given. Returns one

@@ -10,6 +10,7 @@ from flowgrad.framework.errors import ShapeRuleError
 from flowgrad.framework.op_call import argument_error
 from flowgrad.framework.tensor import EagerTensor, Tensor
 from flowgrad.framework.tensor_shape import TensorShape, broadcast_shapes, unknown_shape
+from flowgrad.framework.type_hints import AxisLike
 
 
 def unary(ins: list, attrs: dict) -> tuple:
@@ -34,7 +35,7 @@ def of_dtype(dtype: dtypes.DType, rule: Any) -> Any:
     return infer
 
 
-def normalize_axis(axis: Any, rank: int | None) -> tuple | None:
+def normalize_axis(axis: AxisLike, rank: int | None) -> tuple | None:
     """A sorted tuple of axes (None = all), non-negative where the rank is known (with an
     unknown rank, negative axes stay negative and are resolved when the op runs)."""
     if axis is None or type(axis) is int or type(axis) is tuple:

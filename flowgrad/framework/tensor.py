@@ -63,7 +63,7 @@ class Tensor(TensorBase):
     def device(self) -> str:
         return self.op.device
 
-    def set_shape(self, shape: Any) -> None:
+    def set_shape(self, shape: ShapeLike) -> None:
         """Merges ``shape`` into this tensor's static shape."""
         self._shape = self._shape.merge_with(as_shape(shape))
 
@@ -178,7 +178,7 @@ class EagerTensor(TensorBase):
     def eval(self, feed_dict: Any = None, session: Any = None) -> Any:
         return self.numpy()
 
-    def set_shape(self, shape: Any) -> None:
+    def set_shape(self, shape: ShapeLike) -> None:
         if not self.shape.is_compatible_with(shape):
             raise ValueError("Tensor's shape %s is not compatible with supplied shape %s"
                              % (self.shape, as_shape(shape)))

@@ -8,9 +8,10 @@ import numpy as np
 
 from flowgrad.framework import shape_rules, types_core
 from flowgrad.framework.tensor import is_tensor
+from flowgrad.framework.type_hints import TensorLike
 
 
-def constant_value(tensor: Any, partial: bool = False) -> Any:
+def constant_value(tensor: TensorLike, partial: bool = False) -> Any:
     """The value of ``tensor`` if it is known without running a graph, else None.
 
     An eager tensor's value, a graph tensor's value where its ops compute it from

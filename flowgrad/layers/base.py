@@ -14,6 +14,8 @@ from flowgrad.framework.graph import GraphKeys, add_to_collection, name_scope
 from flowgrad.framework.tensor import convert_to_tensor
 from flowgrad.framework.tensor_shape import TensorShape
 from flowgrad.ops.variable_scope import VariableScope, get_variable, variable_scope
+from collections.abc import Callable
+from flowgrad.framework.type_hints import DTypeLike, ShapeLike, TensorLike
 
 
 def _snake_case(name: str) -> str:
@@ -37,8 +39,9 @@ class Layer:
         **kwargs: Accepted and ignored, as TF1's base layer does for Keras's arguments.
     """
 
-    def __init__(self, trainable: bool = True, name: str | None = None, dtype: Any = None,
-                 _scope: Any = None, _reuse: Any = None, **kwargs: Any):
+    def __init__(self, trainable: bool = True, name: str | None = None,
+                 dtype: DTypeLike | None = None, _scope: Any = None, _reuse: Any = None,
+                 **kwargs: Any):
         unknown = set(kwargs) - {"activity_regularizer", "input_shape", "_keras_style"}
         if unknown:
             raise TypeError("Keyword argument not understood: %s" % sorted(unknown)[0])
@@ -111,9 +114,10 @@ class Layer:
         """The layer's computation (subclasses override)."""
         return inputs
 
-    def add_weight(self, name: str, shape: Any, dtype: Any = None, initializer: Any = None,
-                   regularizer: Any = None, trainable: bool | None = None,
-                   constraint: Any = None, **kwargs: Any) -> Any:
+    def add_weight(self, name: str, shape: ShapeLike, dtype: DTypeLike | None = None,
+                   initializer: Any = None, regularizer: Callable | None = None,
+                   trainable: bool | None = None, constraint: Callable | None = None,
+                   **kwargs: Any) -> Any:
         """A variable ``<layer scope>/name`` made with ``get_variable``."""
         trainable = True if trainable is None else trainable
         var = get_variable(name, shape=shape, dtype=dtype or self._dtype or dtypes.float32,
@@ -125,7 +129,7 @@ class Layer:
 
     add_variable = add_weight
 
-    def add_update(self, updates: Any, inputs: Any = None) -> None:
+    def add_update(self, updates: TensorLike, inputs: Any = None) -> None:
         """Records update ops; in graph mode they join the UPDATE_OPS collection."""
         updates = list(updates) if isinstance(updates, (list, tuple)) else [updates]
         self._updates.extend(updates)

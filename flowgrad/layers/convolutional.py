@@ -15,6 +15,7 @@ from flowgrad.ops import init_ops
 from flowgrad.ops.array_ops import shape, stack
 from flowgrad.ops.conv_ops import conv1d_v2, conv2d_transpose_v2, conv2d_v2
 from flowgrad.ops.pooling_ops import avg_pool1d, avg_pool2d, max_pool1d, max_pool2d
+from collections.abc import Callable, Sequence
 
 
 def normalize_tuple(value: Any, n: int, name: str) -> tuple:
@@ -95,15 +96,17 @@ class Conv2D(_Spatial2D):
         **kwargs: Further arguments of ``tf.layers.Layer`` (``dtype``, ``_scope``, ``_reuse``).
     """
 
-    def __init__(self, filters: int, kernel_size: Any, strides: Any = (1, 1),
-                 padding: str = "valid", data_format: str = "channels_last",
-                 dilation_rate: Any = (1, 1), activation: Any = None, use_bias: bool = True,
-                 kernel_initializer: Any = None,
-                 bias_initializer: Any = init_ops.zeros_initializer(),
-                 kernel_regularizer: Any = None, bias_regularizer: Any = None,
-                 activity_regularizer: Any = None, kernel_constraint: Any = None,
-                 bias_constraint: Any = None, trainable: bool = True, name: str | None = None,
-                 **kwargs: Any):
+    def __init__(self, filters: int, kernel_size: int | Sequence[int],
+                 strides: int | Sequence[int] = (1, 1), padding: str = "valid",
+                 data_format: str = "channels_last", dilation_rate: int | Sequence[int] = (1, 1),
+                 activation: Callable | str | None = None, use_bias: bool = True,
+                 kernel_initializer: Callable | str | None = None,
+                 bias_initializer: Callable | str | None = init_ops.zeros_initializer(),
+                 kernel_regularizer: Callable | None = None,
+                 bias_regularizer: Callable | None = None,
+                 activity_regularizer: Callable | None = None,
+                 kernel_constraint: Callable | None = None, bias_constraint: Callable | None = None,
+                 trainable: bool = True, name: str | None = None, **kwargs: Any):
         super().__init__(trainable=trainable, name=name, **kwargs)
         if not isinstance(filters, numbers.Integral) or filters <= 0:
             raise ValueError("Invalid value for argument `filters`. Expected a strictly "
@@ -149,13 +152,15 @@ class Conv2D(_Spatial2D):
 Convolution2D = Conv2D
 
 
-def conv2d(inputs: Any, filters: int, kernel_size: Any, strides: Any = (1, 1),
-           padding: str = "valid", data_format: str = "channels_last",
-           dilation_rate: Any = (1, 1), activation: Any = None, use_bias: bool = True,
-           kernel_initializer: Any = None, bias_initializer: Any = init_ops.zeros_initializer(),
-           kernel_regularizer: Any = None, bias_regularizer: Any = None,
-           activity_regularizer: Any = None, kernel_constraint: Any = None,
-           bias_constraint: Any = None, trainable: bool = True, name: str | None = None,
+def conv2d(inputs: Any, filters: int, kernel_size: int | Sequence[int],
+           strides: int | Sequence[int] = (1, 1), padding: str = "valid",
+           data_format: str = "channels_last", dilation_rate: int | Sequence[int] = (1, 1),
+           activation: Callable | str | None = None, use_bias: bool = True,
+           kernel_initializer: Callable | str | None = None,
+           bias_initializer: Callable | str | None = init_ops.zeros_initializer(),
+           kernel_regularizer: Callable | None = None, bias_regularizer: Callable | None = None,
+           activity_regularizer: Callable | None = None, kernel_constraint: Callable | None = None,
+           bias_constraint: Callable | None = None, trainable: bool = True, name: str | None = None,
            reuse: Any = None) -> Any:
     """A 2-D convolution layer (variables ``<scope>/kernel`` (KH, KW, C, filters), ``bias``).
 
@@ -208,8 +213,9 @@ class Conv2DTranspose(Conv2D):
         **kwargs: Further arguments of ``tf.layers.Layer`` (``dtype``, ``_scope``, ``_reuse``).
     """
 
-    def __init__(self, filters: int, kernel_size: Any, strides: Any = (1, 1),
-                 padding: str = "valid", data_format: str = "channels_last", **kwargs: Any):
+    def __init__(self, filters: int, kernel_size: int | Sequence[int],
+                 strides: int | Sequence[int] = (1, 1), padding: str = "valid",
+                 data_format: str = "channels_last", **kwargs: Any):
         super().__init__(filters, kernel_size, strides=strides, padding=padding,
                          data_format=data_format, **kwargs)
         if self.dilation_rate != (1, 1):
@@ -253,14 +259,16 @@ class Conv2DTranspose(Conv2D):
 Convolution2DTranspose = Conv2DTranspose
 
 
-def conv2d_transpose(inputs: Any, filters: int, kernel_size: Any, strides: Any = (1, 1),
-                     padding: str = "valid", data_format: str = "channels_last",
-                     activation: Any = None, use_bias: bool = True,
-                     kernel_initializer: Any = None,
-                     bias_initializer: Any = init_ops.zeros_initializer(),
-                     kernel_regularizer: Any = None, bias_regularizer: Any = None,
-                     activity_regularizer: Any = None, kernel_constraint: Any = None,
-                     bias_constraint: Any = None, trainable: bool = True,
+def conv2d_transpose(inputs: Any, filters: int, kernel_size: int | Sequence[int],
+                     strides: int | Sequence[int] = (1, 1), padding: str = "valid",
+                     data_format: str = "channels_last", activation: Callable | str | None = None,
+                     use_bias: bool = True, kernel_initializer: Callable | str | None = None,
+                     bias_initializer: Callable | str | None = init_ops.zeros_initializer(),
+                     kernel_regularizer: Callable | None = None,
+                     bias_regularizer: Callable | None = None,
+                     activity_regularizer: Callable | None = None,
+                     kernel_constraint: Callable | None = None,
+                     bias_constraint: Callable | None = None, trainable: bool = True,
                      name: str | None = None, reuse: Any = None) -> Any:
     """A transposed convolution layer (variables ``<scope>/kernel`` (KH, KW, filters, C)).
 
@@ -311,8 +319,10 @@ class Conv1D(Conv2D):
 
     _ndim = 3
 
-    def __init__(self, filters: int, kernel_size: Any, strides: Any = 1, padding: str = "valid",
-                 data_format: str = "channels_last", dilation_rate: Any = 1, **kwargs: Any):
+    def __init__(self, filters: int, kernel_size: int | Sequence[int],
+                 strides: int | Sequence[int] = 1, padding: str = "valid",
+                 data_format: str = "channels_last", dilation_rate: int | Sequence[int] = 1,
+                 **kwargs: Any):
         super().__init__(filters, normalize_tuple(kernel_size, 1, "kernel_size") * 2,
                          strides=normalize_tuple(strides, 1, "strides") * 2, padding=padding,
                          data_format=data_format,
@@ -331,13 +341,15 @@ class Conv1D(Conv2D):
 Convolution1D = Conv1D
 
 
-def conv1d(inputs: Any, filters: int, kernel_size: Any, strides: Any = 1,
-           padding: str = "valid", data_format: str = "channels_last", dilation_rate: Any = 1,
-           activation: Any = None, use_bias: bool = True, kernel_initializer: Any = None,
-           bias_initializer: Any = init_ops.zeros_initializer(),
-           kernel_regularizer: Any = None, bias_regularizer: Any = None,
-           activity_regularizer: Any = None, kernel_constraint: Any = None,
-           bias_constraint: Any = None, trainable: bool = True, name: str | None = None,
+def conv1d(inputs: Any, filters: int, kernel_size: int | Sequence[int],
+           strides: int | Sequence[int] = 1, padding: str = "valid",
+           data_format: str = "channels_last", dilation_rate: int | Sequence[int] = 1,
+           activation: Callable | str | None = None, use_bias: bool = True,
+           kernel_initializer: Callable | str | None = None,
+           bias_initializer: Callable | str | None = init_ops.zeros_initializer(),
+           kernel_regularizer: Callable | None = None, bias_regularizer: Callable | None = None,
+           activity_regularizer: Callable | None = None, kernel_constraint: Callable | None = None,
+           bias_constraint: Callable | None = None, trainable: bool = True, name: str | None = None,
            reuse: Any = None) -> Any:
     """A 1-D convolution layer (variables ``<scope>/kernel`` (K, C, filters), ``bias``).
 
@@ -475,8 +487,9 @@ MaxPool1D = MaxPooling1D
 AvgPool1D = AveragePooling1D
 
 
-def max_pooling1d(inputs: Any, pool_size: Any, strides: Any, padding: str = "valid",
-                  data_format: str = "channels_last", name: str | None = None) -> Any:
+def max_pooling1d(inputs: Any, pool_size: int | Sequence[int], strides: int | Sequence[int],
+                  padding: str = "valid", data_format: str = "channels_last",
+                  name: str | None = None) -> Any:
     """Max pooling over ``pool_size`` steps moved by ``strides``.
 
     Args:
@@ -491,8 +504,9 @@ def max_pooling1d(inputs: Any, pool_size: Any, strides: Any, padding: str = "val
                         name=name).apply(inputs)
 
 
-def average_pooling1d(inputs: Any, pool_size: Any, strides: Any, padding: str = "valid",
-                      data_format: str = "channels_last", name: str | None = None) -> Any:
+def average_pooling1d(inputs: Any, pool_size: int | Sequence[int], strides: int | Sequence[int],
+                      padding: str = "valid", data_format: str = "channels_last",
+                      name: str | None = None) -> Any:
     """Average pooling over ``pool_size`` steps moved by ``strides``.
 
     Args:
@@ -507,8 +521,9 @@ def average_pooling1d(inputs: Any, pool_size: Any, strides: Any, padding: str = 
                             name=name).apply(inputs)
 
 
-def max_pooling2d(inputs: Any, pool_size: Any, strides: Any, padding: str = "valid",
-                  data_format: str = "channels_last", name: str | None = None) -> Any:
+def max_pooling2d(inputs: Any, pool_size: int | Sequence[int], strides: int | Sequence[int],
+                  padding: str = "valid", data_format: str = "channels_last",
+                  name: str | None = None) -> Any:
     """Max pooling over ``pool_size`` windows moved by ``strides``.
 
     Args:
@@ -523,8 +538,9 @@ def max_pooling2d(inputs: Any, pool_size: Any, strides: Any, padding: str = "val
                         name=name).apply(inputs)
 
 
-def average_pooling2d(inputs: Any, pool_size: Any, strides: Any, padding: str = "valid",
-                      data_format: str = "channels_last", name: str | None = None) -> Any:
+def average_pooling2d(inputs: Any, pool_size: int | Sequence[int], strides: int | Sequence[int],
+                      padding: str = "valid", data_format: str = "channels_last",
+                      name: str | None = None) -> Any:
     """Average pooling over ``pool_size`` windows moved by ``strides``.
 
     Args:

@@ -13,6 +13,8 @@ from flowgrad.ops.array_ops import concat, identity, reshape, shape, transpose
 from flowgrad.ops.cond_v2 import cond
 from flowgrad.ops.math_ops import cast, matmul
 from flowgrad.ops.nn_ops import bias_add, dropout_v2
+from collections.abc import Callable
+from flowgrad.framework.type_hints import ShapeLike
 
 
 def incompatible(layer: Layer, expected: str, inputs: Any) -> ValueError:
@@ -30,9 +32,11 @@ def training_blend(training: Any, if_true: Any, if_false: Any) -> Any:
     return if_true() if training else if_false()
 
 
-def set_weight_options(layer: Layer, activation: Any, use_bias: bool, kernel_initializer: Any,
-                       bias_initializer: Any, kernel_regularizer: Any, bias_regularizer: Any,
-                       kernel_constraint: Any, bias_constraint: Any) -> None:
+def set_weight_options(layer: Layer, activation: Callable | str | None, use_bias: bool,
+                       kernel_initializer: Callable | str | None,
+                       bias_initializer: Callable | str | None, kernel_regularizer: Callable | None,
+                       bias_regularizer: Callable | None, kernel_constraint: Callable | None,
+                       bias_constraint: Callable | None) -> None:
     """Stores the activation and kernel/bias options of Dense and the convolutions."""
     layer.activation = activation
     layer.use_bias = use_bias
@@ -85,13 +89,14 @@ class Dense(Layer):
         **kwargs: Further arguments of ``tf.layers.Layer`` (``dtype``, ``_scope``, ``_reuse``).
     """
 
-    def __init__(self, units: int, activation: Any = None, use_bias: bool = True,
-                 kernel_initializer: Any = None,
-                 bias_initializer: Any = init_ops.zeros_initializer(),
-                 kernel_regularizer: Any = None, bias_regularizer: Any = None,
-                 activity_regularizer: Any = None, kernel_constraint: Any = None,
-                 bias_constraint: Any = None, trainable: bool = True, name: str | None = None,
-                 **kwargs: Any):
+    def __init__(self, units: int, activation: Callable | str | None = None, use_bias: bool = True,
+                 kernel_initializer: Callable | str | None = None,
+                 bias_initializer: Callable | str | None = init_ops.zeros_initializer(),
+                 kernel_regularizer: Callable | None = None,
+                 bias_regularizer: Callable | None = None,
+                 activity_regularizer: Callable | None = None,
+                 kernel_constraint: Callable | None = None, bias_constraint: Callable | None = None,
+                 trainable: bool = True, name: str | None = None, **kwargs: Any):
         super().__init__(trainable=trainable, name=name, **kwargs)
         if not isinstance(units, numbers.Integral) or units <= 0:
             raise ValueError("Received an invalid value for `units`, expected a positive "
@@ -130,11 +135,12 @@ class Dense(Layer):
         return bias_and_activation(self, outputs)
 
 
-def dense(inputs: Any, units: int, activation: Any = None, use_bias: bool = True,
-          kernel_initializer: Any = None, bias_initializer: Any = init_ops.zeros_initializer(),
-          kernel_regularizer: Any = None, bias_regularizer: Any = None,
-          activity_regularizer: Any = None, kernel_constraint: Any = None,
-          bias_constraint: Any = None, trainable: bool = True, name: str | None = None,
+def dense(inputs: Any, units: int, activation: Callable | str | None = None, use_bias: bool = True,
+          kernel_initializer: Callable | str | None = None,
+          bias_initializer: Callable | str | None = init_ops.zeros_initializer(),
+          kernel_regularizer: Callable | None = None, bias_regularizer: Callable | None = None,
+          activity_regularizer: Callable | None = None, kernel_constraint: Callable | None = None,
+          bias_constraint: Callable | None = None, trainable: bool = True, name: str | None = None,
           reuse: Any = None) -> Any:
     """A densely connected layer (variables ``<scope>/kernel`` and ``<scope>/bias``).
 
@@ -173,7 +179,7 @@ class Dropout(Layer):
         **kwargs: Further arguments of ``tf.layers.Layer`` (``dtype``, ``_scope``, ``_reuse``).
     """
 
-    def __init__(self, rate: float = 0.5, noise_shape: Any = None, seed: int | None = None,
+    def __init__(self, rate: float = 0.5, noise_shape: ShapeLike = None, seed: int | None = None,
                  name: str | None = None, **kwargs: Any):
         super().__init__(name=name, **kwargs)
         if isinstance(rate, numbers.Real) and not 0 <= rate <= 1:
@@ -191,7 +197,7 @@ class Dropout(Layer):
         return training_blend(training, dropped, lambda: identity(inputs))
 
 
-def dropout(inputs: Any, rate: float = 0.5, noise_shape: Any = None, seed: int | None = None,
+def dropout(inputs: Any, rate: float = 0.5, noise_shape: ShapeLike = None, seed: int | None = None,
             training: Any = False, name: str | None = None) -> Any:
     """Dropout applied only when ``training`` (a bool or bool tensor) is true.
 

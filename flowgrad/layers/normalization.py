@@ -14,6 +14,7 @@ from flowgrad.ops.math_ops import cast, multiply, subtract
 from flowgrad.ops.nn_impl import batch_normalization as _normalize
 from flowgrad.ops.nn_impl import moments
 from flowgrad.ops.state_ops import assign_sub
+from collections.abc import Callable
 
 
 class BatchNormalization(Layer):
@@ -27,13 +28,14 @@ class BatchNormalization(Layer):
 
     def __init__(self, axis: int = -1, momentum: float = 0.99, epsilon: float = 1e-3,
                  center: bool = True, scale: bool = True,
-                 beta_initializer: Any = init_ops.zeros_initializer(),
-                 gamma_initializer: Any = init_ops.ones_initializer(),
-                 moving_mean_initializer: Any = init_ops.zeros_initializer(),
-                 moving_variance_initializer: Any = init_ops.ones_initializer(),
-                 beta_regularizer: Any = None, gamma_regularizer: Any = None,
-                 beta_constraint: Any = None, gamma_constraint: Any = None,
-                 renorm: bool = False, renorm_clipping: Any = None, renorm_momentum: float = 0.99,
+                 beta_initializer: Callable | str | None = init_ops.zeros_initializer(),
+                 gamma_initializer: Callable | str | None = init_ops.ones_initializer(),
+                 moving_mean_initializer: Callable | str = init_ops.zeros_initializer(),
+                 moving_variance_initializer: Callable | str = init_ops.ones_initializer(),
+                 beta_regularizer: Callable | None = None,
+                 gamma_regularizer: Callable | None = None, beta_constraint: Callable | None = None,
+                 gamma_constraint: Callable | None = None, renorm: bool = False,
+                 renorm_clipping: Any = None, renorm_momentum: float = 0.99,
                  fused: bool | None = None, trainable: bool = True,
                  virtual_batch_size: int | None = None, adjustment: Any = None,
                  name: str | None = None, **kwargs: Any):
@@ -141,16 +143,18 @@ class BatchNormalization(Layer):
         return outputs
 
 
-def batch_normalization(inputs: Any, axis: int = -1, momentum: float = 0.99,
-                        epsilon: float = 1e-3, center: bool = True, scale: bool = True,
-                        beta_initializer: Any = init_ops.zeros_initializer(),
-                        gamma_initializer: Any = init_ops.ones_initializer(),
-                        moving_mean_initializer: Any = init_ops.zeros_initializer(),
-                        moving_variance_initializer: Any = init_ops.ones_initializer(),
-                        beta_regularizer: Any = None, gamma_regularizer: Any = None,
-                        beta_constraint: Any = None, gamma_constraint: Any = None,
-                        training: Any = False, trainable: bool = True, name: str | None = None,
-                        reuse: Any = None, renorm: bool = False, renorm_clipping: Any = None,
+def batch_normalization(inputs: Any, axis: int = -1, momentum: float = 0.99, epsilon: float = 1e-3,
+                        center: bool = True, scale: bool = True,
+                        beta_initializer: Callable | str | None = init_ops.zeros_initializer(),
+                        gamma_initializer: Callable | str | None = init_ops.ones_initializer(),
+                        moving_mean_initializer: Callable | str = init_ops.zeros_initializer(),
+                        moving_variance_initializer: Callable | str = init_ops.ones_initializer(),
+                        beta_regularizer: Callable | None = None,
+                        gamma_regularizer: Callable | None = None,
+                        beta_constraint: Callable | None = None,
+                        gamma_constraint: Callable | None = None, training: Any = False,
+                        trainable: bool = True, name: str | None = None, reuse: Any = None,
+                        renorm: bool = False, renorm_clipping: Any = None,
                         renorm_momentum: float = 0.99, fused: bool | None = None,
                         virtual_batch_size: int | None = None, adjustment: Any = None) -> Any:
     """Batch normalization (variables gamma, beta, moving_mean, moving_variance).

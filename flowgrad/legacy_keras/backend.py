@@ -12,6 +12,7 @@ import numpy as np
 from flowgrad.framework import dtypes
 from flowgrad.framework.context import executing_eagerly, reset_default_graph, state
 from flowgrad.framework.tensor import convert_to_tensor
+from flowgrad.framework.type_hints import DTypeLike
 
 _FLOATX = "float32"
 _EPSILON = 1e-7
@@ -100,7 +101,7 @@ def int_shape(x: Any) -> tuple | None:
     return None if dims is None else tuple(dims)
 
 
-def is_float_dtype(dtype: Any) -> bool:
+def is_float_dtype(dtype: DTypeLike) -> bool:
     """Whether ``dtype`` is a floating dtype.
 
     Args:
@@ -109,7 +110,7 @@ def is_float_dtype(dtype: Any) -> bool:
     return dtypes.as_dtype(dtype).is_floating
 
 
-def is_int_dtype(dtype: Any) -> bool:
+def is_int_dtype(dtype: DTypeLike) -> bool:
     """Whether ``dtype`` is an integer dtype.
 
     Args:
@@ -118,7 +119,7 @@ def is_int_dtype(dtype: Any) -> bool:
     return dtypes.as_dtype(dtype).is_integer
 
 
-def standardize_dtype(dtype: Any = None) -> str:
+def standardize_dtype(dtype: DTypeLike | None = None) -> str:
     """A dtype's name ('float32'); None means ``floatx()``.
 
     Args:

@@ -16,6 +16,7 @@ from typing import Any
 from flowgrad.framework import dtypes
 from flowgrad.framework.tensor import EagerTensor, Tensor, convert_to_tensor
 from flowgrad.ops import array_ops, math_ops, nn_impl, nn_ops
+from flowgrad.framework.type_hints import DTypeLike, TensorLike
 
 EPSILON = 1e-7
 _REDUCTIONS = ("sum", "sum_over_batch_size", "mean", "mean_with_sample_weight", "none", None)
@@ -36,7 +37,8 @@ def _is_integer(x: Any) -> bool:
     return dt is not None and dtypes.as_dtype(dt).is_integer
 
 
-def squeeze_or_expand_to_same_rank(x1: Any, x2: Any, expand_rank_1: bool = True) -> tuple:
+def squeeze_or_expand_to_same_rank(x1: TensorLike, x2: TensorLike,
+                                   expand_rank_1: bool = True) -> tuple:
     """Makes two tensors' ranks agree by squeezing (or expanding) a trailing 1."""
     r1, r2 = x1.shape.rank, x2.shape.rank
     if r1 is None or r2 is None or r1 == r2:
@@ -84,7 +86,7 @@ def _get_logits(output: Any, from_logits: bool, op_type: str, fn_name: str) -> t
 # Loss functions (per sample)
 
 
-def mean_squared_error(y_true: Any, y_pred: Any) -> Any:
+def mean_squared_error(y_true: TensorLike, y_pred: TensorLike) -> Any:
     """mean((y_pred - y_true)**2, axis=-1).
 
     Args:
@@ -97,7 +99,7 @@ def mean_squared_error(y_true: Any, y_pred: Any) -> Any:
     return math_ops.reduce_mean(math_ops.square(y_pred - y_true), axis=-1)
 
 
-def mean_absolute_error(y_true: Any, y_pred: Any) -> Any:
+def mean_absolute_error(y_true: TensorLike, y_pred: TensorLike) -> Any:
     """mean(|y_pred - y_true|, axis=-1).
 
     Args:
@@ -110,7 +112,7 @@ def mean_absolute_error(y_true: Any, y_pred: Any) -> Any:
     return math_ops.reduce_mean(math_ops.abs(y_pred - y_true), axis=-1)
 
 
-def huber(y_true: Any, y_pred: Any, delta: float = 1.0) -> Any:
+def huber(y_true: TensorLike, y_pred: TensorLike, delta: float = 1.0) -> Any:
     """mean(0.5 e**2 if |e| <= delta else delta |e| - 0.5 delta**2), e = y_pred - y_true.
 
     Args:
@@ -128,7 +130,7 @@ def huber(y_true: Any, y_pred: Any, delta: float = 1.0) -> Any:
     return math_ops.reduce_mean(math_ops.where(abs_error <= delta, quadratic, linear), axis=-1)
 
 
-def categorical_crossentropy(y_true: Any, y_pred: Any, from_logits: bool = False,
+def categorical_crossentropy(y_true: TensorLike, y_pred: TensorLike, from_logits: bool = False,
                              label_smoothing: float = 0.0, axis: int = -1) -> Any:
     """-sum(y_true * log(y_pred)) over ``axis`` (softmax cross-entropy with logits).
 
@@ -155,8 +157,9 @@ def categorical_crossentropy(y_true: Any, y_pred: Any, from_logits: bool = False
     return -math_ops.reduce_sum(y_true * math_ops.log(output), axis)
 
 
-def sparse_categorical_crossentropy(y_true: Any, y_pred: Any, from_logits: bool = False,
-                                    ignore_class: int | None = None, axis: int = -1) -> Any:
+def sparse_categorical_crossentropy(y_true: TensorLike, y_pred: TensorLike,
+                                    from_logits: bool = False, ignore_class: int | None = None,
+                                    axis: int = -1) -> Any:
     """Categorical cross-entropy with integer class labels.
 
     Args:
@@ -185,7 +188,7 @@ def sparse_categorical_crossentropy(y_true: Any, y_pred: Any, from_logits: bool 
     return nn_ops.sparse_softmax_cross_entropy_with_logits_v2(labels=target, logits=output)
 
 
-def binary_crossentropy(y_true: Any, y_pred: Any, from_logits: bool = False,
+def binary_crossentropy(y_true: TensorLike, y_pred: TensorLike, from_logits: bool = False,
                         label_smoothing: float = 0.0, axis: int = -1) -> Any:
     """mean(-(y log p + (1 - y) log(1 - p)), axis=-1).
 
@@ -260,17 +263,17 @@ class Loss:
     """
 
     def __init__(self, name: str | None = None, reduction: Any = "sum_over_batch_size",
-                 dtype: Any = None):
+                 dtype: DTypeLike | None = None):
         self.name = name or type(self).__name__.lower()
         self.reduction = standardize_reduction(reduction)
         self.dtype = dtypes.as_dtype(dtype or "float32")
 
-    def __call__(self, y_true: Any, y_pred: Any, sample_weight: Any = None) -> Any:
+    def __call__(self, y_true: TensorLike, y_pred: TensorLike, sample_weight: Any = None) -> Any:
         y_pred = _float(y_pred, self.dtype)
         y_true = y_true if _is_integer(y_true) else _float(y_true, self.dtype)
         return _reduce_weighted(self.call(y_true, y_pred), sample_weight, self.reduction)
 
-    def call(self, y_true: Any, y_pred: Any) -> Any:
+    def call(self, y_true: TensorLike, y_pred: TensorLike) -> Any:
         raise NotImplementedError
 
     def get_config(self) -> dict:
@@ -281,13 +284,13 @@ class LossFunctionWrapper(Loss):
     """A Loss whose per-sample values come from ``fn(y_true, y_pred, **kwargs)``."""
 
     def __init__(self, fn: Callable, reduction: Any = "sum_over_batch_size",
-                 name: str | None = None, dtype: Any = None, **kwargs: Any):
+                 name: str | None = None, dtype: DTypeLike | None = None, **kwargs: Any):
         super().__init__(name=name or getattr(fn, "__name__", None), reduction=reduction,
                          dtype=dtype)
         self.fn = fn
         self._fn_kwargs = kwargs
 
-    def call(self, y_true: Any, y_pred: Any) -> Any:
+    def call(self, y_true: TensorLike, y_pred: TensorLike) -> Any:
         return self.fn(y_true, y_pred, **self._fn_kwargs)
 
     def get_config(self) -> dict:
@@ -305,7 +308,7 @@ class MeanSquaredError(LossFunctionWrapper):
     """
 
     def __init__(self, reduction: Any = "sum_over_batch_size", name: str = "mean_squared_error",
-                 dtype: Any = None):
+                 dtype: DTypeLike | None = None):
         super().__init__(mean_squared_error, reduction, name, dtype)
 
 
@@ -320,7 +323,7 @@ class MeanAbsoluteError(LossFunctionWrapper):
     """
 
     def __init__(self, reduction: Any = "sum_over_batch_size",
-                 name: str = "mean_absolute_error", dtype: Any = None):
+                 name: str = "mean_absolute_error", dtype: DTypeLike | None = None):
         super().__init__(mean_absolute_error, reduction, name, dtype)
 
 
@@ -336,7 +339,7 @@ class Huber(LossFunctionWrapper):
     """
 
     def __init__(self, delta: float = 1.0, reduction: Any = "sum_over_batch_size",
-                 name: str = "huber_loss", dtype: Any = None):
+                 name: str = "huber_loss", dtype: DTypeLike | None = None):
         super().__init__(huber, reduction, name, dtype, delta=delta)
 
 
@@ -355,7 +358,7 @@ class CategoricalCrossentropy(LossFunctionWrapper):
 
     def __init__(self, from_logits: bool = False, label_smoothing: float = 0.0,
                  axis: int = -1, reduction: Any = "sum_over_batch_size",
-                 name: str = "categorical_crossentropy", dtype: Any = None):
+                 name: str = "categorical_crossentropy", dtype: DTypeLike | None = None):
         super().__init__(categorical_crossentropy, reduction, name, dtype,
                          from_logits=from_logits, label_smoothing=label_smoothing, axis=axis)
 
@@ -374,7 +377,7 @@ class SparseCategoricalCrossentropy(LossFunctionWrapper):
 
     def __init__(self, from_logits: bool = False, ignore_class: int | None = None,
                  reduction: Any = "sum_over_batch_size",
-                 name: str = "sparse_categorical_crossentropy", dtype: Any = None):
+                 name: str = "sparse_categorical_crossentropy", dtype: DTypeLike | None = None):
         if ignore_class is not None:
             raise NotImplementedError("flowgrad's SparseCategoricalCrossentropy does not "
                                       "implement ignore_class")
@@ -397,7 +400,7 @@ class BinaryCrossentropy(LossFunctionWrapper):
 
     def __init__(self, from_logits: bool = False, label_smoothing: float = 0.0,
                  axis: int = -1, reduction: Any = "sum_over_batch_size",
-                 name: str = "binary_crossentropy", dtype: Any = None):
+                 name: str = "binary_crossentropy", dtype: DTypeLike | None = None):
         super().__init__(binary_crossentropy, reduction, name, dtype, from_logits=from_logits,
                          label_smoothing=label_smoothing, axis=axis)
 

@@ -25,6 +25,7 @@ from flowgrad.legacy_keras.losses import (MAE, MSE, binary_crossentropy,
                                           sparse_categorical_crossentropy)
 from flowgrad.ops import array_ops, math_ops
 from flowgrad.ops.state_ops import EagerVariable, Variable
+from flowgrad.framework.type_hints import DTypeLike, ShapeLike, TensorLike
 
 
 def _tensor(x: Any, dtype: Any = None) -> Any:
@@ -40,7 +41,7 @@ class Metric:
         dtype: The dtype of the metric's variables; float32 when None.
     """
 
-    def __init__(self, name: str | None = None, dtype: Any = None):
+    def __init__(self, name: str | None = None, dtype: DTypeLike | None = None):
         from flowgrad.legacy_keras.layers.base import to_snake_case
         self.name = name or to_snake_case(type(self).__name__)
         self._dtype = dtypes.as_dtype(dtype or "float32")
@@ -55,8 +56,9 @@ class Metric:
         """The metric's state variables."""
         return list(self._variables)
 
-    def add_variable(self, shape: Any, initializer: Any = "zeros", dtype: Any = None,
-                     aggregation: str = "sum", name: str | None = None) -> Any:
+    def add_variable(self, shape: ShapeLike, initializer: Any = "zeros",
+                     dtype: DTypeLike | None = None, aggregation: str = "sum",
+                     name: str | None = None) -> Any:
         """A non-trainable state variable (zeros by default)."""
         dt = dtypes.as_dtype(dtype) if dtype is not None else self._dtype
         fill = {"zeros": 0, "ones": 1}.get(initializer, initializer) \
@@ -119,7 +121,7 @@ class Sum(Metric):
         dtype: The dtype of the metric's variables; float32 when None.
     """
 
-    def __init__(self, name: str = "sum", dtype: Any = None):
+    def __init__(self, name: str = "sum", dtype: DTypeLike | None = None):
         super().__init__(name, dtype)
         self.total = self.add_variable((), name="total")
 
@@ -139,7 +141,7 @@ class Mean(Metric):
         dtype: The dtype of the metric's variables; float32 when None.
     """
 
-    def __init__(self, name: str = "mean", dtype: Any = None):
+    def __init__(self, name: str = "mean", dtype: DTypeLike | None = None):
         super().__init__(name, dtype)
         self.total = self.add_variable((), name="total")
         self.count = self.add_variable((), name="count")
@@ -169,14 +171,15 @@ class MeanMetricWrapper(Mean):
         **kwargs: Passed to ``fn``.
     """
 
-    def __init__(self, fn: Callable, name: str | None = None, dtype: Any = None,
+    def __init__(self, fn: Callable, name: str | None = None, dtype: DTypeLike | None = None,
                  **kwargs: Any):
         super().__init__(name=name or getattr(fn, "__name__", "mean_metric_wrapper"),
                          dtype=dtype)
         self._fn = fn
         self._fn_kwargs = kwargs
 
-    def update_state(self, y_true: Any, y_pred: Any, sample_weight: Any = None) -> None:
+    def update_state(self, y_true: TensorLike, y_pred: TensorLike,
+                     sample_weight: Any = None) -> None:
         values = self._fn(y_true, y_pred, **self._fn_kwargs)
         super().update_state(values, sample_weight)
 
@@ -185,7 +188,7 @@ class MeanMetricWrapper(Mean):
 # Accuracy functions (one value per sample)
 
 
-def accuracy(y_true: Any, y_pred: Any) -> Any:
+def accuracy(y_true: TensorLike, y_pred: TensorLike) -> Any:
     """1.0 where y_true == y_pred."""
     y_pred = _tensor(y_pred)
     y_true = _tensor(y_true, y_pred.dtype.base_dtype)
@@ -193,7 +196,7 @@ def accuracy(y_true: Any, y_pred: Any) -> Any:
     return math_ops.cast(math_ops.equal(y_true, y_pred), dtypes.float32)
 
 
-def binary_accuracy(y_true: Any, y_pred: Any, threshold: float = 0.5) -> Any:
+def binary_accuracy(y_true: TensorLike, y_pred: TensorLike, threshold: float = 0.5) -> Any:
     """Mean over the last axis of (y_pred > threshold) == y_true.
 
     Args:
@@ -209,7 +212,7 @@ def binary_accuracy(y_true: Any, y_pred: Any, threshold: float = 0.5) -> Any:
                                 axis=-1)
 
 
-def categorical_accuracy(y_true: Any, y_pred: Any) -> Any:
+def categorical_accuracy(y_true: TensorLike, y_pred: TensorLike) -> Any:
     """1.0 where argmax(y_true) == argmax(y_pred).
 
     Args:
@@ -222,7 +225,7 @@ def categorical_accuracy(y_true: Any, y_pred: Any) -> Any:
                                         math_ops.argmax_v2(y_pred, -1)), dtypes.float32)
 
 
-def sparse_categorical_accuracy(y_true: Any, y_pred: Any) -> Any:
+def sparse_categorical_accuracy(y_true: TensorLike, y_pred: TensorLike) -> Any:
     """1.0 where the integer label y_true == argmax(y_pred).
 
     Args:
@@ -250,7 +253,7 @@ class Accuracy(MeanMetricWrapper):
         dtype: The dtype of the metric's variables; float32 when None.
     """
 
-    def __init__(self, name: str = "accuracy", dtype: Any = None):
+    def __init__(self, name: str = "accuracy", dtype: DTypeLike | None = None):
         super().__init__(accuracy, name, dtype)
 
 
@@ -263,7 +266,7 @@ class BinaryAccuracy(MeanMetricWrapper):
         threshold: Predictions above it count as 1.
     """
 
-    def __init__(self, name: str = "binary_accuracy", dtype: Any = None,
+    def __init__(self, name: str = "binary_accuracy", dtype: DTypeLike | None = None,
                  threshold: float = 0.5):
         super().__init__(binary_accuracy, name, dtype, threshold=threshold)
 
@@ -276,7 +279,7 @@ class CategoricalAccuracy(MeanMetricWrapper):
         dtype: The dtype of the metric's variables; float32 when None.
     """
 
-    def __init__(self, name: str = "categorical_accuracy", dtype: Any = None):
+    def __init__(self, name: str = "categorical_accuracy", dtype: DTypeLike | None = None):
         super().__init__(categorical_accuracy, name, dtype)
 
 
@@ -288,7 +291,7 @@ class SparseCategoricalAccuracy(MeanMetricWrapper):
         dtype: The dtype of the metric's variables; float32 when None.
     """
 
-    def __init__(self, name: str = "sparse_categorical_accuracy", dtype: Any = None):
+    def __init__(self, name: str = "sparse_categorical_accuracy", dtype: DTypeLike | None = None):
         super().__init__(sparse_categorical_accuracy, name, dtype)
 
 
@@ -300,7 +303,7 @@ class MeanSquaredError(MeanMetricWrapper):
         dtype: The dtype of the metric's variables; float32 when None.
     """
 
-    def __init__(self, name: str = "mean_squared_error", dtype: Any = None):
+    def __init__(self, name: str = "mean_squared_error", dtype: DTypeLike | None = None):
         super().__init__(losses_lib.mean_squared_error, name, dtype)
 
 
@@ -312,7 +315,7 @@ class MeanAbsoluteError(MeanMetricWrapper):
         dtype: The dtype of the metric's variables; float32 when None.
     """
 
-    def __init__(self, name: str = "mean_absolute_error", dtype: Any = None):
+    def __init__(self, name: str = "mean_absolute_error", dtype: DTypeLike | None = None):
         super().__init__(losses_lib.mean_absolute_error, name, dtype)
 
 
@@ -325,8 +328,8 @@ class SparseCategoricalCrossentropy(MeanMetricWrapper):
         from_logits: Whether ``y_pred`` holds logits (else probabilities).
     """
 
-    def __init__(self, name: str = "sparse_categorical_crossentropy", dtype: Any = None,
-                 from_logits: bool = False):
+    def __init__(self, name: str = "sparse_categorical_crossentropy",
+                 dtype: DTypeLike | None = None, from_logits: bool = False):
         super().__init__(losses_lib.sparse_categorical_crossentropy, name, dtype,
                          from_logits=from_logits)
 
@@ -341,7 +344,7 @@ class CategoricalCrossentropy(MeanMetricWrapper):
         label_smoothing: Smooth the labels towards the uniform distribution (0: none).
     """
 
-    def __init__(self, name: str = "categorical_crossentropy", dtype: Any = None,
+    def __init__(self, name: str = "categorical_crossentropy", dtype: DTypeLike | None = None,
                  from_logits: bool = False, label_smoothing: float = 0.0):
         super().__init__(losses_lib.categorical_crossentropy, name, dtype,
                          from_logits=from_logits, label_smoothing=label_smoothing)

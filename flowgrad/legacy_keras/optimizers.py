@@ -24,6 +24,7 @@ from flowgrad.framework.indexed_slices import IndexedSlices
 from flowgrad.framework.shape_rules import check_gradient_shapes
 from flowgrad.framework.tensor import EagerTensor, constant, convert_to_tensor, is_tensor
 from flowgrad.ops.state_ops import EagerVariable, Variable
+from flowgrad.framework.type_hints import DTypeLike, ShapeLike
 
 
 class _Eager:
@@ -229,8 +230,8 @@ class Optimizer:
         self._trainable_variables = list(variables)
         self.built = True
 
-    def add_variable(self, shape: Any, initializer: Any = "zeros", dtype: Any = None,
-                     name: str | None = None) -> EagerVariable:
+    def add_variable(self, shape: ShapeLike, initializer: Any = "zeros",
+                     dtype: DTypeLike | None = None, name: str | None = None) -> EagerVariable:
         """A non-trainable optimizer variable filled with ``initializer`` (0, 1 or a number)."""
         fill = {"zeros": 0.0, "ones": 1.0}.get(initializer, initializer) \
             if isinstance(initializer, str) else initializer

@@ -20,6 +20,7 @@ from flowgrad.ops.elementwise_ops import abs as tf_abs
 from flowgrad.ops.matmul_ops import matmul as tf_matmul
 from flowgrad.ops.reduction_ops import reduce_max, reduce_min
 from flowgrad.ops.sum_ops import reduce_sum
+from flowgrad.framework.type_hints import DTypeLike, ShapeLike, TensorLike
 
 
 #: The operators the base class's defaults build (``A.adjoint()``, ``A.inverse()``,
@@ -35,14 +36,14 @@ def adjoint_of(x: Any) -> TensorBase:
     return conj(t) if x.dtype.is_complex else t
 
 
-def as_tensor(x: Any, dtype: Any = None, name: str | None = None) -> TensorBase:
+def as_tensor(x: Any, dtype: DTypeLike | None = None, name: str | None = None) -> TensorBase:
     """``x`` as a tensor (of ``dtype`` when given)."""
     if isinstance(x, TensorBase) and (dtype is None or x.dtype.base_dtype == dtype):
         return x
     return convert_to_tensor(x, dtype, name=name)
 
 
-def eye_of(n: Any, batch_shape: Any, dtype: Any) -> TensorBase:
+def eye_of(n: Any, batch_shape: ShapeLike, dtype: DTypeLike) -> TensorBase:
     """An identity matrix of size ``n``, batched to ``batch_shape``."""
     return linalg_ops.eye(n, batch_shape=batch_shape, dtype=dtype)
 
@@ -55,10 +56,10 @@ class LinearOperator(Module):
     ...) fall back on the dense matrix unless a subclass knows better.
     """
 
-    def __init__(self, dtype: Any, graph_parents: Any = None, is_non_singular: bool | None = None,
-                 is_self_adjoint: bool | None = None, is_positive_definite: bool | None = None,
-                 is_square: bool | None = None, name: str | None = None,
-                 parameters: dict | None = None):
+    def __init__(self, dtype: DTypeLike, graph_parents: Any = None,
+                 is_non_singular: bool | None = None, is_self_adjoint: bool | None = None,
+                 is_positive_definite: bool | None = None, is_square: bool | None = None,
+                 name: str | None = None, parameters: dict | None = None):
         """Initializes the operator's hints.
 
         Args:
@@ -324,7 +325,7 @@ class LinearOperator(Module):
         return shape_ops.squeeze(self._matmul(shape_ops.expand_dims(x, -1), adjoint=adjoint),
                                  [-1])
 
-    def solve(self, rhs: Any, adjoint: bool = False, adjoint_arg: bool = False,
+    def solve(self, rhs: TensorLike, adjoint: bool = False, adjoint_arg: bool = False,
               name: str = "solve") -> Any:
         """``X`` with ``A X = rhs`` (``A^H X = rhs`` with ``adjoint``).
 
@@ -363,7 +364,7 @@ class LinearOperator(Module):
         rhs, dense = broadcast_batch(rhs, dense)
         return linalg_ops.solve(dense, rhs, adjoint=adjoint)
 
-    def solvevec(self, rhs: Any, adjoint: bool = False, name: str = "solve") -> TensorBase:
+    def solvevec(self, rhs: TensorLike, adjoint: bool = False, name: str = "solve") -> TensorBase:
         """``x`` with ``A x = rhs`` for vectors ``rhs`` ``[..., M]``.
 
         Args:

@@ -24,6 +24,7 @@ from flowgrad.ops.indexing_ops import gather_v2
 from flowgrad.ops.reduction_ops import reduce_prod
 from flowgrad.ops.sum_ops import reduce_sum
 from flowgrad.ops.tridiagonal_ops import tridiagonal_matmul, tridiagonal_solve
+from flowgrad.framework.type_hints import DTypeLike, ShapeLike, TensorLike
 
 
 def _static(x: TensorBase) -> list:
@@ -34,7 +35,7 @@ class LinearOperatorFullMatrix(LinearOperator):
     """A dense ``[..., M, N]`` matrix as an operator, as ``tf.linalg.LinearOperatorFullMatrix``.
     """
 
-    def __init__(self, matrix: Any, is_non_singular: bool | None = None,
+    def __init__(self, matrix: TensorLike, is_non_singular: bool | None = None,
                  is_self_adjoint: bool | None = None, is_positive_definite: bool | None = None,
                  is_square: bool | None = None, name: str = "LinearOperatorFullMatrix"):
         """Wraps ``matrix``.
@@ -176,7 +177,7 @@ class LinearOperatorIdentity(LinearOperator):
     """The identity matrix (of ``num_rows``, batched by ``batch_shape``), as
     ``tf.linalg.LinearOperatorIdentity``."""
 
-    def __init__(self, num_rows: Any, batch_shape: Any = None, dtype: Any = None,
+    def __init__(self, num_rows: Any, batch_shape: ShapeLike = None, dtype: DTypeLike | None = None,
                  is_non_singular: bool = True, is_self_adjoint: bool = True,
                  is_positive_definite: bool = True, is_square: bool = True,
                  assert_proper_shapes: bool = False, name: str = "LinearOperatorIdentity"):
@@ -417,10 +418,11 @@ class LinearOperatorLowerTriangular(LinearOperator):
 class LinearOperatorZeros(LinearOperator):
     """The zero matrix, as ``tf.linalg.LinearOperatorZeros``."""
 
-    def __init__(self, num_rows: Any, num_columns: Any = None, batch_shape: Any = None,
-                 dtype: Any = None, is_non_singular: bool = False, is_self_adjoint: bool = True,
-                 is_positive_definite: bool = False, is_square: bool = True,
-                 assert_proper_shapes: bool = False, name: str = "LinearOperatorZeros"):
+    def __init__(self, num_rows: Any, num_columns: Any = None, batch_shape: ShapeLike = None,
+                 dtype: DTypeLike | None = None, is_non_singular: bool = False,
+                 is_self_adjoint: bool = True, is_positive_definite: bool = False,
+                 is_square: bool = True, assert_proper_shapes: bool = False,
+                 name: str = "LinearOperatorZeros"):
         """Builds the zero operator.
 
         Args:
@@ -718,7 +720,7 @@ class LinearOperatorPermutation(LinearOperator):
     """The permutation matrix of ``perm`` (row ``i`` has its one in column ``perm[i]``), as
     ``tf.linalg.LinearOperatorPermutation``."""
 
-    def __init__(self, perm: Any, dtype: Any = dtypes.float32,
+    def __init__(self, perm: Any, dtype: DTypeLike = dtypes.float32,
                  is_non_singular: bool | None = None, is_self_adjoint: bool | None = None,
                  is_positive_definite: bool | None = None, is_square: bool | None = None,
                  name: str = "LinearOperatorPermutation"):

@@ -19,6 +19,7 @@ from flowgrad.ops.nn_impl import sigmoid_cross_entropy_with_logits_v2
 from flowgrad.ops.nn_ops import relu as _relu
 from flowgrad.ops.nn_ops import (softmax_cross_entropy_with_logits_v2,
                                  sparse_softmax_cross_entropy_with_logits_v2)
+from flowgrad.framework.type_hints import TensorLike
 
 
 class Reduction:
@@ -66,7 +67,7 @@ def _num_present(losses: Any, weights: Any) -> Any:
         return reduce_sum(present, name=scope or None)
 
 
-def compute_weighted_loss(losses: Any, weights: Any = 1.0, scope: str | None = None,
+def compute_weighted_loss(losses: Any, weights: TensorLike = 1.0, scope: str | None = None,
                           loss_collection: str | None = GraphKeys.LOSSES,
                           reduction: str = Reduction.SUM_BY_NONZERO_WEIGHTS) -> Any:
     """``losses * weights`` reduced as ``reduction`` says; added to ``loss_collection``.
@@ -123,7 +124,7 @@ def _compatible(a: Any, b: Any, a_name: str, b_name: str) -> None:
                          % (a.shape, b.shape, a_name, b_name))
 
 
-def absolute_difference(labels: Any, predictions: Any, weights: Any = 1.0,
+def absolute_difference(labels: TensorLike, predictions: TensorLike, weights: TensorLike = 1.0,
                         scope: str | None = None, loss_collection: str = GraphKeys.LOSSES,
                         reduction: str = Reduction.SUM_BY_NONZERO_WEIGHTS) -> Any:
     """Weighted ``|predictions - labels|``.
@@ -143,7 +144,7 @@ def absolute_difference(labels: Any, predictions: Any, weights: Any = 1.0,
         return compute_weighted_loss(losses, weights, sc, loss_collection, reduction)
 
 
-def mean_squared_error(labels: Any, predictions: Any, weights: Any = 1.0,
+def mean_squared_error(labels: TensorLike, predictions: TensorLike, weights: TensorLike = 1.0,
                        scope: str | None = None, loss_collection: str = GraphKeys.LOSSES,
                        reduction: str = Reduction.SUM_BY_NONZERO_WEIGHTS) -> Any:
     """Weighted ``(predictions - labels)**2``.
@@ -163,8 +164,9 @@ def mean_squared_error(labels: Any, predictions: Any, weights: Any = 1.0,
         return compute_weighted_loss(losses, weights, sc, loss_collection, reduction)
 
 
-def huber_loss(labels: Any, predictions: Any, weights: Any = 1.0, delta: float = 1.0,
-               scope: str | None = None, loss_collection: str = GraphKeys.LOSSES,
+def huber_loss(labels: TensorLike, predictions: TensorLike, weights: TensorLike = 1.0,
+               delta: float = 1.0, scope: str | None = None,
+               loss_collection: str = GraphKeys.LOSSES,
                reduction: str = Reduction.SUM_BY_NONZERO_WEIGHTS) -> Any:
     """Weighted Huber loss: quadratic up to ``delta``, linear beyond.
 
@@ -187,8 +189,9 @@ def huber_loss(labels: Any, predictions: Any, weights: Any = 1.0, delta: float =
         return compute_weighted_loss(losses, weights, sc, loss_collection, reduction)
 
 
-def log_loss(labels: Any, predictions: Any, weights: Any = 1.0, epsilon: float = 1e-7,
-             scope: str | None = None, loss_collection: str = GraphKeys.LOSSES,
+def log_loss(labels: TensorLike, predictions: TensorLike, weights: TensorLike = 1.0,
+             epsilon: float = 1e-7, scope: str | None = None,
+             loss_collection: str = GraphKeys.LOSSES,
              reduction: str = Reduction.SUM_BY_NONZERO_WEIGHTS) -> Any:
     """Weighted ``-y log(p + eps) - (1 - y) log(1 - p + eps)``.
 
@@ -210,8 +213,8 @@ def log_loss(labels: Any, predictions: Any, weights: Any = 1.0, epsilon: float =
         return compute_weighted_loss(losses, weights, sc, loss_collection, reduction)
 
 
-def hinge_loss(labels: Any, logits: Any, weights: Any = 1.0, scope: str | None = None,
-               loss_collection: str = GraphKeys.LOSSES,
+def hinge_loss(labels: TensorLike, logits: TensorLike, weights: TensorLike = 1.0,
+               scope: str | None = None, loss_collection: str = GraphKeys.LOSSES,
                reduction: str = Reduction.SUM_BY_NONZERO_WEIGHTS) -> Any:
     """Weighted ``max(0, 1 - (2 labels - 1) * logits)`` for labels in {0, 1}.
 
@@ -231,8 +234,9 @@ def hinge_loss(labels: Any, logits: Any, weights: Any = 1.0, scope: str | None =
         return compute_weighted_loss(losses, weights, sc, loss_collection, reduction)
 
 
-def cosine_distance(labels: Any, predictions: Any, axis: int | None = None, weights: Any = 1.0,
-                    scope: str | None = None, loss_collection: str = GraphKeys.LOSSES,
+def cosine_distance(labels: TensorLike, predictions: TensorLike, axis: int | None = None,
+                    weights: TensorLike = 1.0, scope: str | None = None,
+                    loss_collection: str = GraphKeys.LOSSES,
                     reduction: str = Reduction.SUM_BY_NONZERO_WEIGHTS,
                     dim: int | None = None) -> Any:
     """Weighted ``1 - sum(labels * predictions, axis)`` (inputs assumed unit-normalized).
@@ -260,7 +264,7 @@ def cosine_distance(labels: Any, predictions: Any, axis: int | None = None, weig
         return compute_weighted_loss(losses, weights, sc, loss_collection, reduction)
 
 
-def sigmoid_cross_entropy(multi_class_labels: Any, logits: Any, weights: Any = 1.0,
+def sigmoid_cross_entropy(multi_class_labels: Any, logits: TensorLike, weights: TensorLike = 1.0,
                           label_smoothing: float = 0, scope: str | None = None,
                           loss_collection: str = GraphKeys.LOSSES,
                           reduction: str = Reduction.SUM_BY_NONZERO_WEIGHTS) -> Any:
@@ -289,7 +293,7 @@ def sigmoid_cross_entropy(multi_class_labels: Any, logits: Any, weights: Any = 1
         return compute_weighted_loss(losses, weights, sc, loss_collection, reduction)
 
 
-def softmax_cross_entropy(onehot_labels: Any, logits: Any, weights: Any = 1.0,
+def softmax_cross_entropy(onehot_labels: Any, logits: TensorLike, weights: TensorLike = 1.0,
                           label_smoothing: float = 0, scope: str | None = None,
                           loss_collection: str = GraphKeys.LOSSES,
                           reduction: str = Reduction.SUM_BY_NONZERO_WEIGHTS) -> Any:
@@ -331,7 +335,7 @@ def _squeeze_last(t: Any, rank: int | None) -> Any:
     return t
 
 
-def sparse_softmax_cross_entropy(labels: Any, logits: Any, weights: Any = 1.0,
+def sparse_softmax_cross_entropy(labels: TensorLike, logits: TensorLike, weights: TensorLike = 1.0,
                                  scope: str | None = None,
                                  loss_collection: str = GraphKeys.LOSSES,
                                  reduction: str = Reduction.SUM_BY_NONZERO_WEIGHTS) -> Any:

@@ -37,9 +37,11 @@ from flowgrad.ops.math_ops import (
 )
 from flowgrad.ops.state_ops import Variable
 from flowgrad.ops.variable_scope import variable_scope
+from collections.abc import Sequence
+from flowgrad.framework.type_hints import DTypeLike, ShapeLike, TensorLike
 
 
-def metric_variable(shape: Any, dtype: Any, validate_shape: bool = True,
+def metric_variable(shape: ShapeLike | TensorLike, dtype: DTypeLike, validate_shape: bool = True,
                     name: str | None = None) -> Variable:
     """A non-trainable zero-initialised variable in LOCAL_VARIABLES and METRIC_VARIABLES.
 
@@ -116,8 +118,9 @@ def _collect(value: Any, update_op: Any, metrics_collections: Any,
     return value, update_op
 
 
-def mean(values: Any, weights: Any = None, metrics_collections: Any = None,
-         updates_collections: Any = None, name: str | None = None) -> tuple:
+def mean(values: TensorLike, weights: TensorLike | None = None,
+         metrics_collections: Sequence[str] | None = None,
+         updates_collections: Sequence[str] | None = None, name: str | None = None) -> tuple:
     """The (weighted) mean of ``values`` over all updates: ``(mean, update_op)``.
 
     Args:
@@ -148,9 +151,9 @@ def mean(values: Any, weights: Any = None, metrics_collections: Any = None,
         return _collect(value, update_op, metrics_collections, updates_collections)
 
 
-def accuracy(labels: Any, predictions: Any, weights: Any = None,
-             metrics_collections: Any = None, updates_collections: Any = None,
-             name: str | None = None) -> tuple:
+def accuracy(labels: TensorLike, predictions: TensorLike, weights: TensorLike | None = None,
+             metrics_collections: Sequence[str] | None = None,
+             updates_collections: Sequence[str] | None = None, name: str | None = None) -> tuple:
     """How often ``predictions`` equals ``labels``: ``(accuracy, update_op)``.
 
     Args:
@@ -171,8 +174,10 @@ def accuracy(labels: Any, predictions: Any, weights: Any = None,
                 name or "accuracy")
 
 
-def mean_squared_error(labels: Any, predictions: Any, weights: Any = None,
-                       metrics_collections: Any = None, updates_collections: Any = None,
+def mean_squared_error(labels: TensorLike, predictions: TensorLike,
+                       weights: TensorLike | None = None,
+                       metrics_collections: Sequence[str] | None = None,
+                       updates_collections: Sequence[str] | None = None,
                        name: str | None = None) -> tuple:
     """The (weighted) mean of (labels - predictions)**2: ``(mse, update_op)``.
 
@@ -191,8 +196,10 @@ def mean_squared_error(labels: Any, predictions: Any, weights: Any = None,
                 updates_collections, name or "mean_squared_error")
 
 
-def mean_absolute_error(labels: Any, predictions: Any, weights: Any = None,
-                        metrics_collections: Any = None, updates_collections: Any = None,
+def mean_absolute_error(labels: TensorLike, predictions: TensorLike,
+                        weights: TensorLike | None = None,
+                        metrics_collections: Sequence[str] | None = None,
+                        updates_collections: Sequence[str] | None = None,
                         name: str | None = None) -> tuple:
     """The (weighted) mean of |predictions - labels|: ``(mae, update_op)``.
 
@@ -211,8 +218,10 @@ def mean_absolute_error(labels: Any, predictions: Any, weights: Any = None,
                 updates_collections, name or "mean_absolute_error")
 
 
-def root_mean_squared_error(labels: Any, predictions: Any, weights: Any = None,
-                            metrics_collections: Any = None, updates_collections: Any = None,
+def root_mean_squared_error(labels: TensorLike, predictions: TensorLike,
+                            weights: TensorLike | None = None,
+                            metrics_collections: Sequence[str] | None = None,
+                            updates_collections: Sequence[str] | None = None,
                             name: str | None = None) -> tuple:
     """sqrt of the (weighted) mean squared error: ``(rmse, update_op)``.
 
@@ -248,8 +257,9 @@ def _bool_inputs(labels: Any, predictions: Any, weights: Any) -> tuple:
                                          cast(labels, dtypes.bool), weights)
 
 
-def true_positives(labels: Any, predictions: Any, weights: Any = None,
-                   metrics_collections: Any = None, updates_collections: Any = None,
+def true_positives(labels: TensorLike, predictions: TensorLike, weights: TensorLike | None = None,
+                   metrics_collections: Sequence[str] | None = None,
+                   updates_collections: Sequence[str] | None = None,
                    name: str | None = None) -> tuple:
     """The (weighted) number of true positives: ``(count, update_op)``.
 
@@ -269,8 +279,9 @@ def true_positives(labels: Any, predictions: Any, weights: Any = None,
                                 metrics_collections, updates_collections)
 
 
-def false_positives(labels: Any, predictions: Any, weights: Any = None,
-                    metrics_collections: Any = None, updates_collections: Any = None,
+def false_positives(labels: TensorLike, predictions: TensorLike, weights: TensorLike | None = None,
+                    metrics_collections: Sequence[str] | None = None,
+                    updates_collections: Sequence[str] | None = None,
                     name: str | None = None) -> tuple:
     """The (weighted) number of false positives: ``(count, update_op)``.
 
@@ -290,8 +301,9 @@ def false_positives(labels: Any, predictions: Any, weights: Any = None,
                                 metrics_collections, updates_collections)
 
 
-def false_negatives(labels: Any, predictions: Any, weights: Any = None,
-                    metrics_collections: Any = None, updates_collections: Any = None,
+def false_negatives(labels: TensorLike, predictions: TensorLike, weights: TensorLike | None = None,
+                    metrics_collections: Sequence[str] | None = None,
+                    updates_collections: Sequence[str] | None = None,
                     name: str | None = None) -> tuple:
     """The (weighted) number of false negatives: ``(count, update_op)``.
 
@@ -328,9 +340,9 @@ def _ratio_metric(metric: str, other: Any, labels: Any, predictions: Any, weight
                         metrics_collections, updates_collections)
 
 
-def precision(labels: Any, predictions: Any, weights: Any = None,
-              metrics_collections: Any = None, updates_collections: Any = None,
-              name: str | None = None) -> tuple:
+def precision(labels: TensorLike, predictions: TensorLike, weights: TensorLike | None = None,
+              metrics_collections: Sequence[str] | None = None,
+              updates_collections: Sequence[str] | None = None, name: str | None = None) -> tuple:
     """true_positives / (true_positives + false_positives): ``(precision, update_op)``.
 
     Args:
@@ -346,9 +358,9 @@ def precision(labels: Any, predictions: Any, weights: Any = None,
                          metrics_collections, updates_collections, name)
 
 
-def recall(labels: Any, predictions: Any, weights: Any = None,
-           metrics_collections: Any = None, updates_collections: Any = None,
-           name: str | None = None) -> tuple:
+def recall(labels: TensorLike, predictions: TensorLike, weights: TensorLike | None = None,
+           metrics_collections: Sequence[str] | None = None,
+           updates_collections: Sequence[str] | None = None, name: str | None = None) -> tuple:
     """true_positives / (true_positives + false_negatives): ``(recall, update_op)``.
 
     Args:
@@ -392,8 +404,9 @@ def _confusion_at_thresholds(labels: Any, predictions: Any, thresholds: list,
 _SUMMATIONS = ("trapezoidal", "careful_interpolation", "minoring", "majoring")
 
 
-def auc(labels: Any, predictions: Any, weights: Any = None, num_thresholds: int = 200,
-        metrics_collections: Any = None, updates_collections: Any = None, curve: str = "ROC",
+def auc(labels: TensorLike, predictions: TensorLike, weights: TensorLike | None = None,
+        num_thresholds: int = 200, metrics_collections: Sequence[str] | None = None,
+        updates_collections: Sequence[str] | None = None, curve: str = "ROC",
         name: str | None = None, summation_method: str = "trapezoidal",
         thresholds: Any = None) -> tuple:
     """Area under the ROC or PR curve, by a Riemann sum over ``num_thresholds`` thresholds

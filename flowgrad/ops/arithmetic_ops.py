@@ -28,6 +28,7 @@ from flowgrad.ops.comparison_ops import greater_equal, less_equal, where
 from flowgrad.ops.math_helpers import (_FLOATING, _NUMERIC, _REAL, _SIGNED, _binary, _check_kind,
                                        _pair, _skipped_inputs, _unary)
 from flowgrad.ops.sum_ops import sum_to
+from flowgrad.framework.type_hints import TensorLike
 
 
 # --------------------------------------------------------------------------------------
@@ -104,7 +105,7 @@ def _realdiv_jvp(op: Any, ta: Any, tb: Any) -> Any:
 register_jvp("RealDiv", _realdiv_jvp)
 
 
-def add(x: Any, y: Any, name: str | None = None) -> Any:
+def add(x: TensorLike, y: TensorLike, name: str | None = None) -> Any:
     """x + y elementwise (broadcasting).
 
     Args:
@@ -115,7 +116,7 @@ def add(x: Any, y: Any, name: str | None = None) -> Any:
     return _binary("AddV2", x, y, name, _NUMERIC + "O")   # numbers and strings
 
 
-def subtract(x: Any, y: Any, name: str | None = None) -> Any:
+def subtract(x: TensorLike, y: TensorLike, name: str | None = None) -> Any:
     """x - y elementwise.
 
     Args:
@@ -126,7 +127,7 @@ def subtract(x: Any, y: Any, name: str | None = None) -> Any:
     return _binary("Sub", x, y, name)
 
 
-def multiply(x: Any, y: Any, name: str | None = None) -> Any:
+def multiply(x: TensorLike, y: TensorLike, name: str | None = None) -> Any:
     """x * y elementwise.
 
     Args:
@@ -137,7 +138,7 @@ def multiply(x: Any, y: Any, name: str | None = None) -> Any:
     return _binary("Mul", x, y, name, _NUMERIC)
 
 
-def realdiv(x: Any, y: Any, name: str | None = None) -> Any:
+def realdiv(x: TensorLike, y: TensorLike, name: str | None = None) -> Any:
     """x / y for floating tensors.
 
     Args:
@@ -199,7 +200,7 @@ _TRUEDIV_CASTS = {dtypes.int8: dtypes.float32, dtypes.uint8: dtypes.float32,
                   dtypes.int64: dtypes.float64, dtypes.uint64: dtypes.float64}
 
 
-def truediv(x: Any, y: Any, name: str | None = None) -> Any:
+def truediv(x: TensorLike, y: TensorLike, name: str | None = None) -> Any:
     """x / y; integer inputs are cast first (8/16-bit to float32, 32/64-bit to float64).
 
     Args:
@@ -225,7 +226,7 @@ def truediv(x: Any, y: Any, name: str | None = None) -> Any:
         return apply_op("RealDiv", (x, y), name=scope)
 
 
-def divide(x: Any, y: Any, name: str | None = None) -> Any:
+def divide(x: TensorLike, y: TensorLike, name: str | None = None) -> Any:
     """x / y elementwise (``truediv``: integers are divided as floating point).
 
     Args:
@@ -236,7 +237,7 @@ def divide(x: Any, y: Any, name: str | None = None) -> Any:
     return truediv(x, y, name=name)
 
 
-def div(x: Any, y: Any, name: str | None = None) -> Any:
+def div(x: TensorLike, y: TensorLike, name: str | None = None) -> Any:
     """TF1 division: floor division for integers, real division for floating point.
 
     Args:
@@ -253,7 +254,7 @@ def div(x: Any, y: Any, name: str | None = None) -> Any:
         return apply_op("FloorDiv", (x, y), name=scope)
 
 
-def floordiv(x: Any, y: Any, name: str | None = None) -> Any:
+def floordiv(x: TensorLike, y: TensorLike, name: str | None = None) -> Any:
     """floor(x / y) elementwise (Python's ``//``), in the inputs' dtype.
 
     Args:
@@ -265,7 +266,7 @@ def floordiv(x: Any, y: Any, name: str | None = None) -> Any:
         return _binary("FloorDiv", x, y, scope, _REAL)
 
 
-def floormod(x: Any, y: Any, name: str | None = None) -> Any:
+def floormod(x: TensorLike, y: TensorLike, name: str | None = None) -> Any:
     """x - floor(x / y) * y elementwise (Python's ``%``: the result has the sign of y).
 
     Args:
@@ -279,7 +280,7 @@ def floormod(x: Any, y: Any, name: str | None = None) -> Any:
 mod = floormod
 
 
-def div_no_nan(x: Any, y: Any, name: str | None = None) -> Any:
+def div_no_nan(x: TensorLike, y: TensorLike, name: str | None = None) -> Any:
     """x / y, and 0 where y is 0; integers are cast first, as ``truediv`` casts them.
 
     Args:
@@ -298,7 +299,7 @@ def div_no_nan(x: Any, y: Any, name: str | None = None) -> Any:
 divide_no_nan = div_no_nan
 
 
-def reciprocal_no_nan(x: Any, name: str | None = None) -> Any:
+def reciprocal_no_nan(x: TensorLike, name: str | None = None) -> Any:
     """1 / x elementwise, and 0 where x is 0.
 
     Args:
@@ -346,7 +347,7 @@ def _squared_difference_grad(op: Any, grad: Any) -> Any:
     return sum_to(g, x), negative(sum_to(g, y))
 
 
-def maximum(x: Any, y: Any, name: str | None = None) -> Any:
+def maximum(x: TensorLike, y: TensorLike, name: str | None = None) -> Any:
     """max(x, y) elementwise; the gradient of a tie goes to x.
 
     Args:
@@ -357,7 +358,7 @@ def maximum(x: Any, y: Any, name: str | None = None) -> Any:
     return _binary("Maximum", x, y, name, _REAL)
 
 
-def minimum(x: Any, y: Any, name: str | None = None) -> Any:
+def minimum(x: TensorLike, y: TensorLike, name: str | None = None) -> Any:
     """min(x, y) elementwise; the gradient of a tie goes to x.
 
     Args:
@@ -368,7 +369,7 @@ def minimum(x: Any, y: Any, name: str | None = None) -> Any:
     return _binary("Minimum", x, y, name, _REAL)
 
 
-def squared_difference(x: Any, y: Any, name: str | None = None) -> Any:
+def squared_difference(x: TensorLike, y: TensorLike, name: str | None = None) -> Any:
     """(x - y) ** 2 elementwise.
 
     Args:
@@ -379,7 +380,7 @@ def squared_difference(x: Any, y: Any, name: str | None = None) -> Any:
     return _binary("SquaredDifference", x, y, name, _SIGNED)
 
 
-def scalar_mul(scalar: Any, x: Any, name: str | None = None) -> Any:
+def scalar_mul(scalar: Any, x: TensorLike, name: str | None = None) -> Any:
     """scalar * x for a 0-D ``scalar`` (IndexedSlices stay sparse).
 
     Args:
@@ -409,7 +410,7 @@ def _neg_grad(op: Any, grad: Any) -> Any:
     return negative(grad)
 
 
-def negative(x: Any, name: str | None = None) -> Any:
+def negative(x: TensorLike, name: str | None = None) -> Any:
     """-x elementwise.
 
     Args:
@@ -465,7 +466,7 @@ def add_n(inputs: list, name: str | None = None) -> Any:
     return apply_op("AddN", inputs, name=name, dtype=dt)
 
 
-def clip_by_value(t: Any, clip_value_min: Any, clip_value_max: Any,
+def clip_by_value(t: TensorLike, clip_value_min: Any, clip_value_max: Any,
                   name: str | None = None) -> Any:
     """``t`` clipped to [clip_value_min, clip_value_max] (IndexedSlices stay sparse).
 

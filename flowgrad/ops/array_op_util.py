@@ -13,6 +13,7 @@ from flowgrad.framework.op_call import apply_op, argument_error
 from flowgrad.framework.shape_rules import constant_value
 from flowgrad.framework.tensor import EagerTensor, Tensor, convert_to_tensor, is_tensor
 from flowgrad.framework.tensor_shape import TensorShape, as_shape, dimension_value
+from flowgrad.framework.type_hints import TensorLike
 
 
 
@@ -20,7 +21,7 @@ from flowgrad.framework.tensor_shape import TensorShape, as_shape, dimension_val
 # Helpers used by gradient functions across op families
 
 
-def static_shape(x: Any) -> tuple | None:
+def static_shape(x: TensorLike) -> tuple | None:
     """The fully known shape of ``x`` as a tuple, else None."""
     s = x.shape.as_tuple()
     return s if s is not None and None not in s else None
@@ -40,7 +41,7 @@ def reapply(op: Any, inputs: list) -> Any:
     return apply_op(op.type, inputs, dict(op._attrs))
 
 
-def linear_in_first_jvp(op: Any, t: Any, *rest: Any) -> Any:
+def linear_in_first_jvp(op: Any, t: TensorLike, *rest: Any) -> Any:
     """JVP rule of ops linear in input 0 whose other inputs are indices, shapes or axes."""
     if t is None:
         return None

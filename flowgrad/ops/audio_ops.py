@@ -16,6 +16,7 @@ from flowgrad.framework.registry import NotDifferentiable, register_op
 from flowgrad.framework.tensor import convert_to_tensor
 from flowgrad.framework.tensor_shape import TensorShape
 from flowgrad.ops.io_ops import scalar_bytes
+from flowgrad.framework.type_hints import TensorLike
 
 
 def _decode_wav_kernel(contents: Any, *, desired_channels: int,
@@ -79,7 +80,7 @@ NotDifferentiable("DecodeWav")
 NotDifferentiable("EncodeWav")
 
 
-def decode_wav(contents: Any, desired_channels: int = -1, desired_samples: int = -1,
+def decode_wav(contents: TensorLike, desired_channels: int = -1, desired_samples: int = -1,
                name: str | None = None) -> tuple:
     """Decodes a 16-bit PCM WAV file.
 

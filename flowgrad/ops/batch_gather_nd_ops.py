@@ -17,9 +17,11 @@ from flowgrad.ops.fill_ops import range as range_op
 from flowgrad.ops.fill_ops import zeros_like
 from flowgrad.ops.scatter_nd_ops import gather_nd as _gather_nd
 from flowgrad.ops.shape_ops import reshape, shape
+from flowgrad.framework.type_hints import TensorLike
 
 
-def gather_nd(params: Any, indices: Any, name: str | None = None, batch_dims: int = 0) -> Any:
+def gather_nd(params: TensorLike, indices: TensorLike, name: str | None = None,
+              batch_dims: int = 0) -> Any:
     """Slices of ``params`` at the index rows of ``indices`` (shape ``[..., K]``).
 
     Args:

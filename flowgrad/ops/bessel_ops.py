@@ -21,6 +21,7 @@ from flowgrad.ops.array_ops import ones_like
 from flowgrad.ops.comparison_ops import equal, where
 from flowgrad.ops.elementwise_ops import reciprocal, sign
 from flowgrad.ops.math_helpers import _unary
+from flowgrad.framework.type_hints import TensorLike
 
 _SERIES_LIMIT = 20.0
 
@@ -101,7 +102,7 @@ def _i1e_grad(op: Any, grad: Any) -> Any:
     return multiply(grad, _i1e_slope(op.inputs[0], op.outputs[0]))
 
 
-def bessel_i0(x: Any, name: str | None = None) -> Any:
+def bessel_i0(x: TensorLike, name: str | None = None) -> Any:
     """The modified Bessel function of the first kind of order 0, elementwise.
 
     Args:
@@ -114,7 +115,7 @@ def bessel_i0(x: Any, name: str | None = None) -> Any:
     return _unary("BesselI0", x, name, "f")
 
 
-def bessel_i0e(x: Any, name: str | None = None) -> Any:
+def bessel_i0e(x: TensorLike, name: str | None = None) -> Any:
     """``exp(-|x|) * bessel_i0(x)``, elementwise, without overflow; see :func:`bessel_i0`.
 
     Args:
@@ -124,7 +125,7 @@ def bessel_i0e(x: Any, name: str | None = None) -> Any:
     return _unary("BesselI0e", x, name, "f")
 
 
-def bessel_i1(x: Any, name: str | None = None) -> Any:
+def bessel_i1(x: TensorLike, name: str | None = None) -> Any:
     """The modified Bessel function of the first kind of order 1; see :func:`bessel_i0`.
 
     Args:
@@ -134,7 +135,7 @@ def bessel_i1(x: Any, name: str | None = None) -> Any:
     return _unary("BesselI1", x, name, "f")
 
 
-def bessel_i1e(x: Any, name: str | None = None) -> Any:
+def bessel_i1e(x: TensorLike, name: str | None = None) -> Any:
     """``exp(-|x|) * bessel_i1(x)``, elementwise, without overflow; see :func:`bessel_i0`.
 
     Args:

@@ -11,6 +11,7 @@ from flowgrad.framework import dtypes
 from flowgrad.framework.registry import _NO_GRADIENT, register_op
 from flowgrad.framework.shape_rules import binary, of_dtype, unary
 from flowgrad.ops.math_helpers import _binary, _unary
+from flowgrad.framework.type_hints import TensorLike
 
 _INT = "iu"
 
@@ -32,7 +33,7 @@ register_op("PopulationCount", _popcount, of_dtype(dtypes.uint8, unary), grad=_N
             input_names=("x",))
 
 
-def bitwise_and(x: Any, y: Any, name: str | None = None) -> Any:
+def bitwise_and(x: TensorLike, y: TensorLike, name: str | None = None) -> Any:
     """``x & y`` elementwise (broadcasting).
 
     Args:
@@ -49,7 +50,7 @@ def bitwise_and(x: Any, y: Any, name: str | None = None) -> Any:
     return _binary("BitwiseAnd", x, y, name, _INT)
 
 
-def bitwise_or(x: Any, y: Any, name: str | None = None) -> Any:
+def bitwise_or(x: TensorLike, y: TensorLike, name: str | None = None) -> Any:
     """``x | y`` elementwise; see :func:`bitwise_and`.
 
     Args:
@@ -60,7 +61,7 @@ def bitwise_or(x: Any, y: Any, name: str | None = None) -> Any:
     return _binary("BitwiseOr", x, y, name, _INT)
 
 
-def bitwise_xor(x: Any, y: Any, name: str | None = None) -> Any:
+def bitwise_xor(x: TensorLike, y: TensorLike, name: str | None = None) -> Any:
     """``x ^ y`` elementwise; see :func:`bitwise_and`.
 
     Args:
@@ -71,7 +72,7 @@ def bitwise_xor(x: Any, y: Any, name: str | None = None) -> Any:
     return _binary("BitwiseXor", x, y, name, _INT)
 
 
-def left_shift(x: Any, y: Any, name: str | None = None) -> Any:
+def left_shift(x: TensorLike, y: TensorLike, name: str | None = None) -> Any:
     """``x << y`` elementwise; see :func:`bitwise_and`.
 
     Args:
@@ -82,7 +83,7 @@ def left_shift(x: Any, y: Any, name: str | None = None) -> Any:
     return _binary("LeftShift", x, y, name, _INT)
 
 
-def right_shift(x: Any, y: Any, name: str | None = None) -> Any:
+def right_shift(x: TensorLike, y: TensorLike, name: str | None = None) -> Any:
     """``x >> y`` elementwise (arithmetic for signed types); see :func:`bitwise_and`.
 
     Args:
@@ -93,7 +94,7 @@ def right_shift(x: Any, y: Any, name: str | None = None) -> Any:
     return _binary("RightShift", x, y, name, _INT)
 
 
-def invert(x: Any, name: str | None = None) -> Any:
+def invert(x: TensorLike, name: str | None = None) -> Any:
     """``~x`` elementwise (every bit flipped); see :func:`bitwise_and`.
 
     Args:
@@ -103,6 +104,6 @@ def invert(x: Any, name: str | None = None) -> Any:
     return _unary("Invert", x, name, _INT)
 
 
-def population_count(x: Any, name: str | None = None) -> Any:
+def population_count(x: TensorLike, name: str | None = None) -> Any:
     """The number of bits set in each element, as uint8; see :func:`bitwise_and`."""
     return _unary("PopulationCount", x, name, _INT)

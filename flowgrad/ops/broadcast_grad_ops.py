@@ -14,6 +14,7 @@ from flowgrad.framework import dtypes, hooks
 from flowgrad.framework.op_call import apply_op
 from flowgrad.framework.registry import _NO_GRADIENT, defop, register_op
 from flowgrad.framework.tensor_shape import TensorShape
+from flowgrad.framework.type_hints import DTypeLike, TensorLike
 
 _reduce_axes_cache: dict = {}
 
@@ -47,7 +48,7 @@ def _reduce_to_shape_of_grad(op: Any, grad: Any) -> Any:
     return broadcast_to_shape_of(grad, op.inputs[0]), None
 
 
-def reduce_to_shape_of(grad: Any, like: Any) -> Any:
+def reduce_to_shape_of(grad: TensorLike, like: Any) -> Any:
     """``grad`` summed over the axes along which ``like`` was broadcast (shape of ``like``)."""
     return apply_op("ReduceToShapeOf", [grad, like])
 
@@ -71,7 +72,7 @@ def _broadcast_to_shape_of_grad(op: Any, grad: Any) -> Any:
     return hooks.sum_to(g, op.inputs[0]), None
 
 
-def broadcast_to_shape_of(x: Any, like: Any, axes: tuple | None = None) -> Any:
+def broadcast_to_shape_of(x: TensorLike, like: Any, axes: tuple | None = None) -> Any:
     """``x`` (with size-1 axes ``axes`` re-inserted first) broadcast to the shape of ``like``."""
     return apply_op("BroadcastToShapeOf", [x, like], {"axes": axes})
 
@@ -91,6 +92,6 @@ register_op("ReducedSize", _reduced_size,
             input_names=("input",))
 
 
-def reduced_size(x: Any, axes: tuple | None, dtype: Any) -> Any:
+def reduced_size(x: TensorLike, axes: tuple | None, dtype: DTypeLike) -> Any:
     """The number of elements of ``x`` along ``axes`` (all if None), as a ``dtype`` scalar."""
     return apply_op("ReducedSize", [x], {"axes": axes, "dtype": dtypes.as_dtype(dtype)})

@@ -24,6 +24,7 @@ from flowgrad.ops.cast_ops import cast
 from flowgrad.ops.comparison_ops import greater, where
 from flowgrad.ops.elementwise_ops import floor
 from flowgrad.ops.reduction_ops import reduce_max, reduce_prod
+from flowgrad.framework.type_hints import AxisLike, DTypeLike, TensorLike
 
 
 # --------------------------------------------------------------------------------------
@@ -55,8 +56,8 @@ register_op("UpperBound", _bound_kernel("right"), _bound_infer,
             input_names=("sorted_inputs", "values"))
 
 
-def searchsorted(sorted_sequence: Any, values: Any, side: str = "left",
-                 out_type: Any = dtypes.int32, name: str | None = None) -> Any:
+def searchsorted(sorted_sequence: Any, values: TensorLike, side: str = "left",
+                 out_type: DTypeLike = dtypes.int32, name: str | None = None) -> Any:
     """Where ``values`` would go in ``sorted_sequence``, along the innermost axis.
 
     Args:
@@ -99,7 +100,7 @@ register_op("Bucketize", _bucketize_kernel, lambda ins, attrs: (dtypes.int32, in
             input_names=("input",))
 
 
-def bucketize(input: Any, boundaries: Any, name: str | None = None) -> Any:  # noqa: A002
+def bucketize(input: TensorLike, boundaries: TensorLike, name: str | None = None) -> Any:  # noqa: A002
     """The bucket of each value: how many of the sorted ``boundaries`` are <= it (int32).
 
     Args:
@@ -159,9 +160,9 @@ register_op("DenseBincount", _bincount_kernel, _bincount_infer,
             input_names=("input", "size", "weights"))
 
 
-def bincount(arr: Any, weights: Any = None, minlength: Any = None, maxlength: Any = None,
-             dtype: Any = dtypes.int32, name: str | None = None, axis: Any = None,
-             binary_output: bool = False) -> Any:
+def bincount(arr: Any, weights: TensorLike | None = None, minlength: Any = None,
+             maxlength: Any = None, dtype: DTypeLike = dtypes.int32, name: str | None = None,
+             axis: AxisLike = None, binary_output: bool = False) -> Any:
     """Counts of each value of a non-negative integer tensor (summed ``weights`` if given).
 
     Args:
@@ -236,8 +237,8 @@ register_op("HistogramFixedWidth", _histogram_kernel, _histogram_infer,
             input_names=("values", "value_range", "nbins"))
 
 
-def histogram_fixed_width(values: Any, value_range: Any, nbins: Any = 100,
-                          dtype: Any = dtypes.int32, name: str | None = None) -> Any:
+def histogram_fixed_width(values: TensorLike, value_range: Any, nbins: Any = 100,
+                          dtype: DTypeLike = dtypes.int32, name: str | None = None) -> Any:
     """Counts of ``values`` in ``nbins`` equal bins over ``value_range`` (outliers go to the
     first or last bin).
 
@@ -261,8 +262,8 @@ def histogram_fixed_width(values: Any, value_range: Any, nbins: Any = 100,
                     name=name)
 
 
-def histogram_fixed_width_bins(values: Any, value_range: Any, nbins: Any = 100,
-                               dtype: Any = dtypes.int32, name: str | None = None) -> Any:
+def histogram_fixed_width_bins(values: TensorLike, value_range: Any, nbins: Any = 100,
+                               dtype: DTypeLike = dtypes.int32, name: str | None = None) -> Any:
     """The bin of each of ``values`` among ``nbins`` equal bins over ``value_range``; see
     :func:`histogram_fixed_width`.
 

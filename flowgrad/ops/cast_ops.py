@@ -71,7 +71,7 @@ def cast(x: TensorLike, dtype: DTypeLike, name: str | None = None) -> TensorBase
     return apply_op("Cast", (x,), {"DstT": dt}, name=name)
 
 
-def to_float(x: Any, name: str = "ToFloat") -> Any:
+def to_float(x: TensorLike, name: str = "ToFloat") -> Any:
     """TF1: ``cast(x, float32)``.
 
     Args:
@@ -81,7 +81,7 @@ def to_float(x: Any, name: str = "ToFloat") -> Any:
     return cast(x, dtypes.float32, name=name)
 
 
-def to_double(x: Any, name: str = "ToDouble") -> Any:
+def to_double(x: TensorLike, name: str = "ToDouble") -> Any:
     """TF1: ``cast(x, float64)``.
 
     Args:
@@ -91,7 +91,7 @@ def to_double(x: Any, name: str = "ToDouble") -> Any:
     return cast(x, dtypes.float64, name=name)
 
 
-def to_int32(x: Any, name: str = "ToInt32") -> Any:
+def to_int32(x: TensorLike, name: str = "ToInt32") -> Any:
     """TF1: ``cast(x, int32)``.
 
     Args:
@@ -101,7 +101,7 @@ def to_int32(x: Any, name: str = "ToInt32") -> Any:
     return cast(x, dtypes.int32, name=name)
 
 
-def to_int64(x: Any, name: str = "ToInt64") -> Any:
+def to_int64(x: TensorLike, name: str = "ToInt64") -> Any:
     """TF1: ``cast(x, int64)``.
 
     Args:

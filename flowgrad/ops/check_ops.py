@@ -26,6 +26,7 @@ from flowgrad.ops.subgraph import SIDE_EFFECTS
 from flowgrad.ops.math_ops import (abs as abs_, add, equal, greater, greater_equal, less,
                                    less_equal, multiply, not_equal, reduce_all, reduce_any,
                                    subtract)
+from flowgrad.framework.type_hints import DTypeLike, TensorLike
 
 
 def _text(v: Any, summarize: int | None) -> str:
@@ -56,7 +57,7 @@ register_op("Assert", _assert_kernel, lambda ins, attrs: [], num_outputs=0,
             grad=_NO_GRADIENT, stateful=True, input_names=("condition", "data"))
 
 
-def Assert(condition: Any, data: list, summarize: int | None = None,  # noqa: N802
+def Assert(condition: TensorLike, data: list, summarize: int | None = None,  # noqa: N802
            name: str | None = None) -> Any:
     """Raises InvalidArgumentError with ``data`` printed if ``condition`` is false (an op in
     graph mode; eagerly at once, returning None).
@@ -232,7 +233,7 @@ assert_non_positive_v1, assert_non_positive = _make_unary("<=", "assert_non_posi
                                                           less_equal, np.less_equal)
 
 
-def assert_rank(x: Any, rank: int, message: str | None = None,
+def assert_rank(x: TensorLike, rank: int, message: str | None = None,
                 name: str | None = None) -> Any:
     """Asserts that ``x`` has rank ``rank``: ValueError when known statically, else an op.
 
@@ -245,7 +246,7 @@ def assert_rank(x: Any, rank: int, message: str | None = None,
     return _assert_rank(x, rank, message, name, at_least=False)
 
 
-def assert_rank_at_least(x: Any, rank: int, message: str | None = None,
+def assert_rank_at_least(x: TensorLike, rank: int, message: str | None = None,
                          name: str | None = None) -> Any:
     """Asserts that ``x`` has rank >= ``rank``.
 
@@ -275,7 +276,7 @@ def _assert_rank(x: Any, r: int, message: Any, name: Any, at_least: bool) -> Any
         return Assert(cond, [message or "", "Tensor %s must have %s" % (x.name, what), want])
 
 
-def assert_type(tensor: Any, tf_type: Any, message: str | None = None,
+def assert_type(tensor: TensorLike, tf_type: Any, message: str | None = None,
                 name: str | None = None) -> None:
     """TypeError unless ``tensor`` has dtype ``tf_type``.
 
@@ -293,7 +294,7 @@ def assert_type(tensor: Any, tf_type: Any, message: str | None = None,
             t.dtype.name))
 
 
-def assert_shapes(shapes: Any, data: Any = None, summarize: Any = None,
+def assert_shapes(shapes: Any, data: TensorLike | None = None, summarize: int | None = None,
                   message: str | None = None, name: str | None = None) -> Any:
     """Asserts that tensors have the given shapes, where a dimension is an int, None/'.'
     (anything) or a symbol (a string) that must mean the same size everywhere. Static
@@ -342,8 +343,9 @@ def assert_shapes(shapes: Any, data: Any = None, summarize: Any = None,
         return Assert(reduce_all(stack(checks)), [message or "", "assert_shapes failed"])
 
 
-def assert_near(x: Any, y: Any, rtol: Any = None, atol: Any = None, message: str | None = None,
-                summarize: int | None = None, name: str | None = None) -> Any:
+def assert_near(x: TensorLike, y: TensorLike, rtol: Any = None, atol: Any = None,
+                message: str | None = None, summarize: int | None = None,
+                name: str | None = None) -> Any:
     """Asserts ``|x - y| <= atol + rtol * |y|`` element-wise (InvalidArgumentError).
 
     Args:
@@ -373,7 +375,7 @@ def assert_near(x: Any, y: Any, rtol: Any = None, atol: Any = None, message: str
         return Assert(reduce_all(close), data, summarize=summarize)
 
 
-def assert_integer(x: Any, message: str | None = None, name: str | None = None) -> Any:
+def assert_integer(x: TensorLike, message: str | None = None, name: str | None = None) -> Any:
     """TypeError unless ``x`` has an integer dtype.
 
     Args:
@@ -397,7 +399,7 @@ def assert_integer(x: Any, message: str | None = None, name: str | None = None) 
         return None if executing_eagerly() else no_op("statically_determined_was_integer")
 
 
-def assert_scalar(tensor: Any, message: str | None = None, name: str | None = None) -> Any:
+def assert_scalar(tensor: TensorLike, message: str | None = None, name: str | None = None) -> Any:
     """``tensor`` itself, after checking that its static shape is a scalar's.
 
     Args:
@@ -423,7 +425,7 @@ def assert_scalar(tensor: Any, message: str | None = None, name: str | None = No
         return None if executing_eagerly() else t
 
 
-def assert_rank_in(x: Any, ranks: Any, message: str | None = None,
+def assert_rank_in(x: TensorLike, ranks: Any, message: str | None = None,
                    name: str | None = None) -> Any:
     """Asserts that the rank of ``x`` is one of ``ranks``: ValueError when known statically,
     else an op.
@@ -457,7 +459,8 @@ def assert_rank_in(x: Any, ranks: Any, message: str | None = None,
                            list(allowed), "Received shape: ", shape(x)])
 
 
-def assert_same_float_dtype(tensors: Any = None, dtype: Any = None) -> Any:
+def assert_same_float_dtype(tensors: TensorLike | None = None,
+                            dtype: DTypeLike | None = None) -> Any:
     """The float dtype that ``tensors`` (and ``dtype``) share; float32 when both are empty.
 
     Args:
@@ -494,7 +497,7 @@ def _same_dtype(tensors: Any, dtype: Any) -> Any:
     return dtype
 
 
-def assert_proper_iterable(values: Any) -> None:
+def assert_proper_iterable(values: TensorLike) -> None:
     """TypeError unless ``values`` is an iterable other than a tensor, an array or a string.
 
     Args:
@@ -512,7 +515,7 @@ def assert_proper_iterable(values: Any) -> None:
                         % type(values))
 
 
-def is_numeric_tensor(tensor: Any) -> bool:
+def is_numeric_tensor(tensor: TensorLike) -> bool:
     """Whether ``tensor`` is a tensor of a numeric dtype (not bool, string, resource).
 
     Args:
@@ -532,7 +535,7 @@ def _monotonic_differences(x: Any) -> Any:
     return subtract(x[1:], x[:-1])
 
 
-def is_non_decreasing(x: Any, name: str | None = None) -> Any:
+def is_non_decreasing(x: TensorLike, name: str | None = None) -> Any:
     """Whether ``x`` (flattened in row-major order) never decreases.
 
     Args:
@@ -550,7 +553,7 @@ def is_non_decreasing(x: Any, name: str | None = None) -> Any:
         return reduce_all(less_equal(0, _monotonic_differences(x)))
 
 
-def is_strictly_increasing(x: Any, name: str | None = None) -> Any:
+def is_strictly_increasing(x: TensorLike, name: str | None = None) -> Any:
     """Whether ``x`` (flattened in row-major order) always increases.
 
     Args:

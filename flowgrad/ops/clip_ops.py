@@ -27,6 +27,7 @@ from flowgrad.ops.math_ops import (
     where,
 )
 from flowgrad.ops.nn_ops import l2_loss
+from flowgrad.framework.type_hints import AxisLike, TensorLike
 
 
 def _values(t: Any, name: str) -> Any:
@@ -47,7 +48,8 @@ def _check_list(t_list: Any) -> list:
     return list(t_list)
 
 
-def clip_by_norm(t: Any, clip_norm: Any, axes: Any = None, name: str | None = None) -> Any:
+def clip_by_norm(t: TensorLike, clip_norm: TensorLike, axes: AxisLike = None,
+                 name: str | None = None) -> Any:
     """``t * clip_norm / max(l2norm(t), clip_norm)``: rescales ``t`` so that its L2 norm
     (over ``axes``, all by default) is at most ``clip_norm``. The gradient at t = 0 is
     finite.
@@ -95,7 +97,7 @@ def global_norm(t_list: Any, name: str | None = None) -> Any:
                     name="global_norm")
 
 
-def clip_by_global_norm(t_list: Any, clip_norm: Any, use_norm: Any = None,
+def clip_by_global_norm(t_list: Any, clip_norm: TensorLike, use_norm: Any = None,
                         name: str | None = None) -> tuple[list, Any]:
     """Scales every tensor of ``t_list`` by ``clip_norm / max(global_norm, clip_norm)``.
 
@@ -128,7 +130,7 @@ def clip_by_global_norm(t_list: Any, clip_norm: Any, use_norm: Any = None,
     return clipped, use_norm
 
 
-def clip_by_average_norm(t: Any, clip_norm: Any, name: str | None = None) -> Any:
+def clip_by_average_norm(t: TensorLike, clip_norm: TensorLike, name: str | None = None) -> Any:
     """``t * clip_norm / max(l2norm(t) / size(t), clip_norm)``: clips the L2 norm per
     element.
 

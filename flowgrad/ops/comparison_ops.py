@@ -17,6 +17,7 @@ from flowgrad.framework.tensor import Tensor, convert_to_tensor, infer_dtype, is
 from flowgrad.ops.array_ops import _as_value, _where_indices, zeros_like
 from flowgrad.ops.math_helpers import _BOOL, _REAL, _binary, _unary
 from flowgrad.ops.sum_ops import sum_to
+from flowgrad.framework.type_hints import TensorLike
 
 
 register_op("Greater", np.greater, comparison, grad=_NO_GRADIENT, same_dtype=True,
@@ -27,7 +28,7 @@ register_op("NotEqual", np.not_equal, comparison, grad=_NO_GRADIENT, same_dtype=
             input_names=("x", "y"), batching="broadcasting")
 
 
-def greater(x: Any, y: Any, name: str | None = None) -> Any:
+def greater(x: TensorLike, y: TensorLike, name: str | None = None) -> Any:
     """x > y elementwise (bool).
 
     Args:
@@ -38,7 +39,7 @@ def greater(x: Any, y: Any, name: str | None = None) -> Any:
     return _binary("Greater", x, y, name, _REAL)
 
 
-def equal(x: Any, y: Any, name: str | None = None) -> Any:
+def equal(x: TensorLike, y: TensorLike, name: str | None = None) -> Any:
     """Returns the truth value of ``x == y`` elementwise, with broadcasting, as ``tf.equal``.
 
     Args:
@@ -52,7 +53,7 @@ def equal(x: Any, y: Any, name: str | None = None) -> Any:
     return _binary("Equal", x, y, name)
 
 
-def not_equal(x: Any, y: Any, name: str | None = None) -> Any:
+def not_equal(x: TensorLike, y: TensorLike, name: str | None = None) -> Any:
     """x != y elementwise (bool).
 
     Args:
@@ -77,7 +78,7 @@ register_op("LogicalNot", np.logical_not, unary, grad=_NO_GRADIENT, input_names=
             batching="elementwise")
 
 
-def less(x: Any, y: Any, name: str | None = None) -> Any:
+def less(x: TensorLike, y: TensorLike, name: str | None = None) -> Any:
     """x < y elementwise (bool).
 
     Args:
@@ -88,7 +89,7 @@ def less(x: Any, y: Any, name: str | None = None) -> Any:
     return _binary("Less", x, y, name, _REAL)
 
 
-def less_equal(x: Any, y: Any, name: str | None = None) -> Any:
+def less_equal(x: TensorLike, y: TensorLike, name: str | None = None) -> Any:
     """x <= y elementwise (bool).
 
     Args:
@@ -99,7 +100,7 @@ def less_equal(x: Any, y: Any, name: str | None = None) -> Any:
     return _binary("LessEqual", x, y, name, _REAL)
 
 
-def greater_equal(x: Any, y: Any, name: str | None = None) -> Any:
+def greater_equal(x: TensorLike, y: TensorLike, name: str | None = None) -> Any:
     """x >= y elementwise (bool).
 
     Args:
@@ -110,7 +111,7 @@ def greater_equal(x: Any, y: Any, name: str | None = None) -> Any:
     return _binary("GreaterEqual", x, y, name, _REAL)
 
 
-def logical_and(x: Any, y: Any, name: str | None = None) -> Any:
+def logical_and(x: TensorLike, y: TensorLike, name: str | None = None) -> Any:
     """x AND y elementwise, for bool tensors.
 
     Args:
@@ -121,7 +122,7 @@ def logical_and(x: Any, y: Any, name: str | None = None) -> Any:
     return _binary("LogicalAnd", x, y, name, _BOOL)
 
 
-def logical_or(x: Any, y: Any, name: str | None = None) -> Any:
+def logical_or(x: TensorLike, y: TensorLike, name: str | None = None) -> Any:
     """x OR y elementwise, for bool tensors.
 
     Args:
@@ -132,7 +133,7 @@ def logical_or(x: Any, y: Any, name: str | None = None) -> Any:
     return _binary("LogicalOr", x, y, name, _BOOL)
 
 
-def logical_not(x: Any, name: str | None = None) -> Any:
+def logical_not(x: TensorLike, name: str | None = None) -> Any:
     """NOT x elementwise, for a bool tensor.
 
     Args:
@@ -142,7 +143,7 @@ def logical_not(x: Any, name: str | None = None) -> Any:
     return _unary("LogicalNot", x, name, _BOOL)
 
 
-def logical_xor(x: Any, y: Any, name: str = "LogicalXor") -> Any:
+def logical_xor(x: TensorLike, y: TensorLike, name: str = "LogicalXor") -> Any:
     """x XOR y elementwise, for bool tensors: (x OR y) AND NOT (x AND y).
 
     Args:
@@ -170,7 +171,8 @@ def _select_grad(op: Any, grad: Any) -> Any:
     return None, sum_to(where(c, grad, z), x), sum_to(where(c, z, grad), y)
 
 
-def where(condition: Any, x: Any = None, y: Any = None, name: str | None = None) -> Any:
+def where(condition: TensorLike, x: TensorLike | None = None, y: TensorLike | None = None,
+          name: str | None = None) -> Any:
     """Elementwise ``x if condition else y`` (broadcasting).
 
     Args:

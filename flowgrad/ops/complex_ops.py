@@ -24,6 +24,7 @@ from flowgrad.ops.comparison_ops import less, where
 from flowgrad.ops.elementwise_ops import square
 from flowgrad.ops.fill_ops import ones_like, zeros_like
 from flowgrad.ops.sum_ops import sum_to
+from flowgrad.framework.type_hints import TensorLike
 
 _PART = {dtypes.complex64: dtypes.float32, dtypes.complex128: dtypes.float64}
 _WHOLE = {v: k for k, v in _PART.items()}
@@ -123,7 +124,7 @@ def _tensor(x: Any) -> Any:
     return convert_to_tensor(_as_value(x), name="input")
 
 
-def real(input: Any, name: str | None = None) -> Any:  # noqa: A002 - TensorFlow's name
+def real(input: TensorLike, name: str | None = None) -> Any:  # noqa: A002 - TensorFlow's name
     """The real part of a complex tensor; a real tensor is returned unchanged.
 
     Args:
@@ -145,7 +146,7 @@ def real(input: Any, name: str | None = None) -> Any:  # noqa: A002 - TensorFlow
     return x
 
 
-def imag(input: Any, name: str | None = None) -> Any:  # noqa: A002 - TensorFlow's name
+def imag(input: TensorLike, name: str | None = None) -> Any:  # noqa: A002 - TensorFlow's name
     """The imaginary part of a complex tensor; zeros for a real tensor; see :func:`real`.
 
     Args:
@@ -156,7 +157,7 @@ def imag(input: Any, name: str | None = None) -> Any:  # noqa: A002 - TensorFlow
     return apply_op("Imag", (x,), name=name) if x.dtype.is_complex else zeros_like(x)
 
 
-def conj(x: Any, name: str | None = None) -> Any:
+def conj(x: TensorLike, name: str | None = None) -> Any:
     """The complex conjugate; a real tensor is returned unchanged; see :func:`real`.
 
     Args:
@@ -174,7 +175,7 @@ def conj(x: Any, name: str | None = None) -> Any:
     raise TypeError("Expected numeric or variant tensor, got dtype %s (conj)" % t.dtype.name)
 
 
-def angle(input: Any, name: str | None = None) -> Any:  # noqa: A002 - TensorFlow's name
+def angle(input: TensorLike, name: str | None = None) -> Any:  # noqa: A002 - TensorFlow's name
     """The argument of a complex tensor; for a real one, pi where it is negative, else 0.
 
     Args:

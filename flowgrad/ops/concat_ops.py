@@ -22,6 +22,7 @@ from flowgrad.ops.constant_ops import identity
 from flowgrad.ops.fill_ops import range, zeros_like
 from flowgrad.ops.shape_ops import reshape, shape, size, stack, transpose
 from flowgrad.ops.slicing_ops import slice
+from flowgrad.framework.type_hints import AxisLike
 
 
 # --------------------------------------------------------------------------------------
@@ -269,7 +270,7 @@ register_op("SplitV", _splitv_kernel, _splitv_infer, grad=_split_grad, view=True
             input_names=("value", "size_splits", "split_dim"), batching="axis")
 
 
-def split(value: Any, num_or_size_splits: Any, axis: Any = 0, num: int | None = None,
+def split(value: TensorLike, num_or_size_splits: Any, axis: AxisLike = 0, num: int | None = None,
           name: str = "split") -> list:
     """Splits ``value`` along ``axis`` into equal parts (an int) or parts of given sizes.
 
@@ -364,7 +365,7 @@ def _tile_grad(op: Any, grad: Any) -> Any:
 register_jvp("Tile", linear_in_first_jvp)
 
 
-def tile(input: Any, multiples: Any, name: str | None = None) -> Any:
+def tile(input: TensorLike, multiples: TensorLike, name: str | None = None) -> Any:
     """``input`` repeated ``multiples[i]`` times along each dimension i.
 
     Args:

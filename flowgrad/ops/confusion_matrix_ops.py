@@ -17,10 +17,11 @@ from flowgrad.ops.fill_ops import ones_like
 from flowgrad.ops.reduction_ops import reduce_max
 from flowgrad.ops.scatter_nd_ops import scatter_nd
 from flowgrad.ops.shape_ops import stack
+from flowgrad.framework.type_hints import DTypeLike, TensorLike
 
 
-def confusion_matrix(labels: Any, predictions: Any, num_classes: Any = None,
-                     weights: Any = None, dtype: Any = dtypes.int32,
+def confusion_matrix(labels: TensorLike, predictions: TensorLike, num_classes: Any = None,
+                     weights: TensorLike | None = None, dtype: DTypeLike = dtypes.int32,
                      name: str | None = None) -> Any:
     """The confusion matrix of ``labels`` against ``predictions``: entry ``[i, j]`` counts
     (or sums the ``weights`` of) the examples of label ``i`` predicted as ``j``.

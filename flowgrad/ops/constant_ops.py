@@ -14,6 +14,7 @@ from flowgrad.framework.tensor import Tensor, convert_to_tensor
 from flowgrad.framework.tensor_shape import TensorShape, as_shape
 from flowgrad.framework.type_hints import DTypeLike, ShapeLike
 from flowgrad.ops.array_op_util import _as_value, linear_in_first_jvp
+from flowgrad.framework.type_hints import TensorLike
 
 
 # --------------------------------------------------------------------------------------
@@ -74,7 +75,8 @@ def _placeholder_with_default_grad(op: Any, grad: Any) -> Any:
     return grad
 
 
-def placeholder_with_default(input: Any, shape: Any, name: str | None = None) -> Tensor:
+def placeholder_with_default(input: TensorLike, shape: ShapeLike | TensorLike,
+                             name: str | None = None) -> Tensor:
     """A placeholder that yields ``input`` when it is not fed.
 
     Args:
@@ -98,7 +100,7 @@ def _identity_grad(op: Any, grad: Any) -> Any:
 register_jvp("Identity", linear_in_first_jvp)
 
 
-def identity(input: Any, name: str | None = None) -> Any:
+def identity(input: TensorLike, name: str | None = None) -> Any:
     """Returns a tensor with the same value as ``input``.
 
     Args:
@@ -112,7 +114,7 @@ register_op("StopGradient", lambda x: x, unary, grad=_NO_GRADIENT, view=True, al
             input_names=("input",), batching="elementwise")
 
 
-def stop_gradient(input: Any, name: str | None = None) -> Any:
+def stop_gradient(input: TensorLike, name: str | None = None) -> Any:
     """The identity forward; blocks every gradient flowing back through it.
 
     Args:

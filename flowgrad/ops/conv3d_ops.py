@@ -18,6 +18,8 @@ from flowgrad.framework.tensor_shape import TensorShape
 from flowgrad.ops import conv_nd
 from flowgrad.ops.conv_nd import _output_sizes, _sizes, output_size
 from flowgrad.ops.nn_ops import _input
+from collections.abc import Sequence
+from flowgrad.framework.type_hints import ShapeLike, TensorLike
 
 _FORMATS = ("NDHWC", "NCDHW")
 
@@ -167,7 +169,7 @@ def _conv3d_backprop_filter_grad(op: Any, grad: Any) -> Any:
 # Public functions
 
 
-def sequence5(value: Any, data_format: str, name: str, op_name: str) -> tuple:
+def sequence5(value: TensorLike, data_format: str, name: str, op_name: str) -> tuple:
     """An int or a list of 1, 3 or 5 ints as the 5-tuple of a rank-5 tensor's axes.
 
     Raises:
@@ -192,8 +194,8 @@ def sequence5(value: Any, data_format: str, name: str, op_name: str) -> tuple:
     return tuple(vals)
 
 
-def conv3d_attrs(op_name: str, strides: Any, padding: Any, data_format: str | None,
-                 dilations: Any) -> dict:
+def conv3d_attrs(op_name: str, strides: int | Sequence[int], padding: Any, data_format: str | None,
+                 dilations: int | Sequence[int]) -> dict:
     """The attrs of a 3-D convolution op from a public function's arguments.
 
     Raises:
@@ -216,8 +218,8 @@ def _rank5(t: Any, op_name: str, what: str) -> None:
                          % (op_name, what, r, t.shape))
 
 
-def conv3d_v2(input: Any, filters: Any, strides: Any, padding: str,  # noqa: A002
-              data_format: str = "NDHWC", dilations: Any = None,
+def conv3d_v2(input: TensorLike, filters: TensorLike, strides: int | Sequence[int], padding: str,  # noqa: A002
+              data_format: str = "NDHWC", dilations: int | Sequence[int] | None = None,
               name: str | None = None) -> Any:
     """3-D convolution (cross-correlation) of a rank-5 ``input`` with (KD, KH, KW, C, O)
     ``filters``, as ``tf.nn.conv3d``.
@@ -246,9 +248,10 @@ def conv3d_v2(input: Any, filters: Any, strides: Any, padding: str,  # noqa: A00
     return apply_op("Conv3D", (x, f), attrs, name=name)
 
 
-def conv3d(input: Any, filter: Any = None, strides: Any = None,  # noqa: A002
-           padding: str | None = None, data_format: str = "NDHWC", dilations: Any = None,
-           name: str | None = None, filters: Any = None) -> Any:
+def conv3d(input: TensorLike, filter: TensorLike | None = None,  # noqa: A002
+           strides: int | Sequence[int] | None = None, padding: str | None = None,
+           data_format: str = "NDHWC", dilations: int | Sequence[int] | None = None,
+           name: str | None = None, filters: TensorLike | None = None) -> Any:
     """TF1 form of ``conv3d`` (``filter=``; ``filters=`` also accepted).
 
     Args:
@@ -275,9 +278,11 @@ def conv3d(input: Any, filter: Any = None, strides: Any = None,  # noqa: A002
     return conv3d_v2(input, f, strides, padding, data_format, dilations, name)
 
 
-def conv3d_transpose_v2(input: Any, filters: Any, output_shape: Any, strides: Any,  # noqa: A002
+def conv3d_transpose_v2(input: TensorLike, filters: TensorLike,  # noqa: A002
+                        output_shape: ShapeLike | TensorLike, strides: int | Sequence[int],
                         padding: str = "SAME", data_format: str = "NDHWC",
-                        dilations: Any = None, name: str | None = None) -> Any:
+                        dilations: int | Sequence[int] | None = None,
+                        name: str | None = None) -> Any:
     """The transpose of ``conv3d`` (the gradient of a 3-D convolution with respect to its
     input), as ``tf.nn.conv3d_transpose``.
 
@@ -306,10 +311,12 @@ def conv3d_transpose_v2(input: Any, filters: Any, output_shape: Any, strides: An
     return apply_op("Conv3DBackpropInputV2", (sizes, f, dy), attrs, name=name)
 
 
-def conv3d_transpose(value: Any = None, filter: Any = None,  # noqa: A002
-                     output_shape: Any = None, strides: Any = None, padding: str = "SAME",
-                     data_format: str = "NDHWC", name: str | None = None, input: Any = None,  # noqa: A002
-                     filters: Any = None, dilations: Any = None) -> Any:
+def conv3d_transpose(value: TensorLike | None = None, filter: TensorLike | None = None,  # noqa: A002 # noqa: A002
+                     output_shape: ShapeLike | TensorLike | None = None,
+                     strides: int | Sequence[int] | None = None, padding: str = "SAME",
+                     data_format: str = "NDHWC", name: str | None = None,
+                     input: TensorLike | None = None, filters: TensorLike | None = None,
+                     dilations: int | Sequence[int] | None = None) -> Any:
     """TF1 form of ``conv3d_transpose`` (``value``/``filter``; ``input``/``filters`` too).
 
     Args:

@@ -19,6 +19,7 @@ from flowgrad.framework.errors import InvalidArgumentError
 from flowgrad.framework.tensor import convert_to_tensor, is_tensor
 from flowgrad.framework.tensor_shape import TensorShape
 from flowgrad.ops.array_ops import _as_value, shape_of, stack
+from flowgrad.framework.type_hints import TensorLike
 
 
 def output_size(size: int | None, k: int, s: int, d: int, padding: str,
@@ -60,7 +61,7 @@ def _output_sizes(output_shape: Any) -> Any:
     return convert_to_tensor(np.asarray(_as_value(output_shape), np.int32))
 
 
-def pad(x: np.ndarray, pads: tuple, value: Any = 0) -> np.ndarray:
+def pad(x: np.ndarray, pads: tuple, value: TensorLike = 0) -> np.ndarray:
     """``x`` (N, *spatial, C) padded on its spatial axes (``x`` itself without padding)."""
     if not any(a or b for a, b in pads):
         return x

@@ -42,6 +42,8 @@ from flowgrad.ops.array_ops import (
     squeeze,
 )
 from flowgrad.ops.nn_ops import _input
+from collections.abc import Sequence
+from flowgrad.framework.type_hints import DTypeLike, ShapeLike, TensorLike
 
 # --------------------------------------------------------------------------------------
 # Window geometry (shared with pooling_ops)
@@ -74,7 +76,7 @@ _CACHE_ELEMENTS = 1 << 19       # ... and below this (2 MB of float32) where a c
                                 # in the cache between its copy and its GEMM
 
 
-def scratch(shape: tuple, dtype: Any, slot: str) -> np.ndarray:
+def scratch(shape: tuple, dtype: DTypeLike, slot: str) -> np.ndarray:
     """A reused, uninitialised work array (per thread and slot): never returned from a kernel."""
     cache = getattr(_buffers, "cache", None)
     if cache is None:
@@ -97,7 +99,7 @@ def batch_chunks(n: int, per_example: int, cached: bool = False) -> list:
     return [slice(b, min(b + step, n)) for b in range(0, n, step)] or [slice(0, 0)]
 
 
-def pad_nhwc(x: np.ndarray, pads: tuple, value: Any = 0, slot: str = "pad") -> np.ndarray:
+def pad_nhwc(x: np.ndarray, pads: tuple, value: TensorLike = 0, slot: str = "pad") -> np.ndarray:
     """``x`` padded in H and W (into a reused buffer); ``x`` itself when there is no padding."""
     (top, bottom), (left, right) = pads
     if not (top or bottom or left or right):
@@ -526,7 +528,7 @@ def data_format_of(data_format: str | None, op_name: str) -> str:
     return fmt
 
 
-def sequence4(value: Any, data_format: str, name: str, op_name: str) -> tuple:
+def sequence4(value: TensorLike, data_format: str, name: str, op_name: str) -> tuple:
     """An int or a list of 1, 2 or 4 ints as the 4-tuple of a rank-4 tensor's axes."""
     if value is None:
         return (1, 1, 1, 1)
@@ -605,8 +607,9 @@ def _conv_inputs(op_type: str, input: Any, filters: Any, attrs: dict) -> tuple:
 # Public functions
 
 
-def conv2d_v2(input: Any, filters: Any, strides: Any, padding: Any, data_format: str = "NHWC",
-              dilations: Any = None, name: str | None = None) -> Any:
+def conv2d_v2(input: TensorLike, filters: TensorLike, strides: int | Sequence[int], padding: Any,
+              data_format: str = "NHWC", dilations: int | Sequence[int] | None = None,
+              name: str | None = None) -> Any:
     """2-D convolution (cross-correlation) of a rank-4 ``input`` with (KH, KW, C, O) ``filters``.
 
     Args:
@@ -625,9 +628,11 @@ def conv2d_v2(input: Any, filters: Any, strides: Any, padding: Any, data_format:
     return apply_op("Conv2D", (x, f), attrs, name=name)
 
 
-def conv2d(input: Any, filter: Any = None, strides: Any = None, padding: Any = None,
-           use_cudnn_on_gpu: bool = True, data_format: str = "NHWC", dilations: Any = None,
-           name: str | None = None, filters: Any = None) -> Any:
+def conv2d(input: TensorLike, filter: TensorLike | None = None,
+           strides: int | Sequence[int] | None = None, padding: Any = None,
+           use_cudnn_on_gpu: bool = True, data_format: str = "NHWC",
+           dilations: int | Sequence[int] | None = None, name: str | None = None,
+           filters: TensorLike | None = None) -> Any:
     """TF1 form of ``conv2d`` (``filter=``; ``filters=`` also accepted).
 
     Args:
@@ -655,11 +660,12 @@ def conv2d(input: Any, filter: Any = None, strides: Any = None, padding: Any = N
     return apply_op("Conv2D", (x, f), attrs, name=name)
 
 
-def conv2d_backprop_input(input_sizes: Any, filter: Any = None, out_backprop: Any = None,
-                          strides: Any = None, padding: Any = None,
+def conv2d_backprop_input(input_sizes: Any, filter: TensorLike | None = None,
+                          out_backprop: TensorLike | None = None,
+                          strides: int | Sequence[int] | None = None, padding: Any = None,
                           use_cudnn_on_gpu: bool = True, data_format: str = "NHWC",
-                          dilations: Any = None, name: str | None = None,
-                          filters: Any = None) -> Any:
+                          dilations: int | Sequence[int] | None = None, name: str | None = None,
+                          filters: TensorLike | None = None) -> Any:
     """The gradient of conv2d with respect to its input (of shape ``input_sizes``).
 
     Args:
@@ -697,9 +703,10 @@ def conv2d_backprop_input(input_sizes: Any, filter: Any = None, out_backprop: An
     return apply_op("Conv2DBackpropInput", (sizes, f, dy), attrs, name=name)
 
 
-def conv2d_backprop_filter(input: Any, filter_sizes: Any, out_backprop: Any, strides: Any,
-                           padding: Any, use_cudnn_on_gpu: bool = True,
-                           data_format: str = "NHWC", dilations: Any = None,
+def conv2d_backprop_filter(input: TensorLike, filter_sizes: Any, out_backprop: TensorLike,
+                           strides: int | Sequence[int], padding: Any,
+                           use_cudnn_on_gpu: bool = True, data_format: str = "NHWC",
+                           dilations: int | Sequence[int] | None = None,
                            name: str | None = None) -> Any:
     """The gradient of conv2d with respect to its filter (of shape ``filter_sizes``).
 
@@ -725,9 +732,11 @@ def conv2d_backprop_filter(input: Any, filter_sizes: Any, out_backprop: Any, str
                     name=name)
 
 
-def conv2d_transpose_v2(input: Any, filters: Any, output_shape: Any, strides: Any,
+def conv2d_transpose_v2(input: TensorLike, filters: TensorLike,
+                        output_shape: ShapeLike | TensorLike, strides: int | Sequence[int],
                         padding: str = "SAME", data_format: str = "NHWC",
-                        dilations: Any = None, name: str | None = None) -> Any:
+                        dilations: int | Sequence[int] | None = None,
+                        name: str | None = None) -> Any:
     """The transpose of conv2d (Conv2DBackpropInput): ``filters`` is (KH, KW, out_C, in_C).
 
     Args:
@@ -746,10 +755,12 @@ def conv2d_transpose_v2(input: Any, filters: Any, output_shape: Any, strides: An
                                      data_format=data_format, dilations=dilations, name=scope)
 
 
-def conv2d_transpose(value: Any = None, filter: Any = None, output_shape: Any = None,
-                     strides: Any = None, padding: str = "SAME", data_format: str = "NHWC",
-                     name: str | None = None, input: Any = None, filters: Any = None,
-                     dilations: Any = None) -> Any:
+def conv2d_transpose(value: TensorLike | None = None, filter: TensorLike | None = None,
+                     output_shape: ShapeLike | TensorLike | None = None,
+                     strides: int | Sequence[int] | None = None, padding: str = "SAME",
+                     data_format: str = "NHWC", name: str | None = None,
+                     input: TensorLike | None = None, filters: TensorLike | None = None,
+                     dilations: int | Sequence[int] | None = None) -> Any:
     """TF1 form of ``conv2d_transpose`` (``value``/``filter``; ``input``/``filters`` too).
 
     Args:
@@ -782,8 +793,9 @@ def _conv1d_formats(data_format: str | None) -> tuple:
     raise ValueError("conv1d: data_format must be 'NWC' or 'NCW', got %r" % (data_format,))
 
 
-def conv1d_v2(input: Any, filters: Any, stride: Any, padding: Any, data_format: str = "NWC",
-              dilations: Any = None, name: str | None = None) -> Any:
+def conv1d_v2(input: TensorLike, filters: TensorLike, stride: Any, padding: Any,
+              data_format: str = "NWC", dilations: int | Sequence[int] | None = None,
+              name: str | None = None) -> Any:
     """1-D convolution of a rank-3 ``input`` with (K, C, O) ``filters``, as conv2d on H = 1.
 
     Args:
@@ -825,9 +837,10 @@ def _one(v: Any, what: str) -> int:
     return vals[0]
 
 
-def conv1d(value: Any = None, filters: Any = None, stride: Any = None, padding: Any = None,
-           use_cudnn_on_gpu: Any = None, data_format: str | None = None,
-           name: str | None = None, input: Any = None, dilations: Any = None) -> Any:
+def conv1d(value: TensorLike | None = None, filters: TensorLike | None = None, stride: Any = None,
+           padding: Any = None, use_cudnn_on_gpu: Any = None, data_format: str | None = None,
+           name: str | None = None, input: TensorLike | None = None,
+           dilations: int | Sequence[int] | None = None) -> Any:
     """TF1 form of ``conv1d`` (``value=``; ``input=`` also accepted).
 
     Args:
@@ -848,9 +861,9 @@ def conv1d(value: Any = None, filters: Any = None, stride: Any = None, padding: 
     return conv1d_v2(x, filters, stride, padding, data_format or "NWC", dilations, name)
 
 
-def conv1d_transpose(input: Any, filters: Any, output_shape: Any, strides: Any,
-                     padding: str = "SAME", data_format: str = "NWC", dilations: Any = None,
-                     name: str | None = None) -> Any:
+def conv1d_transpose(input: TensorLike, filters: TensorLike, output_shape: ShapeLike | TensorLike,
+                     strides: int | Sequence[int], padding: str = "SAME", data_format: str = "NWC",
+                     dilations: int | Sequence[int] | None = None, name: str | None = None) -> Any:
     """The transpose of conv1d: ``filters`` is (K, out_C, in_C), ``output_shape`` rank 3.
 
     Args:
@@ -884,8 +897,9 @@ def conv1d_transpose(input: Any, filters: Any, output_shape: Any, strides: Any,
         return squeeze(y, [axis], name=scope)
 
 
-def depthwise_conv2d_native(input: Any, filter: Any, strides: Any, padding: Any,
-                            data_format: str = "NHWC", dilations: Any = None,
+def depthwise_conv2d_native(input: TensorLike, filter: TensorLike, strides: int | Sequence[int],
+                            padding: Any, data_format: str = "NHWC",
+                            dilations: int | Sequence[int] | None = None,
                             name: str | None = None) -> Any:
     """Depthwise 2-D convolution: each input channel convolved with its own M filters.
 
@@ -904,9 +918,11 @@ def depthwise_conv2d_native(input: Any, filter: Any, strides: Any, padding: Any,
     return apply_op("DepthwiseConv2dNative", (x, f), attrs, name=name)
 
 
-def depthwise_conv2d_backprop_input(input_sizes: Any, filter: Any, out_backprop: Any,
-                                    strides: Any, padding: Any, data_format: str = "NHWC",
-                                    dilations: Any = None, name: str | None = None) -> Any:
+def depthwise_conv2d_backprop_input(input_sizes: Any, filter: TensorLike, out_backprop: TensorLike,
+                                    strides: int | Sequence[int], padding: Any,
+                                    data_format: str = "NHWC",
+                                    dilations: int | Sequence[int] | None = None,
+                                    name: str | None = None) -> Any:
     """The gradient of depthwise_conv2d with respect to its input (of shape ``input_sizes``).
 
     Args:
@@ -929,9 +945,11 @@ def depthwise_conv2d_backprop_input(input_sizes: Any, filter: Any, out_backprop:
     return apply_op(op, (_output_sizes(input_sizes), f, dy), attrs, name=name)
 
 
-def depthwise_conv2d_backprop_filter(input: Any, filter_sizes: Any, out_backprop: Any,
-                                     strides: Any, padding: Any, data_format: str = "NHWC",
-                                     dilations: Any = None, name: str | None = None) -> Any:
+def depthwise_conv2d_backprop_filter(input: TensorLike, filter_sizes: Any, out_backprop: TensorLike,
+                                     strides: int | Sequence[int], padding: Any,
+                                     data_format: str = "NHWC",
+                                     dilations: int | Sequence[int] | None = None,
+                                     name: str | None = None) -> Any:
     """The gradient of depthwise_conv2d with respect to its filter (of shape ``filter_sizes``).
 
     Args:
@@ -954,8 +972,9 @@ def depthwise_conv2d_backprop_filter(input: Any, filter_sizes: Any, out_backprop
     return apply_op(op, (x, _output_sizes(filter_sizes), dy), attrs, name=name)
 
 
-def depthwise_conv2d_v2(input: Any, filter: Any, strides: Any, padding: Any,
-                        data_format: str | None = None, dilations: Any = None,
+def depthwise_conv2d_v2(input: TensorLike, filter: TensorLike, strides: int | Sequence[int],
+                        padding: Any, data_format: str | None = None,
+                        dilations: int | Sequence[int] | None = None,
                         name: str | None = None) -> Any:
     """Depthwise 2-D convolution with (KH, KW, C, M) ``filter``: C*M output channels.
 
@@ -974,9 +993,10 @@ def depthwise_conv2d_v2(input: Any, filter: Any, strides: Any, padding: Any,
                                        dilations, name=scope)
 
 
-def depthwise_conv2d(input: Any, filter: Any, strides: Any, padding: Any, rate: Any = None,
-                     name: str | None = None, data_format: str | None = None,
-                     dilations: Any = None) -> Any:
+def depthwise_conv2d(input: TensorLike, filter: TensorLike, strides: int | Sequence[int],
+                     padding: Any, rate: TensorLike | None = None, name: str | None = None,
+                     data_format: str | None = None,
+                     dilations: int | Sequence[int] | None = None) -> Any:
     """TF1 form of ``depthwise_conv2d`` (``rate`` is the dilation).
 
     Args:
@@ -996,9 +1016,10 @@ def depthwise_conv2d(input: Any, filter: Any, strides: Any, padding: Any, rate: 
                                dilations if rate is None else rate, name)
 
 
-def separable_conv2d_v2(input: Any, depthwise_filter: Any, pointwise_filter: Any,
-                        strides: Any, padding: Any, data_format: str | None = None,
-                        dilations: Any = None, name: str | None = None) -> Any:
+def separable_conv2d_v2(input: TensorLike, depthwise_filter: Any, pointwise_filter: Any,
+                        strides: int | Sequence[int], padding: Any, data_format: str | None = None,
+                        dilations: int | Sequence[int] | None = None,
+                        name: str | None = None) -> Any:
     """A depthwise convolution followed by a 1x1 convolution with ``pointwise_filter``.
 
     Args:
@@ -1025,9 +1046,10 @@ def separable_conv2d_v2(input: Any, depthwise_filter: Any, pointwise_filter: Any
         return conv2d_v2(y, p, 1, "VALID", fmt, name=scope)
 
 
-def separable_conv2d(input: Any, depthwise_filter: Any, pointwise_filter: Any, strides: Any,
-                     padding: Any, rate: Any = None, name: str | None = None,
-                     data_format: str | None = None, dilations: Any = None) -> Any:
+def separable_conv2d(input: TensorLike, depthwise_filter: Any, pointwise_filter: Any,
+                     strides: int | Sequence[int], padding: Any, rate: TensorLike | None = None,
+                     name: str | None = None, data_format: str | None = None,
+                     dilations: int | Sequence[int] | None = None) -> Any:
     """TF1 form of ``separable_conv2d`` (``rate`` is the dilation).
 
     Args:
@@ -1048,7 +1070,7 @@ def separable_conv2d(input: Any, depthwise_filter: Any, pointwise_filter: Any, s
                                data_format, dilations if rate is None else rate, name)
 
 
-def atrous_conv2d(value: Any, filters: Any, rate: int, padding: Any,
+def atrous_conv2d(value: TensorLike, filters: TensorLike, rate: int, padding: Any,
                   name: str | None = None) -> Any:
     """conv2d with stride 1 and dilation ``rate`` (NHWC).
 
@@ -1062,8 +1084,9 @@ def atrous_conv2d(value: Any, filters: Any, rate: int, padding: Any,
     return conv2d_v2(value, filters, 1, padding, dilations=rate, name=name)
 
 
-def convolution_v2(input: Any, filters: Any, strides: Any = None, padding: Any = "VALID",
-                   data_format: str | None = None, dilations: Any = None,
+def convolution_v2(input: TensorLike, filters: TensorLike,
+                   strides: int | Sequence[int] | None = None, padding: Any = "VALID",
+                   data_format: str | None = None, dilations: int | Sequence[int] | None = None,
                    name: str | None = None) -> Any:
     """N-D convolution for N = 1, 2 and 3 (rank-3, rank-4 and rank-5 input).
 
@@ -1090,10 +1113,11 @@ def convolution_v2(input: Any, filters: Any, strides: Any = None, padding: Any =
     raise ValueError("convolution: input must be rank 3, 4 or 5, got shape %s" % x.shape)
 
 
-def convolution(input: Any, filter: Any = None, padding: Any = None, strides: Any = None,
-                dilation_rate: Any = None, name: str | None = None,
-                data_format: str | None = None, filters: Any = None,
-                dilations: Any = None) -> Any:
+def convolution(input: TensorLike, filter: TensorLike | None = None, padding: Any = None,
+                strides: int | Sequence[int] | None = None,
+                dilation_rate: int | Sequence[int] | None = None, name: str | None = None,
+                data_format: str | None = None, filters: TensorLike | None = None,
+                dilations: int | Sequence[int] | None = None) -> Any:
     """TF1 form of ``convolution`` (``filter``/``dilation_rate``; ``filters``/``dilations``).
 
     Args:
@@ -1118,8 +1142,9 @@ def convolution(input: Any, filter: Any = None, padding: Any = None, strides: An
 
 
 
-def conv_transpose(input: Any, filters: Any, output_shape: Any, strides: Any,  # noqa: A002
-                   padding: str = "SAME", data_format: str | None = None, dilations: Any = None,
+def conv_transpose(input: TensorLike, filters: TensorLike, output_shape: ShapeLike | TensorLike,  # noqa: A002
+                   strides: int | Sequence[int], padding: str = "SAME",
+                   data_format: str | None = None, dilations: int | Sequence[int] | None = None,
                    name: str | None = None) -> Any:
     """The transpose of a 1-D, 2-D or 3-D convolution, by the rank of ``output_shape``
     (``conv1d_transpose``, ``conv2d_transpose`` or ``conv3d_transpose``).

@@ -12,9 +12,10 @@ holds 9. The float32 results differ from the direct convolution's by rounding on
 ulps of the sum of |products|; ``tests/test_conv_winograd.py``)."""
 from __future__ import annotations
 
-from typing import Any, Callable
+from typing import Callable
 
 import numpy as np
+from flowgrad.framework.type_hints import DTypeLike
 
 
 def filter_transform(f: np.ndarray) -> np.ndarray:
@@ -95,7 +96,7 @@ def conv3x3(xp: np.ndarray, u: np.ndarray, out_hw: tuple,
     return y
 
 
-def applies(f_shape: tuple, dtype: Any, strides: tuple, dilations: tuple) -> bool:
+def applies(f_shape: tuple, dtype: DTypeLike, strides: tuple, dilations: tuple) -> bool:
     """Whether a convolution by a filter of ``f_shape`` (KH, KW, C, O) runs as Winograd
     F(2x2, 3x3): float32, 3x3, stride and dilation 1, and at least ``MIN_CHANNELS`` input and
     output channels, where its 16 GEMMs of (tiles, C) x (C, O) and its transforms beat

@@ -13,6 +13,7 @@ from flowgrad.framework import dtypes, errors
 from flowgrad.framework.op_call import apply_op
 from flowgrad.framework.registry import NotDifferentiable, register_op
 from flowgrad.framework.tensor import convert_to_tensor
+from flowgrad.framework.type_hints import TensorLike
 
 CSV_TYPES = (dtypes.float32, dtypes.float64, dtypes.int32, dtypes.int64, dtypes.string)
 _INT = re.compile(rb"\s*[-+]?\d+\s*")
@@ -109,7 +110,7 @@ def parse_record(record: bytes, row: int | None, types: tuple, defaults: list, d
             for c, (f, dt, d) in enumerate(zip(fields, types, defaults))]
 
 
-def default_of(value: Any, dt: dtypes.DType) -> Any:
+def default_of(value: TensorLike, dt: dtypes.DType) -> Any:
     """A column's default (None: the column is required)."""
     arr = np.asarray(value, dtype=object if dt is dtypes.string else dt.np).reshape(-1)
     return arr[0] if arr.size else None

@@ -23,6 +23,7 @@ from flowgrad.ops.scatter_nd_ops import gather_nd
 from flowgrad.ops.shape_ops import shape
 from flowgrad.ops.math_ops import multiply
 from flowgrad.ops.sparse_tensor import SparseTensor
+from flowgrad.framework.type_hints import TensorLike
 
 __all__ = ["ctc_loss_v3", "ctc_loss", "ctc_greedy_decoder"]
 
@@ -151,10 +152,10 @@ def _ctc_loss_grad(op: Any, grad_loss: Any, grad_gradient: Any) -> Any:
     return (multiply(reshape(grad_loss, [1, -1, 1]), op.outputs[1]), None, None, None)
 
 
-def ctc_loss(labels: Any, inputs: Any = None, sequence_length: Any = None,
-             preprocess_collapse_repeated: bool = False, ctc_merge_repeated: bool = True,
-             ignore_longer_outputs_than_inputs: bool = False, time_major: bool = True,
-             logits: Any = None) -> Any:
+def ctc_loss(labels: TensorLike, inputs: TensorLike | None = None,
+             sequence_length: TensorLike | None = None, preprocess_collapse_repeated: bool = False,
+             ctc_merge_repeated: bool = True, ignore_longer_outputs_than_inputs: bool = False,
+             time_major: bool = True, logits: TensorLike | None = None) -> Any:
     """TF1's ``tf.nn.ctc_loss``: the CTC loss of SparseTensor ``labels`` (blank: the last
     class) given unnormalized ``inputs`` [max_time, batch, num_classes] (time-major).
 
@@ -198,7 +199,7 @@ def _dense_to_sparse(labels: Any, label_length: Any) -> SparseTensor:
     return SparseTensor(indices, gather_nd(labels, indices), cast(shape(labels), dtypes.int64))
 
 
-def ctc_loss_v3(labels: Any, logits: Any, label_length: Any, logit_length: Any,
+def ctc_loss_v3(labels: TensorLike, logits: TensorLike, label_length: Any, logit_length: Any,
                 logits_time_major: bool = True, unique: Any = None,
                 blank_index: int | None = None, name: str | None = None) -> Any:
     """TensorFlow 2's ``tf.nn.ctc_loss``: the CTC loss of dense (zero-padded, with
@@ -289,7 +290,7 @@ register_op("CTCGreedyDecoder", _greedy_kernel, _greedy_infer, num_outputs=4,
             grad=_NO_GRADIENT, input_names=("inputs", "sequence_length"))
 
 
-def ctc_greedy_decoder(inputs: Any, sequence_length: Any, merge_repeated: bool = True,
+def ctc_greedy_decoder(inputs: TensorLike, sequence_length: TensorLike, merge_repeated: bool = True,
                        blank_index: int | None = None) -> tuple:
     """``tf.nn.ctc_greedy_decoder``: the most likely class at each step, blanks dropped
     (and repeats merged).

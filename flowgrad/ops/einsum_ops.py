@@ -21,6 +21,7 @@ from flowgrad.framework.tensor_shape import TensorShape, broadcast_shapes
 from flowgrad.ops.array_ops import _as_value, fill, shape, stack
 from flowgrad.ops.broadcast_grad_ops import reduce_to_shape_of
 from flowgrad.ops.linalg_ops import diag
+from flowgrad.framework.type_hints import AxisLike, TensorLike
 
 _ELLIPSIS = "..."
 _VALID = re.compile(r"^([a-zA-Z]|\.\.\.)*$")
@@ -193,7 +194,7 @@ def einsum(equation: str, *inputs: Any, **kwargs: Any) -> Any:
     return apply_op("Einsum", ts, {"equation": equation.replace(" ", "")}, name=name)
 
 
-def tensordot(a: Any, b: Any, axes: Any, name: str | None = None) -> Any:
+def tensordot(a: TensorLike, b: TensorLike, axes: AxisLike, name: str | None = None) -> Any:
     """Sum of products over ``axes`` of ``a`` and ``b`` (an int N: a's last N with b's
     first N; or two lists of axes), as an einsum.
 

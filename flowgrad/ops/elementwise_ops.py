@@ -25,6 +25,7 @@ from flowgrad.ops.arithmetic_ops import _ARITH, add, multiply, negative, realdiv
 from flowgrad.ops.comparison_ops import greater, where
 from flowgrad.ops.math_helpers import _FLOATING, _NUMERIC, _SIGNED, _binary, _same_shape, _unary
 from flowgrad.ops.sum_ops import sum_to
+from flowgrad.framework.type_hints import TensorLike
 
 
 # --------------------------------------------------------------------------------------
@@ -42,7 +43,7 @@ def _pow_grad(op: Any, grad: Any) -> Any:
     return sum_to(gx, x), sum_to(gy, y)
 
 
-def pow(x: Any, y: Any, name: str | None = None) -> Any:  # noqa: A001 - TensorFlow's name
+def pow(x: TensorLike, y: TensorLike, name: str | None = None) -> Any:  # noqa: A001 - TensorFlow's name
     """x ** y elementwise.
 
     Args:
@@ -262,7 +263,7 @@ def _next_after_grad(op: Any, grad: Any) -> Any:
 register_jvp("NextAfter", lambda op, t1, t2: sum_tangents(op.outputs[0], [t1]))
 
 
-def nextafter(x1: Any, x2: Any, name: str | None = None) -> Any:
+def nextafter(x1: TensorLike, x2: TensorLike, name: str | None = None) -> Any:
     """The next representable value after ``x1`` in the direction of ``x2``, elementwise.
 
     Args:
@@ -276,7 +277,7 @@ def nextafter(x1: Any, x2: Any, name: str | None = None) -> Any:
     return _binary("NextAfter", x1, x2, name, "f")
 
 
-def square(x: Any, name: str | None = None) -> Any:
+def square(x: TensorLike, name: str | None = None) -> Any:
     """Computes ``x * x`` elementwise, as ``tf.math.square``.
 
     Args:
@@ -289,7 +290,7 @@ def square(x: Any, name: str | None = None) -> Any:
     return _unary("Square", x, name, _NUMERIC)
 
 
-def exp(x: Any, name: str | None = None) -> Any:
+def exp(x: TensorLike, name: str | None = None) -> Any:
     """e ** x elementwise.
 
     Args:
@@ -299,7 +300,7 @@ def exp(x: Any, name: str | None = None) -> Any:
     return _unary("Exp", x, name, _FLOATING)
 
 
-def log(x: Any, name: str | None = None) -> Any:
+def log(x: TensorLike, name: str | None = None) -> Any:
     """Natural logarithm elementwise.
 
     Args:
@@ -309,7 +310,7 @@ def log(x: Any, name: str | None = None) -> Any:
     return _unary("Log", x, name, _FLOATING)
 
 
-def reciprocal(x: Any, name: str | None = None) -> Any:
+def reciprocal(x: TensorLike, name: str | None = None) -> Any:
     """1 / x elementwise.
 
     Args:
@@ -319,7 +320,7 @@ def reciprocal(x: Any, name: str | None = None) -> Any:
     return _unary("Reciprocal", x, name, _NUMERIC)
 
 
-def sign(x: Any, name: str | None = None) -> Any:
+def sign(x: TensorLike, name: str | None = None) -> Any:
     """-1, 0 or 1 by the sign of x (its gradient is zeros).
 
     Args:
@@ -329,7 +330,7 @@ def sign(x: Any, name: str | None = None) -> Any:
     return _unary("Sign", x, name, _SIGNED)
 
 
-def abs(x: Any, name: str | None = None) -> Any:  # noqa: A001 - TensorFlow's name
+def abs(x: TensorLike, name: str | None = None) -> Any:  # noqa: A001 - TensorFlow's name
     """|x| elementwise.
 
     Args:
@@ -339,7 +340,7 @@ def abs(x: Any, name: str | None = None) -> Any:  # noqa: A001 - TensorFlow's na
     return _unary("Abs", x, name, _SIGNED)
 
 
-def sqrt(x: Any, name: str | None = None) -> Any:
+def sqrt(x: TensorLike, name: str | None = None) -> Any:
     """Square root elementwise.
 
     Args:
@@ -349,7 +350,7 @@ def sqrt(x: Any, name: str | None = None) -> Any:
     return _unary("Sqrt", x, name, _FLOATING)
 
 
-def rsqrt(x: Any, name: str | None = None) -> Any:
+def rsqrt(x: TensorLike, name: str | None = None) -> Any:
     """1 / sqrt(x) elementwise.
 
     Args:
@@ -359,7 +360,7 @@ def rsqrt(x: Any, name: str | None = None) -> Any:
     return _unary("Rsqrt", x, name, _FLOATING)
 
 
-def log1p(x: Any, name: str | None = None) -> Any:
+def log1p(x: TensorLike, name: str | None = None) -> Any:
     """log(1 + x) elementwise, accurate for small x.
 
     Args:
@@ -369,7 +370,7 @@ def log1p(x: Any, name: str | None = None) -> Any:
     return _unary("Log1p", x, name, _FLOATING)
 
 
-def expm1(x: Any, name: str | None = None) -> Any:
+def expm1(x: TensorLike, name: str | None = None) -> Any:
     """exp(x) - 1 elementwise, accurate for small x.
 
     Args:
@@ -379,7 +380,7 @@ def expm1(x: Any, name: str | None = None) -> Any:
     return _unary("Expm1", x, name, _FLOATING)
 
 
-def sin(x: Any, name: str | None = None) -> Any:
+def sin(x: TensorLike, name: str | None = None) -> Any:
     """Sine elementwise.
 
     Args:
@@ -389,7 +390,7 @@ def sin(x: Any, name: str | None = None) -> Any:
     return _unary("Sin", x, name, _FLOATING)
 
 
-def cos(x: Any, name: str | None = None) -> Any:
+def cos(x: TensorLike, name: str | None = None) -> Any:
     """Cosine elementwise.
 
     Args:
@@ -399,7 +400,7 @@ def cos(x: Any, name: str | None = None) -> Any:
     return _unary("Cos", x, name, _FLOATING)
 
 
-def tan(x: Any, name: str | None = None) -> Any:
+def tan(x: TensorLike, name: str | None = None) -> Any:
     """Tangent elementwise.
 
     Args:
@@ -409,7 +410,7 @@ def tan(x: Any, name: str | None = None) -> Any:
     return _unary("Tan", x, name, _FLOATING)
 
 
-def tanh(x: Any, name: str | None = None) -> Any:
+def tanh(x: TensorLike, name: str | None = None) -> Any:
     """Computes the hyperbolic tangent elementwise, as ``tf.math.tanh``.
 
     Args:
@@ -422,7 +423,7 @@ def tanh(x: Any, name: str | None = None) -> Any:
     return _unary("Tanh", x, name, _FLOATING)
 
 
-def sigmoid(x: Any, name: str | None = None) -> Any:
+def sigmoid(x: TensorLike, name: str | None = None) -> Any:
     """Computes ``1 / (1 + exp(-x))`` elementwise, as ``tf.math.sigmoid``.
 
     Args:
@@ -435,7 +436,7 @@ def sigmoid(x: Any, name: str | None = None) -> Any:
     return _unary("Sigmoid", x, name, _FLOATING)
 
 
-def floor(x: Any, name: str | None = None) -> Any:
+def floor(x: TensorLike, name: str | None = None) -> Any:
     """The largest integer not greater than x, elementwise (no gradient).
 
     Args:
@@ -445,7 +446,7 @@ def floor(x: Any, name: str | None = None) -> Any:
     return _unary("Floor", x, name, "f")
 
 
-def ceil(x: Any, name: str | None = None) -> Any:
+def ceil(x: TensorLike, name: str | None = None) -> Any:
     """The smallest integer not less than x, elementwise (no gradient).
 
     Args:
@@ -455,7 +456,7 @@ def ceil(x: Any, name: str | None = None) -> Any:
     return _unary("Ceil", x, name, "f")
 
 
-def round(x: Any, name: str | None = None) -> Any:  # noqa: A001 - TensorFlow's name
+def round(x: TensorLike, name: str | None = None) -> Any:  # noqa: A001 - TensorFlow's name
     """x rounded to the nearest integer, halves to even (no gradient); integers unchanged.
 
     Args:
@@ -468,7 +469,7 @@ def round(x: Any, name: str | None = None) -> Any:  # noqa: A001 - TensorFlow's 
     return _unary("Round", x, name, "f")
 
 
-def rint(x: Any, name: str | None = None) -> Any:
+def rint(x: TensorLike, name: str | None = None) -> Any:
     """x rounded to the nearest integer, halves to even (no gradient).
 
     Args:
@@ -478,7 +479,7 @@ def rint(x: Any, name: str | None = None) -> Any:
     return _unary("Rint", x, name, "f")
 
 
-def is_finite(x: Any, name: str | None = None) -> Any:
+def is_finite(x: TensorLike, name: str | None = None) -> Any:
     """Whether x is neither infinite nor NaN, elementwise.
 
     Args:
@@ -488,7 +489,7 @@ def is_finite(x: Any, name: str | None = None) -> Any:
     return _unary("IsFinite", x, name, "f")
 
 
-def is_nan(x: Any, name: str | None = None) -> Any:
+def is_nan(x: TensorLike, name: str | None = None) -> Any:
     """Whether x is NaN, elementwise.
 
     Args:
@@ -498,7 +499,7 @@ def is_nan(x: Any, name: str | None = None) -> Any:
     return _unary("IsNan", x, name, "f")
 
 
-def is_inf(x: Any, name: str | None = None) -> Any:
+def is_inf(x: TensorLike, name: str | None = None) -> Any:
     """Whether x is +-infinity, elementwise.
 
     Args:

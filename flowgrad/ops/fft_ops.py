@@ -27,6 +27,7 @@ from flowgrad.ops.array_ops import _as_value, pad, shape, slice
 from flowgrad.ops.cast_ops import cast
 from flowgrad.ops.complex_ops import real
 from flowgrad.ops.reduction_ops import reduce_prod
+from flowgrad.framework.type_hints import TensorLike
 
 _COMPLEX = {dtypes.float32: dtypes.complex64, dtypes.float64: dtypes.complex128}
 _REAL = {v: k for k, v in _COMPLEX.items()}
@@ -167,7 +168,7 @@ def _complex_input(x: Any, what: str) -> Any:
     return t
 
 
-def fft(input: Any, name: str | None = None) -> Any:  # noqa: A002 - TensorFlow's name
+def fft(input: TensorLike, name: str | None = None) -> Any:  # noqa: A002 - TensorFlow's name
     """The discrete Fourier transform over the innermost axis of a complex tensor.
 
     Args:
@@ -183,7 +184,7 @@ def fft(input: Any, name: str | None = None) -> Any:  # noqa: A002 - TensorFlow'
     return apply_op("FFT", (_complex_input(input, "FFT"),), name=name)
 
 
-def ifft(input: Any, name: str | None = None) -> Any:  # noqa: A002 - TensorFlow's name
+def ifft(input: TensorLike, name: str | None = None) -> Any:  # noqa: A002 - TensorFlow's name
     """The inverse of :func:`fft` (divided by the length).
 
     Args:
@@ -193,7 +194,7 @@ def ifft(input: Any, name: str | None = None) -> Any:  # noqa: A002 - TensorFlow
     return apply_op("IFFT", (_complex_input(input, "IFFT"),), name=name)
 
 
-def fft2d(input: Any, name: str | None = None) -> Any:  # noqa: A002 - TensorFlow's name
+def fft2d(input: TensorLike, name: str | None = None) -> Any:  # noqa: A002 - TensorFlow's name
     """The 2-D discrete Fourier transform over the innermost two axes; see :func:`fft`.
 
     Args:
@@ -203,7 +204,7 @@ def fft2d(input: Any, name: str | None = None) -> Any:  # noqa: A002 - TensorFlo
     return apply_op("FFT2D", (_complex_input(input, "FFT2D"),), name=name)
 
 
-def ifft2d(input: Any, name: str | None = None) -> Any:  # noqa: A002 - TensorFlow's name
+def ifft2d(input: TensorLike, name: str | None = None) -> Any:  # noqa: A002 - TensorFlow's name
     """The inverse of :func:`fft2d`.
 
     Args:
@@ -219,7 +220,8 @@ def _length_arg(fft_length: Any, x: Any, default: Any) -> Any:
     return convert_to_tensor(_as_value(fft_length), dtypes.int32, name="fft_length")
 
 
-def rfft(input_tensor: Any, fft_length: Any = None, name: str | None = None) -> Any:
+def rfft(input_tensor: TensorLike, fft_length: TensorLike | None = None,
+         name: str | None = None) -> Any:
     """The DFT of a real signal over its innermost axis: the ``fft_length // 2 + 1`` unique
     bins (the input is cropped or zero-padded to ``fft_length``).
 
@@ -242,7 +244,8 @@ def rfft(input_tensor: Any, fft_length: Any = None, name: str | None = None) -> 
         return apply_op("RFFT", (x, n), {"Tcomplex": _COMPLEX[x.dtype.base_dtype]}, name=scope)
 
 
-def irfft(input_tensor: Any, fft_length: Any = None, name: str | None = None) -> Any:
+def irfft(input_tensor: TensorLike, fft_length: TensorLike | None = None,
+          name: str | None = None) -> Any:
     """The inverse of :func:`rfft`: a real signal of ``fft_length`` samples from its half
     spectrum (by default ``2 * (inner - 1)``).
 

@@ -10,6 +10,7 @@ from collections.abc import Iterator
 from typing import Any
 
 from flowgrad.framework import errors
+from flowgrad.framework.type_hints import TensorLike
 
 
 def _path(name: Any) -> str:
@@ -122,7 +123,7 @@ class FileStatistics:
         self.length, self.mtime_nsec, self.is_directory = length, mtime_nsec, is_directory
 
 
-def exists(path: Any) -> bool:
+def exists(path: str) -> bool:
     """Whether ``path`` exists.
 
     Args:
@@ -131,7 +132,7 @@ def exists(path: Any) -> bool:
     return os.path.exists(_path(path))
 
 
-def isdir(path: Any) -> bool:
+def isdir(path: str) -> bool:
     """Whether ``path`` is a directory.
 
     Args:
@@ -140,7 +141,7 @@ def isdir(path: Any) -> bool:
     return os.path.isdir(_path(path))
 
 
-def glob(pattern: Any) -> list:
+def glob(pattern: TensorLike) -> list:
     """The paths matching ``pattern`` (a shell glob, or a list of them), sorted.
 
     Args:
@@ -150,7 +151,7 @@ def glob(pattern: Any) -> list:
     return sorted({m for p in patterns for m in _glob.glob(_path(p))})
 
 
-def mkdir(path: Any) -> None:
+def mkdir(path: str) -> None:
     """Creates the directory ``path`` (its parent must exist; an existing one is kept).
 
     Args:
@@ -169,7 +170,7 @@ def mkdir(path: Any) -> None:
         raise os_error(e, p) from None
 
 
-def makedirs(path: Any) -> None:
+def makedirs(path: str) -> None:
     """Creates ``path`` and its missing parents.
 
     Args:
@@ -182,7 +183,7 @@ def makedirs(path: Any) -> None:
         raise os_error(e, p) from None
 
 
-def listdir(path: Any) -> list:
+def listdir(path: str) -> list:
     """The names in directory ``path``.
 
     Args:
@@ -197,7 +198,7 @@ def listdir(path: Any) -> list:
     return os.listdir(p)
 
 
-def remove(path: Any) -> None:
+def remove(path: str) -> None:
     """Deletes the file ``path``.
 
     Args:
@@ -210,7 +211,7 @@ def remove(path: Any) -> None:
         raise os_error(e, p) from None
 
 
-def rmtree(path: Any) -> None:
+def rmtree(path: str) -> None:
     """Deletes ``path`` and everything under it.
 
     Args:
@@ -268,7 +269,7 @@ def copy(src: Any, dst: Any, overwrite: bool = False) -> None:
         raise os_error(e, s) from None
 
 
-def stat(path: Any) -> FileStatistics:
+def stat(path: str) -> FileStatistics:
     """The FileStatistics of ``path``.
 
     Args:
@@ -293,7 +294,7 @@ def walk(top: Any, topdown: bool = True, onerror: Any = None) -> Iterator[tuple]
     yield from os.walk(_path(top), topdown=topdown, onerror=onerror)
 
 
-def get_matching_files(filename: Any) -> list:
+def get_matching_files(filename: str) -> list:
     """TF1's ``tf.gfile.Glob``: the paths matching ``filename``.
 
     Args:

@@ -17,6 +17,7 @@ from flowgrad.framework.tensor import TensorBase
 from flowgrad.ops.array_op_util import (_as_value, _check_int_indices, _fmt, _int_tensor,
                                         _invalid, _known_scalar, _static_int_list, reapply,
                                         static_shape)
+from flowgrad.framework.type_hints import ShapeLike
 
 
 # --------------------------------------------------------------------------------------
@@ -52,7 +53,7 @@ def _fill_grad(op: Any, grad: Any) -> Any:
     return [hooks.reduce_sum(grad), None][:len(op.inputs)]
 
 
-def fill(dims: Any, value: Any, name: str | None = None) -> Any:
+def fill(dims: Any, value: TensorLike, name: str | None = None) -> Any:
     """A tensor of shape ``dims`` filled with the scalar ``value``.
 
     Args:
@@ -71,7 +72,8 @@ def _zeros(shape: Any, np_dtype: np.dtype) -> np.ndarray:
     return np.full(shape, b"", object) if np_dtype.kind == "O" else np.zeros(shape, np_dtype)
 
 
-def zeros(shape: Any, dtype: Any = dtypes.float32, name: str | None = None) -> Any:
+def zeros(shape: ShapeLike | TensorLike, dtype: DTypeLike = dtypes.float32,
+          name: str | None = None) -> Any:
     """Creates a tensor of zeros (empty strings for ``tf.string``), as ``tf.zeros``.
 
     Args:
@@ -89,7 +91,8 @@ def zeros(shape: Any, dtype: Any = dtypes.float32, name: str | None = None) -> A
     return fill(shape, _zeros((), dtype.np), name=name or "zeros")
 
 
-def ones(shape: Any, dtype: Any = dtypes.float32, name: str | None = None) -> Any:
+def ones(shape: ShapeLike | TensorLike, dtype: DTypeLike = dtypes.float32,
+         name: str | None = None) -> Any:
     """Creates a tensor of ones, as ``tf.ones``.
 
     Args:
@@ -127,7 +130,7 @@ def _filled_like(op_type: str, fill: Any, tensor: Any, dtype: Any, name: str,
     return out if dt is t.dtype.base_dtype else hooks.cast(out, dt)
 
 
-def zeros_like(tensor: Any, dtype: Any = None, name: str | None = None,
+def zeros_like(tensor: TensorLike, dtype: DTypeLike | None = None, name: str | None = None,
                optimize: bool = True) -> Any:
     """Zeros with the shape (and dtype, unless given) of ``tensor``.
 
@@ -140,7 +143,7 @@ def zeros_like(tensor: Any, dtype: Any = None, name: str | None = None,
     return _filled_like("ZerosLike", _zeros, tensor, dtype, name or "zeros_like", optimize)
 
 
-def ones_like(tensor: Any, dtype: Any = None, name: str | None = None,
+def ones_like(tensor: TensorLike, dtype: DTypeLike | None = None, name: str | None = None,
               optimize: bool = True) -> Any:
     """Ones with the shape (and dtype, unless given) of ``tensor``.
 
@@ -280,7 +283,7 @@ register_op("Range", _range_kernel, _range_infer, grad=_NO_GRADIENT, same_dtype=
 _RANGE_DTYPES = (dtypes.int32, dtypes.int64, dtypes.float16, dtypes.float32, dtypes.float64)
 
 
-def range(start: Any, limit: Any = None, delta: Any = 1, dtype: Any = None,  # noqa: A001
+def range(start: Any, limit: Any = None, delta: TensorLike = 1, dtype: DTypeLike | None = None,  # noqa: A001
           name: str = "range") -> Any:
     """The numbers start, start + delta, ... up to (excluding) limit; ``range(n)`` is 0..n-1.
 

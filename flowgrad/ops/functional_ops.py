@@ -17,6 +17,7 @@ from flowgrad.framework.graph import name_scope
 from flowgrad.framework.tensor import convert_to_tensor
 from flowgrad.ops.array_ops import concat, expand_dims, reverse, stack, stop_gradient
 from flowgrad.ops.while_v2 import build_while, check_parallel_iterations
+from flowgrad.framework.type_hints import DTypeLike, TensorLike
 
 
 def _elements(elems: Any, name: str) -> tuple[list, int | None]:
@@ -51,9 +52,10 @@ def _check_signature(name: str, outs: list, signature: Any) -> None:
                             % (name, i, o.dtype.name, dt.name))
 
 
-def map_fn(fn: Callable, elems: Any, dtype: Any = None, parallel_iterations: Any = None,
-           back_prop: bool = True, swap_memory: bool = False, infer_shape: bool = True,
-           name: str | None = None, fn_output_signature: Any = None) -> Any:
+def map_fn(fn: Callable, elems: TensorLike, dtype: DTypeLike | None = None,
+           parallel_iterations: Any = None, back_prop: bool = True, swap_memory: bool = False,
+           infer_shape: bool = True, name: str | None = None,
+           fn_output_signature: Any = None) -> Any:
     """``stack([fn(x) for x in unstack(elems)])`` (over the first axis of each element).
 
     ``elems`` may be a structure of tensors (``fn`` gets the same structure of rows);
@@ -153,7 +155,7 @@ def _scan(fn: Callable, elems: Any, initializer: Any, back_prop: bool, reverse_:
     return nest.pack_sequence_as(init_structure, outs)
 
 
-def scan(fn: Callable, elems: Any, initializer: Any = None, parallel_iterations: int = 10,
+def scan(fn: Callable, elems: TensorLike, initializer: Any = None, parallel_iterations: int = 10,
          back_prop: bool = True, swap_memory: bool = False, infer_shape: bool = True,
          reverse: bool = False, name: str | None = None) -> Any:
     """The stacked accumulators of ``acc = fn(acc, x)`` over the rows ``x`` of ``elems``.
@@ -176,7 +178,7 @@ def scan(fn: Callable, elems: Any, initializer: Any = None, parallel_iterations:
     return _scan(fn, elems, initializer, back_prop, reverse, name or "scan", True)
 
 
-def foldl(fn: Callable, elems: Any, initializer: Any = None, parallel_iterations: int = 10,
+def foldl(fn: Callable, elems: TensorLike, initializer: Any = None, parallel_iterations: int = 10,
           back_prop: bool = True, swap_memory: bool = False, name: str | None = None) -> Any:
     """The final ``acc = fn(acc, x)`` over the rows of ``elems``, first to last.
 
@@ -193,7 +195,7 @@ def foldl(fn: Callable, elems: Any, initializer: Any = None, parallel_iterations
     return _scan(fn, elems, initializer, back_prop, False, name or "foldl", False)
 
 
-def foldr(fn: Callable, elems: Any, initializer: Any = None, parallel_iterations: int = 10,
+def foldr(fn: Callable, elems: TensorLike, initializer: Any = None, parallel_iterations: int = 10,
           back_prop: bool = True, swap_memory: bool = False, name: str | None = None) -> Any:
     """The final ``acc = fn(acc, x)`` over the rows of ``elems``, last to first.
 

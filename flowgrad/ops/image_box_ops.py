@@ -26,6 +26,7 @@ from flowgrad.framework.tensor_shape import TensorShape
 from flowgrad.framework.shape_rules import shape_from_value
 from flowgrad.ops.array_ops import shape
 from flowgrad.ops.cast_ops import cast
+from flowgrad.framework.type_hints import TensorLike
 
 _F32 = np.float32
 
@@ -230,7 +231,7 @@ register_op("CropAndResizeGradBoxes", _crop_grad_boxes_kernel,
             input_names=("grads", "image", "boxes", "box_ind"))
 
 
-def crop_and_resize(image: Any, boxes: Any, box_indices: Any, crop_size: Any,
+def crop_and_resize(image: TensorLike, boxes: TensorLike, box_indices: Any, crop_size: Any,
                     method: str = "bilinear", extrapolation_value: float = 0.0,
                     name: str | None = None) -> Any:
     """Crops boxes out of a batch of images and resizes each to ``crop_size``.
@@ -256,9 +257,10 @@ def crop_and_resize(image: Any, boxes: Any, box_indices: Any, crop_size: Any,
                     name=name)
 
 
-def crop_and_resize_v1(image: Any, boxes: Any, box_ind: Any = None, crop_size: Any = None,
-                       method: str = "bilinear", extrapolation_value: float = 0.0,
-                       name: str | None = None, box_indices: Any = None) -> Any:
+def crop_and_resize_v1(image: TensorLike, boxes: TensorLike, box_ind: Any = None,
+                       crop_size: Any = None, method: str = "bilinear",
+                       extrapolation_value: float = 0.0, name: str | None = None,
+                       box_indices: Any = None) -> Any:
     """TensorFlow 1's ``crop_and_resize`` (``box_ind``, or ``box_indices``).
 
     Args:
@@ -411,7 +413,7 @@ def _nms_inputs(boxes: Any, scores: Any, max_output_size: Any, iou_threshold: An
             convert_to_tensor(score_threshold, dtypes.float32, name="score_threshold"))
 
 
-def non_max_suppression(boxes: Any, scores: Any, max_output_size: Any,
+def non_max_suppression(boxes: TensorLike, scores: TensorLike, max_output_size: TensorLike,
                         iou_threshold: float = 0.5, score_threshold: float = float("-inf"),
                         name: str | None = None) -> Any:
     """Indices of the boxes greedy non-max suppression keeps, best score first.
@@ -432,11 +434,10 @@ def non_max_suppression(boxes: Any, scores: Any, max_output_size: Any,
                                                            iou_threshold, score_threshold), {})
 
 
-def non_max_suppression_with_scores(boxes: Any, scores: Any, max_output_size: Any,
-                                    iou_threshold: float = 0.5,
+def non_max_suppression_with_scores(boxes: TensorLike, scores: TensorLike,
+                                    max_output_size: TensorLike, iou_threshold: float = 0.5,
                                     score_threshold: float = float("-inf"),
-                                    soft_nms_sigma: float = 0.0,
-                                    name: str | None = None) -> tuple:
+                                    soft_nms_sigma: float = 0.0, name: str | None = None) -> tuple:
     """Non-max suppression returning (indices, scores); Soft-NMS when ``soft_nms_sigma > 0``.
 
     Args:
@@ -459,7 +460,7 @@ def non_max_suppression_with_scores(boxes: Any, scores: Any, max_output_size: An
         return sel, sc
 
 
-def non_max_suppression_padded(boxes: Any, scores: Any, max_output_size: Any,
+def non_max_suppression_padded(boxes: TensorLike, scores: TensorLike, max_output_size: TensorLike,
                                iou_threshold: float = 0.5,
                                score_threshold: float = float("-inf"),
                                pad_to_max_output_size: bool = False, name: str | None = None,
@@ -506,7 +507,7 @@ register_op("NonMaxSuppressionWithOverlaps", _nms_overlaps_kernel, _sel_infer,
                          "score_threshold"))
 
 
-def non_max_suppression_overlaps(overlaps: Any, scores: Any, max_output_size: Any,
+def non_max_suppression_overlaps(overlaps: Any, scores: TensorLike, max_output_size: TensorLike,
                                  overlap_threshold: float = 0.5,
                                  score_threshold: float = float("-inf"),
                                  name: str | None = None) -> Any:
@@ -575,9 +576,9 @@ register_op("CombinedNonMaxSuppression", _combined_nms_kernel,
                                         "max_total_size", "iou_threshold", "score_threshold"))
 
 
-def combined_non_max_suppression(boxes: Any, scores: Any, max_output_size_per_class: Any,
-                                 max_total_size: Any, iou_threshold: float = 0.5,
-                                 score_threshold: float = float("-inf"),
+def combined_non_max_suppression(boxes: TensorLike, scores: TensorLike,
+                                 max_output_size_per_class: Any, max_total_size: Any,
+                                 iou_threshold: float = 0.5, score_threshold: float = float("-inf"),
                                  pad_per_class: bool = False, clip_boxes: bool = True,
                                  name: str | None = None) -> tuple:
     """Per-class non-max suppression over a batch, merged by score.
@@ -655,7 +656,7 @@ register_op("DrawBoundingBoxesV2", _draw_boxes_kernel,
             input_names=("images", "boxes", "colors"))
 
 
-def draw_bounding_boxes(images: Any, boxes: Any, colors: Any = None,
+def draw_bounding_boxes(images: TensorLike, boxes: TensorLike, colors: Any = None,
                         name: str | None = None) -> Any:
     """Draws one-pixel box outlines onto float images.
 
@@ -680,7 +681,7 @@ for _t in ("NonMaxSuppressionV3", "NonMaxSuppressionV4", "NonMaxSuppressionV5",
     NotDifferentiable(_t)
 
 
-def draw_bounding_boxes_v1(images: Any, boxes: Any, name: str | None = None,
+def draw_bounding_boxes_v1(images: TensorLike, boxes: TensorLike, name: str | None = None,
                            colors: Any = None) -> Any:
     """TensorFlow 1's ``draw_bounding_boxes`` (``name`` before ``colors``).
 

@@ -33,6 +33,7 @@ from flowgrad.ops.math_ops import equal
 from flowgrad.ops.random_ops import random_uniform
 from flowgrad.ops.stateless_random_ops import stateless_random_uniform
 from flowgrad.ops.string_ops import substr
+from flowgrad.framework.type_hints import DTypeLike, TensorLike
 
 
 def _pil() -> Any:
@@ -385,7 +386,7 @@ def _jpeg_attrs(channels: int, ratio: int, fancy_upscaling: bool, try_recover_tr
             "acceptable_fraction": float(acceptable_fraction), "dct_method": dct_method}
 
 
-def decode_png(contents: Any, channels: int = 0, dtype: Any = dtypes.uint8,
+def decode_png(contents: TensorLike, channels: int = 0, dtype: DTypeLike = dtypes.uint8,
                name: str | None = None) -> Any:
     """Decodes a PNG image to a uint8 or uint16 tensor [height, width, channels].
 
@@ -402,9 +403,10 @@ def decode_png(contents: Any, channels: int = 0, dtype: Any = dtypes.uint8,
                     {"channels": int(channels), "dtype": dtypes.as_dtype(dtype)}, name=name)
 
 
-def decode_jpeg(contents: Any, channels: int = 0, ratio: int = 1, fancy_upscaling: bool = True,
-                try_recover_truncated: bool = False, acceptable_fraction: float = 1,
-                dct_method: str = "", name: str | None = None) -> Any:
+def decode_jpeg(contents: TensorLike, channels: int = 0, ratio: int = 1,
+                fancy_upscaling: bool = True, try_recover_truncated: bool = False,
+                acceptable_fraction: float = 1, dct_method: str = "",
+                name: str | None = None) -> Any:
     """Decodes a JPEG image to a uint8 tensor [height, width, channels].
 
     Pillow decodes with libjpeg's accurate integer DCT whatever ``dct_method`` says
@@ -428,7 +430,7 @@ def decode_jpeg(contents: Any, channels: int = 0, ratio: int = 1, fancy_upscalin
                                 acceptable_fraction, dct_method), name=name)
 
 
-def decode_and_crop_jpeg(contents: Any, crop_window: Any, channels: int = 0, ratio: int = 1,
+def decode_and_crop_jpeg(contents: TensorLike, crop_window: Any, channels: int = 0, ratio: int = 1,
                          fancy_upscaling: bool = True, try_recover_truncated: bool = False,
                          acceptable_fraction: float = 1, dct_method: str = "",
                          name: str | None = None) -> Any:
@@ -454,7 +456,7 @@ def decode_and_crop_jpeg(contents: Any, crop_window: Any, channels: int = 0, rat
                                 acceptable_fraction, dct_method), name=name)
 
 
-def decode_bmp(contents: Any, channels: int = 0, name: str | None = None) -> Any:
+def decode_bmp(contents: TensorLike, channels: int = 0, name: str | None = None) -> Any:
     """Decodes a BMP image to a uint8 tensor [height, width, channels].
 
     Args:
@@ -468,7 +470,7 @@ def decode_bmp(contents: Any, channels: int = 0, name: str | None = None) -> Any
     return apply_op("DecodeBmp", (_contents(contents),), {"channels": int(channels)}, name=name)
 
 
-def decode_gif(contents: Any, name: str | None = None) -> Any:
+def decode_gif(contents: TensorLike, name: str | None = None) -> Any:
     """Decodes a GIF's frames to a uint8 tensor [num_frames, height, width, 3].
 
     Args:
@@ -481,7 +483,7 @@ def decode_gif(contents: Any, name: str | None = None) -> Any:
     return apply_op("DecodeGif", (_contents(contents),), {}, name=name)
 
 
-def decode_image(contents: Any, channels: int | None = None, dtype: Any = dtypes.uint8,
+def decode_image(contents: TensorLike, channels: int | None = None, dtype: DTypeLike = dtypes.uint8,
                  name: str | None = None, expand_animations: bool = True) -> Any:
     """Decodes a BMP, GIF, JPEG or PNG image, whichever the bytes are.
 
@@ -500,7 +502,7 @@ def decode_image(contents: Any, channels: int | None = None, dtype: Any = dtypes
                      "expand_animations": bool(expand_animations)}, name=name)
 
 
-def encode_png(image: Any, compression: int = -1, name: str | None = None) -> Any:
+def encode_png(image: TensorLike, compression: int = -1, name: str | None = None) -> Any:
     """Encodes a uint8 (or one-channel uint16) image [height, width, channels] as PNG.
 
     Args:
@@ -515,7 +517,7 @@ def encode_png(image: Any, compression: int = -1, name: str | None = None) -> An
                     {"compression": int(compression)}, name=name)
 
 
-def encode_jpeg(image: Any, format: str = "", quality: int = 95, progressive: bool = False,
+def encode_jpeg(image: TensorLike, format: str = "", quality: int = 95, progressive: bool = False,
                 optimize_size: bool = False, chroma_downsampling: bool = True,
                 density_unit: str = "in", x_density: int = 300, y_density: int = 300,
                 xmp_metadata: str = "", name: str | None = None) -> Any:
@@ -550,13 +552,13 @@ def encode_jpeg(image: Any, format: str = "", quality: int = 95, progressive: bo
     return apply_op("EncodeJpeg", (convert_to_tensor(image, name="image"),), attrs, name=name)
 
 
-def encode_jpeg_variable_quality(images: Any, quality: Any) -> Any:
+def encode_jpeg_variable_quality(images: TensorLike, quality: Any) -> Any:
     """JPEG bytes of ``images`` at a quality given as a tensor."""
     return apply_op("EncodeJpegVariableQuality",
                     (convert_to_tensor(images), convert_to_tensor(quality, dtypes.int32)), {})
 
 
-def extract_jpeg_shape(contents: Any, output_type: Any = dtypes.int32,
+def extract_jpeg_shape(contents: TensorLike, output_type: DTypeLike = dtypes.int32,
                        name: str | None = None) -> Any:
     """[height, width, channels] of a JPEG image, read from its header.
 
@@ -572,7 +574,7 @@ def extract_jpeg_shape(contents: Any, output_type: Any = dtypes.int32,
                     {"output_type": dtypes.as_dtype(output_type)}, name=name)
 
 
-def is_jpeg(contents: Any, name: str | None = None) -> Any:
+def is_jpeg(contents: TensorLike, name: str | None = None) -> Any:
     """Whether the bytes start with JPEG's signature (a boolean scalar).
 
     Args:
@@ -585,7 +587,7 @@ def is_jpeg(contents: Any, name: str | None = None) -> Any:
     return equal(substr(_contents(contents), 0, 3), b"\xff\xd8\xff", name=name)
 
 
-def adjust_jpeg_quality(image: Any, jpeg_quality: Any, dct_method: str = "",
+def adjust_jpeg_quality(image: TensorLike, jpeg_quality: Any, dct_method: str = "",
                         name: str | None = None) -> Any:
     """The image after a JPEG round trip at ``jpeg_quality`` (converted to uint8 and back).
 
@@ -608,8 +610,8 @@ def adjust_jpeg_quality(image: Any, jpeg_quality: Any, dct_method: str = "",
         return convert_image_dtype(image, orig, saturate=True)
 
 
-def random_jpeg_quality(image: Any, min_jpeg_quality: int, max_jpeg_quality: int,
-                        seed: Any = None) -> Any:
+def random_jpeg_quality(image: TensorLike, min_jpeg_quality: int, max_jpeg_quality: int,
+                        seed: int | None = None) -> Any:
     """adjust_jpeg_quality at a quality drawn uniformly from [min, max).
 
     Args:
@@ -633,8 +635,8 @@ def random_jpeg_quality(image: Any, min_jpeg_quality: int, max_jpeg_quality: int
     return adjust_jpeg_quality(image, quality)
 
 
-def stateless_random_jpeg_quality(image: Any, min_jpeg_quality: int, max_jpeg_quality: int,
-                                  seed: Any) -> Any:
+def stateless_random_jpeg_quality(image: TensorLike, min_jpeg_quality: int, max_jpeg_quality: int,
+                                  seed: int | None) -> Any:
     """adjust_jpeg_quality at a quality in [min, max) drawn from ``seed`` (shape [2]).
 
     Args:

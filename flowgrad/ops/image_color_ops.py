@@ -43,6 +43,7 @@ from flowgrad.ops.math_ops import (
     truediv,
 )
 from flowgrad.ops.shape_ops import shape
+from flowgrad.framework.type_hints import DTypeLike, TensorLike
 
 _F32 = np.float32
 
@@ -183,7 +184,7 @@ register_op("AdjustSaturation", _hsv_adjust_kernel("AdjustSaturation", _scale_sa
 # convert_image_dtype
 
 
-def saturate_cast(value: Any, dtype: Any, name: str | None = None) -> Any:
+def saturate_cast(value: TensorLike, dtype: DTypeLike, name: str | None = None) -> Any:
     """``value`` cast to ``dtype``, clipped first to the range both dtypes can hold."""
     value = convert_to_tensor(value)
     dtype = dtypes.as_dtype(dtype).base_dtype
@@ -201,7 +202,7 @@ def saturate_cast(value: Any, dtype: Any, name: str | None = None) -> Any:
         return cast(value, dtype)
 
 
-def convert_image_dtype(image: Any, dtype: Any, saturate: bool = False,
+def convert_image_dtype(image: TensorLike, dtype: DTypeLike, saturate: bool = False,
                         name: str | None = None) -> Any:
     """Converts ``image`` to ``dtype``, rescaling its values (TensorFlow's rules).
 
@@ -257,7 +258,7 @@ def _as_float(image: Any) -> tuple:
 # Adjustments
 
 
-def adjust_brightness(image: Any, delta: Any) -> Any:
+def adjust_brightness(image: TensorLike, delta: TensorLike) -> Any:
     """Adds ``delta`` to every component of ``image`` (converted to float and back).
 
     Args:
@@ -273,7 +274,7 @@ def adjust_brightness(image: Any, delta: Any) -> Any:
         return convert_image_dtype(adjusted, orig, saturate=True)
 
 
-def adjust_contrast(images: Any, contrast_factor: Any) -> Any:
+def adjust_contrast(images: TensorLike, contrast_factor: Any) -> Any:
     """(x - mean) * contrast_factor + mean, per channel of each image (AdjustContrastv2).
 
     Args:
@@ -290,7 +291,7 @@ def adjust_contrast(images: Any, contrast_factor: Any) -> Any:
         return convert_image_dtype(adjusted, orig, saturate=True)
 
 
-def adjust_gamma(image: Any, gamma: Any = 1, gain: Any = 1) -> Any:
+def adjust_gamma(image: TensorLike, gamma: Any = 1, gain: Any = 1) -> Any:
     """gain * image ** gamma (gamma correction), on the image converted to float.
 
     Args:
@@ -312,7 +313,7 @@ def adjust_gamma(image: Any, gamma: Any = 1, gain: Any = 1) -> Any:
         return convert_image_dtype(adjusted, orig, saturate=True)
 
 
-def adjust_hue(image: Any, delta: Any, name: str | None = None) -> Any:
+def adjust_hue(image: TensorLike, delta: TensorLike, name: str | None = None) -> Any:
     """Rotates the hue of RGB images by ``delta`` (a fraction of the colour circle).
 
     Args:
@@ -329,7 +330,7 @@ def adjust_hue(image: Any, delta: Any, name: str | None = None) -> Any:
         return convert_image_dtype(adjusted, orig)
 
 
-def adjust_saturation(image: Any, saturation_factor: Any, name: str | None = None) -> Any:
+def adjust_saturation(image: TensorLike, saturation_factor: Any, name: str | None = None) -> Any:
     """Multiplies the saturation of RGB images by ``saturation_factor`` (clipped to [0, 1]).
 
     Args:
@@ -351,7 +352,7 @@ def adjust_saturation(image: Any, saturation_factor: Any, name: str | None = Non
 # Colour spaces
 
 
-def rgb_to_hsv(images: Any, name: str | None = None) -> Any:
+def rgb_to_hsv(images: TensorLike, name: str | None = None) -> Any:
     """RGB images (floats in [0, 1]) as HSV (RGBToHSV), last dimension 3.
 
     Args:
@@ -364,7 +365,7 @@ def rgb_to_hsv(images: Any, name: str | None = None) -> Any:
     return apply_op("RGBToHSV", (convert_to_tensor(images),), {}, name=name)
 
 
-def hsv_to_rgb(images: Any, name: str | None = None) -> Any:
+def hsv_to_rgb(images: TensorLike, name: str | None = None) -> Any:
     """HSV images (floats in [0, 1]) as RGB (HSVToRGB), last dimension 3.
 
     Args:
@@ -377,7 +378,7 @@ def hsv_to_rgb(images: Any, name: str | None = None) -> Any:
     return apply_op("HSVToRGB", (convert_to_tensor(images),), {}, name=name)
 
 
-def rgb_to_grayscale(images: Any, name: str | None = None) -> Any:
+def rgb_to_grayscale(images: TensorLike, name: str | None = None) -> Any:
     """Luma of RGB images (0.2989 R + 0.587 G + 0.114 B); the last dimension becomes 1.
 
     Args:
@@ -395,7 +396,7 @@ def rgb_to_grayscale(images: Any, name: str | None = None) -> Any:
         return convert_image_dtype(expand_dims(gray, -1), orig)
 
 
-def grayscale_to_rgb(images: Any, name: str | None = None) -> Any:
+def grayscale_to_rgb(images: TensorLike, name: str | None = None) -> Any:
     """Grayscale images (last dimension 1) repeated into 3 channels.
 
     Args:
@@ -433,7 +434,7 @@ def _colour_matrix(images: Any, kernel: list) -> Any:
     return tensordot(images, k, [[images.shape.rank - 1], [0]])
 
 
-def rgb_to_yuv(images: Any) -> Any:
+def rgb_to_yuv(images: TensorLike) -> Any:
     """RGB images as YUV (TensorFlow's matrix).
 
     Args:
@@ -445,7 +446,7 @@ def rgb_to_yuv(images: Any) -> Any:
     return _colour_matrix(images, _RGB_TO_YUV)
 
 
-def yuv_to_rgb(images: Any) -> Any:
+def yuv_to_rgb(images: TensorLike) -> Any:
     """YUV images as RGB (TensorFlow's matrix).
 
     Args:
@@ -457,7 +458,7 @@ def yuv_to_rgb(images: Any) -> Any:
     return _colour_matrix(images, _YUV_TO_RGB)
 
 
-def rgb_to_yiq(images: Any) -> Any:
+def rgb_to_yiq(images: TensorLike) -> Any:
     """RGB images as YIQ (TensorFlow's matrix).
 
     Args:
@@ -469,7 +470,7 @@ def rgb_to_yiq(images: Any) -> Any:
     return _colour_matrix(images, _RGB_TO_YIQ)
 
 
-def yiq_to_rgb(images: Any) -> Any:
+def yiq_to_rgb(images: TensorLike) -> Any:
     """YIQ images as RGB (TensorFlow's matrix).
 
     Args:
@@ -481,7 +482,7 @@ def yiq_to_rgb(images: Any) -> Any:
     return _colour_matrix(images, _YIQ_TO_RGB)
 
 
-def per_image_standardization(image: Any) -> Any:
+def per_image_standardization(image: TensorLike) -> Any:
     """(x - mean) / max(stddev, 1/sqrt(N)) over each image's pixels and channels, as float32.
 
     Args:

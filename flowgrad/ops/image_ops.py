@@ -54,6 +54,7 @@ from flowgrad.ops.nn_ops import relu
 from flowgrad.ops.pooling_ops import avg_pool2d
 from flowgrad.ops.random_ops import random_uniform
 from flowgrad.ops.stateless_random_ops import stateless_random_uniform
+from flowgrad.framework.type_hints import TensorLike
 
 
 class ResizeMethod(str, enum.Enum):
@@ -152,7 +153,7 @@ def _to_float32(t: Any) -> Any:
     return cast(t, dtypes.float32) if t.dtype.base_dtype == dtypes.float64 else t
 
 
-def resize(images: Any, size: Any, method: Any = ResizeMethod.BILINEAR,
+def resize(images: TensorLike, size: TensorLike, method: Any = ResizeMethod.BILINEAR,
            preserve_aspect_ratio: bool = False, antialias: bool = False,
            name: str | None = None) -> Any:
     """Resizes images to ``size`` with ``method`` (TensorFlow 2's ``tf.image.resize``).
@@ -208,7 +209,7 @@ _V1_OPS = {0: "ResizeBilinear", 1: "ResizeNearestNeighbor", 2: "ResizeBicubic", 
            "bicubic": "ResizeBicubic", "area": "ResizeArea"}
 
 
-def resize_images(images: Any, size: Any, method: Any = ResizeMethodV1.BILINEAR,
+def resize_images(images: TensorLike, size: TensorLike, method: Any = ResizeMethodV1.BILINEAR,
                   align_corners: bool = False, preserve_aspect_ratio: bool = False,
                   name: str | None = None) -> Any:
     """TensorFlow 1's ``tf.image.resize_images`` (legacy pixel centres, ``align_corners``).
@@ -249,7 +250,7 @@ def _raw_resize(op_type: str, images: Any, size: Any, align_corners: bool,
     return apply_op(op_type, (convert_to_tensor(images), _size_tensor(size)), attrs, name=name)
 
 
-def resize_bilinear(images: Any, size: Any, align_corners: bool = False,
+def resize_bilinear(images: TensorLike, size: TensorLike, align_corners: bool = False,
                     name: str | None = None, half_pixel_centers: bool = False) -> Any:
     """TensorFlow 1's ``resize_bilinear`` (the ResizeBilinear op).
 
@@ -266,7 +267,7 @@ def resize_bilinear(images: Any, size: Any, align_corners: bool = False,
     return _raw_resize("ResizeBilinear", images, size, align_corners, half_pixel_centers, name)
 
 
-def resize_nearest_neighbor(images: Any, size: Any, align_corners: bool = False,
+def resize_nearest_neighbor(images: TensorLike, size: TensorLike, align_corners: bool = False,
                             name: str | None = None, half_pixel_centers: bool = False) -> Any:
     """TensorFlow 1's ``resize_nearest_neighbor`` (the ResizeNearestNeighbor op).
 
@@ -284,7 +285,7 @@ def resize_nearest_neighbor(images: Any, size: Any, align_corners: bool = False,
                        half_pixel_centers, name)
 
 
-def resize_bicubic(images: Any, size: Any, align_corners: bool = False,
+def resize_bicubic(images: TensorLike, size: TensorLike, align_corners: bool = False,
                    name: str | None = None, half_pixel_centers: bool = False) -> Any:
     """TensorFlow 1's ``resize_bicubic`` (the ResizeBicubic op).
 
@@ -301,7 +302,7 @@ def resize_bicubic(images: Any, size: Any, align_corners: bool = False,
     return _raw_resize("ResizeBicubic", images, size, align_corners, half_pixel_centers, name)
 
 
-def resize_area(images: Any, size: Any, align_corners: bool = False,
+def resize_area(images: TensorLike, size: TensorLike, align_corners: bool = False,
                 name: str | None = None) -> Any:
     """TensorFlow 1's ``resize_area`` (the ResizeArea op; not differentiable).
 
@@ -321,7 +322,7 @@ def resize_area(images: Any, size: Any, align_corners: bool = False,
 # Crops and pads
 
 
-def crop_to_bounding_box(image: Any, offset_height: int, offset_width: int,
+def crop_to_bounding_box(image: TensorLike, offset_height: int, offset_width: int,
                          target_height: int, target_width: int) -> Any:
     """The [target_height, target_width] window at (offset_height, offset_width).
 
@@ -358,7 +359,7 @@ def crop_to_bounding_box(image: Any, offset_height: int, offset_width: int,
         return _unbatch(out, is_batch)
 
 
-def pad_to_bounding_box(image: Any, offset_height: int, offset_width: int,
+def pad_to_bounding_box(image: TensorLike, offset_height: int, offset_width: int,
                         target_height: int, target_width: int) -> Any:
     """``image`` placed at (offset_height, offset_width) in zeros of the target size.
 
@@ -392,7 +393,7 @@ def pad_to_bounding_box(image: Any, offset_height: int, offset_width: int,
         return _unbatch(out, is_batch)
 
 
-def resize_with_crop_or_pad(image: Any, target_height: int, target_width: int) -> Any:
+def resize_with_crop_or_pad(image: TensorLike, target_height: int, target_width: int) -> Any:
     """Crops (centrally) or pads (with zeros, centrally) to the target size.
 
     Args:
@@ -440,7 +441,7 @@ def _resize_with_pad_common(image: Any, target_height: int, target_width: int,
         return _unbatch(out, is_batch)
 
 
-def resize_with_pad(image: Any, target_height: int, target_width: int,
+def resize_with_pad(image: TensorLike, target_height: int, target_width: int,
                     method: Any = ResizeMethod.BILINEAR, antialias: bool = False) -> Any:
     """Resizes keeping the aspect ratio, then pads with zeros to the target size.
 
@@ -459,7 +460,7 @@ def resize_with_pad(image: Any, target_height: int, target_width: int,
         lambda im, size: resize(im, size, method, antialias=antialias))
 
 
-def resize_image_with_pad(image: Any, target_height: int, target_width: int,
+def resize_image_with_pad(image: TensorLike, target_height: int, target_width: int,
                           method: Any = ResizeMethodV1.BILINEAR,
                           align_corners: bool = False) -> Any:
     """TensorFlow 1's ``resize_image_with_pad`` (legacy pixel centres).
@@ -479,7 +480,7 @@ def resize_image_with_pad(image: Any, target_height: int, target_width: int,
         lambda im, size: resize_images(im, size, method, align_corners))
 
 
-def central_crop(image: Any, central_fraction: float) -> Any:
+def central_crop(image: TensorLike, central_fraction: float) -> Any:
     """The central ``central_fraction`` of each image's height and width.
 
     Args:
@@ -519,7 +520,7 @@ def _image_rank(image: Any) -> int:
     return rank
 
 
-def flip_left_right(image: Any) -> Any:
+def flip_left_right(image: TensorLike) -> Any:
     """Reverses the width axis.
 
     Args:
@@ -531,7 +532,7 @@ def flip_left_right(image: Any) -> Any:
     return reverse(image, [_image_rank(image) - 2])
 
 
-def flip_up_down(image: Any) -> Any:
+def flip_up_down(image: TensorLike) -> Any:
     """Reverses the height axis.
 
     Args:
@@ -543,7 +544,7 @@ def flip_up_down(image: Any) -> Any:
     return reverse(image, [_image_rank(image) - 3])
 
 
-def transpose(image: Any, name: str | None = None) -> Any:
+def transpose(image: TensorLike, name: str | None = None) -> Any:
     """Swaps height and width.
 
     Args:
@@ -558,7 +559,7 @@ def transpose(image: Any, name: str | None = None) -> Any:
     return _transpose(image, perm, name=name)
 
 
-def rot90(image: Any, k: int = 1, name: str | None = None) -> Any:
+def rot90(image: TensorLike, k: int = 1, name: str | None = None) -> Any:
     """Rotates images counter-clockwise by ``k`` quarter turns.
 
     Args:
@@ -599,7 +600,7 @@ def _random_flip(image: Any, axis_in_image: int, seed: Any, name: str,
                      image)
 
 
-def random_flip_left_right(image: Any, seed: Any = None) -> Any:
+def random_flip_left_right(image: TensorLike, seed: int | None = None) -> Any:
     """Flips each image left-right with probability 1/2.
 
     Args:
@@ -612,7 +613,7 @@ def random_flip_left_right(image: Any, seed: Any = None) -> Any:
     return _random_flip(image, 1, seed, "random_flip_left_right")
 
 
-def random_flip_up_down(image: Any, seed: Any = None) -> Any:
+def random_flip_up_down(image: TensorLike, seed: int | None = None) -> Any:
     """Flips each image upside down with probability 1/2.
 
     Args:
@@ -629,7 +630,7 @@ def random_flip_up_down(image: Any, seed: Any = None) -> Any:
 # Random adjustments
 
 
-def random_brightness(image: Any, max_delta: float, seed: Any = None) -> Any:
+def random_brightness(image: TensorLike, max_delta: float, seed: int | None = None) -> Any:
     """adjust_brightness by a delta drawn uniformly from [-max_delta, max_delta).
 
     Args:
@@ -656,7 +657,7 @@ def _check_range(lower: float, upper: float) -> None:
         raise ValueError("lower must be non-negative.")
 
 
-def random_contrast(image: Any, lower: float, upper: float, seed: Any = None) -> Any:
+def random_contrast(image: TensorLike, lower: float, upper: float, seed: int | None = None) -> Any:
     """adjust_contrast by a factor drawn uniformly from [lower, upper).
 
     Args:
@@ -675,7 +676,8 @@ def random_contrast(image: Any, lower: float, upper: float, seed: Any = None) ->
     return adjust_contrast(image, random_uniform([], lower, upper, seed=seed))
 
 
-def random_saturation(image: Any, lower: float, upper: float, seed: Any = None) -> Any:
+def random_saturation(image: TensorLike, lower: float, upper: float,
+                      seed: int | None = None) -> Any:
     """adjust_saturation by a factor drawn uniformly from [lower, upper).
 
     Args:
@@ -694,7 +696,7 @@ def random_saturation(image: Any, lower: float, upper: float, seed: Any = None) 
     return adjust_saturation(image, random_uniform([], lower, upper, seed=seed))
 
 
-def random_hue(image: Any, max_delta: float, seed: Any = None) -> Any:
+def random_hue(image: TensorLike, max_delta: float, seed: int | None = None) -> Any:
     """adjust_hue by a delta drawn uniformly from [-max_delta, max_delta).
 
     Args:
@@ -715,7 +717,8 @@ def random_hue(image: Any, max_delta: float, seed: Any = None) -> Any:
     return adjust_hue(image, random_uniform([], -max_delta, max_delta, seed=seed))
 
 
-def random_crop(value: Any, size: Any, seed: Any = None, name: str | None = None) -> Any:
+def random_crop(value: TensorLike, size: TensorLike, seed: int | None = None,
+                name: str | None = None) -> Any:
     """A window of ``size`` at a uniformly random offset of ``value``.
 
     Args:
@@ -753,7 +756,7 @@ def _crop_at(value: Any, size: Any, name: str | None, draw: Any) -> Any:
 # Image quality measures
 
 
-def total_variation(images: Any, name: str | None = None) -> Any:
+def total_variation(images: TensorLike, name: str | None = None) -> Any:
     """The sum of absolute differences of neighbouring pixels (per image for 4-D input).
 
     Args:
@@ -782,7 +785,7 @@ def total_variation(images: Any, name: str | None = None) -> Any:
         return reduce_sum(abs(d1), axis=axis) + reduce_sum(abs(d2), axis=axis)
 
 
-def image_gradients(image: Any) -> tuple:
+def image_gradients(image: TensorLike) -> tuple:
     """(dy, dx): forward differences along height and width, 0 in the last row/column.
 
     Args:
@@ -830,7 +833,7 @@ def _correlate(x: Any, taps: np.ndarray, axis: int) -> Any:
     return out
 
 
-def sobel_edges(image: Any) -> Any:
+def sobel_edges(image: TensorLike) -> Any:
     """Sobel edge maps (dy, dx) of each channel, the image padded by reflection.
 
     Args:
@@ -859,7 +862,7 @@ def _image_floats(a: Any, b: Any, max_val: Any) -> tuple:
             max_val)
 
 
-def psnr(a: Any, b: Any, max_val: Any, name: str | None = None) -> Any:
+def psnr(a: TensorLike, b: TensorLike, max_val: TensorLike, name: str | None = None) -> Any:
     """Peak signal-to-noise ratio between two batches of images, in dB.
 
     Args:
@@ -907,7 +910,7 @@ def _ssim_per_channel(x: Any, y: Any, max_val: Any, filter_size: int, filter_sig
     return reduce_mean(luminance * cs, [-3, -2]), reduce_mean(cs, [-3, -2])
 
 
-def ssim(img1: Any, img2: Any, max_val: Any, filter_size: int = 11,
+def ssim(img1: Any, img2: Any, max_val: TensorLike, filter_size: int = 11,
          filter_sigma: float = 1.5, k1: float = 0.01, k2: float = 0.03,
          return_index_map: bool = False) -> Any:
     """Structural similarity of two batches of images (a Gaussian window, as TensorFlow).
@@ -939,7 +942,7 @@ def ssim(img1: Any, img2: Any, max_val: Any, filter_size: int = 11,
 _MSSSIM_WEIGHTS = (0.0448, 0.2856, 0.3001, 0.2363, 0.1333)
 
 
-def ssim_multiscale(img1: Any, img2: Any, max_val: Any, power_factors: Any = _MSSSIM_WEIGHTS,
+def ssim_multiscale(img1: Any, img2: Any, max_val: TensorLike, power_factors: Any = _MSSSIM_WEIGHTS,
                     filter_size: int = 11, filter_sigma: float = 1.5, k1: float = 0.01,
                     k2: float = 0.03) -> Any:
     """Multi-scale SSIM: contrast-structure at each of ``len(power_factors)`` scales (halving
@@ -996,7 +999,7 @@ def _stateless(seed: Any, lo: Any, hi: Any, dtype: Any = dtypes.float32) -> Any:
     return stateless_random_uniform([], seed, lo, hi, dtype=dtype)
 
 
-def stateless_random_brightness(image: Any, max_delta: float, seed: Any) -> Any:
+def stateless_random_brightness(image: TensorLike, max_delta: float, seed: int | None) -> Any:
     """adjust_brightness by a delta in [-max_delta, max_delta) drawn from ``seed``.
 
     Args:
@@ -1015,7 +1018,8 @@ def stateless_random_brightness(image: Any, max_delta: float, seed: Any) -> Any:
     return adjust_brightness(image, _stateless(seed, -max_delta, max_delta))
 
 
-def stateless_random_contrast(image: Any, lower: float, upper: float, seed: Any) -> Any:
+def stateless_random_contrast(image: TensorLike, lower: float, upper: float,
+                              seed: int | None) -> Any:
     """adjust_contrast by a factor in [lower, upper) drawn from ``seed``.
 
     Args:
@@ -1031,7 +1035,8 @@ def stateless_random_contrast(image: Any, lower: float, upper: float, seed: Any)
     return adjust_contrast(image, _stateless(seed, lower, upper))
 
 
-def stateless_random_saturation(image: Any, lower: float, upper: float, seed: Any) -> Any:
+def stateless_random_saturation(image: TensorLike, lower: float, upper: float,
+                                seed: int | None) -> Any:
     """adjust_saturation by a factor in [lower, upper) drawn from ``seed``.
 
     Args:
@@ -1047,7 +1052,7 @@ def stateless_random_saturation(image: Any, lower: float, upper: float, seed: An
     return adjust_saturation(image, _stateless(seed, lower, upper))
 
 
-def stateless_random_hue(image: Any, max_delta: float, seed: Any) -> Any:
+def stateless_random_hue(image: TensorLike, max_delta: float, seed: int | None) -> Any:
     """adjust_hue by a delta in [-max_delta, max_delta) drawn from ``seed``.
 
     Args:
@@ -1068,7 +1073,7 @@ def stateless_random_hue(image: Any, max_delta: float, seed: Any) -> Any:
     return adjust_hue(image, _stateless(seed, -max_delta, max_delta))
 
 
-def stateless_random_flip_left_right(image: Any, seed: Any) -> Any:
+def stateless_random_flip_left_right(image: TensorLike, seed: int | None) -> Any:
     """Flips left-right (each image of a batch on its own draw) as ``seed`` decides.
 
     Args:
@@ -1082,7 +1087,7 @@ def stateless_random_flip_left_right(image: Any, seed: Any) -> Any:
                         lambda s: stateless_random_uniform(s, seed, 0, 1.0))
 
 
-def stateless_random_flip_up_down(image: Any, seed: Any) -> Any:
+def stateless_random_flip_up_down(image: TensorLike, seed: int | None) -> Any:
     """Flips upside down (each image of a batch on its own draw) as ``seed`` decides.
 
     Args:
@@ -1096,7 +1101,8 @@ def stateless_random_flip_up_down(image: Any, seed: Any) -> Any:
                         lambda s: stateless_random_uniform(s, seed, 0, 1.0))
 
 
-def stateless_random_crop(value: Any, size: Any, seed: Any, name: str | None = None) -> Any:
+def stateless_random_crop(value: TensorLike, size: TensorLike, seed: int | None,
+                          name: str | None = None) -> Any:
     """A window of ``size`` at an offset drawn from ``seed``.
 
     Args:

@@ -17,6 +17,8 @@ from flowgrad.framework.tensor import convert_to_tensor
 from flowgrad.framework.tensor_shape import TensorShape
 from flowgrad.ops.array_op_util import linear_in_first_jvp
 from flowgrad.ops.array_ops import reshape, transpose, unsorted_segment_sum
+from collections.abc import Sequence
+from flowgrad.framework.type_hints import TensorLike
 
 
 def _geometry(size: int, k: int, s: int, r: int, padding: str) -> tuple:
@@ -97,8 +99,8 @@ def _patches_grad(op: Any, grad: Any) -> Any:
 register_jvp("ExtractImagePatches", linear_in_first_jvp)
 
 
-def extract_patches(images: Any, sizes: Any, strides: Any, rates: Any, padding: str,
-                    name: str | None = None) -> Any:
+def extract_patches(images: TensorLike, sizes: Any, strides: int | Sequence[int], rates: Any,
+                    padding: str, name: str | None = None) -> Any:
     """The ``sizes`` windows of ``images``, each flattened into the depth of one pixel.
 
     Args:
@@ -117,9 +119,10 @@ def extract_patches(images: Any, sizes: Any, strides: Any, rates: Any, padding: 
                      "rates": [int(v) for v in rates], "padding": padding}, name=name)
 
 
-def extract_image_patches(images: Any, ksizes: Any = None, strides: Any = None,
-                          rates: Any = None, padding: str | None = None,
-                          name: str | None = None, sizes: Any = None) -> Any:
+def extract_image_patches(images: TensorLike, ksizes: Any = None,
+                          strides: int | Sequence[int] | None = None, rates: Any = None,
+                          padding: str | None = None, name: str | None = None,
+                          sizes: Any = None) -> Any:
     """TensorFlow 1's ``extract_image_patches`` (``ksizes``, or ``sizes``).
 
     Args:

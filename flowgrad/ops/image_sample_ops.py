@@ -182,7 +182,7 @@ def _inputs(image_size: Any, bounding_boxes: Any, min_object_covered: Any) -> tu
             convert_to_tensor(min_object_covered, dtypes.float32, name="min_object_covered"))
 
 
-def sample_distorted_bounding_box_v1(image_size: Any, bounding_boxes: Any, seed: Any = None,
+def sample_distorted_bounding_box_v1(image_size: Any, bounding_boxes: Any, seed: int | None = None,
                                      seed2: Any = None, min_object_covered: Any = 0.1,
                                      aspect_ratio_range: Any = None, area_range: Any = None,
                                      max_attempts: Any = None,
@@ -251,7 +251,7 @@ def sample_distorted_bounding_box(image_size: Any, bounding_boxes: Any, seed: in
                       use_image_if_no_bounding_boxes, name)
 
 
-def stateless_sample_distorted_bounding_box(image_size: Any, bounding_boxes: Any, seed: Any,
+def stateless_sample_distorted_bounding_box(image_size: Any, bounding_boxes: Any, seed: int | None,
                                             min_object_covered: Any = 0.1,
                                             aspect_ratio_range: Any = None,
                                             area_range: Any = None, max_attempts: Any = None,

@@ -22,6 +22,7 @@ from flowgrad.ops.fill_ops import fill, zeros_like
 from flowgrad.ops.scatter_nd_ops import batch_gather
 from flowgrad.ops.shape_ops import expand_dims, rank, reshape, shape, size, squeeze, transpose
 from flowgrad.ops.slicing_ops import _SS_MASKS, strided_slice
+from flowgrad.framework.type_hints import AxisLike, TensorLike
 
 
 # --------------------------------------------------------------------------------------
@@ -180,8 +181,8 @@ def _gather_grad_along_axis_grad(op: Any, grad: Any) -> Any:
     return [gather(grad, op.inputs[1], axis=op.get_attr("axis")), None, None]
 
 
-def gather(params: Any, indices: Any, validate_indices: Any = None, name: str | None = None,
-           axis: Any = None, batch_dims: int = 0) -> Any:
+def gather(params: TensorLike, indices: TensorLike, validate_indices: bool | None = None,
+           name: str | None = None, axis: AxisLike = None, batch_dims: int = 0) -> Any:
     """Slices of ``params`` along ``axis`` at ``indices``: params[..., indices, ...].
 
     Indices outside [0, params.shape[axis]) are an InvalidArgumentError when run. The
@@ -210,7 +211,7 @@ def gather(params: Any, indices: Any, validate_indices: Any = None, name: str | 
     return apply_op("GatherV2", [p, idx], {"axis": a}, name=name)
 
 
-def embedding_lookup(params: Any, ids: Any, partition_strategy: str = "mod",
+def embedding_lookup(params: TensorLike, ids: Any, partition_strategy: str = "mod",
                      name: str | None = None, validate_indices: bool = True,
                      max_norm: Any = None) -> Any:
     """Rows ``ids`` of the embedding table ``params`` (a tensor or a list of one shard).
@@ -318,7 +319,7 @@ def _gather_drop_negatives(params: Any, ids: Any) -> Any:
     return hooks.where(mask, gathered, zeros_like(gathered))
 
 
-def unsorted_segment_sum(data: Any, segment_ids: Any, num_segments: Any,
+def unsorted_segment_sum(data: TensorLike, segment_ids: TensorLike, num_segments: TensorLike,
                          name: str | None = None) -> Any:
     """Sums of ``data`` rows by segment: out[i] = sum of data[j] with segment_ids[j] == i.
 
@@ -357,7 +358,8 @@ def _where_indices(condition: Any, name: str | None = None) -> Any:
     return apply_op("Where", [_as_value(condition)], name=name)
 
 
-def boolean_mask(tensor: Any, mask: Any, name: str = "boolean_mask", axis: Any = None) -> Any:
+def boolean_mask(tensor: TensorLike, mask: TensorLike, name: str = "boolean_mask",
+                 axis: AxisLike = None) -> Any:
     """The elements (or slices) of ``tensor`` where the bool ``mask`` is true, flattened.
 
     ``mask`` covers the dimensions axis .. axis + mask.ndim - 1 of ``tensor``.
@@ -401,8 +403,8 @@ def boolean_mask(tensor: Any, mask: Any, name: str = "boolean_mask", axis: Any =
 # TensorFlow 2 argument orders (the TF2 face imports these under the plain names)
 
 
-def gather_v2(params: Any, indices: Any, validate_indices: Any = None, axis: Any = None,
-              batch_dims: int = 0, name: str | None = None) -> Any:
+def gather_v2(params: TensorLike, indices: TensorLike, validate_indices: bool | None = None,
+              axis: AxisLike = None, batch_dims: int = 0, name: str | None = None) -> Any:
     """``gather`` with TensorFlow 2's argument order (axis before name).
 
     Args:
@@ -416,7 +418,7 @@ def gather_v2(params: Any, indices: Any, validate_indices: Any = None, axis: Any
     return gather(params, indices, validate_indices, name, axis, batch_dims)
 
 
-def boolean_mask_v2(tensor: Any, mask: Any, axis: Any = None,
+def boolean_mask_v2(tensor: TensorLike, mask: TensorLike, axis: AxisLike = None,
                     name: str = "boolean_mask") -> Any:
     """``boolean_mask`` with TensorFlow 2's argument order (axis before name).
 
@@ -429,7 +431,7 @@ def boolean_mask_v2(tensor: Any, mask: Any, axis: Any = None,
     return boolean_mask(tensor, mask, name, axis)
 
 
-def embedding_lookup_v2(params: Any, ids: Any, max_norm: Any = None,
+def embedding_lookup_v2(params: TensorLike, ids: Any, max_norm: Any = None,
                         name: str | None = None) -> Any:
     """``tf.nn.embedding_lookup`` of TensorFlow 2: (params, ids, max_norm, name).
 

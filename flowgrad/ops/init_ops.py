@@ -11,6 +11,7 @@ from flowgrad.framework.tensor import constant, to_numpy
 from flowgrad.framework.tensor_shape import as_shape
 from flowgrad.ops.array_ops import ones, zeros
 from flowgrad.ops.random_ops import random_normal, random_uniform, truncated_normal
+from flowgrad.framework.type_hints import DTypeLike, ShapeLike, TensorLike
 
 
 def _assert_float_dtype(dtype: Any) -> dtypes.DType:
@@ -44,7 +45,8 @@ def _compute_fans(shape: list) -> tuple[int, int]:
 class Initializer:
     """Base class of initializers: ``init(shape, dtype=None, partition_info=None)``."""
 
-    def __call__(self, shape: Any, dtype: Any = None, partition_info: Any = None) -> Any:
+    def __call__(self, shape: ShapeLike | TensorLike, dtype: DTypeLike | None = None,
+                 partition_info: Any = None) -> Any:
         raise NotImplementedError
 
 
@@ -55,10 +57,11 @@ class Zeros(Initializer):
         dtype: The dtype of the tensors it makes.
     """
 
-    def __init__(self, dtype: Any = dtypes.float32):
+    def __init__(self, dtype: DTypeLike = dtypes.float32):
         self.dtype = dtypes.as_dtype(dtype)
 
-    def __call__(self, shape: Any, dtype: Any = None, partition_info: Any = None) -> Any:
+    def __call__(self, shape: ShapeLike | TensorLike, dtype: DTypeLike | None = None,
+                 partition_info: Any = None) -> Any:
         return zeros(shape, self.dtype if dtype is None else dtype)
 
 
@@ -69,10 +72,11 @@ class Ones(Initializer):
         dtype: The dtype of the tensors it makes.
     """
 
-    def __init__(self, dtype: Any = dtypes.float32):
+    def __init__(self, dtype: DTypeLike = dtypes.float32):
         self.dtype = dtypes.as_dtype(dtype)
 
-    def __call__(self, shape: Any, dtype: Any = None, partition_info: Any = None) -> Any:
+    def __call__(self, shape: ShapeLike | TensorLike, dtype: DTypeLike | None = None,
+                 partition_info: Any = None) -> Any:
         return ones(shape, self.dtype if dtype is None else dtype)
 
 
@@ -85,7 +89,8 @@ class Constant(Initializer):
         verify_shape: Whether ``value``'s shape must equal the requested shape.
     """
 
-    def __init__(self, value: Any = 0, dtype: Any = dtypes.float32, verify_shape: bool = False):
+    def __init__(self, value: TensorLike = 0, dtype: DTypeLike = dtypes.float32,
+                 verify_shape: bool = False):
         if not (np.isscalar(value) or isinstance(value, (list, tuple, np.ndarray))):
             raise TypeError("Invalid type for initial value=%r of type: %s. Expected Python "
                             "scalar, list or tuple of values, or numpy.ndarray."
@@ -94,8 +99,8 @@ class Constant(Initializer):
         self.dtype = dtypes.as_dtype(dtype)
         self._verify_shape = verify_shape
 
-    def __call__(self, shape: Any, dtype: Any = None, partition_info: Any = None,
-                 verify_shape: bool | None = None) -> Any:
+    def __call__(self, shape: ShapeLike | TensorLike, dtype: DTypeLike | None = None,
+                 partition_info: Any = None, verify_shape: bool | None = None) -> Any:
         dtype = dtypes.as_dtype(self.dtype if dtype is None else dtype)
         verify = self._verify_shape if verify_shape is None else verify_shape
         dims = tuple(_dims(shape))
@@ -125,14 +130,15 @@ class RandomUniform(Initializer):
         dtype: The dtype of the tensors it makes.
     """
 
-    def __init__(self, minval: Any = 0.0, maxval: Any = None, seed: int | None = None,
-                 dtype: Any = dtypes.float32):
+    def __init__(self, minval: TensorLike = 0.0, maxval: TensorLike | None = None,
+                 seed: int | None = None, dtype: DTypeLike = dtypes.float32):
         self.minval = minval
         self.maxval = maxval
         self.seed = seed
         self.dtype = dtypes.as_dtype(dtype)
 
-    def __call__(self, shape: Any, dtype: Any = None, partition_info: Any = None) -> Any:
+    def __call__(self, shape: ShapeLike | TensorLike, dtype: DTypeLike | None = None,
+                 partition_info: Any = None) -> Any:
         return random_uniform(shape, self.minval, self.maxval,
                               self.dtype if dtype is None else dtype, seed=self.seed)
 
@@ -150,14 +156,15 @@ class RandomNormal(Initializer):
 
     _sample = staticmethod(random_normal)
 
-    def __init__(self, mean: Any = 0.0, stddev: Any = 1.0, seed: int | None = None,
-                 dtype: Any = dtypes.float32):
+    def __init__(self, mean: TensorLike = 0.0, stddev: TensorLike = 1.0, seed: int | None = None,
+                 dtype: DTypeLike = dtypes.float32):
         self.mean = mean
         self.stddev = stddev
         self.seed = seed
         self.dtype = _assert_float_dtype(dtype)
 
-    def __call__(self, shape: Any, dtype: Any = None, partition_info: Any = None) -> Any:
+    def __call__(self, shape: ShapeLike | TensorLike, dtype: DTypeLike | None = None,
+                 partition_info: Any = None) -> Any:
         return self._sample(shape, self.mean, self.stddev,
                             self.dtype if dtype is None else dtype, seed=self.seed)
 
@@ -194,7 +201,7 @@ class VarianceScaling(Initializer):
 
     def __init__(self, scale: float = 1.0, mode: str = "fan_in",
                  distribution: str = "truncated_normal", seed: int | None = None,
-                 dtype: Any = dtypes.float32):
+                 dtype: DTypeLike = dtypes.float32):
         if scale <= 0.0:
             raise ValueError("Argument `scale` must be a positive float. Received: %s" % scale)
         if mode not in ("fan_in", "fan_out", "fan_avg"):
@@ -211,7 +218,8 @@ class VarianceScaling(Initializer):
         self.seed = seed
         self.dtype = _assert_float_dtype(dtype)
 
-    def __call__(self, shape: Any, dtype: Any = None, partition_info: Any = None) -> Any:
+    def __call__(self, shape: ShapeLike | TensorLike, dtype: DTypeLike | None = None,
+                 partition_info: Any = None) -> Any:
         dtype = self.dtype if dtype is None else dtype
         full = partition_info.full_shape if partition_info is not None else shape
         fan_in, fan_out = _compute_fans(_dims(full))
@@ -236,7 +244,7 @@ class GlorotUniform(VarianceScaling):
         dtype: The dtype of the tensors it makes.
     """
 
-    def __init__(self, seed: int | None = None, dtype: Any = dtypes.float32):
+    def __init__(self, seed: int | None = None, dtype: DTypeLike = dtypes.float32):
         super().__init__(1.0, "fan_avg", "uniform", seed, dtype)
 
 
@@ -249,7 +257,7 @@ class GlorotNormal(VarianceScaling):
         dtype: The dtype of the tensors it makes.
     """
 
-    def __init__(self, seed: int | None = None, dtype: Any = dtypes.float32):
+    def __init__(self, seed: int | None = None, dtype: DTypeLike = dtypes.float32):
         super().__init__(1.0, "fan_avg", "truncated_normal", seed, dtype)
 
 
@@ -261,11 +269,12 @@ class Identity(Initializer):
         dtype: The dtype of the tensors it makes.
     """
 
-    def __init__(self, gain: float = 1.0, dtype: Any = dtypes.float32):
+    def __init__(self, gain: float = 1.0, dtype: DTypeLike = dtypes.float32):
         self.gain = gain
         self.dtype = _assert_float_dtype(dtype)
 
-    def __call__(self, shape: Any, dtype: Any = None, partition_info: Any = None) -> Any:
+    def __call__(self, shape: ShapeLike | TensorLike, dtype: DTypeLike | None = None,
+                 partition_info: Any = None) -> Any:
         dims = _dims(partition_info.full_shape if partition_info is not None else shape)
         if len(dims) != 2:
             raise ValueError("Identity matrix initializer can only be used for 2D matrices. "

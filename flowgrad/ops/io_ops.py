@@ -15,9 +15,10 @@ from flowgrad.framework.registry import NotDifferentiable, register_op
 from flowgrad.framework.tensor import convert_to_tensor
 from flowgrad.framework.tensor_shape import TensorShape, unknown_shape
 from flowgrad.ops import example_protos, file_io
+from flowgrad.framework.type_hints import DTypeLike, TensorLike
 
 
-def scalar_bytes(value: Any) -> bytes:
+def scalar_bytes(value: TensorLike) -> bytes:
     """A string scalar's bytes, from a kernel's input (bytes or a 0-d object array)."""
     return value if isinstance(value, bytes) else np.asarray(value).item()
 
@@ -58,7 +59,7 @@ for _t in ("ReadFile", "WriteFile", "MatchingFiles", "DecodeRaw", "SerializeTens
     NotDifferentiable(_t)
 
 
-def read_file(filename: Any, name: str | None = None) -> Any:
+def read_file(filename: TensorLike, name: str | None = None) -> Any:
     """The contents of the file ``filename`` (a string scalar).
 
     Args:
@@ -71,7 +72,7 @@ def read_file(filename: Any, name: str | None = None) -> Any:
     return apply_op("ReadFile", [convert_to_tensor(filename, dtypes.string)], name=name)
 
 
-def write_file(filename: Any, contents: Any, name: str | None = None) -> Any:
+def write_file(filename: TensorLike, contents: TensorLike, name: str | None = None) -> Any:
     """Writes ``contents`` to ``filename``, creating missing directories.
 
     Args:
@@ -83,7 +84,7 @@ def write_file(filename: Any, contents: Any, name: str | None = None) -> Any:
                                   convert_to_tensor(contents, dtypes.string)], name=name)
 
 
-def matching_files(pattern: Any, name: str | None = None) -> Any:
+def matching_files(pattern: TensorLike, name: str | None = None) -> Any:
     """The sorted file names matching the glob ``pattern`` (a string or a vector of them).
 
     Args:
@@ -131,7 +132,7 @@ def _decode_raw_rule(ins: list, attrs: dict) -> tuple:
 register_op("DecodeRaw", _decode_raw_kernel, _decode_raw_rule, input_names=("bytes",))
 
 
-def decode_raw(input_bytes: Any, out_type: Any, little_endian: bool = True,
+def decode_raw(input_bytes: Any, out_type: DTypeLike, little_endian: bool = True,
                fixed_length: Any = None, name: str | None = None) -> Any:
     """Reinterprets the bytes of each string as a vector of ``out_type`` (a new last axis).
 
@@ -190,7 +191,7 @@ register_op("SerializeTensor", _serialize_tensor_kernel, _string_scalar_rule,
             input_names=("tensor",))
 
 
-def serialize_tensor(tensor: Any, name: str | None = None) -> Any:
+def serialize_tensor(tensor: TensorLike, name: str | None = None) -> Any:
     """A string scalar holding ``tensor`` as a serialized TensorProto.
 
     Args:
@@ -255,7 +256,7 @@ register_op("ParseTensor", _parse_tensor_kernel,
             input_names=("serialized",))
 
 
-def parse_tensor(serialized: Any, out_type: Any, name: str | None = None) -> Any:
+def parse_tensor(serialized: TensorLike, out_type: DTypeLike, name: str | None = None) -> Any:
     """The tensor a serialized TensorProto holds.
 
     Args:
@@ -347,7 +348,7 @@ NotDifferentiable("EncodeBase64")
 NotDifferentiable("DecodeBase64")
 
 
-def encode_base64(input: Any, pad: bool = False, name: str | None = None) -> Any:
+def encode_base64(input: TensorLike, pad: bool = False, name: str | None = None) -> Any:
     """Each string in web-safe base64 (``-`` and ``_``), with ``=`` padding if ``pad``.
 
     Args:
@@ -359,7 +360,7 @@ def encode_base64(input: Any, pad: bool = False, name: str | None = None) -> Any
                     {"pad": bool(pad)}, name=name)
 
 
-def decode_base64(input: Any, name: str | None = None) -> Any:
+def decode_base64(input: TensorLike, name: str | None = None) -> Any:
     """Each web-safe base64 string (padded or not) decoded.
 
     Args:

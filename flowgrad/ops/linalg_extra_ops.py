@@ -28,6 +28,7 @@ from flowgrad.ops.matmul_ops import matmul
 from flowgrad.ops.reduction_ops import reduce_max
 from flowgrad.ops.sum_ops import reduce_sum
 from flowgrad.ops.op_results import Lu
+from flowgrad.framework.type_hints import AxisLike, TensorLike
 
 
 def _cross_kernel(a: Any, b: Any) -> np.ndarray:
@@ -50,7 +51,7 @@ register_jvp("Cross", lambda op, ta, tb: sum_tangents(op.outputs[0], [
     None if tb is None else cross(op.inputs[0], tb)]))
 
 
-def cross(a: Any, b: Any, name: str | None = None) -> Any:
+def cross(a: TensorLike, b: TensorLike, name: str | None = None) -> Any:
     """The cross product of 3-vectors along the innermost axis.
 
     Args:
@@ -103,7 +104,7 @@ def _lu_infer(ins: list, attrs: dict) -> list:
 register_op("Lu", _lu_kernel, _lu_infer, num_outputs=2, input_names=("input",))
 
 
-def lu(input: Any, output_idx_type: Any = dtypes.int32,  # noqa: A002 - TensorFlow's name
+def lu(input: TensorLike, output_idx_type: Any = dtypes.int32,  # noqa: A002 - TensorFlow's name
        name: str | None = None) -> tuple:
     """The LU decomposition with partial pivoting of the innermost square matrices.
 
@@ -150,7 +151,7 @@ def _eig_infer(ins: list, attrs: dict) -> list:
 register_op("Eig", _eig_kernel, _eig_infer, num_outputs=2, input_names=("input",))
 
 
-def eig(tensor: Any, name: str | None = None) -> tuple:
+def eig(tensor: TensorLike, name: str | None = None) -> tuple:
     """The eigenvalues and unit-norm eigenvectors of the innermost square matrices (complex;
     in LAPACK's order, which may differ from TensorFlow's, as may each vector's phase).
 
@@ -166,7 +167,7 @@ def eig(tensor: Any, name: str | None = None) -> tuple:
                                         "Tout": _COMPLEX_OF[x.dtype.base_dtype]}, name=name))
 
 
-def eigvals(tensor: Any, name: str | None = None) -> Any:
+def eigvals(tensor: TensorLike, name: str | None = None) -> Any:
     """The eigenvalues of the innermost square matrices (complex); see :func:`eig`.
 
     Args:
@@ -185,7 +186,7 @@ def _default_tolerance(x: Any) -> float:
     return float(max(dims)) * float(np.finfo(x.dtype.base_dtype.np).eps)
 
 
-def pinv(a: Any, rcond: Any = None, validate_args: bool = False,
+def pinv(a: TensorLike, rcond: Any = None, validate_args: bool = False,
          name: str | None = None) -> Any:
     """The Moore-Penrose pseudo-inverse of the innermost matrices (from their SVD; singular
     values at most ``rcond`` times the largest are treated as zero).
@@ -211,7 +212,7 @@ def pinv(a: Any, rcond: Any = None, validate_args: bool = False,
         return matmul(realdiv(v, expand_dims(s, -2)), u, transpose_b=True, name=scope)
 
 
-def matrix_rank(a: Any, tol: Any = None, validate_args: bool = False,
+def matrix_rank(a: TensorLike, tol: Any = None, validate_args: bool = False,
                 name: str | None = None) -> Any:
     """The number of singular values above ``tol`` of the innermost matrices (int32).
 
@@ -235,7 +236,7 @@ def matrix_rank(a: Any, tol: Any = None, validate_args: bool = False,
         return reduce_sum(cast(greater(s, threshold), dtypes.int32), axis=-1, name=scope)
 
 
-def normalize(tensor: Any, ord: Any = "euclidean", axis: Any = None,  # noqa: A002
+def normalize(tensor: TensorLike, ord: Any = "euclidean", axis: AxisLike = None,  # noqa: A002
               name: str | None = None) -> tuple:
     """``tensor`` divided by its norm, and the norm (kept dimensions), as TensorFlow's.
 

@@ -31,6 +31,7 @@ from flowgrad.ops.shape_ops import rank
 from flowgrad.ops.reduction_ops import reduce_euclidean_norm, reduce_max
 from flowgrad.ops.sum_ops import reduce_sum
 from flowgrad.ops.op_results import Qr
+from flowgrad.framework.type_hints import AxisLike, DTypeLike, ShapeLike, TensorLike
 
 _FLOATS = "half, float, double"
 
@@ -65,7 +66,7 @@ def _linalg_error(message: str) -> InvalidArgumentError:
     return InvalidArgumentError(None, None, message)   # TensorFlow's kernel message
 
 
-def matrix_transpose(a: Any, name: str = "matrix_transpose", conjugate: bool = False) -> Any:
+def matrix_transpose(a: TensorLike, name: str = "matrix_transpose", conjugate: bool = False) -> Any:
     """``a`` with its last two axes swapped.
 
     Args:
@@ -111,7 +112,7 @@ def _inverse_grad(op: Any, grad: Any) -> Any:
     return negative(matmul(ainv, matmul(grad, ainv, transpose_b=True), transpose_a=True))
 
 
-def inv(input: Any, adjoint: bool = False, name: str | None = None) -> Any:  # noqa: A002
+def inv(input: TensorLike, adjoint: bool = False, name: str | None = None) -> Any:  # noqa: A002
     """The inverse of each matrix (of its transpose with ``adjoint``).
 
     Args:
@@ -133,7 +134,7 @@ def _det_grad(op: Any, grad: Any) -> Any:
     return multiply(scale, inv(a, adjoint=True))
 
 
-def det(input: Any, name: str | None = None) -> Any:  # noqa: A002
+def det(input: TensorLike, name: str | None = None) -> Any:  # noqa: A002
     """The determinant of each matrix.
 
     Args:
@@ -162,7 +163,7 @@ def _slogdet_grad(op: Any, grad_sign: Any, grad_logdet: Any) -> Any:
     return multiply(scale, inv(op.inputs[0], adjoint=True))
 
 
-def slogdet(input: Any, name: str | None = None) -> tuple:  # noqa: A002
+def slogdet(input: TensorLike, name: str | None = None) -> tuple:  # noqa: A002
     """(sign, log|det|) of each matrix, without overflow.
 
     Args:
@@ -174,7 +175,7 @@ def slogdet(input: Any, name: str | None = None) -> tuple:  # noqa: A002
     return out[0], out[1]
 
 
-def logdet(matrix: Any, name: str | None = None) -> Any:
+def logdet(matrix: TensorLike, name: str | None = None) -> Any:
     """log det of each Hermitian positive-definite matrix: 2 * sum(log(diag(cholesky))).
 
     Args:
@@ -222,7 +223,7 @@ def _cholesky_grad(op: Any, grad: Any) -> Any:
     return multiply(0.5, add(grad_a, _t(grad_a)))
 
 
-def cholesky(input: Any, name: str | None = None) -> Any:  # noqa: A002
+def cholesky(input: TensorLike, name: str | None = None) -> Any:  # noqa: A002
     """The lower-triangular Cholesky factor L (L @ L^T = input) of each matrix.
 
     Args:
@@ -267,7 +268,8 @@ def _matrix_solve_grad(op: Any, grad: Any) -> Any:
     return negative(grad_a), grad_b
 
 
-def solve(matrix: Any, rhs: Any, adjoint: bool = False, name: str | None = None) -> Any:
+def solve(matrix: TensorLike, rhs: TensorLike, adjoint: bool = False,
+          name: str | None = None) -> Any:
     """X with matrix @ X = rhs (matrix^T @ X = rhs with ``adjoint``).
 
     Args:
@@ -299,7 +301,7 @@ def _triangular_solve_grad(op: Any, grad: Any) -> Any:
     return grad_a, grad_b
 
 
-def triangular_solve(matrix: Any, rhs: Any, lower: bool = True, adjoint: bool = False,
+def triangular_solve(matrix: TensorLike, rhs: TensorLike, lower: bool = True, adjoint: bool = False,
                      name: str | None = None) -> Any:
     """X with T @ X = rhs, T the lower (or upper) triangle of ``matrix`` (the rest unread).
 
@@ -341,7 +343,7 @@ def _diag_grad(op: Any, grad: Any) -> Any:
     return diag_part(grad)
 
 
-def diag(diagonal: Any, name: str = "diag") -> Any:
+def diag(diagonal: TensorLike, name: str = "diag") -> Any:
     """Square matrices with ``diagonal`` (last axis) on their main diagonal.
 
     Args:
@@ -370,7 +372,7 @@ def _diag_part_grad(op: Any, grad: Any) -> Any:
     return set_diag(zeros_like(op.inputs[0]), grad)
 
 
-def diag_part(input: Any, name: str = "diag_part") -> Any:  # noqa: A002
+def diag_part(input: TensorLike, name: str = "diag_part") -> Any:  # noqa: A002
     """The main diagonal of each matrix (length min(rows, columns)).
 
     Args:
@@ -399,7 +401,7 @@ def _set_diag_grad(op: Any, grad: Any) -> Any:
     return set_diag(grad, zeros_like(op.inputs[1])), diag_part(grad)
 
 
-def set_diag(input: Any, diagonal: Any, name: str = "set_diag") -> Any:  # noqa: A002
+def set_diag(input: TensorLike, diagonal: TensorLike, name: str = "set_diag") -> Any:  # noqa: A002
     """``input`` with the main diagonal of each matrix replaced by ``diagonal``.
 
     Args:
@@ -431,7 +433,7 @@ def _band_part_grad(op: Any, grad: Any) -> Any:
     return band_part(grad, op.get_attr("num_lower"), op.get_attr("num_upper"))
 
 
-def band_part(input: Any, num_lower: int, num_upper: int,  # noqa: A002
+def band_part(input: TensorLike, num_lower: int, num_upper: int,  # noqa: A002
               name: str | None = None) -> Any:
     """Each matrix with everything outside the band (``num_lower`` subdiagonals,
     ``num_upper`` superdiagonals; negative: all) set to zero.
@@ -446,7 +448,7 @@ def band_part(input: Any, num_lower: int, num_upper: int,  # noqa: A002
                     {"num_lower": int(num_lower), "num_upper": int(num_upper)}, name=name)
 
 
-def trace(x: Any, name: str | None = None) -> Any:
+def trace(x: TensorLike, name: str | None = None) -> Any:
     """The sum of the main diagonal of each matrix.
 
     Args:
@@ -457,8 +459,9 @@ def trace(x: Any, name: str | None = None) -> Any:
         return reduce_sum(diag_part(x), [-1], name=scope)
 
 
-def eye(num_rows: int, num_columns: int | None = None, batch_shape: Any = None,
-        dtype: Any = dtypes.float32, name: str | None = None) -> Any:
+def eye(num_rows: int, num_columns: int | None = None,
+        batch_shape: ShapeLike | TensorLike | None = None, dtype: DTypeLike = dtypes.float32,
+        name: str | None = None) -> Any:
     """Identity matrices [*batch_shape, num_rows, num_columns].
 
     Args:
@@ -476,7 +479,7 @@ def eye(num_rows: int, num_columns: int | None = None, batch_shape: Any = None,
     return convert_to_tensor(m, dt, name=name or "eye")
 
 
-def eye_like(x: Any) -> Any:
+def eye_like(x: TensorLike) -> Any:
     """Identity matrices shaped and typed like the batch of square matrices ``x``."""
     return diag(ones_like(diag_part(x)))
 
@@ -485,7 +488,7 @@ def eye_like(x: Any) -> Any:
 # Composites: matvec, cholesky_solve, lstsq
 
 
-def matvec(a: Any, b: Any, transpose_a: bool = False, adjoint_a: bool = False,
+def matvec(a: TensorLike, b: TensorLike, transpose_a: bool = False, adjoint_a: bool = False,
            a_is_sparse: bool = False, b_is_sparse: bool = False,
            name: str | None = None) -> Any:
     """The matrix-vector product a @ b over the last axes (batched).
@@ -504,7 +507,7 @@ def matvec(a: Any, b: Any, transpose_a: bool = False, adjoint_a: bool = False,
         return squeeze(matmul(a, expand_dims(b, -1), transpose_a=transpose_a or adjoint_a), [-1])
 
 
-def cholesky_solve(chol: Any, rhs: Any, name: str | None = None) -> Any:
+def cholesky_solve(chol: Any, rhs: TensorLike, name: str | None = None) -> Any:
     """X with A @ X = rhs, given A's Cholesky factor ``chol``.
 
     Args:
@@ -533,7 +536,7 @@ def _solve_ls_robust_grad(op: Any, grad: Any) -> Any:
                      "fast=True)" % op.name)
 
 
-def lstsq(matrix: Any, rhs: Any, l2_regularizer: float = 0.0, fast: bool = True,
+def lstsq(matrix: TensorLike, rhs: TensorLike, l2_regularizer: float = 0.0, fast: bool = True,
           name: str | None = None) -> Any:
     """The least-squares solution of matrix @ X = rhs. ``fast=True``: ridge-regularised by
     ``l2_regularizer``, through the normal equations and a Cholesky factorisation.
@@ -597,7 +600,7 @@ def _eigh_grad(op: Any, grad_e: Any, grad_v: Any) -> Any:
     return set_diag(grad_a, multiply(0.5, diag_part(grad_a)))
 
 
-def eigh(tensor: Any, name: str | None = None) -> tuple:
+def eigh(tensor: TensorLike, name: str | None = None) -> tuple:
     """(eigenvalues ascending, eigenvectors as columns) of each symmetric matrix (its lower
     triangle is read).
 
@@ -609,7 +612,7 @@ def eigh(tensor: Any, name: str | None = None) -> tuple:
     return out[0], out[1]
 
 
-def eigvalsh(tensor: Any, name: str | None = None) -> Any:
+def eigvalsh(tensor: TensorLike, name: str | None = None) -> Any:
     """The eigenvalues (ascending) of each symmetric matrix.
 
     Args:
@@ -673,7 +676,7 @@ def _qr_grad(op: Any, dq: Any, dr: Any) -> Any:
     return concat([dx, matmul(q, dv)], -1)
 
 
-def qr(input: Any, full_matrices: bool = False, name: str | None = None) -> tuple:  # noqa: A002
+def qr(input: TensorLike, full_matrices: bool = False, name: str | None = None) -> tuple:  # noqa: A002
     """``Qr(q, r)`` with input = q @ r, q orthonormal columns and r upper triangular.
 
     Args:
@@ -751,7 +754,7 @@ def _svd_grad(op: Any, grad_s: Any, grad_u: Any, grad_v: Any) -> Any:
     return _t(grad_a) if use_adjoint else grad_a
 
 
-def svd(tensor: Any, full_matrices: bool = False, compute_uv: bool = True,
+def svd(tensor: TensorLike, full_matrices: bool = False, compute_uv: bool = True,
         name: str | None = None) -> Any:
     """Singular values (descending), and with ``compute_uv`` (s, u, v) with
     tensor = u @ diag(s) @ v^T.
@@ -821,7 +824,7 @@ def _expm_grad(op: Any, grad: Any) -> Any:
     return big[..., :n, n:]
 
 
-def expm(input: Any, name: str | None = None) -> Any:  # noqa: A002
+def expm(input: TensorLike, name: str | None = None) -> Any:  # noqa: A002
     """The matrix exponential of each square matrix.
 
     Args:
@@ -860,8 +863,9 @@ def _norm_axes(axis: Any, ord: Any) -> tuple:
     return (None if axis is None else (int(axis),)), False
 
 
-def norm(tensor: Any, ord: Any = "euclidean", axis: Any = None, keepdims: Any = None,
-         name: str | None = None, keep_dims: Any = None) -> Any:
+def norm(tensor: TensorLike, ord: Any = "euclidean", axis: AxisLike = None,
+         keepdims: bool | None = None, name: str | None = None,
+         keep_dims: bool | None = None) -> Any:
     """The vector norm (``ord``: 'euclidean', 1, 2, inf or any p > 0) over ``axis`` (all
     axes if None), or the matrix norm ('euclidean'/'fro', 1, 2, inf) over a pair of axes.
 
@@ -921,8 +925,8 @@ def _spectral_norm(x: Any, axes: tuple, keepdims: bool, name: str) -> Any:
     return identity(top, name=name)
 
 
-def safe_norm(tensor: Any, ord: Any = "euclidean", axis: Any = None, keepdims: Any = None,
-              name: str | None = None) -> Any:
+def safe_norm(tensor: TensorLike, ord: Any = "euclidean", axis: AxisLike = None,
+              keepdims: bool | None = None, name: str | None = None) -> Any:
     """``norm`` whose gradient (of any order) at the zero vector is 0 instead of TensorFlow's
     NaN, for the euclidean/Frobenius and p-norms; other ords are ``norm`` itself (a flowgrad
     extension, not a TensorFlow name).

@@ -23,6 +23,7 @@ from flowgrad.framework.op_call import apply_op
 from flowgrad.framework.registry import _NO_GRADIENT, register_op
 from flowgrad.framework.tensor import TensorBase, convert_to_tensor
 from flowgrad.ops.subgraph import SIDE_EFFECTS
+from flowgrad.framework.type_hints import TensorLike
 
 
 
@@ -204,7 +205,7 @@ register_op("Print", _print_v1_kernel, _print_v1_infer, grad=_print_v1_grad, sta
             input_names=("input", "data"))
 
 
-def Print(input_: Any, data: list, message: str | None = None,  # noqa: N802 - TF's name
+def Print(input_: TensorLike, data: list, message: str | None = None,  # noqa: N802 - TF's name
           first_n: int | None = None, summarize: int | None = None, name: str | None = None
           ) -> Any:
     """``input_`` unchanged, printing ``message`` and ``data`` to stderr when evaluated (the

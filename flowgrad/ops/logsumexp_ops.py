@@ -14,6 +14,7 @@ from flowgrad.ops.elementwise_ops import exp, is_inf, log, negative
 from flowgrad.ops.fill_ops import zeros_like
 from flowgrad.ops.math_helpers import _FLOATING
 from flowgrad.ops.reduction_ops import _scan, _scan_axis
+from flowgrad.framework.type_hints import AxisLike, TensorLike
 
 def _log_add_exp(acc: np.ndarray, x: np.ndarray) -> np.ndarray:
     """TensorFlow's (Eigen's) step: min/max as ``std::min``/``std::max``, so a NaN ``x`` adds
@@ -86,7 +87,7 @@ def _cumulative_logsumexp_jvp(op: Any, tangent: Any, *_: Any) -> Any:
 register_jvp("CumulativeLogsumexp", _cumulative_logsumexp_jvp)
 
 
-def cumulative_logsumexp(x: Any, axis: Any = 0, exclusive: bool = False,
+def cumulative_logsumexp(x: TensorLike, axis: AxisLike = 0, exclusive: bool = False,
                          reverse: bool = False, name: str | None = None) -> Any:
     """The cumulative log-sum-exp of ``x`` along ``axis``.
 

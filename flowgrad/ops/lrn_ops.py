@@ -22,6 +22,7 @@ from flowgrad.ops.fill_ops import ones
 from flowgrad.ops.linalg_ops import band_part
 from flowgrad.ops.matmul_ops import matmul
 from flowgrad.ops.math_ops import add, multiply, pow, square, subtract
+from flowgrad.framework.type_hints import TensorLike
 
 _LRN_DTYPES = (dtypes.float16, dtypes.bfloat16, dtypes.float32, dtypes.float64)
 
@@ -84,7 +85,7 @@ def _lrn_jvp(op: Any, tangent: Any) -> Any:
 register_jvp("LRN", _lrn_jvp)
 
 
-def local_response_normalization(input: Any, depth_radius: int = 5,  # noqa: A002 - TF's name
+def local_response_normalization(input: TensorLike, depth_radius: int = 5,  # noqa: A002 - TF's name
                                  bias: float = 1.0, alpha: float = 1.0, beta: float = 0.5,
                                  name: str | None = None) -> Any:
     """Local response normalization over the last axis of a 4-D tensor.

@@ -31,6 +31,7 @@ from flowgrad.ops.reduction_ops import cumsum, reduce_max
 from flowgrad.ops.shape_ops import broadcast_to
 from flowgrad.ops.sum_ops import reduce_sum
 from flowgrad.ops.op_results import Unique, UniqueWithCounts
+from flowgrad.framework.type_hints import AxisLike, DTypeLike, ShapeLike, TensorLike
 
 # --------------------------------------------------------------------------------------
 # Roll
@@ -58,7 +59,7 @@ def _roll_grad(op: Any, grad: Any) -> Any:
 register_jvp("Roll", linear_in_first_jvp)
 
 
-def roll(input: Any, shift: Any, axis: Any, name: str | None = None) -> Any:  # noqa: A002
+def roll(input: TensorLike, shift: Any, axis: AxisLike, name: str | None = None) -> Any:  # noqa: A002
     """Entries shifted cyclically by ``shift`` along ``axis`` (both scalars or vectors).
 
     Args:
@@ -111,7 +112,7 @@ def _reverse_sequence_grad(op: Any, grad: Any) -> Any:
 register_jvp("ReverseSequence", linear_in_first_jvp)
 
 
-def reverse_sequence(input: Any, seq_lengths: Any, seq_axis: int | None = None,  # noqa: A002
+def reverse_sequence(input: TensorLike, seq_lengths: TensorLike, seq_axis: int | None = None,  # noqa: A002
                      batch_axis: int | None = None, name: str | None = None) -> Any:
     """Reverses the first ``seq_lengths[b]`` entries along ``seq_axis`` of each batch entry b.
 
@@ -137,7 +138,7 @@ def reverse_sequence(input: Any, seq_lengths: Any, seq_axis: int | None = None, 
                     name=name)
 
 
-def reverse_sequence_v1(input: Any, seq_lengths: Any, seq_axis: int | None = None,  # noqa: A002
+def reverse_sequence_v1(input: TensorLike, seq_lengths: TensorLike, seq_axis: int | None = None,  # noqa: A002
                         batch_axis: int | None = None, name: str | None = None,
                         seq_dim: int | None = None, batch_dim: int | None = None) -> Any:
     """TF1's ``reverse_sequence``: also takes the old names ``seq_dim``/``batch_dim``.
@@ -228,7 +229,7 @@ register_op("UniqueWithCountsV2",
             input_names=("x", "axis"))
 
 
-def unique(x: Any, out_idx: Any = dtypes.int32, name: str | None = None) -> tuple:
+def unique(x: TensorLike, out_idx: DTypeLike = dtypes.int32, name: str | None = None) -> tuple:
     """The distinct values of a vector in order of first occurrence, and each entry's index
     among them.
 
@@ -247,7 +248,8 @@ def unique(x: Any, out_idx: Any = dtypes.int32, name: str | None = None) -> tupl
     return Unique(*apply_op("Unique", (t,), {"out_idx": dtypes.as_dtype(out_idx)}, name=name))
 
 
-def unique_with_counts(x: Any, out_idx: Any = dtypes.int32, name: str | None = None) -> tuple:
+def unique_with_counts(x: TensorLike, out_idx: DTypeLike = dtypes.int32,
+                       name: str | None = None) -> tuple:
     """``unique`` and how often each distinct value occurs: ``UniqueWithCounts(y, idx, count)``.
 
     Args:
@@ -293,7 +295,7 @@ def _bitcast_infer(ins: list, attrs: dict) -> tuple:
 register_op("Bitcast", _bitcast_kernel, _bitcast_infer, input_names=("input",))
 
 
-def bitcast(input: Any, type: Any, name: str | None = None) -> Any:  # noqa: A002
+def bitcast(input: TensorLike, type: Any, name: str | None = None) -> Any:  # noqa: A002
     """The same bytes read as another dtype (a smaller type adds a last axis, a larger one
     consumes it).
 
@@ -341,7 +343,7 @@ def _ensure_shape_grad(op: Any, grad: Any) -> Any:
 register_jvp("EnsureShape", lambda op, t: t)
 
 
-def ensure_shape(x: Any, shape: Any, name: str | None = None) -> Any:
+def ensure_shape(x: TensorLike, shape: ShapeLike | TensorLike, name: str | None = None) -> Any:
     """``x``, checked to have a shape compatible with ``shape`` (None entries match anything).
 
     Args:
@@ -417,7 +419,7 @@ def broadcast_static_shape(shape_x: TensorShape, shape_y: TensorShape) -> Tensor
                          "Received: %s and %s." % (shape_x, shape_y)) from None
 
 
-def get_static_value(tensor: Any, partial: bool = False) -> Any:
+def get_static_value(tensor: TensorLike, partial: bool = False) -> Any:
     """The value of ``tensor`` as a NumPy array if known without running anything, else None.
 
     Args:
@@ -438,7 +440,7 @@ def get_static_value(tensor: Any, partial: bool = False) -> Any:
 # sequence_mask, repeat
 
 
-def sequence_mask(lengths: Any, maxlen: Any = None, dtype: Any = dtypes.bool,
+def sequence_mask(lengths: Any, maxlen: Any = None, dtype: DTypeLike = dtypes.bool,
                   name: str | None = None) -> Any:
     """``mask[..., j] = j < lengths[...]``.
 
@@ -462,7 +464,7 @@ def sequence_mask(lengths: Any, maxlen: Any = None, dtype: Any = dtypes.bool,
         return cast(mask, dtype, name=scope)
 
 
-def repeat(input: Any, repeats: Any, axis: Any = None, name: str | None = None) -> Any:  # noqa: A002
+def repeat(input: TensorLike, repeats: Any, axis: AxisLike = None, name: str | None = None) -> Any:  # noqa: A002
     """Each slice of ``input`` along ``axis`` repeated ``repeats`` times (a gather, so
     differentiable).
 
@@ -575,7 +577,7 @@ def _block_op(op_type: str, input: Any, block_size: int, data_format: str,  # no
         return reshape(y, shape(y), name=scope)
 
 
-def space_to_depth(input: Any, block_size: int, data_format: str = "NHWC",  # noqa: A002
+def space_to_depth(input: TensorLike, block_size: int, data_format: str = "NHWC",  # noqa: A002
                    name: str | None = None) -> Any:
     """Moves ``block_size x block_size`` blocks of pixels into the channels.
 
@@ -594,7 +596,7 @@ def space_to_depth(input: Any, block_size: int, data_format: str = "NHWC",  # no
     return _block_op("SpaceToDepth", input, block_size, data_format, name)
 
 
-def depth_to_space(input: Any, block_size: int, data_format: str = "NHWC",  # noqa: A002
+def depth_to_space(input: TensorLike, block_size: int, data_format: str = "NHWC",  # noqa: A002
                    name: str | None = None) -> Any:
     """The inverse of :func:`space_to_depth`: channels into ``block_size x block_size``
     blocks of pixels (``[N, H * b, W * b, C / (b * b)]``).
@@ -608,7 +610,7 @@ def depth_to_space(input: Any, block_size: int, data_format: str = "NHWC",  # no
     return _block_op("DepthToSpace", input, block_size, data_format, name)
 
 
-def space_to_depth_v1(input: Any, block_size: int, name: str | None = None,  # noqa: A002
+def space_to_depth_v1(input: TensorLike, block_size: int, name: str | None = None,  # noqa: A002
                       data_format: str = "NHWC") -> Any:
     """TF1's argument order of :func:`space_to_depth` (``name`` before ``data_format``).
 
@@ -621,7 +623,7 @@ def space_to_depth_v1(input: Any, block_size: int, name: str | None = None,  # n
     return space_to_depth(input, block_size, data_format, name)
 
 
-def depth_to_space_v1(input: Any, block_size: int, name: str | None = None,  # noqa: A002
+def depth_to_space_v1(input: TensorLike, block_size: int, name: str | None = None,  # noqa: A002
                       data_format: str = "NHWC") -> Any:
     """TF1's argument order of :func:`depth_to_space` (``name`` before ``data_format``).
 

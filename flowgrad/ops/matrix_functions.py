@@ -15,6 +15,7 @@ from flowgrad.framework.tensor import convert_to_tensor
 from flowgrad.ops.array_ops import _as_value
 from flowgrad.ops.linalg_ops import _matrices, matrix_transpose, solve
 from flowgrad.ops.shape_ops import reshape, shape
+from flowgrad.framework.type_hints import TensorLike
 
 _REAL = ("float16", "float32", "float64")
 _COMPLEX = ("complex64", "complex128")
@@ -112,7 +113,7 @@ def _sqrtm_jvp(op: Any, t: Any) -> Any:
 register_jvp("MatrixSquareRoot", _sqrtm_jvp)
 
 
-def sqrtm(input: Any, name: str | None = None) -> Any:  # noqa: A002 - TensorFlow's name
+def sqrtm(input: TensorLike, name: str | None = None) -> Any:  # noqa: A002 - TensorFlow's name
     """The principal square root of each square matrix, as ``tf.linalg.sqrtm``: ``R`` with
     ``R R = A`` whose eigenvalues have non-negative real parts. A real matrix with a negative
     real eigenvalue has no real square root: its result is NaN, as TensorFlow's.
@@ -152,7 +153,7 @@ register_op("MatrixLogarithm", _logm_kernel,
             input_names=("input",), batching="matrix")
 
 
-def logm(input: Any, name: str | None = None) -> Any:  # noqa: A002 - TensorFlow's name
+def logm(input: TensorLike, name: str | None = None) -> Any:  # noqa: A002 - TensorFlow's name
     """The principal logarithm of each square complex matrix, as ``tf.linalg.logm`` (which,
     like TensorFlow's, has no gradient).
 

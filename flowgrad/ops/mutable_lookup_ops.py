@@ -27,6 +27,7 @@ from flowgrad.framework.tensor_shape import TensorShape, as_shape
 from flowgrad.framework.trackable import Trackable
 from flowgrad.ops.manip_ops import get_static_value
 from flowgrad.ops.subgraph import SIDE_EFFECTS
+from flowgrad.framework.type_hints import TensorLike
 
 def _key_list(keys: np.ndarray) -> list:
     """The elements of a key array as hashable Python values (bytes, int, float)."""
@@ -141,7 +142,7 @@ class MutableHashTable(Trackable):
       experimental_is_anonymous: accepted, as in TensorFlow.
     """
 
-    def __init__(self, key_dtype: Any, value_dtype: Any, default_value: Any,
+    def __init__(self, key_dtype: Any, value_dtype: Any, default_value: TensorLike,
                  name: str = "MutableHashTable", checkpoint: bool = True,
                  experimental_is_anonymous: bool = False) -> None:
         self._key_dtype = dtypes.as_dtype(key_dtype)
@@ -224,7 +225,7 @@ class MutableHashTable(Trackable):
 
     __getitem__ = lookup
 
-    def insert(self, keys: Any, values: Any, name: str | None = None) -> Any:
+    def insert(self, keys: Any, values: TensorLike, name: str | None = None) -> Any:
         """Sets the value of each key.
 
         Args:
@@ -297,7 +298,7 @@ class DenseHashTable(MutableHashTable):
       InvalidArgumentError: ``empty_key`` equals ``deleted_key``.
     """
 
-    def __init__(self, key_dtype: Any, value_dtype: Any, default_value: Any, empty_key: Any,
+    def __init__(self, key_dtype: Any, value_dtype: Any, default_value: TensorLike, empty_key: Any,
                  deleted_key: Any, initial_num_buckets: int | None = None,
                  name: str = "MutableDenseHashTable", checkpoint: bool = True,
                  experimental_is_anonymous: bool = False) -> None:

@@ -38,6 +38,7 @@ from flowgrad.ops.math_ops import (
 from flowgrad.ops.nn_ops import _check_xent_args, _input, relu
 from flowgrad.ops.special_math_ops import erfc
 from flowgrad.ops.stateless_random_ops import stateless_random_uniform
+from flowgrad.framework.type_hints import AxisLike, ShapeLike, TensorLike
 
 
 def _same_shape_labels(labels: Any, logits: Any, what: str) -> tuple:
@@ -49,7 +50,8 @@ def _same_shape_labels(labels: Any, logits: Any, what: str) -> tuple:
     return z, x
 
 
-def sigmoid_cross_entropy_with_logits_v2(labels: Any = None, logits: Any = None,
+def sigmoid_cross_entropy_with_logits_v2(labels: TensorLike | None = None,
+                                         logits: TensorLike | None = None,
                                          name: str | None = None) -> Any:
     """Elementwise logistic loss max(x, 0) - x * z + log(1 + exp(-|x|)) (overflow-free).
 
@@ -68,8 +70,9 @@ def sigmoid_cross_entropy_with_logits_v2(labels: Any = None, logits: Any = None,
                    name=scope)
 
 
-def sigmoid_cross_entropy_with_logits(_sentinel: Any = None, labels: Any = None,
-                                      logits: Any = None, name: str | None = None) -> Any:
+def sigmoid_cross_entropy_with_logits(_sentinel: Any = None, labels: TensorLike | None = None,
+                                      logits: TensorLike | None = None,
+                                      name: str | None = None) -> Any:
     """TF1 form (keyword arguments only) of the logistic loss.
 
     Args:
@@ -83,9 +86,10 @@ def sigmoid_cross_entropy_with_logits(_sentinel: Any = None, labels: Any = None,
     return sigmoid_cross_entropy_with_logits_v2(labels, logits, name)
 
 
-def weighted_cross_entropy_with_logits(labels: Any = None, logits: Any = None,
-                                       pos_weight: Any = None, name: str | None = None,
-                                       targets: Any = None) -> Any:
+def weighted_cross_entropy_with_logits(labels: TensorLike | None = None,
+                                       logits: TensorLike | None = None, pos_weight: Any = None,
+                                       name: str | None = None,
+                                       targets: TensorLike | None = None) -> Any:
     """Logistic loss with the positive term weighted by ``pos_weight``.
 
     (1 - z) * x + (1 + (q - 1) * z) * (log(1 + exp(-|x|)) + max(-x, 0)); ``targets`` is
@@ -111,7 +115,7 @@ def weighted_cross_entropy_with_logits(labels: Any = None, logits: Any = None,
                    name=scope)
 
 
-def moments_v2(x: Any, axes: Any, shift: Any = None, keepdims: bool = False,
+def moments_v2(x: TensorLike, axes: AxisLike, shift: Any = None, keepdims: bool = False,
                name: str | None = None) -> tuple:
     """(mean, variance) of ``x`` over ``axes``.
 
@@ -136,7 +140,7 @@ def moments_v2(x: Any, axes: Any, shift: Any = None, keepdims: bool = False,
         return mean, variance
 
 
-def moments(x: Any, axes: Any, shift: Any = None, name: str | None = None,
+def moments(x: TensorLike, axes: AxisLike, shift: Any = None, name: str | None = None,
             keep_dims: bool | None = None, keepdims: bool | None = None) -> tuple:
     """TF1 form of ``moments`` (``keep_dims`` spelling).
 
@@ -155,8 +159,8 @@ def moments(x: Any, axes: Any, shift: Any = None, name: str | None = None,
     return moments_v2(x, axes, shift, bool(keepdims), name)
 
 
-def l2_normalize(x: Any, axis: Any = None, epsilon: float = 1e-12, name: str | None = None,
-                 dim: Any = None) -> Any:
+def l2_normalize(x: TensorLike, axis: AxisLike = None, epsilon: float = 1e-12,
+                 name: str | None = None, dim: AxisLike = None) -> Any:
     """x / sqrt(max(sum(x ** 2, axis), epsilon)).
 
     Args:
@@ -184,8 +188,8 @@ def l2_normalize(x: Any, axis: Any = None, epsilon: float = 1e-12, name: str | N
         return multiply(x, inv_norm, name=scope)
 
 
-def batch_normalization(x: Any, mean: Any, variance: Any, offset: Any, scale: Any,
-                        variance_epsilon: float, name: str | None = None) -> Any:
+def batch_normalization(x: TensorLike, mean: TensorLike, variance: TensorLike, offset: TensorLike,
+                        scale: TensorLike, variance_epsilon: float, name: str | None = None) -> Any:
     """(x - mean) * scale / sqrt(variance + variance_epsilon) + offset (broadcasting).
 
     Args:
@@ -209,7 +213,7 @@ def batch_normalization(x: Any, mean: Any, variance: Any, offset: Any, scale: An
         return add(multiply(x, inv), shift, name=scope)
 
 
-def silu(features: Any, beta: float = 1.0, name: str | None = None) -> Any:
+def silu(features: TensorLike, beta: float = 1.0, name: str | None = None) -> Any:
     """features * sigmoid(beta * features) (also called swish).
 
     Args:
@@ -225,7 +229,7 @@ def silu(features: Any, beta: float = 1.0, name: str | None = None) -> Any:
 swish = silu
 
 
-def zero_fraction(value: Any, name: str | None = None) -> Any:
+def zero_fraction(value: TensorLike, name: str | None = None) -> Any:
     """The fraction of elements of ``value`` that are zero, as a float32 scalar.
 
     Args:
@@ -237,7 +241,7 @@ def zero_fraction(value: Any, name: str | None = None) -> Any:
         return reduce_mean(cast(equal(v, zeros_like(v)), dtypes.float32))
 
 
-def gelu(features: Any, approximate: bool = False, name: str | None = None) -> Any:
+def gelu(features: TensorLike, approximate: bool = False, name: str | None = None) -> Any:
     """The Gaussian error linear unit, ``x * Phi(x)``, as TensorFlow computes it.
 
     Args:
@@ -259,8 +263,9 @@ def gelu(features: Any, approximate: bool = False, name: str | None = None) -> A
                         name=scope)
 
 
-def stateless_dropout(x: Any, rate: Any, seed: Any, rng_alg: Any = None,
-                      noise_shape: Any = None, name: str | None = None) -> Any:
+def stateless_dropout(x: TensorLike, rate: TensorLike, seed: int | None, rng_alg: Any = None,
+                      noise_shape: ShapeLike | TensorLike | None = None,
+                      name: str | None = None) -> Any:
     """Dropout whose mask is a pure function of ``seed`` (``tf.nn.experimental``).
 
     Args:
@@ -296,7 +301,7 @@ def stateless_dropout(x: Any, rate: Any, seed: Any, rng_alg: Any = None,
         return multiply(realdiv(t, subtract(1.0, r)), keep, name=scope)
 
 
-def crelu(features: Any, axis: int = -1, name: str | None = None) -> Any:
+def crelu(features: TensorLike, axis: int = -1, name: str | None = None) -> Any:
     """Concatenated ReLU: ``concat([relu(x), relu(-x)], axis)`` (twice the channels).
 
     Args:

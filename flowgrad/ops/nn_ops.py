@@ -56,6 +56,7 @@ from flowgrad.ops.math_ops import (
     tanh,
     where,
 )
+from flowgrad.framework.type_hints import AxisLike, ShapeLike
 
 # --------------------------------------------------------------------------------------
 # Helpers
@@ -152,7 +153,7 @@ def _relu_grad_jvp(op: Any, tdy: Any, tx: Any) -> Any:
 register_jvp("ReluGrad", _relu_grad_jvp)
 
 
-def relu(features: Any, name: str | None = None) -> Any:
+def relu(features: TensorLike, name: str | None = None) -> Any:
     """Computes the rectified linear ``max(features, 0)`` elementwise, as ``tf.nn.relu``.
 
     Args:
@@ -182,7 +183,7 @@ def _relu6_grad_grad(op: Any, grad: Any) -> Any:
     return _fused_grad("Relu6Grad", grad, x), zeros_like(x)
 
 
-def relu6(features: Any, name: str | None = None) -> Any:
+def relu6(features: TensorLike, name: str | None = None) -> Any:
     """min(max(features, 0), 6) elementwise.
 
     Args:
@@ -212,7 +213,7 @@ def _leaky_relu_grad_grad(op: Any, grad: Any) -> Any:
     return _fused_grad("LeakyReluGrad", grad, x, alpha=op.get_attr("alpha")), zeros_like(x)
 
 
-def leaky_relu(features: Any, alpha: float = 0.2, name: str | None = None) -> Any:
+def leaky_relu(features: TensorLike, alpha: float = 0.2, name: str | None = None) -> Any:
     """features where positive, else alpha * features.
 
     Args:
@@ -254,7 +255,7 @@ def _elu_grad_grad(op: Any, grad: Any) -> Any:
             where(less(y, 0.0), multiply(grad, g), zeros_like(y)))
 
 
-def elu(features: Any, name: str | None = None) -> Any:
+def elu(features: TensorLike, name: str | None = None) -> Any:
     """exp(features) - 1 where negative, else features.
 
     Args:
@@ -287,7 +288,7 @@ def _selu_grad_grad(op: Any, grad: Any) -> Any:
             where(less(y, 0.0), multiply(grad, g), zeros_like(y)))
 
 
-def selu(features: Any, name: str | None = None) -> Any:
+def selu(features: TensorLike, name: str | None = None) -> Any:
     """scale * (alpha * (exp(features) - 1) where negative, else features).
 
     Args:
@@ -315,7 +316,7 @@ def _softplus_grad_grad(op: Any, grad: Any) -> Any:
     return _fused_grad("SoftplusGrad", grad, x), multiply(multiply(grad, g), d2)
 
 
-def softplus(features: Any, name: str | None = None) -> Any:
+def softplus(features: TensorLike, name: str | None = None) -> Any:
     """log(exp(features) + 1), computed without overflow.
 
     Args:
@@ -325,7 +326,7 @@ def softplus(features: Any, name: str | None = None) -> Any:
     return apply_op("Softplus", (_input(features, "Softplus", "features"),), name=name)
 
 
-def log_sigmoid(x: Any, name: str | None = None) -> Any:
+def log_sigmoid(x: TensorLike, name: str | None = None) -> Any:
     """log(sigmoid(x)), computed as TensorFlow does: ``-softplus(-x)`` (no overflow).
 
     Args:
@@ -354,7 +355,7 @@ def _softsign_grad_grad(op: Any, grad: Any) -> Any:
     return _fused_grad("SoftsignGrad", grad, x), multiply(multiply(grad, g), d2)
 
 
-def softsign(features: Any, name: str | None = None) -> Any:
+def softsign(features: TensorLike, name: str | None = None) -> Any:
     """features / (abs(features) + 1).
 
     Args:
@@ -454,7 +455,7 @@ def softmax(logits: TensorLike, axis: int | None = None, name: str | None = None
     return _softmax_op("Softmax", logits, axis, name, dim)
 
 
-def log_softmax(logits: Any, axis: int | None = None, name: str | None = None,
+def log_softmax(logits: TensorLike, axis: int | None = None, name: str | None = None,
                 dim: int | None = None) -> Any:
     """logits - log(sum(exp(logits))) along ``axis`` (default the last), overflow-free.
 
@@ -608,8 +609,8 @@ def _softmax_xent(labels: Any, logits: Any, axis: Any, name: str | None,
     return loss
 
 
-def softmax_cross_entropy_with_logits_v2(labels: Any, logits: Any, axis: int = -1,
-                                         name: str | None = None, dim: Any = None) -> Any:
+def softmax_cross_entropy_with_logits_v2(labels: TensorLike, logits: TensorLike, axis: int = -1,
+                                         name: str | None = None, dim: AxisLike = None) -> Any:
     """-sum(labels * log_softmax(logits)) along ``axis``; differentiable in labels too.
 
     Args:
@@ -623,8 +624,8 @@ def softmax_cross_entropy_with_logits_v2(labels: Any, logits: Any, axis: int = -
     return _softmax_xent(labels, logits, axis if dim is None else dim, name, False)
 
 
-def softmax_cross_entropy_with_logits(_sentinel: Any = None, labels: Any = None,
-                                      logits: Any = None, dim: int = -1,
+def softmax_cross_entropy_with_logits(_sentinel: Any = None, labels: TensorLike | None = None,
+                                      logits: TensorLike | None = None, dim: int = -1,
                                       name: str | None = None, axis: int | None = None) -> Any:
     """TF1 form: like the v2 op, but no gradient flows into ``labels``.
 
@@ -642,7 +643,7 @@ def softmax_cross_entropy_with_logits(_sentinel: Any = None, labels: Any = None,
     return _softmax_xent(labels, logits, dim if axis is None else axis, name, True)
 
 
-def sparse_softmax_cross_entropy_with_logits_v2(labels: Any, logits: Any,
+def sparse_softmax_cross_entropy_with_logits_v2(labels: TensorLike, logits: TensorLike,
                                                 name: str | None = None) -> Any:
     """-log_softmax(logits)[label] per example; ``labels`` are int class indices.
 
@@ -672,8 +673,10 @@ def sparse_softmax_cross_entropy_with_logits_v2(labels: Any, logits: Any,
     return loss
 
 
-def sparse_softmax_cross_entropy_with_logits(_sentinel: Any = None, labels: Any = None,
-                                             logits: Any = None, name: str | None = None) -> Any:
+def sparse_softmax_cross_entropy_with_logits(_sentinel: Any = None,
+                                             labels: TensorLike | None = None,
+                                             logits: TensorLike | None = None,
+                                             name: str | None = None) -> Any:
     """TF1 form (keyword arguments only) of the sparse softmax cross-entropy.
 
     Args:
@@ -765,7 +768,7 @@ def _bias_add_grad_grad(op: Any, grad: Any) -> Any:
     return broadcast_to(grad, shape_of(g))
 
 
-def bias_add(value: Any, bias: Any, data_format: str | None = None,
+def bias_add(value: TensorLike, bias: TensorLike, data_format: str | None = None,
              name: str | None = None) -> Any:
     """value + bias, with the 1-D ``bias`` added along the channel axis of ``data_format``.
 
@@ -812,7 +815,7 @@ def _l2_loss_grad(op: Any, grad: Any) -> Any:
     return multiply(op.inputs[0], grad)
 
 
-def l2_loss(t: Any, name: str | None = None) -> Any:
+def l2_loss(t: TensorLike, name: str | None = None) -> Any:
     """sum(t ** 2) / 2.
 
     Args:
@@ -846,7 +849,8 @@ register_op("InTopKV2", _in_top_k_kernel, _in_top_k_infer, grad=_NO_GRADIENT,
             input_names=("predictions", "targets", "k"))
 
 
-def in_top_k(predictions: Any, targets: Any, k: Any, name: str | None = None) -> Any:
+def in_top_k(predictions: TensorLike, targets: TensorLike, k: TensorLike,
+             name: str | None = None) -> Any:
     """TF1 argument order: whether each target is among the k largest predictions.
 
     Args:
@@ -869,7 +873,8 @@ def in_top_k(predictions: Any, targets: Any, k: Any, name: str | None = None) ->
     return apply_op("InTopKV2", (p, t, convert_to_tensor(k, t.dtype.base_dtype)), name=name)
 
 
-def in_top_k_v2(targets: Any, predictions: Any, k: Any, name: str | None = None) -> Any:
+def in_top_k_v2(targets: TensorLike, predictions: TensorLike, k: TensorLike,
+                name: str | None = None) -> Any:
     """TF2 argument order of ``in_top_k``.
 
     Args:
@@ -897,8 +902,8 @@ def _noise_shape(x: Any, noise_shape: Any) -> Any:
     return dims
 
 
-def dropout_v2(x: Any, rate: Any, noise_shape: Any = None, seed: int | None = None,
-               name: str | None = None) -> Any:
+def dropout_v2(x: TensorLike, rate: TensorLike, noise_shape: ShapeLike | TensorLike | None = None,
+               seed: int | None = None, name: str | None = None) -> Any:
     """Zeros each element with probability ``rate`` and scales the rest by 1 / (1 - rate).
 
     Args:
@@ -930,8 +935,9 @@ def dropout_v2(x: Any, rate: Any, noise_shape: Any = None, seed: int | None = No
         return multiply(realdiv(x, subtract(1.0, rate)), keep, name=scope)
 
 
-def dropout(x: Any, keep_prob: Any = None, noise_shape: Any = None, seed: int | None = None,
-            name: str | None = None, rate: Any = None) -> Any:
+def dropout(x: TensorLike, keep_prob: TensorLike | None = None,
+            noise_shape: ShapeLike | TensorLike | None = None, seed: int | None = None,
+            name: str | None = None, rate: TensorLike | None = None) -> Any:
     """TF1 form: keeps each element with probability ``keep_prob`` (or 1 - ``rate``).
 
     Args:

@@ -26,6 +26,7 @@ from flowgrad.ops.math_ops import subtract
 from flowgrad.ops.nn_impl import batch_normalization
 from flowgrad.ops.nn_ops import bias_add, relu
 from flowgrad.ops.shape_ops import rank
+from flowgrad.framework.type_hints import AxisLike, TensorLike
 
 
 def _keepdims(keepdims: Any, keep_dims: Any) -> bool:
@@ -36,8 +37,9 @@ def _keepdims(keepdims: Any, keep_dims: Any) -> bool:
     return bool(keepdims)
 
 
-def sufficient_statistics(x: Any, axes: Any, shift: Any = None, keep_dims: Any = None,
-                          name: str | None = None, keepdims: Any = None) -> tuple:
+def sufficient_statistics(x: TensorLike, axes: AxisLike, shift: Any = None,
+                          keep_dims: bool | None = None, name: str | None = None,
+                          keepdims: bool | None = None) -> tuple:
     """The sufficient statistics of the mean and variance of ``x`` over ``axes`` (TF1 form).
 
     Args:
@@ -75,8 +77,8 @@ def sufficient_statistics(x: Any, axes: Any, shift: Any = None, keep_dims: Any =
     return counts, m_ss, v_ss, shift
 
 
-def sufficient_statistics_v2(x: Any, axes: Any, shift: Any = None, keepdims: bool = False,
-                             name: str | None = None) -> tuple:
+def sufficient_statistics_v2(x: TensorLike, axes: AxisLike, shift: Any = None,
+                             keepdims: bool = False, name: str | None = None) -> tuple:
     """The sufficient statistics of the mean and variance of ``x`` over ``axes``.
 
     Args:
@@ -119,8 +121,8 @@ def normalize_moments(counts: Any, mean_ss: Any, variance_ss: Any, shift: Any,
     return mean, variance
 
 
-def weighted_moments(x: Any, axes: Any, frequency_weights: Any, name: str | None = None,
-                     keep_dims: Any = None, keepdims: Any = None) -> tuple:
+def weighted_moments(x: TensorLike, axes: AxisLike, frequency_weights: Any, name: str | None = None,
+                     keep_dims: bool | None = None, keepdims: bool | None = None) -> tuple:
     """The frequency-weighted mean and variance of ``x`` over ``axes`` (TF1 form).
 
     Args:
@@ -157,8 +159,8 @@ def weighted_moments(x: Any, axes: Any, frequency_weights: Any, name: str | None
         return mean, variance
 
 
-def weighted_moments_v2(x: Any, axes: Any, frequency_weights: Any, keepdims: bool = False,
-                        name: str | None = None) -> tuple:
+def weighted_moments_v2(x: TensorLike, axes: AxisLike, frequency_weights: Any,
+                        keepdims: bool = False, name: str | None = None) -> tuple:
     """The frequency-weighted mean and variance of ``x`` over ``axes``.
 
     Args:
@@ -174,10 +176,10 @@ def weighted_moments_v2(x: Any, axes: Any, frequency_weights: Any, keepdims: boo
     return weighted_moments(x, axes, frequency_weights, name, keepdims)
 
 
-def fused_batch_norm(x: Any, scale: Any, offset: Any, mean: Any = None, variance: Any = None,
-                     epsilon: float = 0.001, data_format: str = "NHWC",
-                     is_training: bool = True, name: str | None = None,
-                     exponential_avg_factor: float = 1.0) -> tuple:
+def fused_batch_norm(x: TensorLike, scale: TensorLike, offset: TensorLike,
+                     mean: TensorLike | None = None, variance: TensorLike | None = None,
+                     epsilon: float = 0.001, data_format: str = "NHWC", is_training: bool = True,
+                     name: str | None = None, exponential_avg_factor: float = 1.0) -> tuple:
     """Batch normalization of a 4-D (or 5-D) tensor over all axes but the channels (TF1).
 
     Training normalizes with the batch's mean and (biased) variance and returns the
@@ -245,12 +247,14 @@ def fused_batch_norm(x: Any, scale: Any, offset: Any, mean: Any = None, variance
         return (cast(y, dt) if work is not dt else y), running_mean, running_var
 
 
-def batch_norm_with_global_normalization(t: Any = None, m: Any = None, v: Any = None,
-                                         beta: Any = None, gamma: Any = None,
-                                         variance_epsilon: Any = None,
+def batch_norm_with_global_normalization(t: TensorLike | None = None, m: TensorLike | None = None,  # noqa: A002
+                                         v: TensorLike | None = None,
+                                         beta: TensorLike | None = None, gamma: Any = None,
+                                         variance_epsilon: TensorLike | None = None,
                                          scale_after_normalization: Any = None,
-                                         name: str | None = None, input: Any = None,  # noqa: A002
-                                         mean: Any = None, variance: Any = None) -> Any:
+                                         name: str | None = None, input: TensorLike | None = None,
+                                         mean: TensorLike | None = None,
+                                         variance: TensorLike | None = None) -> Any:
     """Batch normalization with given statistics (TF1 form; ``input``/``mean``/``variance``
     are TF2's names for ``t``/``m``/``v``).
 
@@ -274,8 +278,9 @@ def batch_norm_with_global_normalization(t: Any = None, m: Any = None, v: Any = 
                                variance_epsilon, name)
 
 
-def batch_norm_with_global_normalization_v2(input: Any, mean: Any, variance: Any,  # noqa: A002
-                                            beta: Any, gamma: Any, variance_epsilon: Any,
+def batch_norm_with_global_normalization_v2(input: TensorLike, mean: TensorLike,  # noqa: A002
+                                            variance: TensorLike, beta: TensorLike, gamma: Any,
+                                            variance_epsilon: TensorLike,
                                             scale_after_normalization: bool,
                                             name: str | None = None) -> Any:
     """Batch normalization with given statistics.
@@ -295,7 +300,7 @@ def batch_norm_with_global_normalization_v2(input: Any, mean: Any, variance: Any
                                                 name)
 
 
-def log_poisson_loss(targets: Any, log_input: Any, compute_full_loss: bool = False,
+def log_poisson_loss(targets: TensorLike, log_input: Any, compute_full_loss: bool = False,
                      name: str | None = None) -> Any:
     """The negative log-likelihood of ``targets`` under a Poisson of mean ``exp(log_input)``.
 
@@ -329,7 +334,7 @@ def log_poisson_loss(targets: Any, log_input: Any, compute_full_loss: bool = Fal
         return result
 
 
-def xw_plus_b(x: Any, weights: Any, biases: Any, name: str | None = None) -> Any:
+def xw_plus_b(x: TensorLike, weights: TensorLike, biases: Any, name: str | None = None) -> Any:
     """``matmul(x, weights) + biases``.
 
     Args:
@@ -342,7 +347,7 @@ def xw_plus_b(x: Any, weights: Any, biases: Any, name: str | None = None) -> Any
         return bias_add(*_product(x, weights, biases), name=scope)
 
 
-def relu_layer(x: Any, weights: Any, biases: Any, name: str | None = None) -> Any:
+def relu_layer(x: TensorLike, weights: TensorLike, biases: Any, name: str | None = None) -> Any:
     """``relu(matmul(x, weights) + biases)`` (TF1).
 
     Args:

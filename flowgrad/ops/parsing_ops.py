@@ -18,6 +18,7 @@ from flowgrad.framework.tensor_shape import TensorShape, unknown_shape
 from flowgrad.ops import example_protos
 from flowgrad.ops.ragged_tensor import RaggedTensor
 from flowgrad.ops.sparse_tensor import SparseTensor
+from flowgrad.framework.type_hints import TensorLike
 
 
 class FixedLenFeature(collections.namedtuple("FixedLenFeature",
@@ -242,7 +243,7 @@ def _dense_default(feature: Any, dt: dtypes.DType, key: str) -> Any:
     return value
 
 
-def parse_example(serialized: Any, features: dict, example_names: Any = None,
+def parse_example(serialized: TensorLike, features: dict, example_names: Any = None,
                   name: str | None = None) -> dict:
     """Parses a vector (or scalar) of serialized Examples into a dict of tensors:
     FixedLenFeature -> dense [batch] + shape; FixedLenSequenceFeature -> dense, padded;
@@ -309,7 +310,7 @@ def parse_example(serialized: Any, features: dict, example_names: Any = None,
     return result
 
 
-def parse_single_example(serialized: Any, features: dict, example_names: Any = None,
+def parse_single_example(serialized: TensorLike, features: dict, example_names: Any = None,
                          name: str | None = None) -> dict:
     """``parse_example`` of one serialized Example (a string scalar): no batch dimension.
 
@@ -434,7 +435,7 @@ register_op("ParseSingleSequenceExample", _parse_sequence_kernel, _parse_sequenc
 NotDifferentiable("ParseSingleSequenceExample")
 
 
-def parse_single_sequence_example(serialized: Any, context_features: dict | None = None,
+def parse_single_sequence_example(serialized: TensorLike, context_features: dict | None = None,
                                   sequence_features: dict | None = None,
                                   example_name: Any = None, name: str | None = None) -> tuple:
     """Parses one serialized ``tf.train.SequenceExample``.

@@ -23,6 +23,7 @@ from flowgrad.framework.graph import control_dependencies, name_scope
 from flowgrad.framework.tensor import register_tensor_conversion_function
 from flowgrad.framework.tensor_shape import TensorShape
 from flowgrad.ops import array_ops
+from flowgrad.framework.type_hints import DTypeLike, ShapeLike, TensorLike
 
 
 class SaveSliceInfo:
@@ -50,7 +51,7 @@ class SaveSliceInfo:
             "%d,%d" % (o, s) for o, s in zip(self.var_offset, self.var_shape))
 
 
-def save_slice_info(v: Any) -> SaveSliceInfo | None:
+def save_slice_info(v: TensorLike) -> SaveSliceInfo | None:
     """The SaveSliceInfo of a variable that is a part of a partitioned one, else None."""
     return getattr(v, "_save_slice_info", None)
 
@@ -68,12 +69,12 @@ class PartitionInfo:
         self.full_shape = list(full_shape)
         self.var_offset = list(var_offset)
 
-    def single_offset(self, shape: Any) -> int:
+    def single_offset(self, shape: ShapeLike | TensorLike) -> int:
         """The part's offset along its one sliced dimension."""
         dim = self.single_slice_dim(shape)
         return 0 if dim is None else self.var_offset[dim]
 
-    def single_slice_dim(self, shape: Any) -> int | None:
+    def single_slice_dim(self, shape: ShapeLike | TensorLike) -> int | None:
         """The dimension the variable is sliced along (None: not sliced)."""
         for i, (full, part) in enumerate(zip(self.full_shape, shape)):
             if full != part:
@@ -96,7 +97,8 @@ class PartitionedVariable:
         ValueError: no parts, a part without a SaveSliceInfo, or shapes that disagree.
     """
 
-    def __init__(self, name: str, shape: Any, dtype: Any, variable_list: Any, partitions: Any):
+    def __init__(self, name: str, shape: ShapeLike | TensorLike, dtype: DTypeLike,
+                 variable_list: Any, partitions: Any):
         if not isinstance(variable_list, (list, tuple)):
             raise TypeError("variable_list is not a list or tuple: %s" % (variable_list,))
         if not isinstance(partitions, (list, tuple)):
@@ -185,7 +187,7 @@ class PartitionedVariable:
             values = array_ops.split(value, sizes, axis=axis)
         return [getattr(v, method)(x, **kwargs) for v, x in zip(self._variable_list, values)]
 
-    def assign(self, value: Any, use_locking: bool = False, name: str | None = None,
+    def assign(self, value: TensorLike, use_locking: bool = False, name: str | None = None,
                read_value: bool = True) -> list:
         """Assigns ``value`` (the full value, or one value per part) to the parts.
 
@@ -201,13 +203,13 @@ class PartitionedVariable:
         out = self._apply("assign", value, {"name": name})
         return out if read_value else [getattr(t, "op", t) for t in out]
 
-    def assign_add(self, value: Any, use_locking: bool = False, name: str | None = None,
+    def assign_add(self, value: TensorLike, use_locking: bool = False, name: str | None = None,
                    read_value: bool = True) -> list:
         """Adds ``value`` (split over the parts) to the parts; see :meth:`assign`."""
         out = self._apply("assign_add", value, {"name": name})
         return out if read_value else [getattr(t, "op", t) for t in out]
 
-    def assign_sub(self, value: Any, use_locking: bool = False, name: str | None = None,
+    def assign_sub(self, value: TensorLike, use_locking: bool = False, name: str | None = None,
                    read_value: bool = True) -> list:
         """Subtracts ``value`` (split over the parts) from the parts; see :meth:`assign`."""
         out = self._apply("assign_sub", value, {"name": name})
@@ -334,7 +336,7 @@ def fixed_size_partitioner(num_shards: int, axis: int = 0) -> Callable:
 # get_variable's side
 
 
-def call_partitioner(partitioner: Callable, shape: TensorShape, dtype: Any) -> list:
+def call_partitioner(partitioner: Callable, shape: TensorShape, dtype: DTypeLike) -> list:
     """The partitions ``partitioner`` gives, checked as TensorFlow checks them."""
     if not shape.is_fully_defined():
         raise ValueError("Shape of a new partitioned variable must be fully defined, but "

@@ -25,6 +25,8 @@ from flowgrad.ops.conv3d_ops import (_dims5, from_ndhwc, geometry3, ndhwc_shape,
 from flowgrad.ops.conv_nd import _sizes, output_size
 from flowgrad.ops.nn_ops import _input
 from flowgrad.ops.pool_gradients import _like_input, _pool_attrs, max_pool_gradients
+from collections.abc import Sequence
+from flowgrad.framework.type_hints import TensorLike
 
 
 def _setup(attrs: dict, in_sp: tuple) -> tuple:
@@ -186,8 +188,9 @@ def _avg_pool3d_grad_grad(op: Any, grad: Any) -> Any:
 # Public functions
 
 
-def pool3d(op_type: str, input: Any, ksize: Any, strides: Any, padding: str,  # noqa: A002
-           data_format: str | None, name: str | None) -> Any:
+def pool3d(op_type: str, input: TensorLike, ksize: int | Sequence[int],  # noqa: A002
+           strides: int | Sequence[int], padding: str, data_format: str | None,
+           name: str | None) -> Any:
     """A MaxPool3D or AvgPool3D op from a public function's arguments.
 
     Raises:
@@ -210,8 +213,8 @@ def pool3d(op_type: str, input: Any, ksize: Any, strides: Any, padding: str,  # 
     return apply_op(op_type, (x,), attrs, name=name)
 
 
-def max_pool3d(input: Any, ksize: Any, strides: Any, padding: str,  # noqa: A002
-               data_format: str = "NDHWC", name: str | None = None) -> Any:
+def max_pool3d(input: TensorLike, ksize: int | Sequence[int], strides: int | Sequence[int],  # noqa: A002
+               padding: str, data_format: str = "NDHWC", name: str | None = None) -> Any:
     """The maximum of each 3-D window of a rank-5 tensor, as ``tf.nn.max_pool3d``.
 
     Args:
@@ -231,8 +234,8 @@ def max_pool3d(input: Any, ksize: Any, strides: Any, padding: str,  # noqa: A002
     return pool3d("MaxPool3D", input, ksize, strides, padding, data_format, name)
 
 
-def avg_pool3d(input: Any, ksize: Any, strides: Any, padding: str,  # noqa: A002
-               data_format: str = "NDHWC", name: str | None = None) -> Any:
+def avg_pool3d(input: TensorLike, ksize: int | Sequence[int], strides: int | Sequence[int],  # noqa: A002
+               padding: str, data_format: str = "NDHWC", name: str | None = None) -> Any:
     """The mean of each 3-D window of a rank-5 tensor (SAME windows over their in-bounds
     elements), as ``tf.nn.avg_pool3d``.
 

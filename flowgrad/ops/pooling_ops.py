@@ -42,6 +42,8 @@ from flowgrad.ops.conv_ops import (
 from flowgrad.ops.nn_ops import _input
 from flowgrad.ops.op_results import MaxPoolWithArgmax
 from flowgrad.ops.pooling3d_ops import pool3d
+from collections.abc import Sequence
+from flowgrad.framework.type_hints import DTypeLike, TensorLike
 
 # --------------------------------------------------------------------------------------
 # Geometry
@@ -401,8 +403,8 @@ def _single(v: Any, op_type: str, what: str) -> int:
     return vals[0]
 
 
-def max_pool2d(input: Any, ksize: Any, strides: Any, padding: str, data_format: str = "NHWC",
-               name: str | None = None) -> Any:
+def max_pool2d(input: TensorLike, ksize: int | Sequence[int], strides: int | Sequence[int],
+               padding: str, data_format: str = "NHWC", name: str | None = None) -> Any:
     """Max over KH x KW windows of a rank-4 ``input``.
 
     Args:
@@ -417,8 +419,8 @@ def max_pool2d(input: Any, ksize: Any, strides: Any, padding: str, data_format: 
     return _pool2d("MaxPool", input, ksize, strides, padding, data_format, name)
 
 
-def avg_pool2d(input: Any, ksize: Any, strides: Any, padding: str, data_format: str = "NHWC",
-               name: str | None = None) -> Any:
+def avg_pool2d(input: TensorLike, ksize: int | Sequence[int], strides: int | Sequence[int],
+               padding: str, data_format: str = "NHWC", name: str | None = None) -> Any:
     """Mean over KH x KW windows of a rank-4 ``input`` (SAME: of the in-bounds elements).
 
     Args:
@@ -433,8 +435,8 @@ def avg_pool2d(input: Any, ksize: Any, strides: Any, padding: str, data_format: 
     return _pool2d("AvgPool", input, ksize, strides, padding, data_format, name)
 
 
-def max_pool1d(input: Any, ksize: Any, strides: Any, padding: str, data_format: str = "NWC",
-               name: str | None = None) -> Any:
+def max_pool1d(input: TensorLike, ksize: int | Sequence[int], strides: int | Sequence[int],
+               padding: str, data_format: str = "NWC", name: str | None = None) -> Any:
     """Max over windows of a rank-3 ``input``.
 
     Args:
@@ -449,8 +451,8 @@ def max_pool1d(input: Any, ksize: Any, strides: Any, padding: str, data_format: 
     return _pool1d("MaxPool", input, ksize, strides, padding, data_format, name)
 
 
-def avg_pool1d(input: Any, ksize: Any, strides: Any, padding: str, data_format: str = "NWC",
-               name: str | None = None) -> Any:
+def avg_pool1d(input: TensorLike, ksize: int | Sequence[int], strides: int | Sequence[int],
+               padding: str, data_format: str = "NWC", name: str | None = None) -> Any:
     """Mean over windows of a rank-3 ``input``.
 
     Args:
@@ -465,8 +467,8 @@ def avg_pool1d(input: Any, ksize: Any, strides: Any, padding: str, data_format: 
     return _pool1d("AvgPool", input, ksize, strides, padding, data_format, name)
 
 
-def max_pool_v2(input: Any, ksize: Any, strides: Any, padding: str,
-                data_format: str | None = None, name: str | None = None) -> Any:
+def max_pool_v2(input: TensorLike, ksize: int | Sequence[int], strides: int | Sequence[int],
+                padding: str, data_format: str | None = None, name: str | None = None) -> Any:
     """TF2 ``max_pool``: 1-D or 2-D max pooling by the rank of ``input``.
 
     Args:
@@ -482,8 +484,8 @@ def max_pool_v2(input: Any, ksize: Any, strides: Any, padding: str,
     return _pool_nd("MaxPool", input, ksize, strides, padding, data_format, name)
 
 
-def avg_pool_v2(input: Any, ksize: Any, strides: Any, padding: str,
-                data_format: str | None = None, name: str | None = None) -> Any:
+def avg_pool_v2(input: TensorLike, ksize: int | Sequence[int], strides: int | Sequence[int],
+                padding: str, data_format: str | None = None, name: str | None = None) -> Any:
     """TF2 ``avg_pool``: 1-D or 2-D average pooling by the rank of ``input``.
 
     Args:
@@ -508,8 +510,10 @@ def _tf1_value(value: Any, input: Any, fn: str) -> Any:
     return x
 
 
-def max_pool(value: Any = None, ksize: Any = None, strides: Any = None, padding: Any = None,
-             data_format: str = "NHWC", name: str | None = None, input: Any = None) -> Any:
+def max_pool(value: TensorLike | None = None, ksize: int | Sequence[int] | None = None,
+             strides: int | Sequence[int] | None = None, padding: Any = None,
+             data_format: str = "NHWC", name: str | None = None,
+             input: TensorLike | None = None) -> Any:
     """TF1 ``max_pool`` of a rank-4 ``value`` (``input=`` also accepted).
 
     Args:
@@ -526,8 +530,10 @@ def max_pool(value: Any = None, ksize: Any = None, strides: Any = None, padding:
                       data_format, name)
 
 
-def avg_pool(value: Any = None, ksize: Any = None, strides: Any = None, padding: Any = None,
-             data_format: str = "NHWC", name: str | None = None, input: Any = None) -> Any:
+def avg_pool(value: TensorLike | None = None, ksize: int | Sequence[int] | None = None,
+             strides: int | Sequence[int] | None = None, padding: Any = None,
+             data_format: str = "NHWC", name: str | None = None,
+             input: TensorLike | None = None) -> Any:
     """TF1 ``avg_pool`` of a rank-4 ``value`` (``input=`` also accepted).
 
     Args:
@@ -544,10 +550,10 @@ def avg_pool(value: Any = None, ksize: Any = None, strides: Any = None, padding:
                       data_format, name)
 
 
-def max_pool_with_argmax_v2(input: Any, ksize: Any, strides: Any, padding: str,
-                            data_format: str = "NHWC", output_dtype: Any = dtypes.int64,
-                            include_batch_in_index: bool = False,
-                            name: str | None = None) -> Any:
+def max_pool_with_argmax_v2(input: TensorLike, ksize: int | Sequence[int],
+                            strides: int | Sequence[int], padding: str, data_format: str = "NHWC",
+                            output_dtype: DTypeLike = dtypes.int64,
+                            include_batch_in_index: bool = False, name: str | None = None) -> Any:
     """(max pool, flat index of each maximum); NHWC only, as in TensorFlow.
 
     Args:
@@ -578,9 +584,10 @@ def max_pool_with_argmax_v2(input: Any, ksize: Any, strides: Any, padding: str,
     return MaxPoolWithArgmax(*apply_op("MaxPoolWithArgmax", (x,), attrs, name=name))
 
 
-def max_pool_with_argmax(input: Any, ksize: Any, strides: Any, padding: str,
-                         data_format: str = "NHWC", Targmax: Any = None,  # noqa: N803
-                         name: str | None = None, output_dtype: Any = None,
+def max_pool_with_argmax(input: TensorLike, ksize: int | Sequence[int],  # noqa: N803
+                         strides: int | Sequence[int], padding: str, data_format: str = "NHWC",
+                         Targmax: Any = None, name: str | None = None,
+                         output_dtype: DTypeLike | None = None,
                          include_batch_in_index: bool = False) -> Any:
     """TF1 form of ``max_pool_with_argmax`` (``Targmax`` or ``output_dtype``).
 
@@ -605,8 +612,9 @@ def max_pool_with_argmax(input: Any, ksize: Any, strides: Any, padding: str,
 
 
 
-def pool(input: Any, window_shape: Any, pooling_type: str, strides: Any = None,  # noqa: A002
-         padding: str = "VALID", data_format: str | None = None, dilations: Any = None,
+def pool(input: TensorLike, window_shape: Any, pooling_type: str,  # noqa: A002
+         strides: int | Sequence[int] | None = None, padding: str = "VALID",
+         data_format: str | None = None, dilations: int | Sequence[int] | None = None,
          name: str | None = None) -> Any:
     """Max or average pooling over 1, 2 or 3 spatial dimensions (``tf.nn.pool``).
 

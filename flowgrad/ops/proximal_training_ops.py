@@ -20,6 +20,7 @@ from flowgrad.ops.training_ops import (
     _update,
     _with_rows,
 )
+from flowgrad.framework.type_hints import TensorLike
 
 
 def _shrink(prox: Any, threshold: Any, denom: Any, l1: Any) -> Any:
@@ -207,8 +208,9 @@ _register_da("SparseApplyAdagradDA", _sparse_apply_adagrad_da,
 # Graph functions
 
 
-def apply_ftrl(var: Any, accum: Any, linear: Any, grad: Any, lr: Any, l1: Any, l2: Any,
-               lr_power: Any, use_locking: bool = False, name: str | None = None) -> Any:
+def apply_ftrl(var: Any, accum: Any, linear: Any, grad: TensorLike, lr: Any, l1: TensorLike,
+               l2: TensorLike, lr_power: Any, use_locking: bool = False,
+               name: str | None = None) -> Any:
     """FTRL-proximal: accum += g^2; linear += g - (accum_new^-p - accum^-p) / lr * var;
     var = (l1 sign(linear) - linear) / (accum_new^-p / lr + 2 l2) where |linear| > l1, else 0.
 
@@ -230,8 +232,8 @@ def apply_ftrl(var: Any, accum: Any, linear: Any, grad: Any, lr: Any, l1: Any, l
     return _update("ApplyFtrl", [var, accum, linear, grad, lr, l1, l2, lr_power], name)
 
 
-def apply_ftrl_v2(var: Any, accum: Any, linear: Any, grad: Any, lr: Any, l1: Any, l2: Any,
-                  l2_shrinkage: Any, lr_power: Any, use_locking: bool = False,
+def apply_ftrl_v2(var: Any, accum: Any, linear: Any, grad: TensorLike, lr: Any, l1: TensorLike,
+                  l2: TensorLike, l2_shrinkage: Any, lr_power: Any, use_locking: bool = False,
                   name: str | None = None) -> Any:
     """ApplyFtrl with the gradient ``grad + 2 l2_shrinkage var`` in the linear term.
 
@@ -255,9 +257,10 @@ def apply_ftrl_v2(var: Any, accum: Any, linear: Any, grad: Any, lr: Any, l1: Any
                                    lr_power], name)
 
 
-def sparse_apply_ftrl(var: Any, accum: Any, linear: Any, grad: Any, indices: Any, lr: Any,
-                      l1: Any, l2: Any, lr_power: Any, l2_shrinkage: Any = None,
-                      use_locking: bool = False, name: str | None = None) -> Any:
+def sparse_apply_ftrl(var: Any, accum: Any, linear: Any, grad: TensorLike, indices: TensorLike,
+                      lr: Any, l1: TensorLike, l2: TensorLike, lr_power: Any,
+                      l2_shrinkage: Any = None, use_locking: bool = False,
+                      name: str | None = None) -> Any:
     """ApplyFtrl (ApplyFtrlV2 with ``l2_shrinkage``) on the rows ``indices``.
 
     Args:
@@ -284,9 +287,9 @@ def sparse_apply_ftrl(var: Any, accum: Any, linear: Any, grad: Any, indices: Any
                                          l2_shrinkage, lr_power], name)
 
 
-def apply_proximal_gradient_descent(var: Any, alpha: Any, l1: Any, l2: Any, delta: Any,
-                                    indices: Any = None, use_locking: bool = False,
-                                    name: str | None = None) -> Any:
+def apply_proximal_gradient_descent(var: Any, alpha: TensorLike, l1: TensorLike, l2: TensorLike,
+                                    delta: TensorLike, indices: TensorLike | None = None,
+                                    use_locking: bool = False, name: str | None = None) -> Any:
     """prox = var - alpha delta; var = sign(prox) max(|prox| - alpha l1, 0) / (1 + alpha l2)
     (on the rows ``indices`` when given).
 
@@ -309,9 +312,9 @@ def apply_proximal_gradient_descent(var: Any, alpha: Any, l1: Any, l2: Any, delt
                    [var, alpha, l1, l2, delta, _indices(indices)], name)
 
 
-def apply_proximal_adagrad(var: Any, accum: Any, lr: Any, l1: Any, l2: Any, grad: Any,
-                           indices: Any = None, use_locking: bool = False,
-                           name: str | None = None) -> Any:
+def apply_proximal_adagrad(var: Any, accum: Any, lr: Any, l1: TensorLike, l2: TensorLike,
+                           grad: TensorLike, indices: TensorLike | None = None,
+                           use_locking: bool = False, name: str | None = None) -> Any:
     """accum += g^2; rate = lr / sqrt(accum); prox = var - g rate;
     var = sign(prox) max(|prox| - rate l1, 0) / (1 + rate l2) (on the rows ``indices``).
 
@@ -336,8 +339,8 @@ def apply_proximal_adagrad(var: Any, accum: Any, lr: Any, l1: Any, l2: Any, grad
 
 
 def apply_adagrad_da(var: Any, gradient_accumulator: Any, gradient_squared_accumulator: Any,
-                     grad: Any, lr: Any, l1: Any, l2: Any, global_step: Any,
-                     indices: Any = None, use_locking: bool = False,
+                     grad: TensorLike, lr: Any, l1: TensorLike, l2: TensorLike, global_step: Any,
+                     indices: TensorLike | None = None, use_locking: bool = False,
                      name: str | None = None) -> Any:
     """Adagrad dual averaging: g_acc += g; gg_acc += g^2;
     var = -lr sign(g_acc) max(|g_acc| - step l1, 0) / (l2 step lr + sqrt(gg_acc)).

@@ -22,6 +22,7 @@ from flowgrad.ops.fill_ops import ones_like
 from flowgrad.ops.indexing_ops import unsorted_segment_sum
 from flowgrad.ops.reduction_ops import cumsum
 from flowgrad.ops.shape_ops import shape as shape_of
+from flowgrad.framework.type_hints import DTypeLike, ShapeLike, TensorLike
 
 
 class RaggedTensor:
@@ -37,7 +38,7 @@ class RaggedTensor:
             TensorFlow.
     """
 
-    def __init__(self, values: Any, row_splits: Any, internal: bool = False):
+    def __init__(self, values: TensorLike, row_splits: Any, internal: bool = False):
         if not internal:
             raise ValueError("RaggedTensor constructor is private; please use one of the "
                              "factory methods instead (e.g., RaggedTensor.from_row_lengths())")
@@ -46,7 +47,7 @@ class RaggedTensor:
 
     # -- factories ---------------------------------------------------------------------
     @classmethod
-    def from_row_splits(cls, values: Any, row_splits: Any, name: str | None = None,
+    def from_row_splits(cls, values: TensorLike, row_splits: Any, name: str | None = None,
                         validate: bool = True) -> RaggedTensor:
         """Row ``i`` is ``values[row_splits[i]:row_splits[i + 1]]``.
 
@@ -70,7 +71,7 @@ class RaggedTensor:
         return cls(values, splits, internal=True)
 
     @classmethod
-    def from_row_lengths(cls, values: Any, row_lengths: Any, name: str | None = None,
+    def from_row_lengths(cls, values: TensorLike, row_lengths: Any, name: str | None = None,
                          validate: bool = True) -> RaggedTensor:
         """Row ``i`` has ``row_lengths[i]`` values."""
         lengths = convert_to_tensor(row_lengths, dtypes.int64) if not _is_tensor(row_lengths) \
@@ -79,7 +80,7 @@ class RaggedTensor:
         return cls.from_row_splits(values, concat([zero, cumsum(lengths)], 0), validate=validate)
 
     @classmethod
-    def from_value_rowids(cls, values: Any, value_rowids: Any, nrows: Any = None,
+    def from_value_rowids(cls, values: TensorLike, value_rowids: Any, nrows: Any = None,
                           name: str | None = None, validate: bool = True) -> RaggedTensor:
         """``values[j]`` belongs to row ``value_rowids[j]`` (sorted); ``nrows`` rows."""
         rowids = convert_to_tensor(value_rowids, dtypes.int64) if not _is_tensor(value_rowids) \
@@ -93,7 +94,7 @@ class RaggedTensor:
         return cls.from_row_lengths(values, lengths, validate=validate)
 
     @classmethod
-    def from_row_starts(cls, values: Any, row_starts: Any, name: str | None = None,
+    def from_row_starts(cls, values: TensorLike, row_starts: Any, name: str | None = None,
                         validate: bool = True) -> RaggedTensor:
         """Row ``i`` starts at ``row_starts[i]`` (and ends where the next starts)."""
         starts = convert_to_tensor(row_starts, dtypes.int64) if not _is_tensor(row_starts) \
@@ -102,7 +103,7 @@ class RaggedTensor:
         return cls.from_row_splits(values, concat([starts, n], 0), validate=validate)
 
     @classmethod
-    def from_row_limits(cls, values: Any, row_limits: Any, name: str | None = None,
+    def from_row_limits(cls, values: TensorLike, row_limits: Any, name: str | None = None,
                         validate: bool = True) -> RaggedTensor:
         """Row ``i`` ends at ``row_limits[i]`` (and starts where the previous ends)."""
         limits = convert_to_tensor(row_limits, dtypes.int64) if not _is_tensor(row_limits) \
@@ -111,7 +112,7 @@ class RaggedTensor:
         return cls.from_row_splits(values, concat([zero, limits], 0), validate=validate)
 
     @classmethod
-    def from_uniform_row_length(cls, values: Any, uniform_row_length: int,
+    def from_uniform_row_length(cls, values: TensorLike, uniform_row_length: int,
                                 nrows: Any = None, validate: bool = True,
                                 name: str | None = None) -> RaggedTensor:
         """Rows of ``uniform_row_length`` values each (a static length)."""
@@ -126,7 +127,7 @@ class RaggedTensor:
 
     @classmethod
     def from_sparse(cls, st_input: Any, name: str | None = None,
-                    row_splits_dtype: Any = dtypes.int64) -> RaggedTensor:
+                    row_splits_dtype: DTypeLike = dtypes.int64) -> RaggedTensor:
         """The rows of a 2-D SparseTensor whose values are left-aligned in each row (eager)."""
         idx = np.asarray(st_input.indices.numpy())
         shape = np.asarray(st_input.dense_shape.numpy())
@@ -149,9 +150,9 @@ class RaggedTensor:
         return result
 
     @classmethod
-    def from_tensor(cls, tensor: Any, lengths: Any = None, padding: Any = None,
+    def from_tensor(cls, tensor: TensorLike, lengths: Any = None, padding: Any = None,
                     ragged_rank: int = 1, name: str | None = None,
-                    row_splits_dtype: Any = dtypes.int64) -> RaggedTensor:
+                    row_splits_dtype: DTypeLike = dtypes.int64) -> RaggedTensor:
         """The rows of a dense tensor (eager), cut to ``lengths`` or before trailing
         ``padding`` values; ``ragged_rank`` 1."""
         if ragged_rank != 1:
@@ -225,7 +226,7 @@ class RaggedTensor:
             return unknown_shape()
         return TensorShape([nrows] + [None] * self.ragged_rank + list(inner[1:]))
 
-    def nrows(self, out_type: Any = None, name: str | None = None) -> Any:
+    def nrows(self, out_type: DTypeLike | None = None, name: str | None = None) -> Any:
         return shape_of(self._row_splits, out_type=out_type or self._row_splits.dtype)[0] - 1
 
     def row_lengths(self, axis: int = 1, name: str | None = None) -> Any:
@@ -243,8 +244,8 @@ class RaggedTensor:
         return self.with_values(new_values)
 
     # -- conversion --------------------------------------------------------------------
-    def to_tensor(self, default_value: Any = None, name: str | None = None,
-                  shape: Any = None) -> Any:
+    def to_tensor(self, default_value: TensorLike | None = None, name: str | None = None,
+                  shape: ShapeLike | TensorLike | None = None) -> Any:
         """A dense tensor: rows padded with ``default_value`` (zero/b"") to the longest row
         (or cut or padded to ``shape``)."""
         flat = self.flat_values
@@ -322,7 +323,7 @@ class RaggedTensorValue:
         row_splits: an int vector (ndarray).
     """
 
-    def __init__(self, values: Any, row_splits: Any):
+    def __init__(self, values: TensorLike, row_splits: Any):
         self._values = values
         self._row_splits = np.asarray(row_splits)
 
@@ -458,9 +459,9 @@ register_op("RaggedTensorToTensor", _to_tensor_kernel, _to_tensor_rule,
 NotDifferentiable("RaggedTensorToTensor")
 
 
-def constant(pylist: Any, dtype: Any = None, ragged_rank: int | None = None,
+def constant(pylist: Any, dtype: DTypeLike | None = None, ragged_rank: int | None = None,
              inner_shape: Any = None, name: str | None = None,
-             row_splits_dtype: Any = dtypes.int64) -> Any:
+             row_splits_dtype: DTypeLike = dtypes.int64) -> Any:
     """``tf.ragged.constant``: a RaggedTensor of nested Python lists (rows of any length).
 
     Args:

@@ -20,6 +20,7 @@ from flowgrad.framework.tensor_shape import TensorShape
 from flowgrad.ops.array_ops import _as_value, _static_int_list
 from flowgrad.ops import random_distributions
 from flowgrad.ops.math_ops import add, multiply, subtract
+from flowgrad.framework.type_hints import DTypeLike, ShapeLike, TensorLike
 
 DEFAULT_GRAPH_SEED = 87654321
 _MAXINT32 = 2**31 - 1
@@ -273,8 +274,9 @@ def _scaled_sample(op_type: str, default_name: str, shape: Any, mean: Any, stdde
         return add(multiply(rnd, stddev_t, name="mul"), mean_t, name=scope)
 
 
-def random_normal(shape: Any, mean: Any = 0.0, stddev: Any = 1.0, dtype: Any = dtypes.float32,
-                  seed: int | None = None, name: str | None = None) -> Any:
+def random_normal(shape: ShapeLike | TensorLike, mean: TensorLike = 0.0, stddev: TensorLike = 1.0,
+                  dtype: DTypeLike = dtypes.float32, seed: int | None = None,
+                  name: str | None = None) -> Any:
     """Samples of a normal distribution N(mean, stddev**2) of the given shape.
 
     Args:
@@ -290,9 +292,9 @@ def random_normal(shape: Any, mean: Any = 0.0, stddev: Any = 1.0, dtype: Any = d
                           seed, name)
 
 
-def truncated_normal(shape: Any, mean: Any = 0.0, stddev: Any = 1.0,
-                     dtype: Any = dtypes.float32, seed: int | None = None,
-                     name: str | None = None) -> Any:
+def truncated_normal(shape: ShapeLike | TensorLike, mean: TensorLike = 0.0,
+                     stddev: TensorLike = 1.0, dtype: DTypeLike = dtypes.float32,
+                     seed: int | None = None, name: str | None = None) -> Any:
     """Normal samples, re-drawn where they fall two or more stddevs from the mean.
 
     Args:
@@ -308,9 +310,9 @@ def truncated_normal(shape: Any, mean: Any = 0.0, stddev: Any = 1.0,
                           seed, name)
 
 
-def random_uniform(shape: Any, minval: Any = 0, maxval: Any = None,
-                   dtype: Any = dtypes.float32, seed: int | None = None,
-                   name: str | None = None) -> Any:
+def random_uniform(shape: ShapeLike | TensorLike, minval: TensorLike = 0,
+                   maxval: TensorLike | None = None, dtype: DTypeLike = dtypes.float32,
+                   seed: int | None = None, name: str | None = None) -> Any:
     """Uniform samples in [minval, maxval) (maxval is required for integer dtypes).
 
     Args:
@@ -348,7 +350,7 @@ def random_uniform(shape: Any, minval: Any = 0, maxval: Any = None,
                    name=scope)
 
 
-def random_shuffle(value: Any, seed: int | None = None, name: str | None = None) -> Any:
+def random_shuffle(value: TensorLike, seed: int | None = None, name: str | None = None) -> Any:
     """``value`` with its first dimension randomly permuted.
 
     Args:
@@ -375,8 +377,8 @@ def _categorical(logits: Any, num_samples: Any, dtype: Any, seed: int | None) ->
     return apply_op("Multinomial", [logits], dict(attrs, num_samples=int(n)))
 
 
-def multinomial(logits: Any, num_samples: Any, seed: int | None = None,
-                name: str | None = None, output_dtype: Any = None) -> Any:
+def multinomial(logits: TensorLike, num_samples: TensorLike, seed: int | None = None,
+                name: str | None = None, output_dtype: DTypeLike | None = None) -> Any:
     """Class indices drawn from each row of ``logits`` (unnormalized log-probabilities).
 
     Args:
@@ -391,8 +393,8 @@ def multinomial(logits: Any, num_samples: Any, seed: int | None = None,
         return _categorical(logits, num_samples, output_dtype, seed)
 
 
-def categorical(logits: Any, num_samples: Any, dtype: Any = None, seed: int | None = None,
-                name: str | None = None) -> Any:
+def categorical(logits: TensorLike, num_samples: TensorLike, dtype: DTypeLike | None = None,
+                seed: int | None = None, name: str | None = None) -> Any:
     """Class indices drawn from each row of ``logits`` (TF2 name of ``multinomial``).
 
     Args:

@@ -234,9 +234,9 @@ def _euclidean_norm_grad(op: Any, grad: Any) -> Any:
     return [realdiv(multiply(x, _with_kept_dims(op, grad)), y), None][:len(op.inputs)]
 
 
-def reduce_max(input_tensor: Any, axis: Any = None, keepdims: bool = False,
-               name: str | None = None, reduction_indices: Any = None,
-               keep_dims: Any = None) -> Any:
+def reduce_max(input_tensor: TensorLike, axis: AxisLike = None, keepdims: bool = False,
+               name: str | None = None, reduction_indices: AxisLike = None,
+               keep_dims: bool | None = None) -> Any:
     """Maximum over ``axis`` (all axes if None); the gradient is split evenly among ties.
 
     Args:
@@ -251,9 +251,9 @@ def reduce_max(input_tensor: Any, axis: Any = None, keepdims: bool = False,
                    _REAL)
 
 
-def reduce_min(input_tensor: Any, axis: Any = None, keepdims: bool = False,
-               name: str | None = None, reduction_indices: Any = None,
-               keep_dims: Any = None) -> Any:
+def reduce_min(input_tensor: TensorLike, axis: AxisLike = None, keepdims: bool = False,
+               name: str | None = None, reduction_indices: AxisLike = None,
+               keep_dims: bool | None = None) -> Any:
     """Minimum over ``axis`` (all axes if None); the gradient is split evenly among ties.
 
     Args:
@@ -268,9 +268,9 @@ def reduce_min(input_tensor: Any, axis: Any = None, keepdims: bool = False,
                    _REAL)
 
 
-def reduce_prod(input_tensor: Any, axis: Any = None, keepdims: bool = False,
-                name: str | None = None, reduction_indices: Any = None,
-                keep_dims: Any = None) -> Any:
+def reduce_prod(input_tensor: TensorLike, axis: AxisLike = None, keepdims: bool = False,
+                name: str | None = None, reduction_indices: AxisLike = None,
+                keep_dims: bool | None = None) -> Any:
     """Product over ``axis`` (all axes if None).
 
     Args:
@@ -285,9 +285,9 @@ def reduce_prod(input_tensor: Any, axis: Any = None, keepdims: bool = False,
                    _NUMERIC)
 
 
-def reduce_all(input_tensor: Any, axis: Any = None, keepdims: bool = False,
-               name: str | None = None, reduction_indices: Any = None,
-               keep_dims: Any = None) -> Any:
+def reduce_all(input_tensor: TensorLike, axis: AxisLike = None, keepdims: bool = False,
+               name: str | None = None, reduction_indices: AxisLike = None,
+               keep_dims: bool | None = None) -> Any:
     """Logical AND over ``axis`` (all axes if None) of a bool tensor.
 
     Args:
@@ -302,9 +302,9 @@ def reduce_all(input_tensor: Any, axis: Any = None, keepdims: bool = False,
                    _BOOL)
 
 
-def reduce_any(input_tensor: Any, axis: Any = None, keepdims: bool = False,
-               name: str | None = None, reduction_indices: Any = None,
-               keep_dims: Any = None) -> Any:
+def reduce_any(input_tensor: TensorLike, axis: AxisLike = None, keepdims: bool = False,
+               name: str | None = None, reduction_indices: AxisLike = None,
+               keep_dims: bool | None = None) -> Any:
     """Logical OR over ``axis`` (all axes if None) of a bool tensor.
 
     Args:
@@ -319,7 +319,7 @@ def reduce_any(input_tensor: Any, axis: Any = None, keepdims: bool = False,
                    _BOOL)
 
 
-def reduce_euclidean_norm(input_tensor: Any, axis: Any = None, keepdims: bool = False,
+def reduce_euclidean_norm(input_tensor: TensorLike, axis: AxisLike = None, keepdims: bool = False,
                           name: str | None = None) -> Any:
     """sqrt(sum(x ** 2)) over ``axis`` (all axes if None); its gradient at 0 is NaN, as in
     TensorFlow (``flowgrad.safe_norm`` gives 0 there).
@@ -333,9 +333,9 @@ def reduce_euclidean_norm(input_tensor: Any, axis: Any = None, keepdims: bool = 
     return _reduce("EuclideanNorm", input_tensor, axis, keepdims, name, kinds=_REAL)
 
 
-def reduce_logsumexp(input_tensor: Any, axis: Any = None, keepdims: bool = False,
-                     name: str | None = None, reduction_indices: Any = None,
-                     keep_dims: Any = None) -> Any:
+def reduce_logsumexp(input_tensor: TensorLike, axis: AxisLike = None, keepdims: bool = False,
+                     name: str | None = None, reduction_indices: AxisLike = None,
+                     keep_dims: bool | None = None) -> Any:
     """log(sum(exp(x))) over ``axis``, computed stably (shifted by the maximum).
 
     Args:
@@ -362,7 +362,7 @@ def reduce_logsumexp(input_tensor: Any, axis: Any = None, keepdims: bool = False
         return add(result, my_max, name=scope)
 
 
-def reduce_variance(input_tensor: Any, axis: Any = None, keepdims: bool = False,
+def reduce_variance(input_tensor: TensorLike, axis: AxisLike = None, keepdims: bool = False,
                     name: str | None = None) -> Any:
     """The variance (mean squared deviation from the mean) over ``axis``.
 
@@ -381,7 +381,7 @@ def reduce_variance(input_tensor: Any, axis: Any = None, keepdims: bool = False,
         return reduce_mean(square(subtract(x, means)), axis, keepdims=keepdims)
 
 
-def reduce_std(input_tensor: Any, axis: Any = None, keepdims: bool = False,
+def reduce_std(input_tensor: TensorLike, axis: AxisLike = None, keepdims: bool = False,
                name: str | None = None) -> Any:
     """The standard deviation over ``axis``.
 
@@ -395,10 +395,10 @@ def reduce_std(input_tensor: Any, axis: Any = None, keepdims: bool = False,
         return sqrt(reduce_variance(input_tensor, axis, keepdims))
 
 
-def count_nonzero(input_tensor: Any = None, axis: Any = None, keepdims: Any = None,
-                  dtype: Any = dtypes.int64, name: str | None = None,
-                  reduction_indices: Any = None, keep_dims: Any = None,
-                  input: Any = None) -> Any:
+def count_nonzero(input_tensor: TensorLike | None = None, axis: AxisLike = None,
+                  keepdims: bool | None = None, dtype: DTypeLike = dtypes.int64,
+                  name: str | None = None, reduction_indices: AxisLike = None,
+                  keep_dims: bool | None = None, input: TensorLike | None = None) -> Any:
     """The number of non-zero elements over ``axis`` (all axes if None), as ``dtype``.
 
     Args:
@@ -489,8 +489,8 @@ def _arg(op_type: str, input: Any, axis: Any, name: str | None, dimension: Any,
     return apply_op(op_type, (x,), {"axis": a, "output_type": out}, name=name)
 
 
-def argmax(input: Any, axis: Any = None, name: str | None = None, dimension: Any = None,
-           output_type: Any = dtypes.int64) -> Any:
+def argmax(input: TensorLike, axis: AxisLike = None, name: str | None = None,
+           dimension: AxisLike = None, output_type: DTypeLike = dtypes.int64) -> Any:
     """Returns the index of the largest value along an axis, as TF1's ``tf.argmax``.
 
     Args:
@@ -506,8 +506,8 @@ def argmax(input: Any, axis: Any = None, name: str | None = None, dimension: Any
     return _arg("ArgMax", input, axis, name, dimension, output_type)
 
 
-def argmin(input: Any, axis: Any = None, name: str | None = None, dimension: Any = None,
-           output_type: Any = dtypes.int64) -> Any:
+def argmin(input: TensorLike, axis: AxisLike = None, name: str | None = None,
+           dimension: AxisLike = None, output_type: DTypeLike = dtypes.int64) -> Any:
     """Index of the smallest value along ``axis`` (0 if None); TF1 signature.
 
     Args:
@@ -538,7 +538,7 @@ def argmax_v2(input: TensorLike, axis: int | TensorLike | None = None,
     return _arg("ArgMax", input, axis, name, None, output_type)
 
 
-def argmin_v2(input: Any, axis: Any = None, output_type: Any = dtypes.int64,
+def argmin_v2(input: TensorLike, axis: AxisLike = None, output_type: DTypeLike = dtypes.int64,
               name: str | None = None) -> Any:
     """Index of the smallest value along ``axis`` (0 if None); TF2 signature.
 
@@ -551,7 +551,7 @@ def argmin_v2(input: Any, axis: Any = None, output_type: Any = dtypes.int64,
     return _arg("ArgMin", input, axis, name, None, output_type)
 
 
-def arg_max(input: Any, dimension: Any, output_type: Any = dtypes.int64,
+def arg_max(input: TensorLike, dimension: AxisLike, output_type: DTypeLike = dtypes.int64,
             name: str | None = None) -> Any:
     """TF1's ``tf.arg_max``: the ArgMax op with its raw signature (``dimension`` required).
 
@@ -567,7 +567,7 @@ def arg_max(input: Any, dimension: Any, output_type: Any = dtypes.int64,
     return _arg("ArgMax", input, dimension, name, None, output_type)
 
 
-def arg_min(input: Any, dimension: Any, output_type: Any = dtypes.int64,
+def arg_min(input: TensorLike, dimension: AxisLike, output_type: DTypeLike = dtypes.int64,
             name: str | None = None) -> Any:
     """TF1's ``tf.arg_min``: the ArgMin op with its raw signature (``dimension`` required).
 
@@ -658,7 +658,7 @@ def _scan(op_type: str, x: Any, axis: Any, exclusive: bool, reverse: bool,
     return apply_op(op_type, (x,), dict(attrs, axis=a), name=name)
 
 
-def cumsum(x: Any, axis: Any = 0, exclusive: bool = False, reverse: bool = False,
+def cumsum(x: TensorLike, axis: AxisLike = 0, exclusive: bool = False, reverse: bool = False,
            name: str | None = None) -> Any:
     """Running sums along ``axis`` (``exclusive``: leave out the current element;
     ``reverse``: from the end).
@@ -673,7 +673,7 @@ def cumsum(x: Any, axis: Any = 0, exclusive: bool = False, reverse: bool = False
     return _scan("Cumsum", x, axis, exclusive, reverse, name)
 
 
-def cumprod(x: Any, axis: Any = 0, exclusive: bool = False, reverse: bool = False,
+def cumprod(x: TensorLike, axis: AxisLike = 0, exclusive: bool = False, reverse: bool = False,
             name: str | None = None) -> Any:
     """Running products along ``axis`` (``exclusive``, ``reverse`` as in ``cumsum``).
 

@@ -22,6 +22,7 @@ from flowgrad.ops.comparison_ops import not_equal
 from flowgrad.ops.math_helpers import _FLOATING, _REAL, _binary
 from flowgrad.ops.math_ops import add, multiply, negative, square
 from flowgrad.ops.sum_ops import sum_to
+from flowgrad.framework.type_hints import TensorLike
 
 _BINARY = dict(infer=binary, same_dtype=True, input_names=("x", "y"))
 
@@ -100,7 +101,7 @@ register_op("TruncateMod", _truncate_mod_kernel, binary, same_dtype=True,
             input_names=("x", "y"))
 
 
-def xlogy(x: Any, y: Any, name: str | None = None) -> Any:
+def xlogy(x: TensorLike, y: TensorLike, name: str | None = None) -> Any:
     """x * log(y) elementwise, and 0 where x is 0 (even where log(y) is infinite or NaN).
 
     Args:
@@ -117,7 +118,7 @@ def xlogy(x: Any, y: Any, name: str | None = None) -> Any:
     return _binary("Xlogy", x, y, name, _FLOATING)
 
 
-def xlog1py(x: Any, y: Any, name: str | None = None) -> Any:
+def xlog1py(x: TensorLike, y: TensorLike, name: str | None = None) -> Any:
     """x * log1p(y) elementwise, and 0 where x is 0.
 
     Args:
@@ -134,7 +135,7 @@ def xlog1py(x: Any, y: Any, name: str | None = None) -> Any:
     return _binary("Xlog1py", x, y, name, _FLOATING)
 
 
-def xdivy(x: Any, y: Any, name: str | None = None) -> Any:
+def xdivy(x: TensorLike, y: TensorLike, name: str | None = None) -> Any:
     """x / y elementwise, and 0 where x is 0 (even where y is 0).
 
     Args:
@@ -151,7 +152,7 @@ def xdivy(x: Any, y: Any, name: str | None = None) -> Any:
     return _binary("Xdivy", x, y, name, _FLOATING)
 
 
-def multiply_no_nan(x: Any, y: Any, name: str | None = None) -> Any:
+def multiply_no_nan(x: TensorLike, y: TensorLike, name: str | None = None) -> Any:
     """x * y elementwise, and 0 where y is 0 (even where x is infinite or NaN).
 
     Args:
@@ -169,7 +170,7 @@ def multiply_no_nan(x: Any, y: Any, name: str | None = None) -> Any:
         return _binary("MulNoNan", x, y, scope, _FLOATING)
 
 
-def truncatediv(x: Any, y: Any, name: str | None = None) -> Any:
+def truncatediv(x: TensorLike, y: TensorLike, name: str | None = None) -> Any:
     """x / y rounded towards zero (C's integer division), elementwise.
 
     Args:
@@ -187,7 +188,7 @@ def truncatediv(x: Any, y: Any, name: str | None = None) -> Any:
     return _binary("TruncateDiv", x, y, name, _REAL)
 
 
-def truncatemod(x: Any, y: Any, name: str | None = None) -> Any:
+def truncatemod(x: TensorLike, y: TensorLike, name: str | None = None) -> Any:
     """The remainder of ``truncatediv``: x - truncatediv(x, y) * y (the sign of x), elementwise.
 
     Args:

@@ -32,6 +32,7 @@ from flowgrad.ops.nn_ops import softmax_cross_entropy_with_logits_v2
 from flowgrad.ops.shape_ops import expand_dims, reshape, shape, stack
 from flowgrad.ops.slicing_ops import slice as slice_op
 from flowgrad.ops.sparse_tensor import sparse_to_dense
+from flowgrad.framework.type_hints import TensorLike
 
 
 def _sum_rows(x: Any) -> Any:
@@ -129,8 +130,8 @@ _ARGS = """
             (their logits get ``-FLT_MAX``)."""
 
 
-def nce_loss(weights: Any, biases: Any, labels: Any, inputs: Any, num_sampled: int,
-             num_classes: int, num_true: int = 1, sampled_values: Any = None,
+def nce_loss(weights: TensorLike, biases: Any, labels: TensorLike, inputs: TensorLike,
+             num_sampled: int, num_classes: int, num_true: int = 1, sampled_values: Any = None,
              remove_accidental_hits: bool = False, partition_strategy: str = "mod",
              name: str = "nce_loss") -> Any:
     logits, labels = _compute_sampled_logits(
@@ -155,8 +156,8 @@ nce_loss.__doc__ = """The noise-contrastive estimation loss of each example (Ten
 """
 
 
-def nce_loss_v2(weights: Any, biases: Any, labels: Any, inputs: Any, num_sampled: int,
-                num_classes: int, num_true: int = 1, sampled_values: Any = None,
+def nce_loss_v2(weights: TensorLike, biases: Any, labels: TensorLike, inputs: TensorLike,
+                num_sampled: int, num_classes: int, num_true: int = 1, sampled_values: Any = None,
                 remove_accidental_hits: bool = False, name: str = "nce_loss") -> Any:
     return nce_loss(weights, biases, labels, inputs, num_sampled, num_classes,
                     num_true=num_true, sampled_values=sampled_values,
@@ -174,7 +175,7 @@ nce_loss_v2.__doc__ = """The noise-contrastive estimation loss of each example (
 """
 
 
-def sampled_softmax_loss(weights: Any, biases: Any, labels: Any, inputs: Any,
+def sampled_softmax_loss(weights: TensorLike, biases: Any, labels: TensorLike, inputs: TensorLike,
                          num_sampled: int, num_classes: int, num_true: int = 1,
                          sampled_values: Any = None, remove_accidental_hits: bool = True,
                          partition_strategy: str = "mod", name: str = "sampled_softmax_loss",
@@ -201,10 +202,10 @@ sampled_softmax_loss.__doc__ = """The sampled softmax loss of each example (Tens
 """
 
 
-def sampled_softmax_loss_v2(weights: Any, biases: Any, labels: Any, inputs: Any,
-                            num_sampled: int, num_classes: int, num_true: int = 1,
-                            sampled_values: Any = None, remove_accidental_hits: bool = True,
-                            seed: int | None = None,
+def sampled_softmax_loss_v2(weights: TensorLike, biases: Any, labels: TensorLike,
+                            inputs: TensorLike, num_sampled: int, num_classes: int,
+                            num_true: int = 1, sampled_values: Any = None,
+                            remove_accidental_hits: bool = True, seed: int | None = None,
                             name: str = "sampled_softmax_loss") -> Any:
     return sampled_softmax_loss(weights, biases, labels, inputs, num_sampled, num_classes,
                                 num_true=num_true, sampled_values=sampled_values,

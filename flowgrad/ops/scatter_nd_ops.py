@@ -21,6 +21,7 @@ from flowgrad.ops.array_op_util import _as_value, _static_int_list
 from flowgrad.ops.fill_ops import range as range_op
 from flowgrad.ops.fill_ops import zeros_like
 from flowgrad.ops.shape_ops import reshape, shape, stack, transpose
+from flowgrad.framework.type_hints import ShapeLike, TensorLike
 
 
 def _index_tuple(indices: np.ndarray, target_shape: tuple, op_type: str) -> tuple:
@@ -79,7 +80,8 @@ def _gather_nd_grad(op: Any, grad: Any) -> Any:
     return scatter_nd(indices, grad, shape(params, out_type=indices.dtype.base_dtype)), None
 
 
-def gather_nd(params: Any, indices: Any, name: str | None = None, batch_dims: int = 0) -> Any:
+def gather_nd(params: TensorLike, indices: TensorLike, name: str | None = None,
+              batch_dims: int = 0) -> Any:
     """Slices of ``params`` at the index rows of ``indices`` (shape [..., K])."""
     if batch_dims != 0:
         raise NotImplementedError("gather_nd: batch_dims > 0 is not supported by flowgrad")
@@ -118,7 +120,8 @@ def _scatter_nd_grad(op: Any, grad: Any) -> Any:
     return [None, gather_nd(grad, op.inputs[0]), None][:len(op.inputs)]
 
 
-def scatter_nd(indices: Any, updates: Any, shape: Any, name: str | None = None) -> Any:
+def scatter_nd(indices: TensorLike, updates: TensorLike, shape: ShapeLike | TensorLike,
+               name: str | None = None) -> Any:
     """A zero tensor of ``shape`` with ``updates`` added at the index rows of ``indices``
     (duplicates add up).
 
@@ -184,7 +187,7 @@ def _tensor_scatter(op_type: str, tensor: Any, indices: Any, updates: Any,
     return apply_op(op_type, [t, i, u], name=name)
 
 
-def tensor_scatter_nd_update(tensor: Any, indices: Any, updates: Any,
+def tensor_scatter_nd_update(tensor: TensorLike, indices: TensorLike, updates: TensorLike,
                              name: str | None = None) -> Any:
     """A copy of ``tensor`` with the slices at ``indices`` replaced by ``updates``.
 
@@ -198,7 +201,7 @@ def tensor_scatter_nd_update(tensor: Any, indices: Any, updates: Any,
     return _tensor_scatter("TensorScatterUpdate", tensor, indices, updates, name)
 
 
-def tensor_scatter_nd_add(tensor: Any, indices: Any, updates: Any,
+def tensor_scatter_nd_add(tensor: TensorLike, indices: TensorLike, updates: TensorLike,
                           name: str | None = None) -> Any:
     """A copy of ``tensor`` with ``updates`` added to the slices at ``indices``.
 
@@ -216,7 +219,7 @@ def tensor_scatter_nd_add(tensor: Any, indices: Any, updates: Any,
 # gather with batch_dims (a GatherNd over batch coordinates)
 
 
-def batch_gather(params: Any, indices: Any, axis: int, batch_dims: int,
+def batch_gather(params: TensorLike, indices: TensorLike, axis: int, batch_dims: int,
                  name: str | None = None) -> Any:
     """``tf.gather(params, indices, axis=axis, batch_dims=batch_dims)``: for each index of
     the first ``batch_dims`` dimensions (shared by params and indices), a gather along

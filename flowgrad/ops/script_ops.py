@@ -19,6 +19,7 @@ from flowgrad.framework.tensor import convert_to_tensor
 from flowgrad.framework.tensor_shape import TensorShape
 from flowgrad.nest import flatten
 from flowgrad.ops.array_ops import _as_value
+from flowgrad.framework.type_hints import DTypeLike
 
 _tokens = itertools.count()
 _TF_NAMES = {"float32": "float", "float64": "double", "string": "string"}
@@ -89,7 +90,7 @@ register_op("PyFunc", _py_func_kernel, _py_func_infer, stateful=True, **_PY_FUNC
 register_op("PyFuncStateless", _py_func_kernel, _py_func_infer, foldable=False, **_PY_FUNC)
 
 
-def py_func(func: Callable, inp: list, Tout: Any, stateful: bool = True,
+def py_func(func: Callable, inp: list, Tout: DTypeLike, stateful: bool = True,
             name: str | None = None) -> Any:
     """Runs ``func`` on the NumPy values of ``inp`` as an op (PyFunc / PyFuncStateless).
 
@@ -122,8 +123,9 @@ def py_func(func: Callable, inp: list, Tout: Any, stateful: bool = True,
     return outs if is_list else outs[0]
 
 
-def numpy_function(func: Callable | None = None, inp: list | None = None, Tout: Any = None,
-                   stateful: bool = True, name: str | None = None) -> Any:
+def numpy_function(func: Callable | None = None, inp: list | None = None,
+                   Tout: DTypeLike | None = None, stateful: bool = True,
+                   name: str | None = None) -> Any:
     """Runs ``func`` on the NumPy values of ``inp`` as an op (same semantics as py_func).
 
     Without ``func`` (``@tf.numpy_function(Tout=...)``) it is a decorator: the decorated
@@ -170,8 +172,8 @@ def _eagerly(func: Callable, tout: Any) -> Callable:
     return call
 
 
-def py_function(func: Callable | None = None, inp: list | None = None, Tout: Any = None,
-                name: str | None = None) -> Any:
+def py_function(func: Callable | None = None, inp: list | None = None,
+                Tout: DTypeLike | None = None, name: str | None = None) -> Any:
     """Runs the Python function ``func`` on tensors (TensorFlow 2's ``tf.py_function``).
 
     Eagerly, ``func`` runs at once on ``inp`` (so a GradientTape sees its ops and

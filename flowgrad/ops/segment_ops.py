@@ -26,6 +26,7 @@ from flowgrad.ops.fill_ops import fill
 from flowgrad.ops.shape_ops import rank
 from flowgrad.ops.math_ops import (cast, div_no_nan, equal, greater, logical_and, maximum,
                                    sqrt, where)
+from flowgrad.framework.type_hints import TensorLike
 
 
 def _segment_rows(data: TensorShape, ids: TensorShape, n: Any) -> TensorShape:
@@ -81,7 +82,7 @@ def _segment_sum_grad(op: Any, grad: Any) -> Any:
     return gather(grad, op.inputs[1]), None
 
 
-def segment_sum(data: Any, segment_ids: Any, name: str | None = None) -> Any:
+def segment_sum(data: TensorLike, segment_ids: TensorLike, name: str | None = None) -> Any:
     """Sums of rows of ``data`` by sorted segment ids (output has ids[-1] + 1 rows).
 
     Args:
@@ -93,7 +94,7 @@ def segment_sum(data: Any, segment_ids: Any, name: str | None = None) -> Any:
     return apply_op("SegmentSum", [convert_to_tensor(_as_value(data)), ids], name=name)
 
 
-def segment_mean(data: Any, segment_ids: Any, name: str | None = None) -> Any:
+def segment_mean(data: TensorLike, segment_ids: TensorLike, name: str | None = None) -> Any:
     """Means of rows of ``data`` by sorted segment ids (0 for an empty segment).
 
     Args:
@@ -120,7 +121,7 @@ def _sorted_extreme(op: Any, data: Any, segment_ids: Any, name: str | None,
         return where(greater(counts, 0), m, zeros_like(m), name=scope)
 
 
-def segment_max(data: Any, segment_ids: Any, name: str | None = None) -> Any:
+def segment_max(data: TensorLike, segment_ids: TensorLike, name: str | None = None) -> Any:
     """Maxima of rows of ``data`` by sorted segment ids (0 for an empty segment).
 
     Args:
@@ -131,7 +132,7 @@ def segment_max(data: Any, segment_ids: Any, name: str | None = None) -> Any:
     return _sorted_extreme(unsorted_segment_max, data, segment_ids, name, "SegmentMax")
 
 
-def segment_min(data: Any, segment_ids: Any, name: str | None = None) -> Any:
+def segment_min(data: TensorLike, segment_ids: TensorLike, name: str | None = None) -> Any:
     """Minima of rows of ``data`` by sorted segment ids (0 for an empty segment).
 
     Args:
@@ -214,7 +215,7 @@ def _unsorted_extreme(op_type: str, data: Any, segment_ids: Any, num_segments: A
                     name=name)
 
 
-def unsorted_segment_max(data: Any, segment_ids: Any, num_segments: Any,
+def unsorted_segment_max(data: TensorLike, segment_ids: TensorLike, num_segments: TensorLike,
                          name: str | None = None) -> Any:
     """Maxima of ``data`` by segment (the dtype's lowest value for an empty segment).
 
@@ -228,7 +229,7 @@ def unsorted_segment_max(data: Any, segment_ids: Any, num_segments: Any,
     return _unsorted_extreme("UnsortedSegmentMax", data, segment_ids, num_segments, name)
 
 
-def unsorted_segment_min(data: Any, segment_ids: Any, num_segments: Any,
+def unsorted_segment_min(data: TensorLike, segment_ids: TensorLike, num_segments: TensorLike,
                          name: str | None = None) -> Any:
     """Minima of ``data`` by segment (the dtype's highest value for an empty segment).
 
@@ -242,7 +243,7 @@ def unsorted_segment_min(data: Any, segment_ids: Any, num_segments: Any,
     return _unsorted_extreme("UnsortedSegmentMin", data, segment_ids, num_segments, name)
 
 
-def unsorted_segment_mean(data: Any, segment_ids: Any, num_segments: Any,
+def unsorted_segment_mean(data: TensorLike, segment_ids: TensorLike, num_segments: TensorLike,
                           name: str | None = None) -> Any:
     """Means of ``data`` by segment (0 for an empty segment).
 
@@ -260,7 +261,7 @@ def unsorted_segment_mean(data: Any, segment_ids: Any, num_segments: Any,
                           maximum(counts, 1.0), name=scope)
 
 
-def unsorted_segment_sqrt_n(data: Any, segment_ids: Any, num_segments: Any,
+def unsorted_segment_sqrt_n(data: TensorLike, segment_ids: TensorLike, num_segments: TensorLike,
                             name: str | None = None) -> Any:
     """Sums of ``data`` by segment divided by the square root of each segment's count
     (0 for an empty segment; rows with a negative id are dropped), as TensorFlow's.
@@ -343,7 +344,7 @@ def _unsorted_segment_prod_grad(op: Any, grad: Any) -> Any:
     return [dx, None, None][:len(op.inputs)]
 
 
-def segment_prod(data: Any, segment_ids: Any, name: str | None = None) -> Any:
+def segment_prod(data: TensorLike, segment_ids: TensorLike, name: str | None = None) -> Any:
     """Products of rows of ``data`` by sorted segment ids (1 for an empty segment).
 
     Args:
@@ -361,7 +362,7 @@ def segment_prod(data: Any, segment_ids: Any, name: str | None = None) -> Any:
     return apply_op("SegmentProd", [convert_to_tensor(_as_value(data)), ids], name=name)
 
 
-def unsorted_segment_prod(data: Any, segment_ids: Any, num_segments: Any,
+def unsorted_segment_prod(data: TensorLike, segment_ids: TensorLike, num_segments: TensorLike,
                           name: str | None = None) -> Any:
     """Products of ``data`` by segment (1 for an empty segment; negative ids are dropped).
 

@@ -18,6 +18,7 @@ from flowgrad.framework.registry import NotDifferentiable, register_op
 from flowgrad.framework.tensor import convert_to_tensor
 from flowgrad.framework.tensor_shape import TensorShape
 from flowgrad.ops.sparse_tensor import SparseTensor
+from flowgrad.framework.type_hints import TensorLike
 
 _OPERATIONS = ("a-b", "b-a", "intersection", "union")
 
@@ -141,7 +142,7 @@ def _set_operation(a: Any, b: Any, operation: str, validate_indices: bool) -> Sp
     return SparseTensor(*out)
 
 
-def set_intersection(a: Any, b: Any, validate_indices: bool = True) -> SparseTensor:
+def set_intersection(a: TensorLike, b: TensorLike, validate_indices: bool = True) -> SparseTensor:
     """The elements each row of ``a`` and ``b`` share.
 
     Args:
@@ -159,7 +160,7 @@ def set_intersection(a: Any, b: Any, validate_indices: bool = True) -> SparseTen
     return _set_operation(a, b, "intersection", validate_indices)
 
 
-def set_union(a: Any, b: Any, validate_indices: bool = True) -> SparseTensor:
+def set_union(a: TensorLike, b: TensorLike, validate_indices: bool = True) -> SparseTensor:
     """The elements of each row of ``a`` or ``b``.
 
     Args:
@@ -173,7 +174,7 @@ def set_union(a: Any, b: Any, validate_indices: bool = True) -> SparseTensor:
     return _set_operation(a, b, "union", validate_indices)
 
 
-def set_difference(a: Any, b: Any, aminusb: bool = True,
+def set_difference(a: TensorLike, b: TensorLike, aminusb: bool = True,
                    validate_indices: bool = True) -> SparseTensor:
     """The elements of each row of ``a`` not in ``b``.
 

@@ -20,13 +20,14 @@ from flowgrad.ops.array_op_util import (_as_value, _fmt, _int_tensor, _invalid, 
                                         _known_scalar, _static_int_list, _vector_length,
                                         _with_nones, linear_in_first_jvp, static_shape)
 from flowgrad.ops.fill_ops import linear_in_all_jvp, range, zeros_like
+from flowgrad.framework.type_hints import AxisLike, DTypeLike
 
 
 # --------------------------------------------------------------------------------------
 # Helpers used by gradient functions across op families
 
 
-def shape_of(x: Any) -> Any:
+def shape_of(x: TensorLike) -> Any:
     """``x``'s shape: a tuple when statically known, else a Shape tensor.
 
     Args:
@@ -104,7 +105,7 @@ register_op("Rank", lambda x: np.int32(np.ndim(x)),
             input_names=("input",), static_value=_static_rank, batching="shape")
 
 
-def shape(input: Any, name: str | None = None, out_type: Any = dtypes.int32) -> Any:
+def shape(input: TensorLike, name: str | None = None, out_type: DTypeLike = dtypes.int32) -> Any:
     """The shape of ``input`` as a 1-D integer tensor.
 
     Args:
@@ -120,7 +121,7 @@ def shape(input: Any, name: str | None = None, out_type: Any = dtypes.int32) -> 
                     name=name)
 
 
-def size(input: Any, name: str | None = None, out_type: Any = dtypes.int32) -> Any:
+def size(input: TensorLike, name: str | None = None, out_type: DTypeLike = dtypes.int32) -> Any:
     """The number of elements of ``input``.
 
     Args:
@@ -132,7 +133,7 @@ def size(input: Any, name: str | None = None, out_type: Any = dtypes.int32) -> A
                     name=name)
 
 
-def rank(input: Any, name: str | None = None) -> Any:
+def rank(input: TensorLike, name: str | None = None) -> Any:
     """The number of dimensions of ``input``.
 
     Args:
@@ -277,7 +278,7 @@ def _broadcast_to_grad(op: Any, grad: Any) -> Any:
 register_jvp("BroadcastTo", linear_in_first_jvp)
 
 
-def broadcast_to(input: Any, shape: Any, name: str | None = None) -> Any:
+def broadcast_to(input: TensorLike, shape: ShapeLike | TensorLike, name: str | None = None) -> Any:
     """``input`` broadcast to ``shape`` (NumPy rules).
 
     Args:
@@ -361,7 +362,8 @@ def _unpack_grad(op: Any, *grads: Any) -> Any:
     return stack(grads, axis=op.get_attr("axis"))
 
 
-def unstack(value: Any, num: int | None = None, axis: int = 0, name: str = "unstack") -> list:
+def unstack(value: TensorLike, num: int | None = None, axis: int = 0,
+            name: str = "unstack") -> list:
     """Splits ``value`` along ``axis`` into a list of tensors.
 
     Args:
@@ -425,7 +427,8 @@ def _expand_dims_grad(op: Any, grad: Any) -> Any:
 register_jvp("ExpandDims", linear_in_first_jvp)
 
 
-def expand_dims(input: Any, axis: Any = None, name: str | None = None, dim: Any = None) -> Any:
+def expand_dims(input: TensorLike, axis: AxisLike = None, name: str | None = None,
+                dim: AxisLike = None) -> Any:
     """``input`` with a new dimension of size 1 inserted at ``axis`` (TF1 alias: ``dim``).
 
     Args:
@@ -485,7 +488,7 @@ def _squeeze_grad(op: Any, grad: Any) -> Any:
 register_jvp("Squeeze", linear_in_first_jvp)
 
 
-def squeeze(input: Any, axis: Any = None, name: str | None = None,
+def squeeze(input: TensorLike, axis: AxisLike = None, name: str | None = None,
             squeeze_dims: Any = None) -> Any:
     """``input`` without its size-1 dimensions (only those in ``axis`` if given).
 
@@ -553,7 +556,8 @@ def _inverse_perm(op: Any) -> Any:
     return [int(p) for p in np.argsort(perm)]
 
 
-def transpose(a: Any, perm: Any = None, name: str = "transpose", conjugate: bool = False) -> Any:
+def transpose(a: TensorLike, perm: Any = None, name: str = "transpose",
+              conjugate: bool = False) -> Any:
     """``a`` with its dimensions permuted by ``perm`` (reversed by default).
 
     Args:
@@ -590,7 +594,7 @@ register_op("InvertPermutation", _invert_permutation_kernel, unary, grad=_NO_GRA
             input_names=("x",))
 
 
-def invert_permutation(x: Any, name: str | None = None) -> Any:
+def invert_permutation(x: TensorLike, name: str | None = None) -> Any:
     """The inverse permutation of the int vector ``x``: y[x[i]] = i.
 
     Args:
@@ -633,7 +637,7 @@ def _reverse_grad(op: Any, grad: Any) -> Any:
 register_jvp("ReverseV2", linear_in_first_jvp)
 
 
-def reverse(tensor: Any, axis: Any, name: str | None = None) -> Any:
+def reverse(tensor: TensorLike, axis: AxisLike, name: str | None = None) -> Any:
     """``tensor`` with the order of its elements reversed along each axis in ``axis``.
 
     Args:
@@ -655,7 +659,7 @@ reverse_v2 = reverse
 # TensorFlow 2 argument orders (the TF2 face imports these under the plain names)
 
 
-def transpose_v2(a: Any, perm: Any = None, conjugate: bool = False,
+def transpose_v2(a: TensorLike, perm: Any = None, conjugate: bool = False,
                  name: str = "transpose") -> Any:
     """``transpose`` with TensorFlow 2's argument order (conjugate before name).
 

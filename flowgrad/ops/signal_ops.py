@@ -17,6 +17,7 @@ from flowgrad.ops.array_ops import (_as_value, concat, gather, pad, reshape, sha
                                     unsorted_segment_sum)
 from flowgrad.ops.bessel_ops import _kernel as _bessel_kernel
 from flowgrad.ops.fft_ops import irfft, rfft
+from flowgrad.framework.type_hints import DTypeLike, TensorLike
 
 
 def _static_int(value: Any, what: str) -> int:
@@ -27,7 +28,7 @@ def _static_int(value: Any, what: str) -> int:
     return int(np.ravel(v)[0])
 
 
-def frame(signal: Any, frame_length: Any, frame_step: Any, pad_end: bool = False,
+def frame(signal: Any, frame_length: TensorLike, frame_step: TensorLike, pad_end: bool = False,
           pad_value: Any = 0, axis: int = -1, name: str | None = None) -> Any:
     """Overlapping frames of ``frame_length`` samples every ``frame_step`` along ``axis``.
 
@@ -64,7 +65,7 @@ def frame(signal: Any, frame_length: Any, frame_step: Any, pad_end: bool = False
         return gather(x, idx, axis=ax, name=scope)
 
 
-def overlap_and_add(signal: Any, frame_step: Any, name: str | None = None) -> Any:
+def overlap_and_add(signal: Any, frame_step: TensorLike, name: str | None = None) -> Any:
     """Sums frames ``[..., frames, frame_length]`` placed ``frame_step`` apart.
 
     Args:
@@ -103,7 +104,7 @@ def _raised_cosine(window_length: Any, periodic: bool, dtype: Any, a: float, b: 
         return convert_to_tensor(w.astype(dt.np), name=scope)
 
 
-def hann_window(window_length: Any, periodic: bool = True, dtype: Any = dtypes.float32,
+def hann_window(window_length: Any, periodic: bool = True, dtype: DTypeLike = dtypes.float32,
                 name: str | None = None) -> Any:
     """The Hann window ``0.5 - 0.5 cos(2 pi k / N)``.
 
@@ -119,7 +120,7 @@ def hann_window(window_length: Any, periodic: bool = True, dtype: Any = dtypes.f
     return _raised_cosine(window_length, periodic, dtype, 0.5, 0.5, name, "hann_window")
 
 
-def hamming_window(window_length: Any, periodic: bool = True, dtype: Any = dtypes.float32,
+def hamming_window(window_length: Any, periodic: bool = True, dtype: DTypeLike = dtypes.float32,
                    name: str | None = None) -> Any:
     """The Hamming window ``0.54 - 0.46 cos(2 pi k / N)``; see :func:`hann_window`.
 
@@ -132,7 +133,7 @@ def hamming_window(window_length: Any, periodic: bool = True, dtype: Any = dtype
     return _raised_cosine(window_length, periodic, dtype, 0.54, 0.46, name, "hamming_window")
 
 
-def kaiser_window(window_length: Any, beta: float = 12.0, dtype: Any = dtypes.float32,
+def kaiser_window(window_length: Any, beta: float = 12.0, dtype: DTypeLike = dtypes.float32,
                   name: str | None = None) -> Any:
     """The Kaiser window ``I0(beta sqrt(1 - (2k / (N - 1) - 1)^2)) / I0(beta)``.
 
@@ -162,8 +163,9 @@ def _default_fft_length(frame_length: int) -> int:
     return 1 << max(0, (frame_length - 1).bit_length())
 
 
-def stft(signals: Any, frame_length: Any, frame_step: Any, fft_length: Any = None,
-         window_fn: Any = hann_window, pad_end: bool = False, name: str | None = None) -> Any:
+def stft(signals: TensorLike, frame_length: TensorLike, frame_step: TensorLike,
+         fft_length: TensorLike | None = None, window_fn: Any = hann_window, pad_end: bool = False,
+         name: str | None = None) -> Any:
     """The short-time Fourier transform: ``rfft`` of windowed frames.
 
     Args:
@@ -189,7 +191,7 @@ def stft(signals: Any, frame_length: Any, frame_step: Any, fft_length: Any = Non
         return rfft(framed, [n], name=scope)
 
 
-def inverse_stft_window_fn(frame_step: Any, forward_window_fn: Any = hann_window,
+def inverse_stft_window_fn(frame_step: TensorLike, forward_window_fn: Any = hann_window,
                            name: str | None = None) -> Any:
     """A window function that makes :func:`inverse_stft` invert :func:`stft` made with
     ``forward_window_fn`` and ``frame_step``.
@@ -217,8 +219,9 @@ def inverse_stft_window_fn(frame_step: Any, forward_window_fn: Any = hann_window
     return window
 
 
-def inverse_stft(stfts: Any, frame_length: Any, frame_step: Any, fft_length: Any = None,
-                 window_fn: Any = hann_window, name: str | None = None) -> Any:
+def inverse_stft(stfts: Any, frame_length: TensorLike, frame_step: TensorLike,
+                 fft_length: TensorLike | None = None, window_fn: Any = hann_window,
+                 name: str | None = None) -> Any:
     """The inverse of :func:`stft` (with ``inverse_stft_window_fn``'s window): ``irfft`` of
     each frame, windowed, overlapped and added.
 

@@ -19,6 +19,8 @@ from flowgrad.ops.array_op_util import (_UNKNOWN, _as_value, _fmt, _int_tensor, 
                                         _with_nones, linear_in_first_jvp, static_shape)
 from flowgrad.ops.fill_ops import ones_like
 from flowgrad.ops.shape_ops import reshape, shape, shape_of, stack
+from collections.abc import Sequence
+from flowgrad.framework.type_hints import TensorLike
 
 
 # --------------------------------------------------------------------------------------
@@ -95,7 +97,7 @@ def _slice_grad(op: Any, grad: Any) -> Any:
 register_jvp("Slice", linear_in_first_jvp)
 
 
-def slice(input_: Any, begin: Any, size: Any, name: str | None = None) -> Any:  # noqa: A001
+def slice(input_: TensorLike, begin: TensorLike, size: TensorLike, name: str | None = None) -> Any:  # noqa: A001
     """The block of ``input_`` starting at ``begin`` of extent ``size`` (-1: to the end).
 
     Args:
@@ -230,7 +232,7 @@ def _mirror_pad_grad_grad(op: Any, grad: Any) -> Any:
     return _with_nones(pad(grad, op.inputs[1] if p is None else p, op.get_attr("mode")), op)
 
 
-def pad(tensor: Any, paddings: Any, mode: str = "CONSTANT", name: str | None = None,
+def pad(tensor: TensorLike, paddings: TensorLike, mode: str = "CONSTANT", name: str | None = None,
         constant_values: Any = 0) -> Any:
     """``tensor`` padded by ``paddings`` ([rank, 2]: before and after each dimension).
 
@@ -425,7 +427,8 @@ def _ss_grad_grad(op: Any, grad: Any) -> Any:
     return [None] * (len(op.inputs) - 1) + [strided_slice(grad, begin, end, strides, **attrs)]
 
 
-def strided_slice(input_: Any, begin: Any, end: Any, strides: Any = None, begin_mask: int = 0,
+def strided_slice(input_: TensorLike, begin: TensorLike, end: TensorLike,
+                  strides: int | Sequence[int] | None = None, begin_mask: int = 0,
                   end_mask: int = 0, ellipsis_mask: int = 0, new_axis_mask: int = 0,
                   shrink_axis_mask: int = 0, var: Any = None, name: str | None = None) -> Any:
     """``input_[begin:end:strides]`` per dimension, with TensorFlow's bit masks.
@@ -467,8 +470,8 @@ def strided_slice(input_: Any, begin: Any, end: Any, strides: Any = None, begin_
 # TensorFlow 2 argument orders (the TF2 face imports these under the plain names)
 
 
-def pad_v2(tensor: Any, paddings: Any, mode: str = "CONSTANT", constant_values: Any = 0,
-           name: str | None = None) -> Any:
+def pad_v2(tensor: TensorLike, paddings: TensorLike, mode: str = "CONSTANT",
+           constant_values: Any = 0, name: str | None = None) -> Any:
     """``pad`` with TensorFlow 2's argument order (constant_values before name).
 
     Args:

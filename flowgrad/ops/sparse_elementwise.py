@@ -13,6 +13,7 @@ from flowgrad.framework import errors
 from flowgrad.framework.tensor import EagerTensor, convert_to_tensor
 from flowgrad.ops import math_ops
 from flowgrad.ops.sparse_tensor import SparseTensor, to_dense
+from flowgrad.framework.type_hints import TensorLike
 
 
 def _arrays(sp: SparseTensor, what: str) -> tuple:
@@ -43,7 +44,7 @@ def _union(a: SparseTensor, b: SparseTensor, fn: Callable, what: str) -> SparseT
     return SparseTensor(indices, values.astype(av.dtype), np.asarray(shape, np.int64))
 
 
-def add(a: Any, b: Any, threshold: Any = 0) -> Any:
+def add(a: TensorLike, b: TensorLike, threshold: Any = 0) -> Any:
     """``a + b`` where at least one is a SparseTensor.
 
     Args:

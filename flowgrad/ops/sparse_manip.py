@@ -19,6 +19,7 @@ from flowgrad.ops.indexing_ops import boolean_mask
 from flowgrad.ops.reduction_ops import cumprod, reduce_prod
 from flowgrad.ops.sum_ops import reduce_sum
 from flowgrad.ops.sparse_tensor import SparseTensor
+from flowgrad.framework.type_hints import ShapeLike, TensorLike
 
 
 def _check(sp_input: Any) -> None:
@@ -79,7 +80,8 @@ def retain(sp_input: SparseTensor, to_retain: Any) -> SparseTensor:
                         boolean_mask(sp_input.values, keep), sp_input.dense_shape)
 
 
-def reshape(sp_input: SparseTensor, shape: Any, name: str | None = None) -> SparseTensor:
+def reshape(sp_input: SparseTensor, shape: ShapeLike | TensorLike,
+            name: str | None = None) -> SparseTensor:
     """``sp_input`` with the dense shape ``shape`` (the same entries in row-major order), as
     ``tf.sparse.reshape``.
 

@@ -17,6 +17,7 @@ from flowgrad.ops.indexing_ops import gather
 from flowgrad.ops.shape_ops import transpose
 from flowgrad.ops.sparse_tensor import SparseTensor
 from flowgrad.ops.sum_ops import reduce_sum
+from flowgrad.framework.type_hints import TensorLike
 
 
 def _kernel(a_indices: Any, a_values: Any, a_shape: Any, b: Any, *, adjoint_a: bool,
@@ -71,7 +72,7 @@ def _grad(op: Any, grad: Any) -> list:
     return [None, reduce_sum(parts_a * parts_b, axis=1), None, b_grad]
 
 
-def sparse_dense_matmul(sp_a: Any, b: Any, adjoint_a: bool = False, adjoint_b: bool = False,
+def sparse_dense_matmul(sp_a: Any, b: TensorLike, adjoint_a: bool = False, adjoint_b: bool = False,
                         name: str | None = None) -> Any:
     """``op(sp_a) @ op(b)`` for a rank-2 SparseTensor ``sp_a`` and a dense matrix ``b``
     (``op`` the adjoint where asked).

@@ -18,6 +18,7 @@ from flowgrad.framework import dtypes
 from flowgrad.ops.array_ops import reshape
 from flowgrad.ops.scatter_nd_ops import gather_nd
 from flowgrad.ops.sparse_tensor import SparseTensor
+from flowgrad.framework.type_hints import AxisLike
 
 
 def _axes(axes: Any, rank: int) -> tuple:
@@ -89,7 +90,7 @@ def _reduce(op_type: str, what: str, sp_input: Any, axis: Any, keepdims: Any,
                     {"keep_dims": bool(keepdims)}, name=name or op_type)
 
 
-def reduce_sum(sp_input: SparseTensor, axis: Any = None, keepdims: bool | None = None,
+def reduce_sum(sp_input: SparseTensor, axis: AxisLike = None, keepdims: bool | None = None,
                output_is_sparse: bool = False, name: str | None = None) -> Any:
     """The sum of ``sp_input``'s elements over ``axis`` (all when None), a dense tensor.
 
@@ -137,7 +138,7 @@ register_op("SparseReduceMax", _max_kernel, _infer,
 NotDifferentiable("SparseReduceMax")
 
 
-def reduce_max(sp_input: SparseTensor, axis: Any = None, keepdims: bool | None = None,
+def reduce_max(sp_input: SparseTensor, axis: AxisLike = None, keepdims: bool | None = None,
                output_is_sparse: bool = False, name: str | None = None) -> Any:
     """The maximum of ``sp_input``'s values over ``axis`` (all when None), a dense tensor:
     the values not present take no part, and a slice without values gives 0.

@@ -20,6 +20,7 @@ from flowgrad.ops.indexing_ops import gather
 from flowgrad.ops.scatter_nd_ops import scatter_nd
 from flowgrad.ops.shape_ops import shape as shape_of
 from flowgrad.ops.sparse_tensor import SparseTensor
+from flowgrad.framework.type_hints import TensorLike
 
 
 def _kernel(indices: Any, values: Any, shape: Any, start: Any, size: Any) -> tuple:
@@ -51,7 +52,7 @@ def _grad(op: Any, unused_indices_grad: Any, values_grad: Any, unused_shape_grad
             None, None, None]
 
 
-def sparse_slice(sp_input: SparseTensor, start: Any, size: Any,
+def sparse_slice(sp_input: SparseTensor, start: Any, size: TensorLike,
                  name: str | None = None) -> SparseTensor:
     """The part of ``sp_input`` in the box ``[start, start + size)``, re-indexed from
     ``start``; its dense shape is clipped to ``sp_input``'s.

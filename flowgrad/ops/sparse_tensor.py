@@ -22,6 +22,7 @@ from flowgrad.ops.scatter_nd_ops import gather_nd
 from flowgrad.ops.shape_ops import broadcast_to
 from flowgrad.ops.shape_ops import shape as shape_of
 from flowgrad.ops.sum_ops import reduce_sum
+from flowgrad.framework.type_hints import DTypeLike, ShapeLike, TensorLike
 
 
 SparseTensorValue = collections.namedtuple("SparseTensorValue",
@@ -45,7 +46,7 @@ class SparseTensor:
         dense_shape: int64 [rank].
     """
 
-    def __init__(self, indices: Any, values: Any, dense_shape: Any):
+    def __init__(self, indices: TensorLike, values: TensorLike, dense_shape: Any):
         self._indices = convert_to_tensor(indices, dtypes.int64) if not _is_tensor(indices) \
             else indices
         self._values = convert_to_tensor(values) if not _is_tensor(values) else values
@@ -83,7 +84,7 @@ class SparseTensor:
             known = unknown_shape() if n is None or n[0] is None else TensorShape([None] * n[0])
         return known if self._shape_set is None else known.merge_with(self._shape_set)
 
-    def set_shape(self, shape: Any) -> None:
+    def set_shape(self, shape: ShapeLike | TensorLike) -> None:
         """Merges ``shape`` into the static dense shape (TensorFlow's
         ``SparseTensor.set_shape``: in eager mode a shape assertion).
 
@@ -123,7 +124,7 @@ class SparseTensor:
             self._indices, self._values, self._dense_shape)
 
     @staticmethod
-    def from_value(value: Any) -> SparseTensor:
+    def from_value(value: TensorLike) -> SparseTensor:
         return value
 
 
@@ -187,8 +188,8 @@ register_op("SparseToDense", _sparse_to_dense_kernel, _sparse_to_dense_rule,
             input_names=("sparse_indices", "output_shape", "sparse_values", "default_value"))
 
 
-def to_dense(sp_input: SparseTensor, default_value: Any = None, validate_indices: bool = True,
-             name: str | None = None) -> Any:
+def to_dense(sp_input: SparseTensor, default_value: TensorLike | None = None,
+             validate_indices: bool = True, name: str | None = None) -> Any:
     """The dense tensor of ``sp_input`` (``default_value``, zero or b"", elsewhere).
 
     Args:
@@ -210,7 +211,7 @@ def to_dense(sp_input: SparseTensor, default_value: Any = None, validate_indices
                     {"validate_indices": bool(validate_indices)}, name=name or "SparseToDense")
 
 
-def from_dense(tensor: Any, name: str | None = None) -> SparseTensor:
+def from_dense(tensor: TensorLike, name: str | None = None) -> SparseTensor:
     """The SparseTensor of the non-zero (non-empty) elements of ``tensor``.
 
     Args:
@@ -225,8 +226,8 @@ def from_dense(tensor: Any, name: str | None = None) -> SparseTensor:
 
 
 
-def sparse_to_dense(sparse_indices: Any, output_shape: Any, sparse_values: Any,
-                    default_value: Any = 0, validate_indices: bool = True,
+def sparse_to_dense(sparse_indices: Any, output_shape: ShapeLike | TensorLike, sparse_values: Any,
+                    default_value: TensorLike = 0, validate_indices: bool = True,
                     name: str | None = None) -> Any:
     """TF1's ``tf.sparse_to_dense``: ``sparse_values`` (or one value for all) at
     ``sparse_indices`` of a tensor of ``output_shape``, ``default_value`` elsewhere.
@@ -248,7 +249,8 @@ def sparse_to_dense(sparse_indices: Any, output_shape: Any, sparse_values: Any,
                     {"validate_indices": bool(validate_indices)}, name=name or "SparseToDense")
 
 
-def sparse_placeholder(dtype: Any, shape: Any = None, name: str | None = None) -> SparseTensor:
+def sparse_placeholder(dtype: DTypeLike, shape: ShapeLike | TensorLike | None = None,
+                       name: str | None = None) -> SparseTensor:
     """TF1's ``tf.compat.v1.sparse_placeholder``: a SparseTensor of three placeholders, fed
     with a ``SparseTensorValue`` (or an (indices, values, dense_shape) tuple).
 

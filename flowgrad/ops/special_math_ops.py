@@ -22,6 +22,7 @@ from flowgrad.framework.tensor_shape import broadcast_shapes
 from flowgrad.ops.array_ops import _as_value, ones_like, zeros_like
 from flowgrad.ops.math_ops import (_FLOATING, _unary, add, exp, multiply, negative, reduce_sum,
                                    square, subtract, sum_to)
+from flowgrad.framework.type_hints import TensorLike
 
 _TWO_OVER_SQRT_PI = 2.0 / math.sqrt(math.pi)
 _erf_ufunc = np.frompyfunc(math.erf, 1, 1)
@@ -50,7 +51,7 @@ def _erfc_grad(op: Any, grad: Any) -> Any:
     return multiply(grad, negative(_gaussian_density(op.inputs[0])))
 
 
-def erf(x: Any, name: str | None = None) -> Any:
+def erf(x: TensorLike, name: str | None = None) -> Any:
     """The Gauss error function, elementwise.
 
     Args:
@@ -60,7 +61,7 @@ def erf(x: Any, name: str | None = None) -> Any:
     return _unary("Erf", x, name, _FLOATING)
 
 
-def erfc(x: Any, name: str | None = None) -> Any:
+def erfc(x: TensorLike, name: str | None = None) -> Any:
     """1 - erf(x), elementwise (accurate where erf(x) is close to 1).
 
     Args:
@@ -191,7 +192,7 @@ def _polygamma_grad(op: Any, grad: Any) -> Any:
     return None, sum_to(multiply(grad, polygamma(add(a, 1.0), x)), x)
 
 
-def lgamma(x: Any, name: str | None = None) -> Any:
+def lgamma(x: TensorLike, name: str | None = None) -> Any:
     """log|Gamma(x)| elementwise (inf at the poles 0, -1, -2, ...).
 
     Args:
@@ -201,7 +202,7 @@ def lgamma(x: Any, name: str | None = None) -> Any:
     return _unary("Lgamma", x, name, _FLOATING)
 
 
-def digamma(x: Any, name: str | None = None) -> Any:
+def digamma(x: TensorLike, name: str | None = None) -> Any:
     """psi(x) = d/dx lgamma(x) elementwise.
 
     Args:
@@ -211,7 +212,7 @@ def digamma(x: Any, name: str | None = None) -> Any:
     return _unary("Digamma", x, name, "f")
 
 
-def polygamma(a: Any, x: Any, name: str | None = None) -> Any:
+def polygamma(a: TensorLike, x: TensorLike, name: str | None = None) -> Any:
     """The a-th derivative of digamma at x (``a`` a non-negative integer-valued float).
 
     Args:
@@ -274,7 +275,7 @@ def _ndtri_grad(op: Any, grad: Any) -> Any:
     return multiply(grad, multiply(exp(multiply(square(y), 0.5)), math.sqrt(2.0 * math.pi)))
 
 
-def ndtri(x: Any, name: str | None = None) -> Any:
+def ndtri(x: TensorLike, name: str | None = None) -> Any:
     """The inverse of the standard normal CDF, elementwise (-inf at 0, inf at 1).
 
     Args:
@@ -284,7 +285,7 @@ def ndtri(x: Any, name: str | None = None) -> Any:
     return _unary("Ndtri", x, name, _FLOATING)
 
 
-def erfinv(x: Any, name: str | None = None) -> Any:
+def erfinv(x: TensorLike, name: str | None = None) -> Any:
     """The inverse of erf, elementwise: ndtri((x + 1) / 2) / sqrt(2).
 
     Args:
@@ -295,7 +296,7 @@ def erfinv(x: Any, name: str | None = None) -> Any:
         return multiply(ndtri(multiply(add(x, 1.0), 0.5)), 1.0 / math.sqrt(2.0), name=scope)
 
 
-def erfcinv(x: Any, name: str | None = None) -> Any:
+def erfcinv(x: TensorLike, name: str | None = None) -> Any:
     """The inverse of erfc, elementwise: -ndtri(x / 2) / sqrt(2).
 
     Args:
@@ -310,7 +311,7 @@ def erfcinv(x: Any, name: str | None = None) -> Any:
         return multiply(negative(ndtri(multiply(x, 0.5))), math.sqrt(0.5), name=scope)
 
 
-def lbeta(x: Any, name: str | None = None) -> Any:
+def lbeta(x: TensorLike, name: str | None = None) -> Any:
     """log|Beta(x)| over the last axis: sum(lgamma(x), -1) - lgamma(sum(x, -1)).
 
     Args:
@@ -326,7 +327,7 @@ def lbeta(x: Any, name: str | None = None) -> Any:
         return subtract(log_prod_gamma, lgamma(reduce_sum(x, axis=[-1])), name=scope)
 
 
-def polyval(coeffs: list, x: Any, name: str | None = None) -> Any:
+def polyval(coeffs: list, x: TensorLike, name: str | None = None) -> Any:
     """The polynomial ``coeffs[0] * x**(n-1) + ... + coeffs[n-1]`` at ``x`` (Horner's rule).
 
     Args:

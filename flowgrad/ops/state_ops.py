@@ -29,6 +29,8 @@ from flowgrad.ops.array_ops import identity
 from flowgrad.ops.control_flow_ops import group
 from flowgrad.ops.variable_enums import VariableAggregation, VariableSynchronization
 from flowgrad.ops.variable_scatter_ops import ScatterMethods, eager_scatter, graph_scatter
+from collections.abc import Sequence
+from flowgrad.framework.type_hints import DTypeLike, ShapeLike, TensorLike
 
 # --------------------------------------------------------------------------------------
 # Ops
@@ -114,8 +116,8 @@ def _graph_update(op_type: str, ref: Any, value: Any, name: str | None,
     return apply_op(op_type, [ref, value], attrs, name=name, dtype=ref.dtype.base_dtype)
 
 
-def assign(ref: Any, value: Any, validate_shape: bool = True, use_locking: Any = None,
-           name: str | None = None) -> Any:
+def assign(ref: TensorLike, value: TensorLike, validate_shape: bool = True,
+           use_locking: bool | None = None, name: str | None = None) -> Any:
     """Writes ``value`` into the variable ``ref``; returns the new value.
 
     With ``validate_shape`` (the default) the value must have the variable's shape, also
@@ -135,7 +137,8 @@ def assign(ref: Any, value: Any, validate_shape: bool = True, use_locking: Any =
     return _graph_update("Assign", ref, value, name, validate_shape)
 
 
-def assign_add(ref: Any, value: Any, use_locking: Any = None, name: str | None = None) -> Any:
+def assign_add(ref: TensorLike, value: TensorLike, use_locking: bool | None = None,
+               name: str | None = None) -> Any:
     """Adds ``value`` to the variable ``ref``; returns the new value.
 
     Args:
@@ -147,7 +150,8 @@ def assign_add(ref: Any, value: Any, use_locking: Any = None, name: str | None =
     return ref.assign_add(value, use_locking=use_locking, name=name)
 
 
-def assign_sub(ref: Any, value: Any, use_locking: Any = None, name: str | None = None) -> Any:
+def assign_sub(ref: TensorLike, value: TensorLike, use_locking: bool | None = None,
+               name: str | None = None) -> Any:
     """Subtracts ``value`` from the variable ``ref``; returns the new value.
 
     Args:
@@ -274,9 +278,10 @@ class RefVariable(Variable):
     def __init__(self, initial_value: Any = None, trainable: bool | None = None,
                  collections: list | None = None, validate_shape: bool = True,
                  caching_device: Any = None, name: str | None = None, variable_def: Any = None,
-                 dtype: Any = None, expected_shape: Any = None, import_scope: Any = None,
-                 constraint: Any = None, use_resource: Any = None, synchronization: Any = None,
-                 aggregation: Any = None, shape: Any = None):
+                 dtype: DTypeLike | None = None, expected_shape: Any = None,
+                 import_scope: Any = None, constraint: Callable | None = None,
+                 use_resource: Any = None, synchronization: Any = None, aggregation: Any = None,
+                 shape: ShapeLike | TensorLike | None = None):
         if variable_def is not None:
             self._init_from_proto(variable_def, import_scope)
             return
@@ -372,7 +377,7 @@ class RefVariable(Variable):
     def initialized_value(self) -> Any:
         return self._initial_value
 
-    def set_shape(self, shape: Any) -> None:
+    def set_shape(self, shape: ShapeLike | TensorLike) -> None:
         self._variable.set_shape(shape)
         self._snapshot.set_shape(shape)
 
@@ -400,22 +405,22 @@ class RefVariable(Variable):
         """The variable's current value in the default (or given) session."""
         return session_for(session, self._variable).run(self._variable)
 
-    def load(self, value: Any, session: Any = None) -> None:
+    def load(self, value: TensorLike, session: Any = None) -> None:
         """Writes ``value`` into the variable in the default (or given) session."""
         session_for(session, self._variable)._load_variable(self, value)
 
     # -- writing ----------------------------------------------------------------------
-    def assign(self, value: Any, use_locking: Any = None, name: str | None = None,
+    def assign(self, value: TensorLike, use_locking: bool | None = None, name: str | None = None,
                read_value: bool = True) -> Any:
         """An op writing ``value`` into the variable; evaluates to the new value."""
         return _graph_update("Assign", self._variable, value, name)
 
-    def assign_add(self, delta: Any, use_locking: Any = None, name: str | None = None,
-                   read_value: bool = True) -> Any:
+    def assign_add(self, delta: TensorLike, use_locking: bool | None = None,
+                   name: str | None = None, read_value: bool = True) -> Any:
         return _graph_update("AssignAdd", self._variable, delta, name)
 
-    def assign_sub(self, delta: Any, use_locking: Any = None, name: str | None = None,
-                   read_value: bool = True) -> Any:
+    def assign_sub(self, delta: TensorLike, use_locking: bool | None = None,
+                   name: str | None = None, read_value: bool = True) -> Any:
         return _graph_update("AssignSub", self._variable, delta, name)
 
     def __repr__(self) -> str:
@@ -436,11 +441,12 @@ class EagerVariable(Variable):
     __array_priority__ = 100    # NumPy defers ``ndarray * variable`` to the variable
 
     def __init__(self, initial_value: Any = None, trainable: bool | None = None,
-                 validate_shape: bool = True, caching_device: Any = None,
-                 name: str | None = None, variable_def: Any = None, dtype: Any = None,
-                 import_scope: Any = None, constraint: Any = None, synchronization: Any = None,
-                 aggregation: Any = None, shape: Any = None, collections: Any = None,
-                 use_resource: Any = None, expected_shape: Any = None):
+                 validate_shape: bool = True, caching_device: Any = None, name: str | None = None,
+                 variable_def: Any = None, dtype: DTypeLike | None = None, import_scope: Any = None,
+                 constraint: Callable | None = None, synchronization: Any = None,
+                 aggregation: Any = None, shape: ShapeLike | TensorLike | None = None,
+                 collections: Sequence[str] | None = None, use_resource: Any = None,
+                 expected_shape: Any = None):
         if initial_value is None:
             raise ValueError("initial_value must be specified.")
         if not executing_eagerly():     # created while tf.function traces: lift it out
@@ -574,18 +580,18 @@ class EagerVariable(Variable):
             return self if read_value else None
         return _func_graph(self).write_variable(self, op_type, value, name)
 
-    def assign(self, value: Any, use_locking: Any = None, name: str | None = None,
+    def assign(self, value: TensorLike, use_locking: bool | None = None, name: str | None = None,
                read_value: bool = True) -> Any:
         """Writes ``value`` into the variable."""
         return self._update("Assign", value, name, read_value)
 
-    def assign_add(self, delta: Any, use_locking: Any = None, name: str | None = None,
-                   read_value: bool = True) -> Any:
+    def assign_add(self, delta: TensorLike, use_locking: bool | None = None,
+                   name: str | None = None, read_value: bool = True) -> Any:
         """Adds ``delta`` to the variable."""
         return self._update("AssignAdd", delta, name, read_value)
 
-    def assign_sub(self, delta: Any, use_locking: Any = None, name: str | None = None,
-                   read_value: bool = True) -> Any:
+    def assign_sub(self, delta: TensorLike, use_locking: bool | None = None,
+                   name: str | None = None, read_value: bool = True) -> Any:
         """Subtracts ``delta`` from the variable."""
         return self._update("AssignSub", delta, name, read_value)
 

@@ -28,6 +28,7 @@ from flowgrad.ops.cast_ops import cast
 from flowgrad.ops.manip_ops import bitcast
 from flowgrad.ops.reduction_ops import reduce_prod
 from flowgrad.ops.state_ops import Variable
+from flowgrad.framework.type_hints import DTypeLike, ShapeLike, TensorLike
 
 _MASK64 = (1 << 64) - 1
 _STATE_SIZE = 3     # Philox: two counter words and the key
@@ -97,7 +98,7 @@ class Generator(Trackable):
                                name="StateVar")
 
     @classmethod
-    def from_seed(cls, seed: Any, alg: Any = None) -> Generator:
+    def from_seed(cls, seed: int | None, alg: Any = None) -> Generator:
         """A generator whose stream is determined by ``seed`` (an int or int array)."""
         return cls(state=create_rng_state(seed, alg if alg is not None else 1), alg=alg)
 
@@ -138,7 +139,7 @@ class Generator(Trackable):
         """The key part of the state."""
         return self._state[2]
 
-    def reset_from_seed(self, seed: Any) -> None:
+    def reset_from_seed(self, seed: int | None) -> None:
         """Restarts the stream as :meth:`from_seed` would."""
         self._state.assign(create_rng_state(seed, self._alg))
 
@@ -151,7 +152,7 @@ class Generator(Trackable):
         self._state.assign(np.ravel(np.asarray(_as_value(counter), np.int64)).tolist()
                            + [int(np.asarray(_as_value(key), np.int64))])
 
-    def skip(self, delta: Any) -> Any:
+    def skip(self, delta: TensorLike) -> Any:
         """Advances the counter as ``delta`` draws would (by ``256 * delta``).
 
         Returns:
@@ -173,8 +174,9 @@ class Generator(Trackable):
         attrs = {} if extra else {"dtype": dtypes.as_dtype(dtype)}
         return apply_op(op_type, (s, key, counter, np.int32(self._alg)) + extra, attrs)
 
-    def normal(self, shape: Any, mean: Any = 0.0, stddev: Any = 1.0,
-               dtype: Any = dtypes.float32, name: str | None = None) -> Any:
+    def normal(self, shape: ShapeLike | TensorLike, mean: TensorLike = 0.0,
+               stddev: TensorLike = 1.0, dtype: DTypeLike = dtypes.float32,
+               name: str | None = None) -> Any:
         """Normal numbers; see ``tf.random.stateless_normal``."""
         with name_scope(name, "stateful_normal", [shape, mean, stddev]) as scope:
             mean = convert_to_tensor(_as_value(mean), dtype, name="mean")
@@ -182,8 +184,9 @@ class Generator(Trackable):
             rnd = self._draw("StatelessRandomNormalV2", shape, dtype)
             return add(multiply(rnd, stddev), mean, name=scope)
 
-    def truncated_normal(self, shape: Any, mean: Any = 0.0, stddev: Any = 1.0,
-                         dtype: Any = dtypes.float32, name: str | None = None) -> Any:
+    def truncated_normal(self, shape: ShapeLike | TensorLike, mean: TensorLike = 0.0,
+                         stddev: TensorLike = 1.0, dtype: DTypeLike = dtypes.float32,
+                         name: str | None = None) -> Any:
         """Normal numbers within two standard deviations; see
         ``tf.random.stateless_truncated_normal``."""
         with name_scope(name, "truncated_normal", [shape, mean, stddev]) as scope:
@@ -192,8 +195,9 @@ class Generator(Trackable):
             rnd = self._draw("StatelessTruncatedNormalV2", shape, dtype)
             return add(multiply(rnd, stddev), mean, name=scope)
 
-    def uniform(self, shape: Any, minval: Any = 0, maxval: Any = None,
-                dtype: Any = dtypes.float32, name: str | None = None) -> Any:
+    def uniform(self, shape: ShapeLike | TensorLike, minval: TensorLike = 0,
+                maxval: TensorLike | None = None, dtype: DTypeLike = dtypes.float32,
+                name: str | None = None) -> Any:
         """Uniform numbers in ``[minval, maxval)``; see ``tf.random.stateless_uniform``.
 
         Raises:
@@ -217,14 +221,14 @@ class Generator(Trackable):
             rnd = self._draw("StatelessRandomUniformV2", shape, dtype)
             return add(multiply(rnd, subtract(hi, lo)), lo, name=scope)
 
-    def uniform_full_int(self, shape: Any, dtype: Any = dtypes.uint64,
+    def uniform_full_int(self, shape: ShapeLike | TensorLike, dtype: DTypeLike = dtypes.uint64,
                          name: str | None = None) -> Any:
         """Integers over the whole range of ``dtype``."""
         with name_scope(name, "stateful_uniform_full_int", [shape]):
             return self._draw("StatelessRandomUniformFullIntV2", shape, dtype)
 
-    def binomial(self, shape: Any, counts: Any, probs: Any, dtype: Any = dtypes.int32,
-                 name: str | None = None) -> Any:
+    def binomial(self, shape: ShapeLike | TensorLike, counts: Any, probs: TensorLike,
+                 dtype: DTypeLike = dtypes.int32, name: str | None = None) -> Any:
         """Binomial samples; see ``tf.random.stateless_binomial`` (not TensorFlow's numbers:
         its sampler is not ported yet)."""
         key, counter = self._key_counter(_shape_tensor(shape))
@@ -270,7 +274,7 @@ def set_global_generator(generator: Generator) -> None:
     _GlobalGenerator.generator = generator
 
 
-def create_rng_state(seed: Any, alg: Any) -> np.ndarray:
+def create_rng_state(seed: int | None, alg: Any) -> np.ndarray:
     """The state ``Generator.from_seed(seed, alg)`` starts from: an int ``seed`` chopped into
     three 64-bit words (lowest first), an int vector front-padded with zeros to three.
 

@@ -32,6 +32,7 @@ from flowgrad.ops import random_distributions, random_rejection
 from flowgrad.ops.arithmetic_ops import add, multiply, realdiv
 from flowgrad.ops.math_ops import maximum, reduce_sum
 from flowgrad.ops.array_ops import _as_value, broadcast_to, reshape, stack
+from flowgrad.framework.type_hints import DTypeLike, ShapeLike, TensorLike
 
 def _key_counter(op_type: str, seed: Any) -> tuple[int, int]:
     """TensorFlow's (key, counter) of a shape-[2] seed (``GenerateKey``)."""
@@ -313,8 +314,9 @@ def _shape_and_seed(shape: Any, seed: Any) -> tuple:
     return s, sd
 
 
-def stateless_random_uniform(shape: Any, seed: Any, minval: Any = 0, maxval: Any = None,
-                             dtype: Any = dtypes.float32, name: str | None = None,
+def stateless_random_uniform(shape: ShapeLike | TensorLike, seed: int | None,
+                             minval: TensorLike = 0, maxval: TensorLike | None = None,
+                             dtype: DTypeLike = dtypes.float32, name: str | None = None,
                              alg: Any = "auto_select") -> Any:
     """Deterministic uniform numbers in ``[minval, maxval)`` for a given ``seed``.
 
@@ -357,9 +359,9 @@ def stateless_random_uniform(shape: Any, seed: Any, minval: Any = 0, maxval: Any
         return add(multiply(rnd, hi - lo), lo, name=scope)
 
 
-def stateless_random_normal(shape: Any, seed: Any, mean: Any = 0.0, stddev: Any = 1.0,
-                            dtype: Any = dtypes.float32, name: str | None = None,
-                            alg: Any = "auto_select") -> Any:
+def stateless_random_normal(shape: ShapeLike | TensorLike, seed: int | None, mean: TensorLike = 0.0,
+                            stddev: TensorLike = 1.0, dtype: DTypeLike = dtypes.float32,
+                            name: str | None = None, alg: Any = "auto_select") -> Any:
     """Deterministic normal numbers for a given ``seed``; see
     :func:`stateless_random_uniform` for ``shape``, ``seed``, ``name`` and ``alg``.
 
@@ -384,8 +386,9 @@ def stateless_random_normal(shape: Any, seed: Any, mean: Any = 0.0, stddev: Any 
                    convert_to_tensor(_as_value(mean), dt), name=scope)
 
 
-def stateless_truncated_normal(shape: Any, seed: Any, mean: Any = 0.0, stddev: Any = 1.0,
-                               dtype: Any = dtypes.float32, name: str | None = None,
+def stateless_truncated_normal(shape: ShapeLike | TensorLike, seed: int | None,
+                               mean: TensorLike = 0.0, stddev: TensorLike = 1.0,
+                               dtype: DTypeLike = dtypes.float32, name: str | None = None,
                                alg: Any = "auto_select") -> Any:
     """Like :func:`stateless_random_normal`, with values more than two standard deviations
     from the mean re-drawn.
@@ -408,7 +411,7 @@ def stateless_truncated_normal(shape: Any, seed: Any, mean: Any = 0.0, stddev: A
                    convert_to_tensor(_as_value(mean), dt), name=scope)
 
 
-def stateless_shuffle(value: Any, seed: Any, alg: Any = "auto_select",
+def stateless_shuffle(value: TensorLike, seed: int | None, alg: Any = "auto_select",
                       name: str | None = None) -> Any:
     """``value`` with its first dimension permuted, as a pure function of ``seed``
     (TensorFlow's ``StatelessShuffle``: the same permutation as ``tf.random.shuffle`` draws
@@ -431,7 +434,7 @@ def stateless_shuffle(value: Any, seed: Any, alg: Any = "auto_select",
                                              np.int32(3)))
 
 
-def split(seed: Any, num: int = 2, alg: Any = "auto_select") -> Any:
+def split(seed: int | None, num: int = 2, alg: Any = "auto_select") -> Any:
     """``num`` new stateless seeds from ``seed``: full-range integers of the seed's dtype.
 
     Args:
@@ -446,7 +449,7 @@ def split(seed: Any, num: int = 2, alg: Any = "auto_select") -> Any:
     return stateless_random_uniform([num, 2], seed, None, None, seed.dtype, alg=alg)
 
 
-def fold_in(seed: Any, data: Any, alg: Any = "auto_select") -> Any:
+def fold_in(seed: int | None, data: TensorLike, alg: Any = "auto_select") -> Any:
     """A new stateless seed that folds ``data`` (an integer) into ``seed``.
 
     Args:
@@ -462,8 +465,8 @@ def fold_in(seed: Any, data: Any, alg: Any = "auto_select") -> Any:
     return stack([seed1, data])
 
 
-def stateless_categorical(logits: Any, num_samples: Any, seed: Any, dtype: Any = dtypes.int64,
-                          name: str | None = None) -> Any:
+def stateless_categorical(logits: TensorLike, num_samples: TensorLike, seed: int | None,
+                          dtype: DTypeLike = dtypes.int64, name: str | None = None) -> Any:
     """Deterministic class samples from unnormalized log-probabilities.
 
     Args:
@@ -484,8 +487,8 @@ def stateless_categorical(logits: Any, num_samples: Any, seed: Any, dtype: Any =
                         {"output_dtype": dtypes.as_dtype(dtype)}, name=scope)
 
 
-def stateless_random_binomial(shape: Any, seed: Any, counts: Any, probs: Any,
-                              output_dtype: Any = dtypes.int32,
+def stateless_random_binomial(shape: ShapeLike | TensorLike, seed: int | None, counts: Any,
+                              probs: TensorLike, output_dtype: DTypeLike = dtypes.int32,
                               name: str | None = None) -> Any:
     """Deterministic binomial samples: successes in ``counts`` trials of probability ``probs``
     (both broadcast to ``shape``).
@@ -509,8 +512,9 @@ def stateless_random_binomial(shape: Any, seed: Any, counts: Any, probs: Any,
                         {"dtype": dtypes.as_dtype(output_dtype)}, name=scope)
 
 
-def stateless_random_gamma(shape: Any, seed: Any, alpha: Any, beta: Any = None,
-                           dtype: Any = dtypes.float32, name: str | None = None) -> Any:
+def stateless_random_gamma(shape: ShapeLike | TensorLike, seed: int | None, alpha: TensorLike,
+                           beta: TensorLike | None = None, dtype: DTypeLike = dtypes.float32,
+                           name: str | None = None) -> Any:
     """Deterministic gamma samples of concentration ``alpha`` and rate ``beta``.
 
     Args:
@@ -547,8 +551,8 @@ def stateless_random_gamma(shape: Any, seed: Any, alpha: Any, beta: Any = None,
         return maximum(np.finfo(dt.np).tiny.astype(dt.np), realdiv(sample, b), name=scope)
 
 
-def stateless_random_poisson(shape: Any, seed: Any, lam: Any, dtype: Any = dtypes.int32,
-                             name: str | None = None) -> Any:
+def stateless_random_poisson(shape: ShapeLike | TensorLike, seed: int | None, lam: Any,
+                             dtype: DTypeLike = dtypes.int32, name: str | None = None) -> Any:
     """Deterministic Poisson samples of rate ``lam`` (broadcast to ``shape``).
 
     Args:

@@ -22,6 +22,7 @@ from flowgrad.ops.fill_ops import range as range_
 from flowgrad.ops.ragged_tensor import RaggedTensor
 from flowgrad.ops.shape_ops import shape as shape_of
 from flowgrad.ops.sparse_tensor import SparseTensor
+from flowgrad.framework.type_hints import AxisLike, DTypeLike, TensorLike
 
 
 def _strings(x: Any) -> np.ndarray:
@@ -86,7 +87,7 @@ def _encoding(encoding: str) -> str:
     return "utf-8" if enc else ""
 
 
-def lower(input: Any, encoding: str = "", name: str | None = None) -> Any:
+def lower(input: TensorLike, encoding: str = "", name: str | None = None) -> Any:
     """Lower-cased strings: ASCII letters only, unless ``encoding="utf-8"``.
 
     Args:
@@ -97,7 +98,7 @@ def lower(input: Any, encoding: str = "", name: str | None = None) -> Any:
     return _elementwise("StringLower", input, {"encoding": _encoding(encoding)}, name)
 
 
-def upper(input: Any, encoding: str = "", name: str | None = None) -> Any:
+def upper(input: TensorLike, encoding: str = "", name: str | None = None) -> Any:
     """Upper-cased strings: ASCII letters only, unless ``encoding="utf-8"``.
 
     Args:
@@ -108,7 +109,7 @@ def upper(input: Any, encoding: str = "", name: str | None = None) -> Any:
     return _elementwise("StringUpper", input, {"encoding": _encoding(encoding)}, name)
 
 
-def strip(input: Any, name: str | None = None) -> Any:
+def strip(input: TensorLike, name: str | None = None) -> Any:
     """The strings without leading and trailing whitespace.
 
     Args:
@@ -137,7 +138,7 @@ def _unit(unit: str) -> str:
     return unit
 
 
-def length(input: Any, unit: str = "BYTE", name: str | None = None) -> Any:
+def length(input: TensorLike, unit: str = "BYTE", name: str | None = None) -> Any:
     """The length of each string in bytes (``unit="BYTE"``) or UTF-8 characters.
 
     Args:
@@ -175,7 +176,7 @@ _register("Substr", _substr_kernel,
           input_names=("input", "pos", "len"))
 
 
-def substr(input: Any, pos: Any, len: Any, unit: str = "BYTE",  # noqa: A002 - TF's name
+def substr(input: TensorLike, pos: Any, len: Any, unit: str = "BYTE",  # noqa: A002 - TF's name
            name: str | None = None) -> Any:
     """``len`` bytes (or UTF-8 characters) of each string from ``pos`` (negative: from the
     end); broadcasts.
@@ -220,7 +221,7 @@ def _bytes(value: Any) -> bytes:
     return value.encode("utf-8") if isinstance(value, str) else bytes(value)
 
 
-def join(inputs: Any, separator: str = "", name: str | None = None) -> Any:
+def join(inputs: TensorLike, separator: str = "", name: str | None = None) -> Any:
     """The strings of ``inputs`` (a list of tensors, broadcast) joined elementwise.
 
     Args:
@@ -269,8 +270,8 @@ _register("ReduceJoin", _reduce_join_kernel, _reduce_join_rule,
           input_names=("inputs", "reduction_indices"))
 
 
-def reduce_join(inputs: Any, axis: Any = None, keepdims: bool = False, separator: str = "",
-                name: str | None = None) -> Any:
+def reduce_join(inputs: TensorLike, axis: AxisLike = None, keepdims: bool = False,
+                separator: str = "", name: str | None = None) -> Any:
     """The strings joined along ``axis`` (all axes when None).
 
     Args:
@@ -327,8 +328,8 @@ def _scalar(v: Any) -> bytes:
     return v if isinstance(v, bytes) else np.asarray(v, dtype=object).item()
 
 
-def regex_replace(input: Any, pattern: Any, rewrite: Any, replace_global: bool = True,
-                  name: str | None = None) -> Any:
+def regex_replace(input: TensorLike, pattern: TensorLike, rewrite: TensorLike,
+                  replace_global: bool = True, name: str | None = None) -> Any:
     r"""Replaces the matches of ``pattern`` (RE2 syntax) by ``rewrite`` (``\1`` for groups).
 
     Args:
@@ -359,7 +360,7 @@ _register("RegexFullMatch", lambda x, p: _full_match(x, _scalar(p)), _like(dtype
           input_names=("input", "pattern"))
 
 
-def regex_full_match(input: Any, pattern: Any, name: str | None = None) -> Any:
+def regex_full_match(input: TensorLike, pattern: TensorLike, name: str | None = None) -> Any:
     """Whether each whole string matches ``pattern`` (RE2 syntax).
 
     Args:
@@ -411,7 +412,8 @@ _register("StringToNumber", _to_number_kernel, lambda ins, attrs: (attrs["out_ty
           input_names=("string_tensor",))
 
 
-def to_number(input: Any, out_type: Any = dtypes.float32, name: str | None = None) -> Any:
+def to_number(input: TensorLike, out_type: DTypeLike = dtypes.float32,
+              name: str | None = None) -> Any:
     """Each string parsed as a number of ``out_type`` (float32, float64, int32 or int64).
 
     Args:
@@ -468,7 +470,7 @@ def _as_string_kernel(x: Any, *, precision: int, scientific: bool, shortest: boo
 _register("AsString", _as_string_kernel, _like(dtypes.string), input_names=("input",))
 
 
-def as_string(input: Any, precision: int = -1, scientific: bool = False,
+def as_string(input: TensorLike, precision: int = -1, scientific: bool = False,
               shortest: bool = False, width: int = -1, fill: str = "",
               name: str | None = None) -> Any:
     """Each number (or bool) as a string, formatted as TensorFlow's AsString (floats with
@@ -537,7 +539,7 @@ def _buckets(num_buckets: Any) -> int:
     return n
 
 
-def to_hash_bucket_fast(input: Any, num_buckets: int, name: str | None = None) -> Any:
+def to_hash_bucket_fast(input: TensorLike, num_buckets: int, name: str | None = None) -> Any:
     """FarmHash Fingerprint64 of each string, modulo ``num_buckets`` (int64).
 
     Args:
@@ -549,7 +551,7 @@ def to_hash_bucket_fast(input: Any, num_buckets: int, name: str | None = None) -
                         {"num_buckets": _buckets(num_buckets)}, name)
 
 
-def to_hash_bucket_strong(input: Any, num_buckets: int, key: Any,
+def to_hash_bucket_strong(input: TensorLike, num_buckets: int, key: Any,
                           name: str | None = None) -> Any:
     """SipHash-2-4 of each string under the two-integer ``key``, modulo ``num_buckets``.
 
@@ -640,7 +642,7 @@ def _split_into_ragged(op_type: str, t: Any, arg: Any, attrs: dict, name: str | 
     return out
 
 
-def split(input: Any, sep: Any = None, maxsplit: int = -1, name: str | None = None) -> Any:
+def split(input: TensorLike, sep: Any = None, maxsplit: int = -1, name: str | None = None) -> Any:
     """Splits each string at ``sep`` (runs of whitespace when None or empty), at most
     ``maxsplit`` times: a RaggedTensor (a vector for a scalar input).
 
@@ -657,7 +659,7 @@ def split(input: Any, sep: Any = None, maxsplit: int = -1, name: str | None = No
     return _split_into_ragged("StringSplitV2", t, s, {"maxsplit": int(maxsplit)}, name)
 
 
-def split_to_sparse(input: Any, sep: Any = None, maxsplit: int = -1,  # noqa: A002
+def split_to_sparse(input: TensorLike, sep: Any = None, maxsplit: int = -1,  # noqa: A002
                     name: str | None = None) -> Any:
     """TF1's ``tf.strings.split``: the pieces of a vector of strings as a SparseTensor."""
     t = _string_input(input)
@@ -668,7 +670,7 @@ def split_to_sparse(input: Any, sep: Any = None, maxsplit: int = -1,  # noqa: A0
                                   name=name))
 
 
-def bytes_split(input: Any, name: str | None = None) -> Any:
+def bytes_split(input: TensorLike, name: str | None = None) -> Any:
     """Each string as its single bytes: a RaggedTensor (a vector for a scalar input).
 
     Args:
@@ -781,7 +783,7 @@ def _errors_arg(value: str) -> str:
     return value
 
 
-def unicode_decode(input: Any, input_encoding: str, errors: str = "replace",  # noqa: A002
+def unicode_decode(input: TensorLike, input_encoding: str, errors: str = "replace",  # noqa: A002
                    replacement_char: int = 65533, replace_control_characters: bool = False,
                    name: str | None = None) -> Any:
     """The code points of each string: a RaggedTensor of int32 (a vector for a scalar).
@@ -810,7 +812,7 @@ def unicode_decode(input: Any, input_encoding: str, errors: str = "replace",  # 
     return out.values if rank == 0 else out
 
 
-def unicode_encode(input: Any, output_encoding: str, errors: str = "replace",  # noqa: A002
+def unicode_encode(input: TensorLike, output_encoding: str, errors: str = "replace",  # noqa: A002
                    replacement_char: int = 65533, name: str | None = None) -> Any:
     """The strings of code points (a RaggedTensor of rows, or a vector for one string).
 
@@ -842,7 +844,7 @@ def unicode_encode(input: Any, output_encoding: str, errors: str = "replace",  #
     return reshape(out, []) if single else out
 
 
-def unicode_split(input: Any, input_encoding: str, errors: str = "replace",  # noqa: A002
+def unicode_split(input: TensorLike, input_encoding: str, errors: str = "replace",  # noqa: A002
                   replacement_char: int = 65533, name: str | None = None) -> Any:
     """Each string as its characters (each a string): a RaggedTensor (a vector for a
     scalar).
@@ -876,7 +878,7 @@ def _transcode_kernel(x: Any, *, input_encoding: str, output_encoding: str,
 _register("UnicodeTranscode", _transcode_kernel, _like(dtypes.string), input_names=("input",))
 
 
-def unicode_transcode(input: Any, input_encoding: str, output_encoding: str,
+def unicode_transcode(input: TensorLike, input_encoding: str, output_encoding: str,
                       errors: str = "replace", replacement_char: int = 65533,  # noqa: A002
                       replace_control_characters: bool = False,
                       name: str | None = None) -> Any:
@@ -919,7 +921,7 @@ _register("UnsortedSegmentJoin", _segment_join_kernel,
           input_names=("inputs", "segment_ids", "num_segments"))
 
 
-def unsorted_segment_join(inputs: Any, segment_ids: Any, num_segments: Any,
+def unsorted_segment_join(inputs: TensorLike, segment_ids: TensorLike, num_segments: TensorLike,
                           separator: str = "", name: str | None = None) -> Any:
     """The strings of each segment joined in order (b"" for an empty segment).
 
@@ -981,7 +983,7 @@ _register("StringFormat", _format_kernel, lambda ins, attrs: (dtypes.string, Ten
           input_names=("inputs",))
 
 
-def format(template: str, inputs: Any, placeholder: str = "{}",  # noqa: A001 - TF's name
+def format(template: str, inputs: TensorLike, placeholder: str = "{}",  # noqa: A001 - TF's name
            summarize: int = 3, name: str | None = None) -> Any:
     """``template`` with each ``placeholder`` replaced by the next tensor of ``inputs``,
     printed as ``tf.print`` prints it (``summarize`` first and last entries per dimension).
@@ -1007,7 +1009,7 @@ def format(template: str, inputs: Any, placeholder: str = "{}",  # noqa: A001 - 
 
 # -- ngrams ----------------------------------------------------------------------------
 
-def ngrams(data: Any, ngram_width: Any, separator: str = " ", pad_values: Any = None,
+def ngrams(data: TensorLike, ngram_width: Any, separator: str = " ", pad_values: Any = None,
            padding_width: Any = None, preserve_short_sequences: bool = False,
            name: str | None = None) -> Any:
     """The n-grams (joined by ``separator``) of each row of ``data`` (eager values; without

@@ -26,6 +26,7 @@ from flowgrad.framework.graph_walk import ancestors
 from flowgrad.framework.op_call import apply_op
 from flowgrad.framework.tensor import Tensor, TensorBase, convert_to_tensor
 from flowgrad.ops.array_ops import placeholder
+from flowgrad.framework.type_hints import TensorLike
 
 _compiler: Callable | None = None
 # ids of the arrays a running While op gives to the one op of its body that reads them (a
@@ -63,7 +64,7 @@ class SubGraph(Graph):
         self.side_effects: list = []        # ops to run whenever the body runs (tf.print)
         self.var_slots: dict = {}           # variable key -> its _VarSlot (reads, writes)
 
-    def add_to_collection(self, name: str, value: Any) -> None:
+    def add_to_collection(self, name: str, value: TensorLike) -> None:
         if name == SIDE_EFFECTS:
             self.side_effects.append(value)
         else:
@@ -80,7 +81,7 @@ class SubGraph(Graph):
             o = getattr(o, "outer_graph", None)
         return False
 
-    def capture(self, t: Any) -> Tensor:
+    def capture(self, t: TensorLike) -> Tensor:
         """The placeholder standing for the enclosing graph's tensor ``t`` here (for a
         tf.function's eager variable: its captured reference in the function's graph)."""
         if not isinstance(t, Tensor):     # a variable as a gradient source: its slot
@@ -221,7 +222,7 @@ class SubGraph(Graph):
         finally:
             stack[:] = saved
 
-    def write_variable(self, var: Any, op_type: str, value: Any, name: str | None) -> Tensor:
+    def write_variable(self, var: Any, op_type: str, value: TensorLike, name: str | None) -> Tensor:
         """An assignment of a tf.function's eager variable inside this body: later reads see
         it, and the op writes the variable's last value back when the body has run."""
         self._check_function_variable(var)
@@ -304,7 +305,7 @@ def trace(name: str, fn: Callable, arg_specs: list) -> tuple[SubGraph, list, Any
     return g, args, result
 
 
-def as_output(g: SubGraph, x: Any) -> Tensor:
+def as_output(g: SubGraph, x: TensorLike) -> Tensor:
     """``x`` as a tensor of ``g`` (converted, or captured from an enclosing graph)."""
     with graph_scope(g):
         t = convert_to_tensor(x)

@@ -187,7 +187,7 @@ def reduce_sum(input_tensor: TensorLike, axis: AxisLike = None, keepdims: bool =
     return _reduce("Sum", input_tensor, axis, keepdims, name, reduction_indices, keep_dims)
 
 
-def sum_to(grad: Any, x: Any) -> Any:
+def sum_to(grad: TensorLike, x: TensorLike) -> Any:
     """Sums ``grad`` over the axes along which ``x`` was broadcast, giving x's shape.
 
     Args:

@@ -42,6 +42,7 @@ from flowgrad.ops.array_ops import stack as _stack
 from flowgrad.ops.array_ops import unstack as _unstack
 from flowgrad.ops.array_ops import zeros as _zeros
 from flowgrad.ops.subgraph import DONATED
+from flowgrad.framework.type_hints import DTypeLike, TensorLike
 
 
 def _element_shape(flow_shape: TensorShape) -> TensorShape:
@@ -197,11 +198,11 @@ class TensorArray:
             cls = EagerTensorArray
         return object.__new__(cls)
 
-    def __init__(self, dtype: Any, size: Any = None, dynamic_size: bool | None = None,
-                 clear_after_read: bool | None = None, tensor_array_name: str | None = None,
-                 handle: Any = None, flow: Any = None, infer_shape: bool = True,
-                 element_shape: Any = None, colocate_with_first_write_call: bool = True,
-                 name: str | None = None):
+    def __init__(self, dtype: DTypeLike, size: TensorLike | None = None,
+                 dynamic_size: bool | None = None, clear_after_read: bool | None = None,
+                 tensor_array_name: str | None = None, handle: Any = None, flow: Any = None,
+                 infer_shape: bool = True, element_shape: Any = None,
+                 colocate_with_first_write_call: bool = True, name: str | None = None):
         self._set_options(dtype, dynamic_size, clear_after_read, infer_shape)
         self._name = name or tensor_array_name or "TensorArray"
         self._rows = None          # the static size (None: dynamic_size, or known at run time)
@@ -275,7 +276,7 @@ class TensorArray:
         """All elements stacked along a new first axis."""
         return identity(self._flow, name=name)
 
-    def gather(self, indices: Any, name: str | None = None) -> Any:
+    def gather(self, indices: TensorLike, name: str | None = None) -> Any:
         """The elements at ``indices``, stacked."""
         return _gather(self._flow, indices, name=name)
 
@@ -285,18 +286,19 @@ class TensorArray:
         return reshape(self._flow, _concat([[-1], s[2:]], 0), name=name)
 
     # -- writing (each returns a new TensorArray) ---------------------------------------
-    def write(self, index: Any, value: Any, name: str | None = None) -> TensorArray:
+    def write(self, index: Any, value: TensorLike, name: str | None = None) -> TensorArray:
         """A TensorArray with ``value`` at ``index``."""
         value = convert_to_tensor(value, self._dtype)
         idx = expand_dims(convert_to_tensor(index, dtypes.int32), 0)
         return self._scatter(idx, expand_dims(value, 0), name)
 
-    def scatter(self, indices: Any, value: Any, name: str | None = None) -> TensorArray:
+    def scatter(self, indices: TensorLike, value: TensorLike,
+                name: str | None = None) -> TensorArray:
         """A TensorArray with row ``k`` of ``value`` at ``indices[k]``."""
         return self._scatter(convert_to_tensor(indices, dtypes.int32),
                              convert_to_tensor(value, self._dtype), name)
 
-    def unstack(self, value: Any, name: str | None = None) -> TensorArray:
+    def unstack(self, value: TensorLike, name: str | None = None) -> TensorArray:
         """A TensorArray holding the rows of ``value``."""
         value = convert_to_tensor(value, self._dtype)
         if value.shape.rank == 0:
@@ -309,7 +311,7 @@ class TensorArray:
             return self._from_flow(identity(value, name=name))
         return self._scatter(_range_like(value), value, name)
 
-    def split(self, value: Any, lengths: Any, name: str | None = None) -> TensorArray:
+    def split(self, value: TensorLike, lengths: Any, name: str | None = None) -> TensorArray:
         """A TensorArray of ``value`` split along its first axis into pieces of ``lengths``
         (pieces of one length only)."""
         lengths = np.asarray(lengths).reshape(-1)
@@ -346,11 +348,11 @@ class EagerTensorArray(TensorArray):
     returns the array itself), as TensorFlow's eager TensorArray. Its ops are ordinary
     eager ops (``stack`` is a Pack, ``unstack`` an Unpack), so tapes differentiate it."""
 
-    def __init__(self, dtype: Any, size: Any = None, dynamic_size: bool | None = None,
-                 clear_after_read: bool | None = None, tensor_array_name: str | None = None,
-                 handle: Any = None, flow: Any = None, infer_shape: bool = True,
-                 element_shape: Any = None, colocate_with_first_write_call: bool = True,
-                 name: str | None = None):
+    def __init__(self, dtype: DTypeLike, size: TensorLike | None = None,
+                 dynamic_size: bool | None = None, clear_after_read: bool | None = None,
+                 tensor_array_name: str | None = None, handle: Any = None, flow: Any = None,
+                 infer_shape: bool = True, element_shape: Any = None,
+                 colocate_with_first_write_call: bool = True, name: str | None = None):
         self._set_options(dtype, dynamic_size, clear_after_read, infer_shape)
         self._element_shape = as_shape(element_shape) if element_shape is not None \
             else unknown_shape()
@@ -418,7 +420,7 @@ class EagerTensorArray(TensorArray):
             self._element_shape = self._element_shape.merge_with(value.shape)
         self._items[i] = value
 
-    def write(self, index: Any, value: Any, name: str | None = None) -> EagerTensorArray:
+    def write(self, index: Any, value: TensorLike, name: str | None = None) -> EagerTensorArray:
         self._write(index, value)
         return self
 
@@ -429,14 +431,14 @@ class EagerTensorArray(TensorArray):
         dims = self._element_shape.as_list() if self._element_shape.is_fully_defined() else []
         return _zeros([0] + dims, self._dtype)
 
-    def gather(self, indices: Any, name: str | None = None) -> Any:
+    def gather(self, indices: TensorLike, name: str | None = None) -> Any:
         idx = np.asarray(convert_to_tensor(indices)).reshape(-1)
         return _stack([self._maybe_zero(int(i)) for i in idx])
 
     def concat(self, name: str | None = None) -> Any:
         return _concat([self._maybe_zero(i) for i in range(len(self._items))], 0)
 
-    def unstack(self, value: Any, name: str | None = None) -> EagerTensorArray:
+    def unstack(self, value: TensorLike, name: str | None = None) -> EagerTensorArray:
         rows = _unstack(convert_to_tensor(value, self._dtype))
         if len(rows) > len(self._items) and not self._dynamic_size:
             raise ValueError("Cannot unstack %d tensors into a TensorArray of static size %d"
@@ -444,13 +446,14 @@ class EagerTensorArray(TensorArray):
         self._items = list(rows)
         return self
 
-    def scatter(self, indices: Any, value: Any, name: str | None = None) -> EagerTensorArray:
+    def scatter(self, indices: TensorLike, value: TensorLike,
+                name: str | None = None) -> EagerTensorArray:
         idx = np.asarray(convert_to_tensor(indices)).reshape(-1)
         for i, row in zip(idx, _unstack(convert_to_tensor(value, self._dtype))):
             self._write(int(i), row)
         return self
 
-    def split(self, value: Any, lengths: Any, name: str | None = None) -> EagerTensorArray:
+    def split(self, value: TensorLike, lengths: Any, name: str | None = None) -> EagerTensorArray:
         value = convert_to_tensor(value, self._dtype)
         lengths = [int(n) for n in np.asarray(convert_to_tensor(lengths)).reshape(-1)]
         if value.shape.rank == 0 or sum(lengths) != value.shape[0]:

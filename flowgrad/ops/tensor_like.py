@@ -4,18 +4,18 @@ objects that declare ``is_tensor_like``. flowgrad's internal ``framework.tensor.
 stays the test for dense tensors and variables."""
 from __future__ import annotations
 
-from typing import Any
 
 from flowgrad.framework import tensor
 from flowgrad.framework.composite_tensor import CompositeTensor
 from flowgrad.framework.indexed_slices import IndexedSlices
 from flowgrad.ops.ragged_tensor import RaggedTensor
 from flowgrad.ops.sparse_tensor import SparseTensor
+from flowgrad.framework.type_hints import TensorLike
 
 _COMPOSITES = (SparseTensor, RaggedTensor, IndexedSlices, CompositeTensor)
 
 
-def is_tensor(x: Any) -> bool:
+def is_tensor(x: TensorLike) -> bool:
     """Whether ``x`` is a tensor-like value, as ``tf.is_tensor``: a dense tensor, a
     variable, a SparseTensor, RaggedTensor, IndexedSlices or other CompositeTensor, or an
     object whose ``is_tensor_like`` is true.

@@ -18,6 +18,7 @@ from flowgrad.ops.cast_ops import cast
 from flowgrad.ops.comparison_ops import equal
 from flowgrad.ops.scatter_nd_ops import (_index_tuple, _tensor_scatter, _tensor_scatter_infer,
                                          gather_nd, scatter_nd)
+from flowgrad.framework.type_hints import TensorLike
 
 
 def _tensor_scatter_extreme_kernel(ufunc: Any, op_type: str) -> Any:
@@ -51,7 +52,7 @@ def _tensor_scatter_sub_grad(op: Any, grad: Any) -> Any:
     return grad, None, negative(gather_nd(grad, op.inputs[1]))
 
 
-def tensor_scatter_nd_sub(tensor: Any, indices: Any, updates: Any,
+def tensor_scatter_nd_sub(tensor: TensorLike, indices: TensorLike, updates: TensorLike,
                           name: str | None = None) -> Any:
     """A copy of ``tensor`` with ``updates`` subtracted from the slices at ``indices``
     (repeated indices subtract each of their updates).
@@ -68,7 +69,7 @@ def tensor_scatter_nd_sub(tensor: Any, indices: Any, updates: Any,
     return _tensor_scatter("TensorScatterSub", tensor, indices, updates, name)
 
 
-def tensor_scatter_nd_max(tensor: Any, indices: Any, updates: Any,
+def tensor_scatter_nd_max(tensor: TensorLike, indices: TensorLike, updates: TensorLike,
                           name: str | None = None) -> Any:
     """A copy of ``tensor`` whose slices at ``indices`` are the maximum of themselves and
     ``updates``.
@@ -88,7 +89,7 @@ def tensor_scatter_nd_max(tensor: Any, indices: Any, updates: Any,
     return _tensor_scatter("TensorScatterMax", tensor, indices, updates, name)
 
 
-def tensor_scatter_nd_min(tensor: Any, indices: Any, updates: Any,
+def tensor_scatter_nd_min(tensor: TensorLike, indices: TensorLike, updates: TensorLike,
                           name: str | None = None) -> Any:
     """The same as :func:`tensor_scatter_nd_max` with the minimum.
 

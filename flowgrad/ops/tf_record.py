@@ -62,7 +62,7 @@ class TFRecordOptions:
 
     compression_type_map = {0: "", 1: "ZLIB", 2: "GZIP"}
 
-    def __init__(self, compression_type: Any = None, flush_mode: Any = None,
+    def __init__(self, compression_type: str | None = None, flush_mode: Any = None,
                  input_buffer_size: Any = None, output_buffer_size: Any = None,
                  window_bits: Any = None, compression_level: Any = None,
                  compression_method: Any = None, mem_level: Any = None,
@@ -120,7 +120,7 @@ class TFRecordWriter:
         options: a TFRecordOptions or a compression type string.
     """
 
-    def __init__(self, path: Any, options: Any = None):
+    def __init__(self, path: str, options: Any = None):
         self._path = _path(path)
         opts = _options(options)
         self._kind = TFRecordOptions.get_compression_type_string(opts)
@@ -181,7 +181,7 @@ def read_stream(path: str, kind: str) -> bytes:
     return data
 
 
-def iterate_records(path: Any, compression_type: Any = None) -> Iterator[bytes]:
+def iterate_records(path: str, compression_type: str | None = None) -> Iterator[bytes]:
     """The records of a TFRecord file, checking each CRC.
 
     Raises:
@@ -212,7 +212,7 @@ def iterate_records(path: Any, compression_type: Any = None) -> Iterator[bytes]:
         pos = end + 4
 
 
-def tf_record_iterator(path: Any, options: Any = None) -> Iterator[bytes]:
+def tf_record_iterator(path: str, options: Any = None) -> Iterator[bytes]:
     """TF1's ``tf.compat.v1.io.tf_record_iterator``: the records of ``path`` as bytes.
 
     Args:

@@ -23,6 +23,7 @@ from flowgrad.framework.op_call import apply_op
 from flowgrad.framework.registry import _NO_GRADIENT, register_op
 from flowgrad.framework.tensor import convert_to_tensor
 from flowgrad.framework.tensor_shape import TensorShape
+from flowgrad.framework.type_hints import TensorLike
 
 # --------------------------------------------------------------------------------------
 # Shape and dtype rules
@@ -524,13 +525,13 @@ def _indices(indices: Any) -> Any:
     return convert_to_tensor(indices, name="indices")
 
 
-def apply_gradient_descent(var: Any, alpha: Any, delta: Any, use_locking: bool = False,
-                           name: str | None = None) -> Any:
+def apply_gradient_descent(var: Any, alpha: TensorLike, delta: TensorLike,
+                           use_locking: bool = False, name: str | None = None) -> Any:
     """var -= alpha * delta."""
     return _update("ApplyGradientDescent", [var, alpha, delta], name)
 
 
-def apply_momentum(var: Any, accum: Any, lr: Any, grad: Any, momentum: Any,
+def apply_momentum(var: Any, accum: Any, lr: Any, grad: TensorLike, momentum: Any,
                    use_locking: bool = False, use_nesterov: bool = False,
                    name: str | None = None) -> Any:
     """accum = accum * momentum + grad; var -= lr * accum (Nesterov: lr * (grad + momentum *
@@ -539,7 +540,7 @@ def apply_momentum(var: Any, accum: Any, lr: Any, grad: Any, momentum: Any,
                    {"use_nesterov": bool(use_nesterov)})
 
 
-def sparse_apply_momentum(var: Any, accum: Any, lr: Any, grad: Any, indices: Any,
+def sparse_apply_momentum(var: Any, accum: Any, lr: Any, grad: TensorLike, indices: TensorLike,
                           momentum: Any, use_locking: bool = False, use_nesterov: bool = False,
                           name: str | None = None) -> Any:
     """ApplyMomentum on the rows ``indices`` of var and accum."""
@@ -548,14 +549,14 @@ def sparse_apply_momentum(var: Any, accum: Any, lr: Any, grad: Any, indices: Any
 
 
 def apply_rms_prop(var: Any, ms: Any, mom: Any, lr: Any, rho: Any, momentum: Any, epsilon: Any,
-                   grad: Any, use_locking: bool = False, name: str | None = None) -> Any:
+                   grad: TensorLike, use_locking: bool = False, name: str | None = None) -> Any:
     """ms = rho * ms + (1 - rho) * grad^2; mom = momentum * mom + lr * grad / sqrt(ms + epsilon);
     var -= mom."""
     return _update("ApplyRMSProp", [var, ms, mom, lr, rho, momentum, epsilon, grad], name)
 
 
-def apply_centered_rms_prop(var: Any, mg: Any, ms: Any, mom: Any, lr: Any, rho: Any,
-                            momentum: Any, epsilon: Any, grad: Any, use_locking: bool = False,
+def apply_centered_rms_prop(var: Any, mg: Any, ms: Any, mom: Any, lr: Any, rho: Any, momentum: Any,
+                            epsilon: Any, grad: TensorLike, use_locking: bool = False,
                             name: str | None = None) -> Any:
     """RMSProp normalised by the estimated variance ms - mg^2 of the gradient."""
     return _update("ApplyCenteredRMSProp", [var, mg, ms, mom, lr, rho, momentum, epsilon, grad],
@@ -563,23 +564,24 @@ def apply_centered_rms_prop(var: Any, mg: Any, ms: Any, mom: Any, lr: Any, rho: 
 
 
 def sparse_apply_rms_prop(var: Any, ms: Any, mom: Any, lr: Any, rho: Any, momentum: Any,
-                          epsilon: Any, grad: Any, indices: Any, use_locking: bool = False,
-                          name: str | None = None) -> Any:
+                          epsilon: Any, grad: TensorLike, indices: TensorLike,
+                          use_locking: bool = False, name: str | None = None) -> Any:
     """ApplyRMSProp on the rows ``indices``."""
     return _update("SparseApplyRMSProp",
                    [var, ms, mom, lr, rho, momentum, epsilon, grad, _indices(indices)], name)
 
 
 def sparse_apply_centered_rms_prop(var: Any, mg: Any, ms: Any, mom: Any, lr: Any, rho: Any,
-                                   momentum: Any, epsilon: Any, grad: Any, indices: Any,
-                                   use_locking: bool = False, name: str | None = None) -> Any:
+                                   momentum: Any, epsilon: Any, grad: TensorLike,
+                                   indices: TensorLike, use_locking: bool = False,
+                                   name: str | None = None) -> Any:
     """ApplyCenteredRMSProp on the rows ``indices``."""
     return _update("SparseApplyCenteredRMSProp",
                    [var, mg, ms, mom, lr, rho, momentum, epsilon, grad, _indices(indices)], name)
 
 
-def apply_adam(var: Any, m: Any, v: Any, beta1_power: Any, beta2_power: Any, lr: Any,
-               beta1: Any, beta2: Any, epsilon: Any, grad: Any, use_locking: bool = False,
+def apply_adam(var: Any, m: TensorLike, v: TensorLike, beta1_power: Any, beta2_power: Any, lr: Any,
+               beta1: Any, beta2: Any, epsilon: Any, grad: TensorLike, use_locking: bool = False,
                use_nesterov: bool = False, name: str | None = None) -> Any:
     """m += (grad - m)(1 - beta1); v += (grad^2 - v)(1 - beta2);
     var -= lr sqrt(1 - beta2_power) / (1 - beta1_power) * m / (sqrt(v) + epsilon)."""
@@ -587,14 +589,14 @@ def apply_adam(var: Any, m: Any, v: Any, beta1_power: Any, beta2_power: Any, lr:
                                  grad], name, {"use_nesterov": bool(use_nesterov)})
 
 
-def apply_adagrad(var: Any, accum: Any, lr: Any, grad: Any, use_locking: bool = False,
+def apply_adagrad(var: Any, accum: Any, lr: Any, grad: TensorLike, use_locking: bool = False,
                   update_slots: bool = True, name: str | None = None) -> Any:
     """accum += grad^2; var -= lr * grad / sqrt(accum)."""
     return _update("ApplyAdagrad", [var, accum, lr, grad], name,
                    {"update_slots": bool(update_slots)})
 
 
-def sparse_apply_adagrad(var: Any, accum: Any, lr: Any, grad: Any, indices: Any,
+def sparse_apply_adagrad(var: Any, accum: Any, lr: Any, grad: TensorLike, indices: TensorLike,
                          use_locking: bool = False, update_slots: bool = True,
                          name: str | None = None) -> Any:
     """ApplyAdagrad on the rows ``indices``."""
@@ -603,29 +605,29 @@ def sparse_apply_adagrad(var: Any, accum: Any, lr: Any, grad: Any, indices: Any,
 
 
 def apply_adadelta(var: Any, accum: Any, accum_update: Any, lr: Any, rho: Any, epsilon: Any,
-                   grad: Any, use_locking: bool = False, name: str | None = None) -> Any:
+                   grad: TensorLike, use_locking: bool = False, name: str | None = None) -> Any:
     """accum = rho accum + (1 - rho) grad^2;
     update = sqrt(accum_update + eps) / sqrt(accum + eps) * grad;
     accum_update = rho accum_update + (1 - rho) update^2; var -= lr * update."""
     return _update("ApplyAdadelta", [var, accum, accum_update, lr, rho, epsilon, grad], name)
 
 
-def sparse_apply_adadelta(var: Any, accum: Any, accum_update: Any, lr: Any, rho: Any,
-                          epsilon: Any, grad: Any, indices: Any, use_locking: bool = False,
+def sparse_apply_adadelta(var: Any, accum: Any, accum_update: Any, lr: Any, rho: Any, epsilon: Any,
+                          grad: TensorLike, indices: TensorLike, use_locking: bool = False,
                           name: str | None = None) -> Any:
     """ApplyAdadelta on the rows ``indices``."""
     return _update("SparseApplyAdadelta",
                    [var, accum, accum_update, lr, rho, epsilon, grad, _indices(indices)], name)
 
 
-def scatter_add(ref: Any, indices: Any, updates: Any, use_locking: bool = False,
-                name: str | None = None) -> Any:
+def scatter_add(ref: TensorLike, indices: TensorLike, updates: TensorLike,
+                use_locking: bool = False, name: str | None = None) -> Any:
     """ref[indices] += updates (duplicate indices add up); returns the new value."""
     return _update("ScatterAdd", [ref, _indices(indices), updates], name)
 
 
-def scatter_sub(ref: Any, indices: Any, updates: Any, use_locking: bool = False,
-                name: str | None = None) -> Any:
+def scatter_sub(ref: TensorLike, indices: TensorLike, updates: TensorLike,
+                use_locking: bool = False, name: str | None = None) -> Any:
     """ref[indices] -= updates (duplicate indices add up); returns the new value."""
     return _update("ScatterSub", [ref, _indices(indices), updates], name)
 

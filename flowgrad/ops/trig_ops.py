@@ -16,6 +16,7 @@ from flowgrad.ops.array_ops import sum_tangents
 from flowgrad.ops.elementwise_ops import reciprocal, rsqrt, square
 from flowgrad.ops.math_helpers import _FLOATING, _binary, _unary
 from flowgrad.ops.sum_ops import sum_to
+from flowgrad.framework.type_hints import TensorLike
 
 
 @defop("Asin", np.arcsin, unary, input_names=("x",), jvp="elementwise")
@@ -75,7 +76,7 @@ def _atanh_grad(op: Any, grad: Any) -> Any:
     return multiply(grad, reciprocal(subtract(1.0, square(op.inputs[0]))))
 
 
-def asin(x: Any, name: str | None = None) -> Any:
+def asin(x: TensorLike, name: str | None = None) -> Any:
     """The inverse sine, elementwise (NaN outside [-1, 1]).
 
     Args:
@@ -88,7 +89,7 @@ def asin(x: Any, name: str | None = None) -> Any:
     return _unary("Asin", x, name, _FLOATING)
 
 
-def acos(x: Any, name: str | None = None) -> Any:
+def acos(x: TensorLike, name: str | None = None) -> Any:
     """The inverse cosine, elementwise (NaN outside [-1, 1]); see :func:`asin`.
 
     Args:
@@ -98,7 +99,7 @@ def acos(x: Any, name: str | None = None) -> Any:
     return _unary("Acos", x, name, _FLOATING)
 
 
-def atan(x: Any, name: str | None = None) -> Any:
+def atan(x: TensorLike, name: str | None = None) -> Any:
     """The inverse tangent, elementwise; see :func:`asin`.
 
     Args:
@@ -108,7 +109,7 @@ def atan(x: Any, name: str | None = None) -> Any:
     return _unary("Atan", x, name, _FLOATING)
 
 
-def atan2(y: Any, x: Any, name: str | None = None) -> Any:
+def atan2(y: TensorLike, x: TensorLike, name: str | None = None) -> Any:
     """The angle of the point (x, y), elementwise, in [-pi, pi]; broadcasts ``y`` and ``x``.
 
     Args:
@@ -122,7 +123,7 @@ def atan2(y: Any, x: Any, name: str | None = None) -> Any:
     return _binary("Atan2", y, x, name, "f")
 
 
-def sinh(x: Any, name: str | None = None) -> Any:
+def sinh(x: TensorLike, name: str | None = None) -> Any:
     """The hyperbolic sine, elementwise; see :func:`asin`.
 
     Args:
@@ -132,7 +133,7 @@ def sinh(x: Any, name: str | None = None) -> Any:
     return _unary("Sinh", x, name, _FLOATING)
 
 
-def cosh(x: Any, name: str | None = None) -> Any:
+def cosh(x: TensorLike, name: str | None = None) -> Any:
     """The hyperbolic cosine, elementwise; see :func:`asin`.
 
     Args:
@@ -142,7 +143,7 @@ def cosh(x: Any, name: str | None = None) -> Any:
     return _unary("Cosh", x, name, _FLOATING)
 
 
-def asinh(x: Any, name: str | None = None) -> Any:
+def asinh(x: TensorLike, name: str | None = None) -> Any:
     """The inverse hyperbolic sine, elementwise; see :func:`asin`.
 
     Args:
@@ -152,7 +153,7 @@ def asinh(x: Any, name: str | None = None) -> Any:
     return _unary("Asinh", x, name, _FLOATING)
 
 
-def acosh(x: Any, name: str | None = None) -> Any:
+def acosh(x: TensorLike, name: str | None = None) -> Any:
     """The inverse hyperbolic cosine, elementwise (NaN below 1); see :func:`asin`.
 
     Args:
@@ -162,7 +163,7 @@ def acosh(x: Any, name: str | None = None) -> Any:
     return _unary("Acosh", x, name, _FLOATING)
 
 
-def atanh(x: Any, name: str | None = None) -> Any:
+def atanh(x: TensorLike, name: str | None = None) -> Any:
     """The inverse hyperbolic tangent, elementwise (NaN outside [-1, 1]); see :func:`asin`.
 
     Args:

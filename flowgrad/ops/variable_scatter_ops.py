@@ -40,6 +40,7 @@ from flowgrad.ops.tensor_scatter_ops import (
     tensor_scatter_nd_sub,
 )
 from flowgrad.ops.training_ops import _scatter_infer
+from flowgrad.framework.type_hints import TensorLike
 
 # --------------------------------------------------------------------------------------
 # Kernels
@@ -229,14 +230,15 @@ def _traced_update(op_type: str, value: Any, indices: Any, updates: Any) -> Any:
     return fn(value, _rows_index(indices), full)
 
 
-def graph_scatter(op_type: str, ref: Any, indices: Any, updates: Any,
+def graph_scatter(op_type: str, ref: TensorLike, indices: TensorLike, updates: TensorLike,
                   name: str | None) -> Any:
     """The ref op ``op_type`` on the variable tensor ``ref`` of a TF1 graph."""
     i = convert_to_tensor(indices, name="indices")
     return apply_op(op_type, [ref, i, updates], name=name, dtype=ref.dtype.base_dtype)
 
 
-def eager_scatter(op_type: str, var: Any, indices: Any, updates: Any, name: str | None) -> Any:
+def eager_scatter(op_type: str, var: Any, indices: TensorLike, updates: TensorLike,
+                  name: str | None) -> Any:
     """``op_type`` on the eager variable ``var``: the kernel at once when executing eagerly,
     an assignment of ops inside a tf.function; returns what ``var.assign`` returns."""
     if executing_eagerly():
@@ -361,7 +363,8 @@ class ScatterMethods:
         """
         return self._scatter("batch_scatter_update", sparse_delta, use_locking, name)
 
-    def scatter_nd_update(self, indices: Any, updates: Any, name: str | None = None) -> Any:
+    def scatter_nd_update(self, indices: TensorLike, updates: TensorLike,
+                          name: str | None = None) -> Any:
         """Writes ``updates`` at the N-d ``indices``.
 
         Args:
@@ -371,7 +374,8 @@ class ScatterMethods:
         """
         return self._scatter_nd("scatter_nd_update", indices, updates, name)
 
-    def scatter_nd_add(self, indices: Any, updates: Any, name: str | None = None) -> Any:
+    def scatter_nd_add(self, indices: TensorLike, updates: TensorLike,
+                       name: str | None = None) -> Any:
         """Adds ``updates`` at the N-d ``indices``.
 
         Args:
@@ -381,7 +385,8 @@ class ScatterMethods:
         """
         return self._scatter_nd("scatter_nd_add", indices, updates, name)
 
-    def scatter_nd_sub(self, indices: Any, updates: Any, name: str | None = None) -> Any:
+    def scatter_nd_sub(self, indices: TensorLike, updates: TensorLike,
+                       name: str | None = None) -> Any:
         """Subtracts ``updates`` at the N-d ``indices``.
 
         Args:
@@ -391,7 +396,7 @@ class ScatterMethods:
         """
         return self._scatter_nd("scatter_nd_sub", indices, updates, name)
 
-    def sparse_read(self, indices: Any, name: str | None = None) -> Any:
+    def sparse_read(self, indices: TensorLike, name: str | None = None) -> Any:
         """The rows ``indices`` of the variable's value (a gather).
 
         Args:
@@ -400,7 +405,7 @@ class ScatterMethods:
         """
         return gather(self, indices, name=name)
 
-    def gather_nd(self, indices: Any, name: str | None = None) -> Any:
+    def gather_nd(self, indices: TensorLike, name: str | None = None) -> Any:
         """The slices of the variable's value at the N-d ``indices``.
 
         Args:
@@ -438,67 +443,67 @@ def _doc(op: str, what: str) -> Callable:
 
 
 @_doc("ScatterUpdate", "ref[indices] = updates (with duplicate indices, the last one wins).")
-def scatter_update(ref: Any, indices: Any, updates: Any, use_locking: bool = True,
-                   name: str | None = None) -> Any:  # noqa: D103 - documented by _doc
+def scatter_update(ref: TensorLike, indices: TensorLike, updates: TensorLike,  # noqa: D103 - documented by _doc
+                   use_locking: bool = True, name: str | None = None) -> Any:
     return _scatter("ScatterUpdate", ref, indices, updates, name)
 
 
 @_doc("ScatterAdd", "ref[indices] += updates (duplicate indices add up).")
-def scatter_add(ref: Any, indices: Any, updates: Any, use_locking: bool = False,
-                name: str | None = None) -> Any:  # noqa: D103
+def scatter_add(ref: TensorLike, indices: TensorLike, updates: TensorLike,  # noqa: D103
+                use_locking: bool = False, name: str | None = None) -> Any:
     return _scatter("ScatterAdd", ref, indices, updates, name)
 
 
 @_doc("ScatterSub", "ref[indices] -= updates (duplicate indices add up).")
-def scatter_sub(ref: Any, indices: Any, updates: Any, use_locking: bool = False,
-                name: str | None = None) -> Any:  # noqa: D103
+def scatter_sub(ref: TensorLike, indices: TensorLike, updates: TensorLike,  # noqa: D103
+                use_locking: bool = False, name: str | None = None) -> Any:
     return _scatter("ScatterSub", ref, indices, updates, name)
 
 
 @_doc("ScatterMul", "ref[indices] *= updates (duplicate indices multiply).")
-def scatter_mul(ref: Any, indices: Any, updates: Any, use_locking: bool = False,
-                name: str | None = None) -> Any:  # noqa: D103
+def scatter_mul(ref: TensorLike, indices: TensorLike, updates: TensorLike,  # noqa: D103
+                use_locking: bool = False, name: str | None = None) -> Any:
     return _scatter("ScatterMul", ref, indices, updates, name)
 
 
 @_doc("ScatterDiv", "ref[indices] /= updates (duplicate indices divide in turn).")
-def scatter_div(ref: Any, indices: Any, updates: Any, use_locking: bool = False,
-                name: str | None = None) -> Any:  # noqa: D103
+def scatter_div(ref: TensorLike, indices: TensorLike, updates: TensorLike,  # noqa: D103
+                use_locking: bool = False, name: str | None = None) -> Any:
     return _scatter("ScatterDiv", ref, indices, updates, name)
 
 
 @_doc("ScatterMin", "ref[indices] = minimum(ref[indices], updates).")
-def scatter_min(ref: Any, indices: Any, updates: Any, use_locking: bool = False,
-                name: str | None = None) -> Any:  # noqa: D103
+def scatter_min(ref: TensorLike, indices: TensorLike, updates: TensorLike,  # noqa: D103
+                use_locking: bool = False, name: str | None = None) -> Any:
     return _scatter("ScatterMin", ref, indices, updates, name)
 
 
 @_doc("ScatterMax", "ref[indices] = maximum(ref[indices], updates).")
-def scatter_max(ref: Any, indices: Any, updates: Any, use_locking: bool = False,
-                name: str | None = None) -> Any:  # noqa: D103
+def scatter_max(ref: TensorLike, indices: TensorLike, updates: TensorLike,  # noqa: D103
+                use_locking: bool = False, name: str | None = None) -> Any:
     return _scatter("ScatterMax", ref, indices, updates, name)
 
 
 @_doc("ScatterNdUpdate", "ref[indices] = updates at N-d indices.")
-def scatter_nd_update(ref: Any, indices: Any, updates: Any, use_locking: bool = True,
-                      name: str | None = None) -> Any:  # noqa: D103
+def scatter_nd_update(ref: TensorLike, indices: TensorLike, updates: TensorLike,  # noqa: D103
+                      use_locking: bool = True, name: str | None = None) -> Any:
     return _scatter("ScatterNdUpdate", ref, indices, updates, name)
 
 
 @_doc("ScatterNdAdd", "ref[indices] += updates at N-d indices (duplicates add up).")
-def scatter_nd_add(ref: Any, indices: Any, updates: Any, use_locking: bool = False,
-                   name: str | None = None) -> Any:  # noqa: D103
+def scatter_nd_add(ref: TensorLike, indices: TensorLike, updates: TensorLike,  # noqa: D103
+                   use_locking: bool = False, name: str | None = None) -> Any:
     return _scatter("ScatterNdAdd", ref, indices, updates, name)
 
 
 @_doc("ScatterNdSub", "ref[indices] -= updates at N-d indices (duplicates add up).")
-def scatter_nd_sub(ref: Any, indices: Any, updates: Any, use_locking: bool = False,
-                   name: str | None = None) -> Any:  # noqa: D103
+def scatter_nd_sub(ref: TensorLike, indices: TensorLike, updates: TensorLike,  # noqa: D103
+                   use_locking: bool = False, name: str | None = None) -> Any:
     return _scatter("ScatterNdSub", ref, indices, updates, name)
 
 
-def batch_scatter_update(ref: Any, indices: Any, updates: Any, use_locking: bool = True,
-                         name: str | None = None) -> Any:
+def batch_scatter_update(ref: TensorLike, indices: TensorLike, updates: TensorLike,
+                         use_locking: bool = True, name: str | None = None) -> Any:
     """``ref[i_1, ..., i_n, indices[i_1, ..., i_n, j]] = updates[i_1, ..., i_n, j]``: a
     scatter_update along the axis after ``indices``' batch axes (a ScatterNdUpdate).
 
@@ -536,7 +541,7 @@ def batch_scatter_update(ref: Any, indices: Any, updates: Any, use_locking: bool
         return scatter_nd_update(ref, final, updates, use_locking=use_locking)
 
 
-def count_up_to(ref: Any, limit: int, name: str | None = None) -> Any:
+def count_up_to(ref: TensorLike, limit: int, name: str | None = None) -> Any:
     """Increments the integer variable ``ref`` until it reaches ``limit``; returns the value
     before the increment.
 

@@ -19,6 +19,7 @@ from flowgrad.ops import init_ops, slicing_ops
 from flowgrad.ops.partitioned_variables import (PartitionedVariable, PartitionInfo,
                                                 SaveSliceInfo, call_partitioner, iter_slices)
 from flowgrad.ops.state_ops import Variable
+from flowgrad.framework.type_hints import DTypeLike, ShapeLike, TensorLike
 
 
 class _ReuseMode(enum.Enum):
@@ -69,9 +70,10 @@ class VariableScope:
     """
 
     def __init__(self, reuse: Any, name: str = "", initializer: Any = None,
-                 regularizer: Any = None, caching_device: Any = None, partitioner: Any = None,
-                 custom_getter: Any = None, name_scope: str = "", dtype: Any = dtypes.float32,
-                 use_resource: Any = None, constraint: Any = None):
+                 regularizer: Callable | None = None, caching_device: Any = None,
+                 partitioner: Callable | None = None, custom_getter: Callable | None = None,
+                 name_scope: str = "", dtype: DTypeLike = dtypes.float32, use_resource: Any = None,
+                 constraint: Callable | None = None):
         self._name = name
         self._initializer = initializer
         self._regularizer = regularizer
@@ -103,22 +105,22 @@ class VariableScope:
     def set_initializer(self, initializer: Any) -> None:
         self._initializer = initializer
 
-    def set_dtype(self, dtype: Any) -> None:
+    def set_dtype(self, dtype: DTypeLike) -> None:
         self._dtype = dtype
 
     def set_use_resource(self, use_resource: Any) -> None:
         self._use_resource = use_resource
 
-    def set_regularizer(self, regularizer: Any) -> None:
+    def set_regularizer(self, regularizer: Callable | None) -> None:
         self._regularizer = regularizer
 
     def set_caching_device(self, caching_device: Any) -> None:
         self._caching_device = caching_device
 
-    def set_partitioner(self, partitioner: Any) -> None:
+    def set_partitioner(self, partitioner: Callable | None) -> None:
         self._partitioner = partitioner
 
-    def set_custom_getter(self, custom_getter: Any) -> None:
+    def set_custom_getter(self, custom_getter: Callable | None) -> None:
         self._custom_getter = custom_getter
 
     def get_collection(self, name: str) -> list:
@@ -493,11 +495,11 @@ class variable_scope:  # noqa: N801 - TensorFlow's name
     """
 
     def __init__(self, name_or_scope: Any, default_name: str | None = None,
-                 values: Any = None, initializer: Any = None, regularizer: Any = None,
-                 caching_device: Any = None, partitioner: Any = None,
-                 custom_getter: Any = None, reuse: Any = None, dtype: Any = None,
-                 use_resource: Any = None, constraint: Any = None,
-                 auxiliary_name_scope: bool = True):
+                 values: TensorLike | None = None, initializer: Any = None,
+                 regularizer: Callable | None = None, caching_device: Any = None,
+                 partitioner: Callable | None = None, custom_getter: Callable | None = None,
+                 reuse: Any = None, dtype: DTypeLike | None = None, use_resource: Any = None,
+                 constraint: Callable | None = None, auxiliary_name_scope: bool = True):
         if default_name is None and name_or_scope is None:
             raise TypeError("If default_name is None then name_or_scope is required")
         if name_or_scope is not None and not isinstance(name_or_scope, (VariableScope, str)):
@@ -564,11 +566,13 @@ def _relative_name_scope(name: str) -> Any:
     return get_default_graph().name_scope(name)
 
 
-def get_variable(name: str, shape: Any = None, dtype: Any = None, initializer: Any = None,
-                 regularizer: Any = None, trainable: bool | None = None,
+def get_variable(name: str, shape: ShapeLike | TensorLike | None = None,
+                 dtype: DTypeLike | None = None, initializer: Any = None,
+                 regularizer: Callable | None = None, trainable: bool | None = None,
                  collections: list | None = None, caching_device: Any = None,
-                 partitioner: Any = None, validate_shape: bool = True, use_resource: Any = None,
-                 custom_getter: Any = None, constraint: Any = None, synchronization: Any = None,
+                 partitioner: Callable | None = None, validate_shape: bool = True,
+                 use_resource: Any = None, custom_getter: Callable | None = None,
+                 constraint: Callable | None = None, synchronization: Any = None,
                  aggregation: Any = None) -> Any:
     """The variable ``<variable scope>/name``: created, or reused as the scope's reuse allows.
 
@@ -603,13 +607,14 @@ def get_variable(name: str, shape: Any = None, dtype: Any = None, initializer: A
         validate_shape=validate_shape, custom_getter=custom_getter, constraint=constraint)
 
 
-def get_local_variable(name: str, shape: Any = None, dtype: Any = None,
-                       initializer: Any = None, regularizer: Any = None,
-                       trainable: bool = False, collections: list | None = None,
-                       caching_device: Any = None, partitioner: Any = None,
-                       validate_shape: bool = True, use_resource: Any = None,
-                       custom_getter: Any = None, constraint: Any = None,
-                       synchronization: Any = None, aggregation: Any = None) -> Any:
+def get_local_variable(name: str, shape: ShapeLike | TensorLike | None = None,
+                       dtype: DTypeLike | None = None, initializer: Any = None,
+                       regularizer: Callable | None = None, trainable: bool = False,
+                       collections: list | None = None, caching_device: Any = None,
+                       partitioner: Callable | None = None, validate_shape: bool = True,
+                       use_resource: Any = None, custom_getter: Callable | None = None,
+                       constraint: Callable | None = None, synchronization: Any = None,
+                       aggregation: Any = None) -> Any:
     """``get_variable`` for a non-trainable variable in the LOCAL_VARIABLES collection.
 
     Args:

@@ -21,6 +21,8 @@ from flowgrad.framework.tensor_shape import TensorShape, as_shape
 from flowgrad.layers.base import Layer
 from flowgrad.ops import array_ops, init_ops, math_ops, nn_ops, random_ops
 from flowgrad.ops.variable_scope import variable_scope
+from collections.abc import Callable
+from flowgrad.framework.type_hints import DTypeLike
 
 _BIAS, _KERNEL = "bias", "kernel"
 
@@ -107,13 +109,13 @@ class RNNCell(Layer):
             kwargs["scope"] = scope
         return super().__call__(inputs, state, **kwargs)
 
-    def zero_state(self, batch_size: Any, dtype: Any) -> Any:
+    def zero_state(self, batch_size: Any, dtype: DTypeLike) -> Any:
         """Zero-filled state tensor(s) of shape [batch_size, s] for each s in state_size."""
         with name_scope(type(self).__name__ + "ZeroState"):
             return _zero_state(self.state_size, batch_size, dtypes.as_dtype(dtype))
 
     def get_initial_state(self, inputs: Any = None, batch_size: Any = None,
-                          dtype: Any = None) -> Any:
+                          dtype: DTypeLike | None = None) -> Any:
         """The zero state for ``inputs`` (or for ``batch_size`` and ``dtype``)."""
         if inputs is not None:
             inputs = convert_to_tensor(inputs)
@@ -159,8 +161,8 @@ class BasicRNNCell(RNNCell):
         **kwargs: Further arguments of ``tf.layers.Layer``.
     """
 
-    def __init__(self, num_units: int, activation: Any = None, reuse: Any = None,
-                 name: str | None = None, dtype: Any = None, **kwargs: Any):
+    def __init__(self, num_units: int, activation: Callable | str | None = None, reuse: Any = None,
+                 name: str | None = None, dtype: DTypeLike | None = None, **kwargs: Any):
         super().__init__(_reuse=reuse, name=name, dtype=dtype, **kwargs)
         self._num_units = num_units
         self._activation = activation or math_ops.tanh
@@ -202,9 +204,10 @@ class GRUCell(RNNCell):
         **kwargs: Further arguments of ``tf.layers.Layer``.
     """
 
-    def __init__(self, num_units: int, activation: Any = None, reuse: Any = None,
-                 kernel_initializer: Any = None, bias_initializer: Any = None,
-                 name: str | None = None, dtype: Any = None, **kwargs: Any):
+    def __init__(self, num_units: int, activation: Callable | str | None = None, reuse: Any = None,
+                 kernel_initializer: Callable | str | None = None,
+                 bias_initializer: Callable | str | None = None, name: str | None = None,
+                 dtype: DTypeLike | None = None, **kwargs: Any):
         super().__init__(_reuse=reuse, name=name, dtype=dtype, **kwargs)
         self._num_units = num_units
         self._activation = activation or math_ops.tanh
@@ -264,8 +267,8 @@ class BasicLSTMCell(RNNCell):
     """
 
     def __init__(self, num_units: int, forget_bias: float = 1.0, state_is_tuple: bool = True,
-                 activation: Any = None, reuse: Any = None, name: str | None = None,
-                 dtype: Any = None, **kwargs: Any):
+                 activation: Callable | str | None = None, reuse: Any = None,
+                 name: str | None = None, dtype: DTypeLike | None = None, **kwargs: Any):
         super().__init__(_reuse=reuse, name=name, dtype=dtype, **kwargs)
         self._num_units = num_units
         self._forget_bias = forget_bias
@@ -330,9 +333,9 @@ class LSTMCell(RNNCell):
 
     def __init__(self, num_units: int, use_peepholes: bool = False, cell_clip: Any = None,
                  initializer: Any = None, num_proj: int | None = None, proj_clip: Any = None,
-                 num_unit_shards: Any = None, num_proj_shards: Any = None,
-                 forget_bias: float = 1.0, state_is_tuple: bool = True, activation: Any = None,
-                 reuse: Any = None, name: str | None = None, dtype: Any = None,
+                 num_unit_shards: Any = None, num_proj_shards: Any = None, forget_bias: float = 1.0,
+                 state_is_tuple: bool = True, activation: Callable | str | None = None,
+                 reuse: Any = None, name: str | None = None, dtype: DTypeLike | None = None,
                  **kwargs: Any):
         super().__init__(_reuse=reuse, name=name, dtype=dtype, **kwargs)
         if num_unit_shards is not None or num_proj_shards is not None:
@@ -444,7 +447,7 @@ class MultiRNNCell(RNNCell):
     def output_size(self) -> Any:
         return self._cells[-1].output_size
 
-    def zero_state(self, batch_size: Any, dtype: Any) -> Any:
+    def zero_state(self, batch_size: Any, dtype: DTypeLike) -> Any:
         with name_scope(type(self).__name__ + "ZeroState"):
             if self._state_is_tuple:
                 return tuple(c.zero_state(batch_size, dtype) for c in self._cells)
@@ -558,7 +561,7 @@ class DropoutWrapper(_Wrapper):
 
     def __init__(self, cell: Any, input_keep_prob: Any = 1.0, output_keep_prob: Any = 1.0,
                  state_keep_prob: Any = 1.0, variational_recurrent: bool = False,
-                 input_size: Any = None, dtype: Any = None, seed: int | None = None,
+                 input_size: Any = None, dtype: DTypeLike | None = None, seed: int | None = None,
                  dropout_state_filter_visitor: Any = None):
         super().__init__(cell)
         if dropout_state_filter_visitor is not None and not callable(

@@ -16,6 +16,7 @@ from flowgrad.ops import array_ops, math_ops
 from flowgrad.ops.while_v2 import build_while
 from flowgrad.ops.variable_scope import variable_scope
 from flowgrad.rnn.cells import _prebuild, assert_like_rnncell
+from flowgrad.framework.type_hints import DTypeLike, TensorLike
 
 
 def _time_major(x: TensorBase) -> TensorBase:
@@ -67,10 +68,10 @@ def _mask_step(time: Any, seq: Any, output: Any, new_state: Any, state: Any) -> 
     return output, new_state
 
 
-def dynamic_rnn(cell: Any, inputs: Any, sequence_length: Any = None, initial_state: Any = None,
-                dtype: Any = None, parallel_iterations: int | None = None,
-                swap_memory: bool = False, time_major: bool = False,
-                scope: Any = None) -> tuple:
+def dynamic_rnn(cell: Any, inputs: Any, sequence_length: TensorLike | None = None,
+                initial_state: Any = None, dtype: DTypeLike | None = None,
+                parallel_iterations: int | None = None, swap_memory: bool = False,
+                time_major: bool = False, scope: Any = None) -> tuple:
     """Runs ``cell`` over the time axis of ``inputs`` in a while loop (one While op).
 
     Returns ``(outputs, final_state)``; outputs are [batch, time, ...] (or [time, batch, ...]
@@ -154,8 +155,8 @@ def _eager_loop(cell: Any, flat: list, structure: Any, state: Any, seq: Any,
     return nest.pack_sequence_as(cell.output_size, stacked), state
 
 
-def static_rnn(cell: Any, inputs: list, initial_state: Any = None, dtype: Any = None,
-               sequence_length: Any = None, scope: Any = None) -> tuple:
+def static_rnn(cell: Any, inputs: list, initial_state: Any = None, dtype: DTypeLike | None = None,
+               sequence_length: TensorLike | None = None, scope: Any = None) -> tuple:
     """Runs ``cell`` over a Python list of [batch, depth] inputs (unrolled in the graph).
 
     Args:
@@ -212,8 +213,9 @@ def _reverse(x: Any, lengths: Any, time_axis: int, batch_axis: int) -> Any:
 
 
 def bidirectional_dynamic_rnn(cell_fw: Any, cell_bw: Any, inputs: Any,
-                              sequence_length: Any = None, initial_state_fw: Any = None,
-                              initial_state_bw: Any = None, dtype: Any = None,
+                              sequence_length: TensorLike | None = None,
+                              initial_state_fw: Any = None, initial_state_bw: Any = None,
+                              dtype: DTypeLike | None = None,
                               parallel_iterations: int | None = None, swap_memory: bool = False,
                               time_major: bool = False, scope: Any = None) -> tuple:
     """A forward and a backward dynamic_rnn (scopes ``bidirectional_rnn/fw`` and ``/bw``).

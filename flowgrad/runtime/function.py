@@ -50,6 +50,7 @@ from flowgrad.ops.state_ops import Variable
 from flowgrad.ops.subgraph import SIDE_EFFECTS, SubGraph
 from flowgrad.runtime.function_type import parameters, signature_text
 from flowgrad.runtime.plan import Plan, PlanCompiler, failing_op
+from flowgrad.framework.type_hints import DTypeLike, ShapeLike, TensorLike
 
 
 class FuncGraph(Graph):
@@ -177,13 +178,14 @@ class TensorSpec(TypeSpec):
         name: The name of the argument (the placeholder's name).
     """
 
-    def __init__(self, shape: Any, dtype: Any = dtypes.float32, name: str | None = None):
+    def __init__(self, shape: ShapeLike, dtype: DTypeLike = dtypes.float32,
+                 name: str | None = None):
         self.shape = as_shape(shape)
         self.dtype = dtypes.as_dtype(dtype)
         self.name = name
 
     @classmethod
-    def from_tensor(cls, tensor: Any, name: str | None = None) -> TensorSpec:
+    def from_tensor(cls, tensor: TensorLike, name: str | None = None) -> TensorSpec:
         """The spec of ``tensor`` (its shape and dtype; its name where it has one)."""
         if name is None and isinstance(tensor, Tensor):
             name = tensor.op.name

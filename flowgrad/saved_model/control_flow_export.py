@@ -39,6 +39,7 @@ from flowgrad.saved_model.graph_export import (CONTROL_FLOW_EXPORTERS, OUTPUT_IN
                                                FunctionName, RawDataType,
                                                UnexportableOpError, attr, export_op,
                                                function_node_ref, function_ref)
+from flowgrad.framework.type_hints import DTypeLike
 #: Op types with side effects: a function holding one makes a stateful If/While.
 STATEFUL = frozenset({"RandomUniform", "RandomStandardNormal", "TruncatedNormal",
                       "RandomUniformInt", "Multinomial", "PrintV2", "Print", "Assert",
@@ -49,7 +50,7 @@ STATEFUL = frozenset({"RandomUniform", "RandomStandardNormal", "TruncatedNormal"
 class Later:
     """An output of :func:`subgraph_function` that its ``extra`` nodes compute."""
 
-    def __init__(self, dtype: Any, deps: list = ()):
+    def __init__(self, dtype: DTypeLike, deps: list = ()):
         self.dtype = dtype
         self.deps = [t for t in deps if t is not None]     # body tensors it reads
 

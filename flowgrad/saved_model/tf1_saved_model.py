@@ -16,6 +16,7 @@ from flowgrad.saved_model import tf_protos
 from flowgrad.saved_model.meta_graph import export_meta_graph, import_meta_graph
 from flowgrad.saved_model.tf_loader import meta_graph_for, read_saved_model
 from flowgrad.saved_model.tf_saver import _write_directory
+from flowgrad.framework.type_hints import TensorLike
 
 SERVING = "serve"
 TRAINING = "train"
@@ -37,7 +38,7 @@ SAVED_MODEL_SCHEMA_VERSION = 1
 # Signatures
 
 
-def build_tensor_info(tensor: Any) -> Any:
+def build_tensor_info(tensor: TensorLike) -> Any:
     """The ``TensorInfo`` of a graph tensor (its name, dtype and shape).
 
     Args:

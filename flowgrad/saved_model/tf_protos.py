@@ -16,6 +16,7 @@ import numpy as np
 
 from flowgrad.framework import dtypes
 from flowgrad.framework.tensor_shape import TensorShape
+from flowgrad.framework.type_hints import DTypeLike, ShapeLike
 
 INSTALL_HINT = "pip install flowgrad[tf-formats]"
 
@@ -105,7 +106,7 @@ def _saved_model_class(descriptor_pb2: Any, descriptor_pool: Any, message_factor
 # dtypes, shapes, tensors
 
 
-def data_type(dtype: Any) -> int:
+def data_type(dtype: DTypeLike) -> int:
     """TensorFlow's DataType enum value of a dtype (reference dtypes as DT_*_REF)."""
     dt = dtypes.as_dtype(dtype)
     name = _DT_NAMES.get(dt.base_dtype.name)
@@ -124,7 +125,7 @@ def as_dtype(enum: int) -> dtypes.DType:
     raise TypeError("TensorFlow's %s has no flowgrad dtype" % name)
 
 
-def shape_proto(shape: Any) -> Any:
+def shape_proto(shape: ShapeLike) -> Any:
     """A TensorShapeProto (unknown dimensions as -1, unknown rank as unknown_rank)."""
     p = pb().tensor_shape_pb2.TensorShapeProto()
     dims = TensorShape(shape).as_tuple()
@@ -143,7 +144,7 @@ def as_shape(proto: Any) -> TensorShape:
     return TensorShape([None if d.size < 0 else d.size for d in proto.dim])
 
 
-def tensor_proto(value: Any, dtype: Any = None) -> Any:
+def tensor_proto(value: Any, dtype: DTypeLike | None = None) -> Any:
     """A TensorProto holding ``value`` (as TensorFlow encodes it: ``tensor_content`` for
     numbers, ``string_val`` for strings, ``half_val`` for float16/bfloat16)."""
     p = pb()
@@ -199,7 +200,7 @@ def to_array(proto: Any) -> np.ndarray:
 # Files
 
 
-def read_message(message: Any, path: str) -> Any:
+def read_message(message: str, path: str) -> Any:
     """Parses ``path`` (binary, or text format for a ``.pbtxt``/``.txt`` file or bytes that
     do not parse as binary) into ``message``; errors name the file."""
     from flowgrad.framework import errors

@@ -15,6 +15,7 @@ from flowgrad.summary.gradient_histograms import histogram_gradients
 from flowgrad.summary.trace import trace_export, trace_off, trace_on
 from flowgrad.summary.write_ops import histogram, image, scalar, text, write
 from flowgrad.summary.writer import NoopSummaryWriter, SummaryWriter, default
+from flowgrad.framework.type_hints import TensorLike
 
 
 def create_file_writer(logdir: str, max_queue: int | None = None,
@@ -66,7 +67,7 @@ def flush(writer: SummaryWriter | None = None, name: str | None = None) -> None:
 
 
 @contextlib.contextmanager
-def record_if(condition: Any) -> Iterator[None]:
+def record_if(condition: TensorLike) -> Iterator[None]:
     """Summaries inside are written only when ``condition`` (a bool or a callable) holds.
 
     Args:

@@ -7,6 +7,7 @@ from typing import Any
 from flowgrad.framework.context import executing_eagerly
 from flowgrad.framework.indexed_slices import IndexedSlices
 from flowgrad.summary import write_ops
+from collections.abc import Sequence
 
 
 def _var_name(v: Any) -> str:
@@ -26,7 +27,7 @@ def _none_report(names: list, none_vars: list, loss: Any) -> str:
 
 
 def histogram_gradients(grads_and_vars: Any, name: str = "gradients", loss: Any = None,
-                        step: Any = None, collections: Any = None) -> Any:
+                        step: Any = None, collections: Sequence[str] | None = None) -> Any:
     """Logs a histogram of each gradient as '<name>/<variable>'; None gradients do not
     crash but are listed in a text summary '<name>/none_gradients'.
 

@@ -18,6 +18,8 @@ from flowgrad.framework.tensor import convert_to_tensor
 from flowgrad.framework.tensor_shape import TensorShape
 from flowgrad.ops.image_codec_ops import _encode_png_kernel
 from flowgrad.summary import protos
+from collections.abc import Sequence
+from flowgrad.framework.type_hints import TensorLike
 
 
 def _string_scalar(ins: list, attrs: dict) -> tuple:
@@ -109,7 +111,8 @@ def _summary(op_type: str, name: str, tensor: Any, collections: Any, family: Any
     return out
 
 
-def scalar(name: str, tensor: Any, collections: Any = None, family: str | None = None) -> Any:
+def scalar(name: str, tensor: TensorLike, collections: Sequence[str] | None = None,
+           family: str | None = None) -> Any:
     """A summary op (serialized Summary bytes) holding the scalar ``tensor``.
 
     Args:
@@ -121,7 +124,8 @@ def scalar(name: str, tensor: Any, collections: Any = None, family: str | None =
     return _summary("ScalarSummary", name, tensor, collections, family)
 
 
-def histogram(name: str, values: Any, collections: Any = None, family: str | None = None) -> Any:
+def histogram(name: str, values: Any, collections: Sequence[str] | None = None,
+              family: str | None = None) -> Any:
     """A summary op holding a histogram of ``values`` (any shape).
 
     Args:
@@ -133,8 +137,8 @@ def histogram(name: str, values: Any, collections: Any = None, family: str | Non
     return _summary("HistogramSummary", name, values, collections, family)
 
 
-def image(name: str, tensor: Any, max_outputs: int = 3, collections: Any = None,
-          family: str | None = None) -> Any:
+def image(name: str, tensor: TensorLike, max_outputs: int = 3,
+          collections: Sequence[str] | None = None, family: str | None = None) -> Any:
     """A summary op holding up to ``max_outputs`` images of ``tensor`` as PNGs (tags
     ``name/image/0``, ...; ``name/image`` when ``max_outputs`` is 1). Float images are
     normalized one at a time (all >= 0: the largest is 255; else 0 is 128 and the largest
@@ -168,7 +172,7 @@ def image(name: str, tensor: Any, max_outputs: int = 3, collections: Any = None,
     return out
 
 
-def text(name: str, tensor: Any, collections: Any = None) -> Any:
+def text(name: str, tensor: TensorLike, collections: Sequence[str] | None = None) -> Any:
     """A summary op holding a string tensor for TensorBoard's text dashboard.
 
     Args:
@@ -183,7 +187,7 @@ def text(name: str, tensor: Any, collections: Any = None) -> Any:
     return _summary("TensorSummaryV2", name, t, collections, None)
 
 
-def merge(inputs: list, collections: Any = None, name: str | None = None) -> Any:
+def merge(inputs: list, collections: Sequence[str] | None = None, name: str | None = None) -> Any:
     """One summary op holding the values of all ``inputs`` (tags must be unique).
 
     Args:

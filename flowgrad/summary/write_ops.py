@@ -22,6 +22,7 @@ from flowgrad.ops.subgraph import SIDE_EFFECTS
 from flowgrad.summary import protos
 from flowgrad.summary.experimental import summary_scope
 from flowgrad.summary.writer import SummaryWriter, default
+from flowgrad.framework.type_hints import TensorLike
 
 
 def _as_array(v: Any) -> Any:
@@ -98,7 +99,7 @@ def text(name: str, data: Any, step: Any = None, description: str | None = None)
     return _write("text", protos.text_value, name, data, step)
 
 
-def write(tag: str, tensor: Any, step: Any = None, metadata: Any = None,
+def write(tag: str, tensor: TensorLike, step: Any = None, metadata: Any = None,
           name: str | None = None) -> Any:
     """Writes a generic tensor summary to the default writer (TensorFlow's
     ``tf.summary.write``, what the type-specific summaries are built on); False if there is

@@ -15,6 +15,7 @@ from typing import Any
 from flowgrad import nest
 from flowgrad.debug import tf_logging as logging
 from flowgrad.framework.context import executing_eagerly, get_default_session
+from flowgrad.framework.type_hints import TensorLike
 
 
 class Benchmark:
@@ -96,7 +97,7 @@ class Benchmark:
         values["extras"].update(wall_time_mean=mean, wall_time_stdev=stdev)
         return values
 
-    def evaluate(self, tensors: Any) -> Any:
+    def evaluate(self, tensors: TensorLike) -> Any:
         """The NumPy values of ``tensors`` (a nest): eagerly, or in the default Session.
 
         Args:

@@ -29,6 +29,7 @@ from flowgrad.framework.graph import Graph, get_default_graph
 from flowgrad.framework.tensor import TensorBase
 from flowgrad.ops.ragged_tensor import RaggedTensor, RaggedTensorValue
 from flowgrad.runtime.session import Session
+from flowgrad.framework.type_hints import TensorLike
 
 # The tolerances TensorFlow's assertAllCloseAccordingToType uses for the small floats.
 _HALF_TOL = 1e-3
@@ -60,7 +61,7 @@ class TestCase(unittest.TestCase):
         super().tearDown()
 
     # -- running tensors -------------------------------------------------------------------
-    def evaluate(self, tensors: Any) -> Any:
+    def evaluate(self, tensors: TensorLike) -> Any:
         """The values of ``tensors`` (a nested structure) as NumPy.
 
         Eagerly the tensors already hold their values; in graph mode they are run in the
@@ -377,8 +378,8 @@ class TestCase(unittest.TestCase):
         return self.assertRaisesWithPredicateMatch(errors.OpError,
                                                    expected_err_re_or_predicate)
 
-    def assertRaisesIncompatibleShapesError(self, exception_type: Any = errors.InvalidArgumentError  # noqa: N802
-                                            ) -> Any:
+    def assertRaisesIncompatibleShapesError(  # noqa: N802
+            self, exception_type: Any = errors.InvalidArgumentError) -> Any:
         """A context in which an incompatible-shapes error must be raised."""
         return self.assertRaisesWithPredicateMatch(
             (exception_type, ValueError),
@@ -397,8 +398,7 @@ class TestCase(unittest.TestCase):
         """Asserts ``container`` has an element."""
         self.assertNotEqual(len(container), 0, msg)
 
-    def assertStartsWith(self, actual: str, expected_start: str, msg: str | None = None  # noqa: N802
-                         ) -> None:
+    def assertStartsWith(self, actual: str, expected_start: str, msg: str | None = None) -> None:  # noqa: N802
         """Asserts ``actual.startswith(expected_start)``."""
         self.assertTrue(actual.startswith(expected_start), msg or "%r does not start with %r"
                         % (actual, expected_start))
@@ -413,13 +413,12 @@ class TestCase(unittest.TestCase):
         self.assertTrue(minv <= value <= maxv, msg or "%r is not between %r and %r"
                         % (value, minv, maxv))
 
-    def assertItemsEqual(self, expected_seq: Any, actual_seq: Any, msg: str | None = None  # noqa: N802
-                         ) -> None:
+    def assertItemsEqual(self, expected_seq: Any, actual_seq: Any, msg: str | None = None) -> None:  # noqa: N802
         """Asserts the two sequences hold the same items, in any order."""
         self.assertCountEqual(expected_seq, actual_seq, msg)
 
-    def assertSameElements(self, expected_seq: Any, actual_seq: Any, msg: str | None = None  # noqa: N802
-                           ) -> None:
+    def assertSameElements(self, expected_seq: Any, actual_seq: Any,  # noqa: N802
+                           msg: str | None = None) -> None:
         """Asserts the two sequences hold the same set of elements."""
         self.assertEqual(set(expected_seq), set(actual_seq), msg)
 

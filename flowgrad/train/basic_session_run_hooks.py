@@ -18,6 +18,7 @@ from flowgrad.train.session_run_hook import (
     SessionRunHook,
     SessionRunValues,
 )
+from flowgrad.framework.type_hints import TensorLike
 
 _writers: dict = {}
 
@@ -158,7 +159,7 @@ class LoggingTensorHook(SessionRunHook):
             is given, or if ``every_n_iter`` is not positive.
     """
 
-    def __init__(self, tensors: Any, every_n_iter: int | None = None,
+    def __init__(self, tensors: TensorLike, every_n_iter: int | None = None,
                  every_n_secs: float | None = None, at_end: bool = False,
                  formatter: Callable | None = None):
         only_log_at_end = at_end and every_n_iter is None and every_n_secs is None

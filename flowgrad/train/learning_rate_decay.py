@@ -32,6 +32,7 @@ from flowgrad.ops.math_ops import (
     subtract,
     where,
 )
+from flowgrad.framework.type_hints import TensorLike
 
 
 def _schedule(fn: Callable, global_step: Any, what: str) -> Any:
@@ -42,8 +43,9 @@ def _schedule(fn: Callable, global_step: Any, what: str) -> Any:
     return fn(global_step)
 
 
-def exponential_decay(learning_rate: Any, global_step: Any, decay_steps: Any, decay_rate: Any,
-                      staircase: bool = False, name: str | None = None) -> Any:
+def exponential_decay(learning_rate: Any, global_step: Any, decay_steps: Any,
+                      decay_rate: TensorLike, staircase: bool = False,
+                      name: str | None = None) -> Any:
     """learning_rate * decay_rate ** (global_step / decay_steps) (integer division if
     ``staircase``).
 
@@ -67,7 +69,7 @@ def exponential_decay(learning_rate: Any, global_step: Any, decay_steps: Any, de
 
 
 def inverse_time_decay(learning_rate: Any, global_step: Any, decay_steps: Any,
-                       decay_rate: Any, staircase: bool = False,
+                       decay_rate: TensorLike, staircase: bool = False,
                        name: str | None = None) -> Any:
     """learning_rate / (1 + decay_rate * global_step / decay_steps).
 
@@ -92,7 +94,7 @@ def inverse_time_decay(learning_rate: Any, global_step: Any, decay_steps: Any,
 
 
 def polynomial_decay(learning_rate: Any, global_step: Any, decay_steps: Any,
-                     end_learning_rate: Any = 0.0001, power: Any = 1.0, cycle: bool = False,
+                     end_learning_rate: TensorLike = 0.0001, power: Any = 1.0, cycle: bool = False,
                      name: str | None = None) -> Any:
     """(learning_rate - end) * (1 - step / decay_steps) ** power + end, with step capped
     at decay_steps (or decay_steps stretched to the next multiple with ``cycle``).
@@ -163,8 +165,9 @@ def piecewise_constant(x: Any, boundaries: list, values: list, name: str | None 
     return _schedule(decayed, x, "piecewise_constant")
 
 
-def natural_exp_decay(learning_rate: Any, global_step: Any, decay_steps: Any, decay_rate: Any,
-                      staircase: bool = False, name: str | None = None) -> Any:
+def natural_exp_decay(learning_rate: Any, global_step: Any, decay_steps: Any,
+                      decay_rate: TensorLike, staircase: bool = False,
+                      name: str | None = None) -> Any:
     """learning_rate * exp(-decay_rate) ** (global_step / decay_steps) (integer division if
     ``staircase``).
 

@@ -19,6 +19,7 @@ from flowgrad.autodiff.forward_mode import dummy
 from flowgrad.autodiff.backprop import _as_list, _x_tensor, gradients
 from flowgrad.ops import array_ops, math_ops
 from flowgrad.autodiff.pfor.rules import batch_rule, scale_rule
+from flowgrad.framework.type_hints import DTypeLike, TensorLike
 
 
 class Scaled:
@@ -134,13 +135,13 @@ def warn_looped(batch: Batch, what: str) -> None:
                       "the batch" % (what, ", ".join(sorted(batch.looped))), stacklevel=3)
 
 
-def seeds(t_shape: tuple, dtype: Any) -> Any:
+def seeds(t_shape: tuple, dtype: DTypeLike) -> Any:
     """The rows of an identity matrix, shaped as n cotangents of a target of ``t_shape``."""
     n = int(np.prod(t_shape))
     return n, convert_to_tensor(np.eye(n, dtype=dtype.np).reshape((n,) + tuple(t_shape)))
 
 
-def batch_seeds(t_shape: tuple, dtype: Any) -> Any:
+def batch_seeds(t_shape: tuple, dtype: DTypeLike) -> Any:
     """batch_jacobian's cotangents: seed j is one at [b, j] for every example b."""
     b, m = t_shape[0], int(np.prod(t_shape[1:]))
     e = np.broadcast_to(np.eye(m, dtype=dtype.np)[:, None, :], (m, b, m))
@@ -152,7 +153,7 @@ def batched_gradients(grads: list, batch: Batch) -> list:
     return [None if g is None else batch.stacked(g) for g in grads]
 
 
-def graph_jacobian(ys: Any, xs: list, t_shape: tuple, u_seeds: tuple, what: str) -> list:
+def graph_jacobian(ys: TensorLike, xs: list, t_shape: tuple, u_seeds: tuple, what: str) -> list:
     """Vectorized d ys / d x for each x in a graph: [n] + x.shape per x (None: unconnected).
 
     ``u_seeds`` is (n, the n stacked cotangents of ys)."""
@@ -170,8 +171,9 @@ def graph_jacobian(ys: Any, xs: list, t_shape: tuple, u_seeds: tuple, what: str)
     return batched_gradients(grads, batch)
 
 
-def hessians(ys: Any, xs: Any, name: str = "hessians", colocate_gradients_with_ops: bool = False,
-             gate_gradients: bool = False, aggregation_method: Any = None) -> list:
+def hessians(ys: TensorLike, xs: TensorLike, name: str = "hessians",
+             colocate_gradients_with_ops: bool = False, gate_gradients: bool = False,
+             aggregation_method: Any = None) -> list:
     """The Hessian of sum(ys) with respect to each x (shape x.shape + x.shape), tf.hessians.
 
     ValueError, as in TensorFlow, where ys or their gradient do not depend on an x.
@@ -209,8 +211,8 @@ def hessians(ys: Any, xs: Any, name: str = "hessians", colocate_gradients_with_o
     return out
 
 
-def hessians_v2(ys: Any, xs: Any, gate_gradients: bool = False, aggregation_method: Any = None,
-                name: str = "hessians") -> list:
+def hessians_v2(ys: TensorLike, xs: TensorLike, gate_gradients: bool = False,
+                aggregation_method: Any = None, name: str = "hessians") -> list:
     """``tf.hessians`` of TensorFlow 2 (in a tf.function, as there): the Hessian of sum(ys)
     with respect to each x.
 

@@ -38,6 +38,7 @@ from flowgrad.module import Module, valid_identifier
 from flowgrad.ops.array_ops import placeholder
 from flowgrad.ops.math_ops import cast
 from flowgrad.ops.state_ops import EagerVariable, Variable
+from flowgrad.framework.type_hints import DTypeLike, ShapeLike
 
 # --------------------------------------------------------------------------------------
 # Names and paths
@@ -114,7 +115,7 @@ class KerasVariable(EagerVariable):
     """A layer weight: an eager variable with Keras 3's short ``name`` and full ``path``."""
 
     def __init__(self, initial_value: Any, name: str, path: str, trainable: bool,
-                 dtype: Any = None, constraint: Any = None):
+                 dtype: DTypeLike | None = None, constraint: Callable | None = None):
         super().__init__(initial_value, trainable=trainable, name=path, dtype=dtype,
                          constraint=constraint)
         self._short_name = name
@@ -150,7 +151,7 @@ class KerasVariable(EagerVariable):
 class KerasTensor:
     """A symbolic tensor of the functional API: static shape and dtype, and its origin."""
 
-    def __init__(self, shape: Any, dtype: Any = "float32", name: str | None = None):
+    def __init__(self, shape: ShapeLike, dtype: DTypeLike = "float32", name: str | None = None):
         self.shape = tuple(None if d is None else int(d) for d in shape)
         self.dtype = dtypes.as_dtype(dtype)
         self.name = name or uniquify("keras_tensor")
@@ -227,8 +228,8 @@ class Node:
 class InputSpec:
     """What a layer accepts: rank (``ndim``/``min_ndim``/``max_ndim``), dtype, shape, axes."""
 
-    def __init__(self, dtype: Any = None, shape: Any = None, ndim: int | None = None,
-                 max_ndim: int | None = None, min_ndim: int | None = None,
+    def __init__(self, dtype: DTypeLike | None = None, shape: ShapeLike = None,
+                 ndim: int | None = None, max_ndim: int | None = None, min_ndim: int | None = None,
                  axes: dict | None = None, allow_last_axis_squeeze: bool = False,
                  name: str | None = None, optional: bool = False):
         self.dtype = None if dtype is None else dtypes.as_dtype(dtype)
@@ -337,8 +338,9 @@ class Layer(Module):
         if build is not None and not getattr(build, "_marks_built", False):
             cls.build = _marking_built(build)
 
-    def __init__(self, trainable: bool = True, name: str | None = None, dtype: Any = None,
-                 autocast: bool = True, activity_regularizer: Any = None, **kwargs: Any):
+    def __init__(self, trainable: bool = True, name: str | None = None,
+                 dtype: DTypeLike | None = None, autocast: bool = True,
+                 activity_regularizer: Callable | None = None, **kwargs: Any):
         input_dim = kwargs.pop("input_dim", None)
         input_shape = kwargs.pop("input_shape", None)
         kwargs.pop("batch_input_shape", None)
@@ -497,10 +499,10 @@ class Layer(Module):
         return int(sum(np.prod(w.shape.as_list()) for w in self.weights))
 
     # -- weights --------------------------------------------------------------------------
-    def add_weight(self, shape: Any = None, initializer: Any = None, dtype: Any = None,
-                   trainable: bool = True, autocast: bool = True, regularizer: Any = None,
-                   constraint: Any = None, aggregation: str = "none",
-                   name: str | None = None) -> Any:
+    def add_weight(self, shape: ShapeLike = None, initializer: Any = None,
+                   dtype: DTypeLike | None = None, trainable: bool = True, autocast: bool = True,
+                   regularizer: Callable | None = None, constraint: Callable | None = None,
+                   aggregation: str = "none", name: str | None = None) -> Any:
         """Creates a weight of ``shape`` filled by ``initializer`` (glorot_uniform for floats,
         zeros otherwise) and tracks it."""
         from flowgrad.legacy_keras import initializers as init_lib

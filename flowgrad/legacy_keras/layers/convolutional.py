@@ -8,6 +8,7 @@ from flowgrad.legacy_keras import activations, regularizers
 from flowgrad.legacy_keras.layers.base import InputSpec, Layer
 from flowgrad.legacy_keras.layers.core import add_kernel_and_bias, set_weight_options
 from flowgrad.ops import conv_ops, math_ops, nn_ops, pooling_ops
+from collections.abc import Callable, Sequence
 
 
 def _pair(value: Any, arg: str) -> tuple:
@@ -41,13 +42,17 @@ def _data_format(data_format: str | None) -> str:
 class Conv2D(Layer):
     """2-D convolution: kernel (kh, kw, in_channels, filters) glorot_uniform, bias zeros."""
 
-    def __init__(self, filters: int, kernel_size: Any, strides: Any = (1, 1),
-                 padding: str = "valid", data_format: str | None = None,
-                 dilation_rate: Any = (1, 1), groups: int = 1, activation: Any = None,
-                 use_bias: bool = True, kernel_initializer: Any = "glorot_uniform",
-                 bias_initializer: Any = "zeros", kernel_regularizer: Any = None,
-                 bias_regularizer: Any = None, activity_regularizer: Any = None,
-                 kernel_constraint: Any = None, bias_constraint: Any = None, **kwargs: Any):
+    def __init__(self, filters: int, kernel_size: int | Sequence[int],
+                 strides: int | Sequence[int] = (1, 1), padding: str = "valid",
+                 data_format: str | None = None, dilation_rate: int | Sequence[int] = (1, 1),
+                 groups: int = 1, activation: Callable | str | None = None, use_bias: bool = True,
+                 kernel_initializer: Callable | str | None = "glorot_uniform",
+                 bias_initializer: Callable | str | None = "zeros",
+                 kernel_regularizer: Callable | None = None,
+                 bias_regularizer: Callable | None = None,
+                 activity_regularizer: Callable | None = None,
+                 kernel_constraint: Callable | None = None, bias_constraint: Callable | None = None,
+                 **kwargs: Any):
         super().__init__(activity_regularizer=regularizers.get(activity_regularizer), **kwargs)
         if not isinstance(filters, int) or filters <= 0:
             raise ValueError("Invalid value for argument `filters`. Expected a strictly "

@@ -14,6 +14,8 @@ from flowgrad.runtime.function import FuncGraph
 from flowgrad.legacy_keras import activations, constraints, initializers, regularizers
 from flowgrad.legacy_keras.layers.base import InputSpec, KerasTensor, Layer, Node
 from flowgrad.ops import array_ops, math_ops, nn_ops, random_ops
+from collections.abc import Callable
+from flowgrad.framework.type_hints import DTypeLike, ShapeLike, TensorLike
 
 
 def _positive_int(value: Any, arg: str) -> int:
@@ -27,9 +29,11 @@ def _positive_int(value: Any, arg: str) -> int:
 # Input
 
 
-def set_weight_options(layer: Layer, activation: Any, use_bias: bool, kernel_initializer: Any,
-                       bias_initializer: Any, kernel_regularizer: Any, bias_regularizer: Any,
-                       kernel_constraint: Any, bias_constraint: Any) -> None:
+def set_weight_options(layer: Layer, activation: Callable | str | None, use_bias: bool,
+                       kernel_initializer: Callable | str | None,
+                       bias_initializer: Callable | str | None, kernel_regularizer: Callable | None,
+                       bias_regularizer: Callable | None, kernel_constraint: Callable | None,
+                       bias_constraint: Callable | None) -> None:
     """Resolves and stores the activation and kernel/bias options of Dense and Conv2D."""
     layer.activation = activations.get(activation)
     layer.use_bias = use_bias
@@ -56,9 +60,9 @@ def add_kernel_and_bias(layer: Layer, kernel_shape: tuple, units: int) -> None:
 class InputLayer(Layer):
     """The layer behind ``keras.Input``: it holds the model's symbolic input tensor."""
 
-    def __init__(self, shape: Any = None, batch_size: int | None = None, dtype: Any = None,
-                 sparse: Any = None, batch_shape: Any = None, input_tensor: Any = None,
-                 name: str | None = None, **kwargs: Any):
+    def __init__(self, shape: ShapeLike = None, batch_size: int | None = None,
+                 dtype: DTypeLike | None = None, sparse: Any = None, batch_shape: ShapeLike = None,
+                 input_tensor: TensorLike | None = None, name: str | None = None, **kwargs: Any):
         if "input_shape" in kwargs:
             shape = kwargs.pop("input_shape")
         super().__init__(name=name, dtype=dtype, **kwargs)
@@ -88,9 +92,9 @@ class InputLayer(Layer):
         return {"batch_shape": self._batch_shape, "dtype": self._dtype.name, "name": self.name}
 
 
-def Input(shape: Any = None, batch_size: int | None = None, dtype: Any = None,  # noqa: N802
-          sparse: Any = None, batch_shape: Any = None, name: str | None = None,
-          tensor: Any = None, optional: bool = False) -> Any:
+def Input(shape: ShapeLike = None, batch_size: int | None = None, dtype: DTypeLike | None = None,  # noqa: N802
+          sparse: Any = None, batch_shape: ShapeLike = None, name: str | None = None,
+          tensor: TensorLike | None = None, optional: bool = False) -> Any:
     """A symbolic model input of per-sample ``shape`` (a KerasTensor; a placeholder in TF1
     graph mode)."""
     if not executing_eagerly() and not isinstance(get_default_graph(), FuncGraph):
@@ -111,11 +115,14 @@ class Dense(Layer):
     """``activation(inputs @ kernel + bias)``; kernel (input_dim, units), glorot_uniform;
     bias (units,), zeros."""
 
-    def __init__(self, units: int, activation: Any = None, use_bias: bool = True,
-                 kernel_initializer: Any = "glorot_uniform", bias_initializer: Any = "zeros",
-                 kernel_regularizer: Any = None, bias_regularizer: Any = None,
-                 activity_regularizer: Any = None, kernel_constraint: Any = None,
-                 bias_constraint: Any = None, lora_rank: Any = None, **kwargs: Any):
+    def __init__(self, units: int, activation: Callable | str | None = None, use_bias: bool = True,
+                 kernel_initializer: Callable | str | None = "glorot_uniform",
+                 bias_initializer: Callable | str | None = "zeros",
+                 kernel_regularizer: Callable | None = None,
+                 bias_regularizer: Callable | None = None,
+                 activity_regularizer: Callable | None = None,
+                 kernel_constraint: Callable | None = None, bias_constraint: Callable | None = None,
+                 lora_rank: Any = None, **kwargs: Any):
         super().__init__(activity_regularizer=regularizers.get(activity_regularizer), **kwargs)
         self.units = _positive_int(units, "units")
         set_weight_options(self, activation, use_bias, kernel_initializer, bias_initializer,
@@ -151,7 +158,7 @@ class Dense(Layer):
 class Activation(Layer):
     """Applies an activation function (``'relu'``, ``'softmax'``, a callable)."""
 
-    def __init__(self, activation: Any, **kwargs: Any):
+    def __init__(self, activation: Callable | str | None, **kwargs: Any):
         super().__init__(**kwargs)
         self.activation = activations.get(activation)
         self.supports_masking = True
@@ -227,7 +234,7 @@ class Dropout(Layer):
     """During training, zeros inputs with probability ``rate`` and scales the rest by
     1 / (1 - rate); the identity at inference."""
 
-    def __init__(self, rate: float, noise_shape: Any = None, seed: int | None = None,
+    def __init__(self, rate: float, noise_shape: ShapeLike = None, seed: int | None = None,
                  **kwargs: Any):
         super().__init__(**kwargs)
         if not 0 <= rate <= 1:
@@ -255,8 +262,8 @@ class Dropout(Layer):
 class Lambda(Layer):
     """Wraps an arbitrary function of the inputs as a layer (it may not create weights)."""
 
-    def __init__(self, function: Any, output_shape: Any = None, mask: Any = None,
-                 arguments: dict | None = None, **kwargs: Any):
+    def __init__(self, function: Any, output_shape: ShapeLike = None,
+                 mask: TensorLike | None = None, arguments: dict | None = None, **kwargs: Any):
         super().__init__(**kwargs)
         if not callable(function):
             raise TypeError("Lambda's `function` must be callable, got %r" % (function,))

@@ -6,6 +6,8 @@ from typing import Any
 from flowgrad.legacy_keras import constraints, initializers, regularizers
 from flowgrad.legacy_keras.layers.base import InputSpec, Layer
 from flowgrad.ops import array_ops, nn_impl
+from collections.abc import Callable
+from flowgrad.framework.type_hints import TensorLike
 
 
 class BatchNormalization(Layer):
@@ -16,11 +18,15 @@ class BatchNormalization(Layer):
     the batch's biased variance."""
 
     def __init__(self, axis: int = -1, momentum: float = 0.99, epsilon: float = 1e-3,
-                 center: bool = True, scale: bool = True, beta_initializer: Any = "zeros",
-                 gamma_initializer: Any = "ones", moving_mean_initializer: Any = "zeros",
-                 moving_variance_initializer: Any = "ones", beta_regularizer: Any = None,
-                 gamma_regularizer: Any = None, beta_constraint: Any = None,
-                 gamma_constraint: Any = None, synchronized: bool = False, **kwargs: Any):
+                 center: bool = True, scale: bool = True,
+                 beta_initializer: Callable | str | None = "zeros",
+                 gamma_initializer: Callable | str | None = "ones",
+                 moving_mean_initializer: Callable | str | None = "zeros",
+                 moving_variance_initializer: Callable | str | None = "ones",
+                 beta_regularizer: Callable | None = None,
+                 gamma_regularizer: Callable | None = None, beta_constraint: Callable | None = None,
+                 gamma_constraint: Callable | None = None, synchronized: bool = False,
+                 **kwargs: Any):
         super().__init__(**kwargs)
         self.axis = int(axis)
         self.momentum = float(momentum)
@@ -74,7 +80,7 @@ class BatchNormalization(Layer):
             return t
         return array_ops.reshape(t, self._broadcast)
 
-    def call(self, inputs: Any, training: Any = None, mask: Any = None) -> Any:
+    def call(self, inputs: Any, training: Any = None, mask: TensorLike | None = None) -> Any:
         if training and self.trainable:
             mean, variance = nn_impl.moments_v2(inputs, self._reduction_axes)
             m = self.momentum

@@ -20,6 +20,8 @@ from flowgrad.legacy_keras import activations, constraints, initializers, regula
 from flowgrad.legacy_keras.layers.base import InputSpec, Layer
 from flowgrad.ops import array_ops, math_ops, nn_ops
 from flowgrad.ops.while_v2 import build_while
+from collections.abc import Callable
+from flowgrad.framework.type_hints import DTypeLike, TensorLike
 
 
 def _positive_units(units: Any, layer: str) -> int:
@@ -109,14 +111,16 @@ class _Cell(Layer):
 class SimpleRNNCell(_Cell):
     """``h = activation(x @ kernel + h_prev @ recurrent_kernel + bias)``."""
 
-    def __init__(self, units: int, activation: Any = "tanh", use_bias: bool = True,
-                 kernel_initializer: Any = "glorot_uniform",
-                 recurrent_initializer: Any = "orthogonal", bias_initializer: Any = "zeros",
-                 kernel_regularizer: Any = None, recurrent_regularizer: Any = None,
-                 bias_regularizer: Any = None, kernel_constraint: Any = None,
-                 recurrent_constraint: Any = None, bias_constraint: Any = None,
-                 dropout: float = 0.0, recurrent_dropout: float = 0.0, seed: int | None = None,
-                 **kwargs: Any):
+    def __init__(self, units: int, activation: Callable | str | None = "tanh",
+                 use_bias: bool = True,
+                 kernel_initializer: Callable | str | None = "glorot_uniform",
+                 recurrent_initializer: Any = "orthogonal",
+                 bias_initializer: Callable | str | None = "zeros",
+                 kernel_regularizer: Callable | None = None, recurrent_regularizer: Any = None,
+                 bias_regularizer: Callable | None = None,
+                 kernel_constraint: Callable | None = None, recurrent_constraint: Any = None,
+                 bias_constraint: Callable | None = None, dropout: float = 0.0,
+                 recurrent_dropout: float = 0.0, seed: int | None = None, **kwargs: Any):
         super().__init__(units, activation, None, use_bias, kernel_initializer,
                          recurrent_initializer, bias_initializer, kernel_regularizer,
                          recurrent_regularizer, bias_regularizer, kernel_constraint,
@@ -143,14 +147,15 @@ class LSTMCell(_Cell):
     """Keras's LSTM step: gates i, f, c, o from ``x @ kernel + h @ recurrent_kernel + bias``;
     ``c = f * c_prev + i * activation(c~)``, ``h = o * activation(c)``."""
 
-    def __init__(self, units: int, activation: Any = "tanh",
+    def __init__(self, units: int, activation: Callable | str | None = "tanh",
                  recurrent_activation: Any = "sigmoid", use_bias: bool = True,
-                 kernel_initializer: Any = "glorot_uniform",
-                 recurrent_initializer: Any = "orthogonal", bias_initializer: Any = "zeros",
-                 unit_forget_bias: bool = True, kernel_regularizer: Any = None,
-                 recurrent_regularizer: Any = None, bias_regularizer: Any = None,
-                 kernel_constraint: Any = None, recurrent_constraint: Any = None,
-                 bias_constraint: Any = None, dropout: float = 0.0,
+                 kernel_initializer: Callable | str | None = "glorot_uniform",
+                 recurrent_initializer: Any = "orthogonal",
+                 bias_initializer: Callable | str | None = "zeros", unit_forget_bias: bool = True,
+                 kernel_regularizer: Callable | None = None, recurrent_regularizer: Any = None,
+                 bias_regularizer: Callable | None = None,
+                 kernel_constraint: Callable | None = None, recurrent_constraint: Any = None,
+                 bias_constraint: Callable | None = None, dropout: float = 0.0,
                  recurrent_dropout: float = 0.0, seed: int | None = None, **kwargs: Any):
         super().__init__(units, activation, recurrent_activation, use_bias, kernel_initializer,
                          recurrent_initializer, bias_initializer, kernel_regularizer,
@@ -196,15 +201,17 @@ class GRUCell(_Cell):
     reset gate multiplies the recurrent projection (the cuDNN form), with separate input and
     recurrent biases."""
 
-    def __init__(self, units: int, activation: Any = "tanh",
+    def __init__(self, units: int, activation: Callable | str | None = "tanh",
                  recurrent_activation: Any = "sigmoid", use_bias: bool = True,
-                 kernel_initializer: Any = "glorot_uniform",
-                 recurrent_initializer: Any = "orthogonal", bias_initializer: Any = "zeros",
-                 kernel_regularizer: Any = None, recurrent_regularizer: Any = None,
-                 bias_regularizer: Any = None, kernel_constraint: Any = None,
-                 recurrent_constraint: Any = None, bias_constraint: Any = None,
-                 dropout: float = 0.0, recurrent_dropout: float = 0.0,
-                 reset_after: bool = True, seed: int | None = None, **kwargs: Any):
+                 kernel_initializer: Callable | str | None = "glorot_uniform",
+                 recurrent_initializer: Any = "orthogonal",
+                 bias_initializer: Callable | str | None = "zeros",
+                 kernel_regularizer: Callable | None = None, recurrent_regularizer: Any = None,
+                 bias_regularizer: Callable | None = None,
+                 kernel_constraint: Callable | None = None, recurrent_constraint: Any = None,
+                 bias_constraint: Callable | None = None, dropout: float = 0.0,
+                 recurrent_dropout: float = 0.0, reset_after: bool = True, seed: int | None = None,
+                 **kwargs: Any):
         super().__init__(units, activation, recurrent_activation, use_bias, kernel_initializer,
                          recurrent_initializer, bias_initializer, kernel_regularizer,
                          recurrent_regularizer, bias_regularizer, kernel_constraint,
@@ -282,7 +289,7 @@ class StackedRNNCells(Layer):
                 cell.built = True
             depth = cell.output_size
 
-    def get_initial_state(self, batch_size: Any = None, dtype: Any = None) -> list:
+    def get_initial_state(self, batch_size: Any = None, dtype: DTypeLike | None = None) -> list:
         return [s for c in self.cells for s in c.get_initial_state(batch_size=batch_size,
                                                                    dtype=dtype)]
 
@@ -339,7 +346,7 @@ class RNN(Layer):
             self.cell.build((batch, input_shape[-1]))
             self.cell.built = True
 
-    def call(self, sequences: Any, initial_state: Any = None, mask: Any = None,
+    def call(self, sequences: Any, initial_state: Any = None, mask: TensorLike | None = None,
              training: Any = None) -> Any:
         x = convert_to_tensor(sequences)
         if mask is not None:
@@ -533,7 +540,7 @@ class Bidirectional(Layer):
             raise NotImplementedError("Bidirectional(weights=...) is not supported; call "
                                       "set_weights after building")
 
-    def call(self, inputs: Any, initial_state: Any = None, mask: Any = None,
+    def call(self, inputs: Any, initial_state: Any = None, mask: TensorLike | None = None,
              training: Any = None) -> Any:
         fw_state = bw_state = None
         if initial_state is not None:

@@ -31,6 +31,7 @@ from flowgrad.legacy_keras import optimizers as optimizers_lib
 from flowgrad.legacy_keras.layers.base import Layer, _keras_scope, _training_stack
 from flowgrad.ops import math_ops
 from flowgrad.autodiff.tape import GradientTape
+from flowgrad.framework.type_hints import TensorLike
 
 _WEIGHTS_FORMAT = "flowgrad-keras-weights-1"
 
@@ -302,7 +303,7 @@ class Model(Layer):
         self._compile_metrics = built
 
     # -- steps ----------------------------------------------------------------------------
-    def compute_loss(self, x: Any = None, y: Any = None, y_pred: Any = None,
+    def compute_loss(self, x: Any = None, y: Any = None, y_pred: TensorLike | None = None,
                      sample_weight: Any = None, training: bool = True) -> Any:
         """The compiled loss of (y, y_pred) plus the model's regularization losses."""
         terms = []
@@ -327,7 +328,8 @@ class Model(Layer):
             total = total + t
         return total
 
-    def compute_metrics(self, x: Any, y: Any, y_pred: Any, sample_weight: Any = None) -> dict:
+    def compute_metrics(self, x: Any, y: Any, y_pred: TensorLike,
+                        sample_weight: Any = None) -> dict:
         """Updates the compiled metrics with one batch; returns every metric's result."""
         first_pred = nest.flatten(y_pred)[0]
         first_true = nest.flatten(y)[0] if y is not None else None

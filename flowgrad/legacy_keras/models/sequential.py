@@ -11,6 +11,7 @@ from flowgrad.legacy_keras.layers.base import KerasTensor, Layer, _keras_scope
 from flowgrad.legacy_keras.layers.core import InputLayer
 from flowgrad.ops import array_ops
 from flowgrad.legacy_keras.models.model import Model
+from flowgrad.framework.type_hints import TensorLike
 
 
 class Sequential(Model):
@@ -99,7 +100,7 @@ class Sequential(Model):
                     else [t.shape for t in x]
         self.built = True
 
-    def call(self, inputs: Any, training: Any = None, mask: Any = None) -> Any:
+    def call(self, inputs: Any, training: Any = None, mask: TensorLike | None = None) -> Any:
         if self._layers and isinstance(self._layers[0], InputLayer) and hasattr(inputs, "shape"):
             inputs = self._adjust_input_rank(inputs, self._layers[0])
         for layer in self.layers:

@@ -6,9 +6,11 @@ from typing import Any
 
 from flowgrad.framework.tensor import convert_to_tensor
 from flowgrad.ops import array_ops, math_ops
+from flowgrad.framework.type_hints import TensorLike
 
 
-def dynamic_update_slice(operand: Any, update: Any, indices: Any, name: str | None = None) -> Any:
+def dynamic_update_slice(operand: Any, update: Any, indices: TensorLike,
+                         name: str | None = None) -> Any:
     """``operand`` with the block ``update`` written at ``indices`` (XLA's
     DynamicUpdateSlice: each start index is clamped so the block fits).
 
