@@ -572,7 +572,10 @@ EXPORTS: dict[str, dict[str, str]] = {
     "tf.sparse": {
         "SparseTensor": "flowgrad.ops.sparse_tensor:SparseTensor",
         "add": "flowgrad.ops.sparse_elementwise:add",
+        "bincount": "flowgrad.ops.count_ops:sparse_bincount",
         "concat": "flowgrad.ops.sparse_concat:concat",
+        "cross": "flowgrad.ops.sparse_cross_ops:sparse_cross",
+        "cross_hashed": "flowgrad.ops.sparse_cross_ops:sparse_cross_hashed",
         "expand_dims": "flowgrad.ops.sparse_manip:expand_dims",
         "from_dense": "flowgrad.ops.sparse_tensor:from_dense",
         "map_values": "flowgrad.ops.sparse_slice:map_values",

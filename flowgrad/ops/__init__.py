@@ -24,3 +24,4 @@ from flowgrad.ops import image_box_ops, image_codec_ops, image_patch_ops  # noqa
 from flowgrad.ops import image_sample_ops  # noqa: F401
 from flowgrad.ops import image_transform_ops  # noqa: F401
 from flowgrad.ops import mutable_lookup_ops  # noqa: F401
+from flowgrad.ops import count_ops, sparse_cross_ops  # noqa: F401
