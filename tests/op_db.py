@@ -838,6 +838,20 @@ def _image_transform() -> list:
                    jvp=True)]
 
 
+def _sparse_fill() -> list:
+    """SparseFillEmptyRows through its values and default value (TensorFlow's
+    SparseFillEmptyRowsGrad)."""
+    from flowgrad.ops.embedding_sparse_ops import fill_empty_rows
+
+    def fill(values, default):
+        sp = flowgrad.SparseTensor([[0, 1], [2, 0], [2, 2], [4, 1]], values, [6, 3])
+        filled, _ = fill_empty_rows(sp, default)
+        return flowgrad.square(filled.values) * np.arange(1.0, 8.0)
+    return [OpInfo("sparse_fill.fill_empty_rows", fill,
+                   [np.array([0.3, -1.2, 0.7, 2.0]), np.array(0.4)], op="SparseFillEmptyRows",
+                   jvp=True)]
+
+
 def _kerasops_array() -> list:
     """The kerasops_array cases (once tests/test_kerasops_array.py's table)."""
     tf = tf1
@@ -2017,7 +2031,7 @@ _FAMILIES = [_core_math, _math, _array, _nn, _conv, _control_flow, _distribution
              _signal, _linalg, _pooling, _sort_segment, _tensor_array, _tf1_gaps,
              _special_math, _recipes, _ctc, _incomplete_gamma, _linalg_gaps,
              _image_transform, _sampled_losses,
-             _matrix_functions,
+             _matrix_functions, _sparse_fill,
              _vmap, _fuzz]
 
 OP_DB: list[OpInfo] = [e for family in _FAMILIES for e in family()]

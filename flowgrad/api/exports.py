@@ -577,6 +577,7 @@ EXPORTS: dict[str, dict[str, str]] = {
         "cross": "flowgrad.ops.sparse_cross_ops:sparse_cross",
         "cross_hashed": "flowgrad.ops.sparse_cross_ops:sparse_cross_hashed",
         "expand_dims": "flowgrad.ops.sparse_manip:expand_dims",
+        "fill_empty_rows": "flowgrad.ops.embedding_sparse_ops:fill_empty_rows",
         "from_dense": "flowgrad.ops.sparse_tensor:from_dense",
         "map_values": "flowgrad.ops.sparse_slice:map_values",
         "maximum": "flowgrad.ops.sparse_elementwise:maximum",
@@ -680,6 +681,9 @@ EXPORTS: dict[str, dict[str, str]] = {
         "dropout": "flowgrad.ops.nn_ops:dropout_v2",
         "elu": "flowgrad.ops.nn_ops:elu",
         "embedding_lookup": "flowgrad.ops.indexing_ops:embedding_lookup_v2",
+        "embedding_lookup_sparse": "flowgrad.ops.embedding_sparse_ops:embedding_lookup_sparse_v2",
+        "safe_embedding_lookup_sparse":
+            "flowgrad.ops.embedding_sparse_ops:safe_embedding_lookup_sparse_v2",
         "experimental": "tf.nn.experimental",
         "gelu": "flowgrad.ops.nn_impl:gelu",
         "in_top_k": "flowgrad.ops.nn_ops:in_top_k_v2",
@@ -1459,6 +1463,9 @@ EXPORTS: dict[str, dict[str, str]] = {
         "dynamic_rnn": "flowgrad.rnn.rnn:dynamic_rnn",
         "elu": "flowgrad.ops.nn_ops:elu",
         "embedding_lookup": "flowgrad.ops.indexing_ops:embedding_lookup",
+        "embedding_lookup_sparse": "flowgrad.ops.embedding_sparse_ops:embedding_lookup_sparse",
+        "safe_embedding_lookup_sparse":
+            "flowgrad.ops.embedding_sparse_ops:safe_embedding_lookup_sparse",
         "experimental": "tf.nn.experimental",
         "fused_batch_norm": "flowgrad.ops.nn_statistics:fused_batch_norm",
         "in_top_k": "flowgrad.ops.nn_ops:in_top_k",
