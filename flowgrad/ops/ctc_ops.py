@@ -311,3 +311,179 @@ def ctc_greedy_decoder(inputs: TensorLike, sequence_length: TensorLike, merge_re
          "blank_index": -1 if blank_index is None else blank_index})
     return [SparseTensor(ix, vals, shape)], log_prob
 
+
+
+_LOG_ZERO = -np.inf
+
+
+def _log_sum_exp(a: float, b: float) -> float:
+    if a == _LOG_ZERO:
+        return b
+    if b == _LOG_ZERO:
+        return a
+    return a + np.log1p(np.exp(b - a)) if a > b else b + np.log1p(np.exp(a - b))
+
+
+class _Beam:
+    """A node of the prefix tree (TensorFlow's BeamEntry): its label, parent, children and
+    the probabilities (log) of its prefix ending in a label or a blank, now and one step
+    before."""
+
+    __slots__ = ("label", "parent", "children", "new", "old")
+
+    def __init__(self, label: int, parent: Any) -> None:
+        self.label, self.parent, self.children = label, parent, None
+        self.new = [_LOG_ZERO, _LOG_ZERO, _LOG_ZERO]    # total, blank, label
+        self.old = self.new
+
+    def active(self) -> bool:
+        return self.new[0] != _LOG_ZERO
+
+    def labels(self, merge_repeated: bool) -> list:
+        out: list = []
+        node, prev = self, -1
+        while node.parent is not None:
+            if not merge_repeated or node.label != prev:
+                out.append(node.label)
+            prev = node.label
+            node = node.parent
+        return out[::-1]
+
+
+def _beam_search(logits: np.ndarray, beam_width: int, top_paths: int,
+                 merge_repeated: bool) -> tuple:
+    """TensorFlow's CTCBeamSearch (ctc_beam_search.h, the default scorer) over one
+    sequence's logits ``[time, classes]``: the top paths and their log probabilities."""
+    classes = logits.shape[1]
+    blank = classes - 1
+    root = _Beam(-1, None)
+    root.new = [0.0, 0.0, _LOG_ZERO]
+    leaves = [root]
+    for row in logits.astype(np.float64):
+        top = row.max()
+        norm = top + np.log(np.exp(row - top).sum())
+        lp = (row - norm).tolist()
+        branches = sorted(leaves, key=lambda e: -e.new[0])
+        for b in branches:
+            b.old = list(b.new)
+        leaves = []
+        for b in branches:                             # pass 1: blanks and repeats
+            if b.parent is not None:
+                label = b.new[2]
+                if b.parent.active():
+                    prev = b.parent.old[1] if b.label == b.parent.label else b.parent.old[0]
+                    label = _log_sum_exp(label, prev)
+                b.new[2] = label + lp[b.label]
+            b.new[1] = b.old[0] + lp[blank]
+            b.new[0] = _log_sum_exp(b.new[1], b.new[2])
+            leaves.append(b)
+        for b in branches:                             # pass 2: extensions
+            if b.children is None:
+                b.children = [_Beam(c, b) for c in range(classes - 1)]
+            for c in b.children:
+                if c.active():
+                    continue
+                prev = b.old[1] if c.label == b.label else b.old[0]
+                total = lp[c.label] + prev
+                if len(leaves) < beam_width:
+                    c.new = [total, _LOG_ZERO, total]
+                    leaves.append(c)
+                else:
+                    bottom = min(leaves, key=lambda e: e.new[0])
+                    if total > bottom.new[0]:
+                        leaves.remove(bottom)
+                        bottom.new = [_LOG_ZERO, _LOG_ZERO, _LOG_ZERO]
+                        c.new = [total, _LOG_ZERO, total]
+                        leaves.append(c)
+    best = sorted(leaves, key=lambda e: -e.new[0])[:top_paths]
+    return [e.labels(merge_repeated) for e in best], [e.new[0] for e in best]
+
+
+def _beam_kernel(inputs: Any, sequence_length: Any, *, beam_width: int, top_paths: int,
+                 merge_repeated: bool) -> tuple:
+    x = np.asarray(inputs)
+    t_max, batch, _ = x.shape
+    lengths = np.asarray(sequence_length).reshape(-1)
+    paths: list = [[] for _ in range(top_paths)]
+    log_probs = np.zeros((batch, top_paths), x.dtype)
+    for b in range(batch):
+        n = int(lengths[b])
+        if n > t_max:
+            raise InvalidArgumentError(None, None, "sequence_length(%d) <= %d" % (b, t_max))
+        found, probs = _beam_search(x[:n, b], beam_width, top_paths, merge_repeated)
+        if len(found) < top_paths:
+            raise InvalidArgumentError(None, None, "Less than top_paths paths found: %d < %d"
+                                       % (len(found), top_paths))
+        for p in range(top_paths):
+            paths[p].append(found[p])
+            log_probs[b, p] = probs[p]
+    out: list = []
+    for p in range(top_paths):
+        idx = [[b, i] for b, seq in enumerate(paths[p]) for i in range(len(seq))]
+        out.append((np.asarray(idx, np.int64).reshape(-1, 2),
+                    np.asarray([v for seq in paths[p] for v in seq], np.int64),
+                    np.asarray([batch, max((len(s) for s in paths[p]), default=0)], np.int64)))
+    return tuple([o[0] for o in out] + [o[1] for o in out] + [o[2] for o in out]
+                 + [log_probs])
+
+
+def _beam_infer(ins: list, attrs: dict) -> list:
+    s = ins[0].shape
+    batch = s.as_list()[1] if s.rank is not None else None
+    k = attrs["top_paths"]
+    return ([(dtypes.int64, TensorShape([None, 2]))] * k + [(dtypes.int64, TensorShape([None]))]
+            * k + [(dtypes.int64, TensorShape([2]))] * k
+            + [(ins[0].dtype.base_dtype, TensorShape([batch, k]))])
+
+
+register_op("CTCBeamSearchDecoder", _beam_kernel, _beam_infer,
+            num_outputs=lambda attrs: 3 * attrs["top_paths"] + 1, grad=_NO_GRADIENT,
+            input_names=("inputs", "sequence_length"))
+
+
+def ctc_beam_search_decoder(inputs: Any, sequence_length: Any, beam_width: int = 100,
+                            top_paths: int = 1, merge_repeated: bool = True) -> tuple:
+    """``tf.compat.v1.nn.ctc_beam_search_decoder``: beam search over the logits (the last
+    class is the blank), as TensorFlow's CTCBeamSearchDecoder.
+
+    Args:
+      inputs: logits, [max_time, batch, num_classes].
+      sequence_length: int32 [batch].
+      beam_width: the beam's size.
+      top_paths: how many paths to return (at most ``beam_width``).
+      merge_repeated: merge repeated classes in the output paths.
+
+    Returns:
+      ``([decoded SparseTensor per path], log_probabilities [batch, top_paths])``.
+
+    Raises:
+      InvalidArgumentError: ``top_paths`` above ``beam_width`` or below 1.
+    """
+    if top_paths < 1:
+        raise InvalidArgumentError(None, None, "Value for attr 'top_paths' of %d must be at "
+                                   "least minimum 1" % top_paths)
+    if top_paths > beam_width:
+        raise InvalidArgumentError(None, None, "requested more paths than the beam width.")
+    x = convert_to_tensor(inputs, name="inputs")
+    out = apply_op("CTCBeamSearchDecoder", (x, cast(sequence_length, dtypes.int32)),
+                   {"beam_width": int(beam_width), "top_paths": int(top_paths),
+                    "merge_repeated": bool(merge_repeated)})
+    k = top_paths
+    return ([SparseTensor(out[i], out[k + i], out[2 * k + i]) for i in range(k)], out[3 * k])
+
+
+def ctc_beam_search_decoder_v2(inputs: Any, sequence_length: Any, beam_width: int = 100,
+                               top_paths: int = 1) -> tuple:
+    """``tf.nn.ctc_beam_search_decoder``: the TF1 decoder with ``merge_repeated=False``.
+
+    Args:
+      inputs: logits, [max_time, batch, num_classes].
+      sequence_length: int32 [batch].
+      beam_width: the beam's size.
+      top_paths: how many paths to return.
+
+    Returns:
+      ``([decoded SparseTensor per path], log_probabilities [batch, top_paths])``.
+    """
+    return ctc_beam_search_decoder(inputs, sequence_length, beam_width=beam_width,
+                                   top_paths=top_paths, merge_repeated=False)
