@@ -4,6 +4,7 @@ SparseReduceMax op (the maximum of the values present, 0 where none is; no gradi
 TensorFlow)."""
 from __future__ import annotations
 
+import functools
 from typing import Any
 
 import numpy as np
@@ -71,12 +72,58 @@ def _grad(op: Any, out_grad: Any) -> list:
     return [None, gather_nd(reshape(out_grad, kept), indices // scale), None, None]
 
 
+def _sparse_out_kernel(indices: Any, values: Any, shape: Any, axes: Any, *, keep_dims: bool,
+                       reduce: str) -> tuple:
+    """SparseReduceSumSparse / SparseReduceMaxSparse: the reduction of the entries present,
+    one output entry per reduced coordinate that has some (sorted)."""
+    dims = tuple(int(d) for d in np.asarray(shape))
+    values = np.asarray(values)
+    idx = np.asarray(indices, np.int64).reshape(-1, len(dims))
+    if idx.size and (np.any(idx < 0) or np.any(idx >= np.array(dims))):
+        raise errors.InvalidArgumentError(None, None, "SparseReduce: an index is out of "
+                                          "bounds of the dense shape %s" % list(dims))
+    red = _axes(axes, len(dims))
+    kept = [i for i in range(len(dims)) if i not in red]
+    out_dims = [1 if i in red else d for i, d in enumerate(dims)] if keep_dims else \
+        [dims[i] for i in kept]
+    coords = idx[:, kept]
+    uniq, inverse = np.unique(coords, axis=0, return_inverse=True)
+    inverse = inverse.reshape(-1)
+    if reduce == "sum":
+        out = np.zeros(len(uniq), values.dtype)
+        np.add.at(out, inverse, values)
+    else:
+        lowest = -np.inf if values.dtype.kind == "f" else np.iinfo(values.dtype).min
+        out = np.full(len(uniq), lowest, values.dtype)
+        np.maximum.at(out, inverse, values)
+    if keep_dims:
+        full = np.zeros((len(uniq), len(dims)), np.int64)
+        full[:, kept] = uniq
+        uniq = full
+    return (uniq.astype(np.int64).reshape(len(out), len(out_dims)), out,
+            np.asarray(out_dims, np.int64))
+
+
+def _sparse_out_infer(ins: list, attrs: dict) -> list:
+    dense = _infer(ins, attrs)[1]
+    rank = dense.rank
+    return [(dtypes.int64, TensorShape([None, rank])), (ins[1].dtype.base_dtype,
+                                                        TensorShape([None])),
+            (dtypes.int64, TensorShape([rank]))]
+
+
+for _t, _r in (("SparseReduceSumSparse", "sum"), ("SparseReduceMaxSparse", "max")):
+    register_op(_t, functools.partial(_sparse_out_kernel, reduce=_r), _sparse_out_infer,
+                num_outputs=3,
+                input_names=("input_indices", "input_values", "input_shape",
+                             "reduction_axes"))
+    NotDifferentiable(_t)
+
+
 def _reduce(op_type: str, what: str, sp_input: Any, axis: Any, keepdims: Any,
             output_is_sparse: bool, name: str | None) -> Any:
-    """The dense reduction ``op_type`` of ``sp_input`` over ``axis`` (all when None)."""
-    if output_is_sparse:
-        raise NotImplementedError("tf.sparse.%s(output_is_sparse=True) (%sSparse) is not "
-                                  "supported by flowgrad" % (what, op_type))
+    """The reduction ``op_type`` of ``sp_input`` over ``axis`` (all when None): dense, or
+    a SparseTensor (``op_type + "Sparse"``) with ``output_is_sparse``."""
     if not isinstance(sp_input, SparseTensor):
         raise TypeError("Input must be a SparseTensor.")
     if axis is None:
@@ -85,9 +132,12 @@ def _reduce(op_type: str, what: str, sp_input: Any, axis: Any, keepdims: Any,
         if rank is None:
             raise ValueError("tf.sparse.%s with axis=None needs a known rank" % what)
         axis = list(range(rank))
-    return apply_op(op_type, [sp_input.indices, sp_input.values, sp_input.dense_shape,
-                              convert_to_tensor(np.asarray(axis, np.int32), dtypes.int32)],
-                    {"keep_dims": bool(keepdims)}, name=name or op_type)
+    inputs = [sp_input.indices, sp_input.values, sp_input.dense_shape,
+              convert_to_tensor(np.asarray(axis, np.int32), dtypes.int32)]
+    if output_is_sparse:
+        return SparseTensor(*apply_op(op_type + "Sparse", inputs, {"keep_dims": bool(keepdims)},
+                                      name=name or op_type + "Sparse"))
+    return apply_op(op_type, inputs, {"keep_dims": bool(keepdims)}, name=name or op_type)
 
 
 def reduce_sum(sp_input: SparseTensor, axis: AxisLike = None, keepdims: bool | None = None,
@@ -98,15 +148,15 @@ def reduce_sum(sp_input: SparseTensor, axis: AxisLike = None, keepdims: bool | N
         sp_input: the SparseTensor.
         axis: the axes to reduce (ints in [-rank, rank)), or None for all.
         keepdims: keep the reduced axes with length 1.
-        output_is_sparse: a SparseTensor result (not supported by flowgrad).
+        output_is_sparse: a SparseTensor result (SparseReduceSumSparse: the sums of the
+            reduced coordinates that have entries; not differentiable, as in TensorFlow).
         name: the op's name.
 
     Returns:
-        The dense sum.
+        The sum: dense, or a SparseTensor.
 
     Raises:
         InvalidArgumentError: an axis is out of range.
-        NotImplementedError: ``output_is_sparse`` is True.
     """
     return _reduce("SparseReduceSum", "reduce_sum", sp_input, axis, keepdims, output_is_sparse,
                    name)
@@ -147,7 +197,8 @@ def reduce_max(sp_input: SparseTensor, axis: AxisLike = None, keepdims: bool | N
         sp_input: the SparseTensor.
         axis: the axes to reduce (ints in [-rank, rank)), or None for all.
         keepdims: keep the reduced axes with length 1.
-        output_is_sparse: a SparseTensor result (not supported by flowgrad).
+        output_is_sparse: a SparseTensor result (SparseReduceMaxSparse: the maxima of the
+            reduced coordinates that have entries).
         name: the op's name.
 
     Returns:
@@ -155,7 +206,6 @@ def reduce_max(sp_input: SparseTensor, axis: AxisLike = None, keepdims: bool | N
 
     Raises:
         InvalidArgumentError: an axis is out of range.
-        NotImplementedError: ``output_is_sparse`` is True.
     """
     return _reduce("SparseReduceMax", "reduce_max", sp_input, axis, keepdims, output_is_sparse,
                    name)

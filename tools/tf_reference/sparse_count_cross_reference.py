@@ -36,6 +36,12 @@ def program(tf) -> dict:
     out["h_key"] = show(tf.sparse.cross_hashed(
         [tf.constant([[1, 2], [3, 4]]), tf.constant([["a"], ["b"]])], num_buckets=1000,
         hash_key=123))
+    st = tf.SparseTensor([[0, 0, 1], [0, 2, 1], [1, 1, 0], [1, 1, 2], [3, 0, 0]],
+                         tf.constant([1.5, -2.0, 4.0, 0.5, 3.0]), [4, 3, 3])
+    out["r_sum_sparse"] = show(tf.sparse.reduce_sum(st, axis=1, output_is_sparse=True))
+    out["r_sum_sparse_keep"] = show(tf.sparse.reduce_sum(st, axis=[0, 2], keepdims=True,
+                                                         output_is_sparse=True))
+    out["r_max_sparse"] = show(tf.sparse.reduce_max(st, axis=-1, output_is_sparse=True))
     errors = {}
     for name, fn in [("negative", lambda: tf.sparse.bincount(np.array([-1, 2]), axis=-1)),
                      ("weights_and_binary", lambda: tf.sparse.bincount(
