@@ -286,9 +286,14 @@ EXPORTS: dict[str, dict[str, str]] = {
         "zeros_initializer": "flowgrad.ops.init_ops:zeros_initializer",
         "zeros_like": "flowgrad.ops.fill_ops:zeros_like",
     },
+    "tf.dtypes.experimental": {
+        "float8_e4m3fn": "flowgrad.framework.dtypes:float8_e4m3fn",
+        "float8_e5m2": "flowgrad.framework.dtypes:float8_e5m2",
+    },
     "tf.dtypes": {
         "DType": "flowgrad.framework.dtypes:DType",
         "as_dtype": "flowgrad.framework.dtypes:as_dtype",
+        "experimental": "tf.dtypes.experimental",
         "saturate_cast": "flowgrad.ops.saturate_cast_ops:saturate_cast",
         "bfloat16": "flowgrad.framework.dtypes:bfloat16",
         "bool": "flowgrad.framework.dtypes:bool",

@@ -26,7 +26,7 @@ class DType:
         self.np = np.dtype(np_dtype) if np_dtype is not None else None
         self.is_ref = is_ref
         self.base_dtype = base if is_ref else self
-        self._set_kind("f" if name.startswith("bfloat16") else
+        self._set_kind("f" if name.startswith(("bfloat16", "float8")) else
                        base.kind if base is not None else self.np.kind)
 
     def _set_kind(self, kind: str) -> None:
@@ -129,7 +129,7 @@ class _MissingDType(DType):
     def __init__(self, name: str, package: str, extra: str) -> None:
         self.name, self.is_ref, self.base_dtype = name, False, self
         self._package, self._extra = package, extra
-        self._set_kind("f")     # bfloat16, the one optional dtype
+        self._set_kind("f")     # bfloat16 and the float8 types, the optional dtypes
 
     @property
     def np(self) -> Any:
@@ -138,8 +138,9 @@ class _MissingDType(DType):
 
 
 def _finfo(d: np.dtype) -> Any:
-    """``np.finfo``, also for ml_dtypes' bfloat16."""
-    return _ml_dtypes.finfo(d) if _ml_dtypes is not None and d.kind == "V" else np.finfo(d)
+    """``np.finfo``, also for ml_dtypes' bfloat16 and float8 types."""
+    return _ml_dtypes.finfo(d) if _ml_dtypes is not None and \
+        d.type.__module__.startswith("ml_dtypes") else np.finfo(d)
 
 
 float16 = DType("float16", np.float16)
@@ -148,6 +149,12 @@ float64 = DType("float64", np.float64)
 # TensorFlow's bfloat16 (8 exponent bits, 7 mantissa bits), stored as ml_dtypes.bfloat16.
 bfloat16 = (DType("bfloat16", _ml_dtypes.bfloat16) if _ml_dtypes is not None
             else _MissingDType("bfloat16", "ml_dtypes", "bfloat16"))
+# tf.dtypes.experimental's 8-bit floats (OCP FP8: 4 exponent bits and 3 mantissa bits, no
+# infinities; 5 and 2), stored as ml_dtypes' types; TensorFlow only casts them.
+float8_e4m3fn = (DType("float8_e4m3fn", _ml_dtypes.float8_e4m3fn) if _ml_dtypes is not None
+                 else _MissingDType("float8_e4m3fn", "ml_dtypes", "bfloat16"))
+float8_e5m2 = (DType("float8_e5m2", _ml_dtypes.float8_e5m2) if _ml_dtypes is not None
+               else _MissingDType("float8_e5m2", "ml_dtypes", "bfloat16"))
 int8 = DType("int8", np.int8)
 int16 = DType("int16", np.int16)
 int32 = DType("int32", np.int32)
@@ -164,9 +171,12 @@ half = float16
 double = float64
 
 _ALL = [float16, float32, float64, int8, int16, int32, int64, uint8, uint16, uint32, uint64,
-        bool, complex64, complex128, string] + ([bfloat16] if _ml_dtypes is not None else [])
+        bool, complex64, complex128, string] + (
+            [bfloat16, float8_e4m3fn, float8_e5m2] if _ml_dtypes is not None else [])
 _BY_NAME = {d.name: d for d in _ALL}
 _BY_NAME["bfloat16"] = bfloat16
+_BY_NAME["float8_e4m3fn"] = float8_e4m3fn
+_BY_NAME["float8_e5m2"] = float8_e5m2
 _BY_NP = {d.np: d for d in _ALL}
 _REFS = {d.name: DType(d.name + "_ref", d.np, True, d) for d in _ALL}
 _BY_NAME.update({r.name: r for r in _REFS.values()})

@@ -14,7 +14,9 @@ from flowgrad.ops.array_op_util import _as_value
 
 
 def _cast_kernel(x: Any, *, DstT: Any) -> Any:
-    if (x.dtype.kind == "O") != (DstT is dtypes.string):
+    if (x.dtype.kind == "O") != (DstT is dtypes.string) or (
+            DstT.name.startswith("float8") and x.dtype.kind in "biu"):
+        # TensorFlow casts to the float8 types from floating types only
         raise errors.UnimplementedError(None, None, "Cast %s to %s is not supported" % (
             errors.dtype_text(dtypes.from_numpy(x.dtype)), errors.dtype_text(DstT)))
     return x.astype(DstT.np)
@@ -59,8 +61,8 @@ def cast(x: TensorLike, dtype: DTypeLike, name: str | None = None) -> TensorBase
         A tensor of ``x``'s shape with type ``dtype``.
 
     Raises:
-        UnimplementedError: a cast to or from ``tf.string``, which TensorFlow has no kernel
-            for either.
+        UnimplementedError: a cast to or from ``tf.string``, or from an integer or bool to a
+            float8 type, which TensorFlow has no kernel for either.
     """
     dt = dtypes.as_dtype(dtype).base_dtype
     if type(x).__name__ == "SparseTensor":          # the values cast, as TensorFlow's
