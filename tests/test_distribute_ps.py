@@ -131,6 +131,25 @@ def test_a_scheduled_function_travels_with_references_to_the_workers_variables()
                                                           worker._vars.values()}
 
 
+def test_without_ray_an_import_error_names_the_extra(monkeypatch):
+    from flowgrad.distribute import RayClusterResolver, WorkerGroup
+    monkeypatch.setitem(sys.modules, "ray", None)
+    with pytest.raises(ImportError, match=r"pip install flowgrad\[distributed\]"):
+        WorkerGroup(2)
+    strategy = tf.distribute.experimental.ParameterServerStrategy(
+        RayClusterResolver(2, 1))
+    with pytest.raises(ImportError, match=r"pip install flowgrad\[distributed\]"):
+        tf.distribute.experimental.coordinator.ClusterCoordinator(strategy)
+
+
+def test_unreachable_cluster_address():
+    from flowgrad.distribute import cluster as ray_cluster
+    with pytest.raises(ConnectionError, match="Cannot reach the Ray cluster at '127.0.0.1:1'"):
+        ray_cluster.check_reachable("127.0.0.1:1", timeout=2.0)
+    with pytest.raises(ValueError, match="not of the form"):
+        ray_cluster.check_reachable("nowhere", timeout=2.0)
+
+
 # -- on Ray --------------------------------------------------------------------------------------
 
 @pytest.fixture(scope="module")

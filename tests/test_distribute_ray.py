@@ -421,3 +421,35 @@ def test_four_workers_embedding_equal_one_process(four):
     ref = _embedding_train(3)
     for weights in four.run(_embedding_train, 3):
         _close(weights, ref)
+
+
+def test_the_tf1_sync_replicas_example_on_two_workers(two):
+    """examples/distributed_mnist.py's TF1 program (SyncReplicasOptimizer, its hook in a
+    MonitoredTrainingSession, the task index from the TF_CONFIG the group sets): each worker
+    trains on its half of every global batch and ends where one process trained on the
+    whole batches does."""
+    import importlib.util
+
+    from ray import cloudpickle      # the pickler Ray sends functions with
+    path = os.path.join(os.path.dirname(__file__), "..", "examples", "distributed_mnist.py")
+    spec = importlib.util.spec_from_file_location("example_distributed_mnist", path)
+    example = importlib.util.module_from_spec(spec)
+    sys.modules[spec.name] = example
+    spec.loader.exec_module(example)
+    cloudpickle.register_pickle_by_value(example)      # the workers cannot import it
+    saved = os.environ.pop("TF_CONFIG", None)
+    try:
+        want = example.train(8, 32)                     # one process, the global batches
+    finally:
+        state.eager = True
+        if saved is not None:
+            os.environ["TF_CONFIG"] = saved
+    try:
+        got = two.run(example.train, 8, 16)
+    finally:
+        cloudpickle.unregister_pickle_by_value(example)
+        del sys.modules[spec.name]
+    for result in got:
+        assert len(result["losses"]) == 8
+        assert result["accuracy"] == pytest.approx(want["accuracy"], abs=1e-4)
+    assert got[0]["losses"] != got[1]["losses"]         # each its own half of the batch

@@ -8,6 +8,8 @@ nodes). The driver starts the function once on every worker and waits; the per-s
 traffic (the all-reduce) goes from worker to worker (``flowgrad.distribute.collective``)."""
 from __future__ import annotations
 
+import json
+import os
 from collections.abc import Callable
 from typing import Any
 
@@ -24,9 +26,14 @@ class Worker:
         self._group: collective.CollectiveGroup | None = None
 
     def setup(self, peers: list, timeout: float) -> int:
-        """Joins the group whose workers' actor handles are ``peers`` (rank order)."""
+        """Joins the group whose workers' actor handles are ``peers`` (rank order), and sets
+        ``TF_CONFIG`` as a TensorFlow cluster manager does: a program (a TF1 one with
+        SyncReplicasOptimizer, or ``TFConfigClusterResolver``) reads its task index there."""
         self._group = collective.CollectiveGroup(self._rank, self._world_size, peers, timeout)
         collective.set_current_group(self._group)
+        os.environ["TF_CONFIG"] = json.dumps({
+            "cluster": {"worker": ["ray-worker-%d:0" % i for i in range(self._world_size)]},
+            "task": {"type": "worker", "index": self._rank}})
         return self._rank
 
     def deliver(self, key: tuple, value: Any) -> None:
