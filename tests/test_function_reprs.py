@@ -1,6 +1,8 @@
-"""What programs print for tf.function traces and graph ops: a ConcreteFunction's repr and
-str are TensorFlow 2.21's (recorded by tools/tf_reference/concrete_function_repr.py), and an
-Operation's text names its inputs as a NodeDef does (``p`` for output 0, ``split:1``)."""
+"""What programs print: a ConcreteFunction's repr and str and ``tf.print``'s formats (dense,
+ragged and sparse tensors, structures laid out by pprint) are TensorFlow 2.21's (recorded by
+tools/tf_reference/concrete_function_repr.py and tf_print_formats.py), and an Operation's text
+names its inputs as a NodeDef does (``p`` for output 0, ``split:1``)."""
+import pytest
 import os
 import subprocess
 import sys
@@ -11,13 +13,15 @@ import flowgrad.compat.v1 as tf
 ROOT = Path(__file__).resolve().parents[1]
 
 
-def test_concrete_function_repr_and_str_are_tensorflows():
-    program = ROOT / "tools" / "tf_reference" / "concrete_function_repr.py"
+@pytest.mark.parametrize("program,record", [("concrete_function_repr.py", "concrete_function.txt"),
+                                            ("tf_print_formats.py", "tf_print.txt")])
+def test_prints_what_tensorflow_prints(program, record):
     env = dict(os.environ, PYTHONPATH=str(ROOT))
-    out = subprocess.run([sys.executable, "-m", "flowgrad", str(program)], capture_output=True,
-                         text=True, env=env, timeout=300)
+    out = subprocess.run([sys.executable, "-m", "flowgrad",
+                          str(ROOT / "tools" / "tf_reference" / program)],
+                         capture_output=True, text=True, env=env, timeout=300)
     assert out.returncode == 0, out.stderr
-    assert out.stdout == (ROOT / "tests" / "data" / "reprs" / "concrete_function.txt").read_text()
+    assert out.stdout == (ROOT / "tests" / "data" / "reprs" / record).read_text()
 
 
 def test_operation_text_names_inputs_as_a_node_def():

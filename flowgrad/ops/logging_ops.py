@@ -9,6 +9,7 @@ make it."""
 from __future__ import annotations
 
 import logging
+import pprint
 import sys
 import time
 from typing import Any
@@ -22,6 +23,9 @@ from flowgrad.framework.graph import get_default_graph
 from flowgrad.framework.op_call import apply_op
 from flowgrad.framework.registry import _NO_GRADIENT, register_op
 from flowgrad.framework.tensor import TensorBase, convert_to_tensor
+from flowgrad.ops.ragged_tensor import RaggedTensor
+from flowgrad.ops.sparse_tensor import SparseTensor
+from flowgrad.ops.string_ops import _as_string_kernel
 from flowgrad.ops.subgraph import SIDE_EFFECTS
 from flowgrad.framework.type_hints import TensorLike
 
@@ -98,6 +102,36 @@ def _as_array(v: Any) -> np.ndarray:
     return np.asarray(v, dtype=object) if isinstance(v, bytes) else np.asarray(v)
 
 
+def _ragged_text(values: np.ndarray, splits: list, summarize: int) -> str:
+    """A ragged value as ``tf.print`` formats it (``ragged_tensor_to_string``): nested rows
+    joined by ", ", numbers as ``tf.strings.as_string`` writes them, strings in quotes."""
+    if values.dtype.kind in "SUO":
+        flat = np.array(["'%s'" % (v.decode("utf-8", "replace") if isinstance(v, bytes)
+                                   else str(v)).replace("\\", "\\\\").replace("'", "\\'")
+                         for v in values.reshape(-1)], dtype=object)
+    else:
+        flat = np.array([t.decode() for t in _as_string_kernel(
+            values.reshape(-1), precision=-1, scientific=False, shortest=False, width=-1,
+            fill="")], dtype=object)
+    pieces = flat.reshape(values.shape)
+
+    def rows(x: np.ndarray) -> list:      # the uniform inner dimensions of the flat values
+        if x.ndim == 1:
+            return list(x)
+        return ["[" + ", ".join(_summarized(rows(r), summarize)) + "]" for r in x]
+    texts = rows(pieces)
+    for row_splits in reversed(splits):
+        texts = ["[" + ", ".join(_summarized(texts[int(lo):int(hi)], summarize)) + "]"
+                 for lo, hi in zip(row_splits[:-1], row_splits[1:])]
+    return "[" + ", ".join(_summarized(texts, summarize)) + "]"
+
+
+def _summarized(pieces: list, summarize: int) -> list:
+    if summarize >= 0 and len(pieces) > 2 * summarize:
+        return pieces[:summarize] + ["..."] + pieces[len(pieces) - summarize:]
+    return pieces
+
+
 def _print_kernel(*values: Any, template: Any, summarize: int, sep: str, end: str,
                   writer: Any) -> None:
     it = iter(values)
@@ -105,13 +139,24 @@ def _print_kernel(*values: Any, template: Any, summarize: int, sep: str, end: st
     for item in template:
         if item is _TENSOR:
             parts.append(_array_text(_as_array(next(it)), summarize, True))
+        elif isinstance(item, _RaggedSlot):
+            flat = np.asarray(next(it))
+            splits = [np.asarray(next(it)) for _ in range(item.ragged_rank)]
+            parts.append(_ragged_text(flat, splits, summarize))
         else:
-            parts.append(item(lambda: _array_text(_as_array(next(it)), summarize, True)))
-    writer(sep.join(parts) + end)
+            parts.append(item)
+    writer("".join(parts) + end)
 
 
 class _TensorSlot:
-    """Marks a top-level tensor argument in a print template."""
+    """Marks where a dense tensor's text goes in a print template."""
+
+
+class _RaggedSlot:
+    """Marks where a ragged tensor's text goes (its flat values, then its row splits)."""
+
+    def __init__(self, ragged_rank: int):
+        self.ragged_rank = ragged_rank
 
 
 _TENSOR = _TensorSlot()
@@ -120,22 +165,51 @@ register_op("PrintV2", _print_kernel, lambda ins, attrs: [], num_outputs=0, grad
             stateful=True, input_names=("input",))
 
 
-def _structure_text(structure: Any, tensors: list) -> Any:
-    """A function formatting ``structure`` with its tensors taken (in order) from ``next_text``."""
-    flat = nest.flatten(structure)
-    for x in flat:
-        if isinstance(x, TensorBase):
-            tensors.append(x)
+_MARK = "\u2980%d\u2980"     # a printable character ``pformat`` leaves as it is
 
-    def fmt(next_text: Any) -> str:
-        texts = [next_text() if isinstance(x, TensorBase) else x for x in flat]
 
-        class _Raw(str):
-            def __repr__(self) -> str:
-                return str(self)
-        return str(nest.pack_sequence_as(structure, [_Raw(t) if isinstance(x, TensorBase)
-                                                     else t for x, t in zip(flat, texts)]))
-    return fmt
+def _template(inputs: tuple, sep: str, tensors: list) -> tuple:
+    """TensorFlow's print template: each input formatted by ``pprint.pformat`` (a string
+    input as itself) with a placeholder for every tensor (a SparseTensor shows as
+    ``SparseTensor(indices=..., values=..., shape=...)``), the quotes around bare
+    placeholders removed; returned as a tuple of texts and slots."""
+    slots: list = []
+
+    def slot(kind: Any) -> str:
+        slots.append(kind)
+        return _MARK % (len(slots) - 1)
+
+    texts = []
+    for x in inputs:
+        if isinstance(x, str):
+            texts.append(x)
+            continue
+        held = []
+        for leaf in nest.flatten(x):
+            if isinstance(leaf, SparseTensor):
+                tensors.extend([leaf.indices, leaf.values, leaf.dense_shape])
+                held.append("SparseTensor(indices=%s, values=%s, shape=%s)"
+                            % (slot(_TENSOR), slot(_TENSOR), slot(_TENSOR)))
+            elif isinstance(leaf, RaggedTensor):
+                tensors.append(leaf.flat_values)
+                tensors.extend(leaf.nested_row_splits)
+                held.append(slot(_RaggedSlot(len(leaf.nested_row_splits))))
+            elif isinstance(leaf, TensorBase) or hasattr(leaf, "_as_tensor"):
+                tensors.append(convert_to_tensor(leaf))
+                held.append(slot(_TENSOR))
+            else:
+                held.append(leaf)
+        texts.append(pprint.pformat(nest.pack_sequence_as(x, held)))
+    text = sep.join(texts)
+    for k in range(len(slots)):
+        text = text.replace("'%s'" % (_MARK % k), _MARK % k)
+    template: list = []
+    for i, chunk in enumerate(text.split("\u2980")):
+        if i % 2:
+            template.append(slots[int(chunk)])
+        elif chunk:
+            template.append(chunk)
+    return tuple(template)
 
 
 def print_v2(*inputs: Any, output_stream: Any = sys.stderr, summarize: int | None = 3,
@@ -153,17 +227,9 @@ def print_v2(*inputs: Any, output_stream: Any = sys.stderr, summarize: int | Non
         name: A name for the operation (optional).
     """
     writer = _stream_writer(output_stream)
-    template: list = []
     tensors: list = []
-    for x in inputs:
-        if isinstance(x, TensorBase) or hasattr(x, "_as_tensor"):
-            template.append(_TENSOR)
-            tensors.append(convert_to_tensor(x))
-        elif nest.is_nested(x) and any(isinstance(t, TensorBase) for t in nest.flatten(x)):
-            template.append(_structure_text(x, tensors))
-        else:
-            template.append(lambda _n, s=str(x): s)
-    attrs = {"template": tuple(template), "summarize": -1 if summarize is None else summarize,
+    template = _template(inputs, sep, tensors)
+    attrs = {"template": template, "summarize": -1 if summarize is None else summarize,
              "sep": sep, "end": end, "writer": writer}
     op = apply_op("PrintV2", tensors, attrs, name=name)
     if executing_eagerly():
