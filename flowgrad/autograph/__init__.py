@@ -4,19 +4,13 @@
 ``transformer`` for the rewriting and ``operators`` for the run-time dispatch."""
 from __future__ import annotations
 
-from types import SimpleNamespace
 from typing import Any
 
 from flowgrad.autograph import conversion
 from flowgrad.autograph.conversion import (control_status, convert, converted_call,
                                            do_not_convert, maybe_convert, tf_convert, to_code,
                                            to_graph)
-from flowgrad.autograph.features import Feature
-from flowgrad.autograph.operators import set_loop_options
 from flowgrad.autograph.transformer import ConversionError
-
-experimental = SimpleNamespace(do_not_convert=do_not_convert, set_loop_options=set_loop_options,
-                               Feature=Feature)
 
 
 def set_verbosity(level: int, alsologtostdout: bool = False) -> None:
@@ -30,6 +24,6 @@ def trace(*args: Any) -> None:
     print(*args)
 
 
-__all__ = ["to_graph", "to_code", "do_not_convert", "experimental", "set_verbosity", "trace",
+__all__ = ["to_graph", "to_code", "do_not_convert", "set_verbosity", "trace",
            "tf_convert", "convert", "converted_call", "control_status", "maybe_convert",
            "ConversionError"]
