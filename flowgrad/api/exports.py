@@ -600,6 +600,12 @@ EXPORTS: dict[str, dict[str, str]] = {
     "tf.ragged": {
         "constant": "flowgrad.ops.ragged_tensor:constant",
         "map_flat_values": "flowgrad.ops.ragged_functional_ops:map_flat_values",
+        "boolean_mask": "flowgrad.ops.ragged_ops:boolean_mask",
+        "range": "flowgrad.ops.ragged_ops:ragged_range",
+        "row_splits_to_segment_ids": "flowgrad.ops.ragged_ops:row_splits_to_segment_ids",
+        "segment_ids_to_row_splits": "flowgrad.ops.ragged_ops:segment_ids_to_row_splits",
+        "stack": "flowgrad.ops.ragged_ops:stack",
+        "stack_dynamic_partitions": "flowgrad.ops.ragged_ops:stack_dynamic_partitions",
     },
     "tf.distribute": {
         "DistributedDataset": "flowgrad.distribute.distribute_lib:DistributedDataset",
