@@ -181,10 +181,16 @@ def bincount(arr: Any, weights: TensorLike | None = None, minlength: Any = None,
 
     Raises:
       InvalidArgumentError: for a negative value.
-      ValueError: for an ``axis`` other than None, 0 and -1.
+      ValueError: for an ``axis`` other than None, 0 and -1, or ``weights`` with
+        ``binary_output``.
     """
+    if weights is not None and binary_output:
+        raise ValueError("Arguments `binary_output` and `weights` are mutually exclusive. "
+                         "Please specify only one.")
     with name_scope(name, "bincount", [arr, weights]) as scope:
         a = convert_to_tensor(_as_value(arr), name="arr")
+        if not a.dtype.is_integer:          # as TensorFlow: other values count as int32
+            a = cast(a, dtypes.int32)
         if axis is None:
             a = reshape(a, [-1])
         elif axis not in (0, -1):

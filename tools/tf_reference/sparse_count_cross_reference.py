@@ -42,8 +42,14 @@ def program(tf) -> dict:
     out["r_sum_sparse_keep"] = show(tf.sparse.reduce_sum(st, axis=[0, 2], keepdims=True,
                                                          output_is_sparse=True))
     out["r_max_sparse"] = show(tf.sparse.reduce_max(st, axis=-1, output_is_sparse=True))
+    out["math_bincount_float"] = tf.math.bincount(tf.constant([1.7, 2.2, 1.0, 0.5]),
+                                                  minlength=4).numpy().tolist()
+    out["math_bincount_rows"] = tf.math.bincount(tf.constant([[1.0, 3.0], [2.0, 2.0]]),
+                                                 axis=-1).numpy().tolist()
     errors = {}
-    for name, fn in [("negative", lambda: tf.sparse.bincount(np.array([-1, 2]), axis=-1)),
+    for name, fn in [("math_weights_and_binary", lambda: tf.math.bincount(
+                         d, weights=d, binary_output=True)),
+                     ("negative", lambda: tf.sparse.bincount(np.array([-1, 2]), axis=-1)),
                      ("weights_and_binary", lambda: tf.sparse.bincount(
                          d, weights=d, binary_output=True)),
                      ("axis", lambda: tf.sparse.bincount(d, axis=1)),
