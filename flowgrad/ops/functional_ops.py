@@ -16,6 +16,7 @@ from flowgrad.framework.context import executing_eagerly
 from flowgrad.framework.graph import name_scope
 from flowgrad.framework.tensor import convert_to_tensor
 from flowgrad.ops.array_ops import concat, expand_dims, reverse, stack, stop_gradient
+from flowgrad.ops.ragged_tensor import RaggedTensor
 from flowgrad.ops.while_v2 import build_while, check_parallel_iterations
 from flowgrad.framework.type_hints import DTypeLike, TensorLike
 
@@ -75,6 +76,8 @@ def map_fn(fn: Callable, elems: TensorLike, dtype: DTypeLike | None = None,
     """
     signature = fn_output_signature if fn_output_signature is not None else dtype
     name = name or "map"
+    if any(isinstance(e, RaggedTensor) for e in nest.flatten(elems)):
+        return _map_ragged(fn, elems, signature, name)
     flat, n = _elements(elems, name)
     if executing_eagerly():
         rows = [fn(nest.pack_sequence_as(elems, [e[i] for e in flat]))
@@ -99,6 +102,27 @@ def map_fn(fn: Callable, elems: TensorLike, dtype: DTypeLike | None = None,
     if not back_prop:
         extras = [stop_gradient(t) for t in extras]
     return nest.pack_sequence_as(structure[0], extras)
+
+
+def _map_ragged(fn: Callable, elems: Any, signature: Any, name: str) -> Any:
+    """map_fn over elements holding RaggedTensors (eagerly, row by row): ``fn`` gets each
+    row as a tensor; its outputs come back ragged (TensorFlow's default for ragged elements,
+    or a RaggedTensorSpec signature) or stacked (a dense signature)."""
+    if not executing_eagerly():
+        raise NotImplementedError("%s: map_fn over RaggedTensor elements runs eagerly only in "
+                                  "flowgrad" % name)
+    flat = nest.flatten(elems)
+    rows = [fn(nest.pack_sequence_as(elems, [e[i] for e in flat]))
+            for i in range(int(flat[0].nrows() if isinstance(flat[0], RaggedTensor)
+                               else flat[0].shape[0]))]
+    ragged = signature is None or type(signature).__name__ == "RaggedTensorSpec"
+    if not ragged:
+        flat_rows = [[convert_to_tensor(x) for x in nest.flatten(r)] for r in rows]
+        _check_signature(name, flat_rows[0], signature)
+        return nest.pack_sequence_as(rows[0], [stack(list(c)) for c in zip(*flat_rows)])
+    flat_rows = [[convert_to_tensor(x) for x in nest.flatten(r)] for r in rows]
+    return nest.pack_sequence_as(rows[0], [RaggedTensor.from_row_lengths(
+        concat(list(c), 0), [int(x.shape[0]) for x in c]) for c in zip(*flat_rows)])
 
 
 def _scan(fn: Callable, elems: Any, initializer: Any, back_prop: bool, reverse_: bool,
