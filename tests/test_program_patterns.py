@@ -114,3 +114,16 @@ def test_program_prints_what_tensorflow_prints(eager, name):
     with contextlib.redirect_stdout(out):
         exec(compile(source, filename, "exec"), {"tf": tf, "__name__": "__main__"})
     assert out.getvalue() == REF[name]["stdout"]
+
+
+def test_sparse_serialization_round_trips_in_a_graph():
+    """The same ops in graph mode: static shapes as TensorFlow's, values after a Session run."""
+    st = tf1.SparseTensor([[0, 1], [2, 0], [2, 3]], [1.5, -2.0, 4.0], [3, 4])
+    rows = tf1.io.serialize_many_sparse(st)
+    back = tf1.io.deserialize_many_sparse(rows, tf1.float32, rank=2)
+    assert rows.shape.as_list() == [None, 3]
+    assert back.indices.shape.as_list() == [None, 2]
+    with tf1.Session() as sess:
+        indices, values, shape = sess.run([back.indices, back.values, back.dense_shape])
+    assert indices.tolist() == [[0, 1], [2, 0], [2, 3]]
+    assert values.tolist() == [1.5, -2.0, 4.0] and shape.tolist() == [3, 4]

@@ -154,6 +154,36 @@ def f(i):
 print(f(tf.constant(0)), f(tf.constant(3)))
 print(tf.compat.v1.autograph.experimental.Feature.LISTS)
 ''',
+    # the api scan: tf.io.serialize_sparse / serialize_many_sparse / deserialize_many_sparse
+    # (the bytes are TensorFlow's: their SHA-1s are printed)
+    "serialize_sparse": '''
+import hashlib
+st = tf.sparse.SparseTensor([[0, 1], [2, 0], [2, 3]], [1.5, -2.0, 4.0], [3, 4])
+s = tf.io.serialize_sparse(st)
+print(s.shape, s.dtype, [hashlib.sha1(x).hexdigest()[:12] for x in s.numpy()])
+m = tf.io.serialize_many_sparse(st)
+print(m.shape, [[hashlib.sha1(x).hexdigest()[:12] for x in row] for row in m.numpy()])
+d = tf.io.deserialize_many_sparse(m, tf.float32)
+print(d.indices.numpy().tolist(), d.values.numpy().tolist(), d.dense_shape.numpy().tolist())
+st3 = tf.sparse.SparseTensor([[0, 0, 1], [1, 0, 2], [1, 2, 0]], [1, 2, 3], [2, 3, 4])
+try:
+    tf.io.serialize_many_sparse(tf.sparse.SparseTensor([[1, 0], [0, 2]], [1, 2], [2, 3]))
+except tf.errors.InvalidArgumentError as e:
+    print('InvalidArgumentError', e.message.split('}} ')[-1].split(' [Op:')[0].split(chr(10))[0])
+m3 = tf.io.serialize_many_sparse(st3)
+d3 = tf.io.deserialize_many_sparse(m3, tf.int32, rank=3)
+print(d3.indices.numpy().tolist(), d3.values.numpy().tolist(), d3.dense_shape.numpy().tolist())
+print(d3.indices.shape, d3.values.shape, d3.dense_shape.shape)
+print(tf.io.parse_tensor(s[1], tf.float32).numpy().tolist())
+a = tf.io.serialize_sparse(tf.sparse.SparseTensor([[0, 0]], [7], [1, 2]))
+b = tf.io.serialize_sparse(tf.sparse.SparseTensor([[0, 2], [1, 1]], [8, 9], [2, 3]))
+d = tf.io.deserialize_many_sparse(tf.stack([a, b]), tf.int32)
+print(d.indices.numpy().tolist(), d.values.numpy().tolist(), d.dense_shape.numpy().tolist())
+try:
+    tf.io.serialize_sparse(tf.constant([1, 2]))
+except TypeError as e:
+    print("TypeError")
+''',
 }
 
 
