@@ -14,7 +14,19 @@ from flowgrad.framework import threads as _threads
 from flowgrad.framework.context import state
 
 PhysicalDevice = namedtuple("PhysicalDevice", ["name", "device_type"])
+PhysicalDevice.__doc__ = """A device of the machine (``tf.config.list_physical_devices``).
+
+Args:
+    name: Its name, such as ``/physical_device:CPU:0``.
+    device_type: ``CPU`` (flowgrad runs on the CPU).
+"""
 LogicalDevice = namedtuple("LogicalDevice", ["name", "device_type"])
+LogicalDevice.__doc__ = """A device ops can be placed on (``tf.config.list_logical_devices``).
+
+Args:
+    name: Its name, such as ``/device:CPU:0``.
+    device_type: ``CPU`` (flowgrad runs on the CPU).
+"""
 
 
 class LogicalDeviceConfiguration(
@@ -269,13 +281,21 @@ def get_soft_device_placement() -> bool:
 
 def _set_intra_op_threads(num_threads: int) -> None:
     """The most threads one kernel (NumPy's BLAS pool) may use; 0 lets flowgrad choose
-    (the free cores: see ``flowgrad.framework.threads``)."""
+    (the free cores: see ``flowgrad.framework.threads``).
+
+    Args:
+        num_threads: The thread count; 0 for flowgrad's choice.
+    """
     _threads.set_intra_op_threads(num_threads)
 
 
 def _set_inter_op_threads(num_threads: int) -> None:
     """Sessions made afterwards whose config leaves inter_op_parallelism_threads at 0 take
-    this count: 1 (or a negative count) keeps every op of a plan on the calling thread."""
+    this count: 1 (or a negative count) keeps every op of a plan on the calling thread.
+
+    Args:
+        num_threads: The thread count; 0 for flowgrad's choice.
+    """
     state.inter_op_threads = int(num_threads)
 
 

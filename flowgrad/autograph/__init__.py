@@ -15,12 +15,21 @@ from flowgrad.autograph.transformer import ConversionError
 
 def set_verbosity(level: int, alsologtostdout: bool = False) -> None:
     """AutoGraph's log level: from 3 on, the source of each function converted from then on
-    is printed (TensorFlow logs it at that level); 0 (the default) prints nothing."""
+    is printed (TensorFlow logs it at that level); 0 (the default) prints nothing.
+
+    Args:
+        level: The verbosity, 0 to 10.
+        alsologtostdout: Accepted for TensorFlow's signature (the source goes to stdout).
+    """
     conversion.verbosity = int(level)
 
 
 def trace(*args: Any) -> None:
-    """Prints its arguments when the converted code runs in Python (tracing time)."""
+    """Prints its arguments when the converted code runs in Python (tracing time).
+
+    Args:
+        *args: The values to print, as ``print`` does.
+    """
     print(*args)
 
 

@@ -195,7 +195,15 @@ def maybe_convert(fn: Callable) -> Callable:
 
 
 def do_not_convert(func: Callable | None = None) -> Any:
-    """Marks ``func`` to run as-is (not converted) when called from converted code."""
+    """Marks ``func`` to run as-is (not converted) when called from converted code.
+
+    Args:
+        func: The function to mark; None makes this a decorator factory
+          (``@do_not_convert()``).
+
+    Returns:
+        The function, run with AutoGraph disabled (or the decorator, when ``func`` is None).
+    """
     def wrap(f: Callable) -> Callable:
         @functools.wraps(f)
         def run(*args: Any, **kwargs: Any) -> Any:
@@ -208,7 +216,21 @@ def do_not_convert(func: Callable | None = None) -> Any:
 
 def to_graph(entity: Callable, recursive: bool = True, experimental_optional_features: Any = None
              ) -> Callable:
-    """The converted form of a Python function (its control flow as ``ag__`` calls)."""
+    """The converted form of a Python function (its control flow as ``ag__`` calls).
+
+    Args:
+        entity: A Python function or method.
+        recursive: Accepted for TensorFlow's signature; the functions it calls are converted
+          when they are called, as TensorFlow does by default.
+        experimental_optional_features: Accepted for TensorFlow's signature; ignored.
+
+    Returns:
+        The converted function (a method stays bound to its object).
+
+    Raises:
+        TypeError: ``entity`` is not a Python function or method.
+        ConversionError: its source cannot be converted.
+    """
     if inspect.ismethod(entity):
         return types.MethodType(to_graph(entity.__func__), entity.__self__)
     if not isinstance(entity, types.FunctionType):
@@ -222,7 +244,16 @@ def to_graph(entity: Callable, recursive: bool = True, experimental_optional_fea
 
 def to_code(entity: Callable, recursive: bool = True,
             experimental_optional_features: Any = None) -> str:
-    """The source of the converted form of a Python function (what ``tf.function`` runs)."""
+    """The source of the converted form of a Python function (what ``tf.function`` runs).
+
+    Args:
+        entity: A Python function or method.
+        recursive: Accepted for TensorFlow's signature (see :func:`to_graph`).
+        experimental_optional_features: Accepted for TensorFlow's signature; ignored.
+
+    Returns:
+        The converted function's Python source.
+    """
     to_graph(entity)
     return _sources[getattr(entity, "__func__", entity).__code__]
 

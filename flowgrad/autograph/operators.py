@@ -251,7 +251,16 @@ def set_loop_options(parallel_iterations: Any = None, swap_memory: Any = None,
                      maximum_iterations: Any = None, shape_invariants: Any = None) -> None:
     """Options of the loop whose body calls this first (``shape_invariants``: a list of
     (tensor, shape) pairs, ``maximum_iterations``). AutoGraph moves the call out of the
-    loop body and hands the options to the loop it builds; run as-is, it does nothing."""
+    loop body and hands the options to the loop it builds; run as-is, it does nothing.
+
+    Args:
+        parallel_iterations: The ``while_loop`` argument of the same name (accepted; flowgrad
+          runs iterations one after another).
+        swap_memory: Accepted for TensorFlow's signature; ignored.
+        maximum_iterations: The most iterations the loop may run.
+        shape_invariants: ``(tensor, shape)`` pairs: loop variables whose shape may change
+          between iterations within ``shape``.
+    """
 
 def while_stmt(test: Callable, body: Callable, get_state: Callable, set_state: Callable,
                symbol_names: tuple, live: tuple, opts: dict | None = None) -> None:

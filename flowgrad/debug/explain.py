@@ -39,7 +39,14 @@ NO_GRADIENT_FUNCTION = "no_gradient_function"  # no gradient registered: gradien
 
 
 class Blocker:
-    """One place where gradient flow from x towards ys stops."""
+    """One place where gradient flow from x towards ys stops.
+
+    Args:
+        kind: Why it stops: one of the module's kind constants (``INTEGER``,
+          ``STOP_GRADIENT``, ``STOP_GRADIENTS``, ``NOT_DIFFERENTIABLE``, ...).
+        op: The blocking op (for ``INTEGER``: the op that makes ``tensor``).
+        tensor: The non-differentiable tensor (``INTEGER`` only).
+    """
 
     __slots__ = ("kind", "op", "tensor")
 
@@ -89,7 +96,16 @@ class GradientExplanation:
     ``kind`` is one of the module's kind constants; ``blockers`` lists the first
     blocking point on each path (kind BLOCKED); ``path`` is the shortest chain of
     ops from x to ys as (op, blocked-here Blocker or None) pairs. ``str()`` gives
-    the readable report."""
+    the readable report.
+
+    Args:
+        x: The source (a tensor or variable) the gradient is taken with respect to.
+        ys: The targets.
+        kind: The verdict, one of the module's kind constants.
+        blockers: The first blocking point on each path (kind ``BLOCKED``).
+        path: The shortest chain of ops from ``x`` to ``ys``.
+        notes: Further sentences for the report.
+    """
 
     def __init__(self, x: Any, ys: list, kind: str, blockers: list | None = None,
                  path: list | None = None, notes: list | None = None):

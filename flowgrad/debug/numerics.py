@@ -293,7 +293,14 @@ def _underflowing_producer(op: Any) -> Any:
 
 
 class NumericsPlanCompiler(PlanCompiler):
-    """A PlanCompiler whose plans test every floating-point output right after its op."""
+    """A PlanCompiler whose plans test every floating-point output right after its op.
+
+    Args:
+        state_ref: The mapping variable op -> value the plan reads and commits.
+        rng_for: ``rng_for(op)`` gives the random generator of a random op.
+        owned: Variable op -> the array of its value the runner owns (updated in place).
+        parallel: Whether big kernels run on the worker thread beside other work.
+    """
 
     fold_constants = False
 

@@ -58,7 +58,13 @@ _state = _State()
 
 
 class InputContext:
-    """What ``distribute_datasets_from_function``'s function gets: one input pipeline."""
+    """What ``distribute_datasets_from_function``'s function gets: one input pipeline.
+
+    Args:
+        num_input_pipelines: How many input pipelines there are.
+        input_pipeline_id: Which one this is (0-based).
+        num_replicas_in_sync: The replicas that train in step.
+    """
 
     def __init__(self, num_input_pipelines: int = 1, input_pipeline_id: int = 0,
                  num_replicas_in_sync: int = 1):
@@ -80,7 +86,12 @@ class InputContext:
 
 
 class ReplicaContext:
-    """The context ``strategy.run``'s function runs in (one replica here)."""
+    """The context ``strategy.run``'s function runs in (one replica here).
+
+    Args:
+        strategy: The strategy whose replica this is.
+        replica_id_in_sync_group: The replica's index among those in sync.
+    """
 
     def __init__(self, strategy: Strategy, replica_id_in_sync_group: int = 0):
         self._strategy = strategy
@@ -137,7 +148,12 @@ class ReplicaContext:
 
 
 class StrategyExtended:
-    """The strategy's lower-level API (``strategy.extended``)."""
+    """The strategy's lower-level API (``strategy.extended``).
+
+    Args:
+        strategy: The strategy it belongs to.
+        device: The device its variables live on.
+    """
 
     def __init__(self, strategy: Strategy, device: str):
         self._strategy = strategy
@@ -199,7 +215,12 @@ class StrategyExtended:
 
 
 class Strategy:
-    """A distribution strategy of one replica (see the module docstring)."""
+    """A distribution strategy of one replica (see the module docstring).
+
+    Args:
+        extended: Its lower-level API (a StrategyExtended made for it when None).
+        num_replicas: The replicas in sync.
+    """
 
     _device = "/job:localhost/replica:0/task:0/device:CPU:0"
 
@@ -350,6 +371,16 @@ class OneDeviceStrategy(Strategy):
 
 def _unsupported(name: str) -> type:
     class Unsupported(Strategy):
+        """A strategy flowgrad does not have: making one raises NotImplementedError.
+
+        Args:
+            *args: TensorFlow's arguments (unused).
+            **kwargs: Likewise.
+
+        Raises:
+            NotImplementedError: always, naming the strategy.
+        """
+
         def __init__(self, *args: Any, **kwargs: Any):
             raise NotImplementedError("tf.distribute.%s needs TPUs, which flowgrad does not "
                                       "have; for training in several processes use "
@@ -436,7 +467,14 @@ def select_replica(replica_id: int, structure: Any) -> Any:
 
 class DistributedDataset:
     """A dataset for several replicas: each element a structure of PerReplica leaves,
-    split from a global batch (``split``) or made of consecutive per-replica batches."""
+    split from a global batch (``split``) or made of consecutive per-replica batches.
+
+    Args:
+        dataset: The ``tf.data.Dataset`` it iterates.
+        num_replicas: The replicas each element is for.
+        split: Whether each element is one global batch to split (else ``num_replicas``
+          consecutive elements are the replicas' batches).
+    """
 
     def __init__(self, dataset: Any, num_replicas: int, split: bool):
         self._dataset = dataset

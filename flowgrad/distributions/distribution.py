@@ -27,7 +27,11 @@ from flowgrad.framework.type_hints import DTypeLike
 
 
 class ReparameterizationType:
-    """Whether samples are a differentiable function of the parameters."""
+    """Whether samples are a differentiable function of the parameters.
+
+    Args:
+        rep_type: Its name (``FULLY_REPARAMETERIZED`` or ``NOT_REPARAMETERIZED``).
+    """
 
     def __init__(self, rep_type: str):
         self._rep_type = rep_type
@@ -70,7 +74,17 @@ def assert_positive(x: Any, what: str) -> Any:
 
 
 class Distribution:
-    """A batch of probability distributions with sample, log_prob, entropy, statistics."""
+    """A batch of probability distributions with sample, log_prob, entropy, statistics.
+
+    Args:
+        dtype: The dtype of its samples.
+        reparameterization_type: Whether samples are differentiable in the parameters.
+        validate_args: Whether to check the parameters (and ``log_prob``'s values).
+        allow_nan_stats: Whether an undefined statistic is NaN (else it raises).
+        parameters: The arguments it was made with (``parameters`` property).
+        graph_parents: TensorFlow 1's list of the tensors it depends on (kept).
+        name: A name for its ops.
+    """
 
     def __init__(self, dtype: DTypeLike, reparameterization_type: ReparameterizationType,
                  validate_args: bool, allow_nan_stats: bool, parameters: dict | None = None,

@@ -13,7 +13,16 @@ except ImportError:
 
 
 class DType:
-    """A tensor element type; ``_ref`` variants describe TF1 variable references."""
+    """A tensor element type; ``_ref`` variants describe TF1 variable references.
+
+    Made once per type by this module (``tf.float32``, ...); ``tf.as_dtype`` finds them.
+
+    Args:
+        name: TensorFlow's name (``"float32"``, ``"float32_ref"``, ...).
+        np_dtype: The NumPy dtype of its values.
+        is_ref: Whether it is a TF1 reference type.
+        base: The dtype a reference type refers to.
+    """
 
     # ``base_dtype`` (the dtype a ``_ref`` dtype refers to, else the dtype itself);
     # ``kind``: NumPy's kind character of the element type ("f" for bfloat16 too);

@@ -48,7 +48,19 @@ def canonical_device(spec: str | None) -> str:
 
 
 class Operation:
-    """A node of the graph: an op type applied to input tensors, with attributes."""
+    """A node of the graph: an op type applied to input tensors, with attributes.
+
+    Made by the graph when an op is called (``Graph.create_op``), not directly.
+
+    Args:
+        graph: The graph it belongs to.
+        opdef: The registered op (kernel, shape rule, gradient).
+        name: Its unique name in the graph.
+        inputs: Its input tensors.
+        attrs: Its attributes.
+        out_specs: ``(dtype, shape)`` of each output.
+        control_inputs: The ops that must run before it.
+    """
 
     __slots__ = ("graph", "name", "type", "_inputs", "outputs", "control_inputs", "_attrs",
                  "device", "_id", "_grad_type", "_def", "traceback", "_control_outputs",

@@ -27,7 +27,14 @@ class TensorBase:
 
 
 class Tensor(TensorBase):
-    """A symbolic output of an Operation in a Graph."""
+    """A symbolic output of an Operation in a Graph.
+
+    Args:
+        op: The Operation that makes it.
+        value_index: Which of the op's outputs it is.
+        dtype: Its element type.
+        shape: Its static (possibly partial) shape.
+    """
 
     # __dict__: as TensorFlow's tensors, a tensor takes attributes (Keras 3 sets some)
     __slots__ = ("op", "value_index", "_dtype", "_shape", "_name", "_consumers", "__weakref__",
@@ -131,7 +138,12 @@ def eager_value(arr: np.ndarray) -> Any:
 
 
 class EagerTensor(TensorBase):
-    """A tensor holding a concrete NumPy value (eager mode)."""
+    """A tensor holding a concrete NumPy value (eager mode).
+
+    Args:
+        value: The value (converted to a NumPy array).
+        dtype: Its element type; None infers it from ``value``.
+    """
 
     __slots__ = ("_value", "_dtype", "__weakref__", "__dict__")  # __dict__: see Tensor
 

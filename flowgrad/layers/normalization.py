@@ -24,7 +24,37 @@ class BatchNormalization(Layer):
     ``moving -= (moving - batch_stat) * (1 - momentum)``. As TensorFlow 1's fused
     kernel (used for rank-4 inputs normalized over the channel axis, ``fused=None``
     or True) does, the moving variance is then fed the unbiased batch variance;
-    other inputs (``fused=False``, or rank 2) feed the biased one."""
+    other inputs (``fused=False``, or rank 2) feed the biased one.
+
+    Args:
+        axis: The channel axis (normalized per index along it); a one-element list too.
+        momentum: The moving averages' decay.
+        epsilon: Added to the variance before its square root.
+        center: Whether to add the learned offset ``beta``.
+        scale: Whether to multiply by the learned ``gamma``.
+        beta_initializer: The initializer of ``beta``.
+        gamma_initializer: The initializer of ``gamma``.
+        moving_mean_initializer: The initializer of the moving mean.
+        moving_variance_initializer: The initializer of the moving variance.
+        beta_regularizer: A regularizer of ``beta``.
+        gamma_regularizer: A regularizer of ``gamma``.
+        beta_constraint: A projection applied to ``beta`` after each update.
+        gamma_constraint: A projection applied to ``gamma`` after each update.
+        renorm: Batch renormalization (not supported: True raises NotImplementedError).
+        renorm_clipping: Batch renormalization's clipping (unused).
+        renorm_momentum: Batch renormalization's momentum (unused).
+        fused: Whether to use TensorFlow 1's fused kernel's statistics (None: where it
+          applies, rank-4 inputs normalized over the channel axis).
+        trainable: Whether ``beta`` and ``gamma`` are trainable.
+        virtual_batch_size: Ghost batch normalization (not supported: raises).
+        adjustment: A function adjusting the normalized values (not supported: raises).
+        name: The layer's name.
+        **kwargs: The base Layer's keyword arguments.
+
+    Raises:
+        NotImplementedError: ``renorm``, ``virtual_batch_size``, ``adjustment`` or several
+          axes.
+    """
 
     def __init__(self, axis: int = -1, momentum: float = 0.99, epsilon: float = 1e-3,
                  center: bool = True, scale: bool = True,
@@ -160,7 +190,39 @@ def batch_normalization(inputs: Any, axis: int = -1, momentum: float = 0.99, eps
     """Batch normalization (variables gamma, beta, moving_mean, moving_variance).
 
     Run the ops in ``tf.GraphKeys.UPDATE_OPS`` with the train op to update the
-    moving averages, as in TensorFlow."""
+    moving averages, as in TensorFlow.
+
+    Args:
+        inputs: The tensor to normalize.
+        axis: The channel axis (normalized per index along it); a one-element list too.
+        momentum: The moving averages' decay.
+        epsilon: Added to the variance before its square root.
+        center: Whether to add the learned offset ``beta``.
+        scale: Whether to multiply by the learned ``gamma``.
+        beta_initializer: The initializer of ``beta``.
+        gamma_initializer: The initializer of ``gamma``.
+        moving_mean_initializer: The initializer of the moving mean.
+        moving_variance_initializer: The initializer of the moving variance.
+        beta_regularizer: A regularizer of ``beta``.
+        gamma_regularizer: A regularizer of ``gamma``.
+        beta_constraint: A projection applied to ``beta`` after each update.
+        gamma_constraint: A projection applied to ``gamma`` after each update.
+        training: Whether to normalize with the batch's statistics (and add the update ops)
+          or with the moving averages; a bool or a boolean tensor.
+        trainable: Whether ``beta`` and ``gamma`` are trainable.
+        name: The layer's name (its variable scope).
+        reuse: Whether to reuse the variables of an earlier layer of the same name.
+        renorm: Batch renormalization (not supported: True raises NotImplementedError).
+        renorm_clipping: Batch renormalization's clipping (unused).
+        renorm_momentum: Batch renormalization's momentum (unused).
+        fused: Whether to use TensorFlow 1's fused kernel's statistics (None: where it
+          applies, rank-4 inputs normalized over the channel axis).
+        virtual_batch_size: Ghost batch normalization (not supported: raises).
+        adjustment: A function adjusting the normalized values (not supported: raises).
+
+    Returns:
+        The normalized tensor, shaped as ``inputs``.
+    """
     layer = BatchNormalization(
         axis=axis, momentum=momentum, epsilon=epsilon, center=center, scale=scale,
         beta_initializer=beta_initializer, gamma_initializer=gamma_initializer,

@@ -22,7 +22,14 @@ from flowgrad.framework.type_hints import TensorLike
 
 
 def static_shape(x: TensorLike) -> tuple | None:
-    """The fully known shape of ``x`` as a tuple, else None."""
+    """The fully known shape of ``x`` as a tuple, else None.
+
+    Args:
+        x: A tensor.
+
+    Returns:
+        Its shape as a tuple of ints, or None when any dimension is unknown.
+    """
     s = x.shape.as_tuple()
     return s if s is not None and None not in s else None
 
@@ -37,12 +44,29 @@ def static_shape(x: TensorLike) -> tuple | None:
 
 
 def reapply(op: Any, inputs: list) -> Any:
-    """The op applied again, with its attributes, to other inputs."""
+    """The op applied again, with its attributes, to other inputs.
+
+    Args:
+        op: The Operation to copy.
+        inputs: The new inputs, one per input of ``op``.
+
+    Returns:
+        The new op's output(s).
+    """
     return apply_op(op.type, inputs, dict(op._attrs))
 
 
 def linear_in_first_jvp(op: Any, t: TensorLike, *rest: Any) -> Any:
-    """JVP rule of ops linear in input 0 whose other inputs are indices, shapes or axes."""
+    """JVP rule of ops linear in input 0 whose other inputs are indices, shapes or axes.
+
+    Args:
+        op: The op whose JVP is taken.
+        t: The tangent of its first input (None: zero).
+        *rest: The tangents of its other inputs (ignored: they are not differentiable).
+
+    Returns:
+        The output tangent: the op applied to ``t``, or None.
+    """
     if t is None:
         return None
     return reapply(op, [t] + list(op.inputs[1:]))

@@ -7,6 +7,7 @@ construction already when the values are known then. Static shape/rank mismatche
 are ValueErrors. TF1 signatures (with ``data`` third) carry a ``_v1`` suffix."""
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any
 
 import numpy as np
@@ -189,31 +190,61 @@ def _unary_assert(sym: str, default: str, op_func: Any, np_func: Any, x: Any, da
                               message, None)
 
 
+_ASSERT_DOC = """Asserts x %s element-wise.
+
+    Args:
+%s        message: A string to start the error message with.
+        summarize: How many entries of each tensor the message shows.
+        name: A name for the operation (optional).
+
+    Returns:
+        Eagerly None; in a graph, the assertion op (a control dependency for what must wait
+        for the check). In a ``tf.function`` the check runs with the function.
+
+    Raises:
+        InvalidArgumentError: the condition does not hold (eagerly at once, in a graph when
+          the op runs).
+    """
+_X = "        x: A numeric tensor.\n"
+_Y = "        y: A numeric tensor, broadcastable with ``x``.\n"
+_DATA = ("        data: Tensors whose values the error message shows (TensorFlow 1); the\n"
+         "          default shows ``x`` (and ``y``).\n")
+
+
+def _named(f: Callable, name: str) -> Callable:
+    """``f`` under the module-level name it is bound to (for help(), the docs and pickle)."""
+    f.__name__ = f.__qualname__ = name
+    return f
+
+
 def _make_binary(sym: str, default: str, op_func: Any, np_func: Any) -> tuple:
-    def v1(x: Any, y: Any, data: Any = None, summarize: Any = None, message: Any = None,
-           name: Any = None) -> Any:
+    def v1(x: TensorLike, y: TensorLike, data: list | None = None, summarize: int | None = None,
+           message: str | None = None, name: str | None = None) -> Any:
         return _binary_assert(sym, default, op_func, np_func, x, y, data, summarize,
                               message, name)
 
-    def v2(x: Any, y: Any, message: Any = None, summarize: Any = None,
-           name: Any = None) -> Any:
+    def v2(x: TensorLike, y: TensorLike, message: str | None = None,
+           summarize: int | None = None, name: str | None = None) -> Any:
         return _binary_assert(sym, default, op_func, np_func, x, y, None, summarize,
                               message, name)
-    v1.__doc__ = v2.__doc__ = "Asserts x %s y element-wise (InvalidArgumentError)." % sym
-    return v1, v2
+    v1.__doc__ = _ASSERT_DOC % (sym + " y", _X + _Y + _DATA)
+    v2.__doc__ = _ASSERT_DOC % (sym + " y", _X + _Y)
+    return _named(v1, default + "_v1"), _named(v2, default)
 
 
 def _make_unary(sym: str, default: str, op_func: Any, np_func: Any) -> tuple:
-    def v1(x: Any, data: Any = None, summarize: Any = None, message: Any = None,
-           name: Any = None) -> Any:
+    def v1(x: TensorLike, data: list | None = None, summarize: int | None = None,
+           message: str | None = None, name: str | None = None) -> Any:
         return _unary_assert(sym, default, op_func, np_func, x, data, summarize, message,
                              name)
 
-    def v2(x: Any, message: Any = None, summarize: Any = None, name: Any = None) -> Any:
+    def v2(x: TensorLike, message: str | None = None, summarize: int | None = None,
+           name: str | None = None) -> Any:
         return _unary_assert(sym, default, op_func, np_func, x, None, summarize, message,
                              name)
-    v1.__doc__ = v2.__doc__ = "Asserts x %s 0 element-wise (InvalidArgumentError)." % sym
-    return v1, v2
+    v1.__doc__ = _ASSERT_DOC % (sym + " 0", _X + _DATA)
+    v2.__doc__ = _ASSERT_DOC % (sym + " 0", _X)
+    return _named(v1, default + "_v1"), _named(v2, default)
 
 
 assert_equal_v1, assert_equal = _make_binary("==", "assert_equal", equal, np.equal)

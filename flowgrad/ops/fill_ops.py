@@ -27,7 +27,15 @@ from flowgrad.framework.type_hints import ShapeLike
 
 def linear_in_all_jvp(op: Any, *ts: Any) -> Any:
     """JVP rule of ops whose output is a sum of linear functions of each input (missing
-    tangents: 0)."""
+    tangents: 0).
+
+    Args:
+        op: The op whose JVP is taken.
+        *ts: The tangents of its inputs (None: zero).
+
+    Returns:
+        The output tangent, or None when every tangent is zero.
+    """
     if all(t is None for t in ts):
         return None
     filled = [zeros_like(x) if t is None else t for x, t in zip(op.inputs, ts)]

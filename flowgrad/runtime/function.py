@@ -54,7 +54,11 @@ from flowgrad.framework.type_hints import DTypeLike, ShapeLike, TensorLike
 
 
 class FuncGraph(Graph):
-    """The graph a tf.function traces into; captures eager variables by reference."""
+    """The graph a tf.function traces into; captures eager variables by reference.
+
+    Args:
+        name: The traced function's name.
+    """
 
     building_function = True
 

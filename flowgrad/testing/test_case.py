@@ -44,7 +44,11 @@ def _value(x: Any) -> Any:
 
 
 class TestCase(unittest.TestCase):
-    """A :class:`unittest.TestCase` with TensorFlow's tensor assertions and helpers."""
+    """A :class:`unittest.TestCase` with TensorFlow's tensor assertions and helpers.
+
+    Args:
+        methodName: The test method this instance runs (as for ``unittest.TestCase``).
+    """
 
     def setUp(self) -> None:
         """Starts each test with a fresh default graph (graph mode), as TensorFlow does."""

@@ -14,6 +14,15 @@ def _unsupported(name: str) -> Any:
         raise NotImplementedError("tf.experimental.dtensor.%s: DTensor (sharding over device "
                                   "meshes) is not supported by flowgrad." % name)
     fail.__name__ = fail.__qualname__ = name
+    fail.__doc__ = """TensorFlow's ``tf.experimental.dtensor.%s``: not supported by flowgrad.
+
+    Args:
+        *args: TensorFlow's arguments (unused).
+        **kwargs: Likewise.
+
+    Raises:
+        NotImplementedError: always (DTensor shards over several devices).
+    """ % name
     return fail
 
 
