@@ -34,6 +34,7 @@ from flowgrad import nest
 from flowgrad.distribute import cluster, distribute_lib, ps_tasks
 from flowgrad.distribute.per_worker import (PerWorkerDataset, PerWorkerDatasetIterator,
                                             PerWorkerValues)
+from flowgrad.debug import tf_logging
 from flowgrad.distribute.partitioners import row_ranges
 from flowgrad.framework import errors
 from flowgrad.framework.context import executing_eagerly
@@ -156,6 +157,35 @@ class ParameterServerStrategy(distribute_lib.Strategy):
         self._servers: list = []
         self._workers: list = []
         self._ray: Any = None
+        self._being_scheduled = False  # a ClusterCoordinator is tracing a scheduled function
+
+    def _warn_unless_scheduled(self) -> None:
+        """TensorFlow's warning when ``run``/``reduce`` run on the coordinator (Keras
+        ``fit`` under the scope, a direct call): the step trains the coordinator's copies,
+        which reach the servers at the next ``schedule``."""
+        # (a step pickled with ``strategy.run`` bound calls this on the worker's strategy,
+        # which schedules nothing)
+        if not getattr(self, "_being_scheduled", True):
+            tf_logging.warning(
+                "A `tf.distribute.experimental.ParameterServerStrategy` method is invoked "
+                "without using `ClusterCoordinator.schedule`. If you are not tracing a "
+                "tf.function, this method is possibly executed on the coordinator, which can "
+                "be slow. To properly dispatch functions to run on workers, methods like `run` "
+                "or `reduce` should be used within a function passed to "
+                "`tf.distribute.experimental.coordinator.ClusterCoordinator.schedule`.")
+
+    def run(self, fn: Callable, args: tuple = (), kwargs: dict | None = None,
+            options: Any = None) -> Any:
+        """``fn(*args, **kwargs)`` in the replica context; outside a scheduled function it
+        runs on the coordinator, with TensorFlow's warning."""
+        ParameterServerStrategy._warn_unless_scheduled(self)
+        return distribute_lib.Strategy.run(self, fn, args, kwargs)
+
+    def reduce(self, reduce_op: Any, value: Any, axis: int | None = None) -> Any:
+        """``value`` reduced as by the default strategy (one replica here), with TensorFlow's
+        warning outside a scheduled function."""
+        ParameterServerStrategy._warn_unless_scheduled(self)
+        return distribute_lib.Strategy.reduce(self, reduce_op, value, axis)
 
     @property
     def cluster_resolver(self) -> Any:
@@ -366,10 +396,14 @@ class ClusterCoordinator:
             raise TypeError("`tf.distribute.experimental.coordinator.ClusterCoordinator."
                             "schedule` only accepts a `tf.function` or a concrete function.")
         strategy = self._strategy
-        with strategy.scope():     # the first trace creates slot variables: the strategy's
-            trace = [self._trace_args(a) for a in args]
-            fn.get_concrete_function(*trace, **{k: self._trace_args(v)
-                                                for k, v in kwargs.items()})
+        strategy._being_scheduled = True
+        try:
+            with strategy.scope():     # the first trace creates slot variables: the strategy's
+                trace = [self._trace_args(a) for a in args]
+                fn.get_concrete_function(*trace, **{k: self._trace_args(v)
+                                                    for k, v in kwargs.items()})
+        finally:
+            strategy._being_scheduled = False
         strategy._push_variables(check_written=False)
         held = self._functions[id(fn)] = (len(self._functions), [self._ray.put(
             ps_tasks.dumps(fn, strategy._token, strategy))], fn)

@@ -1,0 +1,86 @@
+"""The distributed tests CI runs: one Ray instance, one test, the main guarantees of each way
+to train on Ray. MultiWorkerMirroredStrategy on 2 workers equals one process on the
+combined batch (Adam) and Keras 3's ``fit`` under its scope gives one process's history; a
+worker whose function raises fails the run at once; ParameterServerStrategy's scheduled
+steps, one at a time, equal one process; a lost parameter server fails at once saying how
+to resume.
+
+The full Ray suites (tests/test_distribute_ray.py, tests/test_distribute_ps.py: 3 to 4
+minutes each on a loaded 2-core machine, most of it starting Ray and its actors) run with
+``FLOWGRAD_RAY_TESTS=all``; without it they skip, and CI runs this file."""
+from __future__ import annotations
+
+import os
+import sys
+import time
+
+import numpy as np
+import pytest
+
+import flowgrad as tf
+from flowgrad.framework import errors
+from flowgrad.framework.context import state
+
+
+@pytest.fixture
+def ray():
+    ray = pytest.importorskip("ray", reason="Ray is not installed (pip install "
+                              "flowgrad[distributed]); the distributed tests need it")
+    from flowgrad.distribute import cluster
+    try:
+        cluster.connect(None, num_cpus=2, log_to_driver=False,
+                        runtime_env={"env_vars": {"PYTHONPATH": os.pathsep.join(sys.path)}})
+    except Exception as e:       # noqa: BLE001 - Ray raises a bare Exception for this
+        if "timed out during startup" not in str(e):
+            raise
+        pytest.skip("Ray could not start a local node on this machine (overloaded: %s)" % e)
+    saved = state.eager
+    state.eager = True
+    yield ray
+    state.eager = saved
+    ray.shutdown()
+
+
+def test_each_way_to_train_on_ray(ray):
+    import test_distribute_ps as ps
+    import test_distribute_ray as mw
+    from flowgrad.distribute import RayClusterResolver, WorkerGroup
+    start = time.perf_counter()
+
+    # MultiWorkerMirroredStrategy: a custom loop and Keras 3 fit on 2 workers
+    ref_losses, ref_weights = mw.train(tf.distribute.get_strategy, "adam")
+    want_history, want_weights, _ = mw.keras_fit(None)
+    with WorkerGroup(2, cpus_per_worker=0.2) as group:
+        for losses, weights in group.run(mw.train, mw._mwms, "adam", False, True):
+            mw._close(losses, ref_losses)
+            mw._close(weights, ref_weights)
+        for history, weights, steps in group.run(mw.keras_fit, mw._mwms):
+            np.testing.assert_allclose(history["loss"], want_history["loss"], rtol=1e-5)
+            mw._close(weights, want_weights)
+            assert steps == 10
+        with pytest.raises(ValueError, match="worker 1's own error"):
+            group.run(mw._fail_on, 1)
+
+    # ParameterServerStrategy: steps one at a time equal one process; a lost server
+    strategy = tf.distribute.experimental.ParameterServerStrategy(
+        RayClusterResolver(num_workers=1, num_ps=1, cpus_per_worker=0.2))
+    coordinator = tf.distribute.experimental.coordinator.ClusterCoordinator(strategy)
+    try:
+        model, opt, train_step = ps._build(strategy)
+        ref_model, _, ref_step = ps._build()
+        ref_model.set_weights(model.get_weights())
+        iterator = iter(coordinator.create_per_worker_dataset(ps._dataset_fn))
+        ref_iterator = iter(ps._dataset_fn())
+        for _ in range(3):
+            loss = coordinator.schedule(train_step, args=(iterator,))
+            coordinator.join()
+            np.testing.assert_allclose(loss.fetch(), ref_step(ref_iterator).numpy(), rtol=1e-5)
+        for got, want in zip(model.get_weights(), ref_model.get_weights()):
+            np.testing.assert_allclose(got, want, rtol=1e-5, atol=1e-6)
+        ray.kill(strategy._servers[0])
+        coordinator.schedule(train_step, args=(iterator,))
+        with pytest.raises(errors.UnavailableError, match="parameter server .* is lost"):
+            coordinator.join()
+    finally:
+        coordinator.shutdown()
+    print("the Ray checks took %.0f s after Ray started" % (time.perf_counter() - start))
