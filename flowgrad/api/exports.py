@@ -596,6 +596,16 @@ EXPORTS: dict[str, dict[str, str]] = {
         "sparse_dense_matmul": "flowgrad.ops.sparse_matmul:sparse_dense_matmul",
         "to_dense": "flowgrad.ops.sparse_tensor:to_dense",
         "transpose": "flowgrad.ops.sparse_reorder:transpose",
+        "segment_sum": "flowgrad.ops.sparse_extra_ops:segment_sum",
+        "segment_mean": "flowgrad.ops.sparse_extra_ops:segment_mean",
+        "segment_sqrt_n": "flowgrad.ops.sparse_extra_ops:segment_sqrt_n",
+        "softmax": "flowgrad.ops.sparse_extra_ops:softmax",
+        "split": "flowgrad.ops.sparse_extra_ops:split",
+        "to_indicator": "flowgrad.ops.sparse_extra_ops:to_indicator",
+        "eye": "flowgrad.ops.sparse_extra_ops:eye",
+        "reset_shape": "flowgrad.ops.sparse_extra_ops:reset_shape",
+        "mask": "flowgrad.ops.sparse_extra_ops:mask",
+        "sampled_addmm": "flowgrad.ops.sparse_extra_ops:sampled_addmm",
     },
     "tf.ragged": {
         "constant": "flowgrad.ops.ragged_tensor:constant",
@@ -1786,7 +1796,7 @@ EXPORTS["tf.compat.v1.random"] = {
 #: with TensorFlow 1's ``reduction_axes``/``keep_dims``.
 EXPORTS["tf.compat.v1.sparse"] = {
     **{name: source for name, source in EXPORTS["tf.sparse"].items()
-       if name not in ("map_values", "reshape")},
+       if name not in ("map_values", "reshape", "sampled_addmm", "split")},
     "reduce_max": "flowgrad.compat.v1_sparse:reduce_max",
 }
 
