@@ -413,6 +413,16 @@ def to_numpy(value: Any, dtype: dtypes.DType | None = None) -> np.ndarray:
     return arr.astype(dt.np, copy=False)
 
 
+def _packed_element(value: Any, dtype: dtypes.DType | None) -> TensorBase:
+    """An element of a list packed into a tensor of ``dtype``: a tensor of another dtype is
+    cast (TensorFlow's packing casts, ``tf.reshape(x, (float_tensor, 1))`` works), anything
+    else converts as usual."""
+    if dtype is not None and isinstance(value, TensorBase) and \
+            value.dtype.base_dtype is not dtype.base_dtype:
+        return hooks.cast(value, dtype.base_dtype)
+    return convert_to_tensor(value, dtype)
+
+
 def convert_to_tensor(value: TensorLike, dtype: DTypeLike | None = None, name: str | None = None,
                       preferred_dtype: DTypeLike | None = None,
                       dtype_hint: DTypeLike | None = None, as_ref: bool = False) -> TensorBase:
@@ -446,7 +456,7 @@ def convert_to_tensor(value: TensorLike, dtype: DTypeLike | None = None, name: s
     if hasattr(type(value), "__tf_tensor__"):     # TensorFlow's conversion protocol
         return value.__tf_tensor__(dtype, name)
     if isinstance(value, (list, tuple)) and _contains_tensor(value):
-        return hooks.stack([convert_to_tensor(v, dtype) for v in value], name=name or "packed")
+        return hooks.stack([_packed_element(v, dtype) for v in value], name=name or "packed")
     if dtype is None:
         hint = preferred_dtype if preferred_dtype is not None else dtype_hint
         if hint is not None:

@@ -8,7 +8,7 @@ import numpy as np
 
 from flowgrad.framework import errors, hooks
 from flowgrad.framework.tensor import TensorBase
-from flowgrad.ops import array_ops, math_ops
+from flowgrad.ops import array_ops, bitwise_ops, math_ops
 from flowgrad.ops.scatter_nd_ops import tensor_scatter_nd_update
 from flowgrad.ops.state_ops import Variable
 
@@ -33,8 +33,32 @@ _BINARY = {
     "add": ("add", "add"), "sub": ("subtract", "sub"), "mul": ("multiply", "mul"),
     "truediv": ("truediv", "truediv"), "floordiv": ("floordiv", "floordiv"),
     "mod": ("floormod", "mod"), "pow": ("pow", "pow"), "matmul": ("matmul", "matmul"),
-    "and": ("logical_and", "and"), "or": ("logical_or", "or"), "xor": ("logical_xor", "xor"),
 }
+
+#: ``&``, ``|``, ``^``: logical on bool tensors, bitwise on integer ones (TensorFlow's
+#: ``and_`` / ``or_`` / ``xor_``); the tensor's own dtype decides, both ways round.
+_LOGICAL = {"and": ("logical_and", "bitwise_and"), "or": ("logical_or", "bitwise_or"),
+            "xor": ("logical_xor", "bitwise_xor")}
+
+
+def _logical(logical: str, bitwise: str, op_name: str) -> tuple[Callable, Callable]:
+    lfn, bfn = getattr(math_ops, logical), getattr(bitwise_ops, bitwise)
+
+    def pick(t: Any) -> Callable:
+        return lfn if t.dtype.base_dtype.is_bool else bfn
+
+    def f(self: Any, other: Any) -> Any:
+        return pick(self)(self, other, name=op_name)
+
+    def r(self: Any, other: Any) -> Any:
+        return pick(self)(other, self, name=op_name)
+    return f, r
+
+
+def _invert(self: Any) -> Any:
+    if self.dtype.base_dtype.is_bool:
+        return math_ops.logical_not(self, name="LogicalNot")
+    return bitwise_ops.invert(self, name="Invert")
 
 _COMPARE = {"lt": "less", "le": "less_equal", "gt": "greater", "ge": "greater_equal"}
 
@@ -44,11 +68,15 @@ def _install(cls: type) -> None:
         f, r = _binary(fn_name, op_name)
         setattr(cls, "__%s__" % dunder, f)
         setattr(cls, "__r%s__" % dunder, r)
+    for dunder, (logical, bitwise) in _LOGICAL.items():
+        f, r = _logical(logical, bitwise, dunder)
+        setattr(cls, "__%s__" % dunder, f)
+        setattr(cls, "__r%s__" % dunder, r)
     for dunder, fn_name in _COMPARE.items():
         setattr(cls, "__%s__" % dunder, _binary(fn_name, None)[0])
     cls.__neg__ = lambda self: math_ops.negative(self, name="Neg")
     cls.__abs__ = lambda self: math_ops.abs(self, name="Abs")
-    cls.__invert__ = lambda self: math_ops.logical_not(self, name="LogicalNot")
+    cls.__invert__ = _invert
     cls.__pos__ = lambda self: self
     cls.__getitem__ = lambda self, key: array_ops._slice_helper(self, key)
 
