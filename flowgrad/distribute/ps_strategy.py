@@ -40,6 +40,7 @@ from flowgrad.framework import errors
 from flowgrad.framework.context import executing_eagerly
 from flowgrad.framework.tensor import convert_to_tensor
 from flowgrad.ops import state_ops
+from flowgrad.framework.type_hints import TensorLike
 
 #: How many times Ray restarts a worker that died.
 WORKER_MAX_RESTARTS = 3
@@ -522,7 +523,7 @@ class ClusterCoordinator:
         self._raise_error()
         return not self._pending
 
-    def fetch(self, val: Any) -> Any:
+    def fetch(self, val: TensorLike) -> Any:
         """``val`` with every RemoteValue in it replaced by its result."""
         return nest.map_structure(lambda v: v.fetch() if isinstance(v, RemoteValue) else v,
                                   val)

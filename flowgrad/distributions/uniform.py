@@ -16,6 +16,7 @@ from flowgrad.ops.array_ops import ones_like, shape, zeros_like
 from flowgrad.ops.math_ops import (add, greater_equal, is_nan, less, less_equal, log,
                                    logical_and, logical_or, square, where)
 from flowgrad.ops.random_ops import random_uniform
+from flowgrad.framework.type_hints import TensorLike
 
 
 class Uniform(Distribution):
@@ -31,7 +32,7 @@ class Uniform(Distribution):
         name: The name scope of the distribution's ops.
     """
 
-    def __init__(self, low: Any = 0.0, high: Any = 1.0, validate_args: bool = False,
+    def __init__(self, low: TensorLike = 0.0, high: TensorLike = 1.0, validate_args: bool = False,
                  allow_nan_stats: bool = True, name: str = "Uniform"):
         parameters = dict(locals())
         with init_name_scope(name, [low, high]) as scope:

@@ -41,7 +41,7 @@ def _as_dtype(dtype: Any) -> dtypes.DType:
     return dc.result_type(dtype)
 
 
-def array(val: Any, dtype: DTypeLike | None = None, copy: bool = True,
+def array(val: TensorLike, dtype: DTypeLike | None = None, copy: bool = True,
           ndmin: int = 0) -> TensorBase:
     """A tensor of ``val``, as ``np.array``: Python floats become float64 (float32 with
     ``prefer_float32``), Python ints int64, and ``dtype`` casts as NumPy does.
@@ -80,7 +80,7 @@ def _dims(x: TensorBase) -> Any:
     return shape_ops.shape(x)
 
 
-def asarray(a: Any, dtype: DTypeLike | None = None) -> TensorBase:
+def asarray(a: TensorLike, dtype: DTypeLike | None = None) -> TensorBase:
     """``a`` as a tensor (no cast when it is one of ``dtype`` already), as ``np.asarray``.
 
     Args:
@@ -99,7 +99,7 @@ asanyarray = asarray
 ascontiguousarray = asarray
 
 
-def copy(a: Any) -> TensorBase:
+def copy(a: TensorLike) -> TensorBase:
     """A copy of ``a``, as ``np.copy``.
 
     Args:
@@ -162,7 +162,7 @@ def empty(shape: ShapeLike, dtype: DTypeLike = float) -> TensorBase:
     return zeros(shape, dtype)
 
 
-def full(shape: ShapeLike, fill_value: Any, dtype: DTypeLike | None = None) -> TensorBase:
+def full(shape: ShapeLike, fill_value: TensorLike, dtype: DTypeLike | None = None) -> TensorBase:
     """An array of ``shape`` filled with ``fill_value``, as ``np.full``.
 
     Args:
@@ -182,7 +182,7 @@ def _like(a: Any, dtype: Any) -> tuple:
     return a, (a.dtype.base_dtype if dtype is None else _as_dtype(dtype))
 
 
-def zeros_like(a: Any, dtype: DTypeLike | None = None) -> TensorBase:
+def zeros_like(a: TensorLike, dtype: DTypeLike | None = None) -> TensorBase:
     """Zeros of ``a``'s shape (and dtype unless ``dtype``), as ``np.zeros_like``.
 
     Args:
@@ -196,7 +196,7 @@ def zeros_like(a: Any, dtype: DTypeLike | None = None) -> TensorBase:
     return fill_ops.zeros_like(a, dtype)
 
 
-def ones_like(a: Any, dtype: DTypeLike | None = None) -> TensorBase:
+def ones_like(a: TensorLike, dtype: DTypeLike | None = None) -> TensorBase:
     """Ones of ``a``'s shape (and dtype unless ``dtype``), as ``np.ones_like``.
 
     Args:
@@ -213,7 +213,7 @@ def ones_like(a: Any, dtype: DTypeLike | None = None) -> TensorBase:
 empty_like = zeros_like
 
 
-def full_like(a: Any, fill_value: Any, dtype: DTypeLike | None = None) -> TensorBase:
+def full_like(a: TensorLike, fill_value: TensorLike, dtype: DTypeLike | None = None) -> TensorBase:
     """``fill_value`` in ``a``'s shape (and dtype unless ``dtype``), as ``np.full_like``.
 
     Args:
@@ -228,7 +228,7 @@ def full_like(a: Any, fill_value: Any, dtype: DTypeLike | None = None) -> Tensor
     return shape_ops.broadcast_to(asarray(fill_value, dtype), shape_ops.shape(a))
 
 
-def arange(start: Any, stop: Any = None, step: Any = 1,
+def arange(start: Any, stop: TensorLike | None = None, step: Any = 1,
            dtype: DTypeLike | None = None) -> TensorBase:
     """Evenly spaced values in ``[start, stop)``, as ``np.arange``.
 
@@ -257,7 +257,7 @@ def arange(start: Any, stop: Any = None, step: Any = 1,
     return cast(out, dtype)
 
 
-def linspace(start: Any, stop: Any, num: int = 50, endpoint: bool = True,
+def linspace(start: Any, stop: TensorLike, num: int = 50, endpoint: bool = True,
              retstep: bool = False, dtype: DTypeLike = float, axis: int = 0) -> Any:
     """``num`` evenly spaced values from ``start`` to ``stop``, as ``np.linspace``.
 
@@ -313,7 +313,7 @@ def _as_float_operand(x: Any) -> Any:
     return np.asarray(x) * 1.0
 
 
-def logspace(start: Any, stop: Any, num: int = 50, endpoint: bool = True, base: float = 10.0,
+def logspace(start: Any, stop: TensorLike, num: int = 50, endpoint: bool = True, base: float = 10.0,
              dtype: DTypeLike | None = None, axis: int = 0) -> TensorBase:
     """``base`` to the powers of ``linspace(start, stop)``, as ``np.logspace``.
 
@@ -335,7 +335,7 @@ def logspace(start: Any, stop: Any, num: int = 50, endpoint: bool = True, base: 
     return cast(result, _as_dtype(dtype)) if dtype else result
 
 
-def geomspace(start: Any, stop: Any, num: int = 50, endpoint: bool = True,
+def geomspace(start: Any, stop: TensorLike, num: int = 50, endpoint: bool = True,
               dtype: DTypeLike | None = None, axis: int = 0) -> TensorBase:
     """Numbers spaced evenly on a log scale from ``start`` to ``stop``, as ``np.geomspace``.
 
@@ -421,7 +421,7 @@ def _band(m: Any, k: int, lower: bool) -> TensorBase:
     return comparison_ops.where(constant(keep), m, fill_ops.zeros_like(m))
 
 
-def tril(m: Any, k: int = 0) -> TensorBase:
+def tril(m: TensorLike, k: int = 0) -> TensorBase:
     """``m`` with the elements above the ``k``-th diagonal zeroed, as ``np.tril``.
 
     Args:
@@ -434,7 +434,7 @@ def tril(m: Any, k: int = 0) -> TensorBase:
     return _band(m, k, True)
 
 
-def triu(m: Any, k: int = 0) -> TensorBase:
+def triu(m: TensorLike, k: int = 0) -> TensorBase:
     """``m`` with the elements below the ``k``-th diagonal zeroed, as ``np.triu``.
 
     Args:
@@ -447,7 +447,7 @@ def triu(m: Any, k: int = 0) -> TensorBase:
     return _band(m, k, False)
 
 
-def diagonal(a: Any, offset: int = 0, axis1: int = 0, axis2: int = 1) -> TensorBase:
+def diagonal(a: TensorLike, offset: int = 0, axis1: int = 0, axis2: int = 1) -> TensorBase:
     """The ``offset``-th diagonal over ``axis1`` and ``axis2``, as ``np.diagonal`` (the
     diagonal is the last axis of the result).
 
@@ -477,7 +477,7 @@ def diagonal(a: Any, offset: int = 0, axis1: int = 0, axis2: int = 1) -> TensorB
     return shape_ops.transpose(picked, list(range(1, rank - 1)) + [0])
 
 
-def diag(v: Any, k: int = 0) -> TensorBase:
+def diag(v: TensorLike, k: int = 0) -> TensorBase:
     """The ``k``-th diagonal of a matrix, or a matrix with ``v`` on it, as ``np.diag``.
 
     Args:
@@ -502,7 +502,7 @@ def diag(v: Any, k: int = 0) -> TensorBase:
     return slicing_ops.pad(m, pad)
 
 
-def diagflat(v: Any, k: int = 0) -> TensorBase:
+def diagflat(v: TensorLike, k: int = 0) -> TensorBase:
     """A matrix with the flattened ``v`` on its ``k``-th diagonal, as ``np.diagflat``.
 
     Args:
@@ -533,7 +533,7 @@ def diag_indices(n: int, ndim: int = 2) -> tuple:
     return tuple(constant(np.arange(n, dtype=np.int32)) for _ in range(ndim))
 
 
-def vander(x: Any, N: int | None = None, increasing: bool = False) -> TensorBase:  # noqa: N803
+def vander(x: TensorLike, N: int | None = None, increasing: bool = False) -> TensorBase:  # noqa: N803
     """The Vandermonde matrix of ``x``, as ``np.vander``.
 
     Args:
@@ -578,7 +578,7 @@ def ix_(*args: Any) -> tuple:
 
 # ---- shape manipulation ----
 
-def shape(a: Any) -> Any:
+def shape(a: TensorLike) -> Any:
     """``a``'s shape, as ``np.shape`` (a ``TensorShape``, as TensorFlow's tnp returns).
 
     Args:
@@ -590,7 +590,7 @@ def shape(a: Any) -> Any:
     return asarray(a).shape
 
 
-def ndim(a: Any) -> int:
+def ndim(a: TensorLike) -> int:
     """``a``'s rank, as ``np.ndim``.
 
     Args:
@@ -602,7 +602,7 @@ def ndim(a: Any) -> int:
     return asarray(a).shape.rank
 
 
-def size(x: Any, axis: int | None = None) -> Any:
+def size(x: TensorLike, axis: int | None = None) -> Any:
     """How many elements ``x`` (or its ``axis``) has, as ``np.size``.
 
     Args:
@@ -632,7 +632,7 @@ def isscalar(num: Any) -> bool:
     return ndim(num) == 0
 
 
-def reshape(a: Any, newshape: Any, order: str = "C") -> TensorBase:
+def reshape(a: TensorLike, newshape: ShapeLike | TensorLike, order: str = "C") -> TensorBase:
     """``a`` in a new shape (one dimension may be -1), as ``np.reshape``.
 
     Args:
@@ -658,7 +658,7 @@ def reshape(a: Any, newshape: Any, order: str = "C") -> TensorBase:
     return shape_ops.reshape(a, newshape)
 
 
-def ravel(a: Any) -> TensorBase:
+def ravel(a: TensorLike) -> TensorBase:
     """``a`` flattened to 1-D, as ``np.ravel``.
 
     Args:
@@ -670,7 +670,7 @@ def ravel(a: Any) -> TensorBase:
     return shape_ops.reshape(asarray(a), [-1])
 
 
-def flatten(a: Any, order: str = "C") -> TensorBase:
+def flatten(a: TensorLike, order: str = "C") -> TensorBase:
     """``a`` flattened to 1-D, as ``ndarray.flatten``.
 
     Args:
@@ -683,7 +683,7 @@ def flatten(a: Any, order: str = "C") -> TensorBase:
     return reshape(a, [-1], order)
 
 
-def transpose(a: Any, axes: AxisLike = None) -> TensorBase:
+def transpose(a: TensorLike, axes: AxisLike = None) -> TensorBase:
     """``a`` with its axes permuted (reversed by default), as ``np.transpose``.
 
     Args:
@@ -699,7 +699,7 @@ def transpose(a: Any, axes: AxisLike = None) -> TensorBase:
     return shape_ops.transpose(a, list(axes))
 
 
-def swapaxes(a: Any, axis1: int, axis2: int) -> TensorBase:
+def swapaxes(a: TensorLike, axis1: int, axis2: int) -> TensorBase:
     """``a`` with two axes swapped, as ``np.swapaxes``.
 
     Args:
@@ -716,7 +716,7 @@ def swapaxes(a: Any, axis1: int, axis2: int) -> TensorBase:
     return shape_ops.transpose(a, perm)
 
 
-def moveaxis(a: Any, source: Any, destination: Any) -> TensorBase:
+def moveaxis(a: TensorLike, source: AxisLike, destination: AxisLike) -> TensorBase:
     """``a`` with axes moved to new positions, as ``np.moveaxis``.
 
     Args:
@@ -738,7 +738,7 @@ def moveaxis(a: Any, source: Any, destination: Any) -> TensorBase:
     return shape_ops.transpose(a, order)
 
 
-def expand_dims(a: Any, axis: AxisLike) -> TensorBase:
+def expand_dims(a: TensorLike, axis: AxisLike) -> TensorBase:
     """``a`` with a new axis of size one at ``axis``, as ``np.expand_dims``.
 
     Args:
@@ -757,7 +757,7 @@ def expand_dims(a: Any, axis: AxisLike) -> TensorBase:
     return shape_ops.expand_dims(a, axis)
 
 
-def squeeze(a: Any, axis: AxisLike = None) -> TensorBase:
+def squeeze(a: TensorLike, axis: AxisLike = None) -> TensorBase:
     """``a`` without its axes of size one (or just ``axis``), as ``np.squeeze``.
 
     Args:
@@ -826,7 +826,7 @@ def _atleast(arys: tuple, n: int) -> Any:
     return out[0] if len(out) == 1 else out
 
 
-def broadcast_to(array_: Any, shape_: Any) -> TensorBase:
+def broadcast_to(array_: TensorLike, shape_: ShapeLike | TensorLike) -> TensorBase:
     """``array_`` broadcast to ``shape_``, as ``np.broadcast_to``.
 
     Args:
@@ -860,7 +860,7 @@ def _promote(*arrays: Any) -> list:
     return [asarray(a, dtype) for a in arrays]
 
 
-def concatenate(arys: Any, axis: int | None = 0) -> TensorBase:
+def concatenate(arys: TensorLike, axis: int | None = 0) -> TensorBase:
     """Arrays joined along an existing axis (flattened first when ``axis`` is None), as
     ``np.concatenate``.
 
@@ -886,7 +886,7 @@ def concatenate(arys: Any, axis: int | None = 0) -> TensorBase:
     return concat_ops.concat(arys, axis)
 
 
-def stack(arrays: Any, axis: int = 0) -> TensorBase:
+def stack(arrays: TensorLike, axis: int = 0) -> TensorBase:
     """Arrays joined along a new axis, as ``np.stack``.
 
     Args:
@@ -901,7 +901,7 @@ def stack(arrays: Any, axis: int = 0) -> TensorBase:
     return shape_ops.stack(_promote(*arrays), axis)
 
 
-def hstack(tup: Any) -> TensorBase:
+def hstack(tup: TensorLike) -> TensorBase:
     """Arrays joined column-wise (axis 1; axis 0 for 1-D ones), as ``np.hstack``.
 
     Args:
@@ -914,7 +914,7 @@ def hstack(tup: Any) -> TensorBase:
     return concatenate(arrays, 0 if arrays[0].shape.rank == 1 else 1)
 
 
-def vstack(tup: Any) -> TensorBase:
+def vstack(tup: TensorLike) -> TensorBase:
     """Arrays joined row-wise (1-D ones become rows), as ``np.vstack``.
 
     Args:
@@ -926,7 +926,7 @@ def vstack(tup: Any) -> TensorBase:
     return concatenate([atleast_2d(a) for a in tup], 0)
 
 
-def dstack(tup: Any) -> TensorBase:
+def dstack(tup: TensorLike) -> TensorBase:
     """Arrays joined along the third axis, as ``np.dstack``.
 
     Args:
@@ -938,7 +938,7 @@ def dstack(tup: Any) -> TensorBase:
     return concatenate([atleast_3d(a) for a in tup], 2)
 
 
-def split(ary: Any, indices_or_sections: Any, axis: int = 0) -> list:
+def split(ary: TensorLike, indices_or_sections: TensorLike, axis: int = 0) -> list:
     """``ary`` split into equal sections or at indices along ``axis``, as ``np.split``.
 
     Args:
@@ -986,7 +986,7 @@ vsplit = _split_on(0, 2, "vsplit")
 dsplit = _split_on(2, 3, "dsplit")
 
 
-def flip(m: Any, axis: AxisLike = None) -> TensorBase:
+def flip(m: TensorLike, axis: AxisLike = None) -> TensorBase:
     """``m`` reversed along ``axis`` (all axes when None), as ``np.flip``.
 
     Args:
@@ -1004,7 +1004,7 @@ def flip(m: Any, axis: AxisLike = None) -> TensorBase:
     return shape_ops.reverse(m, list(axis))
 
 
-def fliplr(m: Any) -> TensorBase:
+def fliplr(m: TensorLike) -> TensorBase:
     """``m`` reversed along axis 1, as ``np.fliplr``.
 
     Args:
@@ -1016,7 +1016,7 @@ def fliplr(m: Any) -> TensorBase:
     return flip(m, 1)
 
 
-def flipud(m: Any) -> TensorBase:
+def flipud(m: TensorLike) -> TensorBase:
     """``m`` reversed along axis 0, as ``np.flipud``.
 
     Args:
@@ -1028,7 +1028,7 @@ def flipud(m: Any) -> TensorBase:
     return flip(m, 0)
 
 
-def rot90(m: Any, k: int = 1, axes: tuple = (0, 1)) -> TensorBase:
+def rot90(m: TensorLike, k: int = 1, axes: tuple = (0, 1)) -> TensorBase:
     """``m`` rotated by 90 degrees ``k`` times in the plane of ``axes``, as ``np.rot90``.
 
     Args:
@@ -1051,7 +1051,7 @@ def rot90(m: Any, k: int = 1, axes: tuple = (0, 1)) -> TensorBase:
     return flip(swapaxes(m, a0, a1), a1)
 
 
-def roll(a: Any, shift: Any, axis: AxisLike = None) -> TensorBase:
+def roll(a: TensorLike, shift: Any, axis: AxisLike = None) -> TensorBase:
     """``a``'s elements shifted by ``shift`` along ``axis`` (of the flat array when None),
     as ``np.roll``.
 
@@ -1069,7 +1069,7 @@ def roll(a: Any, shift: Any, axis: AxisLike = None) -> TensorBase:
     return manip_ops.roll(a, shift, axis)
 
 
-def tile(a: Any, reps: Any) -> TensorBase:
+def tile(a: TensorLike, reps: TensorLike) -> TensorBase:
     """``a`` repeated ``reps`` times per axis, as ``np.tile``.
 
     Args:
@@ -1088,7 +1088,7 @@ def tile(a: Any, reps: Any) -> TensorBase:
     return concat_ops.tile(a, reps)
 
 
-def repeat(a: Any, repeats: Any, axis: int | None = None) -> TensorBase:
+def repeat(a: TensorLike, repeats: TensorLike, axis: int | None = None) -> TensorBase:
     """Each element of ``a`` repeated ``repeats`` times, as ``np.repeat``.
 
     Args:
@@ -1105,7 +1105,8 @@ def repeat(a: Any, repeats: Any, axis: int | None = None) -> TensorBase:
     return manip_ops.repeat(a, repeats, axis)
 
 
-def pad(array_: Any, pad_width: Any, mode: str = "constant", **kwargs: Any) -> TensorBase:
+def pad(array_: TensorLike, pad_width: TensorLike, mode: str = "constant",
+        **kwargs: Any) -> TensorBase:
     """``array_`` padded, as ``np.pad`` (``constant``, ``reflect`` and ``symmetric`` modes).
 
     Args:
@@ -1134,7 +1135,7 @@ def pad(array_: Any, pad_width: Any, mode: str = "constant", **kwargs: Any) -> T
 
 # ---- indexing ----
 
-def take(a: Any, indices: TensorLike, axis: int | None = None, out: Any = None,
+def take(a: TensorLike, indices: TensorLike, axis: int | None = None, out: Any = None,
          mode: str = "clip") -> TensorBase:
     """Elements of ``a`` at ``indices`` along ``axis``, as ``np.take`` (``clip`` and ``wrap``
     modes).
@@ -1168,7 +1169,7 @@ def take(a: Any, indices: TensorLike, axis: int | None = None, out: Any = None,
     return indexing_ops.gather_v2(a, indices, axis=axis)
 
 
-def take_along_axis(arr: Any, indices: TensorLike, axis: int | None) -> TensorBase:
+def take_along_axis(arr: TensorLike, indices: TensorLike, axis: int | None) -> TensorBase:
     """``arr``'s elements picked by ``indices`` along ``axis``, as ``np.take_along_axis``
     (for ``argsort``'s and ``argmax``'s results).
 
@@ -1202,7 +1203,7 @@ def take_along_axis(arr: Any, indices: TensorLike, axis: int | None) -> TensorBa
     return gather_nd(arr, shape_ops.stack(parts, axis=-1))
 
 
-def nonzero(a: Any) -> tuple:
+def nonzero(a: TensorLike) -> tuple:
     """The indices of ``a``'s non-zero elements, one tensor per axis, as ``np.nonzero``.
 
     Args:
@@ -1222,7 +1223,7 @@ def nonzero(a: Any) -> tuple:
     return tuple(shape_ops.unstack(where, a.shape.rank, axis=1))
 
 
-def where(condition: TensorLike, x: Any = None, y: Any = None) -> Any:
+def where(condition: TensorLike, x: TensorLike | None = None, y: TensorLike | None = None) -> Any:
     """Elements of ``x`` where ``condition`` holds, else of ``y``; with one argument, the
     non-zero indices, as ``np.where``.
 
@@ -1246,7 +1247,7 @@ def where(condition: TensorLike, x: Any = None, y: Any = None) -> Any:
     return comparison_ops.where(condition, x, y)
 
 
-def select(condlist: Any, choicelist: Any, default: Any = 0) -> TensorBase:
+def select(condlist: TensorLike, choicelist: TensorLike, default: Any = 0) -> TensorBase:
     """The element of the first choice whose condition holds, as ``np.select``.
 
     Args:
@@ -1272,7 +1273,7 @@ def select(condlist: Any, choicelist: Any, default: Any = 0) -> TensorBase:
     return out
 
 
-def compress(condition: TensorLike, a: Any, axis: int | None = None) -> TensorBase:
+def compress(condition: TensorLike, a: TensorLike, axis: int | None = None) -> TensorBase:
     """The slices of ``a`` along ``axis`` where ``condition`` holds, as ``np.compress``.
 
     Args:
@@ -1321,7 +1322,7 @@ def _reduce(tf_fn: Any, a: Any, axis: Any, dtype: Any, keepdims: Any, promote_in
     return tf_fn(a, axis=axis, keepdims=keepdims)
 
 
-def sum(a: Any, axis: AxisLike = None, dtype: DTypeLike | None = None,  # noqa: A001
+def sum(a: TensorLike, axis: AxisLike = None, dtype: DTypeLike | None = None,  # noqa: A001
         keepdims: bool | None = None) -> TensorBase:
     """The sum over ``axis``, as ``np.sum`` (integers and bools sum as int64).
 
@@ -1338,7 +1339,7 @@ def sum(a: Any, axis: AxisLike = None, dtype: DTypeLike | None = None,  # noqa: 
                    reduction_ops.reduce_any)
 
 
-def prod(a: Any, axis: AxisLike = None, dtype: DTypeLike | None = None,
+def prod(a: TensorLike, axis: AxisLike = None, dtype: DTypeLike | None = None,
          keepdims: bool | None = None) -> TensorBase:
     """The product over ``axis``, as ``np.prod``.
 
@@ -1355,7 +1356,7 @@ def prod(a: Any, axis: AxisLike = None, dtype: DTypeLike | None = None,
                    reduction_ops.reduce_all)
 
 
-def mean(a: Any, axis: AxisLike = None, dtype: DTypeLike | None = None, out: Any = None,
+def mean(a: TensorLike, axis: AxisLike = None, dtype: DTypeLike | None = None, out: Any = None,
          keepdims: bool | None = None) -> TensorBase:
     """The mean over ``axis``, as ``np.mean`` (integers average as float64).
 
@@ -1377,7 +1378,7 @@ def mean(a: Any, axis: AxisLike = None, dtype: DTypeLike | None = None, out: Any
     return _reduce(reduction_ops.reduce_mean, a, axis, dtype, keepdims, "float")
 
 
-def amax(a: Any, axis: AxisLike = None, out: Any = None,
+def amax(a: TensorLike, axis: AxisLike = None, out: Any = None,
          keepdims: bool | None = None) -> TensorBase:
     """The maximum over ``axis``, as ``np.amax``.
 
@@ -1399,7 +1400,7 @@ def amax(a: Any, axis: AxisLike = None, out: Any = None,
                    reduction_ops.reduce_any, preserve_bool=True)
 
 
-def amin(a: Any, axis: AxisLike = None, out: Any = None,
+def amin(a: TensorLike, axis: AxisLike = None, out: Any = None,
          keepdims: bool | None = None) -> TensorBase:
     """The minimum over ``axis``, as ``np.amin``.
 
@@ -1425,7 +1426,7 @@ max = amax  # noqa: A001 - NumPy's name
 min = amin  # noqa: A001 - NumPy's name
 
 
-def var(a: Any, axis: AxisLike = None, dtype: DTypeLike | None = None, out: Any = None,
+def var(a: TensorLike, axis: AxisLike = None, dtype: DTypeLike | None = None, out: Any = None,
         ddof: int = 0, keepdims: bool | None = None) -> TensorBase:
     """The variance over ``axis`` with ``ddof`` degrees of freedom removed, as ``np.var``.
 
@@ -1463,7 +1464,7 @@ def var(a: Any, axis: AxisLike = None, dtype: DTypeLike | None = None, out: Any 
     return total / (count - ddof)
 
 
-def std(a: Any, axis: AxisLike = None, keepdims: bool | None = None) -> TensorBase:
+def std(a: TensorLike, axis: AxisLike = None, keepdims: bool | None = None) -> TensorBase:
     """The standard deviation over ``axis``, as ``np.std``.
 
     Args:
@@ -1477,7 +1478,7 @@ def std(a: Any, axis: AxisLike = None, keepdims: bool | None = None) -> TensorBa
     return elementwise_ops.sqrt(var(a, axis=axis, keepdims=keepdims))
 
 
-def all(a: Any, axis: AxisLike = None, keepdims: bool | None = None) -> TensorBase:  # noqa: A001
+def all(a: TensorLike, axis: AxisLike = None, keepdims: bool | None = None) -> TensorBase:  # noqa: A001
     """Whether every element (along ``axis``) is true, as ``np.all``.
 
     Args:
@@ -1492,7 +1493,7 @@ def all(a: Any, axis: AxisLike = None, keepdims: bool | None = None) -> TensorBa
     return reduction_ops.reduce_all(a, axis=axis, keepdims=bool(keepdims))
 
 
-def any(a: Any, axis: AxisLike = None, keepdims: bool | None = None) -> TensorBase:  # noqa: A001
+def any(a: TensorLike, axis: AxisLike = None, keepdims: bool | None = None) -> TensorBase:  # noqa: A001
     """Whether any element (along ``axis``) is true, as ``np.any``.
 
     Args:
@@ -1517,7 +1518,7 @@ def _cumulative(tf_fn: Any, a: Any, axis: Any, dtype: Any) -> TensorBase:
     return tf_fn(a, axis=axis)
 
 
-def cumsum(a: Any, axis: int | None = None, dtype: DTypeLike | None = None) -> TensorBase:
+def cumsum(a: TensorLike, axis: int | None = None, dtype: DTypeLike | None = None) -> TensorBase:
     """Running sums along ``axis`` (of the flattened array when None), as ``np.cumsum``.
 
     Args:
@@ -1531,7 +1532,7 @@ def cumsum(a: Any, axis: int | None = None, dtype: DTypeLike | None = None) -> T
     return _cumulative(reduction_ops.cumsum, a, axis, dtype)
 
 
-def cumprod(a: Any, axis: int | None = None, dtype: DTypeLike | None = None) -> TensorBase:
+def cumprod(a: TensorLike, axis: int | None = None, dtype: DTypeLike | None = None) -> TensorBase:
     """Running products along ``axis`` (of the flattened array when None), as
     ``np.cumprod``.
 
@@ -1546,7 +1547,7 @@ def cumprod(a: Any, axis: int | None = None, dtype: DTypeLike | None = None) -> 
     return _cumulative(reduction_ops.cumprod, a, axis, dtype)
 
 
-def argmax(a: Any, axis: int | None = None) -> TensorBase:
+def argmax(a: TensorLike, axis: int | None = None) -> TensorBase:
     """The index of the largest element (along ``axis``; of the flat array when None), as
     ``np.argmax``.
 
@@ -1563,7 +1564,7 @@ def argmax(a: Any, axis: int | None = None) -> TensorBase:
     return reduction_ops.argmax_v2(a, axis=axis)
 
 
-def argmin(a: Any, axis: int | None = None) -> TensorBase:
+def argmin(a: TensorLike, axis: int | None = None) -> TensorBase:
     """The index of the smallest element (along ``axis``; of the flat array when None), as
     ``np.argmin``.
 
@@ -1580,7 +1581,8 @@ def argmin(a: Any, axis: int | None = None) -> TensorBase:
     return reduction_ops.argmin_v2(a, axis=axis)
 
 
-def sort(a: Any, axis: int | None = -1, kind: str = "quicksort", order: Any = None) -> TensorBase:
+def sort(a: TensorLike, axis: int | None = -1, kind: str = "quicksort",
+         order: str | None = None) -> TensorBase:
     """``a`` sorted along ``axis`` (the flattened array when None), as ``np.sort``.
 
     Args:
@@ -1606,8 +1608,8 @@ def sort(a: Any, axis: int | None = -1, kind: str = "quicksort", order: Any = No
     return sort_ops.sort(a, axis)
 
 
-def argsort(a: Any, axis: int | None = -1, kind: str = "quicksort",
-            order: Any = None) -> TensorBase:
+def argsort(a: TensorLike, axis: int | None = -1, kind: str = "quicksort",
+            order: str | None = None) -> TensorBase:
     """The indices that sort ``a`` along ``axis``, as ``np.argsort``.
 
     Args:
@@ -1635,7 +1637,7 @@ def argsort(a: Any, axis: int | None = -1, kind: str = "quicksort",
     return cast(sort_ops.argsort(a, axis, stable=True), dtypes.int64)
 
 
-def real(val: Any) -> TensorBase:
+def real(val: TensorLike) -> TensorBase:
     """The real part, as ``np.real``.
 
     Args:
@@ -1647,7 +1649,7 @@ def real(val: Any) -> TensorBase:
     return _tf_real(asarray(val))
 
 
-def imag(val: Any) -> TensorBase:
+def imag(val: TensorLike) -> TensorBase:
     """The imaginary part (zeros for real input), as ``np.imag``.
 
     Args:
@@ -1662,7 +1664,7 @@ def imag(val: Any) -> TensorBase:
     return fill_ops.zeros_like(val)
 
 
-def around(a: Any, decimals: int = 0) -> TensorBase:
+def around(a: TensorLike, decimals: int = 0) -> TensorBase:
     """``a`` rounded half to even to ``decimals`` places, as ``np.around``.
 
     Args:

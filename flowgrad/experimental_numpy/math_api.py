@@ -93,7 +93,7 @@ absolute = fabs = abs  # noqa: F821 - bound by the loop above
 conjugate = conj  # noqa: F821
 
 
-def exp2(x: Any) -> TensorBase:
+def exp2(x: TensorLike) -> TensorBase:
     """2 to the power ``x``, element-wise, as ``np.exp2``.
 
     Args:
@@ -105,7 +105,7 @@ def exp2(x: Any) -> TensorBase:
     return _unary(lambda t: ew.pow(constant(2, t.dtype), t), x, True)
 
 
-def log2(x: Any) -> TensorBase:
+def log2(x: TensorLike) -> TensorBase:
     """The base-2 logarithm, element-wise, as ``np.log2``.
 
     Args:
@@ -117,7 +117,7 @@ def log2(x: Any) -> TensorBase:
     return log(x) / np.log(2)  # noqa: F821
 
 
-def log10(x: Any) -> TensorBase:
+def log10(x: TensorLike) -> TensorBase:
     """The base-10 logarithm, element-wise, as ``np.log10``.
 
     Args:
@@ -129,7 +129,7 @@ def log10(x: Any) -> TensorBase:
     return log(x) / np.log(10)  # noqa: F821
 
 
-def cbrt(x: Any) -> TensorBase:
+def cbrt(x: TensorLike) -> TensorBase:
     """The cube root, element-wise, as ``np.cbrt``.
 
     Args:
@@ -144,7 +144,7 @@ def cbrt(x: Any) -> TensorBase:
     return _unary(f, x, True)
 
 
-def fix(x: Any) -> TensorBase:
+def fix(x: TensorLike) -> TensorBase:
     """Rounding toward zero, element-wise, as ``np.fix``.
 
     Args:
@@ -156,7 +156,7 @@ def fix(x: Any) -> TensorBase:
     return _unary(lambda t: comparison_ops.where(t < 0, ew.ceil(t), ew.floor(t)), x, True)
 
 
-def sinc(x: Any) -> TensorBase:
+def sinc(x: TensorLike) -> TensorBase:
     """``sin(pi x) / (pi x)`` (1 at 0), element-wise, as ``np.sinc``.
 
     Args:
@@ -173,7 +173,7 @@ def sinc(x: Any) -> TensorBase:
     return _unary(f, x, True)
 
 
-def deg2rad(x: Any) -> TensorBase:
+def deg2rad(x: TensorLike) -> TensorBase:
     """Degrees to radians, element-wise, as ``np.deg2rad``.
 
     Args:
@@ -185,7 +185,7 @@ def deg2rad(x: Any) -> TensorBase:
     return _unary(lambda t: t * (np.pi / 180.0), x, True)
 
 
-def rad2deg(x: Any) -> TensorBase:
+def rad2deg(x: TensorLike) -> TensorBase:
     """Radians to degrees, element-wise, as ``np.rad2deg``.
 
     Args:
@@ -197,7 +197,7 @@ def rad2deg(x: Any) -> TensorBase:
     return _unary(lambda t: t * (180.0 / np.pi), x, True)
 
 
-def angle(z: Any, deg: bool = False) -> TensorBase:
+def angle(z: TensorLike, deg: bool = False) -> TensorBase:
     """The argument of a complex number, element-wise, as ``np.angle``.
 
     Args:
@@ -217,7 +217,7 @@ def angle(z: Any, deg: bool = False) -> TensorBase:
     return rad2deg(y) if deg else y
 
 
-def signbit(x: Any) -> TensorBase:
+def signbit(x: TensorLike) -> TensorBase:
     """Whether the sign bit is set (``x < 0``), element-wise, as ``np.signbit``.
 
     Args:
@@ -233,7 +233,7 @@ def signbit(x: Any) -> TensorBase:
     return _unary(f, x)
 
 
-def isinf(x: Any) -> Any:
+def isinf(x: TensorLike) -> Any:
     """Whether infinite, element-wise, as ``np.isinf``.
 
     Args:
@@ -248,7 +248,7 @@ def isinf(x: Any) -> Any:
     return False
 
 
-def isposinf(x: Any) -> Any:
+def isposinf(x: TensorLike) -> Any:
     """Whether positive infinity, element-wise, as ``np.isposinf``.
 
     Args:
@@ -263,7 +263,7 @@ def isposinf(x: Any) -> Any:
     return False
 
 
-def isneginf(x: Any) -> Any:
+def isneginf(x: TensorLike) -> Any:
     """Whether negative infinity, element-wise, as ``np.isneginf``.
 
     Args:
@@ -278,7 +278,7 @@ def isneginf(x: Any) -> Any:
     return False
 
 
-def iscomplex(x: Any) -> TensorBase:
+def iscomplex(x: TensorLike) -> TensorBase:
     """Whether the imaginary part is non-zero, element-wise, as ``np.iscomplex``.
 
     Args:
@@ -291,7 +291,7 @@ def iscomplex(x: Any) -> TensorBase:
     return comparison_ops.not_equal(im, fill_ops.zeros_like(im))
 
 
-def isreal(x: Any) -> TensorBase:
+def isreal(x: TensorLike) -> TensorBase:
     """Whether the imaginary part is zero, element-wise, as ``np.isreal``.
 
     Args:
@@ -304,7 +304,7 @@ def isreal(x: Any) -> TensorBase:
     return comparison_ops.equal(im, fill_ops.zeros_like(im))
 
 
-def iscomplexobj(x: Any) -> bool:
+def iscomplexobj(x: TensorLike) -> bool:
     """Whether ``x``'s dtype is complex, as ``np.iscomplexobj``.
 
     Args:
@@ -316,7 +316,7 @@ def iscomplexobj(x: Any) -> bool:
     return aa.array(x).dtype.is_complex
 
 
-def isrealobj(x: Any) -> bool:
+def isrealobj(x: TensorLike) -> bool:
     """Whether ``x``'s dtype is not complex, as ``np.isrealobj``.
 
     Args:
@@ -516,7 +516,7 @@ def minimum(x1: TensorLike, x2: TensorLike) -> TensorBase:
     return _bin_op(_bool_or(arithmetic_ops.minimum, comparison_ops.logical_and), x1, x2)
 
 
-def clip(a: Any, a_min: Any, a_max: Any) -> TensorBase:
+def clip(a: TensorLike, a_min: TensorLike, a_max: TensorLike) -> TensorBase:
     """``a`` limited to ``[a_min, a_max]`` (either may be None), as ``np.clip``.
 
     Args:
@@ -635,7 +635,7 @@ for _name, (_fn, _b2i, _what) in {
     globals()[_name] = _make_comparison(_name, _fn, _b2i, _what)
 
 
-def array_equal(a1: Any, a2: Any) -> TensorBase:
+def array_equal(a1: TensorLike, a2: TensorLike) -> TensorBase:
     """Whether two arrays have one shape and equal elements, as ``np.array_equal``.
 
     Args:
@@ -695,7 +695,7 @@ def logical_xor(x1: TensorLike, x2: TensorLike) -> TensorBase:
     return _logical(comparison_ops.logical_xor, x1, x2)
 
 
-def logical_not(x: Any) -> TensorBase:
+def logical_not(x: TensorLike) -> TensorBase:
     """Element-wise ``not`` of the truth values, as ``np.logical_not``.
 
     Args:
@@ -707,7 +707,7 @@ def logical_not(x: Any) -> TensorBase:
     return comparison_ops.logical_not(aa.array(x, np.bool_))
 
 
-def isclose(a: Any, b: Any, rtol: float = 1e-05, atol: float = 1e-08,
+def isclose(a: TensorLike, b: TensorLike, rtol: float = 1e-05, atol: float = 1e-08,
             equal_nan: bool = False) -> TensorBase:
     """Whether ``|a - b| <= atol + rtol * |b|``, element-wise, as ``np.isclose``.
 
@@ -733,7 +733,7 @@ def isclose(a: Any, b: Any, rtol: float = 1e-05, atol: float = 1e-08,
     return _bin_op(f, a, b)
 
 
-def allclose(a: Any, b: Any, rtol: float = 1e-05, atol: float = 1e-08,
+def allclose(a: TensorLike, b: TensorLike, rtol: float = 1e-05, atol: float = 1e-08,
              equal_nan: bool = False) -> TensorBase:
     """Whether every element is :func:`isclose`, as ``np.allclose``.
 
@@ -799,7 +799,7 @@ def bitwise_xor(x1: TensorLike, x2: TensorLike) -> TensorBase:
     return _bitwise(bitwise_ops.bitwise_xor, x1, x2)
 
 
-def bitwise_not(x: Any) -> TensorBase:
+def bitwise_not(x: TensorLike) -> TensorBase:
     """Element-wise bitwise ``not`` (``not`` for bools), as ``np.bitwise_not``.
 
     Args:
@@ -899,7 +899,7 @@ def matmul(x1: TensorLike, x2: TensorLike) -> TensorBase:
     return _bin_op(f, x1, x2)
 
 
-def dot(a: Any, b: Any) -> TensorBase:
+def dot(a: TensorLike, b: TensorLike) -> TensorBase:
     """The dot product: of vectors, matrices, or the last axis of ``a`` with the second to
     last of ``b``, as ``np.dot``.
 
@@ -919,7 +919,7 @@ def dot(a: Any, b: Any) -> TensorBase:
     return _bin_op(f, a, b)
 
 
-def inner(a: Any, b: Any) -> TensorBase:
+def inner(a: TensorLike, b: TensorLike) -> TensorBase:
     """The inner product over the last axes, as ``np.inner``.
 
     Args:
@@ -936,7 +936,7 @@ def inner(a: Any, b: Any) -> TensorBase:
     return _bin_op(f, a, b)
 
 
-def vdot(a: Any, b: Any) -> TensorBase:
+def vdot(a: TensorLike, b: TensorLike) -> TensorBase:
     """The dot product of the flattened arrays (``a`` conjugated), as ``np.vdot``.
 
     Args:
@@ -952,7 +952,7 @@ def vdot(a: Any, b: Any) -> TensorBase:
     return dot(a, b)
 
 
-def outer(a: Any, b: Any) -> TensorBase:
+def outer(a: TensorLike, b: TensorLike) -> TensorBase:
     """The outer product of the flattened arrays, as ``np.outer``.
 
     Args:
@@ -966,7 +966,7 @@ def outer(a: Any, b: Any) -> TensorBase:
                    a, b)
 
 
-def tensordot(a: Any, b: Any, axes: AxisLike = 2) -> TensorBase:
+def tensordot(a: TensorLike, b: TensorLike, axes: AxisLike = 2) -> TensorBase:
     """The sum of products over ``axes``, as ``np.tensordot``.
 
     Args:
@@ -980,7 +980,7 @@ def tensordot(a: Any, b: Any, axes: AxisLike = 2) -> TensorBase:
     return _bin_op(lambda x, y: _tf_tensordot(x, y, axes), a, b)
 
 
-def kron(a: Any, b: Any) -> TensorBase:
+def kron(a: TensorLike, b: TensorLike) -> TensorBase:
     """The Kronecker product, as ``np.kron``.
 
     Args:
@@ -1000,7 +1000,7 @@ def kron(a: Any, b: Any) -> TensorBase:
     return shape_ops.reshape(a * b, [x * y for x, y in zip(sa, sb)])
 
 
-def cross(a: Any, b: Any, axisa: int = -1, axisb: int = -1, axisc: int = -1,
+def cross(a: TensorLike, b: TensorLike, axisa: int = -1, axisb: int = -1, axisc: int = -1,
           axis: int | None = None) -> TensorBase:
     """The cross product of 2- or 3-vectors, as ``np.cross``.
 
@@ -1057,7 +1057,7 @@ def einsum(subscripts: str, *operands: Any, **kwargs: Any) -> TensorBase:
     return _tf_einsum(subscripts, *operands)
 
 
-def polyval(p: Any, x: Any) -> TensorBase:
+def polyval(p: TensorLike, x: TensorLike) -> TensorBase:
     """The polynomial with coefficients ``p`` (highest power first) at ``x``, as
     ``np.polyval``.
 
@@ -1077,7 +1077,7 @@ def polyval(p: Any, x: Any) -> TensorBase:
     return y
 
 
-def diff(a: Any, n: int = 1, axis: int = -1) -> TensorBase:
+def diff(a: TensorLike, n: int = 1, axis: int = -1) -> TensorBase:
     """The ``n``-th difference along ``axis``, as ``np.diff``.
 
     Args:
@@ -1130,7 +1130,7 @@ nansum = _nan_reduction("nansum", aa.sum, 0)
 nanprod = _nan_reduction("nanprod", aa.prod, 1)
 
 
-def nanmean(a: Any, axis: AxisLike = None, dtype: DTypeLike | None = None,
+def nanmean(a: TensorLike, axis: AxisLike = None, dtype: DTypeLike | None = None,
             keepdims: bool | None = None) -> TensorBase:
     """The mean over ``axis`` ignoring NaNs, as ``np.nanmean``.
 
@@ -1152,7 +1152,7 @@ def nanmean(a: Any, axis: AxisLike = None, dtype: DTypeLike | None = None,
     return nansum(a, axis=axis, dtype=dtype, keepdims=keepdims) / count
 
 
-def average(a: Any, axis: int | None = None, weights: Any = None,
+def average(a: TensorLike, axis: int | None = None, weights: TensorLike | None = None,
             returned: bool = False) -> Any:
     """The (weighted) average over ``axis``, as ``np.average``.
 
@@ -1197,7 +1197,7 @@ def average(a: Any, axis: int | None = None, weights: Any = None,
     return avg
 
 
-def trace(a: Any, offset: int = 0, axis1: int = 0, axis2: int = 1,
+def trace(a: TensorLike, offset: int = 0, axis1: int = 0, axis2: int = 1,
           dtype: DTypeLike | None = None) -> TensorBase:
     """The sum of the ``offset``-th diagonal, as ``np.trace``.
 
@@ -1217,7 +1217,7 @@ def trace(a: Any, offset: int = 0, axis1: int = 0, axis2: int = 1,
     return aa.sum(aa.diagonal(a, offset, axis1, axis2), -1, dtype)
 
 
-def count_nonzero(a: Any, axis: AxisLike = None) -> TensorBase:
+def count_nonzero(a: TensorLike, axis: AxisLike = None) -> TensorBase:
     """How many elements are non-zero, as ``np.count_nonzero``.
 
     Args:
@@ -1230,7 +1230,7 @@ def count_nonzero(a: Any, axis: AxisLike = None) -> TensorBase:
     return reduction_ops.count_nonzero(aa.array(a), axis)
 
 
-def ptp(a: Any, axis: AxisLike = None, keepdims: bool | None = None) -> TensorBase:
+def ptp(a: TensorLike, axis: AxisLike = None, keepdims: bool | None = None) -> TensorBase:
     """The range (maximum minus minimum) over ``axis``, as ``np.ptp``.
 
     Args:
@@ -1244,7 +1244,7 @@ def ptp(a: Any, axis: AxisLike = None, keepdims: bool | None = None) -> TensorBa
     return aa.amax(a, axis=axis, keepdims=keepdims) - aa.amin(a, axis=axis, keepdims=keepdims)
 
 
-def append(arr: Any, values: Any, axis: int | None = None) -> TensorBase:
+def append(arr: TensorLike, values: TensorLike, axis: int | None = None) -> TensorBase:
     """``values`` appended to ``arr`` (both flattened when ``axis`` is None), as
     ``np.append``.
 

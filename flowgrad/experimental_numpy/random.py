@@ -13,6 +13,7 @@ from flowgrad.framework.tensor import TensorBase
 from flowgrad.ops import random_ops
 from flowgrad.ops.stateless_random_ops import stateless_random_poisson
 from flowgrad.framework.type_hints import DTypeLike
+from flowgrad.framework.type_hints import TensorLike
 
 __all__ = ["poisson", "rand", "randint", "randn", "random", "seed", "standard_normal",
            "uniform"]
@@ -43,7 +44,7 @@ def _size(size: Any) -> Any:
     return size
 
 
-def standard_normal(size: Any = None) -> TensorBase:
+def standard_normal(size: TensorLike | None = None) -> TensorBase:
     """Standard normal samples of shape ``size`` (float64), as
     ``np.random.standard_normal``.
 
@@ -68,7 +69,8 @@ def randn(*args: int) -> TensorBase:
     return standard_normal(size=args)
 
 
-def uniform(low: Any = 0.0, high: Any = 1.0, size: Any = None) -> TensorBase:
+def uniform(low: TensorLike = 0.0, high: TensorLike = 1.0,
+            size: TensorLike | None = None) -> TensorBase:
     """Uniform samples in ``[low, high)`` (float64), as ``np.random.uniform``.
 
     Args:
@@ -88,7 +90,7 @@ def uniform(low: Any = 0.0, high: Any = 1.0, size: Any = None) -> TensorBase:
     return random_ops.random_uniform(list(size), minval=low, maxval=high, dtype=dtype)
 
 
-def random(size: Any = None) -> TensorBase:
+def random(size: TensorLike | None = None) -> TensorBase:
     """Uniform samples in ``[0, 1)``, as ``np.random.random``.
 
     Args:
@@ -112,7 +114,7 @@ def rand(*size: int) -> TensorBase:
     return uniform(0.0, 1.0, size)
 
 
-def randint(low: int, high: int | None = None, size: Any = None,
+def randint(low: int, high: int | None = None, size: TensorLike | None = None,
             dtype: DTypeLike = np.int64) -> Any:
     """Uniform integers in ``[low, high)`` (``[0, low)`` without ``high``), as
     ``np.random.randint``.
@@ -140,7 +142,7 @@ def randint(low: int, high: int | None = None, size: Any = None,
     return random_ops.random_uniform(list(_size(size)), minval=low, maxval=high, dtype=dt)
 
 
-def poisson(lam: Any = 1.0, size: Any = None) -> TensorBase:
+def poisson(lam: TensorLike = 1.0, size: TensorLike | None = None) -> TensorBase:
     """Poisson samples with rate ``lam`` (int64), as ``np.random.poisson``. The draw is
     keyed by a seed from the global stream (TensorFlow's own Poisson draws differ).
 

@@ -720,7 +720,7 @@ class LinearOperatorPermutation(LinearOperator):
     """The permutation matrix of ``perm`` (row ``i`` has its one in column ``perm[i]``), as
     ``tf.linalg.LinearOperatorPermutation``."""
 
-    def __init__(self, perm: Any, dtype: DTypeLike = dtypes.float32,
+    def __init__(self, perm: TensorLike, dtype: DTypeLike = dtypes.float32,
                  is_non_singular: bool | None = None, is_self_adjoint: bool | None = None,
                  is_positive_definite: bool | None = None, is_square: bool | None = None,
                  name: str = "LinearOperatorPermutation"):
@@ -771,7 +771,7 @@ class LinearOperatorTridiag(LinearOperator):
     """A tridiagonal matrix given by its diagonals in one of TensorFlow's formats
     (``compact``, ``sequence``, ``matrix``), as ``tf.linalg.LinearOperatorTridiag``."""
 
-    def __init__(self, diagonals: Any, diagonals_format: str = "compact",
+    def __init__(self, diagonals: TensorLike, diagonals_format: str = "compact",
                  is_non_singular: bool | None = None, is_self_adjoint: bool | None = None,
                  is_positive_definite: bool | None = None, is_square: bool | None = None,
                  name: str = "LinearOperatorTridiag"):

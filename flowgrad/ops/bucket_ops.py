@@ -160,7 +160,7 @@ register_op("DenseBincount", _bincount_kernel, _bincount_infer,
             input_names=("input", "size", "weights"))
 
 
-def bincount(arr: Any, weights: TensorLike | None = None, minlength: Any = None,
+def bincount(arr: TensorLike, weights: TensorLike | None = None, minlength: Any = None,
              maxlength: Any = None, dtype: DTypeLike = dtypes.int32, name: str | None = None,
              axis: AxisLike = None, binary_output: bool = False) -> Any:
     """Counts of each value of a non-negative integer tensor (summed ``weights`` if given).
@@ -243,7 +243,7 @@ register_op("HistogramFixedWidth", _histogram_kernel, _histogram_infer,
             input_names=("values", "value_range", "nbins"))
 
 
-def histogram_fixed_width(values: TensorLike, value_range: Any, nbins: Any = 100,
+def histogram_fixed_width(values: TensorLike, value_range: TensorLike, nbins: Any = 100,
                           dtype: DTypeLike = dtypes.int32, name: str | None = None) -> Any:
     """Counts of ``values`` in ``nbins`` equal bins over ``value_range`` (outliers go to the
     first or last bin).
@@ -268,7 +268,7 @@ def histogram_fixed_width(values: TensorLike, value_range: Any, nbins: Any = 100
                     name=name)
 
 
-def histogram_fixed_width_bins(values: TensorLike, value_range: Any, nbins: Any = 100,
+def histogram_fixed_width_bins(values: TensorLike, value_range: TensorLike, nbins: Any = 100,
                                dtype: DTypeLike = dtypes.int32, name: str | None = None) -> Any:
     """The bin of each of ``values`` among ``nbins`` equal bins over ``value_range``; see
     :func:`histogram_fixed_width`.

@@ -32,6 +32,7 @@ from flowgrad.framework.registry import _NO_GRADIENT, register_op
 from flowgrad.framework.tensor import TensorBase, convert_to_tensor
 from flowgrad.framework.tensor_shape import TensorShape
 from flowgrad.ops.random_ops import get_seed
+from flowgrad.framework.type_hints import TensorLike
 
 _F32 = np.float32
 
@@ -389,7 +390,7 @@ _ARGS = """
         range_max: The number of classes."""
 
 
-def log_uniform_candidate_sampler(true_classes: Any, num_true: int, num_sampled: int,
+def log_uniform_candidate_sampler(true_classes: TensorLike, num_true: int, num_sampled: int,
                                   unique: bool, range_max: int, seed: int | None = None,
                                   name: str | None = None) -> tuple:
     return _sampler("LogUniformCandidateSampler", true_classes, num_true, num_sampled, unique,
@@ -404,7 +405,7 @@ log_uniform_candidate_sampler.__doc__ = """Samples classes from the log-uniform 
 """ + _RETURNS
 
 
-def uniform_candidate_sampler(true_classes: Any, num_true: int, num_sampled: int,
+def uniform_candidate_sampler(true_classes: TensorLike, num_true: int, num_sampled: int,
                               unique: bool, range_max: int, seed: int | None = None,
                               name: str | None = None) -> tuple:
     return _sampler("UniformCandidateSampler", true_classes, num_true, num_sampled, unique,
@@ -418,7 +419,7 @@ uniform_candidate_sampler.__doc__ = """Samples classes uniformly from [0, range_
 """ + _RETURNS
 
 
-def learned_unigram_candidate_sampler(true_classes: Any, num_true: int, num_sampled: int,
+def learned_unigram_candidate_sampler(true_classes: TensorLike, num_true: int, num_sampled: int,
                                       unique: bool, range_max: int, seed: int | None = None,
                                       name: str | None = None) -> tuple:
     return _sampler("LearnedUnigramCandidateSampler", true_classes, num_true, num_sampled,
@@ -433,7 +434,7 @@ learned_unigram_candidate_sampler.__doc__ = """Samples classes from the unigram 
 """ + _RETURNS
 
 
-def fixed_unigram_candidate_sampler(true_classes: Any, num_true: int, num_sampled: int,
+def fixed_unigram_candidate_sampler(true_classes: TensorLike, num_true: int, num_sampled: int,
                                     unique: bool, range_max: int, vocab_file: str = "",
                                     distortion: float = 1.0, num_reserved_ids: int = 0,
                                     num_shards: int = 1, shard: int = 0, unigrams: Any = (),
@@ -460,7 +461,7 @@ fixed_unigram_candidate_sampler.__doc__ = """Samples classes from given unigram 
 """ + _RETURNS
 
 
-def all_candidate_sampler(true_classes: Any, num_true: int, num_sampled: int, unique: bool,
+def all_candidate_sampler(true_classes: TensorLike, num_true: int, num_sampled: int, unique: bool,
                           seed: int | None = None, name: str | None = None) -> tuple:
     """Samples every class: ``sampled_candidates`` is ``range(num_sampled)``, every expected
     count is 1 (for tests and small vocabularies).
@@ -480,7 +481,7 @@ def all_candidate_sampler(true_classes: Any, num_true: int, num_sampled: int, un
                     name)
 
 
-def compute_accidental_hits(true_classes: Any, sampled_candidates: Any, num_true: int,
+def compute_accidental_hits(true_classes: TensorLike, sampled_candidates: Any, num_true: int,
                             seed: int | None = None, name: str | None = None) -> tuple:
     """Where a sampled class is one of an example's true classes.
 

@@ -76,7 +76,7 @@ def clip_by_norm(t: TensorLike, clip_norm: TensorLike, axes: AxisLike = None,
     return _like(t, clipped)
 
 
-def global_norm(t_list: Any, name: str | None = None) -> Any:
+def global_norm(t_list: TensorLike, name: str | None = None) -> Any:
     """sqrt(sum of the squared L2 norms of the tensors in ``t_list``); None entries are
     ignored, IndexedSlices count their values.
 
@@ -97,7 +97,7 @@ def global_norm(t_list: Any, name: str | None = None) -> Any:
                     name="global_norm")
 
 
-def clip_by_global_norm(t_list: Any, clip_norm: TensorLike, use_norm: Any = None,
+def clip_by_global_norm(t_list: TensorLike, clip_norm: TensorLike, use_norm: Any = None,
                         name: str | None = None) -> tuple[list, Any]:
     """Scales every tensor of ``t_list`` by ``clip_norm / max(global_norm, clip_norm)``.
 

@@ -34,6 +34,7 @@ from flowgrad.ops.math_ops import equal
 from flowgrad.ops.script_ops import py_func
 from flowgrad.ops.subgraph import (SIDE_EFFECTS, TracedFunction, as_output, inline,
                                    random_outputs, register_random_outputs, trace)
+from flowgrad.framework.type_hints import TensorLike
 
 
 def _if_infer(ins: list, attrs: dict) -> list:
@@ -72,7 +73,7 @@ def merge_shapes(a: TensorShape, b: TensorShape) -> TensorShape:
     return TensorShape([x if x == y else None for x, y in zip(a.as_tuple(), b.as_tuple())])
 
 
-def check_predicate(pred: Any, op_name: str, what: str = "pred") -> Any:
+def check_predicate(pred: TensorLike, op_name: str, what: str = "pred") -> Any:
     """``pred`` as a boolean scalar tensor; TypeError/ValueError naming the op otherwise."""
     if isinstance(pred, bool):
         raise TypeError("%s: %s must not be a Python bool" % (op_name, what))
@@ -114,7 +115,7 @@ def _is_op(x: Any) -> bool:
     return isinstance(x, Operation) or x is None
 
 
-def build_cond(pred: Any, true_fn: Callable, false_fn: Callable, name: str,
+def build_cond(pred: TensorLike, true_fn: Callable, false_fn: Callable, name: str,
                strict: bool = True) -> Any:
     """Builds an If op (graph mode) and returns the branches' structure of outputs."""
     g_t, _, res_t = trace(name + "_true", true_fn, [])
@@ -238,7 +239,7 @@ def _check_callables(true_fn: Any, false_fn: Any) -> None:
         raise TypeError("false_fn must be callable.")
 
 
-def cond_v1(pred: Any, true_fn: Callable | None = None, false_fn: Callable | None = None,
+def cond_v1(pred: TensorLike, true_fn: Callable | None = None, false_fn: Callable | None = None,
             strict: bool = False, name: str | None = None, fn1: Callable | None = None,
             fn2: Callable | None = None) -> Any:
     """``true_fn()`` if ``pred`` else ``false_fn()``; in a graph only the taken branch runs.
@@ -272,7 +273,7 @@ def cond_v1(pred: Any, true_fn: Callable | None = None, false_fn: Callable | Non
     return build_cond(check_predicate(pred, name), true_fn, false_fn, name, strict)
 
 
-def cond(pred: Any, true_fn: Callable | None = None, false_fn: Callable | None = None,
+def cond(pred: TensorLike, true_fn: Callable | None = None, false_fn: Callable | None = None,
          name: str | None = None) -> Any:
     """``true_fn()`` if ``pred`` else ``false_fn()`` (TF2 signature: branch results kept as
     returned).

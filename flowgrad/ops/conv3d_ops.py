@@ -37,7 +37,7 @@ def from_ndhwc(x: np.ndarray, data_format: str) -> np.ndarray:
     return x if data_format == "NDHWC" else x.transpose(0, 4, 1, 2, 3)
 
 
-def ndhwc_shape(sizes: Any, data_format: str) -> tuple:
+def ndhwc_shape(sizes: TensorLike, data_format: str) -> tuple:
     """A shape in ``data_format`` as the NDHWC shape."""
     s = tuple(int(v) for v in sizes)
     return s if data_format == "NDHWC" else (s[0], s[2], s[3], s[4], s[1])
@@ -194,8 +194,8 @@ def sequence5(value: TensorLike, data_format: str, name: str, op_name: str) -> t
     return tuple(vals)
 
 
-def conv3d_attrs(op_name: str, strides: int | Sequence[int], padding: Any, data_format: str | None,
-                 dilations: int | Sequence[int]) -> dict:
+def conv3d_attrs(op_name: str, strides: int | Sequence[int], padding: str | Sequence,
+                 data_format: str | None, dilations: int | Sequence[int]) -> dict:
     """The attrs of a 3-D convolution op from a public function's arguments.
 
     Raises:

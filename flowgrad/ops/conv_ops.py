@@ -553,7 +553,7 @@ def check_unit_outer(value: tuple, data_format: str, name: str, op_name: str) ->
         raise ValueError("%s: %s must be positive, got %s" % (op_name, name, list(value)))
 
 
-def padding_attrs(padding: Any, data_format: str, op_name: str) -> tuple:
+def padding_attrs(padding: str | Sequence, data_format: str, op_name: str) -> tuple:
     """(padding, explicit_paddings) attrs from 'SAME', 'VALID' or 4 [before, after] pairs."""
     if isinstance(padding, str):
         if padding not in ("SAME", "VALID"):
@@ -607,9 +607,9 @@ def _conv_inputs(op_type: str, input: Any, filters: Any, attrs: dict) -> tuple:
 # Public functions
 
 
-def conv2d_v2(input: TensorLike, filters: TensorLike, strides: int | Sequence[int], padding: Any,
-              data_format: str = "NHWC", dilations: int | Sequence[int] | None = None,
-              name: str | None = None) -> Any:
+def conv2d_v2(input: TensorLike, filters: TensorLike, strides: int | Sequence[int],
+              padding: str | Sequence, data_format: str = "NHWC",
+              dilations: int | Sequence[int] | None = None, name: str | None = None) -> Any:
     """2-D convolution (cross-correlation) of a rank-4 ``input`` with (KH, KW, C, O) ``filters``.
 
     Args:
@@ -629,7 +629,7 @@ def conv2d_v2(input: TensorLike, filters: TensorLike, strides: int | Sequence[in
 
 
 def conv2d(input: TensorLike, filter: TensorLike | None = None,
-           strides: int | Sequence[int] | None = None, padding: Any = None,
+           strides: int | Sequence[int] | None = None, padding: str | Sequence | None = None,
            use_cudnn_on_gpu: bool = True, data_format: str = "NHWC",
            dilations: int | Sequence[int] | None = None, name: str | None = None,
            filters: TensorLike | None = None) -> Any:
@@ -662,10 +662,10 @@ def conv2d(input: TensorLike, filter: TensorLike | None = None,
 
 def conv2d_backprop_input(input_sizes: Any, filter: TensorLike | None = None,
                           out_backprop: TensorLike | None = None,
-                          strides: int | Sequence[int] | None = None, padding: Any = None,
-                          use_cudnn_on_gpu: bool = True, data_format: str = "NHWC",
-                          dilations: int | Sequence[int] | None = None, name: str | None = None,
-                          filters: TensorLike | None = None) -> Any:
+                          strides: int | Sequence[int] | None = None,
+                          padding: str | Sequence | None = None, use_cudnn_on_gpu: bool = True,
+                          data_format: str = "NHWC", dilations: int | Sequence[int] | None = None,
+                          name: str | None = None, filters: TensorLike | None = None) -> Any:
     """The gradient of conv2d with respect to its input (of shape ``input_sizes``).
 
     Args:
@@ -704,7 +704,7 @@ def conv2d_backprop_input(input_sizes: Any, filter: TensorLike | None = None,
 
 
 def conv2d_backprop_filter(input: TensorLike, filter_sizes: Any, out_backprop: TensorLike,
-                           strides: int | Sequence[int], padding: Any,
+                           strides: int | Sequence[int], padding: str | Sequence,
                            use_cudnn_on_gpu: bool = True, data_format: str = "NHWC",
                            dilations: int | Sequence[int] | None = None,
                            name: str | None = None) -> Any:
@@ -793,7 +793,7 @@ def _conv1d_formats(data_format: str | None) -> tuple:
     raise ValueError("conv1d: data_format must be 'NWC' or 'NCW', got %r" % (data_format,))
 
 
-def conv1d_v2(input: TensorLike, filters: TensorLike, stride: Any, padding: Any,
+def conv1d_v2(input: TensorLike, filters: TensorLike, stride: Any, padding: str | Sequence,
               data_format: str = "NWC", dilations: int | Sequence[int] | None = None,
               name: str | None = None) -> Any:
     """1-D convolution of a rank-3 ``input`` with (K, C, O) ``filters``, as conv2d on H = 1.
@@ -838,8 +838,8 @@ def _one(v: Any, what: str) -> int:
 
 
 def conv1d(value: TensorLike | None = None, filters: TensorLike | None = None, stride: Any = None,
-           padding: Any = None, use_cudnn_on_gpu: Any = None, data_format: str | None = None,
-           name: str | None = None, input: TensorLike | None = None,
+           padding: str | Sequence | None = None, use_cudnn_on_gpu: Any = None,
+           data_format: str | None = None, name: str | None = None, input: TensorLike | None = None,
            dilations: int | Sequence[int] | None = None) -> Any:
     """TF1 form of ``conv1d`` (``value=``; ``input=`` also accepted).
 
@@ -898,7 +898,7 @@ def conv1d_transpose(input: TensorLike, filters: TensorLike, output_shape: Shape
 
 
 def depthwise_conv2d_native(input: TensorLike, filter: TensorLike, strides: int | Sequence[int],
-                            padding: Any, data_format: str = "NHWC",
+                            padding: str | Sequence, data_format: str = "NHWC",
                             dilations: int | Sequence[int] | None = None,
                             name: str | None = None) -> Any:
     """Depthwise 2-D convolution: each input channel convolved with its own M filters.
@@ -919,7 +919,7 @@ def depthwise_conv2d_native(input: TensorLike, filter: TensorLike, strides: int 
 
 
 def depthwise_conv2d_backprop_input(input_sizes: Any, filter: TensorLike, out_backprop: TensorLike,
-                                    strides: int | Sequence[int], padding: Any,
+                                    strides: int | Sequence[int], padding: str | Sequence,
                                     data_format: str = "NHWC",
                                     dilations: int | Sequence[int] | None = None,
                                     name: str | None = None) -> Any:
@@ -946,7 +946,7 @@ def depthwise_conv2d_backprop_input(input_sizes: Any, filter: TensorLike, out_ba
 
 
 def depthwise_conv2d_backprop_filter(input: TensorLike, filter_sizes: Any, out_backprop: TensorLike,
-                                     strides: int | Sequence[int], padding: Any,
+                                     strides: int | Sequence[int], padding: str | Sequence,
                                      data_format: str = "NHWC",
                                      dilations: int | Sequence[int] | None = None,
                                      name: str | None = None) -> Any:
@@ -973,7 +973,7 @@ def depthwise_conv2d_backprop_filter(input: TensorLike, filter_sizes: Any, out_b
 
 
 def depthwise_conv2d_v2(input: TensorLike, filter: TensorLike, strides: int | Sequence[int],
-                        padding: Any, data_format: str | None = None,
+                        padding: str | Sequence, data_format: str | None = None,
                         dilations: int | Sequence[int] | None = None,
                         name: str | None = None) -> Any:
     """Depthwise 2-D convolution with (KH, KW, C, M) ``filter``: C*M output channels.
@@ -994,8 +994,8 @@ def depthwise_conv2d_v2(input: TensorLike, filter: TensorLike, strides: int | Se
 
 
 def depthwise_conv2d(input: TensorLike, filter: TensorLike, strides: int | Sequence[int],
-                     padding: Any, rate: TensorLike | None = None, name: str | None = None,
-                     data_format: str | None = None,
+                     padding: str | Sequence, rate: TensorLike | None = None,
+                     name: str | None = None, data_format: str | None = None,
                      dilations: int | Sequence[int] | None = None) -> Any:
     """TF1 form of ``depthwise_conv2d`` (``rate`` is the dilation).
 
@@ -1017,7 +1017,8 @@ def depthwise_conv2d(input: TensorLike, filter: TensorLike, strides: int | Seque
 
 
 def separable_conv2d_v2(input: TensorLike, depthwise_filter: Any, pointwise_filter: Any,
-                        strides: int | Sequence[int], padding: Any, data_format: str | None = None,
+                        strides: int | Sequence[int], padding: str | Sequence,
+                        data_format: str | None = None,
                         dilations: int | Sequence[int] | None = None,
                         name: str | None = None) -> Any:
     """A depthwise convolution followed by a 1x1 convolution with ``pointwise_filter``.
@@ -1047,8 +1048,9 @@ def separable_conv2d_v2(input: TensorLike, depthwise_filter: Any, pointwise_filt
 
 
 def separable_conv2d(input: TensorLike, depthwise_filter: Any, pointwise_filter: Any,
-                     strides: int | Sequence[int], padding: Any, rate: TensorLike | None = None,
-                     name: str | None = None, data_format: str | None = None,
+                     strides: int | Sequence[int], padding: str | Sequence,
+                     rate: TensorLike | None = None, name: str | None = None,
+                     data_format: str | None = None,
                      dilations: int | Sequence[int] | None = None) -> Any:
     """TF1 form of ``separable_conv2d`` (``rate`` is the dilation).
 
@@ -1070,7 +1072,7 @@ def separable_conv2d(input: TensorLike, depthwise_filter: Any, pointwise_filter:
                                data_format, dilations if rate is None else rate, name)
 
 
-def atrous_conv2d(value: TensorLike, filters: TensorLike, rate: int, padding: Any,
+def atrous_conv2d(value: TensorLike, filters: TensorLike, rate: int, padding: str | Sequence,
                   name: str | None = None) -> Any:
     """conv2d with stride 1 and dilation ``rate`` (NHWC).
 
@@ -1085,7 +1087,7 @@ def atrous_conv2d(value: TensorLike, filters: TensorLike, rate: int, padding: An
 
 
 def convolution_v2(input: TensorLike, filters: TensorLike,
-                   strides: int | Sequence[int] | None = None, padding: Any = "VALID",
+                   strides: int | Sequence[int] | None = None, padding: str | Sequence = "VALID",
                    data_format: str | None = None, dilations: int | Sequence[int] | None = None,
                    name: str | None = None) -> Any:
     """N-D convolution for N = 1, 2 and 3 (rank-3, rank-4 and rank-5 input).
@@ -1113,8 +1115,8 @@ def convolution_v2(input: TensorLike, filters: TensorLike,
     raise ValueError("convolution: input must be rank 3, 4 or 5, got shape %s" % x.shape)
 
 
-def convolution(input: TensorLike, filter: TensorLike | None = None, padding: Any = None,
-                strides: int | Sequence[int] | None = None,
+def convolution(input: TensorLike, filter: TensorLike | None = None,
+                padding: str | Sequence | None = None, strides: int | Sequence[int] | None = None,
                 dilation_rate: int | Sequence[int] | None = None, name: str | None = None,
                 data_format: str | None = None, filters: TensorLike | None = None,
                 dilations: int | Sequence[int] | None = None) -> Any:

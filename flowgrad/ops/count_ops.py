@@ -23,6 +23,7 @@ from flowgrad.framework.tensor_shape import TensorShape
 from flowgrad.ops.array_ops import reshape
 from flowgrad.ops.ragged_tensor import RaggedTensor
 from flowgrad.ops.sparse_tensor import SparseTensor
+from flowgrad.framework.type_hints import TensorLike
 
 
 def _count(rows: np.ndarray | None, n_rows: int, values: np.ndarray, weights: np.ndarray,
@@ -133,7 +134,7 @@ for _t in ("DenseCountSparseOutput", "SparseCountSparseOutput", "RaggedCountSpar
     NotDifferentiable(_t)
 
 
-def sparse_bincount(values: Any, weights: Any = None, axis: int | None = 0,
+def sparse_bincount(values: TensorLike, weights: TensorLike | None = None, axis: int | None = 0,
                     minlength: int | None = None, maxlength: int | None = None,
                     binary_output: bool = False, name: str | None = None) -> SparseTensor:
     """``tf.sparse.bincount``: how often each value occurs (or its summed weights), as a

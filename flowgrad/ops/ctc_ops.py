@@ -441,7 +441,7 @@ register_op("CTCBeamSearchDecoder", _beam_kernel, _beam_infer,
             input_names=("inputs", "sequence_length"))
 
 
-def ctc_beam_search_decoder(inputs: Any, sequence_length: Any, beam_width: int = 100,
+def ctc_beam_search_decoder(inputs: TensorLike, sequence_length: TensorLike, beam_width: int = 100,
                             top_paths: int = 1, merge_repeated: bool = True) -> tuple:
     """``tf.compat.v1.nn.ctc_beam_search_decoder``: beam search over the logits (the last
     class is the blank), as TensorFlow's CTCBeamSearchDecoder.
@@ -472,8 +472,8 @@ def ctc_beam_search_decoder(inputs: Any, sequence_length: Any, beam_width: int =
     return ([SparseTensor(out[i], out[k + i], out[2 * k + i]) for i in range(k)], out[3 * k])
 
 
-def ctc_beam_search_decoder_v2(inputs: Any, sequence_length: Any, beam_width: int = 100,
-                               top_paths: int = 1) -> tuple:
+def ctc_beam_search_decoder_v2(inputs: TensorLike, sequence_length: TensorLike,
+                               beam_width: int = 100, top_paths: int = 1) -> tuple:
     """``tf.nn.ctc_beam_search_decoder``: the TF1 decoder with ``merge_repeated=False``.
 
     Args:

@@ -31,6 +31,7 @@ from flowgrad.ops.segment_ops import segment_sum
 from flowgrad.ops.sparse_manip import reshape as sparse_reshape
 from flowgrad.ops.sparse_manip import retain
 from flowgrad.ops.sparse_tensor import SparseTensor
+from flowgrad.framework.type_hints import TensorLike
 
 _COMBINERS = ("mean", "sqrtn", "sum")
 
@@ -84,7 +85,7 @@ def _fill_grad(op: Any, _: Any, grad_values: Any, *unused: Any) -> tuple:
     return None, d_values, None, d_default
 
 
-def fill_empty_rows(sp_input: SparseTensor, default_value: Any,
+def fill_empty_rows(sp_input: SparseTensor, default_value: TensorLike,
                     name: str | None = None) -> tuple:
     """``tf.sparse.fill_empty_rows``: one entry ``[row, 0, ...] = default_value`` for each
     row without entries; the entries come out in row order.
@@ -109,7 +110,7 @@ def fill_empty_rows(sp_input: SparseTensor, default_value: Any,
         return SparseTensor(idx, vals, sp_input.dense_shape), empty
 
 
-def embedding_lookup_sparse(params: Any, sp_ids: SparseTensor, sp_weights: Any,
+def embedding_lookup_sparse(params: TensorLike, sp_ids: SparseTensor, sp_weights: TensorLike,
                             partition_strategy: str = "mod", name: str | None = None,
                             combiner: str | None = None, max_norm: Any = None,
                             allow_fast_lookup: bool = False) -> Any:
@@ -163,7 +164,7 @@ def embedding_lookup_sparse(params: Any, sp_ids: SparseTensor, sp_weights: Any,
         return cast(total, original) if total.dtype != original else total
 
 
-def embedding_lookup_sparse_v2(params: Any, sp_ids: SparseTensor, sp_weights: Any,
+def embedding_lookup_sparse_v2(params: TensorLike, sp_ids: SparseTensor, sp_weights: TensorLike,
                                combiner: str | None = None, max_norm: Any = None,
                                name: str | None = None,
                                allow_fast_lookup: bool = False) -> Any:

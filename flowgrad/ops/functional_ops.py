@@ -179,9 +179,9 @@ def _scan(fn: Callable, elems: Any, initializer: Any, back_prop: bool, reverse_:
     return nest.pack_sequence_as(init_structure, outs)
 
 
-def scan(fn: Callable, elems: TensorLike, initializer: Any = None, parallel_iterations: int = 10,
-         back_prop: bool = True, swap_memory: bool = False, infer_shape: bool = True,
-         reverse: bool = False, name: str | None = None) -> Any:
+def scan(fn: Callable, elems: TensorLike, initializer: Callable | TensorLike | None = None,
+         parallel_iterations: int = 10, back_prop: bool = True, swap_memory: bool = False,
+         infer_shape: bool = True, reverse: bool = False, name: str | None = None) -> Any:
     """The stacked accumulators of ``acc = fn(acc, x)`` over the rows ``x`` of ``elems``.
 
     Without ``initializer`` the first row is the initial accumulator (and the first
@@ -202,8 +202,9 @@ def scan(fn: Callable, elems: TensorLike, initializer: Any = None, parallel_iter
     return _scan(fn, elems, initializer, back_prop, reverse, name or "scan", True)
 
 
-def foldl(fn: Callable, elems: TensorLike, initializer: Any = None, parallel_iterations: int = 10,
-          back_prop: bool = True, swap_memory: bool = False, name: str | None = None) -> Any:
+def foldl(fn: Callable, elems: TensorLike, initializer: Callable | TensorLike | None = None,
+          parallel_iterations: int = 10, back_prop: bool = True, swap_memory: bool = False,
+          name: str | None = None) -> Any:
     """The final ``acc = fn(acc, x)`` over the rows of ``elems``, first to last.
 
     Args:
@@ -219,8 +220,9 @@ def foldl(fn: Callable, elems: TensorLike, initializer: Any = None, parallel_ite
     return _scan(fn, elems, initializer, back_prop, False, name or "foldl", False)
 
 
-def foldr(fn: Callable, elems: TensorLike, initializer: Any = None, parallel_iterations: int = 10,
-          back_prop: bool = True, swap_memory: bool = False, name: str | None = None) -> Any:
+def foldr(fn: Callable, elems: TensorLike, initializer: Callable | TensorLike | None = None,
+          parallel_iterations: int = 10, back_prop: bool = True, swap_memory: bool = False,
+          name: str | None = None) -> Any:
     """The final ``acc = fn(acc, x)`` over the rows of ``elems``, last to first.
 
     Args:

@@ -231,9 +231,9 @@ register_op("CropAndResizeGradBoxes", _crop_grad_boxes_kernel,
             input_names=("grads", "image", "boxes", "box_ind"))
 
 
-def crop_and_resize(image: TensorLike, boxes: TensorLike, box_indices: Any, crop_size: Any,
-                    method: str = "bilinear", extrapolation_value: float = 0.0,
-                    name: str | None = None) -> Any:
+def crop_and_resize(image: TensorLike, boxes: TensorLike, box_indices: TensorLike,
+                    crop_size: TensorLike, method: str = "bilinear",
+                    extrapolation_value: float = 0.0, name: str | None = None) -> Any:
     """Crops boxes out of a batch of images and resizes each to ``crop_size``.
 
     Args:
@@ -258,9 +258,9 @@ def crop_and_resize(image: TensorLike, boxes: TensorLike, box_indices: Any, crop
 
 
 def crop_and_resize_v1(image: TensorLike, boxes: TensorLike, box_ind: Any = None,
-                       crop_size: Any = None, method: str = "bilinear",
+                       crop_size: TensorLike | None = None, method: str = "bilinear",
                        extrapolation_value: float = 0.0, name: str | None = None,
-                       box_indices: Any = None) -> Any:
+                       box_indices: TensorLike | None = None) -> Any:
     """TensorFlow 1's ``crop_and_resize`` (``box_ind``, or ``box_indices``).
 
     Args:

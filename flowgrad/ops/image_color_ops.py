@@ -291,7 +291,7 @@ def adjust_contrast(images: TensorLike, contrast_factor: Any) -> Any:
         return convert_image_dtype(adjusted, orig, saturate=True)
 
 
-def adjust_gamma(image: TensorLike, gamma: Any = 1, gain: Any = 1) -> Any:
+def adjust_gamma(image: TensorLike, gamma: TensorLike = 1, gain: Any = 1) -> Any:
     """gain * image ** gamma (gamma correction), on the image converted to float.
 
     Args:

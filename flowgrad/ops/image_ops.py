@@ -153,7 +153,7 @@ def _to_float32(t: Any) -> Any:
     return cast(t, dtypes.float32) if t.dtype.base_dtype == dtypes.float64 else t
 
 
-def resize(images: TensorLike, size: TensorLike, method: Any = ResizeMethod.BILINEAR,
+def resize(images: TensorLike, size: TensorLike, method: str = ResizeMethod.BILINEAR,
            preserve_aspect_ratio: bool = False, antialias: bool = False,
            name: str | None = None) -> Any:
     """Resizes images to ``size`` with ``method`` (TensorFlow 2's ``tf.image.resize``).
@@ -209,7 +209,7 @@ _V1_OPS = {0: "ResizeBilinear", 1: "ResizeNearestNeighbor", 2: "ResizeBicubic", 
            "bicubic": "ResizeBicubic", "area": "ResizeArea"}
 
 
-def resize_images(images: TensorLike, size: TensorLike, method: Any = ResizeMethodV1.BILINEAR,
+def resize_images(images: TensorLike, size: TensorLike, method: str = ResizeMethodV1.BILINEAR,
                   align_corners: bool = False, preserve_aspect_ratio: bool = False,
                   name: str | None = None) -> Any:
     """TensorFlow 1's ``tf.image.resize_images`` (legacy pixel centres, ``align_corners``).
@@ -442,7 +442,7 @@ def _resize_with_pad_common(image: Any, target_height: int, target_width: int,
 
 
 def resize_with_pad(image: TensorLike, target_height: int, target_width: int,
-                    method: Any = ResizeMethod.BILINEAR, antialias: bool = False) -> Any:
+                    method: str = ResizeMethod.BILINEAR, antialias: bool = False) -> Any:
     """Resizes keeping the aspect ratio, then pads with zeros to the target size.
 
     Args:
@@ -461,7 +461,7 @@ def resize_with_pad(image: TensorLike, target_height: int, target_width: int,
 
 
 def resize_image_with_pad(image: TensorLike, target_height: int, target_width: int,
-                          method: Any = ResizeMethodV1.BILINEAR,
+                          method: str = ResizeMethodV1.BILINEAR,
                           align_corners: bool = False) -> Any:
     """TensorFlow 1's ``resize_image_with_pad`` (legacy pixel centres).
 
@@ -910,7 +910,7 @@ def _ssim_per_channel(x: Any, y: Any, max_val: Any, filter_size: int, filter_sig
     return reduce_mean(luminance * cs, [-3, -2]), reduce_mean(cs, [-3, -2])
 
 
-def ssim(img1: Any, img2: Any, max_val: TensorLike, filter_size: int = 11,
+def ssim(img1: TensorLike, img2: TensorLike, max_val: TensorLike, filter_size: int = 11,
          filter_sigma: float = 1.5, k1: float = 0.01, k2: float = 0.03,
          return_index_map: bool = False) -> Any:
     """Structural similarity of two batches of images (a Gaussian window, as TensorFlow).
@@ -942,9 +942,9 @@ def ssim(img1: Any, img2: Any, max_val: TensorLike, filter_size: int = 11,
 _MSSSIM_WEIGHTS = (0.0448, 0.2856, 0.3001, 0.2363, 0.1333)
 
 
-def ssim_multiscale(img1: Any, img2: Any, max_val: TensorLike, power_factors: Any = _MSSSIM_WEIGHTS,
-                    filter_size: int = 11, filter_sigma: float = 1.5, k1: float = 0.01,
-                    k2: float = 0.03) -> Any:
+def ssim_multiscale(img1: TensorLike, img2: TensorLike, max_val: TensorLike,
+                    power_factors: Any = _MSSSIM_WEIGHTS, filter_size: int = 11,
+                    filter_sigma: float = 1.5, k1: float = 0.01, k2: float = 0.03) -> Any:
     """Multi-scale SSIM: contrast-structure at each of ``len(power_factors)`` scales (halving
     with 2x2 average pooling, odd sizes padded symmetrically) and SSIM at the last.
 

@@ -99,8 +99,8 @@ def _patches_grad(op: Any, grad: Any) -> Any:
 register_jvp("ExtractImagePatches", linear_in_first_jvp)
 
 
-def extract_patches(images: TensorLike, sizes: Any, strides: int | Sequence[int], rates: Any,
-                    padding: str, name: str | None = None) -> Any:
+def extract_patches(images: TensorLike, sizes: TensorLike, strides: int | Sequence[int],
+                    rates: TensorLike, padding: str, name: str | None = None) -> Any:
     """The ``sizes`` windows of ``images``, each flattened into the depth of one pixel.
 
     Args:
@@ -120,9 +120,9 @@ def extract_patches(images: TensorLike, sizes: Any, strides: int | Sequence[int]
 
 
 def extract_image_patches(images: TensorLike, ksizes: Any = None,
-                          strides: int | Sequence[int] | None = None, rates: Any = None,
-                          padding: str | None = None, name: str | None = None,
-                          sizes: Any = None) -> Any:
+                          strides: int | Sequence[int] | None = None,
+                          rates: TensorLike | None = None, padding: str | None = None,
+                          name: str | None = None, sizes: TensorLike | None = None) -> Any:
     """TensorFlow 1's ``extract_image_patches`` (``ksizes``, or ``sizes``).
 
     Args:

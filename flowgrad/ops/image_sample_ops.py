@@ -22,6 +22,7 @@ from flowgrad.framework.tensor import convert_to_tensor
 from flowgrad.framework.tensor_shape import TensorShape
 from flowgrad.framework.philox import PhiloxStream, PhiloxWords, stateless_key_counter
 from flowgrad.ops.random_ops import get_seed
+from flowgrad.framework.type_hints import TensorLike
 
 _F32 = np.float32
 
@@ -182,11 +183,11 @@ def _inputs(image_size: Any, bounding_boxes: Any, min_object_covered: Any) -> tu
             convert_to_tensor(min_object_covered, dtypes.float32, name="min_object_covered"))
 
 
-def sample_distorted_bounding_box_v1(image_size: Any, bounding_boxes: Any, seed: int | None = None,
-                                     seed2: Any = None, min_object_covered: Any = 0.1,
-                                     aspect_ratio_range: Any = None, area_range: Any = None,
-                                     max_attempts: Any = None,
-                                     use_image_if_no_bounding_boxes: Any = None,
+def sample_distorted_bounding_box_v1(image_size: TensorLike, bounding_boxes: TensorLike,
+                                     seed: int | None = None, seed2: Any = None,
+                                     min_object_covered: Any = 0.1, aspect_ratio_range: Any = None,
+                                     area_range: Any = None, max_attempts: Any = None,
+                                     use_image_if_no_bounding_boxes: bool | None = None,
                                      name: str | None = None) -> tuple:
     """TensorFlow 1's ``sample_distorted_bounding_box`` (``seed`` and ``seed2``).
 
@@ -223,10 +224,10 @@ def _sample_op(seed: int, seed2: int, image_size: Any, bounding_boxes: Any,
                               _inputs(image_size, bounding_boxes, min_object_covered), attrs))
 
 
-def sample_distorted_bounding_box(image_size: Any, bounding_boxes: Any, seed: int = 0,
+def sample_distorted_bounding_box(image_size: TensorLike, bounding_boxes: TensorLike, seed: int = 0,
                                   min_object_covered: Any = 0.1, aspect_ratio_range: Any = None,
                                   area_range: Any = None, max_attempts: Any = None,
-                                  use_image_if_no_bounding_boxes: Any = None,
+                                  use_image_if_no_bounding_boxes: bool | None = None,
                                   name: str | None = None) -> tuple:
     """A random crop of an image covering part of its bounding boxes.
 
@@ -251,11 +252,11 @@ def sample_distorted_bounding_box(image_size: Any, bounding_boxes: Any, seed: in
                       use_image_if_no_bounding_boxes, name)
 
 
-def stateless_sample_distorted_bounding_box(image_size: Any, bounding_boxes: Any, seed: int | None,
-                                            min_object_covered: Any = 0.1,
-                                            aspect_ratio_range: Any = None,
-                                            area_range: Any = None, max_attempts: Any = None,
-                                            use_image_if_no_bounding_boxes: Any = None,
+def stateless_sample_distorted_bounding_box(image_size: TensorLike, bounding_boxes: TensorLike,
+                                            seed: int | None, min_object_covered: Any = 0.1,
+                                            aspect_ratio_range: Any = None, area_range: Any = None,
+                                            max_attempts: Any = None,
+                                            use_image_if_no_bounding_boxes: bool | None = None,
                                             name: str | None = None) -> tuple:
     """sample_distorted_bounding_box drawn from ``seed`` (shape [2]): the same seed gives the
     same crop.

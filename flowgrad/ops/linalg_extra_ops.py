@@ -236,7 +236,7 @@ def matrix_rank(a: TensorLike, tol: Any = None, validate_args: bool = False,
         return reduce_sum(cast(greater(s, threshold), dtypes.int32), axis=-1, name=scope)
 
 
-def normalize(tensor: TensorLike, ord: Any = "euclidean", axis: AxisLike = None,  # noqa: A002
+def normalize(tensor: TensorLike, ord: TensorLike = "euclidean", axis: AxisLike = None,  # noqa: A002
               name: str | None = None) -> tuple:
     """``tensor`` divided by its norm, and the norm (kept dimensions), as TensorFlow's.
 

@@ -863,7 +863,7 @@ def _norm_axes(axis: Any, ord: Any) -> tuple:
     return (None if axis is None else (int(axis),)), False
 
 
-def norm(tensor: TensorLike, ord: Any = "euclidean", axis: AxisLike = None,
+def norm(tensor: TensorLike, ord: TensorLike = "euclidean", axis: AxisLike = None,
          keepdims: bool | None = None, name: str | None = None,
          keep_dims: bool | None = None) -> Any:
     """The vector norm (``ord``: 'euclidean', 1, 2, inf or any p > 0) over ``axis`` (all
@@ -925,7 +925,7 @@ def _spectral_norm(x: Any, axes: tuple, keepdims: bool, name: str) -> Any:
     return identity(top, name=name)
 
 
-def safe_norm(tensor: TensorLike, ord: Any = "euclidean", axis: AxisLike = None,
+def safe_norm(tensor: TensorLike, ord: TensorLike = "euclidean", axis: AxisLike = None,
               keepdims: bool | None = None, name: str | None = None) -> Any:
     """``norm`` whose gradient (of any order) at the zero vector is 0 instead of TensorFlow's
     NaN, for the euclidean/Frobenius and p-norms; other ords are ``norm`` itself (a flowgrad

@@ -32,6 +32,8 @@ from flowgrad.ops.ragged_tensor import RaggedTensor
 from flowgrad.ops.sparse_tensor import SparseTensor
 from flowgrad.ops.string_ops import as_string, to_hash_bucket_fast
 from flowgrad.framework.type_hints import TensorLike
+from collections.abc import Callable
+from flowgrad.framework.type_hints import DTypeLike
 
 
 class TextFileIndex:
@@ -68,8 +70,8 @@ class KeyValueTensorInitializer:
       ValueError: ``keys`` and ``values`` differ in length.
     """
 
-    def __init__(self, keys: Any, values: TensorLike, key_dtype: Any = None,
-                 value_dtype: Any = None, name: str | None = None) -> None:
+    def __init__(self, keys: Any, values: TensorLike, key_dtype: DTypeLike | None = None,
+                 value_dtype: DTypeLike | None = None, name: str | None = None) -> None:
         self._keys, self.key_dtype = _static(keys, key_dtype, "keys")
         self._values, self.value_dtype = _static(values, value_dtype, "values")
         if len(self._keys) != len(self._values):
@@ -105,7 +107,7 @@ class TextFileInitializer:
       InvalidArgumentError: a line lacks the column, or a field does not parse.
     """
 
-    def __init__(self, filename: str, key_dtype: Any, key_index: int, value_dtype: Any,
+    def __init__(self, filename: str, key_dtype: DTypeLike, key_index: int, value_dtype: DTypeLike,
                  value_index: int, vocab_size: int | None = None, delimiter: str = "\t",
                  name: str | None = None, value_index_offset: int = 0) -> None:
         path = filename.numpy().decode() if hasattr(filename, "numpy") else str(filename)
@@ -174,8 +176,8 @@ class StaticHashTable:
       experimental_is_anonymous: accepted, as in TensorFlow.
     """
 
-    def __init__(self, initializer: Any, default_value: TensorLike, name: str | None = None,
-                 experimental_is_anonymous: bool = False) -> None:
+    def __init__(self, initializer: Callable | TensorLike | None, default_value: TensorLike,
+                 name: str | None = None, experimental_is_anonymous: bool = False) -> None:
         self._initializer = initializer
         self._keys, self._values = initializer._contents()
         self.key_dtype = dtypes.as_dtype(initializer.key_dtype)
@@ -259,7 +261,7 @@ class StaticVocabularyTable:
       TypeError: the initializer's keys are not string or int64, or its values not int64.
     """
 
-    def __init__(self, initializer: Any, num_oov_buckets: int,
+    def __init__(self, initializer: Callable | TensorLike | None, num_oov_buckets: int,
                  lookup_key_dtype: Any = None, name: str | None = None,
                  experimental_is_anonymous: bool = False) -> None:
         if num_oov_buckets <= 0:

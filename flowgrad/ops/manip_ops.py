@@ -464,7 +464,8 @@ def sequence_mask(lengths: Any, maxlen: Any = None, dtype: DTypeLike = dtypes.bo
         return cast(mask, dtype, name=scope)
 
 
-def repeat(input: TensorLike, repeats: Any, axis: AxisLike = None, name: str | None = None) -> Any:  # noqa: A002
+def repeat(input: TensorLike, repeats: TensorLike, axis: AxisLike = None,  # noqa: A002
+           name: str | None = None) -> Any:
     """Each slice of ``input`` along ``axis`` repeated ``repeats`` times (a gather, so
     differentiable).
 

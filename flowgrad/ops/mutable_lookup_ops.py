@@ -28,6 +28,7 @@ from flowgrad.framework.trackable import Trackable
 from flowgrad.ops.manip_ops import get_static_value
 from flowgrad.ops.subgraph import SIDE_EFFECTS
 from flowgrad.framework.type_hints import TensorLike
+from flowgrad.framework.type_hints import DTypeLike
 
 def _key_list(keys: np.ndarray) -> list:
     """The elements of a key array as hashable Python values (bytes, int, float)."""
@@ -142,7 +143,7 @@ class MutableHashTable(Trackable):
       experimental_is_anonymous: accepted, as in TensorFlow.
     """
 
-    def __init__(self, key_dtype: Any, value_dtype: Any, default_value: TensorLike,
+    def __init__(self, key_dtype: DTypeLike, value_dtype: DTypeLike, default_value: TensorLike,
                  name: str = "MutableHashTable", checkpoint: bool = True,
                  experimental_is_anonymous: bool = False) -> None:
         self._key_dtype = dtypes.as_dtype(key_dtype)
@@ -298,8 +299,8 @@ class DenseHashTable(MutableHashTable):
       InvalidArgumentError: ``empty_key`` equals ``deleted_key``.
     """
 
-    def __init__(self, key_dtype: Any, value_dtype: Any, default_value: TensorLike, empty_key: Any,
-                 deleted_key: Any, initial_num_buckets: int | None = None,
+    def __init__(self, key_dtype: DTypeLike, value_dtype: DTypeLike, default_value: TensorLike,
+                 empty_key: Any, deleted_key: Any, initial_num_buckets: int | None = None,
                  name: str = "MutableDenseHashTable", checkpoint: bool = True,
                  experimental_is_anonymous: bool = False) -> None:
         super().__init__(key_dtype, value_dtype, default_value, name=name)

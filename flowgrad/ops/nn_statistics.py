@@ -249,7 +249,8 @@ def fused_batch_norm(x: TensorLike, scale: TensorLike, offset: TensorLike,
 
 def batch_norm_with_global_normalization(t: TensorLike | None = None, m: TensorLike | None = None,  # noqa: A002
                                          v: TensorLike | None = None,
-                                         beta: TensorLike | None = None, gamma: Any = None,
+                                         beta: TensorLike | None = None,
+                                         gamma: TensorLike | None = None,
                                          variance_epsilon: TensorLike | None = None,
                                          scale_after_normalization: Any = None,
                                          name: str | None = None, input: TensorLike | None = None,
@@ -279,8 +280,8 @@ def batch_norm_with_global_normalization(t: TensorLike | None = None, m: TensorL
 
 
 def batch_norm_with_global_normalization_v2(input: TensorLike, mean: TensorLike,  # noqa: A002
-                                            variance: TensorLike, beta: TensorLike, gamma: Any,
-                                            variance_epsilon: TensorLike,
+                                            variance: TensorLike, beta: TensorLike,
+                                            gamma: TensorLike, variance_epsilon: TensorLike,
                                             scale_after_normalization: bool,
                                             name: str | None = None) -> Any:
     """Batch normalization with given statistics.
@@ -334,7 +335,8 @@ def log_poisson_loss(targets: TensorLike, log_input: Any, compute_full_loss: boo
         return result
 
 
-def xw_plus_b(x: TensorLike, weights: TensorLike, biases: Any, name: str | None = None) -> Any:
+def xw_plus_b(x: TensorLike, weights: TensorLike, biases: TensorLike,
+              name: str | None = None) -> Any:
     """``matmul(x, weights) + biases``.
 
     Args:
@@ -347,7 +349,8 @@ def xw_plus_b(x: TensorLike, weights: TensorLike, biases: Any, name: str | None 
         return bias_add(*_product(x, weights, biases), name=scope)
 
 
-def relu_layer(x: TensorLike, weights: TensorLike, biases: Any, name: str | None = None) -> Any:
+def relu_layer(x: TensorLike, weights: TensorLike, biases: TensorLike,
+               name: str | None = None) -> Any:
     """``relu(matmul(x, weights) + biases)`` (TF1).
 
     Args:

@@ -511,7 +511,7 @@ def _tf1_value(value: Any, input: Any, fn: str) -> Any:
 
 
 def max_pool(value: TensorLike | None = None, ksize: int | Sequence[int] | None = None,
-             strides: int | Sequence[int] | None = None, padding: Any = None,
+             strides: int | Sequence[int] | None = None, padding: str | Sequence | None = None,
              data_format: str = "NHWC", name: str | None = None,
              input: TensorLike | None = None) -> Any:
     """TF1 ``max_pool`` of a rank-4 ``value`` (``input=`` also accepted).
@@ -531,7 +531,7 @@ def max_pool(value: TensorLike | None = None, ksize: int | Sequence[int] | None 
 
 
 def avg_pool(value: TensorLike | None = None, ksize: int | Sequence[int] | None = None,
-             strides: int | Sequence[int] | None = None, padding: Any = None,
+             strides: int | Sequence[int] | None = None, padding: str | Sequence | None = None,
              data_format: str = "NHWC", name: str | None = None,
              input: TensorLike | None = None) -> Any:
     """TF1 ``avg_pool`` of a rank-4 ``value`` (``input=`` also accepted).

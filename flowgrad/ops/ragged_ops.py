@@ -18,6 +18,7 @@ from flowgrad.ops import (arithmetic_ops, comparison_ops, concat_ops, fill_ops, 
 from flowgrad.ops.cast_ops import cast
 from flowgrad.ops.manip_ops import repeat
 from flowgrad.ops.ragged_tensor import RaggedTensor
+from flowgrad.framework.type_hints import AxisLike, DTypeLike, TensorLike
 
 
 def _int_tensor(x: Any, dtype: Any = dtypes.int64) -> TensorBase:
@@ -27,7 +28,7 @@ def _int_tensor(x: Any, dtype: Any = dtypes.int64) -> TensorBase:
 
 
 def row_splits_to_segment_ids(splits: Any, name: str | None = None,
-                              out_type: Any = None) -> TensorBase:
+                              out_type: DTypeLike | None = None) -> TensorBase:
     """The row of each value from row splits, as ``tf.ragged.row_splits_to_segment_ids``.
 
     Args:
@@ -47,7 +48,8 @@ def row_splits_to_segment_ids(splits: Any, name: str | None = None,
     return cast(repeat(rows, splits[1:] - splits[:-1], axis=0), out)
 
 
-def segment_ids_to_row_splits(segment_ids: Any, num_segments: Any = None, out_type: Any = None,
+def segment_ids_to_row_splits(segment_ids: TensorLike, num_segments: TensorLike | None = None,
+                              out_type: DTypeLike | None = None,
                               name: str | None = None) -> TensorBase:
     """Row splits from sorted segment ids, as ``tf.ragged.segment_ids_to_row_splits``.
 
@@ -73,8 +75,9 @@ def segment_ids_to_row_splits(segment_ids: Any, num_segments: Any = None, out_ty
     return cast(splits, out)
 
 
-def ragged_range(starts: Any, limits: Any = None, deltas: Any = 1, dtype: Any = None,
-                 name: str | None = None, row_splits_dtype: Any = dtypes.int64) -> RaggedTensor:
+def ragged_range(starts: Any, limits: Any = None, deltas: Any = 1, dtype: DTypeLike | None = None,
+                 name: str | None = None,
+                 row_splits_dtype: DTypeLike = dtypes.int64) -> RaggedTensor:
     """Row ``i`` is ``range(starts[i], limits[i], deltas[i])`` (arguments broadcast), as
     ``tf.ragged.range``.
 
@@ -132,8 +135,8 @@ def value_rowids(rt: RaggedTensor, name: str | None = None) -> TensorBase:
     return row_splits_to_segment_ids(rt.row_splits)
 
 
-def bounding_shape(rt: RaggedTensor, axis: Any = None, name: str | None = None,
-                   out_type: Any = None) -> TensorBase:
+def bounding_shape(rt: RaggedTensor, axis: AxisLike = None, name: str | None = None,
+                   out_type: DTypeLike | None = None) -> TensorBase:
     """The smallest dense shape holding ``rt`` (``RaggedTensor.bounding_shape``).
 
     Args:
@@ -367,7 +370,7 @@ def _nrows(v: Any) -> TensorBase:
     return shape_ops.shape(convert_to_tensor(v), out_type=dtypes.int64)[0]
 
 
-def boolean_mask(data: Any, mask: Any, name: str | None = None) -> Any:
+def boolean_mask(data: TensorLike, mask: TensorLike, name: str | None = None) -> Any:
     """The elements of ``data`` where ``mask`` is true, keeping ``mask``'s rows: a ragged
     result, as ``tf.ragged.boolean_mask``.
 
@@ -403,7 +406,7 @@ def boolean_mask(data: Any, mask: Any, name: str | None = None) -> Any:
                                          validate=False)
 
 
-def stack_dynamic_partitions(data: Any, partitions: Any, num_partitions: int,
+def stack_dynamic_partitions(data: TensorLike, partitions: Any, num_partitions: int,
                              name: str | None = None) -> RaggedTensor:
     """Row ``i`` holds the elements of ``data`` whose partition is ``i``, in order, as
     ``tf.ragged.stack_dynamic_partitions``.
@@ -465,7 +468,7 @@ def _segment_reduce(kind: str, data: TensorBase, ids: TensorBase, n: Any) -> Ten
     return sqrt(var)
 
 
-def reduce(kind: str, rt: RaggedTensor, axis: Any = None, keepdims: bool = False) -> Any:
+def reduce(kind: str, rt: RaggedTensor, axis: AxisLike = None, keepdims: bool = False) -> Any:
     """A reduction of a RaggedTensor (TensorFlow's ragged ``tf.reduce_*``).
 
     Args:

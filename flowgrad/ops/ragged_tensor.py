@@ -23,6 +23,7 @@ from flowgrad.ops.indexing_ops import unsorted_segment_sum
 from flowgrad.ops.reduction_ops import cumsum
 from flowgrad.ops.shape_ops import shape as shape_of
 from flowgrad.framework.type_hints import DTypeLike, ShapeLike, TensorLike
+from collections.abc import Sequence
 
 
 class RaggedTensor:
@@ -38,7 +39,7 @@ class RaggedTensor:
             TensorFlow.
     """
 
-    def __init__(self, values: TensorLike, row_splits: Any, internal: bool = False):
+    def __init__(self, values: TensorLike, row_splits: TensorLike, internal: bool = False):
         if not internal:
             raise ValueError("RaggedTensor constructor is private; please use one of the "
                              "factory methods instead (e.g., RaggedTensor.from_row_lengths())")
@@ -47,7 +48,7 @@ class RaggedTensor:
 
     # -- factories ---------------------------------------------------------------------
     @classmethod
-    def from_row_splits(cls, values: TensorLike, row_splits: Any, name: str | None = None,
+    def from_row_splits(cls, values: TensorLike, row_splits: TensorLike, name: str | None = None,
                         validate: bool = True) -> RaggedTensor:
         """Row ``i`` is ``values[row_splits[i]:row_splits[i + 1]]``.
 
@@ -150,8 +151,9 @@ class RaggedTensor:
         return result
 
     @classmethod
-    def from_tensor(cls, tensor: TensorLike, lengths: Any = None, padding: Any = None,
-                    ragged_rank: int = 1, name: str | None = None,
+    def from_tensor(cls, tensor: TensorLike, lengths: Any = None,
+                    padding: str | Sequence | None = None, ragged_rank: int = 1,
+                    name: str | None = None,
                     row_splits_dtype: DTypeLike = dtypes.int64) -> RaggedTensor:
         """The rows of a dense tensor (eager), cut to ``lengths`` or before trailing
         ``padding`` values; ``ragged_rank`` 1."""
@@ -323,7 +325,7 @@ class RaggedTensorValue:
         row_splits: an int vector (ndarray).
     """
 
-    def __init__(self, values: TensorLike, row_splits: Any):
+    def __init__(self, values: TensorLike, row_splits: TensorLike):
         self._values = values
         self._row_splits = np.asarray(row_splits)
 

@@ -130,7 +130,7 @@ _ARGS = """
             (their logits get ``-FLT_MAX``)."""
 
 
-def nce_loss(weights: TensorLike, biases: Any, labels: TensorLike, inputs: TensorLike,
+def nce_loss(weights: TensorLike, biases: TensorLike, labels: TensorLike, inputs: TensorLike,
              num_sampled: int, num_classes: int, num_true: int = 1, sampled_values: Any = None,
              remove_accidental_hits: bool = False, partition_strategy: str = "mod",
              name: str = "nce_loss") -> Any:
@@ -156,7 +156,7 @@ nce_loss.__doc__ = """The noise-contrastive estimation loss of each example (Ten
 """
 
 
-def nce_loss_v2(weights: TensorLike, biases: Any, labels: TensorLike, inputs: TensorLike,
+def nce_loss_v2(weights: TensorLike, biases: TensorLike, labels: TensorLike, inputs: TensorLike,
                 num_sampled: int, num_classes: int, num_true: int = 1, sampled_values: Any = None,
                 remove_accidental_hits: bool = False, name: str = "nce_loss") -> Any:
     return nce_loss(weights, biases, labels, inputs, num_sampled, num_classes,
@@ -175,8 +175,8 @@ nce_loss_v2.__doc__ = """The noise-contrastive estimation loss of each example (
 """
 
 
-def sampled_softmax_loss(weights: TensorLike, biases: Any, labels: TensorLike, inputs: TensorLike,
-                         num_sampled: int, num_classes: int, num_true: int = 1,
+def sampled_softmax_loss(weights: TensorLike, biases: TensorLike, labels: TensorLike,
+                         inputs: TensorLike, num_sampled: int, num_classes: int, num_true: int = 1,
                          sampled_values: Any = None, remove_accidental_hits: bool = True,
                          partition_strategy: str = "mod", name: str = "sampled_softmax_loss",
                          seed: int | None = None) -> Any:
@@ -202,7 +202,7 @@ sampled_softmax_loss.__doc__ = """The sampled softmax loss of each example (Tens
 """
 
 
-def sampled_softmax_loss_v2(weights: TensorLike, biases: Any, labels: TensorLike,
+def sampled_softmax_loss_v2(weights: TensorLike, biases: TensorLike, labels: TensorLike,
                             inputs: TensorLike, num_sampled: int, num_classes: int,
                             num_true: int = 1, sampled_values: Any = None,
                             remove_accidental_hits: bool = True, seed: int | None = None,

@@ -17,11 +17,12 @@ from flowgrad.framework.shape_rules import constant_value
 from flowgrad.framework.tensor import convert_to_tensor, is_tensor
 from flowgrad.ops.array_ops import concat, expand_dims, range, reshape, shape, slice
 from flowgrad.ops.math_ops import cast, maximum
+from flowgrad.framework.type_hints import TensorLike
 
 _LINSPACE_DTYPES = (dtypes.float16, dtypes.float32, dtypes.float64)
 
 
-def linspace(start: Any, stop: Any, num: Any, name: str | None = None, axis: int = 0) -> Any:
+def linspace(start: Any, stop: TensorLike, num: Any, name: str | None = None, axis: int = 0) -> Any:
     """``num`` evenly spaced values from ``start`` to ``stop`` (both included) along ``axis``.
 
     Args:

@@ -556,7 +556,7 @@ def _inverse_perm(op: Any) -> Any:
     return [int(p) for p in np.argsort(perm)]
 
 
-def transpose(a: TensorLike, perm: Any = None, name: str = "transpose",
+def transpose(a: TensorLike, perm: TensorLike | None = None, name: str = "transpose",
               conjugate: bool = False) -> Any:
     """``a`` with its dimensions permuted by ``perm`` (reversed by default).
 
@@ -659,7 +659,7 @@ reverse_v2 = reverse
 # TensorFlow 2 argument orders (the TF2 face imports these under the plain names)
 
 
-def transpose_v2(a: TensorLike, perm: Any = None, conjugate: bool = False,
+def transpose_v2(a: TensorLike, perm: TensorLike | None = None, conjugate: bool = False,
                  name: str = "transpose") -> Any:
     """``transpose`` with TensorFlow 2's argument order (conjugate before name).
 

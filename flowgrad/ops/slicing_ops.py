@@ -233,7 +233,7 @@ def _mirror_pad_grad_grad(op: Any, grad: Any) -> Any:
 
 
 def pad(tensor: TensorLike, paddings: TensorLike, mode: str = "CONSTANT", name: str | None = None,
-        constant_values: Any = 0) -> Any:
+        constant_values: TensorLike = 0) -> Any:
     """``tensor`` padded by ``paddings`` ([rank, 2]: before and after each dimension).
 
     Modes: CONSTANT (with ``constant_values``), REFLECT and SYMMETRIC (mirror the edges).
@@ -471,7 +471,7 @@ def strided_slice(input_: TensorLike, begin: TensorLike, end: TensorLike,
 
 
 def pad_v2(tensor: TensorLike, paddings: TensorLike, mode: str = "CONSTANT",
-           constant_values: Any = 0, name: str | None = None) -> Any:
+           constant_values: TensorLike = 0, name: str | None = None) -> Any:
     """``pad`` with TensorFlow 2's argument order (constant_values before name).
 
     Args:

@@ -9,9 +9,10 @@ from typing import Any
 from flowgrad.framework.tensor import is_tensor
 from flowgrad.framework.tensor_util import constant_value
 from flowgrad.ops.cond_v2 import cond
+from flowgrad.framework.type_hints import TensorLike
 
 
-def smart_constant_value(pred: Any) -> bool | None:
+def smart_constant_value(pred: TensorLike) -> bool | None:
     """The value of the predicate ``pred`` if known now, else None.
 
     Raises:
@@ -26,7 +27,7 @@ def smart_constant_value(pred: Any) -> bool | None:
                     % type(pred))
 
 
-def smart_cond(pred: Any, true_fn: Callable | None = None, false_fn: Callable | None = None,
+def smart_cond(pred: TensorLike, true_fn: Callable | None = None, false_fn: Callable | None = None,
                name: str | None = None) -> Any:
     """``true_fn()`` or ``false_fn()`` when ``pred``'s value is known, else ``tf.cond``.
 

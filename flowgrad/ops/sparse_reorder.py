@@ -18,6 +18,7 @@ from flowgrad.ops.indexing_ops import gather
 from flowgrad.ops.scatter_nd_ops import scatter_nd
 from flowgrad.ops.shape_ops import shape as shape_of
 from flowgrad.ops.sparse_tensor import SparseTensor
+from flowgrad.framework.type_hints import TensorLike
 
 
 def _order(indices: np.ndarray, shape: np.ndarray) -> np.ndarray:
@@ -68,7 +69,8 @@ def reorder(sp_input: SparseTensor, name: str | None = None) -> SparseTensor:
     return SparseTensor(indices, values, sp_input.dense_shape)
 
 
-def transpose(sp_input: SparseTensor, perm: Any = None, name: str | None = None) -> SparseTensor:
+def transpose(sp_input: SparseTensor, perm: TensorLike | None = None,
+              name: str | None = None) -> SparseTensor:
     """``sp_input`` with its dimensions permuted by ``perm`` (reversed when None).
 
     Args:

@@ -20,6 +20,7 @@ from flowgrad.framework.tensor import convert_to_tensor
 from flowgrad.framework.tensor_shape import TensorShape
 from flowgrad.ops.io_ops import _parse_tensor_kernel, tensor_proto_bytes
 from flowgrad.ops.sparse_tensor import SparseTensor
+from flowgrad.framework.type_hints import DTypeLike
 
 
 def _triple(indices: np.ndarray, values: np.ndarray, shape: np.ndarray,
@@ -124,7 +125,7 @@ def _sparse_inputs(sp_input: Any, out_type: Any, what: str) -> tuple:
     return (sp_input.indices, sp_input.values, sp_input.dense_shape), out_type
 
 
-def serialize_sparse(sp_input: SparseTensor, out_type: Any = dtypes.string,
+def serialize_sparse(sp_input: SparseTensor, out_type: DTypeLike = dtypes.string,
                      name: str | None = None) -> Any:
     """A string vector of 3: ``sp_input``'s indices, values and dense shape, each a
     serialized TensorProto.
@@ -145,7 +146,7 @@ def serialize_sparse(sp_input: SparseTensor, out_type: Any = dtypes.string,
                                              "out_type": out_type}, name=name)
 
 
-def serialize_many_sparse(sp_input: SparseTensor, out_type: Any = dtypes.string,
+def serialize_many_sparse(sp_input: SparseTensor, out_type: DTypeLike = dtypes.string,
                           name: str | None = None) -> Any:
     """A ``[N, 3]`` string matrix: row ``i`` is ``serialize_sparse`` of the entries of
     ``sp_input`` whose first index is ``i`` (with that index dropped).
@@ -166,7 +167,7 @@ def serialize_many_sparse(sp_input: SparseTensor, out_type: Any = dtypes.string,
                                                  "out_type": out_type}, name=name)
 
 
-def deserialize_many_sparse(serialized_sparse: Any, dtype: Any, rank: int | None = None,
+def deserialize_many_sparse(serialized_sparse: Any, dtype: DTypeLike, rank: int | None = None,
                             name: str | None = None) -> SparseTensor:
     """The SparseTensor of ``serialize_many_sparse``'s ``[N, 3]`` string matrix: entry
     ``i`` of the first dimension is row ``i``'s sparse tensor, the dense shape is ``N`` and

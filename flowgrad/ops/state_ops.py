@@ -277,10 +277,11 @@ class RefVariable(Variable):
     @_in_model_graph
     def __init__(self, initial_value: Any = None, trainable: bool | None = None,
                  collections: list | None = None, validate_shape: bool = True,
-                 caching_device: Any = None, name: str | None = None, variable_def: Any = None,
-                 dtype: DTypeLike | None = None, expected_shape: Any = None,
-                 import_scope: Any = None, constraint: Callable | None = None,
-                 use_resource: Any = None, synchronization: Any = None, aggregation: Any = None,
+                 caching_device: str | None = None, name: str | None = None,
+                 variable_def: Any = None, dtype: DTypeLike | None = None,
+                 expected_shape: Any = None, import_scope: Any = None,
+                 constraint: Callable | None = None, use_resource: bool | None = None,
+                 synchronization: Any = None, aggregation: Any = None,
                  shape: ShapeLike | TensorLike | None = None):
         if variable_def is not None:
             self._init_from_proto(variable_def, import_scope)
@@ -441,11 +442,12 @@ class EagerVariable(Variable):
     __array_priority__ = 100    # NumPy defers ``ndarray * variable`` to the variable
 
     def __init__(self, initial_value: Any = None, trainable: bool | None = None,
-                 validate_shape: bool = True, caching_device: Any = None, name: str | None = None,
-                 variable_def: Any = None, dtype: DTypeLike | None = None, import_scope: Any = None,
-                 constraint: Callable | None = None, synchronization: Any = None,
-                 aggregation: Any = None, shape: ShapeLike | TensorLike | None = None,
-                 collections: Sequence[str] | None = None, use_resource: Any = None,
+                 validate_shape: bool = True, caching_device: str | None = None,
+                 name: str | None = None, variable_def: Any = None, dtype: DTypeLike | None = None,
+                 import_scope: Any = None, constraint: Callable | None = None,
+                 synchronization: Any = None, aggregation: Any = None,
+                 shape: ShapeLike | TensorLike | None = None,
+                 collections: Sequence[str] | None = None, use_resource: bool | None = None,
                  expected_shape: Any = None):
         if initial_value is None:
             raise ValueError("initial_value must be specified.")

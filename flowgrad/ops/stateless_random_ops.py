@@ -551,7 +551,7 @@ def stateless_random_gamma(shape: ShapeLike | TensorLike, seed: int | None, alph
         return maximum(np.finfo(dt.np).tiny.astype(dt.np), realdiv(sample, b), name=scope)
 
 
-def stateless_random_poisson(shape: ShapeLike | TensorLike, seed: int | None, lam: Any,
+def stateless_random_poisson(shape: ShapeLike | TensorLike, seed: int | None, lam: TensorLike,
                              dtype: DTypeLike = dtypes.int32, name: str | None = None) -> Any:
     """Deterministic Poisson samples of rate ``lam`` (broadcast to ``shape``).
 

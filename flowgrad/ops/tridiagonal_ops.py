@@ -56,7 +56,7 @@ def _three_diagonals(diagonals: Any, diagonals_format: str) -> tuple:
     raise ValueError("Unrecognized diagonals_format: %s" % diagonals_format)
 
 
-def tridiagonal_matmul(diagonals: Any, rhs: TensorLike, diagonals_format: str = "compact",
+def tridiagonal_matmul(diagonals: TensorLike, rhs: TensorLike, diagonals_format: str = "compact",
                        name: str | None = None) -> TensorBase:
     """The product of a tridiagonal matrix and ``rhs``.
 
@@ -179,7 +179,7 @@ def _tridiagonal_solve_grad(op: Any, grad: Any) -> Any:
     return negative(_extract_three_diagonals(grad_rhs, x)), grad_rhs
 
 
-def tridiagonal_solve(diagonals: Any, rhs: TensorLike, diagonals_format: str = "compact",
+def tridiagonal_solve(diagonals: TensorLike, rhs: TensorLike, diagonals_format: str = "compact",
                       transpose_rhs: bool = False, conjugate_rhs: bool = False,
                       name: str | None = None, partial_pivoting: bool = True,
                       perturb_singular: bool = False) -> TensorBase:

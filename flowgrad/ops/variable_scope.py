@@ -69,11 +69,11 @@ class VariableScope:
         constraint: The default constraint.
     """
 
-    def __init__(self, reuse: Any, name: str = "", initializer: Any = None,
-                 regularizer: Callable | None = None, caching_device: Any = None,
+    def __init__(self, reuse: Any, name: str = "", initializer: Callable | TensorLike | None = None,
+                 regularizer: Callable | None = None, caching_device: str | None = None,
                  partitioner: Callable | None = None, custom_getter: Callable | None = None,
-                 name_scope: str = "", dtype: DTypeLike = dtypes.float32, use_resource: Any = None,
-                 constraint: Callable | None = None):
+                 name_scope: str = "", dtype: DTypeLike = dtypes.float32,
+                 use_resource: bool | None = None, constraint: Callable | None = None):
         self._name = name
         self._initializer = initializer
         self._regularizer = regularizer
@@ -102,19 +102,19 @@ class VariableScope:
         """Makes ``get_variable`` in this scope return existing variables."""
         self._reuse = True
 
-    def set_initializer(self, initializer: Any) -> None:
+    def set_initializer(self, initializer: Callable | TensorLike | None) -> None:
         self._initializer = initializer
 
     def set_dtype(self, dtype: DTypeLike) -> None:
         self._dtype = dtype
 
-    def set_use_resource(self, use_resource: Any) -> None:
+    def set_use_resource(self, use_resource: bool) -> None:
         self._use_resource = use_resource
 
     def set_regularizer(self, regularizer: Callable | None) -> None:
         self._regularizer = regularizer
 
-    def set_caching_device(self, caching_device: Any) -> None:
+    def set_caching_device(self, caching_device: str) -> None:
         self._caching_device = caching_device
 
     def set_partitioner(self, partitioner: Callable | None) -> None:
@@ -495,11 +495,12 @@ class variable_scope:  # noqa: N801 - TensorFlow's name
     """
 
     def __init__(self, name_or_scope: Any, default_name: str | None = None,
-                 values: TensorLike | None = None, initializer: Any = None,
-                 regularizer: Callable | None = None, caching_device: Any = None,
+                 values: TensorLike | None = None, initializer: Callable | TensorLike | None = None,
+                 regularizer: Callable | None = None, caching_device: str | None = None,
                  partitioner: Callable | None = None, custom_getter: Callable | None = None,
-                 reuse: Any = None, dtype: DTypeLike | None = None, use_resource: Any = None,
-                 constraint: Callable | None = None, auxiliary_name_scope: bool = True):
+                 reuse: Any = None, dtype: DTypeLike | None = None,
+                 use_resource: bool | None = None, constraint: Callable | None = None,
+                 auxiliary_name_scope: bool = True):
         if default_name is None and name_or_scope is None:
             raise TypeError("If default_name is None then name_or_scope is required")
         if name_or_scope is not None and not isinstance(name_or_scope, (VariableScope, str)):
@@ -567,11 +568,11 @@ def _relative_name_scope(name: str) -> Any:
 
 
 def get_variable(name: str, shape: ShapeLike | TensorLike | None = None,
-                 dtype: DTypeLike | None = None, initializer: Any = None,
+                 dtype: DTypeLike | None = None, initializer: Callable | TensorLike | None = None,
                  regularizer: Callable | None = None, trainable: bool | None = None,
-                 collections: list | None = None, caching_device: Any = None,
+                 collections: list | None = None, caching_device: str | None = None,
                  partitioner: Callable | None = None, validate_shape: bool = True,
-                 use_resource: Any = None, custom_getter: Callable | None = None,
+                 use_resource: bool | None = None, custom_getter: Callable | None = None,
                  constraint: Callable | None = None, synchronization: Any = None,
                  aggregation: Any = None) -> Any:
     """The variable ``<variable scope>/name``: created, or reused as the scope's reuse allows.
@@ -608,11 +609,12 @@ def get_variable(name: str, shape: ShapeLike | TensorLike | None = None,
 
 
 def get_local_variable(name: str, shape: ShapeLike | TensorLike | None = None,
-                       dtype: DTypeLike | None = None, initializer: Any = None,
+                       dtype: DTypeLike | None = None,
+                       initializer: Callable | TensorLike | None = None,
                        regularizer: Callable | None = None, trainable: bool = False,
-                       collections: list | None = None, caching_device: Any = None,
+                       collections: list | None = None, caching_device: str | None = None,
                        partitioner: Callable | None = None, validate_shape: bool = True,
-                       use_resource: Any = None, custom_getter: Callable | None = None,
+                       use_resource: bool | None = None, custom_getter: Callable | None = None,
                        constraint: Callable | None = None, synchronization: Any = None,
                        aggregation: Any = None) -> Any:
     """``get_variable`` for a non-trainable variable in the LOCAL_VARIABLES collection.

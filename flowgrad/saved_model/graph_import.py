@@ -50,6 +50,7 @@ from flowgrad.ops import (
     sum_ops,
 )
 from flowgrad.saved_model import tf_protos
+from flowgrad.framework.type_hints import DTypeLike
 
 # --------------------------------------------------------------------------------------
 # Attributes
@@ -273,7 +274,7 @@ class TableHandle:
       name: the table node's name.
     """
 
-    def __init__(self, key_dtype: Any, value_dtype: Any, name: str):
+    def __init__(self, key_dtype: DTypeLike, value_dtype: DTypeLike, name: str):
         self.key_dtype, self.value_dtype, self.name = key_dtype, value_dtype, name
         self.initializer: Any = None
         self._tables: dict = {}
