@@ -48,6 +48,37 @@ def _init_params(rng: np.random.RandomState) -> list:
     return params
 
 
+def numpy_mlp_adam(batches: list, init_vals: list | None = None) -> None:
+    """The MLP's training (Adam, TensorFlow's formula) hand-written in NumPy, from
+    ``init_vals`` (default: ``_init_params`` of seed 0)."""
+    lr, b1, b2, eps = 0.001, 0.9, 0.999, 1e-8
+    if init_vals is None:
+        init_vals = _init_params(np.random.RandomState(0))
+    p = [v.copy() for v in init_vals]
+    m = [np.zeros_like(v) for v in p]
+    v2 = [np.zeros_like(v) for v in p]
+    for t, (bx, by) in enumerate(batches, 1):
+        by = by.astype(np.float32)
+        a1 = bx @ p[0] + p[1]
+        h1 = np.maximum(a1, 0)
+        a2 = h1 @ p[2] + p[3]
+        h2 = np.maximum(a2, 0)
+        logits = h2 @ p[4] + p[5]
+        z = logits - logits.max(axis=1, keepdims=True)
+        e = np.exp(z)
+        s = e.sum(axis=1, keepdims=True)
+        np.mean(np.log(s)[:, 0] - (by * z).sum(axis=1))
+        d3 = (e / s - by) / np.float32(len(bx))
+        d2 = (d3 @ p[4].T) * (a2 > 0)
+        d1 = (d2 @ p[2].T) * (a1 > 0)
+        grads = [bx.T @ d1, d1.sum(0), h1.T @ d2, d2.sum(0), h2.T @ d3, d3.sum(0)]
+        lr_t = np.float32(lr * np.sqrt(1 - b2 ** t) / (1 - b1 ** t))
+        for i, g in enumerate(grads):
+            m[i] = m[i] + (g - m[i]) * np.float32(1 - b1)
+            v2[i] = v2[i] + (g * g - v2[i]) * np.float32(1 - b2)
+            p[i] = p[i] - lr_t * m[i] / (np.sqrt(v2[i]) + np.float32(eps))
+
+
 def mlp_adam(batches: list, repeat: int) -> tuple[float, float]:
     lr, b1, b2, eps = 0.001, 0.9, 0.999, 1e-8
     init_vals = _init_params(np.random.RandomState(0))
@@ -69,31 +100,7 @@ def mlp_adam(batches: list, repeat: int) -> tuple[float, float]:
                 sess.run([train, loss], feed_dict={x: bx, y: by})
         ours = best_of(run, repeat)
 
-    def numpy_run() -> None:
-        p = [v.copy() for v in init_vals]
-        m = [np.zeros_like(v) for v in p]
-        v2 = [np.zeros_like(v) for v in p]
-        for t, (bx, by) in enumerate(batches, 1):
-            by = by.astype(np.float32)
-            a1 = bx @ p[0] + p[1]
-            h1 = np.maximum(a1, 0)
-            a2 = h1 @ p[2] + p[3]
-            h2 = np.maximum(a2, 0)
-            logits = h2 @ p[4] + p[5]
-            z = logits - logits.max(axis=1, keepdims=True)
-            e = np.exp(z)
-            s = e.sum(axis=1, keepdims=True)
-            np.mean(np.log(s)[:, 0] - (by * z).sum(axis=1))
-            d3 = (e / s - by) / np.float32(len(bx))
-            d2 = (d3 @ p[4].T) * (a2 > 0)
-            d1 = (d2 @ p[2].T) * (a1 > 0)
-            grads = [bx.T @ d1, d1.sum(0), h1.T @ d2, d2.sum(0), h2.T @ d3, d3.sum(0)]
-            lr_t = np.float32(lr * np.sqrt(1 - b2 ** t) / (1 - b1 ** t))
-            for i, g in enumerate(grads):
-                m[i] = m[i] + (g - m[i]) * np.float32(1 - b1)
-                v2[i] = v2[i] + (g * g - v2[i]) * np.float32(1 - b2)
-                p[i] = p[i] - lr_t * m[i] / (np.sqrt(v2[i]) + np.float32(eps))
-    return ours, best_of(numpy_run, repeat)
+    return ours, best_of(lambda: numpy_mlp_adam(batches, init_vals), repeat)
 
 
 def main() -> None:

@@ -17,12 +17,15 @@ import numpy as np
 
 
 class TensorFlowChild:
-    """``script --as-tensorflow NPZ ...args`` run by ``python`` (TensorFlow's own Python),
-    NPZ a temporary file of ``arrays``: ``round(name)`` runs one round of the child's
-    function ``name`` and returns its seconds. ``alive`` is False where that Python or its
-    TensorFlow is missing, or the child failed (its last line of stderr is printed)."""
+    """``script --as-tensorflow NPZ ...args`` run by ``python`` (TensorFlow's own Python;
+    or flowgrad's with ``runner`` ``["-m", "flowgrad"]``, which hosts a TensorFlow program),
+    NPZ a temporary file of ``arrays``, with ``env`` added to the environment:
+    ``round(name)`` runs one round of the child's function ``name`` and returns its
+    seconds. ``alive`` is False where that Python or its TensorFlow is missing, or the
+    child failed (its last line of stderr is printed)."""
 
-    def __init__(self, python: str, script: str, arrays: dict, args: list = ()):
+    def __init__(self, python: str, script: str, arrays: dict, args: list = (),
+                 runner: list = (), env: dict | None = None):
         self.proc = None
         self.alive = os.path.exists(python)
         if not self.alive:
@@ -33,9 +36,11 @@ class TensorFlowChild:
         np.savez(npz, **arrays)
         env = dict(os.environ, TF_CPP_MIN_LOG_LEVEL="3",
                    PYTHONPATH=os.pathsep.join([os.path.dirname(os.path.dirname(
-                       os.path.abspath(script))), os.environ.get("PYTHONPATH", "")]))
+                       os.path.abspath(script))), os.environ.get("PYTHONPATH", "")]),
+                   **(env or {}))
         self.proc = subprocess.Popen(
-            [python, os.path.abspath(script), "--as-tensorflow", npz] + [str(a) for a in args],
+            [python] + list(runner) + [os.path.abspath(script), "--as-tensorflow", npz]
+            + [str(a) for a in args],
             stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
             env=env)
         self._answer()                                  # "ready" once the model is built
