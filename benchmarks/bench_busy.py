@@ -110,18 +110,11 @@ def timed(fn: Callable[[], None]) -> float:
     return time.perf_counter() - t0
 
 
-def main() -> None:
-    parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
-    parser.add_argument("--rounds", type=int, default=5)
-    args = parser.parse_args()
-    if any(os.environ.get(n) for n in threads._ENV_THREADS):
-        sys.exit("unset %s: they cap the BLAS pool" % ", ".join(threads._ENV_THREADS))
+def measure(rounds: int) -> dict:
+    """{(row name, busy, budget): median seconds} over ``rounds`` rounds, the modes
+    alternating within each round (``busy``: a spinning process beside flowgrad; ``budget``:
+    flowgrad's thread budget, else NumPy's BLAS pool left at its size)."""
     pool = threadpoolctl.threadpool_info()[0]["num_threads"]
-    print("BLAS:", ", ".join("%s %s (%s), %d threads" % (i["internal_api"], i["version"],
-                                                       i.get("architecture"), i["num_threads"])
-                             for i in threadpoolctl.threadpool_info() if i["user_api"] == "blas"))
-    print("usable cores %d; load average %s" % (threads.usable_cores(),
-                                                 " ".join("%.1f" % v for v in os.getloadavg())))
     rows = [("MNIST demo step (softmax, SGD) x50", softmax_step()),
             ("MLP 784-512-512-10 Adam step x10", mlp_step()),
             ("LSTM 28x128 dynamic_rnn Adam step x2", lstm_step())]
@@ -131,7 +124,7 @@ def main() -> None:
         for budget in (False, True):
             set_mode(budget, pool)
             fn()                                            # warm-up (plans, pool size)
-    for _ in range(args.rounds):
+    for _ in range(rounds):
         for busy in (False, True):                          # side by side in each round
             spinner = subprocess.Popen([sys.executable, "-c", "while True: pass"]) \
                 if busy else None
@@ -145,13 +138,27 @@ def main() -> None:
                 if spinner is not None:
                     spinner.terminate()
                     spinner.wait()
-    results = {k: statistics.median(v) for k, v in times.items()}
     set_mode(True, pool)
+    return {k: statistics.median(v) for k, v in times.items()}
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    parser.add_argument("--rounds", type=int, default=5)
+    args = parser.parse_args()
+    if any(os.environ.get(n) for n in threads._ENV_THREADS):
+        sys.exit("unset %s: they cap the BLAS pool" % ", ".join(threads._ENV_THREADS))
+    print("BLAS:", ", ".join("%s %s (%s), %d threads" % (i["internal_api"], i["version"],
+                                                       i.get("architecture"), i["num_threads"])
+                             for i in threadpoolctl.threadpool_info() if i["user_api"] == "blas"))
+    print("usable cores %d; load average %s" % (threads.usable_cores(),
+                                                 " ".join("%.1f" % v for v in os.getloadavg())))
+    results = measure(args.rounds)
     print("load average after: %s" % " ".join("%.1f" % v for v in os.getloadavg()))
     print("medians of %d rounds; busy: a spinning process beside flowgrad" % args.rounds)
     print("%-38s %9s %9s %7s | %9s %9s %7s" % ("", "before", "busy", "slower",
                                                "budget", "busy", "slower"))
-    for name, _ in rows:
+    for name in dict.fromkeys(k[0] for k in results):
         b0, b1 = results[name, False, False], results[name, True, False]
         a0, a1 = results[name, False, True], results[name, True, True]
         print("%-38s %7.0f ms %7.0f ms %6.2fx | %7.0f ms %7.0f ms %6.2fx"
