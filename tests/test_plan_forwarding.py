@@ -127,6 +127,32 @@ def test_forwarding_needs_shapes_proven_equal():
     np.testing.assert_allclose(out, np.full((4, 3), np.e + 1, np.float32))
 
 
+@pytest.mark.parametrize("op_type", ["ReluGrad", "TanhGrad", "SigmoidGrad"])
+def test_ops_whose_inputs_share_one_shape_forward_with_an_unknown_batch(op_type):
+    # the fused activation gradients require one shape (same_shape): after a max-pool
+    # gradient of unknown batch size ReLU's gradient writes into its array
+    xv = R.normal(size=(3, 4, 4, 2)).astype(np.float32)
+    with tf.Graph().as_default():
+        x = tf.placeholder(tf.float32, [None, 4, 4, 2])
+        act = {"ReluGrad": tf.nn.relu, "TanhGrad": tf.tanh, "SigmoidGrad": tf.sigmoid}[op_type]
+        h = act(tf.exp(x))
+        loss = tf.reduce_sum(tf.nn.max_pool(h, [1, 2, 2, 1], [1, 2, 2, 1], "VALID") * 2.0)
+        (g,), src = _run(tf.gradients(loss, [x]), {x: xv})    # bitwise as without forwarding
+    assert "(%s) into" % op_type in src
+    assert g.shape == xv.shape
+
+
+def test_a_forwarded_relu_grad_of_mismatched_shapes_fails():
+    with tf.Graph().as_default():
+        g = tf.placeholder(tf.float32, [None, 3])
+        f = tf.placeholder(tf.float32, [None, 3])
+        dx = tf.raw_ops.ReluGrad(gradients=tf.exp(g), features=f)
+        with tf.Session() as sess:
+            assert sess.run(dx, {g: np.zeros((2, 3)), f: np.ones((2, 3))}).shape == (2, 3)
+            with pytest.raises(tf.errors.InvalidArgumentError, match="ReluGrad"):
+                sess.run(dx, {g: np.zeros((1, 3)), f: np.ones((2, 3))})
+
+
 def test_gradients_of_a_small_cnn_are_bitwise_unchanged_by_forwarding():
     xv = R.normal(size=(2, 6, 6, 2)).astype(np.float32)
     with tf.Graph().as_default():

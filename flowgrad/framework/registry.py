@@ -34,7 +34,10 @@ class OpDef:
       ``forward_input``: the plan calls it where that array is a temporary nothing else
       reads, so that a bias add and an activation after a GEMM write no new arrays) and
       ``shape_only`` (the inputs whose values the kernel reads for their shape and dtype
-      only, as Shape's: a ``forward`` kernel may overwrite them);
+      only, as Shape's: a ``forward`` kernel may overwrite them) and ``same_shape`` (all
+      inputs must have one shape, as TensorFlow's fused activation gradients check: the
+      output has each input's shape also where the static shapes leave dimensions unknown,
+      so a ``forward`` kernel applies there too);
     * for the differentiation layer: ``batching`` (the kind of batching rule,
       ``flowgrad.autodiff.pfor.rules``: "elementwise", "broadcasting", ...) and ``jvp`` (the
       forward-mode rule ``f(op, *input_tangents)``, or "elementwise": the gradient function
@@ -46,7 +49,7 @@ class OpDef:
                  "same_dtype", "updates", "reads_refs", "view", "foldable", "specialize", "rng",
                  "alias", "fresh_output", "may_fail", "inplace", "static_value", "variable",
                  "must_feed", "identity_element", "cost", "contracted_axes", "batching", "jvp",
-                 "linear_in", "forward", "shape_only")
+                 "linear_in", "forward", "shape_only", "same_shape")
 
     def __init__(self, type: str, kernel: Callable | None, infer: Callable,
                  input_names: tuple = (), num_outputs: int | Callable = 1,
@@ -59,7 +62,7 @@ class OpDef:
                  cost: Callable | None = None, contracted_axes: Callable | None = None,
                  batching: str | None = None, jvp: str | Callable | None = None,
                  linear_in: int | None = None, forward: dict | None = None,
-                 shape_only: tuple = ()):
+                 shape_only: tuple = (), same_shape: bool = False):
         self.type = type
         self.kernel = kernel            # f(*input_values, **attrs) -> value | tuple of values
         self.infer = infer              # f(input_tensors, attrs) -> (dtype, shape) | [...]
@@ -88,6 +91,7 @@ class OpDef:
         self.linear_in = linear_in
         self.forward = forward or {}    # input index -> kernel writing into that input
         self.shape_only = shape_only    # inputs read for their shape and dtype only
+        self.same_shape = same_shape    # all inputs must have one shape (the output's)
 
     def bound_kernel(self, attrs: dict) -> Callable:
         """The kernel with ``attrs`` bound: a function of the input values only."""

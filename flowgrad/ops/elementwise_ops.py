@@ -157,7 +157,7 @@ def _tanh_grad_into(k: int) -> Callable:
 
 @defop("TanhGrad", lambda y, dy: dy * (1 - y * y), _same_shape, same_dtype=True,
        forward={0: _tanh_grad_into(0), 1: _tanh_grad_into(1)}, fresh_output=True,
-       input_names=("y", "dy"), batching="strict", linear_in=1)
+       same_shape=True, input_names=("y", "dy"), batching="strict", linear_in=1)
 def _tanh_grad_grad(op: Any, grad: Any) -> Any:
     y, dy = op.inputs
     return (multiply(multiply(grad, -2.0), multiply(dy, y)),
@@ -222,7 +222,7 @@ def _sigmoid_grad_into(k: int) -> Callable:
 
 @defop("SigmoidGrad", lambda y, dy: dy * (y * (1 - y)), _same_shape, same_dtype=True,
        forward={0: _sigmoid_grad_into(0), 1: _sigmoid_grad_into(1)}, fresh_output=True,
-       input_names=("y", "dy"), batching="strict", linear_in=1)
+       same_shape=True, input_names=("y", "dy"), batching="strict", linear_in=1)
 def _sigmoid_grad_grad(op: Any, grad: Any) -> Any:
     y, dy = op.inputs
     gb = multiply(grad, dy)

@@ -138,7 +138,7 @@ def _relu_grad(op: Any, grad: Any) -> Any:
 
 
 @defop("ReluGrad", _relu_grad_kernel, _merged, same_dtype=True, fresh_output=True,
-       forward={0: lambda g, x: np.multiply(g, x > 0, out=g)},
+       forward={0: lambda g, x: np.multiply(g, x > 0, out=g)}, same_shape=True,
        input_names=("gradients", "features"), batching="strict", linear_in=0)
 def _relu_grad_grad(op: Any, grad: Any) -> Any:
     x = op.inputs[1]

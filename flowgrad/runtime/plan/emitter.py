@@ -38,12 +38,16 @@ def _bad_feed(t: Tensor, v: Any) -> None:
 
 
 def _covers(t: Tensor, op: Operation) -> bool:
-    """Whether the static shapes prove that ``op``'s output (an elementwise op's) has input
-    ``t``'s shape, of rank 1 or more: every other input broadcasts into ``t``'s shape
-    (each of its dimensions is 1 or the same known size as ``t``'s)."""
+    """Whether ``op``'s output (an elementwise op's) has input ``t``'s shape, of rank 1 or
+    more: by the op's contract (``same_shape``: its inputs must have one shape; a forward
+    kernel's ``out=`` rejects a larger other input), or as the static shapes prove it
+    (every other input broadcasts into ``t``'s shape: each of its dimensions is 1 or the
+    same known size as ``t``'s)."""
     dims = t.shape.as_tuple()
     if not dims or op.outputs[0].shape.rank != len(dims):
         return False
+    if op._def.same_shape:
+        return True
     for x in op._inputs:
         if x is t:
             continue
