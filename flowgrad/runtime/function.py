@@ -705,6 +705,13 @@ class Function:
         return ("\n\n" if verbose else "\n").join(
             cf.pretty_printed_signature(verbose) for cf in list(self._concrete.values()))
 
+    def _list_all_concrete_functions(self) -> list:
+        """The traces made so far (TensorFlow's private method, which Keras's ExportArchive
+        calls; with an input_signature, its trace, made now if needed)."""
+        if self._input_signature is not None:
+            self.get_concrete_function()
+        return list(self._concrete.values())
+
     def experimental_get_tracing_count(self) -> int:
         """How many times this function has been traced."""
         return self._trace_count

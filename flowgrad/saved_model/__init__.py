@@ -8,7 +8,10 @@ from flowgrad.saved_model import tensor_list_import  # noqa: F401 - TF's TensorL
 from flowgrad.saved_model.saved_model import DEFAULT_SERVING_SIGNATURE_DEF_KEY, load, save
 from flowgrad.saved_model.save_options import LoadOptions, SaveOptions
 
-__all__ = ["save", "load", "DEFAULT_SERVING_SIGNATURE_DEF_KEY", "SaveOptions", "LoadOptions"]
+from flowgrad.saved_model import experimental
+
+__all__ = ["save", "load", "experimental", "DEFAULT_SERVING_SIGNATURE_DEF_KEY", "SaveOptions",
+           "LoadOptions"]
 
 
 def __dir__() -> list:

@@ -674,7 +674,7 @@ class Importer:
         invariants = [s for s, v in zip(shapes, is_var) if not v] \
             if len(shapes) == len(inputs) else None
         for x, s in zip(loop_vars, invariants or ()):   # TensorFlow knew these shapes
-            if isinstance(x, Tensor) and x.shape.rank is None and s.rank is not None:
+            if isinstance(x, Tensor) and s.rank is not None and x.shape.is_compatible_with(s):
                 x.set_shape(s)
 
         def full(xs: tuple) -> list:
@@ -686,7 +686,12 @@ class Importer:
 
         def body_fn(*xs: Any) -> list:
             outs = import_function_body(body_f, full(xs), self.library, name + "/body/")
-            return [o for o, v in zip(outs, is_var) if not v]
+            outs = [o for o, v in zip(outs, is_var) if not v]
+            for o, s in zip(outs, invariants or ()):    # the shapes TensorFlow recorded
+                if isinstance(o, Tensor) and s.rank is not None and \
+                        o.shape.is_compatible_with(s):
+                    o.set_shape(s)
+            return outs
         if not loop_vars:
             raise errors.InvalidArgumentError(None, None, "While node '%s'%s has no tensor "
                                               "loop variables" % (node.name, self.where))

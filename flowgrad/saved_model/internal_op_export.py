@@ -13,10 +13,13 @@ that compute the same values, the last node named as flowgrad's op:
 - ``ReducedSize(x)``: ``Cast(Size(x))``, or ``Cast(Prod(Gather(Shape(x), axes)))``;
 - ``ReducedShape(shape, axes)``: ``TensorScatterUpdate(shape, axes mod Size(shape), 1)``.
 
+- ``TensorArrayZeros`` / ``TensorArrayScatter`` (the dense storage of flowgrad's graph
+  TensorArray, as Keras RNN layers use it): ``Fill`` and ``TensorScatterUpdate``, for arrays of
+  a fixed size and a known element shape.
+
 ``GatherGradAlongAxis`` (a gather's gradient along an axis of a tensor of unknown rank),
-``TensorArrayZeros`` / ``TensorArrayPadRows`` (flowgrad's TensorArray) and
-``IteratorGetNextFromStringHandle`` are not written: exporting one is an
-``UnexportableOpError`` naming it."""
+``TensorArrayPadRows`` (a TensorArray's gradient) and ``IteratorGetNextFromStringHandle`` are
+not written: exporting one is an ``UnexportableOpError`` naming it."""
 from __future__ import annotations
 
 from typing import Any
@@ -111,6 +114,66 @@ def _reduced_shape(op: Any, b: NodeBuilder) -> None:
     b.node(None, "TensorScatterUpdate", [b.input(0), idx, ones], {"T": dt, "Tindices": dt})
 
 
+def _tensor_array_zeros(op: Any, b: NodeBuilder) -> None:
+    elem = op._attrs["element_shape"]
+    if op._attrs.get("dynamic_size"):
+        raise UnexportableOpError(
+            "Cannot export op '%s' (the storage of a TensorArray with dynamic_size=True): "
+            "TensorFlow's dense form needs a fixed size" % op.name)
+    dt = op._attrs["dtype"]
+    size = b.node("size", "Reshape", [b.input(0), b.const("size/shape", [1])],
+                  {"T": _dt(op.inputs[0]), "Tshape": i32})
+    if _dt(op.inputs[0]) != i32:
+        size = b.node("size_int32", "Cast", [size], {"SrcT": _dt(op.inputs[0]), "DstT": i32,
+                                                     "Truncate": False})
+    dims = b.node("dims", "ConcatV2", [size, b.const("element_shape", [
+        d or 0 for d in elem.as_list()] if elem.rank is not None else [0]),
+                                       b.const("dims/axis", 0)],
+                  {"T": i32, "N": 2, "Tidx": i32})   # as flowgrad's: unknown sizes 0 until written
+    b.node(None, "Fill", [dims, b.const("zero", np.zeros((), dt.as_numpy_dtype), dt)],
+           {"T": dt, "index_type": i32})
+
+
+def _tensor_array_scatter(op: Any, b: NodeBuilder) -> None:
+    flow = op.inputs[0]
+    if op._attrs.get("dynamic_size"):
+        raise UnexportableOpError(
+            "Cannot export op '%s' (a write of a TensorArray with dynamic_size=True): "
+            "TensorFlow's dense form needs a fixed size" % op.name)
+    dt, idx_dt = _dt(flow), _dt(op.inputs[1])
+    base = b.input(0)
+    if flow.shape.rank is None:         # no element written yet: the value's element shape
+        rows = b.node("rows", "Slice", [_shape(b, 0, "flow_shape"), b.const("rows/begin", [0]),
+                                        b.const("rows/size", [1])], {"T": i32, "Index": i32})
+        elem = b.node("element_shape", "Slice", [
+            _shape(b, 2, "value_shape"), b.const("element_shape/begin", [1]),
+            b.const("element_shape/size", [-1])], {"T": i32, "Index": i32})
+        dims = b.node("dims", "ConcatV2", [rows, elem, b.const("dims/axis", 0)],
+                      {"T": i32, "N": 2, "Tidx": i32})
+        base = b.node("zeros", "Fill", [dims, b.const("zero", np.zeros((), dt.as_numpy_dtype),
+                                                      dt)], {"T": dt, "index_type": i32})
+    elif not flow.shape[1:].is_fully_defined():    # sizes not known yet: 0 until written
+        target = b.node("target", "ConcatV2", [
+            b.node("rows", "Slice", [_shape(b, 0, "flow_shape"), b.const("rows/begin", [0]),
+                                     b.const("rows/size", [1])], {"T": i32, "Index": i32}),
+            b.node("element_shape", "Slice", [
+                _shape(b, 2, "value_shape"), b.const("element_shape/begin", [1]),
+                b.const("element_shape/size", [-1])], {"T": i32, "Index": i32}),
+            b.const("target/axis", 0)], {"T": i32, "N": 2, "Tidx": i32})
+        grow = b.node("grow", "Sub", [target, b.node("flow_shape_1", "Shape", [base], {
+            "T": dt, "out_type": i32})], {"T": i32})
+        pads = b.node("paddings", "Pack", [b.node("no_pad", "ZerosLike", [grow], {"T": i32}),
+                                           grow], {"T": i32, "N": 2, "axis": 1})
+        base = b.node("padded", "Pad", [base, pads], {"T": dt, "Tpaddings": i32})
+    idx = b.node("indices", "Reshape", [b.input(1), b.const("indices/shape", [-1, 1])],
+                 {"T": idx_dt, "Tshape": i32})
+    b.node(None, "TensorScatterUpdate", [base, idx, b.input(2)],
+           {"T": dt, "Tindices": idx_dt})
+
+
+SUBGRAPH_EXPORTERS.update({"TensorArrayZeros": _tensor_array_zeros,
+                           "TensorArrayScatter": _tensor_array_scatter})
+EXPORTED_TYPE.update({"TensorArrayZeros": "Fill", "TensorArrayScatter": "TensorScatterUpdate"})
 SUBGRAPH_EXPORTERS.update({"BroadcastToShapeOf": _broadcast_to_shape_of,
                            "ReduceToShapeOf": _reduce_to_shape_of,
                            "ReducedSize": _reduced_size, "ReducedShape": _reduced_shape})

@@ -35,6 +35,8 @@ If/While ops (NotImplementedError). Ops whose attributes are Python callables
 (``saved_model.pb``) is loaded by ``flowgrad.saved_model.tf_loader``."""
 from __future__ import annotations
 
+from flowgrad.framework.trackable import Trackable
+
 import json
 import os
 import warnings
@@ -272,7 +274,7 @@ def save(obj: Any, export_dir: str, signatures: Any = None, options: Any = None)
             ``__call__`` when None.
         options: Accepted for TensorFlow's signature.
     """
-    if not isinstance(obj, Module):
+    if not isinstance(obj, (Module, Trackable)):
         raise ValueError("Expected a Trackable object for export (a tf.Module), got %r." % (obj,))
     export_dir = os.fspath(export_dir)
     with init_scope():

@@ -27,6 +27,7 @@ import numpy as np
 from flowgrad import nest
 from flowgrad.framework.tensor import Tensor
 from flowgrad.runtime.function import ConcreteFunction, Function, TensorSpec
+from flowgrad.framework.trackable import Trackable
 from flowgrad.module import Module
 from flowgrad.ops.state_ops import Variable
 from flowgrad.saved_model import tf_protos
@@ -324,7 +325,7 @@ def save(obj: Any, export_dir: str, signatures: Any = None) -> None:
         function capturing a variable the object does not reach.
     """
     from flowgrad.train.tensor_bundle import write_bundle
-    if not isinstance(obj, Module):
+    if not isinstance(obj, (Module, Trackable)):
         raise ValueError("Expected a Trackable object for export (a tf.Module), got %r." % (obj,))
     p = tf_protos.pb()
     graph, values, objects = build_object_graph(obj)

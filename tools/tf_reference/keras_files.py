@@ -48,6 +48,42 @@ def save(directory, prefix):
     model.save_weights(os.path.join(directory, prefix + "_model.weights.h5"))
     np.savez(os.path.join(directory, prefix + "_predictions.npz"), x=X[:8],
              probs=model.predict(X[:8], verbose=0))
+    if prefix == "flowgrad":            # model.export: a SavedModel TensorFlow serves
+        model.export(os.path.join(directory, "flowgrad_export"), verbose=False)
+        rnn = build_rnn()
+        rnn.export(os.path.join(directory, "flowgrad_rnn_export"), verbose=False)
+        np.savez(os.path.join(directory, "flowgrad_rnn.npz"), x=SEQ, y=rnn.predict(SEQ,
+                                                                                  verbose=0))
+
+
+SEQ = rng.normal(size=(4, 6, 3)).astype("float32")
+
+
+def build_rnn():
+    """A small recurrent model (LSTM and GRU layers: while loops over TensorArrays)."""
+    import keras
+    keras.utils.set_random_seed(3)
+    inp = keras.Input((6, 3), name="sequence")
+    h = keras.layers.LSTM(5, return_sequences=True)(inp)
+    return keras.Model(inp, keras.layers.Dense(2)(keras.layers.GRU(4)(h)))
+
+
+def check_export(directory):
+    """TensorFlow serves the SavedModels of flowgrad's ``model.export``."""
+    import tensorflow as tf
+    expected = np.load(os.path.join(directory, "flowgrad_predictions.npz"))
+    for name, x, want in (("flowgrad_export", expected["x"], expected["probs"]),
+                          ("flowgrad_rnn_export", *np.load(os.path.join(
+                              directory, "flowgrad_rnn.npz")).values())):
+        m = tf.saved_model.load(os.path.join(directory, name))
+        sig = m.signatures["serving_default"]
+        (arg,) = sig.structured_input_signature[1]
+        (out,) = sig(**{arg: tf.constant(x)}).values()
+        np.testing.assert_allclose(out.numpy(), want, rtol=1e-5, atol=1e-6, err_msg=name)
+        np.testing.assert_allclose(m.serve(tf.constant(x)).numpy(), want, rtol=1e-5,
+                                   atol=1e-6, err_msg=name)
+    print("TensorFlow %s serves flowgrad's model.export SavedModels (dense, LSTM/GRU)"
+          % tf.__version__)
 
 
 def check(directory, prefix):
@@ -78,5 +114,6 @@ if __name__ == "__main__":
         subprocess.run([sys.executable, "-m", "flowgrad", "-c", code], check=True, env=env)
     elif command == "check":
         check(directory, "flowgrad")
+        check_export(directory)
     else:
         sys.exit("usage: keras_files.py record|write|check DIR")
