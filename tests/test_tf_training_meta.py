@@ -165,11 +165,11 @@ def test_saver_writes_the_meta_of_training_graphs_and_flowgrad_resumes_it(kind, 
 #: TensorFlow has no op of that name; the others' flowgrad forms differ from TensorFlow's.
 NOT_EXPORTED = {
     # flowgrad-internal, no TensorFlow form written
-    "GatherGradAlongAxis", "TensorArrayPadRows", "TensorArrayZeros",
+    "GatherGradAlongAxis", "TensorArrayPadRows",
     "IteratorGetNextFromStringHandle",
     # TensorFlow's op keeps as inputs what flowgrad keeps as attributes (or the reverse)
     "MatrixSolveLs", "RaggedTensorToTensor", "ParseExampleV2",
-    "ParseSingleSequenceExample", "TensorArrayScatter", "TensorSummaryV2",
+    "ParseSingleSequenceExample", "TensorSummaryV2",
     "IteratorGetNext", "MakeIterator", "Timestamp", "OptionalGetValue",
     "IteratorGetNextAsOptional",
 }
@@ -185,7 +185,8 @@ def test_every_registered_op_type_is_exported_or_a_listed_gap():
                       stacklevel=1)
     internal = {t for t in kinds if tf_op_defs.get(t) is None}
     assert {t for t in internal if kinds[t] == "subgraph"} == {
-        "BroadcastToShapeOf", "ReduceToShapeOf", "ReducedSize", "ReducedShape"}
+        "BroadcastToShapeOf", "ReduceToShapeOf", "ReducedSize", "ReducedShape",
+        "TensorArrayZeros"}
     assert all(kinds[t] in (None, "subgraph") for t in internal)
     # the ops of TF1 training graphs: optimizers' updates and the gradient ops
     for t in ("ApplyAdam", "ApplyGradientDescent", "ApplyMomentum", "ApplyRMSProp",
