@@ -19,7 +19,7 @@ __all__ = ["poisson", "rand", "randint", "randn", "random", "seed", "standard_no
            "uniform"]
 
 
-def seed(s: Any) -> None:
+def seed(s: int) -> None:
     """Sets the global random seed (``tf.random.set_seed``), as ``np.random.seed``.
 
     Args:

@@ -147,7 +147,7 @@ class EagerTensor(TensorBase):
 
     __slots__ = ("_value", "_dtype", "__weakref__", "__dict__")  # __dict__: see Tensor
 
-    def __init__(self, value: Any, dtype: dtypes.DType | None = None):
+    def __init__(self, value: TensorLike, dtype: dtypes.DType | None = None):
         if type(value) is bytes:    # a string scalar a plan returned: a 0-d object array
             value = np.array(value, dtype=object)
         self._value = value         # an ndarray, or a NumPy scalar for rank 0

@@ -9,6 +9,7 @@ from typing import Any
 import numpy as np
 
 from flowgrad.framework import dtypes, errors, hooks
+from flowgrad.framework.graph import Operation
 from flowgrad.framework.op_call import apply_op, argument_error
 from flowgrad.framework.shape_rules import constant_value
 from flowgrad.framework.tensor import EagerTensor, Tensor, convert_to_tensor, is_tensor
@@ -43,7 +44,7 @@ def static_shape(x: TensorLike) -> tuple | None:
 # either get their JVP from their gradient (``flowgrad.autodiff.forward_mode``).
 
 
-def reapply(op: Any, inputs: list) -> Any:
+def reapply(op: Operation, inputs: list) -> Any:
     """The op applied again, with its attributes, to other inputs.
 
     Args:
@@ -56,7 +57,7 @@ def reapply(op: Any, inputs: list) -> Any:
     return apply_op(op.type, inputs, dict(op._attrs))
 
 
-def linear_in_first_jvp(op: Any, t: TensorLike, *rest: Any) -> Any:
+def linear_in_first_jvp(op: Operation, t: TensorLike, *rest: Any) -> Any:
     """JVP rule of ops linear in input 0 whose other inputs are indices, shapes or axes.
 
     Args:

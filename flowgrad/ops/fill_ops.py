@@ -7,6 +7,7 @@ from typing import Any
 import numpy as np
 
 from flowgrad.framework import dtypes, errors, hooks
+from flowgrad.framework.graph import Operation
 from flowgrad.framework.op_call import apply_op
 from flowgrad.framework.registry import _NO_GRADIENT, defop, register_op
 from flowgrad.framework.shape_rules import constant_value, shape_from_value, unary
@@ -25,7 +26,7 @@ from flowgrad.framework.type_hints import ShapeLike
 # helpers are in array_op_util)
 
 
-def linear_in_all_jvp(op: Any, *ts: Any) -> Any:
+def linear_in_all_jvp(op: Operation, *ts: Any) -> Any:
     """JVP rule of ops whose output is a sum of linear functions of each input (missing
     tangents: 0).
 

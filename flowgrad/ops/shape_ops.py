@@ -157,7 +157,7 @@ register_op("BroadcastGradientArgs", _broadcast_gradient_args,
             grad=_NO_GRADIENT, input_names=("s0", "s1"))
 
 
-def broadcast_gradient_args(s0: Any, s1: Any, name: str | None = None) -> list:
+def broadcast_gradient_args(s0: TensorLike, s1: TensorLike, name: str | None = None) -> list:
     """The axes to reduce the gradient over for each of two broadcast shapes.
 
     Args:
