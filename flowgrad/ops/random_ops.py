@@ -87,9 +87,9 @@ def get_seed(op_seed: int | None) -> tuple:
         if op_seed is None:
             op_seed = (_eager_seed.op_seeds.randint(0, _MAXINT32) if eager
                        else get_default_graph()._next_op_seed())
-        seeds = seed % _MAXINT32, op_seed % _MAXINT32
+        seeds = int(seed % _MAXINT32), int(op_seed % _MAXINT32)   # a float seed truncates
     elif op_seed is not None:
-        seeds = DEFAULT_GRAPH_SEED, op_seed % _MAXINT32
+        seeds = DEFAULT_GRAPH_SEED, int(op_seed % _MAXINT32)
     else:
         seeds = None, None
     return (0, _MAXINT32) if seeds == (0, 0) else seeds

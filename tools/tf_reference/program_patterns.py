@@ -184,6 +184,16 @@ try:
 except TypeError as e:
     print("TypeError")
 ''',
+    # eat_tensorflow2_in_30_days 4-1: tf.random.set_seed(1.0), a float seed (truncated)
+    "float_seeds": '''
+tf.random.set_seed(1.0)
+print(tf.random.uniform([3]).numpy())
+tf.random.set_seed(1)
+print(tf.random.uniform([3]).numpy())
+tf.random.set_seed(2.7)
+print(tf.random.uniform([3]).numpy())
+print(tf.random.uniform([2], seed=3.0).numpy())
+''',
 }
 
 
