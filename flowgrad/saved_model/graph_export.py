@@ -641,6 +641,17 @@ def exporter_kind(op_type: str) -> str | None:
 
 def export_op(op: Any, add_node: Callable, input_ref: Callable = tensor_ref,
               node_ref: Callable = graph_node_ref, library: Any = None) -> None:
+    """Adds the NodeDef(s) of ``op`` (see :func:`_export_op`); an attribute value TensorFlow's
+    AttrValue cannot hold is an ``UnexportableOpError`` naming the op."""
+    try:
+        _export_op(op, add_node, input_ref, node_ref, library)
+    except (KeyError, TypeError) as e:
+        raise UnexportableOpError("Cannot export op '%s' of type %s: %s"
+                                  % (op.name, op.type, e)) from e
+
+
+def _export_op(op: Any, add_node: Callable, input_ref: Callable = tensor_ref,
+               node_ref: Callable = graph_node_ref, library: Any = None) -> None:
     """Adds the NodeDef(s) of ``op`` through ``add_node(name, op_type, inputs, attrs,
     device)``: its own node, the Const nodes of attributes TensorFlow takes as inputs, and
     for flowgrad's own op types the TensorFlow nodes that compute the same (their outputs
