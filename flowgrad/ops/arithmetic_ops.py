@@ -68,10 +68,20 @@ def _sub_jvp(op: Any, ta: Any, tb: Any) -> Any:
 register_jvp("Sub", _sub_jvp)
 
 
+def _conj_inputs(op: Any) -> tuple:
+    """The op's inputs, conjugated when complex (TensorFlow's gradients of Mul and RealDiv
+    use the conjugates: the gradient of a real loss with respect to ``z`` is
+    ``dL/dRe(z) + i dL/dIm(z)``)."""
+    x, y = op.inputs
+    if x.dtype.base_dtype.is_complex:
+        return apply_op("Conj", [x]), apply_op("Conj", [y])
+    return x, y
+
+
 @defop("Mul", np.multiply, may_fail=False, identity_element=1, batching="broadcasting",
        forward=ufunc_forward(np.multiply), **_ARITH)
 def _mul_grad(op: Any, grad: Any) -> Any:
-    x, y = op.inputs
+    x, y = _conj_inputs(op)
     skip = _skipped_inputs(op)
     return (None if 0 in skip else sum_to(multiply(grad, y), x),
             None if 1 in skip else sum_to(multiply(x, grad), y))
@@ -88,7 +98,7 @@ register_jvp("Mul", _mul_jvp)
 
 @defop("RealDiv", np.true_divide, may_fail=False, batching="broadcasting", **_ARITH)
 def _realdiv_grad(op: Any, grad: Any) -> Any:
-    x, y = op.inputs
+    x, y = _conj_inputs(op)
     skip = _skipped_inputs(op)
     return (None if 0 in skip else sum_to(realdiv(grad, y), x),
             None if 1 in skip else
