@@ -1,8 +1,10 @@
-"""Synchronous data parallelism on Ray (tf.distribute.MultiWorkerMirroredStrategy in a
-flowgrad.distribute.WorkerGroup) against one process, with a scaling model.
+"""Data parallelism on Ray against one process: synchronous
+(tf.distribute.MultiWorkerMirroredStrategy in a flowgrad.distribute.WorkerGroup, with a
+scaling model) and asynchronous (tf.distribute.experimental.ParameterServerStrategy with a
+ClusterCoordinator, one parameter server).
 
 Run:  python benchmarks/bench_distributed.py [--steps N] [--batch-size B] [--hidden H]
-                                              [--replicas 1 2 4] [--nodes 4]
+                                              [--replicas 1 2 4] [--nodes 4] [--no-ps]
 
 A 784-H-10 ReLU MLP (Keras Dense layers), softmax cross-entropy scaled by the global batch,
 Keras SGD, ``B`` random images per replica per step (weak scaling), the step a tf.function
@@ -14,12 +16,17 @@ store, waiting for the peers' chunks, and summing/joining here; launching the ru
 next to the same loop in this process on the same per-replica batch. Then it fits the
 all-reduce's cost per step, ``t(K) = a (K - 1) + b 2 (K - 1) / K N`` (``a`` per message,
 ``b`` per byte), and predicts 8, 64 and 512 workers, for this machine and for 10 GbE.
+Last, the same step (flowgrad's own Keras SGD, which a ParameterServerStrategy's workers
+run) scheduled ``--steps`` times per worker on 1, 2 and 4 workers and one parameter
+server: updates applied per second, images per second, and the KB a worker pulls and
+pushes per update.
 """
 from __future__ import annotations
 
 import argparse
 import os
 import time
+from typing import Any
 
 os.environ.setdefault("OPENBLAS_NUM_THREADS", "1")  # one core per process: fair scaling
 
@@ -121,6 +128,59 @@ def predict(c: float, a: float, b: float, k: int, n: float) -> float:
     return c + a * 2 * (k - 1) + b * 2 * (k - 1) / k * n
 
 
+def ps_run(k: int, steps: int, per_replica: int, hidden: int, cpus: float) -> dict:
+    """``steps`` scheduled updates per worker on ``k`` workers and one parameter server."""
+    from flowgrad.distribute import RayClusterResolver
+    keras = tf.compat.v1.keras
+    strategy = tf.distribute.experimental.ParameterServerStrategy(
+        RayClusterResolver(num_workers=k, num_ps=1, cpus_per_worker=cpus))
+    with strategy.scope():
+        init = keras.initializers.GlorotUniform(seed=0)
+        model = keras.Sequential([keras.layers.Dense(hidden, activation="relu",
+                                                     kernel_initializer=init),
+                                  keras.layers.Dense(10, kernel_initializer=init)])
+        model.build((None, 784))
+        optimizer = keras.optimizers.SGD(0.1)
+    coordinator = tf.distribute.experimental.coordinator.ClusterCoordinator(strategy)
+
+    def dataset_fn(input_context: Any = None) -> Any:
+        rng = np.random.default_rng(0)
+        x = rng.random((per_replica, 784), dtype=np.float32)
+        y = np.eye(10, dtype=np.float32)[rng.integers(0, 10, per_replica)]
+        return tf.data.Dataset.from_tensors((x, y)).repeat()
+
+    @tf.function
+    def step(iterator: Any) -> Any:
+        def replica_fn(xb: Any, yb: Any) -> Any:
+            with tf.GradientTape() as tape:
+                loss = tf.reduce_mean(tf.nn.softmax_cross_entropy_with_logits(
+                    labels=yb, logits=model(xb)))
+            grads = tape.gradient(loss, model.trainable_variables)
+            optimizer.apply_gradients(zip(grads, model.trainable_variables))
+            return loss
+        xb, yb = next(iterator)
+        return strategy.run(replica_fn, args=(xb, yb))
+
+    try:
+        iterator = iter(coordinator.create_per_worker_dataset(dataset_fn))
+        for _ in range(3 * k):                   # each worker imports, traces, pulls once
+            coordinator.schedule(step, args=(iterator,))
+        coordinator.join()
+        before = coordinator._worker_stats()
+        start = time.perf_counter()
+        for _ in range(steps * k):
+            coordinator.schedule(step, args=(iterator,))
+        coordinator.join()
+        elapsed = time.perf_counter() - start
+        after = coordinator._worker_stats()
+    finally:
+        coordinator.shutdown()
+    moved = sum(a["bytes_pushed"] + a["bytes_pulled"] - b["bytes_pushed"] - b["bytes_pulled"]
+                for a, b in zip(after, before))
+    return {"updates_s": steps * k / elapsed, "kb_per_update": moved / (steps * k) / 1e3,
+            "iterations": int(optimizer.iterations.numpy())}
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--steps", type=int, default=40)
@@ -128,6 +188,8 @@ def main() -> None:
     parser.add_argument("--hidden", type=int, default=256)
     parser.add_argument("--replicas", type=int, nargs="+", default=[1, 2, 4])
     parser.add_argument("--nodes", type=int, default=4, help="simulated Ray nodes")
+    parser.add_argument("--no-ps", dest="ps", action="store_false",
+                        help="skip the ParameterServerStrategy runs")
     args = parser.parse_args()
     import ray
     from ray.cluster_utils import Cluster
@@ -176,6 +238,18 @@ def main() -> None:
     again = train_loop(args.steps, args.batch_size, args.hidden)
     print("%-20s %8.1f   (the same loop again, after the Ray runs: the machine's load "
           "moves)" % ("this process", 1 / again["step_s"]))
+    if args.ps:
+        print("\nParameterServerStrategy, 1 parameter server, %d updates per worker:"
+              % args.steps)
+        print("%-20s %10s %10s %9s %16s" % ("run", "updates/s", "images/s", "vs local",
+                                            "KB moved/update"))
+        for k in args.replicas:
+            r = ps_run(k, args.steps, args.batch_size, args.hidden,
+                       min(1.0, args.nodes / k))
+            print("%-20s %10.1f %10.0f %8.2fx %16.0f" % (
+                "PS, %d worker%s" % (k, "s" if k > 1 else ""), r["updates_s"],
+                r["updates_s"] * args.batch_size, r["updates_s"] * again["step_s"],
+                r["kb_per_update"]))
     ray.shutdown()
     cluster.shutdown()
     if points:
