@@ -109,3 +109,20 @@ def test_winograd_applies_from_64_channels():
     assert not conv_winograd.applies((3, 3, 32, 256), np.float32, (1, 1), (1, 1))
     assert not conv_winograd.applies((3, 3, 128, 128), np.float16, (1, 1), (1, 1))
     assert conv_ops.conv_winograd is conv_winograd
+
+
+def test_infinities_take_the_direct_kernel(spy):
+    # Winograd's transforms subtract neighbours: inf - inf would be NaN where the direct
+    # convolution gives inf, so non-finite inputs or filters go to the direct kernel
+    x = np.ones((1, 4, 4, 4), np.float32)
+    x[0, 1, 1, 0] = np.inf
+    w = np.abs(R.normal(size=(3, 3, 4, 4))).astype(np.float32)
+    y = _run(tf.nn.conv2d(x, w, 1, "SAME"))
+    assert spy == []
+    assert np.isposinf(y[0, :3, :3]).all() and np.isfinite(y[0, 3]).all()
+    w[1, 1, 0, 0] = -np.inf
+    _run(tf.nn.conv2d(np.ones((1, 4, 4, 4), np.float32), w, 1, "SAME"))
+    assert spy == []
+    _run(tf.nn.conv2d(np.ones((1, 4, 4, 4), np.float32), np.ones((3, 3, 4, 4), np.float32), 1,
+                      "SAME"))
+    assert len(spy) == 1

@@ -184,7 +184,8 @@ def _conv2d_kernel(x: np.ndarray, f: np.ndarray, **attrs: Any) -> np.ndarray:
     strides, dilations, out_hw, pads = _conv_setup(attrs, x.shape[1:3], (kh, kw))
     if x.shape[3] != c:     # feature groups
         return from_nhwc(conv_nd.conv(x, f, strides, dilations, out_hw, pads), fmt)
-    if conv_winograd.applies(f.shape, np.result_type(x, f), strides, dilations):
+    if conv_winograd.applies(f.shape, np.result_type(x, f), strides, dilations) and \
+            conv_winograd.finite(x, f):
         return from_nhwc(_winograd(pad_nhwc(x, pads), f, out_hw), fmt)
     f2 = f.reshape(kh * kw * c, o)
     out = np.empty((x.shape[0], out_hw[0], out_hw[1], o), np.result_type(x, f))
@@ -210,7 +211,7 @@ def _conv2d_backprop_input_kernel(input_sizes: Any, f: np.ndarray, dy: np.ndarra
         return from_nhwc(conv_nd.backprop_input(dy, f, in_shape, strides, dilations, pads), fmt)
     (top, bottom), (left, right) = pads
     if conv_winograd.applies((kh, kw, o, c), np.result_type(f, dy), strides, dilations) and \
-            max(top, bottom, left, right) <= 2:
+            max(top, bottom, left, right) <= 2 and conv_winograd.finite(dy, f):
         # the input gradient of a stride-1 3x3 convolution is the VALID convolution of dy,
         # padded by 2 less the forward's padding, with the filter turned 180 degrees
         dyp = pad_nhwc(dy, ((2 - top, 2 - bottom), (2 - left, 2 - right)), slot="wino_pad")

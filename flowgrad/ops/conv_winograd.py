@@ -96,6 +96,15 @@ def conv3x3(xp: np.ndarray, u: np.ndarray, out_hw: tuple,
     return y
 
 
+def finite(*arrays: np.ndarray) -> bool:
+    """Whether the arrays' values are all finite (checked by their sums, one pass without a
+    temporary; a sum that overflows only sends a convolution to the direct kernel). Winograd
+    runs only then: its transforms subtract neighbouring values, so an infinity would turn
+    outputs the direct convolution makes infinite into NaN (finite ones stay finite)."""
+    with np.errstate(over="ignore", invalid="ignore"):
+        return all(np.isfinite(np.sum(a, dtype=np.float32)) for a in arrays)
+
+
 def applies(f_shape: tuple, dtype: DTypeLike, strides: tuple, dilations: tuple) -> bool:
     """Whether a convolution by a filter of ``f_shape`` (KH, KW, C, O) runs as Winograd
     F(2x2, 3x3): float32, 3x3, stride and dilation 1, and at least ``MIN_CHANNELS`` input and
