@@ -16,7 +16,8 @@ from flowgrad.framework.registry import defop
 from flowgrad.framework.shape_rules import shape_from_value
 from flowgrad.framework.tensor_shape import TensorShape
 from flowgrad.ops import conv_nd
-from flowgrad.ops.conv_nd import _output_sizes, _sizes, output_size
+from flowgrad.ops.conv_gradients import conv_gradients
+from flowgrad.ops.conv_nd import _output_sizes, output_size
 from flowgrad.ops.nn_ops import _input
 from collections.abc import Sequence
 from flowgrad.framework.type_hints import ShapeLike, TensorLike
@@ -138,31 +139,14 @@ def _attrs(op: Any) -> dict:
     return {k: op.get_attr(k) for k in ("strides", "padding", "data_format", "dilations")}
 
 
-@defop("Conv3D", _conv3d_kernel, _conv3d_infer, same_dtype=True,
-       input_names=("input", "filter"))
-def _conv3d_grad(op: Any, grad: Any) -> Any:
-    x, f = op.inputs
-    a = _attrs(op)
-    return (apply_op("Conv3DBackpropInputV2", (_sizes(x), f, grad), a),
-            apply_op("Conv3DBackpropFilterV2", (x, _sizes(f), grad), a))
-
-
-@defop("Conv3DBackpropInputV2", _conv3d_backprop_input_kernel, _sizes_infer,
-       input_names=("input_sizes", "filter", "out_backprop"))
-def _conv3d_backprop_input_grad(op: Any, grad: Any) -> Any:
-    _, f, dy = op.inputs
-    a = _attrs(op)
-    return (None, apply_op("Conv3DBackpropFilterV2", (grad, _sizes(f), dy), a),
-            apply_op("Conv3D", (grad, f), a))
-
-
-@defop("Conv3DBackpropFilterV2", _conv3d_backprop_filter_kernel, _sizes_infer,
-       input_names=("input", "filter_sizes", "out_backprop"))
-def _conv3d_backprop_filter_grad(op: Any, grad: Any) -> Any:
-    x, _, dy = op.inputs
-    a = _attrs(op)
-    return (apply_op("Conv3DBackpropInputV2", (_sizes(x), grad, dy), a), None,
-            apply_op("Conv3D", (x, grad), a))
+_CONV3D_GRADS = conv_gradients("Conv3D", "Conv3DBackpropInputV2", "Conv3DBackpropFilterV2",
+                               _attrs)
+defop("Conv3D", _conv3d_kernel, _conv3d_infer, same_dtype=True,
+      input_names=("input", "filter"))(_CONV3D_GRADS[0])
+defop("Conv3DBackpropInputV2", _conv3d_backprop_input_kernel, _sizes_infer,
+      input_names=("input_sizes", "filter", "out_backprop"))(_CONV3D_GRADS[1])
+defop("Conv3DBackpropFilterV2", _conv3d_backprop_filter_kernel, _sizes_infer,
+      input_names=("input", "filter_sizes", "out_backprop"))(_CONV3D_GRADS[2])
 
 
 # --------------------------------------------------------------------------------------
@@ -311,7 +295,7 @@ def conv3d_transpose_v2(input: TensorLike, filters: TensorLike,  # noqa: A002
     return apply_op("Conv3DBackpropInputV2", (sizes, f, dy), attrs, name=name)
 
 
-def conv3d_transpose(value: TensorLike | None = None, filter: TensorLike | None = None,  # noqa: A002 # noqa: A002
+def conv3d_transpose(value: TensorLike | None = None, filter: TensorLike | None = None,  # noqa: A002
                      output_shape: ShapeLike | TensorLike | None = None,
                      strides: int | Sequence[int] | None = None, padding: str = "SAME",
                      data_format: str = "NDHWC", name: str | None = None,

@@ -34,7 +34,8 @@ from flowgrad.framework.tensor import convert_to_tensor, is_tensor
 from flowgrad.framework.tensor_shape import TensorShape
 from flowgrad.ops import conv_nd, conv_winograd
 from flowgrad.ops.conv3d_ops import conv3d_transpose_v2, conv3d_v2
-from flowgrad.ops.conv_nd import _output_sizes, _sizes, output_size
+from flowgrad.ops.conv_gradients import conv_gradients
+from flowgrad.ops.conv_nd import _output_sizes, output_size
 from flowgrad.ops.array_ops import (
     _as_value,
     concat,
@@ -390,31 +391,14 @@ def _conv_attrs(op: Any) -> dict:
     return a
 
 
-@defop("Conv2D", _conv2d_kernel, _conv2d_infer, same_dtype=True, fresh_output=True,
-       input_names=("input", "filter"), batching="images")
-def _conv2d_grad(op: Any, grad: Any) -> Any:
-    x, f = op.inputs
-    a = _conv_attrs(op)
-    return (apply_op("Conv2DBackpropInput", (_sizes(x), f, grad), a),
-            apply_op("Conv2DBackpropFilter", (x, _sizes(f), grad), a))
-
-
-@defop("Conv2DBackpropInput", _conv2d_backprop_input_kernel, _sizes_infer, fresh_output=True,
-       input_names=("input_sizes", "filter", "out_backprop"))
-def _conv2d_backprop_input_grad(op: Any, grad: Any) -> Any:
-    _, f, dy = op.inputs
-    a = _conv_attrs(op)
-    return (None, apply_op("Conv2DBackpropFilter", (grad, _sizes(f), dy), a),
-            apply_op("Conv2D", (grad, f), a))
-
-
-@defop("Conv2DBackpropFilter", _conv2d_backprop_filter_kernel, _sizes_infer,
-       fresh_output=True, input_names=("input", "filter_sizes", "out_backprop"))
-def _conv2d_backprop_filter_grad(op: Any, grad: Any) -> Any:
-    x, _, dy = op.inputs
-    a = _conv_attrs(op)
-    return (apply_op("Conv2DBackpropInput", (_sizes(x), grad, dy), a), None,
-            apply_op("Conv2D", (x, grad), a))
+_CONV2D_GRADS = conv_gradients("Conv2D", "Conv2DBackpropInput", "Conv2DBackpropFilter",
+                               _conv_attrs)
+defop("Conv2D", _conv2d_kernel, _conv2d_infer, same_dtype=True, fresh_output=True,
+      input_names=("input", "filter"), batching="images")(_CONV2D_GRADS[0])
+defop("Conv2DBackpropInput", _conv2d_backprop_input_kernel, _sizes_infer, fresh_output=True,
+      input_names=("input_sizes", "filter", "out_backprop"))(_CONV2D_GRADS[1])
+defop("Conv2DBackpropFilter", _conv2d_backprop_filter_kernel, _sizes_infer,
+      fresh_output=True, input_names=("input", "filter_sizes", "out_backprop"))(_CONV2D_GRADS[2])
 
 
 # --------------------------------------------------------------------------------------
@@ -489,31 +473,14 @@ def _depthwise_infer(ins: list, attrs: dict) -> tuple:
                                                   "DepthwiseConv2dNative", depthwise=True)
 
 
-@defop("DepthwiseConv2dNative", _depthwise_kernel, _depthwise_infer, same_dtype=True,
-       input_names=("input", "filter"), batching="images")
-def _depthwise_grad(op: Any, grad: Any) -> Any:
-    x, f = op.inputs
-    a = _attrs(op)
-    return (apply_op("DepthwiseConv2dNativeBackpropInput", (_sizes(x), f, grad), a),
-            apply_op("DepthwiseConv2dNativeBackpropFilter", (x, _sizes(f), grad), a))
-
-
-@defop("DepthwiseConv2dNativeBackpropInput", _depthwise_backprop_input_kernel, _sizes_infer,
-       input_names=("input_sizes", "filter", "out_backprop"))
-def _depthwise_backprop_input_grad(op: Any, grad: Any) -> Any:
-    _, f, dy = op.inputs
-    a = _attrs(op)
-    return (None, apply_op("DepthwiseConv2dNativeBackpropFilter", (grad, _sizes(f), dy), a),
-            apply_op("DepthwiseConv2dNative", (grad, f), a))
-
-
-@defop("DepthwiseConv2dNativeBackpropFilter", _depthwise_backprop_filter_kernel, _sizes_infer,
-       input_names=("input", "filter_sizes", "out_backprop"))
-def _depthwise_backprop_filter_grad(op: Any, grad: Any) -> Any:
-    x, _, dy = op.inputs
-    a = _attrs(op)
-    return (apply_op("DepthwiseConv2dNativeBackpropInput", (_sizes(x), grad, dy), a), None,
-            apply_op("DepthwiseConv2dNative", (x, grad), a))
+_DEPTHWISE_GRADS = conv_gradients("DepthwiseConv2dNative", "DepthwiseConv2dNativeBackpropInput",
+                                  "DepthwiseConv2dNativeBackpropFilter", _attrs)
+defop("DepthwiseConv2dNative", _depthwise_kernel, _depthwise_infer, same_dtype=True,
+      input_names=("input", "filter"), batching="images")(_DEPTHWISE_GRADS[0])
+defop("DepthwiseConv2dNativeBackpropInput", _depthwise_backprop_input_kernel, _sizes_infer,
+      input_names=("input_sizes", "filter", "out_backprop"))(_DEPTHWISE_GRADS[1])
+defop("DepthwiseConv2dNativeBackpropFilter", _depthwise_backprop_filter_kernel, _sizes_infer,
+      input_names=("input", "filter_sizes", "out_backprop"))(_DEPTHWISE_GRADS[2])
 
 
 # --------------------------------------------------------------------------------------

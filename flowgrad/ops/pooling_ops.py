@@ -24,9 +24,9 @@ from flowgrad.framework.shape_rules import shape_from_value
 from flowgrad.framework.tensor_shape import TensorShape
 from flowgrad.ops.array_ops import expand_dims, squeeze, zeros_like
 from flowgrad.ops.pool_gradients import _like_input, _pool_attrs, max_pool_gradients
+from flowgrad.ops.conv_nd import _sizes
 from flowgrad.ops.conv_ops import (
     _dims4,
-    _sizes,
     check_rank4,
     check_unit_outer,
     crop,
