@@ -27,6 +27,7 @@ import numpy as np
 from flowgrad import nest
 from flowgrad.framework.tensor import Tensor
 from flowgrad.runtime.function import ConcreteFunction, Function, TensorSpec
+from flowgrad.framework import dtypes
 from flowgrad.framework.trackable import Trackable
 from flowgrad.module import Module
 from flowgrad.ops.state_ops import Variable
@@ -343,6 +344,14 @@ def save(obj: Any, export_dir: str, signatures: Any = None) -> None:
             v.shape.CopyFrom(tf_protos.shape_proto(o.shape))
             v.trainable = o.trainable
             v.name = o.name[:-2] if o.name.endswith(":0") else o.name
+        elif "key" in n:                # holds a variable's value (a Keras 3 Variable)
+            value = np.asarray(values[n["key"]])
+            v = protos[i].variable
+            v.dtype = tf_protos.data_type(dtypes.as_dtype(value.dtype))
+            v.shape.CopyFrom(tf_protos.shape_proto(value.shape))
+            v.trainable = bool(n.get("trainable", True))
+            name = str(n.get("name", ""))
+            v.name = name[:-2] if name.endswith(":0") else name
         else:
             u = protos[i].user_object
             u.identifier = {"list": "trackable_list_wrapper", "tuple": "trackable_list_wrapper",
