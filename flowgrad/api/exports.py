@@ -1878,3 +1878,17 @@ EXPORTS["tf.nn"].update({
     "compute_accidental_hits": "flowgrad.ops.candidate_sampling_ops:compute_accidental_hits",
     "nce_loss": "flowgrad.ops.sampled_losses:nce_loss_v2",
     "sampled_softmax_loss": "flowgrad.ops.sampled_losses:sampled_softmax_loss_v2"})
+
+#: TensorFlow 1's queues and readers (tf1train).
+_QUEUES = {name: "flowgrad.ops.data_flow_ops:" + name for name in (
+    "FIFOQueue", "PaddingFIFOQueue", "PriorityQueue", "QueueBase", "RandomShuffleQueue")}
+EXPORTS["tf.queue"] = dict(_QUEUES)
+EXPORTS["tf.compat.v1.queue"] = dict(_QUEUES)
+EXPORTS["tf"]["queue"] = "tf.queue"
+EXPORTS["tf.compat.v1"].update({
+    **_QUEUES, "queue": "tf.compat.v1.queue",
+    **{name: "flowgrad.ops.reader_ops:" + name for name in (
+        "FixedLengthRecordReader", "IdentityReader", "ReaderBase", "TFRecordReader",
+        "TextLineReader", "WholeFileReader")}})
+EXPORTS["tf.compat.v1.io"].update({name: "flowgrad.ops.data_flow_ops:" + name for name in (
+    "PaddingFIFOQueue", "PriorityQueue", "QueueBase", "RandomShuffleQueue")})

@@ -80,6 +80,24 @@ from flowgrad.train.training_util import (
     global_step,
 )
 
+from flowgrad.train import queue_runner
+from flowgrad.train.queue_runner import QueueRunner, add_queue_runner, start_queue_runners
+from flowgrad.train.input import (
+    batch,
+    batch_join,
+    input_producer,
+    limit_epochs,
+    match_filenames_once,
+    maybe_batch,
+    maybe_batch_join,
+    maybe_shuffle_batch,
+    maybe_shuffle_batch_join,
+    range_input_producer,
+    shuffle_batch,
+    shuffle_batch_join,
+    slice_input_producer,
+    string_input_producer,
+)
 from flowgrad.ops import example_protos
 from flowgrad.ops.example_protos import MESSAGES as EXAMPLE_MESSAGES
 
@@ -110,6 +128,12 @@ __all__ = ["AdadeltaOptimizer", "AdagradOptimizer", "AdamOptimizer", "Checkpoint
            "linear_cosine_decay", "natural_exp_decay", "noisy_linear_cosine_decay",
            "get_checkpoint_mtimes", "remove_checkpoint", "summary_iterator",
            "LooperThread", "replica_device_setter", "warm_start",
+           # TensorFlow 1's queue-based input pipelines
+           "QueueRunner", "add_queue_runner", "start_queue_runners", "queue_runner", "batch",
+           "batch_join", "input_producer", "limit_epochs", "match_filenames_once",
+           "maybe_batch", "maybe_batch_join", "maybe_shuffle_batch", "maybe_shuffle_batch_join",
+           "range_input_producer", "shuffle_batch", "shuffle_batch_join",
+           "slice_input_producer", "string_input_producer",
            ] + list(EXAMPLE_MESSAGES)
 
 

@@ -14,6 +14,7 @@ from flowgrad.framework.graph import GraphKeys, get_default_graph
 from flowgrad.train import basic_session_run_hooks as hooks_lib
 from flowgrad.train.checkpoint_management import get_checkpoint_state
 from flowgrad.train.coordinator import Coordinator
+from flowgrad.train.queue_runner import start_queue_runners
 from flowgrad.train.session_run_hook import SessionRunArgs, SessionRunContext, SessionRunValues
 
 USE_DEFAULT = object()
@@ -330,7 +331,9 @@ class _MonitoredSession:
 
     def _create_session(self) -> None:
         self._tf_sess = self._session_creator.create_session()
-        self._coord = Coordinator(clean_stop_exception_types=[])
+        self._coord = Coordinator()
+        # TensorFlow's _CoordinatedSessionCreator starts the graph's queue runners
+        self._queue_threads = start_queue_runners(self._tf_sess, self._coord)
         for hook in self._hooks:
             hook.after_create_session(self._tf_sess, self._coord)
         self._hooked = _HookedSession(self._tf_sess, self._hooks)
@@ -422,6 +425,8 @@ class _MonitoredSession:
                 if self._hooked is None:
                     raise RuntimeError("Session is already closed.")
                 self._coord.request_stop()
+                self._coord.join(self._queue_threads, self._stop_grace_period_secs,
+                                 ignore_live_threads=True)
                 self._tf_sess.close()
             finally:
                 self._hooked = None
