@@ -425,8 +425,9 @@ class _MonitoredSession:
                 if self._hooked is None:
                     raise RuntimeError("Session is already closed.")
                 self._coord.request_stop()
-                self._coord.join(self._queue_threads, self._stop_grace_period_secs,
-                                 ignore_live_threads=True)
+                if self._queue_threads:     # the queue runners' errors surface here
+                    self._coord.join(self._queue_threads, self._stop_grace_period_secs,
+                                     ignore_live_threads=True)
                 self._tf_sess.close()
             finally:
                 self._hooked = None
