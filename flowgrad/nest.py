@@ -107,9 +107,54 @@ def map_structure(func: Callable, *structures: Any) -> Any:
     return pack_sequence_as(structures[0], [func(*xs) for xs in zip(*flats)])
 
 
-__all__ = ["is_nested", "flatten", "pack_sequence_as", "map_structure"]
+__all__ = ["is_nested", "flatten", "pack_sequence_as", "map_structure", "assert_same_structure"]
 
 
 def __dir__() -> list:
     """TensorFlow's tf.nest names; the typing helpers it imports stay hidden."""
     return sorted(__all__)
+
+
+def _kind(x: Any) -> Any:
+    """The sequence type ``check_types`` compares (lists and tuples differ; namedtuples by
+    their class; dicts by their keys)."""
+    return type(x)
+
+
+def assert_same_structure(nest1: Any, nest2: Any, check_types: bool = True,
+                          expand_composites: bool = False) -> None:
+    """Raises unless ``nest1`` and ``nest2`` nest the same way, as
+    ``tf.nest.assert_same_structure`` (leaves may differ; a string is a leaf).
+
+    Args:
+        nest1: A nested structure.
+        nest2: Another.
+        check_types: Whether the sequence types (list, tuple, namedtuple class) must match
+            too.
+        expand_composites: Accepted (composite tensors are leaves).
+
+    Raises:
+        ValueError: The structures differ in nesting, length or dict keys.
+        TypeError: With ``check_types``, a sequence type differs.
+    """
+    del expand_composites
+    if is_nested(nest1) != is_nested(nest2):
+        raise ValueError("The two structures don't have the same nested structure.\n\n"
+                         "First structure: %s\n\nSecond structure: %s" % (nest1, nest2))
+    if not is_nested(nest1):
+        return
+    if check_types and _kind(nest1) is not _kind(nest2):
+        raise TypeError("The two structures don't have the same sequence type. Input "
+                        "structure has type %s, while shallow structure has type %s."
+                        % (type(nest1), type(nest2)))
+    if isinstance(nest1, dict) and isinstance(nest2, dict) and \
+            _sorted_keys(nest1) != _sorted_keys(nest2):
+        raise ValueError("The two dictionaries don't have the same set of keys. First "
+                         "structure has keys %s, while second structure has keys %s."
+                         % (list(nest1), list(nest2)))
+    first, second = _children(nest1), _children(nest2)
+    if len(first) != len(second):
+        raise ValueError("The two structures don't have the same nested structure.\n\n"
+                         "First structure: %s\n\nSecond structure: %s" % (nest1, nest2))
+    for a, b in zip(first, second):
+        assert_same_structure(a, b, check_types)

@@ -617,6 +617,8 @@ EXPORTS: dict[str, dict[str, str]] = {
         "segment_ids_to_row_splits": "flowgrad.ops.ragged_ops:segment_ids_to_row_splits",
         "stack": "flowgrad.ops.ragged_ops:stack",
         "stack_dynamic_partitions": "flowgrad.ops.ragged_ops:stack_dynamic_partitions",
+        "cross": "flowgrad.ops.ragged_ops:cross",
+        "cross_hashed": "flowgrad.ops.ragged_ops:cross_hashed",
     },
     "tf.distribute": {
         "DistributedDataset": "flowgrad.distribute.distribute_lib:DistributedDataset",

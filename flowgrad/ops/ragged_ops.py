@@ -634,3 +634,53 @@ RaggedTensor.get_shape = lambda self: self.shape
 RaggedTensor.uniform_row_length = property(lambda self: None)
 RaggedTensor.from_nested_row_lengths = classmethod(_from_nested_row_lengths)
 RaggedTensor.from_nested_value_rowids = classmethod(_from_nested_value_rowids)
+
+
+def _cross_input(x: Any) -> Any:
+    """A cross input as a SparseTensor, keeping every dense entry (so the inputs' order is
+    the crosses' order, as TensorFlow's RaggedCross keeps it)."""
+    from flowgrad.ops.sparse_tensor import SparseTensor
+    if isinstance(x, RaggedTensor):
+        return x.to_sparse()
+    if isinstance(x, SparseTensor):
+        return x
+    t = convert_to_tensor(x)
+    idx = comparison_ops.where(fill_ops.ones_like(t, dtype=dtypes.bool))
+    return SparseTensor(idx, shape_ops.reshape(t, [-1]),
+                        shape_ops.shape(t, out_type=dtypes.int64))
+
+
+def cross(inputs: list, name: str | None = None) -> RaggedTensor:
+    """The string crosses of the features of each row of ragged or dense inputs, joined by
+    ``"_X_"`` in the inputs' order, as ``tf.ragged.cross``.
+
+    Args:
+      inputs: RaggedTensors and rank-2 tensors (string or integer), one row per example.
+      name: A name for the operation.
+
+    Returns:
+      A string RaggedTensor.
+    """
+    from flowgrad.ops.sparse_cross_ops import sparse_cross
+    out = sparse_cross([_cross_input(x) for x in inputs], name=name)
+    return RaggedTensor.from_sparse(out)
+
+
+def cross_hashed(inputs: list, num_buckets: int = 0, hash_key: int | None = None,
+                 name: str | None = None) -> RaggedTensor:
+    """The hashed crosses (TensorFlow's FingerprintCat64 chain) of the features of each row,
+    as ``tf.ragged.cross_hashed``.
+
+    Args:
+      inputs: RaggedTensors and rank-2 tensors (string or integer), one row per example.
+      num_buckets: The ids are taken modulo this (0: no modulo).
+      hash_key: The key the fingerprints start from (TensorFlow's default if None).
+      name: A name for the operation.
+
+    Returns:
+      An int64 RaggedTensor.
+    """
+    from flowgrad.ops.sparse_cross_ops import sparse_cross_hashed
+    out = sparse_cross_hashed([_cross_input(x) for x in inputs], num_buckets, hash_key,
+                              name=name)
+    return RaggedTensor.from_sparse(out)
