@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import os
 import sys
+import time
 
 import numpy as np
 import pytest
@@ -328,17 +329,46 @@ def test_a_lost_worker_rejoins_from_the_current_weights(cluster):
     np.testing.assert_array_equal(seen, model.layers[0].kernel.numpy())
 
 
-def test_a_lost_parameter_server_fails_at_once_saying_how_to_resume(cluster):
+def test_a_lost_parameter_server_fails_at_once_and_the_program_resumes_from_its_checkpoint(
+        cluster, tmp_path):
+    """A lost server fails ``join`` at once; the program then does what TensorFlow's
+    coordinator tells it to: a new cluster, the model made under its scope, the latest
+    checkpoint (saved on the coordinator after ``join``) restored, and the new servers
+    hold the checkpoint's values (a scheduled function reads them on a worker)."""
     import ray
+
+    from flowgrad.distribute.ps_strategy import RayClusterResolver
     strategy, coordinator = cluster
     model, opt, train_step = _build(strategy)
     iterator = iter(coordinator.create_per_worker_dataset(_dataset_fn))
     coordinator.schedule(train_step, args=(iterator,))
     coordinator.join()
+    saved = [w.copy() for w in model.get_weights()]
+    path = tf.train.Checkpoint(model=model).save(str(tmp_path / "ckpt"))
     ray.kill(strategy._servers[1])
     coordinator.schedule(train_step, args=(iterator,))
+    start = time.monotonic()
     with pytest.raises(errors.UnavailableError, match="parameter server .* is lost.*restore"):
         coordinator.join()
+    assert time.monotonic() - start < 60
+    coordinator.shutdown()
+    state.eager = True
+    strategy = tf.distribute.experimental.ParameterServerStrategy(
+        RayClusterResolver(num_workers=1, num_ps=2, cpus_per_worker=0.5))
+    coordinator = tf.distribute.experimental.coordinator.ClusterCoordinator(strategy)
+    try:
+        model, _, _ = _build(strategy)
+        tf.train.Checkpoint(model=model).restore(path)
+
+        @tf.function
+        def read():
+            return [v.read_value() for v in model.weights]
+        on_worker = coordinator.schedule(read)
+        coordinator.join()
+        for got, want in zip(on_worker.fetch(), saved):
+            np.testing.assert_array_equal(got, want)
+    finally:
+        coordinator.shutdown()
 
 
 class _Remote:
