@@ -1,4 +1,4 @@
-"""compute_gradients -> clip_by_global_norm -> apply_gradients (seeds/000 section 1.3).
+"""compute_gradients -> clip_by_global_norm -> apply_gradients (the TF1 gradient-clipping recipe).
 
 A linear regression whose first gradients are large (the inputs have a large scale and
 the weights start far from the solution). Each step computes the gradients, rescales

@@ -1,7 +1,7 @@
 """DQN with a target network on CartPole-v1, in TF1 graph style on flowgrad.compat.v1.
 
 The Bellman target ``r + gamma * (1 - done) * max_a' Q_target(s', a')`` must not send
-gradient into the target network. Two ways, as in the seeds (000/001, section 2):
+gradient into the target network. Two ways, as the TF1 tutorials write it:
 
 - ``--target-mode stop_gradient`` (default): the target is computed in the same graph
   and cut off with ``tf.stop_gradient``; one ``sess.run`` per training step.

@@ -1,4 +1,4 @@
-"""Gradient accumulation through placeholders (seeds/003, section 2).
+"""Gradient accumulation through placeholders (the TF1 recipe: accumulate, then apply).
 
 The seed's pattern: fetch the gradients with ``sess.run``, process them in NumPy, and
 feed them back through placeholders to ``apply_gradients``. Here the processing is

@@ -1,11 +1,11 @@
-"""The seeds' softmax regression on MNIST (seeds/000, sections 1.1 and 1.2), on flowgrad.
+"""The classic TF1 tutorial's softmax regression on MNIST, on flowgrad.
 
-Two ways to train the same model, as in the seed post:
+Two ways to train the same model, as the tutorial shows:
 
 - ``--variant minimize`` (default): ``tf.train.GradientDescentOptimizer(lr).minimize(cost)``;
 - ``--variant gradients``: ``tf.gradients(cost, [W, b])`` and ``W.assign(W - lr * grad_W)``.
 
-Batches come in file order (as TensorFlow's output recorded in shared/seed-snippets), so
+Batches come in file order (as in the TensorFlow run its figures were recorded from), so
 both variants print TensorFlow's numbers: epoch 1 cost 1.182139039, epoch 10 cost
 0.392480284, accuracy 0.874 on the first 3000 test images. ``--shuffle`` reshuffles the
 training set every epoch like the old tutorial helper. MNIST comes from the copy bundled
