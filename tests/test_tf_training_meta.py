@@ -169,7 +169,7 @@ NOT_EXPORTED = {
     "IteratorGetNextFromStringHandle",
     # TensorFlow's op keeps as inputs what flowgrad keeps as attributes (or the reverse)
     "MatrixSolveLs", "RaggedTensorToTensor", "ParseExampleV2",
-    "ParseSingleSequenceExample", "TensorSummaryV2",
+    "ParseSingleSequenceExample",
     "IteratorGetNext", "MakeIterator", "Timestamp", "OptionalGetValue",
     "IteratorGetNextAsOptional",
 }
@@ -253,3 +253,22 @@ def test_gradients_of_unknown_shapes_export_as_tensorflows_ops():
             got = sess.run(fetches, feeds)
     for w, g in zip(want, got):
         np.testing.assert_allclose(g, w, rtol=1e-6)
+
+
+def test_tf1_summaries_round_trip_through_a_graph_def():
+    x = tf.placeholder(tf.float32, [None, 2], name="x")
+    tf.summary.scalar("mean", tf.reduce_mean(x))
+    tf.summary.histogram("values", x)
+    tf.summary.text("note", tf.constant("hello"))
+    tf.summary.image("picture", tf.reshape(x, [-1, 1, 2, 1]))
+    merged = tf.identity(tf.summary.merge_all(), name="merged")
+    gd = tf.get_default_graph().as_graph_def()
+    _check_against_op_defs(gd)
+    feed = np.array([[0.5, 1.0], [2.0, -1.0]], np.float32)
+    with tf.Session() as sess:
+        want = sess.run(merged, {x: feed})
+    with tf.Graph().as_default():
+        tf.import_graph_def(gd, name="")
+        with tf.Session() as sess:
+            got = sess.run("merged:0", {"x:0": feed})
+    assert got == want

@@ -431,6 +431,7 @@ IMPORTERS: dict[str, Callable] = {
     # TF1 summaries
     "ScalarSummary": _summary("ScalarSummary"), "HistogramSummary": _summary("HistogramSummary"),
     "ImageSummary": _summary("ImageSummary", "max_images", "bad_color"),
+    "TensorSummaryV2": _summary("TensorSummaryV2"),
     # lookup tables
     "HashTableV2": lambda ins, a, name: TableHandle(a["key_dtype"], a["value_dtype"], name),
     "InitializeTableFromTextFileV2": _init_from_file,

@@ -200,6 +200,15 @@ def _image_summary(op: Any) -> tuple:
                            "bad_color": color}
 
 
+def _text_summary(op: Any) -> tuple:
+    from tensorboard.compat.proto import summary_pb2
+    meta = summary_pb2.SummaryMetadata()
+    meta.plugin_data.plugin_name = "text"          # what tf.compat.v1.summary.text writes
+    return [_tag(op), 0, ("serialized_summary_metadata",
+                          np.asarray(meta.SerializeToString(), dtype=object), dtypes.string)], {
+        "T": _dt(op.inputs[0])}
+
+
 def _top_k(op: Any) -> tuple:
     if op._attrs.get("k") is None:
         raise UnexportableOpError("Cannot export op '%s' (TopKV2): its k is computed at run "
@@ -247,5 +256,6 @@ def _random_int(op: Any) -> tuple:
 EXPORTERS.update({"RandomUniformInt": _random_int,
                   "SoftmaxCrossEntropyWithLogits": _softmax_xent,
                   "ScalarSummary": _summary, "HistogramSummary": _summary,
-                  "ImageSummary": _image_summary, "TopKV2": _top_k,
+                  "ImageSummary": _image_summary, "TensorSummaryV2": _text_summary,
+                  "TopKV2": _top_k,
                   "MatrixBandPart": _band_part})
