@@ -8,7 +8,14 @@ from flowgrad.legacy_keras.layers.base import Layer
 
 
 class ReLU(Layer):
-    """``relu`` with Keras's optional ``max_value``, ``negative_slope`` and ``threshold``."""
+    """``relu`` with Keras's optional ``max_value``, ``negative_slope`` and ``threshold``.
+
+    Args:
+        max_value: The largest output (None: no cap).
+        negative_slope: The slope below ``threshold``.
+        threshold: Where the slope changes.
+        **kwargs: The base Layer's arguments (``name``, ``dtype``, ``trainable``, ...).
+    """
 
     def __init__(self, max_value: float | None = None, negative_slope: float = 0.0,
                  threshold: float = 0.0, **kwargs: Any):
@@ -28,7 +35,12 @@ class ReLU(Layer):
 
 
 class LeakyReLU(Layer):
-    """``x`` for x >= 0, ``negative_slope * x`` below (default slope 0.3)."""
+    """``x`` for x >= 0, ``negative_slope * x`` below (default slope 0.3).
+
+    Args:
+        negative_slope: The slope below zero.
+        **kwargs: The base Layer's arguments (``name``, ``dtype``, ``trainable``, ...).
+    """
 
     def __init__(self, negative_slope: float = 0.3, **kwargs: Any):
         if "alpha" in kwargs:           # the Keras 2 name
@@ -45,7 +57,12 @@ class LeakyReLU(Layer):
 
 
 class ELU(Layer):
-    """``x`` for x > 0, ``alpha * (exp(x) - 1)`` below."""
+    """``x`` for x > 0, ``alpha * (exp(x) - 1)`` below.
+
+    Args:
+        alpha: The scale of the negative part.
+        **kwargs: The base Layer's arguments (``name``, ``dtype``, ``trainable``, ...).
+    """
 
     def __init__(self, alpha: float = 1.0, **kwargs: Any):
         super().__init__(**kwargs)
@@ -56,7 +73,12 @@ class ELU(Layer):
 
 
 class Softmax(Layer):
-    """Softmax over ``axis``."""
+    """Softmax over ``axis``.
+
+    Args:
+        axis: The axis the probabilities sum to 1 along.
+        **kwargs: The base Layer's arguments (``name``, ``dtype``, ``trainable``, ...).
+    """
 
     def __init__(self, axis: int = -1, **kwargs: Any):
         super().__init__(**kwargs)
@@ -67,7 +89,13 @@ class Softmax(Layer):
 
 
 class Rescaling(Layer):
-    """``inputs * scale + offset`` (e.g. ``Rescaling(1/255)`` for images)."""
+    """``inputs * scale + offset`` (e.g. ``Rescaling(1/255)`` for images).
+
+    Args:
+        scale: The factor.
+        offset: Added after scaling.
+        **kwargs: The base Layer's arguments (``name``, ``dtype``, ``trainable``, ...).
+    """
 
     def __init__(self, scale: float, offset: float = 0.0, **kwargs: Any):
         super().__init__(**kwargs)

@@ -124,19 +124,41 @@ class _Pooling2D(Layer):
 
 
 class MaxPooling2D(_Pooling2D):
-    """Max over ``pool_size`` windows (strides default to the pool size)."""
+    """Max over ``pool_size`` windows (strides default to the pool size).
+
+    Args:
+        pool_size: The window's height and width (an int for both).
+        strides: The window's steps (an int for both); None: ``pool_size``.
+        padding: ``"valid"`` or ``"same"``.
+        data_format: ``"channels_last"`` (the default) or ``"channels_first"``.
+        **kwargs: The base Layer's arguments (``name``, ``dtype``, ``trainable``, ...).
+    """
 
     _op = staticmethod(pooling_ops.max_pool2d)
 
 
 class AveragePooling2D(_Pooling2D):
-    """Mean over ``pool_size`` windows (strides default to the pool size)."""
+    """Mean over ``pool_size`` windows (strides default to the pool size).
+
+    Args:
+        pool_size: The window's height and width (an int for both).
+        strides: The window's steps (an int for both); None: ``pool_size``.
+        padding: ``"valid"`` or ``"same"``.
+        data_format: ``"channels_last"`` (the default) or ``"channels_first"``.
+        **kwargs: The base Layer's arguments (``name``, ``dtype``, ``trainable``, ...).
+    """
 
     _op = staticmethod(pooling_ops.avg_pool2d)
 
 
 class GlobalAveragePooling2D(Layer):
-    """Mean over the spatial dimensions."""
+    """Mean over the spatial dimensions.
+
+    Args:
+        data_format: ``"channels_last"`` (the default) or ``"channels_first"``.
+        keepdims: Whether to keep the spatial dimensions with length 1.
+        **kwargs: The base Layer's arguments (``name``, ``dtype``, ``trainable``, ...).
+    """
 
     def __init__(self, data_format: str | None = None, keepdims: bool = False, **kwargs: Any):
         super().__init__(**kwargs)

@@ -156,7 +156,12 @@ class Dense(Layer):
 
 
 class Activation(Layer):
-    """Applies an activation function (``'relu'``, ``'softmax'``, a callable)."""
+    """Applies an activation function (``'relu'``, ``'softmax'``, a callable).
+
+    Args:
+        activation: The activation: a name or a callable.
+        **kwargs: The base Layer's arguments (``name``, ``dtype``, ``trainable``, ...).
+    """
 
     def __init__(self, activation: Callable | str | None, **kwargs: Any):
         super().__init__(**kwargs)
@@ -178,7 +183,13 @@ def _static_product(dims: Any) -> int | None:
 
 
 class Flatten(Layer):
-    """Reshapes (batch, d1, d2, ...) to (batch, d1 * d2 * ...)."""
+    """Reshapes (batch, d1, d2, ...) to (batch, d1 * d2 * ...).
+
+    Args:
+        data_format: ``"channels_last"`` (the default) or ``"channels_first"`` (moved last
+          before flattening, as Keras does).
+        **kwargs: The base Layer's arguments (``name``, ``dtype``, ``trainable``, ...).
+    """
 
     def __init__(self, data_format: str | None = None, **kwargs: Any):
         super().__init__(**kwargs)
@@ -196,7 +207,12 @@ class Flatten(Layer):
 
 
 class Reshape(Layer):
-    """Reshapes each sample to ``target_shape`` (one entry may be -1)."""
+    """Reshapes each sample to ``target_shape`` (one entry may be -1).
+
+    Args:
+        target_shape: The shape of each sample (without the batch dimension).
+        **kwargs: The base Layer's arguments (``name``, ``dtype``, ``trainable``, ...).
+    """
 
     def __init__(self, target_shape: Any, **kwargs: Any):
         super().__init__(**kwargs)
@@ -232,7 +248,15 @@ class Reshape(Layer):
 
 class Dropout(Layer):
     """During training, zeros inputs with probability ``rate`` and scales the rest by
-    1 / (1 - rate); the identity at inference."""
+    1 / (1 - rate); the identity at inference.
+
+    Args:
+        rate: The fraction of the inputs to drop, in [0, 1).
+        noise_shape: The shape of the keep/drop mask, broadcast against the inputs (None:
+          the inputs' shape).
+        seed: The seed of the mask's random numbers.
+        **kwargs: The base Layer's arguments (``name``, ``dtype``, ``trainable``, ...).
+    """
 
     def __init__(self, rate: float, noise_shape: ShapeLike = None, seed: int | None = None,
                  **kwargs: Any):

@@ -36,13 +36,21 @@ class _Merge(Layer):
 
 
 class Add(_Merge):
-    """The elementwise sum of its inputs."""
+    """The elementwise sum of its inputs.
+
+    Args:
+        **kwargs: The base Layer's arguments (``name``, ``dtype``, ``trainable``, ...).
+    """
 
     _op = staticmethod(math_ops.add)
 
 
 class Subtract(_Merge):
-    """``inputs[0] - inputs[1]`` (exactly two inputs)."""
+    """``inputs[0] - inputs[1]`` (exactly two inputs).
+
+    Args:
+        **kwargs: The base Layer's arguments (``name``, ``dtype``, ``trainable``, ...).
+    """
 
     _op = staticmethod(math_ops.subtract)
 
@@ -54,32 +62,53 @@ class Subtract(_Merge):
 
 
 class Multiply(_Merge):
-    """The elementwise product of its inputs."""
+    """The elementwise product of its inputs.
+
+    Args:
+        **kwargs: The base Layer's arguments (``name``, ``dtype``, ``trainable``, ...).
+    """
 
     _op = staticmethod(math_ops.multiply)
 
 
 class Maximum(_Merge):
-    """The elementwise maximum of its inputs."""
+    """The elementwise maximum of its inputs.
+
+    Args:
+        **kwargs: The base Layer's arguments (``name``, ``dtype``, ``trainable``, ...).
+    """
 
     _op = staticmethod(math_ops.maximum)
 
 
 class Minimum(_Merge):
-    """The elementwise minimum of its inputs."""
+    """The elementwise minimum of its inputs.
+
+    Args:
+        **kwargs: The base Layer's arguments (``name``, ``dtype``, ``trainable``, ...).
+    """
 
     _op = staticmethod(math_ops.minimum)
 
 
 class Average(_Merge):
-    """The elementwise mean of its inputs."""
+    """The elementwise mean of its inputs.
+
+    Args:
+        **kwargs: The base Layer's arguments (``name``, ``dtype``, ``trainable``, ...).
+    """
 
     def call(self, inputs: Any) -> Any:
         return reduce(math_ops.add, inputs) / float(len(inputs))
 
 
 class Concatenate(_Merge):
-    """Concatenates its inputs along ``axis`` (other dimensions must match)."""
+    """Concatenates its inputs along ``axis`` (other dimensions must match).
+
+    Args:
+        axis: The axis to concatenate along.
+        **kwargs: The base Layer's arguments (``name``, ``dtype``, ``trainable``, ...).
+    """
 
     def __init__(self, axis: int = -1, **kwargs: Any):
         super().__init__(**kwargs)
@@ -108,12 +137,29 @@ class Concatenate(_Merge):
 
 
 def add(inputs: list, **kwargs: Any) -> Any:
-    """Functional form of ``Add``."""
+    """Functional form of ``Add``.
+
+    Args:
+        inputs: The tensors to add (a list of at least two).
+        **kwargs: The layer's arguments.
+
+    Returns:
+        Their elementwise sum.
+    """
     return Add(**kwargs)(inputs)
 
 
 def concatenate(inputs: list, axis: int = -1, **kwargs: Any) -> Any:
-    """Functional form of ``Concatenate``."""
+    """Functional form of ``Concatenate``.
+
+    Args:
+        inputs: The tensors to concatenate (a list).
+        axis: The axis to concatenate along.
+        **kwargs: The layer's arguments.
+
+    Returns:
+        The concatenation.
+    """
     return Concatenate(axis=axis, **kwargs)(inputs)
 
 
