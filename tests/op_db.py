@@ -1839,6 +1839,8 @@ def _vmap() -> list:
         "MatrixInverse": [lambda x: tf.linalg.inv(_spd(x))],
         "Cholesky": [lambda x: tf.linalg.cholesky(_spd(x))],
         "MatrixDeterminant": [lambda x: tf.linalg.det(_spd(x))],
+        "MatrixSquareRoot": [lambda x: flowgrad.linalg.sqrtm(_spd(x))],
+        "MatrixLogarithm": [lambda x: flowgrad.linalg.logm(tf.cast(_spd(x), tf.complex128))],
         "Einsum": [lambda x: tf.einsum("ij,kj->ik", x, C23),
                    lambda x: tf.einsum("...j,j->...", x, C3),
                    lambda x: tf.einsum("ij,ij->", x, x)],
