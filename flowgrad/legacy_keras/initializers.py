@@ -45,7 +45,14 @@ _ALIASES = {"uniform": RandomUniform, "normal": RandomNormal, "one": Ones, "zero
 
 def get(identifier: Any) -> Any:
     """An initializer from a name ('glorot_uniform', 'uniform', 'HeNormal'), a config dict,
-    a class, a callable, or None."""
+    a class, a callable, or None.
+
+    Args:
+        identifier: The name, config dict, class, callable or None.
+
+    Returns:
+        The initializer (None for None).
+    """
     if isinstance(identifier, str) and identifier in _ALIASES:
         return _ALIASES[identifier]()
     return _tf2.get(identifier)

@@ -21,14 +21,32 @@ def cache_dir() -> Path:
 
 
 def cached(name: str) -> Path:
-    """The cache path of ``name`` (an absolute ``name`` is used as it is)."""
+    """The cache path of ``name`` (an absolute ``name`` is used as it is).
+
+    Args:
+        name: A file name under the cache folder, or an absolute path.
+
+    Returns:
+        The path (it need not exist).
+    """
     return cache_dir() / name
 
 
 def fetch(name: str, urls: list[str], check: Callable[[bytes, str], object]) -> Path:
     """``cached(name)``, downloaded from the first of ``urls`` that works when it is absent
-    (each download is checked by ``check`` before it is kept). Raises OSError naming every
-    URL tried and why it failed."""
+    (each download is checked by ``check`` before it is kept).
+
+    Args:
+        name: The file's name in the cache.
+        urls: Where to download it from, tried in order.
+        check: ``check(data, url)`` raises ValueError when a download is not the file.
+
+    Returns:
+        The cached file's path.
+
+    Raises:
+        OSError: no URL gave the file (naming every URL tried and why it failed).
+    """
     dest = cached(name)
     if dest.is_file():
         return dest
@@ -48,6 +66,17 @@ def fetch(name: str, urls: list[str], check: Callable[[bytes, str], object]) -> 
 
 def download_required(dataset: str, files: list, origin: str,
                       reason: str) -> DatasetDownloadRequiredError:
+    """The error to raise when a dataset's files are not cached and cannot be downloaded.
+
+    Args:
+        dataset: The dataset's name (``mnist``, ``cifar10``, ...).
+        files: The files it needs, by cache name.
+        origin: Where Keras downloads them from.
+        reason: Why the download failed.
+
+    Returns:
+        The error, naming where to put the files.
+    """
     where = ", ".join(str(cached(f)) for f in files)
     return DatasetDownloadRequiredError(
         "keras.datasets.%s.load_data() needs %s, which Keras downloads from %s; the download "

@@ -51,7 +51,14 @@ def _read(where: object) -> tuple:
 
 def load_data(path: str = "mnist.npz") -> tuple:
     """``(x_train, y_train), (x_test, y_test)``: uint8 arrays of shapes (60000, 28, 28),
-    (60000,), (10000, 28, 28), (10000,) (from the sample: 1200 and 300 examples)."""
+    (60000,), (10000, 28, 28), (10000,) (from the sample: 1200 and 300 examples).
+
+    Args:
+        path: The file's name in the Keras cache (``~/.keras/datasets``), or an absolute path.
+
+    Returns:
+        ``(x_train, y_train), (x_test, y_test)``.
+    """
     file = cached(path)
     if file.is_file():
         found = _from_npz(str(file))

@@ -149,7 +149,13 @@ class KerasVariable(EagerVariable):
 
 
 class KerasTensor:
-    """A symbolic tensor of the functional API: static shape and dtype, and its origin."""
+    """A symbolic tensor of the functional API: static shape and dtype, and its origin.
+
+    Args:
+        shape: Its static shape (None where unknown).
+        dtype: Its dtype.
+        name: Its name.
+    """
 
     def __init__(self, shape: ShapeLike, dtype: DTypeLike = "float32", name: str | None = None):
         self.shape = tuple(None if d is None else int(d) for d in shape)
@@ -208,7 +214,14 @@ def _is_symbolic(x: Any) -> bool:
 
 
 class Node:
-    """One call of a layer on KerasTensors: its arguments and its output KerasTensors."""
+    """One call of a layer on KerasTensors: its arguments and its output KerasTensors.
+
+    Args:
+        layer: The layer called.
+        args: The call's positional arguments.
+        kwargs: Its keyword arguments.
+        outputs: The KerasTensor(s) it returned.
+    """
 
     def __init__(self, layer: Layer, args: tuple, kwargs: dict, outputs: Any):
         self.layer = layer
@@ -226,7 +239,19 @@ class Node:
 
 
 class InputSpec:
-    """What a layer accepts: rank (``ndim``/``min_ndim``/``max_ndim``), dtype, shape, axes."""
+    """What a layer accepts: rank (``ndim``/``min_ndim``/``max_ndim``), dtype, shape, axes.
+
+    Args:
+        dtype: The dtype the input must have (None: any).
+        shape: The shape it must have (None where any size goes).
+        ndim: Its exact rank.
+        max_ndim: Its largest rank.
+        min_ndim: Its smallest rank.
+        axes: ``{axis: size}`` the input must have.
+        allow_last_axis_squeeze: Whether a last axis of size 1 may be missing (or extra).
+        name: The input's name (for a dict of inputs).
+        optional: Whether the input may be None.
+    """
 
     def __init__(self, dtype: DTypeLike | None = None, shape: ShapeLike = None,
                  ndim: int | None = None, max_ndim: int | None = None, min_ndim: int | None = None,

@@ -284,7 +284,15 @@ class Dropout(Layer):
 
 
 class Lambda(Layer):
-    """Wraps an arbitrary function of the inputs as a layer (it may not create weights)."""
+    """Wraps an arbitrary function of the inputs as a layer (it may not create weights).
+
+    Args:
+        function: ``function(inputs, **arguments)``, the layer's computation.
+        output_shape: The output's shape, when it cannot be inferred.
+        mask: Keras's output mask argument (accepted; the layer computes no mask).
+        arguments: Keyword arguments passed to ``function``.
+        **kwargs: The base Layer's arguments (``name``, ``dtype``, ``trainable``, ...).
+    """
 
     def __init__(self, function: Any, output_shape: ShapeLike = None,
                  mask: TensorLike | None = None, arguments: dict | None = None, **kwargs: Any):
