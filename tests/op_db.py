@@ -1335,6 +1335,27 @@ def _sampled_losses() -> list:
     return _table("sampled_losses", cases)
 
 
+def _partition() -> list:
+    """dynamic_partition and dynamic_stitch (each one's gradient is the other)."""
+    tf = flowgrad
+    rng = np.random.RandomState(29)
+    cases = [
+        ("dynamic_partition", lambda x: tf.reshape(
+            tf.dynamic_partition(x, [1, 0, 1, 2], 3)[1] ** 2, [2, 2])
+         + tf.reduce_sum(tf.dynamic_partition(x, [1, 0, 1, 2], 3)[0] * 3.0), [rng.randn(4, 2)]),
+        ("dynamic_stitch", lambda a, b: tf.reshape(
+            tf.dynamic_stitch([[0, 2], [[1], [3]]], [a, b]) ** 2, [4, 3]),
+         [rng.randn(2, 3), rng.randn(2, 1, 3)]),
+        ("parallel_dynamic_stitch", lambda a, b: tf.reshape(apply_op(
+            "ParallelDynamicStitch", [tf.constant([3, 1]), tf.constant([0, 2]), a, b],
+            {"N": 2}) * 2.0, [4, 3]), [rng.randn(2, 3), rng.randn(2, 3)]),
+    ]
+    ops = {"dynamic_partition": "DynamicPartition", "dynamic_stitch": "DynamicStitch",
+           "parallel_dynamic_stitch": "ParallelDynamicStitch"}
+    return [OpInfo("partition." + name, fn, inputs, op=ops[name], jvp=True)
+            for name, fn, inputs in cases]
+
+
 def _special_math() -> list:
     """erf, erfc, the gamma family, ndtri and erfinv (once tests/test_special_math_ops.py's
     inline tables)."""
@@ -2032,7 +2053,7 @@ _FAMILIES = [_core_math, _math, _array, _nn, _conv, _control_flow, _distribution
              _image_resize, _kerasops_array, _kerasops_linalg, _kerasops_math, _kerasops_nn,
              _signal, _linalg, _pooling, _sort_segment, _tensor_array, _tf1_gaps,
              _special_math, _recipes, _ctc, _incomplete_gamma, _linalg_gaps,
-             _image_transform, _sampled_losses,
+             _image_transform, _sampled_losses, _partition,
              _matrix_functions, _sparse_fill,
              _vmap, _fuzz]
 

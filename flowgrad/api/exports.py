@@ -1894,3 +1894,8 @@ EXPORTS["tf.compat.v1"].update({
         "TextLineReader", "WholeFileReader")}})
 EXPORTS["tf.compat.v1.io"].update({name: "flowgrad.ops.data_flow_ops:" + name for name in (
     "PaddingFIFOQueue", "PriorityQueue", "QueueBase", "RandomShuffleQueue")})
+
+#: dynamic_partition / dynamic_stitch (tf1train).
+for _ns in ("tf", "tf.compat.v1"):
+    EXPORTS[_ns].update({name: "flowgrad.ops.partition_ops:" + name
+                         for name in ("dynamic_partition", "dynamic_stitch")})
