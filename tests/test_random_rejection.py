@@ -1,4 +1,5 @@
-"""Gamma, Poisson and binomial sampling (flowgrad/ops/random_rejection*.py).
+"""Gamma, Poisson and binomial sampling (flowgrad/ops/random_rejection*.py) and
+``index_shuffle`` (flowgrad/ops/index_shuffle_ops.py).
 
 Their numbers are TensorFlow's bit for bit (tests/test_random_streams.py replays recorded
 programs); here: the gamma sample's derivative in ``alpha`` against finite differences of
@@ -140,3 +141,13 @@ def test_errors(eager):
         tf.random.stateless_gamma([3], [1, 2], [1.0, 2.0])
     with pytest.raises(tf.errors.InvalidArgumentError, match="must end with"):
         tf.random.stateless_poisson([3], [1, 2], [1.0, 2.0])
+
+
+def test_index_shuffle_is_a_permutation_and_checks_its_inputs(eager):
+    perm = tf.random.experimental.index_shuffle(tf.range(5000, dtype=tf.int64), [3, 4], 4999)
+    assert sorted(perm.numpy().tolist()) == list(range(5000))
+    assert tf.random.experimental.index_shuffle(0, [1, 2], 0).numpy() == 0
+    with pytest.raises(TypeError, match="index"):
+        tf.random.experimental.index_shuffle(tf.constant(1.0), [1, 2], 3)
+    with pytest.raises(tf.errors.InvalidArgumentError, match="Seed must be"):
+        tf.random.experimental.index_shuffle(tf.range(3), [1, 2, 3], 3)

@@ -542,15 +542,18 @@ EXPORTS: dict[str, dict[str, str]] = {
             "flowgrad.linear_operators.composite:LinearOperatorLowRankUpdate",
     },
     "tf.random.experimental": {
+        "Algorithm": "flowgrad.ops.stateful_random_ops:Algorithm",
         "Generator": "flowgrad.ops.stateful_random_ops:Generator",
         "create_rng_state": "flowgrad.ops.stateful_random_ops:create_rng_state",
         "get_global_generator": "flowgrad.ops.stateful_random_ops:get_global_generator",
+        "index_shuffle": "flowgrad.ops.index_shuffle_ops:index_shuffle",
         "set_global_generator": "flowgrad.ops.stateful_random_ops:set_global_generator",
         "stateless_fold_in": "flowgrad.ops.stateless_random_ops:fold_in",
         "stateless_shuffle": "flowgrad.ops.stateless_random_ops:stateless_shuffle",
         "stateless_split": "flowgrad.ops.stateless_random_ops:split",
     },
     "tf.random": {
+        "Algorithm": "flowgrad.ops.stateful_random_ops:Algorithm",
         "Generator": "flowgrad.ops.stateful_random_ops:Generator",
         "categorical": "flowgrad.ops.random_ops:categorical",
         "create_rng_state": "flowgrad.ops.stateful_random_ops:create_rng_state",
@@ -1799,14 +1802,14 @@ EXPORTS["tf.compat.v1.errors"] = {name: "flowgrad.framework.errors:" + name for 
     "UNIMPLEMENTED", "INTERNAL", "UNAVAILABLE", "DATA_LOSS", "UNAUTHENTICATED",)}
 
 #: ``tf.compat.v1.random``: TF2's samplers with TensorFlow 1's seeding (``set_random_seed``,
-#: ``get_seed``, ``multinomial``; no ``set_seed``, ``split``, ``fold_in`` or ``experimental``).
+#: ``get_seed``, ``multinomial``, ``stateless_multinomial``; no ``set_seed``).
 EXPORTS["tf.compat.v1.random"] = {
-    **{name: source for name, source in EXPORTS["tf.random"].items()
-       if name not in ("set_seed", "split", "fold_in", "experimental")},
+    **{name: source for name, source in EXPORTS["tf.random"].items() if name != "set_seed"},
     "get_seed": "flowgrad.ops.random_ops:get_seed",
     "multinomial": "flowgrad.ops.random_ops:multinomial",
     "poisson": "flowgrad.ops.random_rejection_ops:random_poisson",
     "set_random_seed": "flowgrad.ops.random_ops:set_random_seed",
+    "stateless_multinomial": "flowgrad.ops.stateless_random_ops:stateless_multinomial",
 }
 
 #: ``tf.compat.v1.sparse``: TF2's names but ``map_values`` and ``reshape``, and ``reduce_max``

@@ -11,6 +11,8 @@ the stream. (A counter's carry out of its low 64 bits is not propagated, which T
 does after 2**56 draws.)"""
 from __future__ import annotations
 
+import enum
+
 import secrets
 from typing import Any
 
@@ -33,6 +35,15 @@ from flowgrad.framework.type_hints import DTypeLike, ShapeLike, TensorLike
 _MASK64 = (1 << 64) - 1
 _STATE_SIZE = 3     # Philox: two counter words and the key
 _ALGS = {"philox": 1, "autoselect": 3, "threefry": 2}
+
+
+class Algorithm(enum.Enum):
+    """The counter-based generators of ``tf.random`` (``alg`` of the stateless ops and of
+    ``tf.random.Generator``); on the CPU, ``AUTO_SELECT`` is Philox."""
+
+    PHILOX = 1
+    THREEFRY = 2
+    AUTO_SELECT = 3
 
 
 def _alg_id(alg: Any) -> int:

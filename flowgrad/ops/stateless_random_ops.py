@@ -487,6 +487,25 @@ def stateless_categorical(logits: TensorLike, num_samples: TensorLike, seed: int
                         {"output_dtype": dtypes.as_dtype(dtype)}, name=scope)
 
 
+def stateless_multinomial(logits: TensorLike, num_samples: TensorLike, seed: int | None,
+                          output_dtype: DTypeLike = dtypes.int64,
+                          name: str | None = None) -> Any:
+    """TensorFlow 1's name of :func:`stateless_categorical` (``output_dtype`` for ``dtype``).
+
+    Args:
+      logits: A ``[batch_size, num_classes]`` float tensor.
+      num_samples: The number of samples per row.
+      seed: A shape-[2] int32/int64 tensor.
+      output_dtype: int32 or int64.
+      name: A name for the operation.
+
+    Returns:
+      A ``[batch_size, num_samples]`` tensor of class indices.
+    """
+    with name_scope(name, "stateless_multinomial", [logits, seed]):
+        return stateless_categorical(logits, num_samples, seed, output_dtype)
+
+
 def stateless_random_binomial(shape: ShapeLike | TensorLike, seed: int | None, counts: Any,
                               probs: TensorLike, output_dtype: DTypeLike = dtypes.int32,
                               name: str | None = None) -> Any:

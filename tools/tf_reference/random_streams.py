@@ -218,6 +218,14 @@ CASES["sample_distorted_bounding_box"] = (
     "    out += list(tf.image.stateless_sample_distorted_bounding_box(\n"
     "        [224, 300, 3], boxes, seed, min_object_covered=0.1,\n"
     "        aspect_ratio_range=[0.5, 2.0], area_range=[0.08, 1.0]))")
+CASES["index_shuffle"] = (
+    "ish = tf.random.experimental.index_shuffle\n"
+    "out = [ish(tf.range(10), [5, 9], 9), ish(3, [5, 9], 100000),\n"
+    "       ish(tf.range(1000, dtype=tf.int64), [1, 2], 999),\n"
+    "       ish(tf.constant([0, 7, 2**20], tf.int64), [2**40, -3], 2**21),\n"
+    "       ish(tf.constant(5, tf.uint32), tf.constant([7, 8], tf.uint64), 2**33 - 1),\n"
+    "       ish(0, [1, 1], 0),\n"
+    "       tf.random.Generator.from_seed(4, alg=tf.random.Algorithm.PHILOX).normal([3])]")
 CASES["graph_gamma_poisson"] = (
     "g = tf.Graph()\n"
     "with g.as_default():\n"
