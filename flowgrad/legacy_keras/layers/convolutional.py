@@ -40,7 +40,27 @@ def _data_format(data_format: str | None) -> str:
 
 
 class Conv2D(Layer):
-    """2-D convolution: kernel (kh, kw, in_channels, filters) glorot_uniform, bias zeros."""
+    """2-D convolution: kernel (kh, kw, in_channels, filters) glorot_uniform, bias zeros.
+
+    Args:
+        filters: The number of output channels.
+        kernel_size: The window's height and width (an int for both).
+        strides: The window's steps (an int for both).
+        padding: ``"valid"`` or ``"same"``.
+        data_format: ``"channels_last"`` (the default) or ``"channels_first"``.
+        dilation_rate: The spacing of the window's taps.
+        groups: Grouped convolution (1 only: another value raises NotImplementedError).
+        activation: The activation applied to the output (a name or a callable; None: none).
+        use_bias: Whether to add a bias.
+        kernel_initializer: The kernel's initializer.
+        bias_initializer: The bias's initializer.
+        kernel_regularizer: A regularizer of the kernel.
+        bias_regularizer: A regularizer of the bias.
+        activity_regularizer: A regularizer of the output.
+        kernel_constraint: A projection applied to the kernel after each update.
+        bias_constraint: A projection applied to the bias after each update.
+        **kwargs: The base Layer's arguments (``name``, ``dtype``, ``trainable``, ...).
+    """
 
     def __init__(self, filters: int, kernel_size: int | Sequence[int],
                  strides: int | Sequence[int] = (1, 1), padding: str = "valid",

@@ -113,7 +113,22 @@ def Input(shape: ShapeLike = None, batch_size: int | None = None, dtype: DTypeLi
 
 class Dense(Layer):
     """``activation(inputs @ kernel + bias)``; kernel (input_dim, units), glorot_uniform;
-    bias (units,), zeros."""
+    bias (units,), zeros.
+
+    Args:
+        units: The output's last dimension.
+        activation: The activation applied to the output (a name or a callable; None: none).
+        use_bias: Whether to add a bias.
+        kernel_initializer: The kernel's initializer.
+        bias_initializer: The bias's initializer.
+        kernel_regularizer: A regularizer of the kernel.
+        bias_regularizer: A regularizer of the bias.
+        activity_regularizer: A regularizer of the output.
+        kernel_constraint: A projection applied to the kernel after each update.
+        bias_constraint: A projection applied to the bias after each update.
+        lora_rank: Keras 3's LoRA rank (accepted and ignored).
+        **kwargs: The base Layer's arguments (``name``, ``dtype``, ``trainable``, ...).
+    """
 
     def __init__(self, units: int, activation: Callable | str | None = None, use_bias: bool = True,
                  kernel_initializer: Callable | str | None = "glorot_uniform",
