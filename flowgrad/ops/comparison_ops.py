@@ -191,13 +191,19 @@ def where(condition: TensorLike, x: TensorLike | None = None, y: TensorLike | No
     x = convert_to_tensor(x, dt) if not is_tensor(x) else x
     y = convert_to_tensor(y, dt) if not is_tensor(y) else y
     out = apply_op("SelectV2", (condition, x, y), name=name)
-    if type(out) is Tensor and sys._getframe(1).f_code.co_filename.startswith(_PKG_DIR):
-        LIBRARY_WHERES.add(out.op)
+    if type(out) is Tensor:
+        caller = sys._getframe(1)
+        while caller.f_code in DISPATCH_FRAMES:     # the user's call, through a dispatcher
+            caller = caller.f_back
+        if caller.f_code.co_filename.startswith(_PKG_DIR):
+            LIBRARY_WHERES.add(out.op)
     return out
 
 
 # where ops that flowgrad's own functions build (guarded by construction; not warned about)
 LIBRARY_WHERES: weakref.WeakSet = weakref.WeakSet()
+# The code of wrappers that only pass a call on (type dispatch): not the caller of an op.
+DISPATCH_FRAMES: set = set()
 
 
 hooks.register(greater=greater, where=where)     # for the array families below

@@ -107,6 +107,7 @@ def _where(fn: Callable) -> Callable:
                                                  _flat_operand(y, condition), name=name))
         return fn(condition, x, y, name=name)
     wrapper.__wrapped_op__ = fn
+    comparison_ops.DISPATCH_FRAMES.add(wrapper.__code__)
     return wrapper
 
 
