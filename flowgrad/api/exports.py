@@ -1902,3 +1902,6 @@ EXPORTS["tf.compat.v1.io"].update({name: "flowgrad.ops.data_flow_ops:" + name fo
 for _ns in ("tf", "tf.compat.v1"):
     EXPORTS[_ns].update({name: "flowgrad.ops.partition_ops:" + name
                          for name in ("dynamic_partition", "dynamic_stitch")})
+
+#: make_template (tf1train).
+EXPORTS["tf.compat.v1"]["make_template"] = "flowgrad.ops.template:make_template"

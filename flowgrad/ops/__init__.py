@@ -20,6 +20,7 @@ from flowgrad.ops import variable_scatter_ops  # noqa: F401
 from flowgrad.ops import candidate_sampling_ops, sampled_losses  # noqa: F401
 from flowgrad.ops import data_flow_ops, reader_ops  # noqa: F401
 from flowgrad.ops import partition_ops  # noqa: F401
+from flowgrad.ops import template  # noqa: F401
 from flowgrad.ops import stateful_random_ops, stateless_random_ops  # noqa: F401
 from flowgrad.ops import index_shuffle_ops, random_rejection_ops  # noqa: F401
 from flowgrad.ops import image_box_ops, image_codec_ops, image_patch_ops  # noqa: F401
