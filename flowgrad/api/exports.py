@@ -270,6 +270,7 @@ EXPORTS: dict[str, dict[str, str]] = {
         "truncatediv": "flowgrad.ops.safe_division_ops:truncatediv",
         "truncatemod": "flowgrad.ops.safe_division_ops:truncatemod",
         "tuple": "flowgrad.ops.control_flow_ops:tuple_v2",
+        "type_spec_from_value": "flowgrad.data.structure:type_spec_from_value",
         "types": "tf.types",
         "uint16": "flowgrad.framework.dtypes:uint16",
         "uint32": "flowgrad.framework.dtypes:uint32",

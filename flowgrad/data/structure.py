@@ -234,6 +234,32 @@ def spec_of_value(value: Any) -> Any:
     return TensorSpec(as_shape(value.shape), value.dtype.base_dtype)
 
 
+def type_spec_from_value(value: Any) -> Any:
+    """The spec of ``value``, as ``tf.type_spec_from_value``: a ``TensorSpec`` for a tensor
+    or anything ``tf.convert_to_tensor`` takes (NumPy arrays, lists, numbers), a
+    ``SparseTensorSpec`` or ``RaggedTensorSpec`` for those tensors. A variable gives the
+    ``TensorSpec`` of its value (TensorFlow gives a ``VariableSpec``, which flowgrad lacks).
+
+    Args:
+        value: The value.
+
+    Returns:
+        A ``tf.TypeSpec``.
+
+    Raises:
+        TypeError: no spec can describe ``value``.
+    """
+    if isinstance(value, (SparseTensor, RaggedTensor, TensorBase)) or (
+            hasattr(value, "shape") and hasattr(getattr(value, "dtype", None), "base_dtype")):
+        return spec_of_value(value)
+    try:
+        t = constant_op(value)
+    except (TypeError, ValueError):
+        raise TypeError("Could not build a TypeSpec for %r with type %s"
+                        % (value, type(value).__name__)) from None
+    return spec_of_value(t)
+
+
 def components_of(value: Any) -> list:
     """The component tensors of one (possibly composite) value."""
     if isinstance(value, SparseTensor):

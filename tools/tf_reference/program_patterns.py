@@ -194,6 +194,20 @@ tf.random.set_seed(2.7)
 print(tf.random.uniform([3]).numpy())
 print(tf.random.uniform([2], seed=3.0).numpy())
 ''',
+    # the api scan: tf.type_spec_from_value
+    "type_spec_from_value": '''
+import numpy as np
+print(tf.type_spec_from_value(tf.constant([[1.0, 2.0]])))
+print(tf.type_spec_from_value(np.zeros([2, 3], np.int64)))
+print(tf.type_spec_from_value([1, 2, 3]))
+print(tf.type_spec_from_value(3.5))
+print(tf.type_spec_from_value(tf.sparse.SparseTensor([[0, 1]], [1.0], [2, 3])))
+print(tf.type_spec_from_value(tf.ragged.constant([[1, 2], [3]])))
+try:
+    tf.type_spec_from_value(object())
+except TypeError as e:
+    print("TypeError", str(e).split(" with type")[0][:40])
+''',
 }
 
 
