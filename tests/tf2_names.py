@@ -39,8 +39,8 @@ scalar_mul scan scatter_nd searchsorted sequence_mask shape shape_n sigmoid sign
 slice sort space_to_batch space_to_batch_nd split sqrt square squeeze stack stop_gradient
 strided_slice subtract switch_case tan tanh tensor_scatter_nd_add tensor_scatter_nd_sub
 tensor_scatter_nd_update tensordot tile timestamp transpose truediv truncatediv truncatemod
-tuple unique unique_with_counts unravel_index unstack variable_creator_scope vectorized_map
-where while_loop zeros zeros_like
+tuple type_spec_from_value unique unique_with_counts unravel_index unstack
+variable_creator_scope vectorized_map where while_loop zeros zeros_like
 """.split()) | frozenset([
     # added after the golden file above was recorded (TF 2.4-2.21)
     "tensor_scatter_nd_max", "tensor_scatter_nd_min", "types", "is_symbolic_tensor",
