@@ -355,7 +355,26 @@ def _call_accepts(fn: Any, arg: str) -> tuple[bool, Any]:
 
 class Layer(Module):
     """The base class of Keras layers: ``build(input_shape)`` creates weights with
-    ``add_weight``; ``call(inputs, training=None)`` computes; ``__call__`` builds first."""
+    ``add_weight``; ``call(inputs, training=None)`` computes; ``__call__`` builds first.
+
+    Args:
+        trainable: Whether the layer's weights are updated in training (they are listed in
+            ``trainable_weights``) or frozen (``non_trainable_weights``).
+        name: The layer's name, a string without ``/``; by default the snake-case class
+            name made unique (``dense``, ``dense_1``, ...).
+        dtype: The dtype of the layer's weights and computations (default float32).
+        autocast: If True, floating-point inputs of another dtype are cast to ``dtype``
+            before ``call``.
+        activity_regularizer: A regularizer applied to the layer's outputs (its penalty joins
+            ``losses``), or None.
+        **kwargs: ``input_shape`` (the shape of one sample, without the batch dimension),
+            ``input_dim`` (for 2-D inputs, the same as ``input_shape=(input_dim,)``) and
+            ``batch_input_shape`` (accepted and ignored).
+
+    Raises:
+        ValueError: If another keyword argument is given, or ``name`` is not a string or
+            contains ``/``.
+    """
 
     def __init_subclass__(cls, **kwargs: Any):
         super().__init_subclass__(**kwargs)

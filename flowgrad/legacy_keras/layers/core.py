@@ -58,7 +58,25 @@ def add_kernel_and_bias(layer: Layer, kernel_shape: tuple, units: int) -> None:
 
 
 class InputLayer(Layer):
-    """The layer behind ``keras.Input``: it holds the model's symbolic input tensor."""
+    """The layer behind ``keras.Input``: it holds the model's symbolic input tensor.
+
+    Args:
+        shape: The shape of one sample, without the batch dimension (None for an unknown
+            size); ``input_shape`` is accepted as an alias.
+        batch_size: The batch dimension's fixed size, or None.
+        dtype: The input's dtype (default float32).
+        sparse: Keras's sparse-input flag; accepted and ignored (inputs are dense).
+        batch_shape: The full shape, batch dimension included (instead of ``shape`` and
+            ``batch_size``).
+        input_tensor: An existing Keras tensor to wrap instead of making a new one; its
+            shape is the layer's.
+        name: The layer's (and its tensor's) name; by default ``input_layer`` made unique.
+        **kwargs: The base ``Layer``'s other arguments.
+
+    Raises:
+        ValueError: If both ``shape`` and ``batch_shape`` are given, or neither (nor
+            ``input_tensor``).
+    """
 
     def __init__(self, shape: ShapeLike = None, batch_size: int | None = None,
                  dtype: DTypeLike | None = None, sparse: Any = None, batch_shape: ShapeLike = None,
@@ -96,7 +114,28 @@ def Input(shape: ShapeLike = None, batch_size: int | None = None, dtype: DTypeLi
           sparse: Any = None, batch_shape: ShapeLike = None, name: str | None = None,
           tensor: TensorLike | None = None, optional: bool = False) -> Any:
     """A symbolic model input of per-sample ``shape`` (a KerasTensor; a placeholder in TF1
-    graph mode)."""
+    graph mode).
+
+    Args:
+        shape: The shape of one sample, without the batch dimension, e.g. ``(32,)``
+            (None for a size known only at run time).
+        batch_size: The batch dimension's fixed size, or None.
+        dtype: The input's dtype (default float32).
+        sparse: Keras's sparse-input flag; accepted and ignored (inputs are dense).
+        batch_shape: The full shape, batch dimension included (instead of ``shape`` and
+            ``batch_size``).
+        name: The input's name, unique in the model.
+        tensor: An existing Keras tensor to use as the input instead of a new one.
+        optional: Keras 3's optional-input flag; accepted and ignored.
+
+    Returns:
+        A ``KerasTensor`` to call layers on and to pass to ``Model(inputs, outputs)``; in
+        TF1 graph mode (outside a function), a ``placeholder`` of shape
+        ``(batch_size,) + shape``.
+
+    Raises:
+        ValueError: If both ``shape`` and ``batch_shape`` are given, or neither.
+    """
     if not executing_eagerly() and not isinstance(get_default_graph(), FuncGraph):
         if shape is not None:
             batch_shape = (batch_size,) + tuple(shape)
@@ -332,7 +371,29 @@ class Lambda(Layer):
 
 class Embedding(Layer):
     """Maps integer ids to rows of ``embeddings`` (input_dim, output_dim), RandomUniform
-    in [-0.05, 0.05) by default."""
+    in [-0.05, 0.05) by default.
+
+    Called on integer ids of any shape ``s`` (floats are cast to int32), it returns the
+    rows, of shape ``s + (output_dim,)``.
+
+    Args:
+        input_dim: Size of the vocabulary: the ids are in ``[0, input_dim)``.
+        output_dim: Dimension of the embedding vectors.
+        embeddings_initializer: Initializer of the ``embeddings`` matrix.
+        embeddings_regularizer: Regularizer of the ``embeddings`` matrix, or None.
+        embeddings_constraint: Constraint applied to ``embeddings`` after each update, or
+            None.
+        mask_zero: Whether id 0 is a padding value to mask; kept in the config (the layer
+            computes no mask).
+        weights: Initial value of the ``embeddings`` matrix, as a list of one array, set
+            when the layer is built.
+        lora_rank: Keras 3's LoRA rank; accepted and ignored.
+        **kwargs: The base ``Layer``'s arguments (``name``, ``dtype``, ``trainable``, ...);
+            ``input_length`` (Keras 2) is accepted and ignored.
+
+    Raises:
+        ValueError: If ``input_dim`` or ``output_dim`` is not a positive integer.
+    """
 
     def __init__(self, input_dim: int, output_dim: int, embeddings_initializer: Any = "uniform",
                  embeddings_regularizer: Any = None, embeddings_constraint: Any = None,

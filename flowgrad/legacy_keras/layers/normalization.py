@@ -15,7 +15,32 @@ class BatchNormalization(Layer):
 
     Weights, in order: gamma (ones), beta (zeros), moving_mean (zeros), moving_variance
     (ones); in training ``moving = moving * momentum + batch_stat * (1 - momentum)`` with
-    the batch's biased variance."""
+    the batch's biased variance. Called as ``layer(inputs, training=None)``: the batch's
+    statistics are used (and the moving ones updated) only when ``training`` is True.
+
+    Args:
+        axis: The features axis (normalized per index of it; the statistics are taken over
+            all the other axes), e.g. -1 for channels-last.
+        momentum: Momentum of the moving mean and variance.
+        epsilon: Small float added to the variance to avoid dividing by zero.
+        center: If True, adds the learned offset ``beta``; if False, no ``beta``.
+        scale: If True, multiplies by the learned ``gamma``; if False, no ``gamma``.
+        beta_initializer: Initializer of ``beta``.
+        gamma_initializer: Initializer of ``gamma``.
+        moving_mean_initializer: Initializer of the moving mean.
+        moving_variance_initializer: Initializer of the moving variance.
+        beta_regularizer: Regularizer of ``beta``, or None.
+        gamma_regularizer: Regularizer of ``gamma``, or None.
+        beta_constraint: Constraint applied to ``beta`` after each update, or None.
+        gamma_constraint: Constraint applied to ``gamma`` after each update, or None.
+        synchronized: Keras's cross-replica statistics switch; accepted and ignored (the
+            statistics are the local batch's).
+        **kwargs: The base ``Layer``'s arguments (``name``, ``dtype``, ``trainable``, ...).
+
+    Raises:
+        ValueError: (When built) if ``axis`` is out of range for the inputs' rank or the
+            inputs' size along it is not defined.
+    """
 
     def __init__(self, axis: int = -1, momentum: float = 0.99, epsilon: float = 1e-3,
                  center: bool = True, scale: bool = True,

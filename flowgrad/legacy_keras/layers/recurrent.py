@@ -109,7 +109,39 @@ class _Cell(Layer):
 
 
 class SimpleRNNCell(_Cell):
-    """``h = activation(x @ kernel + h_prev @ recurrent_kernel + bias)``."""
+    """``h = activation(x @ kernel + h_prev @ recurrent_kernel + bias)``.
+
+    One time step of ``SimpleRNN``; wrap it in ``RNN`` to run it over a sequence. Its
+    ``call(inputs, states, training=None)`` returns ``(output, [output])``: the new state
+    is the output.
+
+    Args:
+        units: Positive integer, the dimensionality of the output and of the state.
+        activation: Activation of the step (a name, a callable, or None for linear).
+        use_bias: Whether the step adds a bias vector.
+        kernel_initializer: Initializer of ``kernel``, the input-to-hidden weights
+            (an initializer, its name, or a callable ``(shape, dtype)``).
+        recurrent_initializer: Initializer of ``recurrent_kernel``, the hidden-to-hidden
+            weights.
+        bias_initializer: Initializer of ``bias``.
+        kernel_regularizer: Regularizer applied to ``kernel`` (its penalty joins the
+            layer's ``losses``), or None.
+        recurrent_regularizer: Regularizer applied to ``recurrent_kernel``, or None.
+        bias_regularizer: Regularizer applied to ``bias``, or None.
+        kernel_constraint: Constraint applied to ``kernel`` after each optimizer update, or
+            None.
+        recurrent_constraint: Constraint applied to ``recurrent_kernel``, or None.
+        bias_constraint: Constraint applied to ``bias``, or None.
+        dropout: Fraction in [0, 1] of the input units dropped in training (one mask per
+            call, the same at every time step).
+        recurrent_dropout: Fraction in [0, 1] of the previous state's units dropped in
+            training (one mask per call).
+        seed: Seed of the dropout masks, or None.
+        **kwargs: The base ``Layer``'s arguments (``name``, ``dtype``, ``trainable``).
+
+    Raises:
+        ValueError: If ``units`` is not a positive integer or a dropout rate is not a number.
+    """
 
     def __init__(self, units: int, activation: Callable | str | None = "tanh",
                  use_bias: bool = True,
@@ -145,7 +177,42 @@ class SimpleRNNCell(_Cell):
 
 class LSTMCell(_Cell):
     """Keras's LSTM step: gates i, f, c, o from ``x @ kernel + h @ recurrent_kernel + bias``;
-    ``c = f * c_prev + i * activation(c~)``, ``h = o * activation(c)``."""
+    ``c = f * c_prev + i * activation(c~)``, ``h = o * activation(c)``.
+
+    One time step of ``LSTM``; wrap it in ``RNN`` to run it over a sequence. Its state is
+    ``[h, c]`` and ``call(inputs, [h, c], training=None)`` returns ``(h, [h, c])``.
+
+    Args:
+        units: Positive integer, the dimensionality of the output and of each state.
+        activation: Activation of the candidate cell state and of the output (a name, a
+            callable, or None for linear).
+        recurrent_activation: Activation of the input, forget and output gates.
+        use_bias: Whether the step adds a bias vector.
+        kernel_initializer: Initializer of ``kernel``, the input-to-hidden weights
+            (an initializer, its name, or a callable ``(shape, dtype)``).
+        recurrent_initializer: Initializer of ``recurrent_kernel``, the hidden-to-hidden
+            weights.
+        bias_initializer: Initializer of ``bias``.
+        unit_forget_bias: If True, the forget gate's bias starts at ones (the other gates'
+            come from ``bias_initializer``), as Jozefowicz et al. (2015) recommend.
+        kernel_regularizer: Regularizer applied to ``kernel`` (its penalty joins the
+            layer's ``losses``), or None.
+        recurrent_regularizer: Regularizer applied to ``recurrent_kernel``, or None.
+        bias_regularizer: Regularizer applied to ``bias``, or None.
+        kernel_constraint: Constraint applied to ``kernel`` after each optimizer update, or
+            None.
+        recurrent_constraint: Constraint applied to ``recurrent_kernel``, or None.
+        bias_constraint: Constraint applied to ``bias``, or None.
+        dropout: Fraction in [0, 1] of the input units dropped in training (one mask per
+            call, the same at every time step).
+        recurrent_dropout: Fraction in [0, 1] of the previous state's units dropped in
+            training (one mask per call).
+        seed: Seed of the dropout masks, or None.
+        **kwargs: The base ``Layer``'s arguments (``name``, ``dtype``, ``trainable``).
+
+    Raises:
+        ValueError: If ``units`` is not a positive integer or a dropout rate is not a number.
+    """
 
     def __init__(self, units: int, activation: Callable | str | None = "tanh",
                  recurrent_activation: Any = "sigmoid", use_bias: bool = True,
@@ -199,7 +266,43 @@ class LSTMCell(_Cell):
 class GRUCell(_Cell):
     """Keras's GRU step: gates z, r and candidate h~; with ``reset_after`` (the default) the
     reset gate multiplies the recurrent projection (the cuDNN form), with separate input and
-    recurrent biases."""
+    recurrent biases.
+
+    One time step of ``GRU``; wrap it in ``RNN`` to run it over a sequence. Its
+    ``call(inputs, states, training=None)`` returns ``(h, [h])``.
+
+    Args:
+        units: Positive integer, the dimensionality of the output and of the state.
+        activation: Activation of the candidate state (a name, a callable, or None for
+            linear).
+        recurrent_activation: Activation of the update and reset gates.
+        use_bias: Whether the step adds a bias vector.
+        kernel_initializer: Initializer of ``kernel``, the input-to-hidden weights
+            (an initializer, its name, or a callable ``(shape, dtype)``).
+        recurrent_initializer: Initializer of ``recurrent_kernel``, the hidden-to-hidden
+            weights.
+        bias_initializer: Initializer of ``bias``.
+        kernel_regularizer: Regularizer applied to ``kernel`` (its penalty joins the
+            layer's ``losses``), or None.
+        recurrent_regularizer: Regularizer applied to ``recurrent_kernel``, or None.
+        bias_regularizer: Regularizer applied to ``bias``, or None.
+        kernel_constraint: Constraint applied to ``kernel`` after each optimizer update, or
+            None.
+        recurrent_constraint: Constraint applied to ``recurrent_kernel``, or None.
+        bias_constraint: Constraint applied to ``bias``, or None.
+        dropout: Fraction in [0, 1] of the input units dropped in training (one mask per
+            call, the same at every time step).
+        recurrent_dropout: Fraction in [0, 1] of the previous state's units dropped in
+            training (one mask per call).
+        reset_after: If True (Keras 3's and cuDNN's form), the reset gate is applied after
+            the recurrent matrix multiplication and the bias has shape ``(2, 3 * units)``
+            (input and recurrent biases); if False, before it, with one bias.
+        seed: Seed of the dropout masks, or None.
+        **kwargs: The base ``Layer``'s arguments (``name``, ``dtype``, ``trainable``).
+
+    Raises:
+        ValueError: If ``units`` is not a positive integer or a dropout rate is not a number.
+    """
 
     def __init__(self, units: int, activation: Callable | str | None = "tanh",
                  recurrent_activation: Any = "sigmoid", use_bias: bool = True,
@@ -263,7 +366,16 @@ class GRUCell(_Cell):
 
 class StackedRNNCells(Layer):
     """Cells run one after the other at each time step (the output of one is the input of
-    the next); the state is the concatenated list of the cells' states."""
+    the next); the state is the concatenated list of the cells' states.
+
+    Args:
+        cells: The cells, in the order they run (each with a ``call`` method and a
+            ``state_size``).
+        **kwargs: The base ``Layer``'s arguments (``name``, ``dtype``, ``trainable``).
+
+    Raises:
+        ValueError: If a cell has no ``call`` method or no ``state_size``.
+    """
 
     def __init__(self, cells: list, **kwargs: Any):
         super().__init__(**kwargs)
@@ -309,7 +421,43 @@ class StackedRNNCells(Layer):
 class RNN(Layer):
     """Runs ``cell`` over the time axis of [batch, time, features] inputs; returns the last
     output, or the whole sequence (``return_sequences``), followed by the final states
-    (``return_state``)."""
+    (``return_state``).
+
+    Called as ``layer(inputs, initial_state=None, mask=None, training=None)``: ``inputs``
+    is [batch, timesteps, features] (or [timesteps, batch, features] with ``time_major``),
+    ``initial_state`` the cell's states (zeros if None), ``mask`` a [batch, timesteps]
+    boolean tensor of the steps to compute (a masked step keeps the states and repeats the
+    previous output), and ``training`` switches the cell's dropout on.
+
+    Args:
+        cell: A cell (``SimpleRNNCell``, ``LSTMCell``, ``GRUCell`` or any layer with
+            ``call(inputs, states)`` and ``state_size``), or a list of cells, run as
+            ``StackedRNNCells``.
+        return_sequences: If True, returns the output of every time step
+            ([batch, timesteps, units]); if False, only the last one ([batch, units]).
+        return_state: If True, returns ``[output] + final_states``.
+        go_backwards: If True, processes the sequence in reverse order (the returned
+            sequence is in reverse order too).
+        stateful: Keeping the last states of a batch as the next batch's initial states;
+            not supported (must be False).
+        unroll: Accepted for compatibility; the loop is a ``while`` loop either way (graph
+            mode) or a Python loop (eager), with the same results.
+        zero_output_for_mask: If True, masked time steps output zeros instead of the
+            previous step's output.
+        time_major: If True, inputs and sequence outputs are [timesteps, batch, features].
+        **kwargs: The base ``Layer``'s arguments (``name``, ``dtype``, ``trainable``,
+            ``input_shape``, ...).
+
+    Returns:
+        (When called) the output tensor, or the list ``[output] + states`` with
+        ``return_state``.
+
+    Raises:
+        NotImplementedError: If ``stateful`` is True.
+        ValueError: If ``cell`` has no ``call`` method or no ``state_size``, and (when
+            called) if the inputs are not of rank 3, the mask is not [batch, timesteps], or
+            the number of initial states does not match the cell's.
+    """
 
     def __init__(self, cell: Any, return_sequences: bool = False, return_state: bool = False,
                  go_backwards: bool = False, stateful: bool = False, unroll: bool = False,
@@ -466,7 +614,24 @@ def _rnn_kwargs(kwargs: dict) -> dict:
 
 class SimpleRNN(RNN):
     """A fully-connected RNN: ``h_t = activation(x_t @ kernel + h_{t-1} @ recurrent_kernel +
-    bias)``."""
+    bias)``.
+
+    ``SimpleRNNCell`` run over the time axis by ``RNN``; see both for the call.
+
+    Args:
+        units: Positive integer, the dimensionality of the output and of the state.
+        **kwargs: The cell's arguments (``activation``, ``use_bias``, the initializers,
+            regularizers and constraints, ``dropout``, ``recurrent_dropout``, ``seed``),
+            ``RNN``'s (``return_sequences``, ``return_state``, ``go_backwards``, ``stateful``,
+            ``unroll``, ``zero_output_for_mask``, ``time_major``), and the base ``Layer``'s
+            (``name``, ``dtype``, ``trainable``, ``input_shape``, ``activity_regularizer``).
+            ``implementation``, ``use_cudnn`` and ``reset_dropout_cache`` are accepted and
+            ignored (they only choose kernels).
+
+    Raises:
+        ValueError: If ``units`` is not a positive integer.
+        NotImplementedError: If ``stateful`` is True.
+    """
 
     def __init__(self, units: int, **kwargs: Any):
         own = _rnn_kwargs(kwargs)
@@ -480,7 +645,25 @@ class SimpleRNN(RNN):
 
 class LSTM(RNN):
     """Long short-term memory (Hochreiter & Schmidhuber 1997), Keras's form; return_state
-    gives ``[output, h, c]``."""
+    gives ``[output, h, c]``.
+
+    ``LSTMCell`` run over the time axis by ``RNN``; see both for the call.
+
+    Args:
+        units: Positive integer, the dimensionality of the output and of each state.
+        **kwargs: The cell's arguments (``activation``, ``use_bias``, the initializers,
+            regularizers and constraints, ``dropout``, ``recurrent_dropout``, ``seed``,
+            ``recurrent_activation``, ``unit_forget_bias``),
+            ``RNN``'s (``return_sequences``, ``return_state``, ``go_backwards``, ``stateful``,
+            ``unroll``, ``zero_output_for_mask``, ``time_major``), and the base ``Layer``'s
+            (``name``, ``dtype``, ``trainable``, ``input_shape``, ``activity_regularizer``).
+            ``implementation``, ``use_cudnn`` and ``reset_dropout_cache`` are accepted and
+            ignored (they only choose kernels).
+
+    Raises:
+        ValueError: If ``units`` is not a positive integer.
+        NotImplementedError: If ``stateful`` is True.
+    """
 
     def __init__(self, units: int, **kwargs: Any):
         own = _rnn_kwargs(kwargs)
@@ -493,7 +676,25 @@ class LSTM(RNN):
 
 
 class GRU(RNN):
-    """Gated recurrent unit (Cho et al. 2014), Keras 3's form (``reset_after=True``)."""
+    """Gated recurrent unit (Cho et al. 2014), Keras 3's form (``reset_after=True``).
+
+    ``GRUCell`` run over the time axis by ``RNN``; see both for the call.
+
+    Args:
+        units: Positive integer, the dimensionality of the output and of the state.
+        **kwargs: The cell's arguments (``activation``, ``use_bias``, the initializers,
+            regularizers and constraints, ``dropout``, ``recurrent_dropout``, ``seed``,
+            ``recurrent_activation``, ``reset_after``),
+            ``RNN``'s (``return_sequences``, ``return_state``, ``go_backwards``, ``stateful``,
+            ``unroll``, ``zero_output_for_mask``, ``time_major``), and the base ``Layer``'s
+            (``name``, ``dtype``, ``trainable``, ``input_shape``, ``activity_regularizer``).
+            ``implementation``, ``use_cudnn`` and ``reset_dropout_cache`` are accepted and
+            ignored (they only choose kernels).
+
+    Raises:
+        ValueError: If ``units`` is not a positive integer.
+        NotImplementedError: If ``stateful`` is True.
+    """
 
     def __init__(self, units: int, **kwargs: Any):
         own = _rnn_kwargs(kwargs)
@@ -510,7 +711,33 @@ _MERGE_MODES = ("sum", "mul", "concat", "ave", None)
 
 class Bidirectional(Layer):
     """Runs a recurrent layer forwards and a copy of it backwards, and merges the outputs
-    (``merge_mode``: 'concat' (default), 'sum', 'mul', 'ave' or None for a list)."""
+    (``merge_mode``: 'concat' (default), 'sum', 'mul', 'ave' or None for a list).
+
+    Called as the wrapped layer is (``inputs``, ``initial_state``, ``mask``,
+    ``training``); ``initial_state`` lists the forward layer's states, then the backward
+    layer's.
+
+    Args:
+        layer: The recurrent layer (``SimpleRNN``, ``LSTM``, ``GRU`` or another ``RNN``
+            with ``backward_layer`` given) run forwards; the layer used is a copy named
+            ``forward_<name>``.
+        merge_mode: How the forward and backward outputs combine: 'concat' (along the last
+            axis), 'sum', 'mul', 'ave', or None (the list of both).
+        weights: Initial weights; not supported (call ``set_weights`` after building).
+        backward_layer: The recurrent layer run backwards; by default a copy of ``layer``
+            with ``go_backwards`` flipped, named ``backward_<name>``.
+        **kwargs: The base ``Layer``'s arguments (``name``, ``dtype``, ``trainable``).
+
+    Returns:
+        (When called) the merged output, followed by the forward and backward final
+        states when the layer has ``return_state``.
+
+    Raises:
+        ValueError: If ``layer`` is not a recurrent layer, ``merge_mode`` is not one of the
+            above, the two layers differ in ``return_sequences`` or ``return_state``, or
+            ``layer`` cannot be copied and no ``backward_layer`` is given.
+        NotImplementedError: If ``weights`` is given.
+    """
 
     def __init__(self, layer: RNN, merge_mode: str | None = "concat", weights: Any = None,
                  backward_layer: RNN | None = None, **kwargs: Any):

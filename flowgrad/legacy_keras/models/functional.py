@@ -18,7 +18,25 @@ def _producer(t: KerasTensor) -> Node:
 
 
 class Functional(Model):
-    """A model whose computation is a graph of layer calls from ``inputs`` to ``outputs``."""
+    """A model whose computation is a graph of layer calls from ``inputs`` to ``outputs``.
+
+    Made by ``Model(inputs, outputs)``: calling it runs the recorded layer calls, in
+    topological order, on new inputs.
+
+    Args:
+        inputs: The model's input tensor(s), made by ``keras.Input``: one, or a list/dict
+            of them (the model is then called with the same structure).
+        outputs: The output tensor(s), results of layer calls on ``inputs``: one, or a
+            list/dict of them (the model returns the same structure).
+        name: The model's name; by default ``functional`` made unique.
+        trainable: Whether the model's weights are updated in training.
+        **kwargs: The base ``Layer``'s other arguments (``dtype``, ...).
+
+    Raises:
+        ValueError: If an input or output is not a Keras tensor, an input was not made by
+            ``keras.Input``, an output cannot be reached from the inputs (graph
+            disconnected), or the layer graph has a cycle.
+    """
 
     def __init__(self, inputs: Any, outputs: Any, name: str | None = None,
                  trainable: bool = True, **kwargs: Any):

@@ -178,7 +178,16 @@ def _floats(logs: dict) -> dict:
 
 
 def is_functional_call(args: tuple, kwargs: dict) -> bool:
-    """Whether Model(...) arguments are (inputs, outputs) of the functional API."""
+    """Whether Model(...) arguments are (inputs, outputs) of the functional API.
+
+    Args:
+        args: The positional arguments given to ``Model(...)``.
+        kwargs: The keyword arguments given to ``Model(...)``.
+
+    Returns:
+        True if they hold both ``inputs`` and ``outputs`` (positionally or by keyword),
+        so that ``Model`` builds a functional model; False for a subclassed model.
+    """
     return (len(args) >= 2) or ("inputs" in kwargs and "outputs" in kwargs) or (
         len(args) == 1 and "outputs" in kwargs)
 
@@ -189,7 +198,22 @@ def is_functional_call(args: tuple, kwargs: dict) -> bool:
 
 class Model(Layer):
     """A Layer that trains: subclass it (layers in ``__init__``, computation in ``call``) or
-    build it from ``keras.Input`` tensors: ``Model(inputs, outputs)``."""
+    build it from ``keras.Input`` tensors: ``Model(inputs, outputs)``.
+
+    ``compile`` sets the optimizer, loss and metrics; ``fit``, ``evaluate`` and ``predict``
+    train and run it on arrays, ``tf.data`` datasets or generators.
+
+    Args:
+        *args: ``(inputs, outputs)`` for the functional API (then ``Model`` returns a
+            ``Functional``; see it for the arguments); a subclass takes none.
+        **kwargs: For a subclassed model, the base ``Layer``'s arguments (``name``,
+            ``trainable``, ``dtype``, ...); with ``inputs`` and ``outputs``, the
+            functional API's.
+
+    Raises:
+        TypeError: If a subclassed model is given positional arguments or ``inputs``
+            without ``outputs``.
+    """
 
     # The subclass Model(inputs, outputs) makes; keras.models.functional registers it.
     _functional_class: type | None = None
