@@ -97,6 +97,21 @@ def _stream_writer(output_stream: Any) -> Any:
                      % (output_stream,))
 
 
+def _stream_name(output_stream: Any) -> Any:
+    """TensorFlow's name of a stream (``"stderr"``, ``"stdout"``, ``"log(info)"``, ...), kept
+    in the op as a plain value; another writable object stays as it is."""
+    if output_stream is sys.stderr:
+        return "stderr"
+    if output_stream is sys.stdout:
+        return "stdout"
+    if callable(output_stream) and getattr(output_stream, "__module__", "").startswith(
+            "logging"):
+        name = getattr(output_stream, "__name__", "")
+        if name in ("info", "warning", "error"):
+            return "log(%s)" % name
+    return output_stream
+
+
 def _as_array(v: Any) -> np.ndarray:
     """A printed value as an array (a string scalar as a 0-d object array)."""
     return np.asarray(v, dtype=object) if isinstance(v, bytes) else np.asarray(v)
@@ -132,34 +147,25 @@ def _summarized(pieces: list, summarize: int) -> list:
     return pieces
 
 
-def _print_kernel(*values: Any, template: Any, summarize: int, sep: str, end: str,
-                  writer: Any) -> None:
+def _print_kernel(*values: Any, template: Any = (-1,), summarize: int = -1, end: str = "\n",
+                  output_stream: Any = "stderr") -> None:
+    """Prints the inputs into ``template``: texts and slots (-1: a string tensor as it is,
+    TensorFlow's one-input PrintV2; 0: a tensor; k > 0: a ragged tensor's k + 1 parts)."""
     it = iter(values)
     parts = []
     for item in template:
-        if item is _TENSOR:
-            parts.append(_array_text(_as_array(next(it)), summarize, True))
-        elif isinstance(item, _RaggedSlot):
-            flat = np.asarray(next(it))
-            splits = [np.asarray(next(it)) for _ in range(item.ragged_rank)]
-            parts.append(_ragged_text(flat, splits, summarize))
-        else:
+        if isinstance(item, str):
             parts.append(item)
-    writer("".join(parts) + end)
+        elif item == -1:
+            parts.append(_scalar_text(np.asarray(next(it))[()]))
+        elif item == 0:
+            parts.append(_array_text(_as_array(next(it)), summarize, True))
+        else:       # a ragged tensor: its flat values, then ``item`` row splits
+            flat = np.asarray(next(it))
+            splits = [np.asarray(next(it)) for _ in range(item)]
+            parts.append(_ragged_text(flat, splits, summarize))
+    _stream_writer(output_stream)("".join(parts) + end)
 
-
-class _TensorSlot:
-    """Marks where a dense tensor's text goes in a print template."""
-
-
-class _RaggedSlot:
-    """Marks where a ragged tensor's text goes (its flat values, then its row splits)."""
-
-    def __init__(self, ragged_rank: int):
-        self.ragged_rank = ragged_rank
-
-
-_TENSOR = _TensorSlot()
 
 register_op("PrintV2", _print_kernel, lambda ins, attrs: [], num_outputs=0, grad=_NO_GRADIENT,
             stateful=True, input_names=("input",))
@@ -172,10 +178,11 @@ def _template(inputs: tuple, sep: str, tensors: list) -> tuple:
     """TensorFlow's print template: each input formatted by ``pprint.pformat`` (a string
     input as itself) with a placeholder for every tensor (a SparseTensor shows as
     ``SparseTensor(indices=..., values=..., shape=...)``), the quotes around bare
-    placeholders removed; returned as a tuple of texts and slots."""
+    placeholders removed; returned as a tuple of texts and slots (0: a dense tensor, k > 0: a
+    ragged tensor's flat values and k row splits)."""
     slots: list = []
 
-    def slot(kind: Any) -> str:
+    def slot(kind: int) -> str:
         slots.append(kind)
         return _MARK % (len(slots) - 1)
 
@@ -189,14 +196,14 @@ def _template(inputs: tuple, sep: str, tensors: list) -> tuple:
             if isinstance(leaf, SparseTensor):
                 tensors.extend([leaf.indices, leaf.values, leaf.dense_shape])
                 held.append("SparseTensor(indices=%s, values=%s, shape=%s)"
-                            % (slot(_TENSOR), slot(_TENSOR), slot(_TENSOR)))
+                            % (slot(0), slot(0), slot(0)))
             elif isinstance(leaf, RaggedTensor):
                 tensors.append(leaf.flat_values)
                 tensors.extend(leaf.nested_row_splits)
-                held.append(slot(_RaggedSlot(len(leaf.nested_row_splits))))
+                held.append(slot(len(leaf.nested_row_splits)))
             elif isinstance(leaf, TensorBase) or hasattr(leaf, "_as_tensor"):
                 tensors.append(convert_to_tensor(leaf))
-                held.append(slot(_TENSOR))
+                held.append(slot(0))
             else:
                 held.append(leaf)
         texts.append(pprint.pformat(nest.pack_sequence_as(x, held)))
@@ -226,11 +233,11 @@ def print_v2(*inputs: Any, output_stream: Any = sys.stderr, summarize: int | Non
         end: The string after the last input.
         name: A name for the operation (optional).
     """
-    writer = _stream_writer(output_stream)
+    _stream_writer(output_stream)           # refuses an unsupported stream at once
     tensors: list = []
     template = _template(inputs, sep, tensors)
     attrs = {"template": template, "summarize": -1 if summarize is None else summarize,
-             "sep": sep, "end": end, "writer": writer}
+             "end": end, "output_stream": _stream_name(output_stream)}
     op = apply_op("PrintV2", tensors, attrs, name=name)
     if executing_eagerly():
         return None

@@ -172,7 +172,7 @@ def random_poisson_v2(shape: ShapeLike, lam: TensorLike, dtype: DTypeLike = dtyp
     if dt not in _POISSON_OUT:
         raise TypeError("Value passed to parameter 'dtype' has DataType %s not in list of "
                         "allowed values: float16, float32, float64, int32, int64" % dt.name)
-    with name_scope(name, "random_poisson", [lam, shape]) as scope:
+    with name_scope(name, "random_poisson", [lam, shape]):
         ins, attrs = _shape_args(shape)
         rate = convert_to_tensor(_as_value(lam), name="lam")
         if rate.dtype.base_dtype not in _POISSON_OUT:
@@ -180,7 +180,7 @@ def random_poisson_v2(shape: ShapeLike, lam: TensorLike, dtype: DTypeLike = dtyp
                             "allowed values: float16, float32, float64, int32, int64"
                             % rate.dtype.name)
         return apply_op("RandomPoissonV2", [rate] + ins,
-                        dict(attrs, dtype=dt, **_seed_attrs(seed)), name=scope)
+                        dict(attrs, dtype=dt, **_seed_attrs(seed)))
 
 
 def random_poisson(lam: TensorLike, shape: ShapeLike, dtype: DTypeLike = dtypes.float32,

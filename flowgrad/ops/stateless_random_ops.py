@@ -523,12 +523,12 @@ def stateless_random_binomial(shape: ShapeLike | TensorLike, seed: int | None, c
     Returns:
       A tensor of ``shape`` and ``output_dtype``.
     """
-    with name_scope(name, "stateless_random_binomial", [shape, seed, counts, probs]) as scope:
+    with name_scope(name, "stateless_random_binomial", [shape, seed, counts, probs]):
         s, sd = _shape_and_seed(shape, seed)
         p = convert_to_tensor(_as_value(probs), name="probs")
         c = convert_to_tensor(_as_value(counts), p.dtype.base_dtype, name="counts")
         return apply_op("StatelessRandomBinomial", (s, sd, c, p),
-                        {"dtype": dtypes.as_dtype(output_dtype)}, name=scope)
+                        {"dtype": dtypes.as_dtype(output_dtype)})
 
 
 def stateless_random_gamma(shape: ShapeLike | TensorLike, seed: int | None, alpha: TensorLike,
@@ -551,7 +551,7 @@ def stateless_random_gamma(shape: ShapeLike | TensorLike, seed: int | None, alph
       ValueError: if ``shape`` does not end with the parameters' broadcast shape.
     """
     dt = dtypes.as_dtype(dtype)
-    with name_scope(name, "stateless_random_gamma", [shape, seed, alpha, beta]) as scope:
+    with name_scope(name, "stateless_random_gamma", [shape, seed, alpha, beta]):
         s, sd = _shape_and_seed(shape, seed)
         a = convert_to_tensor(_as_value(alpha), dt, name="alpha")
         b = convert_to_tensor(_as_value(1 if beta is None else beta), dt, name="beta")
@@ -567,7 +567,7 @@ def stateless_random_gamma(shape: ShapeLike | TensorLike, seed: int | None, alph
         key, counter = apply_op("StatelessRandomGetKeyCounter", (sd,))
         sample = apply_op("StatelessRandomGammaV3",
                           (s, key, counter, convert_to_tensor(3, dtypes.int32), a_b))
-        return maximum(np.finfo(dt.np).tiny.astype(dt.np), realdiv(sample, b), name=scope)
+        return maximum(np.finfo(dt.np).tiny.astype(dt.np), realdiv(sample, b))
 
 
 def stateless_random_poisson(shape: ShapeLike | TensorLike, seed: int | None, lam: TensorLike,
@@ -584,8 +584,8 @@ def stateless_random_poisson(shape: ShapeLike | TensorLike, seed: int | None, la
     Returns:
       A tensor of ``shape`` and ``dtype``.
     """
-    with name_scope(name, "stateless_random_poisson", [shape, seed, lam]) as scope:
+    with name_scope(name, "stateless_random_poisson", [shape, seed, lam]):
         s, sd = _shape_and_seed(shape, seed)
         rate = convert_to_tensor(_as_value(lam), name="lam")
         return apply_op("StatelessRandomPoisson", (s, sd, rate),
-                        {"dtype": dtypes.as_dtype(dtype)}, name=scope)
+                        {"dtype": dtypes.as_dtype(dtype)})

@@ -971,7 +971,8 @@ def _tensor_text(a: np.ndarray, summarize: int) -> str:
     return rec(a, 0)
 
 
-def _format_kernel(*inputs: Any, template: str, placeholder: str, summarize: int) -> np.ndarray:
+def _format_kernel(*inputs: Any, template: str = "%s", placeholder: str = "%s",
+                   summarize: int = 3) -> np.ndarray:
     parts = template.split(placeholder)
     texts = [_tensor_text(np.asarray(x, dtype=object if isinstance(x, bytes) else None),
                           summarize) for x in inputs]

@@ -42,7 +42,8 @@ from flowgrad.saved_model.graph_export import (CONTROL_FLOW_EXPORTERS, OUTPUT_IN
 from flowgrad.framework.type_hints import DTypeLike
 #: Op types with side effects: a function holding one makes a stateful If/While.
 STATEFUL = frozenset({"RandomUniform", "RandomStandardNormal", "TruncatedNormal",
-                      "RandomUniformInt", "Multinomial", "PrintV2", "Print", "Assert",
+                      "RandomUniformInt", "Multinomial", "RandomGamma", "RandomPoissonV2",
+                      "PrintV2", "Print", "Assert",
                       "Assign", "AssignAdd", "AssignSub", "AssignVariableOp",
                       "AssignAddVariableOp", "AssignSubVariableOp", "If", "While"})
 

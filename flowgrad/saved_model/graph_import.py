@@ -31,6 +31,7 @@ from flowgrad.framework.graph import get_default_graph
 from flowgrad.framework.op_call import apply_op
 from flowgrad.framework.tensor import EagerTensor, Tensor, TensorBase, constant
 from flowgrad.framework.tensor_shape import TensorShape
+from flowgrad.ops.subgraph import SIDE_EFFECTS
 from flowgrad.ops import (
     arithmetic_ops,
     cast_ops,
@@ -253,6 +254,22 @@ def _summary(op_type: str, *keys: str) -> Callable:
     return build
 
 
+def _sampler(op_type: str) -> Callable:
+    """RandomGamma / RandomPoissonV2: TensorFlow's (shape, param) as flowgrad's
+    (param[, shape]), a constant shape as the ``shape`` attribute."""
+    def build(ins: list, a: dict, name: str) -> Any:
+        from flowgrad.ops.array_op_util import constant_value
+        attrs = {"seed": a.get("seed", 0), "seed2": a.get("seed2", 0)}
+        if "dtype" in a:
+            attrs["dtype"] = a["dtype"]
+        shape = constant_value(ins[0])
+        if shape is None:
+            return apply_op(op_type, [ins[1], ins[0]], attrs, name=name)
+        attrs["shape"] = tuple(int(d) for d in np.ravel(shape))
+        return apply_op(op_type, [ins[1]], attrs, name=name)
+    return build
+
+
 def _random_int(ins: list, a: dict, name: str) -> Any:
     from flowgrad.ops.array_op_util import constant_value
     attrs = {"seed": a.get("seed", 0), "seed2": a.get("seed2", 0)}
@@ -425,6 +442,7 @@ IMPORTERS: dict[str, Callable] = {
     "RandomUniform": _random("RandomUniform"),
     "RandomStandardNormal": _random("RandomStandardNormal"),
     "TruncatedNormal": _random("TruncatedNormal"), "RandomUniformInt": _random_int,
+    "RandomGamma": _sampler("RandomGamma"), "RandomPoissonV2": _sampler("RandomPoissonV2"),
     "MatrixBandPart": lambda ins, a, name: apply_op("MatrixBandPart", [ins[0]], {
         "num_lower": int(_static(ins[1], "num_lower", name)),
         "num_upper": int(_static(ins[2], "num_upper", name))}, name=name),
@@ -742,4 +760,10 @@ def import_function_body(fdef: Any, inputs: list, library: dict, prefix: str) ->
     for arg, value in zip(sig.input_arg, inputs):
         imp.values[arg.name] = value if not isinstance(value, Tensor) else [value]
     imp.run(list(fdef.node_def), prefix)
+    if not executing_eagerly():     # its control outputs (tf.print, ...) run on every call
+        graph = get_default_graph()
+        for node in fdef.control_ret.values():
+            op = _as_op(imp.values.get(node))
+            if op is not None and op not in graph.get_collection(SIDE_EFFECTS):
+                graph.add_to_collection(SIDE_EFFECTS, op)
     return [imp.lookup(fdef.ret[arg.name]) for arg in sig.output_arg]

@@ -13,6 +13,8 @@ that compute the same values, the last node named as flowgrad's op:
 - ``ReducedSize(x)``: ``Cast(Size(x))``, or ``Cast(Prod(Gather(Shape(x), axes)))``;
 - ``ReducedShape(shape, axes)``: ``TensorScatterUpdate(shape, axes mod Size(shape), 1)``.
 
+- ``PrintV2`` (``tf.print``: the tensors and a template): ``StringFormat`` and TensorFlow's
+  one-string ``PrintV2``;
 - ``TensorArrayZeros`` / ``TensorArrayScatter`` (the dense storage of flowgrad's graph
   TensorArray, as Keras RNN layers use it): ``Fill`` and ``TensorScatterUpdate``, for arrays of
   a fixed size and a known element shape.
@@ -171,6 +173,31 @@ def _tensor_array_scatter(op: Any, b: NodeBuilder) -> None:
            {"T": dt, "Tindices": idx_dt})
 
 
+def _print_v2(op: Any, b: NodeBuilder) -> None:
+    """flowgrad's PrintV2 (the inputs and a template) as TensorFlow writes ``tf.print``: a
+    ``StringFormat`` of the inputs, printed by TensorFlow's one-string ``PrintV2``."""
+    template = op._attrs.get("template", (-1,))
+    stream = op._attrs.get("output_stream", "stderr")
+    if not isinstance(stream, str) or any(isinstance(t, int) and t > 0 for t in template):
+        raise UnexportableOpError(
+            "Cannot export op '%s' (tf.print of a RaggedTensor, or to a Python stream object): "
+            "TensorFlow's StringFormat has no counterpart" % op.name)
+    text = b.input(0)
+    if template != (-1,):
+        holder = "{}"
+        while any(isinstance(t, str) and holder in t for t in template):
+            holder = "{" + holder + "}"
+        text = b.node("StringFormat", "StringFormat", [b.input(i) for i in range(
+            len(op.inputs))], {"T": [_dt(t) for t in op.inputs],
+                               "template": "".join(t if isinstance(t, str) else holder
+                                                   for t in template),
+                               "placeholder": holder,
+                               "summarize": int(op._attrs.get("summarize", 3))})
+    b.node(None, "PrintV2", [text], {"output_stream": stream,
+                                     "end": op._attrs.get("end", "\n")})
+
+
+SUBGRAPH_EXPORTERS["PrintV2"] = _print_v2
 SUBGRAPH_EXPORTERS.update({"TensorArrayZeros": _tensor_array_zeros,
                            "TensorArrayScatter": _tensor_array_scatter})
 EXPORTED_TYPE.update({"TensorArrayZeros": "Fill", "TensorArrayScatter": "TensorScatterUpdate"})
@@ -253,7 +280,24 @@ def _random_int(op: Any) -> tuple:
                             "seed2": int(op._attrs.get("seed2", 0))}
 
 
+def _sampler(param_attr: str) -> Any:
+    """RandomGamma / RandomPoissonV2: flowgrad's (param[, shape]) as TensorFlow's
+    (shape, param), the shape a Const when flowgrad holds it as an attribute."""
+    def exporter(op: Any) -> tuple:
+        shape = op._attrs.get("shape")
+        first = [("shape", np.asarray(shape, np.int32).reshape(-1), i32)] if shape is not None \
+            else [1]
+        attrs = {"S": i32 if shape is not None else _dt(op.inputs[1]),
+                 param_attr: _dt(op.inputs[0]), "seed": int(op._attrs.get("seed", 0)),
+                 "seed2": int(op._attrs.get("seed2", 0))}
+        if "dtype" in op._attrs:
+            attrs["dtype"] = op._attrs["dtype"]
+        return first + [0], attrs
+    return exporter
+
+
 EXPORTERS.update({"RandomUniformInt": _random_int,
+                  "RandomGamma": _sampler("T"), "RandomPoissonV2": _sampler("R"),
                   "SoftmaxCrossEntropyWithLogits": _softmax_xent,
                   "ScalarSummary": _summary, "HistogramSummary": _summary,
                   "ImageSummary": _image_summary, "TensorSummaryV2": _text_summary,

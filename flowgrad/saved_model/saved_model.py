@@ -35,6 +35,7 @@ If/While ops (NotImplementedError). Ops whose attributes are Python callables
 (``saved_model.pb``) is loaded by ``flowgrad.saved_model.tf_loader``."""
 from __future__ import annotations
 
+from flowgrad.ops.subgraph import SIDE_EFFECTS
 from flowgrad.framework.trackable import Trackable
 
 import json
@@ -194,6 +195,7 @@ def _serialize_function(cf: ConcreteFunction, where: str, node_of: dict, enc: _A
                           else {"literal": _encode_literal(s)} for s in signature],
             "inputs": [p.op.name for p in cf.inputs], "captures": captures,
             "ops": _serialize_ops(cf.graph, captures, enc, where),
+            "side_effects": [op.name for op in cf.graph.get_collection(SIDE_EFFECTS)],
             "outputs": _encode_outputs(cf.structured_outputs, where)}
 
 
@@ -485,6 +487,8 @@ def _rebuild_function(name: str, data: dict, objects: list, constants: dict) -> 
             ops[op_name] = ref.op
         specs = data["signature"]
         _rebuild_ops(g, data["ops"], tensors, ops, constants)
+        for op_name in data.get("side_effects", ()):     # tf.print, ...: run on every call
+            g.add_to_collection(SIDE_EFFECTS, ops[op_name])
         inputs = [ops[n].outputs[0] for n in data["inputs"]]
         if [t.op.type for t in inputs] != ["Placeholder"] * sum("literal" not in sp
                                                                for sp in specs):

@@ -31,6 +31,7 @@ from flowgrad.framework import dtypes
 from flowgrad.framework.trackable import Trackable
 from flowgrad.module import Module
 from flowgrad.ops.state_ops import Variable
+from flowgrad.ops.subgraph import SIDE_EFFECTS
 from flowgrad.saved_model import tf_protos
 from flowgrad.saved_model.graph_export import (PRODUCER, FunctionLibrary, UnexportableOpError,
                                                attr, export_op, function_node_ref,
@@ -129,6 +130,7 @@ def function_def(cf: ConcreteFunction, name: str, inputs: list, outputs: list,
 
     stateful = []
     input_ops = {ph.op for _, ph in inputs}
+    side_effects = set(cf.graph.get_collection(SIDE_EFFECTS))     # tf.print, assertions
     for op in cf.graph.get_operations():
         if op in input_ops or op in handle_of:
             continue
@@ -152,6 +154,8 @@ def function_def(cf: ConcreteFunction, name: str, inputs: list, outputs: list,
             raise UnexportableOpError("Cannot save %s: its graph has a placeholder %s that is "
                                       "not one of its inputs" % (cf.graph.name, op.name))
         export_op(op, add_node, input_ref, function_node_ref, library)
+        if op in side_effects:          # runs on every call: a control output
+            stateful.append(op.name)
     names = {n.name for n in fdef.node_def}
     for node in fdef.node_def:          # control inputs on what became arguments go away
         kept = [i for i in node.input if not i.startswith("^") or i[1:] in names]
