@@ -1,4 +1,5 @@
-"""Packaging: the wheel carries only the MNIST sample, the sdist what the tests need."""
+"""Packaging: the wheel carries only the MNIST sample and TensorFlow's op definitions, the sdist
+what the tests need."""
 from __future__ import annotations
 
 import fnmatch
@@ -20,7 +21,9 @@ def test_the_package_holds_only_the_small_mnist_sample():
         [*mnist.FILENAMES, "SHA256SUMS"])
     package_data = pyproject()["tool"]["setuptools"]["package-data"]
     assert package_data == {"flowgrad.datasets": ["data/mnist-sample/*"],
-                            "flowgrad": ["py.typed"]}
+                            "flowgrad": ["py.typed"],
+                            # TensorFlow's op definitions, for writing its GraphDefs
+                            "flowgrad.saved_model": ["tf_op_defs.pb.gz"]}
 
 
 def test_the_wheel_ships_the_pep_561_marker():
