@@ -9,7 +9,6 @@ the faces bind their names."""
 from __future__ import annotations
 
 import functools
-import sys
 from collections.abc import Callable
 from typing import Any
 
@@ -106,14 +105,7 @@ def _where(fn: Callable) -> Callable:
             return condition.with_flat_values(fn(condition.flat_values,
                                                  _flat_operand(x, condition),
                                                  _flat_operand(y, condition), name=name))
-        out = fn(condition, x, y, name=name)
-        # where() marks the wheres flowgrad's own code builds (debug.unsafe_where does not
-        # warn about those) by its caller's file: that caller is this wrapper, so look one
-        # frame further.
-        if getattr(out, "op", None) in comparison_ops.LIBRARY_WHERES and not \
-                sys._getframe(1).f_code.co_filename.startswith(comparison_ops._PKG_DIR):
-            comparison_ops.LIBRARY_WHERES.discard(out.op)
-        return out
+        return fn(condition, x, y, name=name)
     wrapper.__wrapped_op__ = fn
     comparison_ops.DISPATCH_FRAMES.add(wrapper.__code__)
     return wrapper
