@@ -29,6 +29,17 @@ def _batch_of(operators: list) -> list:
     return list(np.broadcast_shapes(*(tuple(op.batch_shape.as_list()) for op in operators)))
 
 
+def _wrap(self: LinearOperator, operator: LinearOperator, hints: tuple, name: str | None,
+          suffix: str) -> None:
+    """Initializes an operator made of one other: each hint not given is ``operator``'s."""
+    self._operator = operator
+    own = ("is_non_singular", "is_self_adjoint", "is_positive_definite", "is_square")
+    LinearOperator.__init__(
+        self, operator.dtype, **{k: getattr(operator, k) if h is None else h
+                                 for k, h in zip(own, hints)},
+        name=name or operator.name + suffix, parameters=dict(operator=operator, name=name))
+
+
 class LinearOperatorAdjoint(LinearOperator):
     """The adjoint ``A^H`` of an operator, as ``tf.linalg.LinearOperatorAdjoint``."""
 
@@ -45,16 +56,8 @@ class LinearOperatorAdjoint(LinearOperator):
           is_square: Hint.
           name: A name (``operator``'s name + ``"_adjoint"`` by default).
         """
-        self._operator = operator
-        pick = (lambda mine, theirs: theirs if mine is None else mine)
-        super().__init__(operator.dtype,
-                         is_non_singular=pick(is_non_singular, operator.is_non_singular),
-                         is_self_adjoint=pick(is_self_adjoint, operator.is_self_adjoint),
-                         is_positive_definite=pick(is_positive_definite,
-                                                   operator.is_positive_definite),
-                         is_square=pick(is_square, operator.is_square),
-                         name=name or operator.name + "_adjoint",
-                         parameters=dict(operator=operator, name=name))
+        _wrap(self, operator, (is_non_singular, is_self_adjoint, is_positive_definite,
+                               is_square), name, "_adjoint")
 
     @property
     def operator(self) -> LinearOperator:
@@ -108,16 +111,8 @@ class LinearOperatorInversion(LinearOperator):
         if operator.is_non_singular is False or is_non_singular is False:
             raise ValueError("operator and supplied hints must be non-singular. Found "
                              "operator.is_non_singular = %s" % operator.is_non_singular)
-        self._operator = operator
-        pick = (lambda mine, theirs: theirs if mine is None else mine)
-        super().__init__(operator.dtype,
-                         is_non_singular=pick(is_non_singular, operator.is_non_singular),
-                         is_self_adjoint=pick(is_self_adjoint, operator.is_self_adjoint),
-                         is_positive_definite=pick(is_positive_definite,
-                                                   operator.is_positive_definite),
-                         is_square=pick(is_square, operator.is_square),
-                         name=name or operator.name + "_inv",
-                         parameters=dict(operator=operator, name=name))
+        _wrap(self, operator, (is_non_singular, is_self_adjoint, is_positive_definite,
+                               is_square), name, "_inv")
 
     @property
     def operator(self) -> LinearOperator:
