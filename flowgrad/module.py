@@ -81,7 +81,7 @@ class Module:
 
     Args:
         name: The module's name (a Python identifier); the class name in snake case when
-          None.
+            None.
     """
 
     _TF_MODULE_IGNORED_PROPERTIES = frozenset((

@@ -221,7 +221,7 @@ def to_graph(entity: Callable, recursive: bool = True, experimental_optional_fea
     Args:
         entity: A Python function or method.
         recursive: Accepted for TensorFlow's signature; the functions it calls are converted
-          when they are called, as TensorFlow does by default.
+            when they are called, as TensorFlow does by default.
         experimental_optional_features: Accepted for TensorFlow's signature; ignored.
 
     Returns:

@@ -43,7 +43,7 @@ class Blocker:
 
     Args:
         kind: Why it stops: one of the module's kind constants (``INTEGER``,
-          ``STOP_GRADIENT``, ``STOP_GRADIENTS``, ``NOT_DIFFERENTIABLE``, ...).
+            ``STOP_GRADIENT``, ``STOP_GRADIENTS``, ``NOT_DIFFERENTIABLE``, ...).
         op: The blocking op (for ``INTEGER``: the op that makes ``tensor``).
         tensor: The non-differentiable tensor (``INTEGER`` only).
     """

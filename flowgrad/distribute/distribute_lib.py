@@ -473,7 +473,7 @@ class DistributedDataset:
         dataset: The ``tf.data.Dataset`` it iterates.
         num_replicas: The replicas each element is for.
         split: Whether each element is one global batch to split (else ``num_replicas``
-          consecutive elements are the replicas' batches).
+            consecutive elements are the replicas' batches).
     """
 
     def __init__(self, dataset: Any, num_replicas: int, split: bool):

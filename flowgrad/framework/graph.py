@@ -491,7 +491,7 @@ def get_collection(key: str, scope: str | None = None) -> list:
     Args:
         key: The collection's key.
         scope: Only the values whose ``name`` starts with this scope (a regular expression
-          matched at the start); all when None.
+            matched at the start); all when None.
 
     Returns:
         A new list (changing it leaves the collection as it is).

@@ -44,7 +44,7 @@ class BatchNormalization(Layer):
         renorm_clipping: Batch renormalization's clipping (unused).
         renorm_momentum: Batch renormalization's momentum (unused).
         fused: Whether to use TensorFlow 1's fused kernel's statistics (None: where it
-          applies, rank-4 inputs normalized over the channel axis).
+            applies, rank-4 inputs normalized over the channel axis).
         trainable: Whether ``beta`` and ``gamma`` are trainable.
         virtual_batch_size: Ghost batch normalization (not supported: raises).
         adjustment: A function adjusting the normalized values (not supported: raises).
@@ -53,7 +53,7 @@ class BatchNormalization(Layer):
 
     Raises:
         NotImplementedError: ``renorm``, ``virtual_batch_size``, ``adjustment`` or several
-          axes.
+            axes.
     """
 
     def __init__(self, axis: int = -1, momentum: float = 0.99, epsilon: float = 1e-3,
@@ -208,7 +208,7 @@ def batch_normalization(inputs: Any, axis: int = -1, momentum: float = 0.99, eps
         beta_constraint: A projection applied to ``beta`` after each update.
         gamma_constraint: A projection applied to ``gamma`` after each update.
         training: Whether to normalize with the batch's statistics (and add the update ops)
-          or with the moving averages; a bool or a boolean tensor.
+            or with the moving averages; a bool or a boolean tensor.
         trainable: Whether ``beta`` and ``gamma`` are trainable.
         name: The layer's name (its variable scope).
         reuse: Whether to reuse the variables of an earlier layer of the same name.
@@ -216,7 +216,7 @@ def batch_normalization(inputs: Any, axis: int = -1, momentum: float = 0.99, eps
         renorm_clipping: Batch renormalization's clipping (unused).
         renorm_momentum: Batch renormalization's momentum (unused).
         fused: Whether to use TensorFlow 1's fused kernel's statistics (None: where it
-          applies, rank-4 inputs normalized over the channel axis).
+            applies, rank-4 inputs normalized over the channel axis).
         virtual_batch_size: Ghost batch normalization (not supported: raises).
         adjustment: A function adjusting the normalized values (not supported: raises).
 

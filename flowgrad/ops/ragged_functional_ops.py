@@ -16,7 +16,7 @@ def map_flat_values(op: Callable, *args: Any, **kwargs: Any) -> RaggedTensor:
     Args:
         op: The function to apply, elementwise over the flat values.
         *args: Its positional arguments; RaggedTensors among them are replaced by their flat
-          values.
+            values.
         **kwargs: Its keyword arguments, likewise.
 
     Returns:
