@@ -37,9 +37,10 @@ def test_tensor_like_covers_what_ops_take():
 
 #: The share of public parameters (of both faces, ``*args``/``**kwargs`` aside) still annotated
 #: ``Any`` or not at all: may only fall. 15% (800 of 5350, down from 53%) when set; 15.8% (886
-#: of 5607) after the names added since, when the ceiling came down to 16.3% (half a point of
-#: room); lower it when you type some.
-UNTYPED_SHARE_CEILING = 0.163
+#: of 5607) after the names added since; 15.1% (845 of 5607) once the TF1 learning-rate decays
+#: and RNN cells were typed, when the ceiling came down to 15.6% (half a point of room); lower
+#: it when you type some.
+UNTYPED_SHARE_CEILING = 0.156
 
 
 def _public_signatures():

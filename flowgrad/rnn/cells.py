@@ -20,9 +20,9 @@ from flowgrad.framework.tensor import TensorBase, convert_to_tensor
 from flowgrad.framework.tensor_shape import TensorShape, as_shape
 from flowgrad.layers.base import Layer
 from flowgrad.ops import array_ops, init_ops, math_ops, nn_ops, random_ops
-from flowgrad.ops.variable_scope import variable_scope
+from flowgrad.ops.variable_scope import _ReuseMode, variable_scope
 from collections.abc import Callable
-from flowgrad.framework.type_hints import DTypeLike
+from flowgrad.framework.type_hints import DTypeLike, TensorLike
 
 _BIAS, _KERNEL = "bias", "kernel"
 
@@ -161,7 +161,8 @@ class BasicRNNCell(RNNCell):
         **kwargs: Further arguments of ``tf.layers.Layer``.
     """
 
-    def __init__(self, num_units: int, activation: Callable | str | None = None, reuse: Any = None,
+    def __init__(self, num_units: int, activation: Callable | str | None = None,
+                 reuse: bool | _ReuseMode | None = None,
                  name: str | None = None, dtype: DTypeLike | None = None, **kwargs: Any):
         super().__init__(_reuse=reuse, name=name, dtype=dtype, **kwargs)
         self._num_units = num_units
@@ -204,7 +205,8 @@ class GRUCell(RNNCell):
         **kwargs: Further arguments of ``tf.layers.Layer``.
     """
 
-    def __init__(self, num_units: int, activation: Callable | str | None = None, reuse: Any = None,
+    def __init__(self, num_units: int, activation: Callable | str | None = None,
+                 reuse: bool | _ReuseMode | None = None,
                  kernel_initializer: Callable | str | None = None,
                  bias_initializer: Callable | str | None = None, name: str | None = None,
                  dtype: DTypeLike | None = None, **kwargs: Any):
@@ -267,7 +269,8 @@ class BasicLSTMCell(RNNCell):
     """
 
     def __init__(self, num_units: int, forget_bias: float = 1.0, state_is_tuple: bool = True,
-                 activation: Callable | str | None = None, reuse: Any = None,
+                 activation: Callable | str | None = None,
+                 reuse: bool | _ReuseMode | None = None,
                  name: str | None = None, dtype: DTypeLike | None = None, **kwargs: Any):
         super().__init__(_reuse=reuse, name=name, dtype=dtype, **kwargs)
         self._num_units = num_units
@@ -331,11 +334,13 @@ class LSTMCell(RNNCell):
         **kwargs: Further arguments of ``tf.layers.Layer``.
     """
 
-    def __init__(self, num_units: int, use_peepholes: bool = False, cell_clip: Any = None,
-                 initializer: Any = None, num_proj: int | None = None, proj_clip: Any = None,
-                 num_unit_shards: Any = None, num_proj_shards: Any = None, forget_bias: float = 1.0,
+    def __init__(self, num_units: int, use_peepholes: bool = False, cell_clip: float | None = None,
+                 initializer: Callable | None = None, num_proj: int | None = None,
+                 proj_clip: float | None = None, num_unit_shards: int | None = None,
+                 num_proj_shards: int | None = None, forget_bias: float = 1.0,
                  state_is_tuple: bool = True, activation: Callable | str | None = None,
-                 reuse: Any = None, name: str | None = None, dtype: DTypeLike | None = None,
+                 reuse: bool | _ReuseMode | None = None, name: str | None = None,
+                 dtype: DTypeLike | None = None,
                  **kwargs: Any):
         super().__init__(_reuse=reuse, name=name, dtype=dtype, **kwargs)
         if num_unit_shards is not None or num_proj_shards is not None:
@@ -559,10 +564,11 @@ class DropoutWrapper(_Wrapper):
         dropout_state_filter_visitor: A function of each state part: whether to apply dropout to it.
     """
 
-    def __init__(self, cell: Any, input_keep_prob: Any = 1.0, output_keep_prob: Any = 1.0,
-                 state_keep_prob: Any = 1.0, variational_recurrent: bool = False,
+    def __init__(self, cell: Any, input_keep_prob: TensorLike = 1.0,
+                 output_keep_prob: TensorLike = 1.0, state_keep_prob: TensorLike = 1.0,
+                 variational_recurrent: bool = False,
                  input_size: Any = None, dtype: DTypeLike | None = None, seed: int | None = None,
-                 dropout_state_filter_visitor: Any = None):
+                 dropout_state_filter_visitor: Callable | None = None):
         super().__init__(cell)
         if dropout_state_filter_visitor is not None and not callable(
                 dropout_state_filter_visitor):
@@ -635,7 +641,7 @@ class ResidualWrapper(_Wrapper):
         residual_fn: A function (inputs, outputs) -> output; their sum when None.
     """
 
-    def __init__(self, cell: Any, residual_fn: Any = None):
+    def __init__(self, cell: Any, residual_fn: Callable | None = None):
         super().__init__(cell)
         self._residual_fn = residual_fn
 

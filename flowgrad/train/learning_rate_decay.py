@@ -43,7 +43,7 @@ def _schedule(fn: Callable, global_step: Any, what: str) -> Any:
     return fn(global_step)
 
 
-def exponential_decay(learning_rate: Any, global_step: Any, decay_steps: Any,
+def exponential_decay(learning_rate: TensorLike, global_step: TensorLike, decay_steps: TensorLike,
                       decay_rate: TensorLike, staircase: bool = False,
                       name: str | None = None) -> Any:
     """learning_rate * decay_rate ** (global_step / decay_steps) (integer division if
@@ -68,7 +68,7 @@ def exponential_decay(learning_rate: Any, global_step: Any, decay_steps: Any,
     return _schedule(decayed, global_step, "exponential_decay")
 
 
-def inverse_time_decay(learning_rate: Any, global_step: Any, decay_steps: Any,
+def inverse_time_decay(learning_rate: TensorLike, global_step: TensorLike, decay_steps: TensorLike,
                        decay_rate: TensorLike, staircase: bool = False,
                        name: str | None = None) -> Any:
     """learning_rate / (1 + decay_rate * global_step / decay_steps).
@@ -93,8 +93,9 @@ def inverse_time_decay(learning_rate: Any, global_step: Any, decay_steps: Any,
     return _schedule(decayed, global_step, "inverse_time_decay")
 
 
-def polynomial_decay(learning_rate: Any, global_step: Any, decay_steps: Any,
-                     end_learning_rate: TensorLike = 0.0001, power: Any = 1.0, cycle: bool = False,
+def polynomial_decay(learning_rate: TensorLike, global_step: TensorLike, decay_steps: TensorLike,
+                     end_learning_rate: TensorLike = 0.0001, power: TensorLike = 1.0,
+                     cycle: bool = False,
                      name: str | None = None) -> Any:
     """(learning_rate - end) * (1 - step / decay_steps) ** power + end, with step capped
     at decay_steps (or decay_steps stretched to the next multiple with ``cycle``).
@@ -127,7 +128,8 @@ def polynomial_decay(learning_rate: Any, global_step: Any, decay_steps: Any,
     return _schedule(decayed, global_step, "polynomial_decay")
 
 
-def piecewise_constant(x: Any, boundaries: list, values: list, name: str | None = None) -> Any:
+def piecewise_constant(x: TensorLike, boundaries: list, values: list,
+                       name: str | None = None) -> Any:
     """values[0] while x <= boundaries[0], values[i] for boundaries[i-1] < x <= boundaries[i],
     values[-1] after the last boundary.
 
@@ -165,7 +167,7 @@ def piecewise_constant(x: Any, boundaries: list, values: list, name: str | None 
     return _schedule(decayed, x, "piecewise_constant")
 
 
-def natural_exp_decay(learning_rate: Any, global_step: Any, decay_steps: Any,
+def natural_exp_decay(learning_rate: TensorLike, global_step: TensorLike, decay_steps: TensorLike,
                       decay_rate: TensorLike, staircase: bool = False,
                       name: str | None = None) -> Any:
     """learning_rate * exp(-decay_rate) ** (global_step / decay_steps) (integer division if
@@ -198,7 +200,8 @@ def _cosine(fraction: Any) -> Any:
     return multiply(0.5, add(1.0, cos(multiply(math.pi, fraction))))
 
 
-def cosine_decay(learning_rate: Any, global_step: Any, decay_steps: Any, alpha: Any = 0.0,
+def cosine_decay(learning_rate: TensorLike, global_step: TensorLike, decay_steps: TensorLike,
+                 alpha: TensorLike = 0.0,
                  name: str | None = None) -> Any:
     """learning_rate * ((1 - alpha) * 0.5 (1 + cos(pi min(step, decay_steps) / decay_steps))
     + alpha) (Loshchilov & Hutter's SGDR without restarts).
@@ -225,7 +228,8 @@ def cosine_decay(learning_rate: Any, global_step: Any, decay_steps: Any, alpha: 
     return _schedule(decayed, global_step, "cosine_decay")
 
 
-def cosine_decay_restarts(learning_rate: Any, global_step: Any, first_decay_steps: Any,
+def cosine_decay_restarts(learning_rate: TensorLike, global_step: TensorLike,
+                          first_decay_steps: TensorLike,
                           t_mul: float = 2.0, m_mul: float = 1.0, alpha: float = 0.0,
                           name: str | None = None) -> Any:
     """Cosine decay with warm restarts (SGDR): period i lasts ``first_decay_steps * t_mul**i``
@@ -280,7 +284,7 @@ def _linear_cosine(learning_rate: Any, step: Any, decay_steps: Any, num_periods:
     return lr, add(multiply(add(cast(alpha, dt), linear), _cosine(fraction)), cast(beta, dt))
 
 
-def linear_cosine_decay(learning_rate: Any, global_step: Any, decay_steps: Any,
+def linear_cosine_decay(learning_rate: TensorLike, global_step: TensorLike, decay_steps: TensorLike,
                         num_periods: float = 0.5, alpha: float = 0.0, beta: float = 0.001,
                         name: str | None = None) -> Any:
     """learning_rate * ((alpha + linear) * 0.5 (1 + cos(2 pi num_periods step / decay_steps))
@@ -306,7 +310,8 @@ def linear_cosine_decay(learning_rate: Any, global_step: Any, decay_steps: Any,
     return _schedule(decayed, global_step, "linear_cosine_decay")
 
 
-def noisy_linear_cosine_decay(learning_rate: Any, global_step: Any, decay_steps: Any,
+def noisy_linear_cosine_decay(learning_rate: TensorLike, global_step: TensorLike,
+                              decay_steps: TensorLike,
                               initial_variance: float = 1.0, variance_decay: float = 0.55,
                               num_periods: float = 0.5, alpha: float = 0.0, beta: float = 0.001,
                               name: str | None = None) -> Any:
