@@ -54,7 +54,7 @@ def _doc(name: str, what: str) -> str:
 
 
 def _make_unary(name: str, fn: Callable, promote_to_float: bool, what: str) -> Callable:
-    def f(x: Any) -> TensorBase:
+    def f(x: TensorLike) -> TensorBase:
         return _unary(fn, x, promote_to_float)
     f.__name__ = f.__qualname__ = name
     f.__doc__ = _doc(name, what)
@@ -615,7 +615,7 @@ def _comparison(fn: Callable, x1: Any, x2: Any, bool_to_int: bool = False) -> Te
 
 
 def _make_comparison(name: str, fn: Callable, bool_to_int: bool, what: str) -> Callable:
-    def f(x1: Any, x2: Any) -> TensorBase:
+    def f(x1: TensorLike, x2: TensorLike) -> TensorBase:
         return _comparison(fn, x1, x2, bool_to_int)
     f.__name__ = f.__qualname__ = name
     f.__module__ = __name__
@@ -1112,7 +1112,8 @@ def diff(a: TensorLike, n: int = 1, axis: int = -1) -> TensorBase:
 # ---- reductions with NaNs, averages ----
 
 def _nan_reduction(name: str, reduction: Callable, init: int) -> Callable:
-    def f(a: Any, axis: Any = None, dtype: Any = None, keepdims: bool = False) -> TensorBase:
+    def f(a: TensorLike, axis: AxisLike = None, dtype: DTypeLike | None = None,
+          keepdims: bool = False) -> TensorBase:
         a = aa.array(a)
         v = aa.array(init, dtype=a.dtype)
         return reduction(aa.where(isnan(a), v, a), axis=axis, dtype=dtype,  # noqa: F821
