@@ -1,24 +1,15 @@
 """tf.dtypes.experimental.float8_e4m3fn and float8_e5m2 (ml_dtypes' types, which Keras's
 float8 training casts to and from) against TensorFlow 2.21: the program of
 tools/tf_reference/float8_reference.py run with flowgrad as ``tf`` against its recording."""
-import importlib.util
-import json
-import os
 
 import pytest
 
 import flowgrad as tf
 from flowgrad.framework.context import state
+from tf_reference_program import load
 
 pytest.importorskip("ml_dtypes")
-_HERE = os.path.dirname(__file__)
-with open(os.path.join(_HERE, "data", "float8", "tf_2_21.json")) as _f:
-    REF = json.load(_f)
-_spec = importlib.util.spec_from_file_location(
-    "float8_reference", os.path.join(_HERE, "..", "tools", "tf_reference",
-                                     "float8_reference.py"))
-PROGRAM = importlib.util.module_from_spec(_spec)
-_spec.loader.exec_module(PROGRAM)
+PROGRAM, REF = load("float8_reference.py", "float8/tf_2_21.json")
 
 
 @pytest.fixture(autouse=True)

@@ -1,23 +1,14 @@
 """tf.map_fn over RaggedTensor elements (Keras's TextVectorization adapt calls it) against
 TensorFlow 2.21: the program of tools/tf_reference/map_fn_ragged_reference.py run with
 flowgrad as ``tf`` against its recording tests/data/ragged/map_fn_tf_2_21.json."""
-import importlib.util
-import json
-import os
 
 import pytest
 
 import flowgrad as tf
 from flowgrad.framework.context import state
+from tf_reference_program import load
 
-_HERE = os.path.dirname(__file__)
-with open(os.path.join(_HERE, "data", "ragged", "map_fn_tf_2_21.json")) as _f:
-    REF = json.load(_f)
-_spec = importlib.util.spec_from_file_location(
-    "map_fn_ragged_reference", os.path.join(_HERE, "..", "tools", "tf_reference",
-                                            "map_fn_ragged_reference.py"))
-PROGRAM = importlib.util.module_from_spec(_spec)
-_spec.loader.exec_module(PROGRAM)
+PROGRAM, REF = load("map_fn_ragged_reference.py", "ragged/map_fn_tf_2_21.json")
 
 
 @pytest.fixture(autouse=True)
