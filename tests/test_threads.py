@@ -64,6 +64,16 @@ def test_the_pool_is_looked_at_again_only_after_the_interval(budget):
     assert threads.blas_threads() == 2
 
 
+def test_a_blas_pool_sized_elsewhere_gets_the_budget_again(budget):
+    # a BLAS library loaded later with its own size (SciPy's, loaded while OPENBLAS_NUM_THREADS
+    # was 1) or resized by someone else: the next look sizes every loaded pool to the budget
+    _look()
+    threadpoolctl.threadpool_limits(1, user_api="blas")
+    assert _blas_pool() == 1
+    _look()
+    assert _blas_pool() == 2
+
+
 def test_tf_config_and_session_config_cap_the_pool(budget):
     tf_config = flowgrad.config.threading
     tf_config.set_intra_op_parallelism_threads(1)

@@ -30,6 +30,7 @@ import time
 from typing import Any
 
 CHECK_INTERVAL = 0.25   # seconds between two looks at the machine's load
+_BLAS_RESCAN = 10.0     # seconds between two scans for newly loaded BLAS libraries
 _STALE = 2.0            # a load sample older than this is not averaged over
 _ENV_THREADS = ("OPENBLAS_NUM_THREADS", "GOTO_NUM_THREADS", "OMP_NUM_THREADS",
                 "MKL_NUM_THREADS")
@@ -42,6 +43,7 @@ class _Budget:
     intra_op = 0            # tf.config.threading's intra-op thread count (0: default)
     session_intra_op = 0    # the first Session config's intra_op_parallelism_threads
     blas: Any = None        # threadpoolctl's BLAS controllers ([] without threadpoolctl)
+    blas_scan = 0.0         # monotonic time of the next scan for BLAS libraries loaded since
     blas_threads = 0        # the BLAS pool size flowgrad last set (0: none set)
     cores = 0               # usable cores (0: not computed yet)
     lock = threading.Lock()  # one thread looks at a time (the worker's kernels check too)
@@ -184,15 +186,18 @@ def others_load() -> float:
 
 def _blas_controllers() -> list:
     """threadpoolctl's controllers of the loaded BLAS libraries; [] without threadpoolctl
-    (``pip install flowgrad[threads]``)."""
-    if _b.blas is None:
+    (``pip install flowgrad[threads]``). Rescanned every ``_BLAS_RESCAN`` seconds, so a BLAS
+    loaded later (SciPy's, another extension's) joins the pool's budget."""
+    now = time.monotonic()
+    if _b.blas is None or now >= _b.blas_scan:
         try:
             import threadpoolctl
         except ImportError:
-            _b.blas = []
+            _b.blas, _b.blas_scan = [], float("inf")
         else:
             _b.blas = [lc for lc in threadpoolctl.ThreadpoolController().lib_controllers
                        if lc.user_api == "blas"]
+            _b.blas_scan = now + _BLAS_RESCAN
     return _b.blas
 
 
@@ -212,8 +217,8 @@ def _resize() -> None:
     _b.free = max(1, cores - int(others_load() + 0.5))
     _b.next_check = time.monotonic() + CHECK_INTERVAL
     n = min(intra_op_cap(), _b.free)
-    if n != _b.blas_threads:
-        controllers = _blas_controllers()
+    controllers = _blas_controllers()
+    if n != _b.blas_threads or any(lc.num_threads != n for lc in controllers):
         for lc in controllers:
             lc.set_num_threads(n)
         # without threadpoolctl the pool keeps the size BLAS chose when it was loaded
