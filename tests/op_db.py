@@ -2038,6 +2038,21 @@ def _matrix_functions() -> list:
     ]
 
 
+def _tf2_gaps() -> list:
+    """The TF2 API gaps of issue 23: SpaceToBatchND / BatchToSpaceND (padding, cropping,
+    remaining dimensions)."""
+    tf = flowgrad
+    rng = np.random.RandomState(13)
+    return [
+        OpInfo("tf2_gaps.space_to_batch_nd",
+               lambda x: tf.space_to_batch_nd(x, [2, 2], [[1, 0], [0, 1]]) ** 2,
+               [rng.randn(2, 3, 3, 2)], op="SpaceToBatchND", jvp=True),
+        OpInfo("tf2_gaps.batch_to_space_nd",
+               lambda x: tf.batch_to_space(x, [2, 1], [[1, 0], [0, 1]]) ** 2,
+               [rng.randn(4, 2, 3, 2)], op="BatchToSpaceND", jvp=True),
+    ]
+
+
 def _lu_factors(a: np.ndarray) -> tuple:
     """tf.linalg.lu of ``a`` as arrays (evaluated in a graph of its own)."""
     with flowgrad.Graph().as_default():
@@ -2055,6 +2070,7 @@ _FAMILIES = [_core_math, _math, _array, _nn, _conv, _control_flow, _distribution
              _special_math, _recipes, _ctc, _incomplete_gamma, _linalg_gaps,
              _image_transform, _sampled_losses, _partition,
              _matrix_functions, _sparse_fill,
+             _tf2_gaps,
              _vmap, _fuzz]
 
 OP_DB: list[OpInfo] = [e for family in _FAMILIES for e in family()]

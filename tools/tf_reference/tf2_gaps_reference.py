@@ -1,0 +1,122 @@
+"""Records what TensorFlow 2.21 gives for the TF2 names issue 23's tf2gaps work added:
+each topic's expressions (values, dtypes, shapes, or the error class and message) go to
+tests/data/tf2_gaps/<topic>.json, which tests/test_tf2_gaps_reference.py replays on flowgrad.
+
+Run with the TensorFlow venv:
+``/work/venv-tf/bin/python tools/tf_reference/tf2_gaps_reference.py [topic ...]``.
+"""
+from __future__ import annotations
+
+import json
+import pathlib
+import sys
+
+import numpy as np
+
+TOPICS: dict = {}
+
+TOPICS["space_batch"] = {
+    "setup": """
+rng = np.random.RandomState(0)
+x = tf.constant(rng.randn(2, 4, 6, 3).astype(np.float32))
+x3 = tf.constant(rng.randn(2, 5, 3))
+xi = tf.reshape(tf.range(24), [1, 4, 6, 1])
+b = tf.constant(rng.randn(8, 2, 3, 3).astype(np.float32))
+""",
+    "cases": [
+        "tf.space_to_batch_nd(x, [2, 2], [[0, 0], [0, 0]])",
+        "tf.space_to_batch_nd(x, [2, 3], [[1, 1], [0, 3]])",
+        "tf.space_to_batch_nd(x, [3], [[1, 1]])",
+        "tf.space_to_batch_nd(x3, [2], [[0, 1]])",
+        "tf.space_to_batch_nd(xi, [2, 2], [[0, 0], [0, 0]])",
+        "tf.space_to_batch_nd(x, tf.constant([2, 2], tf.int64), "
+        "tf.constant([[0, 0], [2, 0]], tf.int64))",
+        "tf.space_to_batch(x, [2, 2], [[0, 0], [1, 1]])",
+        "tf.nn.space_to_batch(xi, [4], [[0, 0]])",
+        "tf.batch_to_space(b, [2, 2], [[0, 0], [0, 0]])",
+        "tf.batch_to_space(b, [2, 2], [[1, 0], [0, 2]])",
+        "tf.batch_to_space(b, 2, [[0, 0], [1, 1]])",
+        "tf.batch_to_space(b, [4], [[1, 2]])",
+        "tf.batch_to_space(tf.space_to_batch_nd(x, [2, 3], [[1, 1], [0, 3]]), [2, 3], "
+        "[[1, 1], [0, 3]])",
+        "tf.compat.v1.space_to_batch(x, [[0, 0], [1, 1]], 2)",
+        "tf.compat.v1.space_to_batch(x, [[0, 0], [0, 0]], block_size=2)",
+        "tf.compat.v1.batch_to_space(b, [[0, 0], [1, 1]], 2)",
+        "tf.compat.v1.space_to_batch_nd(x, [2, 2], [[0, 0], [0, 0]])",
+        "tf.compat.v1.batch_to_space_nd(b, [2, 2], [[0, 0], [0, 0]])",
+        "tf.required_space_to_batch_paddings([5, 7], [2, 3])",
+        "tf.required_space_to_batch_paddings([5, 7], [2, 3], [[1, 0], [2, 2]])",
+        "tf.required_space_to_batch_paddings([4], [4])",
+        "tf.compat.v1.required_space_to_batch_paddings(tf.constant([6, 6]), [4, 4])",
+        # bad input
+        "tf.space_to_batch_nd(x, [2, 2], [[0, 0], [0, 1]])",
+        "tf.space_to_batch_nd(x, [2, 2], [[0, 0]])",
+        "tf.space_to_batch_nd(x, [2, 2], [[0, -1], [0, 0]])",
+        "tf.space_to_batch_nd(x, [0, 2], [[0, 0], [0, 0]])",
+        "tf.space_to_batch_nd(x, [2, 2, 2, 2], [[0, 0]] * 4)",
+        "tf.batch_to_space(b, [3, 2], [[0, 0], [0, 0]])",
+        "tf.batch_to_space(b, [2, 2], [[2, 2], [0, 0]])",
+        "tf.batch_to_space(b, [2, 2], [[-1, 0], [0, 0]])",
+        "tf.space_to_batch_nd(x, [2.0, 2.0], [[0, 0], [0, 0]])",
+    ],
+    "static": [
+        ("tf.space_to_batch_nd", "[None, 4, 6, 3]", "[2, 2], [[0, 0], [0, 0]]"),
+        ("tf.space_to_batch_nd", "[2, None, 6, 3]", "[2, 3], [[0, 0], [0, 0]]"),
+        ("tf.batch_to_space", "[8, 2, None, 3]", "[2, 2], [[1, 0], [0, 0]]"),
+        ("tf.batch_to_space", "[None, 2, 3, 3]", "[2, 2], [[0, 0], [0, 0]]"),
+    ],
+}
+
+
+def _plain(x):
+    arr = np.asarray(x)
+    if arr.dtype.kind == "c":
+        return {"re": arr.real.tolist(), "im": arr.imag.tolist()}
+    if arr.dtype.kind in "SO":
+        return {"bytes": [v.decode("latin-1") for v in arr.reshape(-1).tolist()],
+                "shape": list(arr.shape)}
+    return arr.tolist()
+
+
+def _record(tf, value):
+    if isinstance(value, (tuple, list)):
+        return {"tuple": [_record(tf, v) for v in value]}
+    if isinstance(value, tf.Tensor):
+        return {"dtype": value.dtype.name, "shape": value.shape.as_list(),
+                "value": _plain(value.numpy())}
+    return {"python": _plain(value)}
+
+
+def record(topic: str) -> dict:
+    """Evaluates one topic's expressions eagerly (and its static-shape cases in a
+    tf.function) on TensorFlow 2.21."""
+    import tensorflow as tf
+    spec = TOPICS[topic]
+    ns = {"tf": tf, "np": np}
+    exec(spec["setup"], ns)  # noqa: S102 - our own set-up
+    out: dict = {}
+    for expr in spec["cases"]:
+        try:
+            out[expr] = _record(tf, eval(expr, ns))  # noqa: S307 - our own expressions
+        except Exception as exc:  # noqa: BLE001 - the class and message are what is recorded
+            out[expr] = {"error": type(exc).__name__, "message": str(exc).split("\n")[0]}
+    static = {}
+    for fn, shape, args in spec.get("static", []):
+        key = "%s(<%s>, %s)" % (fn, shape, args)
+        f = tf.function(eval("lambda t: %s(t, %s)" % (fn, args), ns))  # noqa: S307
+        cf = f.get_concrete_function(tf.TensorSpec(eval(shape), tf.float32))  # noqa: S307
+        static[key] = cf.structured_outputs.shape.as_list()
+    return {"setup": spec["setup"], "cases": out, "static": static}
+
+
+def main() -> None:
+    root = pathlib.Path(__file__).resolve().parents[2] / "tests/data/tf2_gaps"
+    root.mkdir(parents=True, exist_ok=True)
+    for topic in sys.argv[1:] or sorted(TOPICS):
+        path = root / ("%s.json" % topic)
+        path.write_text(json.dumps(record(topic), indent=0, sort_keys=True) + "\n")
+        print("wrote", path)
+
+
+if __name__ == "__main__":
+    main()
