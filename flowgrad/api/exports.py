@@ -217,7 +217,8 @@ EXPORTS: dict[str, dict[str, str]] = {
         "reduce_prod": "flowgrad.ops.reduction_ops:reduce_prod",
         "reduce_sum": "flowgrad.ops.sum_ops:reduce_sum",
         "repeat": "flowgrad.ops.manip_ops:repeat",
-        "required_space_to_batch_paddings": "flowgrad.ops.space_batch_ops:required_space_to_batch_paddings",
+        "required_space_to_batch_paddings":
+            "flowgrad.ops.space_batch_ops:required_space_to_batch_paddings",
         "reshape": "flowgrad.ops.shape_ops:reshape",
         "reverse": "flowgrad.ops.shape_ops:reverse",
         "reverse_sequence": "flowgrad.ops.manip_ops:reverse_sequence",
@@ -1375,7 +1376,8 @@ EXPORTS: dict[str, dict[str, str]] = {
         "reduce_sum": "flowgrad.ops.sum_ops:reduce_sum",
         "regex_replace": "flowgrad.ops.string_ops:regex_replace",
         "repeat": "flowgrad.ops.manip_ops:repeat",
-        "required_space_to_batch_paddings": "flowgrad.ops.space_batch_ops:required_space_to_batch_paddings",
+        "required_space_to_batch_paddings":
+            "flowgrad.ops.space_batch_ops:required_space_to_batch_paddings",
         "reset_default_graph": "flowgrad.framework.context:reset_default_graph",
         "reshape": "flowgrad.ops.shape_ops:reshape",
         "reverse": "flowgrad.ops.shape_ops:reverse",
