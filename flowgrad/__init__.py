@@ -10,6 +10,8 @@ import flowgrad.autodiff.control_flow_grad as _cfg  # noqa: F401 - the If and Wh
 from flowgrad import dropin as _dropin
 from flowgrad.api import exports as _exports, namespaces as _namespaces
 from flowgrad.compat import v1 as _v1  # the TF1 face, built from its table
+import flowgrad.estimator as _estimator_pkg  # noqa: F401 - its submodules load lazily and
+# must not bind the package over the face's tf.estimator namespace
 from flowgrad.version import VERSION as __version__  # noqa: N811 - flowgrad's: FLOWGRAD_VERSION
 
 # Last, so that no submodule loaded later rebinds a face name (Python sets a package's

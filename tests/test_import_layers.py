@@ -32,7 +32,7 @@ LAYERS: list[tuple[str, list[str]]] = [
                    "flowgrad.summary", "flowgrad.testing", "flowgrad.module", "flowgrad.rnn",
                    "flowgrad.saved_model", "flowgrad.initializers", "flowgrad.config",
                    "flowgrad.feature_column_lib", "flowgrad.experimental_numpy",
-                   "flowgrad.linear_operators"]),
+                   "flowgrad.linear_operators", "flowgrad.estimator"]),
     ("tf_internal", ["flowgrad.tf_internal"]),
     ("faces", ["flowgrad", "flowgrad.compat", "flowgrad.api",
                "flowgrad.dropin", "flowgrad.dropin_aliases", "flowgrad.__main__",

@@ -50,7 +50,7 @@ TF1_TOP_LEVEL = (
     "distributions", "div", "div_no_nan", "divide", "double", "dtypes", "dynamic_partition",
     "dynamic_stitch", "edit_distance", "einsum", "enable_eager_execution",
     "enable_resource_variables", "enable_v2_behavior", "enable_v2_tensorshape", "encode_base64",
-    "ensure_shape", "equal", "erf", "erfc", "errors", "estimator", "executing_eagerly", "exp",
+    "ensure_shape", "equal", "erf", "erfc", "errors", "executing_eagerly", "exp",
     "expand_dims", "experimental", "expm1", "extract_image_patches", "extract_volume_patches",
     "eye", "fake_quant_with_min_max_args", "fake_quant_with_min_max_args_gradient",
     "fake_quant_with_min_max_vars", "fake_quant_with_min_max_vars_gradient",

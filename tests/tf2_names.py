@@ -12,7 +12,7 @@ IndexedSlicesSpec Module Operation OptionalSpec RaggedTensor RaggedTensorSpec Re
 SparseTensor SparseTensorSpec Tensor TensorArray TensorArraySpec TensorShape TensorSpec TypeSpec
 UnconnectedGradients Variable VariableAggregation VariableSynchronization
 audio autodiff autograph bfloat16 bitwise bool compat complex128 complex64 config
-constant_initializer data debugging distribute double dtypes errors estimator experimental
+constant_initializer data debugging distribute double dtypes errors experimental
 feature_column float16 float32 float64 graph_util half image initializers int16 int32 int64 int8
 io keras linalg lite lookup losses math metrics mixed_precision mlir name_scope nest newaxis nn
 ones_initializer optimizers qint16 qint32 qint8 quantization queue quint16 quint8 ragged random
@@ -73,3 +73,7 @@ TF1_ONLY_TRAIN = frozenset([
     "AdamOptimizer", "GradientDescentOptimizer", "MomentumOptimizer", "Saver",
     "get_or_create_global_step", "exponential_decay",
 ])
+
+#: Names TensorFlow removed that flowgrad keeps, each with its reason: the API TF 2.15 had;
+#: TF 2.16+ removed it (``tf.estimator``: TF1-style programs use it heavily).
+TF215_REMOVED = frozenset({"estimator"})

@@ -1919,3 +1919,46 @@ for _ns in ("tf", "tf.compat.v1"):
 
 #: make_template (tf1train).
 EXPORTS["tf.compat.v1"]["make_template"] = "flowgrad.ops.template:make_template"
+
+#: ``tf.estimator`` and ``tf.compat.v1.estimator``: the API TensorFlow 2.15 had (TF 2.16+
+#: removed it; the golden name tests allow-list it with that reason), on flowgrad's TF1
+#: graph machinery (flowgrad/estimator/).
+_ESTIMATOR_HOOKS = {
+    **{name: "flowgrad.train.session_run_hook:" + name for name in (
+        "SessionRunArgs", "SessionRunContext", "SessionRunHook", "SessionRunValues")},
+    **{name: "flowgrad.train.basic_session_run_hooks:" + name for name in (
+        "CheckpointSaverHook", "CheckpointSaverListener", "FeedFnHook", "FinalOpsHook",
+        "GlobalStepWaiterHook", "LoggingTensorHook", "NanLossDuringTrainingError",
+        "NanTensorHook", "SecondOrStepTimer", "StepCounterHook", "StopAtStepHook",
+        "SummarySaverHook")}}
+EXPORTS["tf.estimator.export"] = {
+    **{name: "flowgrad.estimator.export:" + name for name in (
+        "ServingInputReceiver", "TensorServingInputReceiver",
+        "build_parsing_serving_input_receiver_fn", "build_raw_serving_input_receiver_fn")},
+    **{name: "flowgrad.estimator.export_output:" + name for name in (
+        "ClassificationOutput", "ExportOutput", "PredictOutput", "RegressionOutput")}}
+EXPORTS["tf.estimator"] = {
+    **_ESTIMATOR_HOOKS,
+    "Estimator": "flowgrad.estimator.estimator:Estimator",
+    "EstimatorSpec": "flowgrad.estimator.model_fn:EstimatorSpec",
+    "EvalSpec": "flowgrad.estimator.training:EvalSpec",
+    "Exporter": "flowgrad.estimator.training:Exporter",
+    "FinalExporter": "flowgrad.estimator.training:FinalExporter",
+    "LatestExporter": "flowgrad.estimator.training:LatestExporter",
+    "ModeKeys": "flowgrad.estimator.mode_keys:ModeKeys",
+    "RunConfig": "flowgrad.estimator.run_config:RunConfig",
+    "TrainSpec": "flowgrad.estimator.training:TrainSpec",
+    "WarmStartSettings": "flowgrad.estimator.estimator:WarmStartSettings",
+    "export": "tf.estimator.export",
+    "train_and_evaluate": "flowgrad.estimator.training:train_and_evaluate",
+}
+EXPORTS["tf.compat.v1.estimator.export"] = dict(EXPORTS["tf.estimator.export"])
+EXPORTS["tf.compat.v1.estimator.inputs"] = {
+    name: "flowgrad.estimator.inputs:" + name for name in ("numpy_input_fn", "pandas_input_fn")}
+EXPORTS["tf.compat.v1.estimator"] = {
+    **EXPORTS["tf.estimator"],
+    "export": "tf.compat.v1.estimator.export",
+    "inputs": "tf.compat.v1.estimator.inputs",
+}
+EXPORTS["tf"]["estimator"] = "tf.estimator"
+EXPORTS["tf.compat.v1"]["estimator"] = "tf.compat.v1.estimator"
