@@ -1,6 +1,8 @@
 """What programs print: a ConcreteFunction's repr and str and ``tf.print``'s formats (dense,
-ragged and sparse tensors, structures laid out by pprint) are TensorFlow 2.21's (recorded by
-tools/tf_reference/concrete_function_repr.py and tf_print_formats.py), and an Operation's text
+ragged and sparse tensors, structures laid out by pprint) and a loaded SavedModel's
+``signatures`` (a subclassed Keras model saved without ``signatures=``) are TensorFlow 2.21's
+(recorded by tools/tf_reference/concrete_function_repr.py, tf_print_formats.py and
+saved_signatures_repr.py), and an Operation's text
 names its inputs as a NodeDef does (``p`` for output 0, ``split:1``)."""
 import pytest
 import os
@@ -14,7 +16,9 @@ ROOT = Path(__file__).resolve().parents[1]
 
 
 @pytest.mark.parametrize("program,record", [("concrete_function_repr.py", "concrete_function.txt"),
-                                            ("tf_print_formats.py", "tf_print.txt")])
+                                            ("tf_print_formats.py", "tf_print.txt"),
+                                            ("saved_signatures_repr.py",
+                                             "saved_signatures.txt")])
 def test_prints_what_tensorflow_prints(program, record):
     env = dict(os.environ, PYTHONPATH=str(ROOT))
     out = subprocess.run([sys.executable, "-m", "flowgrad",

@@ -224,7 +224,9 @@ def _signature_map(signatures: Any, obj: Any) -> dict:
     tf.function with an input_signature, if it has exactly one."""
     if signatures is None:
         default = getattr(obj, "_default_save_signature", None)
-        found = default() if callable(default) else None
+        # Keras 3 makes it a property holding the tf.function; older Keras a method.
+        found = (default if isinstance(default, (Function, ConcreteFunction))
+                 else default() if callable(default) else None)
         if found is None:
             with_signature = [fn for _, fn in _functions_of(obj)
                               if fn.input_signature is not None]

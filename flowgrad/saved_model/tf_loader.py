@@ -17,6 +17,7 @@ model TensorFlow trained can be fine-tuned here. A body with an op type flowgrad
 an ``InvalidArgumentError`` naming the op type, the node and the function."""
 from __future__ import annotations
 
+import collections.abc
 import os
 from typing import Any
 
@@ -24,6 +25,7 @@ from flowgrad import nest
 from flowgrad.framework import errors
 from flowgrad.framework.graph import get_default_graph
 from flowgrad.runtime.function import Function, TensorSpec
+from flowgrad.runtime.function_type import signature_text
 from flowgrad.module import Module
 from flowgrad.ops.state_ops import EagerVariable
 from flowgrad.saved_model import tf_protos
@@ -136,6 +138,25 @@ class _Asset:
             if hasattr(self.asset_path, "numpy") else "<Asset>"
 
 
+class _SignatureMap(collections.abc.Mapping):
+    """``loaded.signatures``: the signature functions by key, read-only, as TensorFlow's."""
+
+    def __init__(self, functions: dict):
+        self._functions = dict(functions)
+
+    def __getitem__(self, key: str) -> Any:
+        return self._functions[key]
+
+    def __iter__(self) -> Any:
+        return iter(self._functions)
+
+    def __len__(self) -> int:
+        return len(self._functions)
+
+    def __repr__(self) -> str:
+        return "_SignatureMap(%r)" % (self._functions,)
+
+
 class _Loader:
     """Rebuilds one MetaGraphDef's object graph."""
 
@@ -178,7 +199,7 @@ class _Loader:
         if sig_node is not None:
             for c in self.proto.nodes[sig_node].children:
                 signatures[c.local_name] = self.nodes[c.node_id]
-        setattr_safe(root, "signatures", signatures)
+        setattr_safe(root, "signatures", _SignatureMap(signatures))
         return root
 
     def _variable(self, i: int, v: Any, values: dict) -> EagerVariable:
@@ -370,7 +391,12 @@ class RestoredConcreteFunction:
         return self._function(*flat)
 
     def __repr__(self) -> str:
-        return "<RestoredConcreteFunction %s>" % self.name
+        args, kwargs = self.structured_input_signature
+        params = [(getattr(a, "name", None) or "args_%d" % i, "POSITIONAL_ONLY", a)
+                  for i, a in enumerate(args)]
+        params += [(k, "KEYWORD_ONLY", v) for k, v in sorted((kwargs or {}).items())]
+        return "<ConcreteFunction %s at 0x%X>" % (
+            signature_text(params, self.structured_outputs, [], verbose=False), id(self))
 
 
 def _fits(sig: Any, value: Any, tensors: list) -> bool:

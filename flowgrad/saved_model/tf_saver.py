@@ -283,7 +283,11 @@ class _Writer:
         saved.bound_inputs.extend(self._var_ids(variables, var_ids, key))
         saved.canonicalized_input_signature.CopyFrom(_structure(
             ((), kw), lambda t: _spec_value(t, t.op.name)))
-        saved.output_signature.CopyFrom(_structure(out, lambda t: _spec_value(t)))
+        outputs = tf_protos.pb().struct_pb2.StructuredValue()
+        outputs.dict_value.SetInParent()
+        for k in sorted(out):           # TensorFlow names each output's spec by its key
+            outputs.dict_value.fields[str(k)].CopyFrom(_spec_value(out[k], str(k)))
+        saved.output_signature.CopyFrom(outputs)
         return name, sorted(kw)
 
     @staticmethod
@@ -299,7 +303,9 @@ def _signature_functions(signatures: Any, obj: Any) -> dict:
     """{key: ConcreteFunction} of the signatures (TensorFlow's defaults without any)."""
     if signatures is None:
         default = getattr(obj, "_default_save_signature", None)
-        found = default() if callable(default) else None
+        # Keras 3 makes it a property holding the tf.function; older Keras a method.
+        found = (default if isinstance(default, (Function, ConcreteFunction))
+                 else default() if callable(default) else None)
         if found is None:
             with_sig = [fn for _, fn in functions_of(obj) if fn.input_signature is not None]
             found = with_sig[0] if len(with_sig) == 1 else None
@@ -337,6 +343,11 @@ def save(obj: Any, export_dir: str, signatures: Any = None) -> None:
     w = _Writer()
     nodes = graph["nodes"]
     var_ids = {id(o): i for i, o in enumerate(objects) if isinstance(o, Variable)}
+    for i, n in enumerate(nodes):       # a Keras 3 Variable: functions capture the one it holds
+        if "key" in n and not isinstance(objects[i], Variable):
+            held = objects[i]._serialize_to_tensors().get("VARIABLE_VALUE")
+            if isinstance(held, Variable):
+                var_ids.setdefault(id(held), i)
     sig_fns = _signature_functions(signatures, obj)
     # the object graph: one node per trackable, then functions and the signature map
     children: list = [dict(n["children"]) for n in nodes]
