@@ -2040,7 +2040,8 @@ def _matrix_functions() -> list:
 
 def _tf2_gaps() -> list:
     """The TF2 API gaps of issue 23: SpaceToBatchND / BatchToSpaceND (padding, cropping,
-    remaining dimensions)."""
+    remaining dimensions) and tf.math.special's functions (on (0.3, 3), inside every
+    domain)."""
     tf = flowgrad
     rng = np.random.RandomState(13)
     return [
@@ -2050,7 +2051,15 @@ def _tf2_gaps() -> list:
         OpInfo("tf2_gaps.batch_to_space_nd",
                lambda x: tf.batch_to_space(x, [2, 1], [[1, 0], [0, 1]]) ** 2,
                [rng.randn(4, 2, 3, 2)], op="BatchToSpaceND", jvp=True),
-    ]
+    ] + [OpInfo("tf2_gaps.special_%s" % name, getattr(tf.math.special, name),
+                [rng.uniform(0.3, 3.0, (2, 3))], op=op, jvp=True)
+         for name, op in (("bessel_j0", "BesselJ0"), ("bessel_j1", "BesselJ1"),
+                          ("bessel_y0", "BesselY0"), ("bessel_y1", "BesselY1"),
+                          ("bessel_k0", "BesselK0"), ("bessel_k0e", "BesselK0e"),
+                          ("bessel_k1", "BesselK1"), ("bessel_k1e", "BesselK1e"),
+                          ("dawsn", "Dawsn"), ("expint", "Expint"),
+                          ("fresnel_cos", "FresnelCos"), ("fresnel_sin", "FresnelSin"),
+                          ("spence", "Spence"))]
 
 
 def _lu_factors(a: np.ndarray) -> tuple:

@@ -1962,3 +1962,16 @@ EXPORTS["tf.compat.v1.estimator"] = {
 }
 EXPORTS["tf"]["estimator"] = "tf.estimator"
 EXPORTS["tf.compat.v1"]["estimator"] = "tf.compat.v1.estimator"
+
+#: ``tf.math.special`` (tf2gaps): the modified Bessel functions of the first kind are also
+#: tf.math's; the others are flowgrad/ops/special_function_ops.py's.
+EXPORTS["tf.math.special"] = {
+    **{name: "flowgrad.ops.bessel_ops:" + name
+       for name in ("bessel_i0", "bessel_i0e", "bessel_i1", "bessel_i1e")},
+    **{name: "flowgrad.ops.special_function_ops:" + name
+       for name in ("bessel_j0", "bessel_j1", "bessel_k0", "bessel_k0e", "bessel_k1",
+                    "bessel_k1e", "bessel_y0", "bessel_y1", "dawsn", "expint", "fresnel_cos",
+                    "fresnel_sin", "spence")}}
+EXPORTS["tf.compat.v1.math.special"] = dict(EXPORTS["tf.math.special"])
+EXPORTS["tf.math"]["special"] = "tf.math.special"
+EXPORTS["tf.compat.v1.math"]["special"] = "tf.compat.v1.math.special"

@@ -68,6 +68,51 @@ b = tf.constant(rng.randn(8, 2, 3, 3).astype(np.float32))
 }
 
 
+_SPECIAL = ["bessel_i0", "bessel_i0e", "bessel_i1", "bessel_i1e", "bessel_j0", "bessel_j1",
+            "bessel_k0", "bessel_k0e", "bessel_k1", "bessel_k1e", "bessel_y0", "bessel_y1",
+            "dawsn", "expint", "fresnel_cos", "fresnel_sin", "spence"]
+
+TOPICS["special"] = {
+    "setup": """
+xs = [-30.0, -7.5, -2.0, -0.5, -1e-3, 0.0, 1e-3, 0.3, 1.0, 1.7, 4.0, 9.5, 25.0, 80.0, 700.0]
+pos = [1e-3, 0.3, 1.0, 1.7, 4.0, 9.5, 25.0, 80.0]
+x32 = tf.constant(xs, tf.float32)
+x64 = tf.constant(xs, tf.float64)
+p64 = tf.constant(pos, tf.float64)
+special_x = tf.constant([0.0, 1.0, np.nan, np.inf, -np.inf], tf.float64)
+
+def grad(f, x):
+    with tf.GradientTape() as tape:
+        tape.watch(x)
+        y = f(x)
+    return tape.gradient(y, x)
+
+def grad2(f, x):
+    with tf.GradientTape() as outer:
+        outer.watch(x)
+        with tf.GradientTape() as inner:
+            inner.watch(x)
+            y = f(x)
+        g = inner.gradient(y, x)
+    return outer.gradient(g, x)
+""",
+    "cases": [c for name in _SPECIAL for c in (
+        "tf.math.special.%s(x32)" % name, "tf.math.special.%s(x64)" % name,
+        "tf.math.special.%s(special_x)" % name,
+        "grad(tf.math.special.%s, p64)" % name, "grad2(tf.math.special.%s, p64)" % name,
+        "tf.compat.v1.math.special.%s([0.5, 2.0])" % name)] + [
+        "tf.math.special.bessel_j0(tf.constant([1, 2]))",
+        "tf.math.special.dawsn(tf.constant([1.0, 2.0], tf.float16))",
+        "tf.math.special.spence(tf.constant([0.5, 2.0], tf.bfloat16))",
+        "grad(tf.math.special.bessel_j1, tf.constant([0.0, 1.0], tf.float64))",
+        "grad(tf.math.special.spence, tf.constant([1.0, 2.0], tf.float64))",
+        "grad(tf.math.special.bessel_y1, tf.constant([0.0, 1.0], tf.float64))",
+        "grad(tf.math.special.bessel_k1e, tf.constant([0.0, 1.0], tf.float64))",
+        "grad(tf.math.special.expint, tf.constant([-1.0, 0.0], tf.float64))",
+    ],
+}
+
+
 def _plain(x):
     arr = np.asarray(x)
     if arr.dtype.kind == "c":
