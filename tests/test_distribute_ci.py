@@ -2,8 +2,9 @@
 to train on Ray. MultiWorkerMirroredStrategy on 2 workers equals one process on the
 combined batch (Adam) and Keras 3's ``fit`` under its scope gives one process's history; a
 worker whose function raises fails the run at once; ParameterServerStrategy's scheduled
-steps, one at a time, equal one process; a lost parameter server fails at once saying how
-to resume.
+steps, one at a time, equal one process; a lost parameter server restarts from the latest
+checkpoint where a CheckpointManager is registered, and fails at once saying how to resume
+where none is (TensorFlow's default).
 
 The full Ray suites (tests/test_distribute_ray.py, tests/test_distribute_ps.py: 3 to 4
 minutes each on a loaded 2-core machine, most of it starting Ray and its actors) run with
@@ -41,7 +42,7 @@ def ray():
     ray.shutdown()
 
 
-def test_each_way_to_train_on_ray(ray):
+def test_each_way_to_train_on_ray(ray, tmp_path):
     import test_distribute_ps as ps
     import test_distribute_ray as mw
     from flowgrad.distribute import RayClusterResolver, WorkerGroup
@@ -77,6 +78,17 @@ def test_each_way_to_train_on_ray(ray):
             np.testing.assert_allclose(loss.fetch(), ref_step(ref_iterator).numpy(), rtol=1e-5)
         for got, want in zip(model.get_weights(), ref_model.get_weights()):
             np.testing.assert_allclose(got, want, rtol=1e-5, atol=1e-6)
+        # a lost server restarted from the latest checkpoint (flowgrad's opt-in)
+        manager = tf.train.CheckpointManager(tf.train.Checkpoint(model=model, optimizer=opt),
+                                             str(tmp_path), max_to_keep=1)
+        manager.save()
+        coordinator.restart_lost_servers_from(manager)
+        ray.kill(strategy._servers[0])
+        loss = coordinator.schedule(train_step, args=(iterator,))
+        coordinator.join()
+        np.testing.assert_allclose(loss.fetch(), ref_step(ref_iterator).numpy(), rtol=1e-5)
+        assert coordinator.server_restarts == 1
+        coordinator.restart_lost_servers_from(None)      # TensorFlow's default: fail at once
         ray.kill(strategy._servers[0])
         coordinator.schedule(train_step, args=(iterator,))
         with pytest.raises(errors.UnavailableError, match="parameter server .* is lost"):

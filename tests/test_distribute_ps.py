@@ -329,6 +329,44 @@ def test_a_lost_worker_rejoins_from_the_current_weights(cluster):
     np.testing.assert_array_equal(seen, model.layers[0].kernel.numpy())
 
 
+def test_a_lost_parameter_server_restarts_from_the_latest_checkpoint(cluster, tmp_path):
+    """flowgrad's opt-in: with a CheckpointManager registered, a parameter server killed
+    mid-training is restarted by the coordinator, every server goes back to the latest
+    checkpoint, the step that failed runs again and training goes on: the same losses and
+    weights as one process that restores that checkpoint at the same point."""
+    import ray
+    strategy, coordinator = cluster
+    model, opt, train_step = _build(strategy)
+    ref_model, ref_opt, ref_step = _build()
+    ref_model.set_weights(model.get_weights())
+    manager = tf.train.CheckpointManager(tf.train.Checkpoint(model=model, optimizer=opt),
+                                         str(tmp_path / "ps"), max_to_keep=2)
+    ref_ckpt = tf.train.Checkpoint(model=ref_model, optimizer=ref_opt)
+    coordinator.restart_lost_servers_from(manager)
+    iterator = iter(coordinator.create_per_worker_dataset(_dataset_fn))
+    ref_iterator = iter(_dataset_fn())
+    try:
+        for step in range(1, 8):
+            if step == 6:            # after steps 1-5 (a checkpoint after step 3)
+                ray.kill(strategy._servers[1])
+                ref_ckpt.restore(ref_path)
+            loss = coordinator.schedule(train_step, args=(iterator,))
+            coordinator.join()
+            np.testing.assert_allclose(loss.fetch(), ref_step(ref_iterator).numpy(), rtol=1e-5)
+            if step == 3:
+                manager.save()
+                ref_path = ref_ckpt.save(str(tmp_path / "ref" / "ckpt"))
+        assert coordinator.server_restarts == 1
+        for got, want in zip(model.get_weights() + [opt.iterations.numpy()],
+                             ref_model.get_weights() + [ref_opt.iterations.numpy()]):
+            np.testing.assert_allclose(got, want, rtol=1e-5, atol=1e-6)
+        assert int(opt.iterations.numpy()) == 5          # 3 + the two after the restart
+    finally:
+        coordinator.restart_lost_servers_from(None)
+    with pytest.raises(TypeError, match="CheckpointManager"):
+        coordinator.restart_lost_servers_from(str(tmp_path))
+
+
 def test_a_lost_parameter_server_fails_at_once_and_the_program_resumes_from_its_checkpoint(
         cluster, tmp_path):
     """A lost server fails ``join`` at once; the program then does what TensorFlow's

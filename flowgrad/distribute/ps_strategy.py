@@ -21,7 +21,10 @@ coordinator writes into them (restoring a checkpoint) reaches the servers at the
 A worker that dies is restarted by Ray; the functions it was running run again on another
 worker, and the restarted worker rejoins from the servers' current values. A lost parameter
 server fails ``join``/``fetch``/``schedule`` with ``UnavailableError``: resume from the last
-checkpoint, as in TensorFlow."""
+checkpoint, as in TensorFlow. flowgrad's opt-in improvement:
+``coordinator.restart_lost_servers_from(checkpoint_manager)`` makes the coordinator restart
+a lost server itself, set every server's variables to the manager's latest checkpoint, run
+the lost functions again and go on."""
 from __future__ import annotations
 
 import time
@@ -156,6 +159,7 @@ class ParameterServerStrategy(distribute_lib.Strategy):
         self._shards = 0               # shards placed (round-robin counter)
         self._synced: dict = {}        # key -> the value the servers had at the last sync
         self._servers: list = []
+        self._servers_version = 0      # counts the server restarts; workers compare it
         self._workers: list = []
         self._ray: Any = None
         self._being_scheduled = False  # a ClusterCoordinator is tracing a scheduled function
@@ -206,7 +210,8 @@ class ParameterServerStrategy(distribute_lib.Strategy):
         cpus = getattr(r, "cpus_per_worker", None)
         if cpus is None:
             cpus = min(1.0, ray.cluster_resources().get("CPU", 1.0) / self._num_workers)
-        server_cls = ray.remote(ps_tasks.ParameterServerTask).options(num_cpus=0)
+        server_cls = self._server_cls = ray.remote(ps_tasks.ParameterServerTask).options(
+            num_cpus=0)
         self._servers = [server_cls.remote(i) for i in range(self._num_ps)]
         worker_cls = ray.remote(ps_tasks.WorkerTask).options(
             num_cpus=cpus, max_restarts=WORKER_MAX_RESTARTS, max_task_retries=0)
@@ -274,9 +279,11 @@ class ParameterServerStrategy(distribute_lib.Strategy):
             if written:
                 self._write(written, "assign")
 
-    def _pull_variables(self) -> None:
-        """Sets the coordinator's variables to the servers' values."""
-        answers = self._get([s.read.remote(None) for s in self._servers])
+    def _pull_variables(self, servers: list | None = None) -> None:
+        """Sets the coordinator's variables to the servers' values (only the shards held
+        by the servers of index ``servers`` where given; the others keep theirs)."""
+        ask = range(len(self._servers)) if servers is None else servers
+        answers = self._get([self._servers[i].read.remote(None) for i in ask])
         shards: dict = {}
         for _, values in answers:
             shards.update(values)
@@ -284,10 +291,55 @@ class ParameterServerStrategy(distribute_lib.Strategy):
             token = self._tokens.get(id(v))
             if token is None:
                 continue
-            parts = [shards[skey] for _, skey, _, _ in token.placement]
-            value = parts[0] if len(parts) == 1 else np.concatenate(parts)
+            value = np.array(v.numpy(), copy=True)
+            for _, skey, lo, hi in token.placement:
+                if skey in shards:
+                    if lo is None:
+                        value = shards[skey]
+                    else:
+                        value[lo:hi] = shards[skey]
             v.assign(value)
             self._synced[token.key] = np.array(value, copy=True)
+
+    def _lost_servers(self, timeout: float = 30.0) -> list:
+        """The indices of the servers whose Ray actors are gone."""
+        ray = self._ray
+        refs = [s.ping.remote() for s in self._servers]
+        ray.wait(refs, num_returns=len(refs), timeout=timeout)
+        lost = []
+        for i, ref in enumerate(refs):
+            try:
+                ray.get(ref, timeout=0)
+            except (ray.exceptions.RayActorError, ray.exceptions.GetTimeoutError):
+                lost.append(i)
+        return lost
+
+    def _restart_servers(self, checkpoint_manager: Any) -> list:
+        """Starts new actors for the lost servers and sets every server's variables to
+        ``checkpoint_manager``'s latest checkpoint (the variables it does not hold keep the
+        surviving servers' values, or the coordinator's for the lost shards). Returns the
+        indices of the restarted servers."""
+        lost = self._lost_servers()
+        if not lost:
+            return []
+        latest = checkpoint_manager.latest_checkpoint
+        if latest is None:
+            raise errors.UnavailableError(
+                None, None, "Parameter server(s) %s are lost and no checkpoint was saved yet "
+                "in %r to restart them from: save one with the CheckpointManager after "
+                "coordinator.join()" % (lost, checkpoint_manager.directory))
+        alive = [i for i in range(len(self._servers)) if i not in lost]
+        if alive:
+            self._pull_variables(alive)
+        for i in lost:
+            self._servers[i] = self._server_cls.remote(i)
+        ps_tasks.wait_ready(self._servers, 120.0)
+        self._servers_version += 1
+        checkpoint_manager.checkpoint.restore(latest)
+        self._write([(v, np.asarray(v.numpy())) for v in self._variables
+                     if id(v) in self._tokens], "create")
+        tf_logging.warning("Restarted parameter server(s) %s from checkpoint %s", lost, latest)
+        return lost
 
     def _get(self, refs: Any) -> Any:
         try:
@@ -368,6 +420,10 @@ class ClusterCoordinator:
         self._error: Exception | None = None
         self._synced = False             # the coordinator's writes were pushed since join
         self.retries = 0                 # functions run again after their worker died
+        self._checkpoint_manager: Any = None
+        self._server_lost: list = []     # closures that failed because a server was lost
+        self._restarting = False
+        self.server_restarts = 0         # lost parameter servers restarted from checkpoints
 
     @property
     def strategy(self) -> ParameterServerStrategy:
@@ -429,11 +485,8 @@ class ClusterCoordinator:
         args, kwargs = tuple(args or ()), dict(kwargs or {})
         strategy = self._strategy
         function_key, _, _ = self._function(fn, args, kwargs)
-        if not self._synced:
-            strategy._push_variables(check_written=True)
-            self._synced = True
-        else:
-            strategy._push_variables(check_written=False)
+        self._with_servers(lambda: strategy._push_variables(check_written=not self._synced))
+        self._synced = True
         call = ps_tasks.dumps((args, kwargs), strategy._token, strategy)
         value = RemoteValue(self)
         closure = _Closure(function_key, call, value)
@@ -458,8 +511,10 @@ class ClusterCoordinator:
             return
         i = min(live, key=lambda w: self._load[w])
         _, ref_list, _ = next(h for h in self._functions.values() if h[0] == closure.function_key)
-        ref = self._strategy._workers[i].run.remote(closure.function_key, ref_list,
-                                                    dict(self._datasets), closure.call)
+        strategy = self._strategy
+        ref = strategy._workers[i].run.remote(closure.function_key, ref_list,
+                                              dict(self._datasets), closure.call,
+                                              (strategy._servers_version, strategy._servers))
         closure.worker = i
         self._load[i] += 1
         self._pending[ref] = closure
@@ -489,8 +544,77 @@ class ClusterCoordinator:
                 self.retries += 1
                 time.sleep(0.05)
                 self._submit(closure)          # on another worker, or the restarted one
+            except ps_tasks.ServerLostError as e:
+                if self._checkpoint_manager is None:
+                    self._fail(closure, e)
+                else:
+                    self._server_lost.append(closure)
             except Exception as e:             # noqa: BLE001 - the function's own error
                 self._fail(closure, e)
+        if self._server_lost and not self._restarting:
+            self._restart_servers()
+
+    # -- lost parameter servers (flowgrad's opt-in) ----------------------------------------
+    def restart_lost_servers_from(self, checkpoint_manager: Any) -> None:
+        """Restarts a lost parameter server from ``checkpoint_manager``'s latest checkpoint
+        instead of failing (flowgrad's opt-in improvement over TensorFlow, whose
+        coordinator raises ``UnavailableError`` and leaves the restart to the program).
+
+        When a server's Ray actor is lost, the coordinator waits for the functions in
+        flight, starts a new server actor, restores the latest checkpoint into the
+        coordinator's variables and sets every server's variables to it (all of them go
+        back to the checkpoint, as a restarted TensorFlow program's would; variables the
+        checkpoint does not hold keep their values), runs again the functions that failed
+        because of the lost server, and goes on. The updates made since that checkpoint
+        are lost: save one regularly (``manager.save()`` after ``coordinator.join()``).
+
+        Args:
+          checkpoint_manager: the ``tf.train.CheckpointManager`` whose checkpoint tracks
+            the strategy's variables (the model and the optimizer); None turns the
+            restart off again (TensorFlow's behaviour, the default).
+
+        Raises:
+          TypeError: ``checkpoint_manager`` is not a CheckpointManager.
+        """
+        if checkpoint_manager is not None and not (
+                hasattr(checkpoint_manager, "latest_checkpoint")
+                and hasattr(checkpoint_manager, "checkpoint")):
+            raise TypeError("restart_lost_servers_from takes a tf.train.CheckpointManager, "
+                            "got %r" % (checkpoint_manager,))
+        self._checkpoint_manager = checkpoint_manager
+
+    def _restart_servers(self) -> None:
+        """Waits for the functions in flight, restarts the lost servers from the
+        checkpoint and runs again the functions they failed."""
+        self._restarting = True
+        try:
+            while self._pending:
+                self._process(block=True)
+            lost = self._strategy._restart_servers(self._checkpoint_manager)
+            self.server_restarts += len(lost)
+            again, self._server_lost = self._server_lost, []
+        except Exception as e:                 # noqa: BLE001 - fails the lost functions
+            again, self._server_lost = self._server_lost, []
+            for closure in again:
+                self._fail(closure, e)
+            return
+        finally:
+            self._restarting = False
+        for closure in again:
+            self.retries += 1
+            self._submit(closure)
+
+    def _with_servers(self, action: Callable) -> Any:
+        """``action()`` (a call of the coordinator's to the servers), run again once after
+        restarting a lost server where ``restart_lost_servers_from`` is set."""
+        try:
+            return action()
+        except ps_tasks.ServerLostError:
+            if self._checkpoint_manager is None or self._restarting:
+                raise
+        self._restart_servers()
+        self._raise_error()
+        return action()
 
     def _wait_for(self, value: RemoteValue) -> None:
         while not value._done:
@@ -510,10 +634,13 @@ class ClusterCoordinator:
         Raises:
           Exception: the error of a scheduled function (it is cleared).
         """
-        while self._pending:
-            self._process(block=True)
-        self._raise_error()
-        self._strategy._pull_variables()
+        while True:
+            while self._pending:
+                self._process(block=True)
+            self._raise_error()
+            self._with_servers(self._strategy._pull_variables)
+            if not self._pending:        # (unless a server restart ran functions again)
+                break
         self._synced = False
 
     def done(self) -> bool:

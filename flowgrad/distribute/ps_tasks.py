@@ -134,6 +134,10 @@ class ParameterServerTask:
             self._values[key] = np.array(value, copy=True)
             self._changed[key] = self._count
 
+    def ping(self) -> int:
+        """This server's index (answers once the actor runs)."""
+        return self._index
+
     def read(self, since: int | None) -> tuple:
         """(update count, {key: value} of the shards changed after ``since``; all for None)."""
         return self._count, {k: v for k, v in self._values.items()
@@ -172,6 +176,7 @@ class WorkerTask:
         self.index = int(index)
         self._num_workers = int(num_workers)
         self._servers = servers
+        self._servers_version = 0      # which servers the coordinator last sent
         self.strategy = _WorkerStrategy(num_workers)
         self._vars: dict = {}          # key -> (EagerVariable, token)
         self._since: list = [None] * len(servers)
@@ -260,11 +265,22 @@ class WorkerTask:
         refs = [ps.apply.remote(u) for ps, u in zip(self._servers, updates) if u]
         cluster.get(refs)
 
-    def run(self, function_key: int, function_ref: list, datasets: dict, call: bytes) -> Any:
+    def _use_servers(self, servers: tuple) -> None:
+        """Takes the coordinator's ``(version, server handles)`` where they are newer than
+        this worker's (a lost server was restarted): everything is pulled again."""
+        version, handles = servers
+        if version != self._servers_version:
+            self._servers = list(handles)
+            self._servers_version = version
+            self._since = [None] * len(self._servers)
+
+    def run(self, function_key: int, function_ref: list, datasets: dict, call: bytes,
+            servers: tuple) -> Any:
         """Runs the scheduled function ``function_key`` (its pickle in ``function_ref[0]``)
-        on the pickled ``(args, kwargs)`` of ``call``: pull, run, push. Returns its result
-        as NumPy values."""
+        on the pickled ``(args, kwargs)`` of ``call``: pull, run, push. ``servers`` is the
+        coordinator's ``(version, server handles)``. Returns the result as NumPy values."""
         ray = cluster.ray_module()
+        self._use_servers(servers)
         self._datasets.update({k: r[0] for k, r in datasets.items()})
         created: list = []
 
@@ -320,13 +336,26 @@ def _as_numpy(value: Any) -> Any:
     return value
 
 
-def _server_lost(e: Exception) -> errors.UnavailableError:
-    return errors.UnavailableError(
+class ServerLostError(errors.UnavailableError):
+    """A parameter server's Ray actor is gone (an ``UnavailableError``)."""
+
+    def __reduce__(self) -> tuple:
+        return (_rebuild_server_lost, (self.message,))
+
+
+def _rebuild_server_lost(message: str) -> ServerLostError:
+    return ServerLostError(None, None, message)
+
+
+def _server_lost(e: Exception) -> ServerLostError:
+    return ServerLostError(
         None, None, "A parameter server (Ray actor %s) is lost, and with it the variables "
         "it held: training cannot go on. Save checkpoints on the coordinator after "
         "coordinator.join() (tf.train.Checkpoint), and to resume make a new strategy and "
-        "coordinator and restore the last one. (%s)" % (getattr(e, "actor_id", "?"),
-                                                        str(e).splitlines()[0]))
+        "coordinator and restore the last one, or register a tf.train.CheckpointManager "
+        "with coordinator.restart_lost_servers_from(manager) to restart lost servers from "
+        "its latest checkpoint. (%s)" % (getattr(e, "actor_id", "?"),
+                                         str(e).splitlines()[0]))
 
 
 def wait_ready(actors: list, timeout: float) -> None:
