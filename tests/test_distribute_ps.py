@@ -342,6 +342,7 @@ def test_a_lost_parameter_server_restarts_from_the_latest_checkpoint(cluster, tm
     manager = tf.train.CheckpointManager(tf.train.Checkpoint(model=model, optimizer=opt),
                                          str(tmp_path / "ps"), max_to_keep=2)
     ref_ckpt = tf.train.Checkpoint(model=ref_model, optimizer=ref_opt)
+    ref_path = str(tmp_path / "ref" / "ckpt")
     coordinator.restart_lost_servers_from(manager)
     iterator = iter(coordinator.create_per_worker_dataset(_dataset_fn))
     ref_iterator = iter(_dataset_fn())
@@ -349,13 +350,13 @@ def test_a_lost_parameter_server_restarts_from_the_latest_checkpoint(cluster, tm
         for step in range(1, 8):
             if step == 6:            # after steps 1-5 (a checkpoint after step 3)
                 ray.kill(strategy._servers[1])
-                ref_ckpt.restore(ref_path)
+                ref_ckpt.restore(ref_path + "-1")
             loss = coordinator.schedule(train_step, args=(iterator,))
             coordinator.join()
             np.testing.assert_allclose(loss.fetch(), ref_step(ref_iterator).numpy(), rtol=1e-5)
             if step == 3:
                 manager.save()
-                ref_path = ref_ckpt.save(str(tmp_path / "ref" / "ckpt"))
+                assert ref_ckpt.save(ref_path) == ref_path + "-1"
         assert coordinator.server_restarts == 1
         for got, want in zip(model.get_weights() + [opt.iterations.numpy()],
                              ref_model.get_weights() + [ref_opt.iterations.numpy()]):
