@@ -9,6 +9,7 @@ from flowgrad.framework import dtypes as _dtypes
 from flowgrad.ops import string_ops as _v2
 from flowgrad.ops.string_ops import split_to_sparse as _split_to_sparse
 from flowgrad.framework.type_hints import AxisLike, DTypeLike
+from flowgrad.framework import dispatch
 
 
 def split(input: Any = None, sep: Any = None, maxsplit: int = -1,  # noqa: A002 - TF's names
@@ -65,6 +66,8 @@ def to_number(string_tensor: Any = None, out_type: DTypeLike = _dtypes.float32,
     return _v2.to_number(string_tensor if string_tensor is not None else input, out_type, name)
 
 
+@dispatch.register_unary_elementwise_api
+@dispatch.add_dispatch_support
 def length(input: Any, name: str | None = None, unit: str = "BYTE") -> Any:  # noqa: A002
     """TF1's ``tf.strings.length``.
 
@@ -76,6 +79,8 @@ def length(input: Any, name: str | None = None, unit: str = "BYTE") -> Any:  # n
     return _v2.length(input, unit, name)
 
 
+@dispatch.register_unary_elementwise_api
+@dispatch.add_dispatch_support
 def substr(input: Any, pos: Any, len: Any, name: str | None = None,  # noqa: A002
            unit: str = "BYTE") -> Any:
     """TF1's ``tf.strings.substr``.

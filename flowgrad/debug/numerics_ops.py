@@ -13,6 +13,7 @@ from flowgrad.framework.registry import defop
 from flowgrad.framework.shape_rules import unary
 from flowgrad.ops.array_ops import _as_value
 from flowgrad.framework.type_hints import TensorLike
+from flowgrad.framework import dispatch
 
 
 def _check_numerics_kernel(x: Any, *, message: str) -> Any:
@@ -40,6 +41,8 @@ def _check_numerics_grad(op: Any, grad: Any) -> Any:
                                 "gradient. %s" % op.get_attr("message"))
 
 
+@dispatch.register_unary_elementwise_api
+@dispatch.add_dispatch_support
 def check_numerics(tensor: TensorLike, message: str, name: str | None = None) -> Any:
     """``tensor`` unchanged; running it raises InvalidArgumentError if it holds NaN or Inf.
 

@@ -343,6 +343,9 @@ def infer_dtype(value: Any) -> dtypes.DType:
         return dtypes.string
     if k == "O" and any(isinstance(v, (str, bytes)) for v in arr.ravel()):
         raise ValueError("Can't convert Python sequence with mixed types to Tensor.")
+    if executing_eagerly():     # TensorFlow's eager conversion error (a graph gives TypeError)
+        raise ValueError("Attempt to convert a value (%r) with an unsupported type (%s) to a "
+                         "Tensor." % (value, type(value)))
     raise TypeError("Cannot infer a tensor dtype for %r" % (value,))
 
 

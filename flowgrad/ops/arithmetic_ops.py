@@ -29,6 +29,7 @@ from flowgrad.ops.math_helpers import (_FLOATING, _NUMERIC, _REAL, _SIGNED, _bin
                                        _pair, _skipped_inputs, _unary)
 from flowgrad.ops.sum_ops import sum_to
 from flowgrad.framework.type_hints import TensorLike
+from flowgrad.framework import dispatch
 
 
 # --------------------------------------------------------------------------------------
@@ -115,6 +116,8 @@ def _realdiv_jvp(op: Any, ta: Any, tb: Any) -> Any:
 register_jvp("RealDiv", _realdiv_jvp)
 
 
+@dispatch.register_binary_elementwise_api
+@dispatch.add_dispatch_support
 def add(x: TensorLike, y: TensorLike, name: str | None = None) -> Any:
     """x + y elementwise (broadcasting).
 
@@ -126,6 +129,8 @@ def add(x: TensorLike, y: TensorLike, name: str | None = None) -> Any:
     return _binary("AddV2", x, y, name, _NUMERIC + "O")   # numbers and strings
 
 
+@dispatch.register_binary_elementwise_api
+@dispatch.add_dispatch_support
 def subtract(x: TensorLike, y: TensorLike, name: str | None = None) -> Any:
     """x - y elementwise.
 
@@ -137,6 +142,8 @@ def subtract(x: TensorLike, y: TensorLike, name: str | None = None) -> Any:
     return _binary("Sub", x, y, name)
 
 
+@dispatch.register_binary_elementwise_api
+@dispatch.add_dispatch_support
 def multiply(x: TensorLike, y: TensorLike, name: str | None = None) -> Any:
     """x * y elementwise.
 
@@ -148,6 +155,8 @@ def multiply(x: TensorLike, y: TensorLike, name: str | None = None) -> Any:
     return _binary("Mul", x, y, name, _NUMERIC)
 
 
+@dispatch.register_binary_elementwise_api
+@dispatch.add_dispatch_support
 def realdiv(x: TensorLike, y: TensorLike, name: str | None = None) -> Any:
     """x / y for floating tensors.
 
@@ -210,6 +219,8 @@ _TRUEDIV_CASTS = {dtypes.int8: dtypes.float32, dtypes.uint8: dtypes.float32,
                   dtypes.int64: dtypes.float64, dtypes.uint64: dtypes.float64}
 
 
+@dispatch.register_binary_elementwise_api
+@dispatch.add_dispatch_support
 def truediv(x: TensorLike, y: TensorLike, name: str | None = None) -> Any:
     """x / y; integer inputs are cast first (8/16-bit to float32, 32/64-bit to float64).
 
@@ -236,6 +247,8 @@ def truediv(x: TensorLike, y: TensorLike, name: str | None = None) -> Any:
         return apply_op("RealDiv", (x, y), name=scope)
 
 
+@dispatch.register_binary_elementwise_api
+@dispatch.add_dispatch_support
 def divide(x: TensorLike, y: TensorLike, name: str | None = None) -> Any:
     """x / y elementwise (``truediv``: integers are divided as floating point).
 
@@ -247,6 +260,8 @@ def divide(x: TensorLike, y: TensorLike, name: str | None = None) -> Any:
     return truediv(x, y, name=name)
 
 
+@dispatch.register_binary_elementwise_api
+@dispatch.add_dispatch_support
 def div(x: TensorLike, y: TensorLike, name: str | None = None) -> Any:
     """TF1 division: floor division for integers, real division for floating point.
 
@@ -264,6 +279,8 @@ def div(x: TensorLike, y: TensorLike, name: str | None = None) -> Any:
         return apply_op("FloorDiv", (x, y), name=scope)
 
 
+@dispatch.register_binary_elementwise_api
+@dispatch.add_dispatch_support
 def floordiv(x: TensorLike, y: TensorLike, name: str | None = None) -> Any:
     """floor(x / y) elementwise (Python's ``//``), in the inputs' dtype.
 
@@ -276,6 +293,8 @@ def floordiv(x: TensorLike, y: TensorLike, name: str | None = None) -> Any:
         return _binary("FloorDiv", x, y, scope, _REAL)
 
 
+@dispatch.register_binary_elementwise_api
+@dispatch.add_dispatch_support
 def floormod(x: TensorLike, y: TensorLike, name: str | None = None) -> Any:
     """x - floor(x / y) * y elementwise (Python's ``%``: the result has the sign of y).
 
@@ -290,6 +309,8 @@ def floormod(x: TensorLike, y: TensorLike, name: str | None = None) -> Any:
 mod = floormod
 
 
+@dispatch.register_binary_elementwise_api
+@dispatch.add_dispatch_support
 def div_no_nan(x: TensorLike, y: TensorLike, name: str | None = None) -> Any:
     """x / y, and 0 where y is 0; integers are cast first, as ``truediv`` casts them.
 
@@ -309,6 +330,8 @@ def div_no_nan(x: TensorLike, y: TensorLike, name: str | None = None) -> Any:
 divide_no_nan = div_no_nan
 
 
+@dispatch.register_unary_elementwise_api
+@dispatch.add_dispatch_support
 def reciprocal_no_nan(x: TensorLike, name: str | None = None) -> Any:
     """1 / x elementwise, and 0 where x is 0.
 
@@ -357,6 +380,8 @@ def _squared_difference_grad(op: Any, grad: Any) -> Any:
     return sum_to(g, x), negative(sum_to(g, y))
 
 
+@dispatch.register_binary_elementwise_api
+@dispatch.add_dispatch_support
 def maximum(x: TensorLike, y: TensorLike, name: str | None = None) -> Any:
     """max(x, y) elementwise; the gradient of a tie goes to x.
 
@@ -368,6 +393,8 @@ def maximum(x: TensorLike, y: TensorLike, name: str | None = None) -> Any:
     return _binary("Maximum", x, y, name, _REAL)
 
 
+@dispatch.register_binary_elementwise_api
+@dispatch.add_dispatch_support
 def minimum(x: TensorLike, y: TensorLike, name: str | None = None) -> Any:
     """min(x, y) elementwise; the gradient of a tie goes to x.
 
@@ -379,6 +406,8 @@ def minimum(x: TensorLike, y: TensorLike, name: str | None = None) -> Any:
     return _binary("Minimum", x, y, name, _REAL)
 
 
+@dispatch.register_binary_elementwise_api
+@dispatch.add_dispatch_support
 def squared_difference(x: TensorLike, y: TensorLike, name: str | None = None) -> Any:
     """(x - y) ** 2 elementwise.
 
@@ -390,6 +419,8 @@ def squared_difference(x: TensorLike, y: TensorLike, name: str | None = None) ->
     return _binary("SquaredDifference", x, y, name, _SIGNED)
 
 
+@dispatch.register_binary_elementwise_api
+@dispatch.add_dispatch_support
 def scalar_mul(scalar: Any, x: TensorLike, name: str | None = None) -> Any:
     """scalar * x for a 0-D ``scalar`` (IndexedSlices stay sparse).
 
@@ -420,6 +451,8 @@ def _neg_grad(op: Any, grad: Any) -> Any:
     return negative(grad)
 
 
+@dispatch.register_unary_elementwise_api
+@dispatch.add_dispatch_support
 def negative(x: TensorLike, name: str | None = None) -> Any:
     """-x elementwise.
 
@@ -456,6 +489,7 @@ def _add_n_grad(op: Any, grad: Any) -> Any:
 register_jvp("AddN", linear_in_all_jvp)
 
 
+@dispatch.add_dispatch_support
 def add_n(inputs: list, name: str | None = None) -> Any:
     """The elementwise sum of a list of tensors of one shape.
 
@@ -476,6 +510,8 @@ def add_n(inputs: list, name: str | None = None) -> Any:
     return apply_op("AddN", inputs, name=name, dtype=dt)
 
 
+@dispatch.register_unary_elementwise_api
+@dispatch.add_dispatch_support
 def clip_by_value(t: TensorLike, clip_value_min: Any, clip_value_max: Any,
                   name: str | None = None) -> Any:
     """``t`` clipped to [clip_value_min, clip_value_max] (IndexedSlices stay sparse).

@@ -18,8 +18,10 @@ from flowgrad.ops.fill_ops import zeros_like
 from flowgrad.ops.scatter_nd_ops import gather_nd as _gather_nd
 from flowgrad.ops.shape_ops import reshape, shape
 from flowgrad.framework.type_hints import TensorLike
+from flowgrad.framework import dispatch
 
 
+@dispatch.add_dispatch_support
 def gather_nd(params: TensorLike, indices: TensorLike, name: str | None = None,
               batch_dims: int = 0) -> Any:
     """Slices of ``params`` at the index rows of ``indices`` (shape ``[..., K]``).

@@ -22,6 +22,7 @@ from flowgrad.ops.comparison_ops import equal, where
 from flowgrad.ops.elementwise_ops import reciprocal, sign
 from flowgrad.ops.math_helpers import _unary
 from flowgrad.framework.type_hints import TensorLike
+from flowgrad.framework import dispatch
 
 _SERIES_LIMIT = 20.0
 
@@ -102,6 +103,8 @@ def _i1e_grad(op: Any, grad: Any) -> Any:
     return multiply(grad, _i1e_slope(op.inputs[0], op.outputs[0]))
 
 
+@dispatch.register_unary_elementwise_api
+@dispatch.add_dispatch_support
 def bessel_i0(x: TensorLike, name: str | None = None) -> Any:
     """The modified Bessel function of the first kind of order 0, elementwise.
 
@@ -115,6 +118,8 @@ def bessel_i0(x: TensorLike, name: str | None = None) -> Any:
     return _unary("BesselI0", x, name, "f")
 
 
+@dispatch.register_unary_elementwise_api
+@dispatch.add_dispatch_support
 def bessel_i0e(x: TensorLike, name: str | None = None) -> Any:
     """``exp(-|x|) * bessel_i0(x)``, elementwise, without overflow; see :func:`bessel_i0`.
 
@@ -125,6 +130,8 @@ def bessel_i0e(x: TensorLike, name: str | None = None) -> Any:
     return _unary("BesselI0e", x, name, "f")
 
 
+@dispatch.register_unary_elementwise_api
+@dispatch.add_dispatch_support
 def bessel_i1(x: TensorLike, name: str | None = None) -> Any:
     """The modified Bessel function of the first kind of order 1; see :func:`bessel_i0`.
 
@@ -135,6 +142,8 @@ def bessel_i1(x: TensorLike, name: str | None = None) -> Any:
     return _unary("BesselI1", x, name, "f")
 
 
+@dispatch.register_unary_elementwise_api
+@dispatch.add_dispatch_support
 def bessel_i1e(x: TensorLike, name: str | None = None) -> Any:
     """``exp(-|x|) * bessel_i1(x)``, elementwise, without overflow; see :func:`bessel_i0`.
 

@@ -12,6 +12,7 @@ from flowgrad.framework.registry import _NO_GRADIENT, register_op
 from flowgrad.framework.shape_rules import binary, of_dtype, unary
 from flowgrad.ops.math_helpers import _binary, _unary
 from flowgrad.framework.type_hints import TensorLike
+from flowgrad.framework import dispatch
 
 _INT = "iu"
 
@@ -33,6 +34,8 @@ register_op("PopulationCount", _popcount, of_dtype(dtypes.uint8, unary), grad=_N
             input_names=("x",))
 
 
+@dispatch.register_binary_elementwise_api
+@dispatch.add_dispatch_support
 def bitwise_and(x: TensorLike, y: TensorLike, name: str | None = None) -> Any:
     """``x & y`` elementwise (broadcasting).
 
@@ -50,6 +53,8 @@ def bitwise_and(x: TensorLike, y: TensorLike, name: str | None = None) -> Any:
     return _binary("BitwiseAnd", x, y, name, _INT)
 
 
+@dispatch.register_binary_elementwise_api
+@dispatch.add_dispatch_support
 def bitwise_or(x: TensorLike, y: TensorLike, name: str | None = None) -> Any:
     """``x | y`` elementwise; see :func:`bitwise_and`.
 
@@ -61,6 +66,8 @@ def bitwise_or(x: TensorLike, y: TensorLike, name: str | None = None) -> Any:
     return _binary("BitwiseOr", x, y, name, _INT)
 
 
+@dispatch.register_binary_elementwise_api
+@dispatch.add_dispatch_support
 def bitwise_xor(x: TensorLike, y: TensorLike, name: str | None = None) -> Any:
     """``x ^ y`` elementwise; see :func:`bitwise_and`.
 
@@ -72,6 +79,8 @@ def bitwise_xor(x: TensorLike, y: TensorLike, name: str | None = None) -> Any:
     return _binary("BitwiseXor", x, y, name, _INT)
 
 
+@dispatch.register_binary_elementwise_api
+@dispatch.add_dispatch_support
 def left_shift(x: TensorLike, y: TensorLike, name: str | None = None) -> Any:
     """``x << y`` elementwise; see :func:`bitwise_and`.
 
@@ -83,6 +92,8 @@ def left_shift(x: TensorLike, y: TensorLike, name: str | None = None) -> Any:
     return _binary("LeftShift", x, y, name, _INT)
 
 
+@dispatch.register_binary_elementwise_api
+@dispatch.add_dispatch_support
 def right_shift(x: TensorLike, y: TensorLike, name: str | None = None) -> Any:
     """``x >> y`` elementwise (arithmetic for signed types); see :func:`bitwise_and`.
 
@@ -94,6 +105,8 @@ def right_shift(x: TensorLike, y: TensorLike, name: str | None = None) -> Any:
     return _binary("RightShift", x, y, name, _INT)
 
 
+@dispatch.register_unary_elementwise_api
+@dispatch.add_dispatch_support
 def invert(x: TensorLike, name: str | None = None) -> Any:
     """``~x`` elementwise (every bit flipped); see :func:`bitwise_and`.
 

@@ -25,6 +25,7 @@ from flowgrad.ops.comparison_ops import greater, where
 from flowgrad.ops.elementwise_ops import floor
 from flowgrad.ops.reduction_ops import reduce_max, reduce_prod
 from flowgrad.framework.type_hints import AxisLike, DTypeLike, TensorLike
+from flowgrad.framework import dispatch
 
 
 # --------------------------------------------------------------------------------------
@@ -160,6 +161,7 @@ register_op("DenseBincount", _bincount_kernel, _bincount_infer,
             input_names=("input", "size", "weights"))
 
 
+@dispatch.add_dispatch_support
 def bincount(arr: TensorLike, weights: TensorLike | None = None, minlength: Any = None,
              maxlength: Any = None, dtype: DTypeLike = dtypes.int32, name: str | None = None,
              axis: AxisLike = None, binary_output: bool = False) -> Any:

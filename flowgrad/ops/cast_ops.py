@@ -10,6 +10,7 @@ from flowgrad.framework.registry import defop, register_jvp
 from flowgrad.framework.tensor import convert_to_tensor
 from flowgrad.framework.type_hints import DTypeLike, TensorLike
 from flowgrad.framework.tensor import TensorBase
+from flowgrad.framework import dispatch
 from flowgrad.ops.array_op_util import _as_value
 
 
@@ -42,6 +43,8 @@ def _cast_jvp(op: Any, t: Any) -> Any:
 register_jvp("Cast", _cast_jvp)
 
 
+@dispatch.register_unary_elementwise_api
+@dispatch.add_dispatch_support
 def cast(x: TensorLike, dtype: DTypeLike, name: str | None = None) -> TensorBase:
     """Casts a tensor to a new type, as ``tf.cast``.
 
@@ -73,6 +76,8 @@ def cast(x: TensorLike, dtype: DTypeLike, name: str | None = None) -> TensorBase
     return apply_op("Cast", (x,), {"DstT": dt}, name=name)
 
 
+@dispatch.register_unary_elementwise_api
+@dispatch.add_dispatch_support
 def to_float(x: TensorLike, name: str = "ToFloat") -> Any:
     """TF1: ``cast(x, float32)``.
 
@@ -83,6 +88,8 @@ def to_float(x: TensorLike, name: str = "ToFloat") -> Any:
     return cast(x, dtypes.float32, name=name)
 
 
+@dispatch.register_unary_elementwise_api
+@dispatch.add_dispatch_support
 def to_double(x: TensorLike, name: str = "ToDouble") -> Any:
     """TF1: ``cast(x, float64)``.
 
@@ -93,6 +100,8 @@ def to_double(x: TensorLike, name: str = "ToDouble") -> Any:
     return cast(x, dtypes.float64, name=name)
 
 
+@dispatch.register_unary_elementwise_api
+@dispatch.add_dispatch_support
 def to_int32(x: TensorLike, name: str = "ToInt32") -> Any:
     """TF1: ``cast(x, int32)``.
 
@@ -103,6 +112,8 @@ def to_int32(x: TensorLike, name: str = "ToInt32") -> Any:
     return cast(x, dtypes.int32, name=name)
 
 
+@dispatch.register_unary_elementwise_api
+@dispatch.add_dispatch_support
 def to_int64(x: TensorLike, name: str = "ToInt64") -> Any:
     """TF1: ``cast(x, int64)``.
 

@@ -28,6 +28,7 @@ from flowgrad.ops.math_ops import (abs as abs_, add, equal, greater, greater_equ
                                    less_equal, multiply, not_equal, reduce_all, reduce_any,
                                    subtract)
 from flowgrad.framework.type_hints import DTypeLike, TensorLike
+from flowgrad.framework import dispatch
 
 
 def _text(v: Any, summarize: int | None) -> str:
@@ -229,7 +230,9 @@ def _make_binary(sym: str, default: str, op_func: Any, np_func: Any) -> tuple:
                               message, name)
     v1.__doc__ = _ASSERT_DOC % (sym + " y", _X + _Y + _DATA)
     v2.__doc__ = _ASSERT_DOC % (sym + " y", _X + _Y)
-    return _named(v1, default + "_v1"), _named(v2, default)
+    v2 = dispatch.register_binary_elementwise_assert_api(
+        dispatch.add_dispatch_support(_named(v2, default)))
+    return _named(v1, default + "_v1"), v2
 
 
 def _make_unary(sym: str, default: str, op_func: Any, np_func: Any) -> tuple:
@@ -374,6 +377,8 @@ def assert_shapes(shapes: Any, data: TensorLike | None = None, summarize: int | 
         return Assert(reduce_all(stack(checks)), [message or "", "assert_shapes failed"])
 
 
+@dispatch.register_binary_elementwise_assert_api
+@dispatch.add_dispatch_support
 def assert_near(x: TensorLike, y: TensorLike, rtol: Any = None, atol: Any = None,
                 message: str | None = None, summarize: int | None = None,
                 name: str | None = None) -> Any:

@@ -18,6 +18,7 @@ from flowgrad.ops.array_ops import _as_value, _where_indices, zeros_like
 from flowgrad.ops.math_helpers import _BOOL, _REAL, _binary, _unary
 from flowgrad.ops.sum_ops import sum_to
 from flowgrad.framework.type_hints import TensorLike
+from flowgrad.framework import dispatch
 
 
 register_op("Greater", np.greater, comparison, grad=_NO_GRADIENT, same_dtype=True,
@@ -28,6 +29,8 @@ register_op("NotEqual", np.not_equal, comparison, grad=_NO_GRADIENT, same_dtype=
             input_names=("x", "y"), batching="broadcasting")
 
 
+@dispatch.register_binary_elementwise_api
+@dispatch.add_dispatch_support
 def greater(x: TensorLike, y: TensorLike, name: str | None = None) -> Any:
     """x > y elementwise (bool).
 
@@ -39,6 +42,8 @@ def greater(x: TensorLike, y: TensorLike, name: str | None = None) -> Any:
     return _binary("Greater", x, y, name, _REAL)
 
 
+@dispatch.register_binary_elementwise_api
+@dispatch.add_dispatch_support
 def equal(x: TensorLike, y: TensorLike, name: str | None = None) -> Any:
     """Returns the truth value of ``x == y`` elementwise, with broadcasting, as ``tf.equal``.
 
@@ -53,6 +58,8 @@ def equal(x: TensorLike, y: TensorLike, name: str | None = None) -> Any:
     return _binary("Equal", x, y, name)
 
 
+@dispatch.register_binary_elementwise_api
+@dispatch.add_dispatch_support
 def not_equal(x: TensorLike, y: TensorLike, name: str | None = None) -> Any:
     """x != y elementwise (bool).
 
@@ -78,6 +85,8 @@ register_op("LogicalNot", np.logical_not, unary, grad=_NO_GRADIENT, input_names=
             batching="elementwise")
 
 
+@dispatch.register_binary_elementwise_api
+@dispatch.add_dispatch_support
 def less(x: TensorLike, y: TensorLike, name: str | None = None) -> Any:
     """x < y elementwise (bool).
 
@@ -89,6 +98,8 @@ def less(x: TensorLike, y: TensorLike, name: str | None = None) -> Any:
     return _binary("Less", x, y, name, _REAL)
 
 
+@dispatch.register_binary_elementwise_api
+@dispatch.add_dispatch_support
 def less_equal(x: TensorLike, y: TensorLike, name: str | None = None) -> Any:
     """x <= y elementwise (bool).
 
@@ -100,6 +111,8 @@ def less_equal(x: TensorLike, y: TensorLike, name: str | None = None) -> Any:
     return _binary("LessEqual", x, y, name, _REAL)
 
 
+@dispatch.register_binary_elementwise_api
+@dispatch.add_dispatch_support
 def greater_equal(x: TensorLike, y: TensorLike, name: str | None = None) -> Any:
     """x >= y elementwise (bool).
 
@@ -111,6 +124,8 @@ def greater_equal(x: TensorLike, y: TensorLike, name: str | None = None) -> Any:
     return _binary("GreaterEqual", x, y, name, _REAL)
 
 
+@dispatch.register_binary_elementwise_api
+@dispatch.add_dispatch_support
 def logical_and(x: TensorLike, y: TensorLike, name: str | None = None) -> Any:
     """x AND y elementwise, for bool tensors.
 
@@ -122,6 +137,8 @@ def logical_and(x: TensorLike, y: TensorLike, name: str | None = None) -> Any:
     return _binary("LogicalAnd", x, y, name, _BOOL)
 
 
+@dispatch.register_binary_elementwise_api
+@dispatch.add_dispatch_support
 def logical_or(x: TensorLike, y: TensorLike, name: str | None = None) -> Any:
     """x OR y elementwise, for bool tensors.
 
@@ -133,6 +150,8 @@ def logical_or(x: TensorLike, y: TensorLike, name: str | None = None) -> Any:
     return _binary("LogicalOr", x, y, name, _BOOL)
 
 
+@dispatch.register_unary_elementwise_api
+@dispatch.add_dispatch_support
 def logical_not(x: TensorLike, name: str | None = None) -> Any:
     """NOT x elementwise, for a bool tensor.
 
@@ -143,6 +162,8 @@ def logical_not(x: TensorLike, name: str | None = None) -> Any:
     return _unary("LogicalNot", x, name, _BOOL)
 
 
+@dispatch.register_binary_elementwise_api
+@dispatch.add_dispatch_support
 def logical_xor(x: TensorLike, y: TensorLike, name: str = "LogicalXor") -> Any:
     """x XOR y elementwise, for bool tensors: (x OR y) AND NOT (x AND y).
 
@@ -171,6 +192,7 @@ def _select_grad(op: Any, grad: Any) -> Any:
     return None, sum_to(where(c, grad, z), x), sum_to(where(c, z, grad), y)
 
 
+@dispatch.add_dispatch_support
 def where(condition: TensorLike, x: TensorLike | None = None, y: TensorLike | None = None,
           name: str | None = None) -> Any:
     """Elementwise ``x if condition else y`` (broadcasting).
@@ -193,7 +215,7 @@ def where(condition: TensorLike, x: TensorLike | None = None, y: TensorLike | No
     out = apply_op("SelectV2", (condition, x, y), name=name)
     if type(out) is Tensor:
         caller = sys._getframe(1)
-        while caller.f_code in DISPATCH_FRAMES:     # the user's call, through a dispatcher
+        while caller.f_code in dispatch.DISPATCH_FRAMES:    # the user's call, via dispatch
             caller = caller.f_back
         if caller.f_code.co_filename.startswith(_PKG_DIR):
             LIBRARY_WHERES.add(out.op)
@@ -202,8 +224,6 @@ def where(condition: TensorLike, x: TensorLike | None = None, y: TensorLike | No
 
 # where ops that flowgrad's own functions build (guarded by construction; not warned about)
 LIBRARY_WHERES: weakref.WeakSet = weakref.WeakSet()
-# The code of wrappers that only pass a call on (type dispatch): not the caller of an op.
-DISPATCH_FRAMES: set = set()
 
 
 hooks.register(greater=greater, where=where)     # for the array families below

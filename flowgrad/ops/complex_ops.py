@@ -25,6 +25,7 @@ from flowgrad.ops.elementwise_ops import square
 from flowgrad.ops.fill_ops import ones_like, zeros_like
 from flowgrad.ops.sum_ops import sum_to
 from flowgrad.framework.type_hints import TensorLike
+from flowgrad.framework import dispatch
 
 _PART = {dtypes.complex64: dtypes.float32, dtypes.complex128: dtypes.float64}
 _WHOLE = {v: k for k, v in _PART.items()}
@@ -98,6 +99,8 @@ def _angle_jvp(op: Any, t: Any) -> Any:
 register_jvp("Angle", _angle_jvp)
 
 
+@dispatch.register_binary_elementwise_api
+@dispatch.add_dispatch_support
 def complex(real: Any, imag: Any, name: str | None = None) -> Any:  # noqa: A001 - TF's name
     """The complex number ``real + imag * 1j``, elementwise (broadcasting).
 
@@ -124,6 +127,8 @@ def _tensor(x: Any) -> Any:
     return convert_to_tensor(_as_value(x), name="input")
 
 
+@dispatch.register_unary_elementwise_api
+@dispatch.add_dispatch_support
 def real(input: TensorLike, name: str | None = None) -> Any:  # noqa: A002 - TensorFlow's name
     """The real part of a complex tensor; a real tensor is returned unchanged.
 
@@ -146,6 +151,8 @@ def real(input: TensorLike, name: str | None = None) -> Any:  # noqa: A002 - Ten
     return x
 
 
+@dispatch.register_unary_elementwise_api
+@dispatch.add_dispatch_support
 def imag(input: TensorLike, name: str | None = None) -> Any:  # noqa: A002 - TensorFlow's name
     """The imaginary part of a complex tensor; zeros for a real tensor; see :func:`real`.
 
@@ -157,6 +164,8 @@ def imag(input: TensorLike, name: str | None = None) -> Any:  # noqa: A002 - Ten
     return apply_op("Imag", (x,), name=name) if x.dtype.is_complex else zeros_like(x)
 
 
+@dispatch.register_unary_elementwise_api
+@dispatch.add_dispatch_support
 def conj(x: TensorLike, name: str | None = None) -> Any:
     """The complex conjugate; a real tensor is returned unchanged; see :func:`real`.
 
@@ -175,6 +184,8 @@ def conj(x: TensorLike, name: str | None = None) -> Any:
     raise TypeError("Expected numeric or variant tensor, got dtype %s (conj)" % t.dtype.name)
 
 
+@dispatch.register_unary_elementwise_api
+@dispatch.add_dispatch_support
 def angle(input: TensorLike, name: str | None = None) -> Any:  # noqa: A002 - TensorFlow's name
     """The argument of a complex tensor; for a real one, pi where it is negative, else 0.
 

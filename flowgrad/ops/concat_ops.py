@@ -23,6 +23,7 @@ from flowgrad.ops.fill_ops import range, zeros_like
 from flowgrad.ops.shape_ops import reshape, shape, size, stack, transpose
 from flowgrad.ops.slicing_ops import slice
 from flowgrad.framework.type_hints import AxisLike
+from flowgrad.framework import dispatch
 
 
 # --------------------------------------------------------------------------------------
@@ -132,6 +133,7 @@ register_op("ConcatOffset", _concat_offset_kernel,
             input_names=("concat_dim", "shape"))
 
 
+@dispatch.add_dispatch_support
 def concat(values: Sequence[TensorLike], axis: int | TensorLike,
            name: str = "concat") -> TensorBase:
     """Concatenates tensors along one dimension, as ``tf.concat``.
@@ -270,6 +272,7 @@ register_op("SplitV", _splitv_kernel, _splitv_infer, grad=_split_grad, view=True
             input_names=("value", "size_splits", "split_dim"), batching="axis")
 
 
+@dispatch.add_dispatch_support
 def split(value: TensorLike, num_or_size_splits: Any, axis: AxisLike = 0, num: int | None = None,
           name: str = "split") -> list:
     """Splits ``value`` along ``axis`` into equal parts (an int) or parts of given sizes.
@@ -365,6 +368,7 @@ def _tile_grad(op: Any, grad: Any) -> Any:
 register_jvp("Tile", linear_in_first_jvp)
 
 
+@dispatch.add_dispatch_support
 def tile(input: TensorLike, multiples: TensorLike, name: str | None = None) -> Any:
     """``input`` repeated ``multiples[i]`` times along each dimension i.
 

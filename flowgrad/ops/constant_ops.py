@@ -15,6 +15,7 @@ from flowgrad.framework.tensor_shape import TensorShape, as_shape
 from flowgrad.framework.type_hints import DTypeLike, ShapeLike
 from flowgrad.ops.array_op_util import _as_value, linear_in_first_jvp
 from flowgrad.framework.type_hints import TensorLike
+from flowgrad.framework import dispatch
 
 
 # --------------------------------------------------------------------------------------
@@ -100,6 +101,7 @@ def _identity_grad(op: Any, grad: Any) -> Any:
 register_jvp("Identity", linear_in_first_jvp)
 
 
+@dispatch.add_dispatch_support
 def identity(input: TensorLike, name: str | None = None) -> Any:
     """Returns a tensor with the same value as ``input``.
 

@@ -26,6 +26,7 @@ from flowgrad.ops.comparison_ops import greater, where
 from flowgrad.ops.math_helpers import _FLOATING, _NUMERIC, _SIGNED, _binary, _same_shape, _unary
 from flowgrad.ops.sum_ops import sum_to
 from flowgrad.framework.type_hints import TensorLike
+from flowgrad.framework import dispatch
 
 
 # --------------------------------------------------------------------------------------
@@ -43,6 +44,8 @@ def _pow_grad(op: Any, grad: Any) -> Any:
     return sum_to(gx, x), sum_to(gy, y)
 
 
+@dispatch.register_binary_elementwise_api
+@dispatch.add_dispatch_support
 def pow(x: TensorLike, y: TensorLike, name: str | None = None) -> Any:  # noqa: A001 - TensorFlow's name
     """x ** y elementwise.
 
@@ -263,6 +266,8 @@ def _next_after_grad(op: Any, grad: Any) -> Any:
 register_jvp("NextAfter", lambda op, t1, t2: sum_tangents(op.outputs[0], [t1]))
 
 
+@dispatch.register_unary_elementwise_api
+@dispatch.add_dispatch_support
 def nextafter(x1: TensorLike, x2: TensorLike, name: str | None = None) -> Any:
     """The next representable value after ``x1`` in the direction of ``x2``, elementwise.
 
@@ -277,6 +282,8 @@ def nextafter(x1: TensorLike, x2: TensorLike, name: str | None = None) -> Any:
     return _binary("NextAfter", x1, x2, name, "f")
 
 
+@dispatch.register_unary_elementwise_api
+@dispatch.add_dispatch_support
 def square(x: TensorLike, name: str | None = None) -> Any:
     """Computes ``x * x`` elementwise, as ``tf.math.square``.
 
@@ -290,6 +297,8 @@ def square(x: TensorLike, name: str | None = None) -> Any:
     return _unary("Square", x, name, _NUMERIC)
 
 
+@dispatch.register_unary_elementwise_api
+@dispatch.add_dispatch_support
 def exp(x: TensorLike, name: str | None = None) -> Any:
     """e ** x elementwise.
 
@@ -300,6 +309,8 @@ def exp(x: TensorLike, name: str | None = None) -> Any:
     return _unary("Exp", x, name, _FLOATING)
 
 
+@dispatch.register_unary_elementwise_api
+@dispatch.add_dispatch_support
 def log(x: TensorLike, name: str | None = None) -> Any:
     """Natural logarithm elementwise.
 
@@ -310,6 +321,8 @@ def log(x: TensorLike, name: str | None = None) -> Any:
     return _unary("Log", x, name, _FLOATING)
 
 
+@dispatch.register_unary_elementwise_api
+@dispatch.add_dispatch_support
 def reciprocal(x: TensorLike, name: str | None = None) -> Any:
     """1 / x elementwise.
 
@@ -320,6 +333,8 @@ def reciprocal(x: TensorLike, name: str | None = None) -> Any:
     return _unary("Reciprocal", x, name, _NUMERIC)
 
 
+@dispatch.register_unary_elementwise_api
+@dispatch.add_dispatch_support
 def sign(x: TensorLike, name: str | None = None) -> Any:
     """-1, 0 or 1 by the sign of x (its gradient is zeros).
 
@@ -330,6 +345,8 @@ def sign(x: TensorLike, name: str | None = None) -> Any:
     return _unary("Sign", x, name, _SIGNED)
 
 
+@dispatch.register_unary_elementwise_api
+@dispatch.add_dispatch_support
 def abs(x: TensorLike, name: str | None = None) -> Any:  # noqa: A001 - TensorFlow's name
     """|x| elementwise.
 
@@ -340,6 +357,8 @@ def abs(x: TensorLike, name: str | None = None) -> Any:  # noqa: A001 - TensorFl
     return _unary("Abs", x, name, _SIGNED)
 
 
+@dispatch.register_unary_elementwise_api
+@dispatch.add_dispatch_support
 def sqrt(x: TensorLike, name: str | None = None) -> Any:
     """Square root elementwise.
 
@@ -350,6 +369,8 @@ def sqrt(x: TensorLike, name: str | None = None) -> Any:
     return _unary("Sqrt", x, name, _FLOATING)
 
 
+@dispatch.register_unary_elementwise_api
+@dispatch.add_dispatch_support
 def rsqrt(x: TensorLike, name: str | None = None) -> Any:
     """1 / sqrt(x) elementwise.
 
@@ -360,6 +381,8 @@ def rsqrt(x: TensorLike, name: str | None = None) -> Any:
     return _unary("Rsqrt", x, name, _FLOATING)
 
 
+@dispatch.register_unary_elementwise_api
+@dispatch.add_dispatch_support
 def log1p(x: TensorLike, name: str | None = None) -> Any:
     """log(1 + x) elementwise, accurate for small x.
 
@@ -370,6 +393,8 @@ def log1p(x: TensorLike, name: str | None = None) -> Any:
     return _unary("Log1p", x, name, _FLOATING)
 
 
+@dispatch.register_unary_elementwise_api
+@dispatch.add_dispatch_support
 def expm1(x: TensorLike, name: str | None = None) -> Any:
     """exp(x) - 1 elementwise, accurate for small x.
 
@@ -380,6 +405,8 @@ def expm1(x: TensorLike, name: str | None = None) -> Any:
     return _unary("Expm1", x, name, _FLOATING)
 
 
+@dispatch.register_unary_elementwise_api
+@dispatch.add_dispatch_support
 def sin(x: TensorLike, name: str | None = None) -> Any:
     """Sine elementwise.
 
@@ -390,6 +417,8 @@ def sin(x: TensorLike, name: str | None = None) -> Any:
     return _unary("Sin", x, name, _FLOATING)
 
 
+@dispatch.register_unary_elementwise_api
+@dispatch.add_dispatch_support
 def cos(x: TensorLike, name: str | None = None) -> Any:
     """Cosine elementwise.
 
@@ -400,6 +429,8 @@ def cos(x: TensorLike, name: str | None = None) -> Any:
     return _unary("Cos", x, name, _FLOATING)
 
 
+@dispatch.register_unary_elementwise_api
+@dispatch.add_dispatch_support
 def tan(x: TensorLike, name: str | None = None) -> Any:
     """Tangent elementwise.
 
@@ -410,6 +441,8 @@ def tan(x: TensorLike, name: str | None = None) -> Any:
     return _unary("Tan", x, name, _FLOATING)
 
 
+@dispatch.register_unary_elementwise_api
+@dispatch.add_dispatch_support
 def tanh(x: TensorLike, name: str | None = None) -> Any:
     """Computes the hyperbolic tangent elementwise, as ``tf.math.tanh``.
 
@@ -423,6 +456,8 @@ def tanh(x: TensorLike, name: str | None = None) -> Any:
     return _unary("Tanh", x, name, _FLOATING)
 
 
+@dispatch.register_unary_elementwise_api
+@dispatch.add_dispatch_support
 def sigmoid(x: TensorLike, name: str | None = None) -> Any:
     """Computes ``1 / (1 + exp(-x))`` elementwise, as ``tf.math.sigmoid``.
 
@@ -436,6 +471,8 @@ def sigmoid(x: TensorLike, name: str | None = None) -> Any:
     return _unary("Sigmoid", x, name, _FLOATING)
 
 
+@dispatch.register_unary_elementwise_api
+@dispatch.add_dispatch_support
 def floor(x: TensorLike, name: str | None = None) -> Any:
     """The largest integer not greater than x, elementwise (no gradient).
 
@@ -446,6 +483,8 @@ def floor(x: TensorLike, name: str | None = None) -> Any:
     return _unary("Floor", x, name, "f")
 
 
+@dispatch.register_unary_elementwise_api
+@dispatch.add_dispatch_support
 def ceil(x: TensorLike, name: str | None = None) -> Any:
     """The smallest integer not less than x, elementwise (no gradient).
 
@@ -456,6 +495,8 @@ def ceil(x: TensorLike, name: str | None = None) -> Any:
     return _unary("Ceil", x, name, "f")
 
 
+@dispatch.register_unary_elementwise_api
+@dispatch.add_dispatch_support
 def round(x: TensorLike, name: str | None = None) -> Any:  # noqa: A001 - TensorFlow's name
     """x rounded to the nearest integer, halves to even (no gradient); integers unchanged.
 
@@ -469,6 +510,8 @@ def round(x: TensorLike, name: str | None = None) -> Any:  # noqa: A001 - Tensor
     return _unary("Round", x, name, "f")
 
 
+@dispatch.register_unary_elementwise_api
+@dispatch.add_dispatch_support
 def rint(x: TensorLike, name: str | None = None) -> Any:
     """x rounded to the nearest integer, halves to even (no gradient).
 
@@ -479,6 +522,8 @@ def rint(x: TensorLike, name: str | None = None) -> Any:
     return _unary("Rint", x, name, "f")
 
 
+@dispatch.register_unary_elementwise_api
+@dispatch.add_dispatch_support
 def is_finite(x: TensorLike, name: str | None = None) -> Any:
     """Whether x is neither infinite nor NaN, elementwise.
 
@@ -489,6 +534,8 @@ def is_finite(x: TensorLike, name: str | None = None) -> Any:
     return _unary("IsFinite", x, name, "f")
 
 
+@dispatch.register_unary_elementwise_api
+@dispatch.add_dispatch_support
 def is_nan(x: TensorLike, name: str | None = None) -> Any:
     """Whether x is NaN, elementwise.
 
@@ -499,6 +546,8 @@ def is_nan(x: TensorLike, name: str | None = None) -> Any:
     return _unary("IsNan", x, name, "f")
 
 
+@dispatch.register_unary_elementwise_api
+@dispatch.add_dispatch_support
 def is_inf(x: TensorLike, name: str | None = None) -> Any:
     """Whether x is +-infinity, elementwise.
 

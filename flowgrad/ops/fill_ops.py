@@ -19,6 +19,7 @@ from flowgrad.ops.array_op_util import (_as_value, _check_int_indices, _fmt, _in
                                         _invalid, _known_scalar, _static_int_list, reapply,
                                         static_shape)
 from flowgrad.framework.type_hints import ShapeLike
+from flowgrad.framework import dispatch
 
 
 # --------------------------------------------------------------------------------------
@@ -62,6 +63,7 @@ def _fill_grad(op: Any, grad: Any) -> Any:
     return [hooks.reduce_sum(grad), None][:len(op.inputs)]
 
 
+@dispatch.add_dispatch_support
 def fill(dims: Any, value: TensorLike, name: str | None = None) -> Any:
     """A tensor of shape ``dims`` filled with the scalar ``value``.
 
@@ -139,6 +141,8 @@ def _filled_like(op_type: str, fill: Any, tensor: Any, dtype: Any, name: str,
     return out if dt is t.dtype.base_dtype else hooks.cast(out, dt)
 
 
+@dispatch.register_unary_elementwise_api
+@dispatch.add_dispatch_support
 def zeros_like(tensor: TensorLike, dtype: DTypeLike | None = None, name: str | None = None,
                optimize: bool = True) -> Any:
     """Zeros with the shape (and dtype, unless given) of ``tensor``.
@@ -152,6 +156,8 @@ def zeros_like(tensor: TensorLike, dtype: DTypeLike | None = None, name: str | N
     return _filled_like("ZerosLike", _zeros, tensor, dtype, name or "zeros_like", optimize)
 
 
+@dispatch.register_unary_elementwise_api
+@dispatch.add_dispatch_support
 def ones_like(tensor: TensorLike, dtype: DTypeLike | None = None, name: str | None = None,
               optimize: bool = True) -> Any:
     """Ones with the shape (and dtype, unless given) of ``tensor``.
@@ -203,6 +209,7 @@ register_op("OneHot", _one_hot_kernel, _one_hot_infer, grad=_NO_GRADIENT,
             input_names=("indices", "depth", "on_value", "off_value"))
 
 
+@dispatch.add_dispatch_support
 def one_hot(indices: TensorLike, depth: int | TensorLike, on_value: TensorLike | None = None,
             off_value: TensorLike | None = None, axis: int | None = None,
             dtype: DTypeLike | None = None, name: str | None = None) -> TensorBase:

@@ -44,6 +44,7 @@ from flowgrad.ops.math_ops import (
 )
 from flowgrad.ops.shape_ops import shape
 from flowgrad.framework.type_hints import DTypeLike, TensorLike
+from flowgrad.framework import dispatch
 
 _F32 = np.float32
 
@@ -202,6 +203,8 @@ def saturate_cast(value: TensorLike, dtype: DTypeLike, name: str | None = None) 
         return cast(value, dtype)
 
 
+@dispatch.register_unary_elementwise_api
+@dispatch.add_dispatch_support
 def convert_image_dtype(image: TensorLike, dtype: DTypeLike, saturate: bool = False,
                         name: str | None = None) -> Any:
     """Converts ``image`` to ``dtype``, rescaling its values (TensorFlow's rules).
@@ -258,6 +261,8 @@ def _as_float(image: Any) -> tuple:
 # Adjustments
 
 
+@dispatch.register_unary_elementwise_api
+@dispatch.add_dispatch_support
 def adjust_brightness(image: TensorLike, delta: TensorLike) -> Any:
     """Adds ``delta`` to every component of ``image`` (converted to float and back).
 
@@ -291,6 +296,8 @@ def adjust_contrast(images: TensorLike, contrast_factor: Any) -> Any:
         return convert_image_dtype(adjusted, orig, saturate=True)
 
 
+@dispatch.register_unary_elementwise_api
+@dispatch.add_dispatch_support
 def adjust_gamma(image: TensorLike, gamma: TensorLike = 1, gain: Any = 1) -> Any:
     """gain * image ** gamma (gamma correction), on the image converted to float.
 

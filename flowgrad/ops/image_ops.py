@@ -55,6 +55,7 @@ from flowgrad.ops.pooling_ops import avg_pool2d
 from flowgrad.ops.random_ops import random_uniform
 from flowgrad.ops.stateless_random_ops import stateless_random_uniform
 from flowgrad.framework.type_hints import TensorLike
+from flowgrad.framework import dispatch
 
 
 class ResizeMethod(str, enum.Enum):
@@ -630,6 +631,8 @@ def random_flip_up_down(image: TensorLike, seed: int | None = None) -> Any:
 # Random adjustments
 
 
+@dispatch.register_unary_elementwise_api
+@dispatch.add_dispatch_support
 def random_brightness(image: TensorLike, max_delta: float, seed: int | None = None) -> Any:
     """adjust_brightness by a delta drawn uniformly from [-max_delta, max_delta).
 
@@ -999,6 +1002,8 @@ def _stateless(seed: Any, lo: Any, hi: Any, dtype: Any = dtypes.float32) -> Any:
     return stateless_random_uniform([], seed, lo, hi, dtype=dtype)
 
 
+@dispatch.register_unary_elementwise_api
+@dispatch.add_dispatch_support
 def stateless_random_brightness(image: TensorLike, max_delta: float, seed: int | None) -> Any:
     """adjust_brightness by a delta in [-max_delta, max_delta) drawn from ``seed``.
 

@@ -20,6 +20,7 @@ from flowgrad.framework.registry import defop, register_op
 from flowgrad.framework.tensor import TensorBase, convert_to_tensor
 from flowgrad.framework.tensor_shape import broadcast_shapes
 from flowgrad.framework.type_hints import TensorLike
+from flowgrad.framework import dispatch
 from flowgrad.ops.array_ops import _as_value
 from flowgrad.ops.math_ops import add, exp, log, multiply, negative, subtract, sum_to
 from flowgrad.ops.safe_division_ops import xlog1py, xlogy
@@ -450,6 +451,8 @@ def _zeta_grad(op: Any, grad: Any) -> Any:
     return None, sum_to(multiply(negative(multiply(x, zeta(add(x, 1.0), q))), grad), q)
 
 
+@dispatch.register_binary_elementwise_api
+@dispatch.add_dispatch_support
 def zeta(x: TensorLike, q: TensorLike, name: str | None = None) -> TensorBase:
     """Hurwitz's zeta function zeta(x, q) = sum_{n >= 0} (q + n)^-x, elementwise.
 

@@ -23,6 +23,7 @@ from flowgrad.ops.scatter_nd_ops import batch_gather
 from flowgrad.ops.shape_ops import expand_dims, rank, reshape, shape, size, squeeze, transpose
 from flowgrad.ops.slicing_ops import _SS_MASKS, strided_slice
 from flowgrad.framework.type_hints import AxisLike, TensorLike
+from flowgrad.framework import dispatch
 
 
 # --------------------------------------------------------------------------------------
@@ -319,6 +320,7 @@ def _gather_drop_negatives(params: Any, ids: Any) -> Any:
     return hooks.where(mask, gathered, zeros_like(gathered))
 
 
+@dispatch.add_dispatch_support
 def unsorted_segment_sum(data: TensorLike, segment_ids: TensorLike, num_segments: TensorLike,
                          name: str | None = None) -> Any:
     """Sums of ``data`` rows by segment: out[i] = sum of data[j] with segment_ids[j] == i.
@@ -403,6 +405,7 @@ def boolean_mask(tensor: TensorLike, mask: TensorLike, name: str = "boolean_mask
 # TensorFlow 2 argument orders (the TF2 face imports these under the plain names)
 
 
+@dispatch.add_dispatch_support
 def gather_v2(params: TensorLike, indices: TensorLike, validate_indices: bool | None = None,
               axis: AxisLike = None, batch_dims: int = 0, name: str | None = None) -> Any:
     """``gather`` with TensorFlow 2's argument order (axis before name).
@@ -418,6 +421,7 @@ def gather_v2(params: TensorLike, indices: TensorLike, validate_indices: bool | 
     return gather(params, indices, validate_indices, name, axis, batch_dims)
 
 
+@dispatch.add_dispatch_support
 def boolean_mask_v2(tensor: TensorLike, mask: TensorLike, axis: AxisLike = None,
                     name: str = "boolean_mask") -> Any:
     """``boolean_mask`` with TensorFlow 2's argument order (axis before name).

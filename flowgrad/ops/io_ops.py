@@ -16,6 +16,7 @@ from flowgrad.framework.tensor import convert_to_tensor
 from flowgrad.framework.tensor_shape import TensorShape, unknown_shape
 from flowgrad.ops import example_protos, file_io
 from flowgrad.framework.type_hints import DTypeLike, TensorLike
+from flowgrad.framework import dispatch
 
 
 def scalar_bytes(value: TensorLike) -> bytes:
@@ -348,6 +349,8 @@ NotDifferentiable("EncodeBase64")
 NotDifferentiable("DecodeBase64")
 
 
+@dispatch.register_unary_elementwise_api
+@dispatch.add_dispatch_support
 def encode_base64(input: TensorLike, pad: bool = False, name: str | None = None) -> Any:
     """Each string in web-safe base64 (``-`` and ``_``), with ``=`` padding if ``pad``.
 
@@ -360,6 +363,8 @@ def encode_base64(input: TensorLike, pad: bool = False, name: str | None = None)
                     {"pad": bool(pad)}, name=name)
 
 
+@dispatch.register_unary_elementwise_api
+@dispatch.add_dispatch_support
 def decode_base64(input: TensorLike, name: str | None = None) -> Any:
     """Each web-safe base64 string (padded or not) decoded.
 

@@ -32,6 +32,7 @@ from flowgrad.ops.reduction_ops import reduce_euclidean_norm, reduce_max
 from flowgrad.ops.sum_ops import reduce_sum
 from flowgrad.ops.op_results import Qr
 from flowgrad.framework.type_hints import AxisLike, DTypeLike, ShapeLike, TensorLike
+from flowgrad.framework import dispatch
 
 _FLOATS = "half, float, double"
 
@@ -488,6 +489,7 @@ def eye_like(x: TensorLike) -> Any:
 # Composites: matvec, cholesky_solve, lstsq
 
 
+@dispatch.add_dispatch_support
 def matvec(a: TensorLike, b: TensorLike, transpose_a: bool = False, adjoint_a: bool = False,
            a_is_sparse: bool = False, b_is_sparse: bool = False,
            name: str | None = None) -> Any:

@@ -14,6 +14,7 @@ from flowgrad.framework.tensor import EagerTensor, convert_to_tensor, is_tensor
 from flowgrad.framework.tensor_shape import TensorShape, broadcast_shapes
 from flowgrad.framework.type_hints import DTypeLike, TensorLike
 from flowgrad.framework.tensor import TensorBase
+from flowgrad.framework import dispatch
 from flowgrad.ops.array_ops import _as_value, reapply, sum_tangents
 from flowgrad.ops.math_helpers import _NUMERIC, _check_kind, _dtype_of, _skipped_inputs
 from flowgrad.ops.sum_ops import sum_to
@@ -154,6 +155,7 @@ def _batch_matmul_grad(op: Any, grad: Any) -> Any:
 register_jvp("BatchMatMulV2", _matmul_jvp)
 
 
+@dispatch.add_dispatch_support
 def matmul(a: TensorLike, b: TensorLike, transpose_a: bool = False, transpose_b: bool = False,
            adjoint_a: bool = False, adjoint_b: bool = False, a_is_sparse: bool = False,
            b_is_sparse: bool = False, output_type: DTypeLike | None = None,

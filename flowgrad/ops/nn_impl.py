@@ -39,6 +39,7 @@ from flowgrad.ops.nn_ops import _check_xent_args, _input, relu
 from flowgrad.ops.special_math_ops import erfc
 from flowgrad.ops.stateless_random_ops import stateless_random_uniform
 from flowgrad.framework.type_hints import AxisLike, ShapeLike, TensorLike
+from flowgrad.framework import dispatch
 
 
 def _same_shape_labels(labels: Any, logits: Any, what: str) -> tuple:
@@ -50,6 +51,8 @@ def _same_shape_labels(labels: Any, logits: Any, what: str) -> tuple:
     return z, x
 
 
+@dispatch.register_binary_elementwise_api
+@dispatch.add_dispatch_support
 def sigmoid_cross_entropy_with_logits_v2(labels: TensorLike | None = None,
                                          logits: TensorLike | None = None,
                                          name: str | None = None) -> Any:
@@ -159,6 +162,7 @@ def moments(x: TensorLike, axes: AxisLike, shift: Any = None, name: str | None =
     return moments_v2(x, axes, shift, bool(keepdims), name)
 
 
+@dispatch.add_dispatch_support
 def l2_normalize(x: TensorLike, axis: AxisLike = None, epsilon: float = 1e-12,
                  name: str | None = None, dim: AxisLike = None) -> Any:
     """x / sqrt(max(sum(x ** 2, axis), epsilon)).
@@ -213,6 +217,8 @@ def batch_normalization(x: TensorLike, mean: TensorLike, variance: TensorLike, o
         return add(multiply(x, inv), shift, name=scope)
 
 
+@dispatch.register_unary_elementwise_api
+@dispatch.add_dispatch_support
 def silu(features: TensorLike, beta: float = 1.0, name: str | None = None) -> Any:
     """features * sigmoid(beta * features) (also called swish).
 
@@ -241,6 +247,8 @@ def zero_fraction(value: TensorLike, name: str | None = None) -> Any:
         return reduce_mean(cast(equal(v, zeros_like(v)), dtypes.float32))
 
 
+@dispatch.register_unary_elementwise_api
+@dispatch.add_dispatch_support
 def gelu(features: TensorLike, approximate: bool = False, name: str | None = None) -> Any:
     """The Gaussian error linear unit, ``x * Phi(x)``, as TensorFlow computes it.
 

@@ -57,6 +57,7 @@ from flowgrad.ops.math_ops import (
     where,
 )
 from flowgrad.framework.type_hints import AxisLike, ShapeLike
+from flowgrad.framework import dispatch
 
 # --------------------------------------------------------------------------------------
 # Helpers
@@ -153,6 +154,8 @@ def _relu_grad_jvp(op: Any, tdy: Any, tx: Any) -> Any:
 register_jvp("ReluGrad", _relu_grad_jvp)
 
 
+@dispatch.register_unary_elementwise_api
+@dispatch.add_dispatch_support
 def relu(features: TensorLike, name: str | None = None) -> Any:
     """Computes the rectified linear ``max(features, 0)`` elementwise, as ``tf.nn.relu``.
 
@@ -183,6 +186,8 @@ def _relu6_grad_grad(op: Any, grad: Any) -> Any:
     return _fused_grad("Relu6Grad", grad, x), zeros_like(x)
 
 
+@dispatch.register_unary_elementwise_api
+@dispatch.add_dispatch_support
 def relu6(features: TensorLike, name: str | None = None) -> Any:
     """min(max(features, 0), 6) elementwise.
 
@@ -213,6 +218,8 @@ def _leaky_relu_grad_grad(op: Any, grad: Any) -> Any:
     return _fused_grad("LeakyReluGrad", grad, x, alpha=op.get_attr("alpha")), zeros_like(x)
 
 
+@dispatch.register_unary_elementwise_api
+@dispatch.add_dispatch_support
 def leaky_relu(features: TensorLike, alpha: float = 0.2, name: str | None = None) -> Any:
     """features where positive, else alpha * features.
 
@@ -255,6 +262,8 @@ def _elu_grad_grad(op: Any, grad: Any) -> Any:
             where(less(y, 0.0), multiply(grad, g), zeros_like(y)))
 
 
+@dispatch.register_unary_elementwise_api
+@dispatch.add_dispatch_support
 def elu(features: TensorLike, name: str | None = None) -> Any:
     """exp(features) - 1 where negative, else features.
 
@@ -288,6 +297,8 @@ def _selu_grad_grad(op: Any, grad: Any) -> Any:
             where(less(y, 0.0), multiply(grad, g), zeros_like(y)))
 
 
+@dispatch.register_unary_elementwise_api
+@dispatch.add_dispatch_support
 def selu(features: TensorLike, name: str | None = None) -> Any:
     """scale * (alpha * (exp(features) - 1) where negative, else features).
 
@@ -316,6 +327,8 @@ def _softplus_grad_grad(op: Any, grad: Any) -> Any:
     return _fused_grad("SoftplusGrad", grad, x), multiply(multiply(grad, g), d2)
 
 
+@dispatch.register_unary_elementwise_api
+@dispatch.add_dispatch_support
 def softplus(features: TensorLike, name: str | None = None) -> Any:
     """log(exp(features) + 1), computed without overflow.
 
@@ -326,6 +339,8 @@ def softplus(features: TensorLike, name: str | None = None) -> Any:
     return apply_op("Softplus", (_input(features, "Softplus", "features"),), name=name)
 
 
+@dispatch.register_unary_elementwise_api
+@dispatch.add_dispatch_support
 def log_sigmoid(x: TensorLike, name: str | None = None) -> Any:
     """log(sigmoid(x)), computed as TensorFlow does: ``-softplus(-x)`` (no overflow).
 
@@ -355,6 +370,8 @@ def _softsign_grad_grad(op: Any, grad: Any) -> Any:
     return _fused_grad("SoftsignGrad", grad, x), multiply(multiply(grad, g), d2)
 
 
+@dispatch.register_unary_elementwise_api
+@dispatch.add_dispatch_support
 def softsign(features: TensorLike, name: str | None = None) -> Any:
     """features / (abs(features) + 1).
 
@@ -432,6 +449,7 @@ def _softmax_op(op_type: str, logits: Any, axis: Any, name: str | None, dim: Any
     return apply_op(op_type, (x,), {"axis": _class_axis(x, axis, op_type)}, name=name)
 
 
+@dispatch.add_dispatch_support
 def softmax(logits: TensorLike, axis: int | None = None, name: str | None = None,
             dim: int | None = None) -> TensorBase:
     """Computes ``exp(logits) / sum(exp(logits))`` along an axis, as ``tf.nn.softmax``.
@@ -455,6 +473,8 @@ def softmax(logits: TensorLike, axis: int | None = None, name: str | None = None
     return _softmax_op("Softmax", logits, axis, name, dim)
 
 
+@dispatch.register_unary_elementwise_api
+@dispatch.add_dispatch_support
 def log_softmax(logits: TensorLike, axis: int | None = None, name: str | None = None,
                 dim: int | None = None) -> Any:
     """logits - log(sum(exp(logits))) along ``axis`` (default the last), overflow-free.
@@ -902,6 +922,7 @@ def _noise_shape(x: Any, noise_shape: Any) -> Any:
     return dims
 
 
+@dispatch.add_dispatch_support
 def dropout_v2(x: TensorLike, rate: TensorLike, noise_shape: ShapeLike | TensorLike | None = None,
                seed: int | None = None, name: str | None = None) -> Any:
     """Zeros each element with probability ``rate`` and scales the rest by 1 / (1 - rate).

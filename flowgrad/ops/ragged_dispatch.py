@@ -1,53 +1,37 @@
-"""TensorFlow's ragged dispatch: ``tf.math``'s element-wise ops, ``tf.cast``, ``tf.where``,
-``tf.ones_like``, ``tf.nn.relu`` & co. applied to RaggedTensors work on their flat values
-(the row partitions are kept), ``tf.reduce_*`` reduce along ragged axes, and ``tf.concat``
-joins ragged rows. Each public op function listed here is replaced, in its module, by a
-wrapper that hands ragged arguments to flowgrad/ops/ragged_ops.py and calls the op otherwise
-(TensorFlow's ``dispatch.add_dispatch_support`` does the same with a decorator). Importing
-this module installs the wrappers; ``flowgrad.ops`` imports it after every op module, before
-the faces bind their names."""
+"""TensorFlow's ragged dispatch (``tensorflow/python/ops/ragged/ragged_dispatch.py`` and the
+``dispatch_for_api`` registrations of its ragged ops): the element-wise APIs (``tf.math``'s,
+``tf.cast``, ``tf.ones_like``, ``tf.nn.relu``, ``tf.clip_by_value`` & co.) applied to
+RaggedTensors work on their flat values (the row partitions are kept), ``tf.reduce_*``
+reduce along ragged axes, ``tf.where`` selects row-wise and ``tf.concat`` joins ragged rows.
+
+Everything is registered through flowgrad/framework/dispatch.py, as a user's
+``tf.experimental.dispatch_for_*`` is: the op functions themselves are untouched, so the
+Python operators (``dense + ragged``) and every other caller dispatch too. RaggedTensor's own
+operators (``rt + 1``, ``-rt``, ``rt < 2``) are installed at the end, as TensorFlow's
+``ragged_operators.py`` does."""
 from __future__ import annotations
 
-import functools
+import inspect
+import typing
 from collections.abc import Callable
 from typing import Any
 
-from flowgrad.framework import hooks
-from flowgrad.framework.tensor import TensorBase, convert_to_tensor
-from flowgrad.ops import (arithmetic_ops, cast_ops, comparison_ops, complex_ops, concat_ops,
-                          elementwise_ops, fill_ops, nn_ops, reduction_ops, safe_division_ops,
-                          special_math_ops, string_ops, sum_ops, trig_ops)
-from flowgrad.ops import array_ops, math_ops, ragged_ops
-from flowgrad.ops.ragged_tensor import RaggedTensor
+import numpy as np
 
-_UNARY = {
-    elementwise_ops: "abs ceil cos exp expm1 floor is_finite is_inf is_nan log log1p "
-                     "reciprocal rint round rsqrt sigmoid sign sin sqrt square tan tanh",
-    trig_ops: "acos acosh asin asinh atan atanh cosh sinh",
-    complex_ops: "conj imag real",
-    special_math_ops: "digamma erf erfc lgamma",
-    nn_ops: "log_sigmoid softplus relu relu6 elu selu leaky_relu softsign",
-    comparison_ops: "logical_not",
-    arithmetic_ops: "negative",
-    cast_ops: "cast",
-    fill_ops: "ones_like zeros_like",
-    string_ops: "as_string",
-}
-_BINARY = {
-    elementwise_ops: "pow",
-    trig_ops: "atan2",
-    comparison_ops: "equal greater greater_equal less less_equal logical_and logical_or "
-                    "logical_xor not_equal",
-    arithmetic_ops: "add div_no_nan divide floordiv floormod maximum minimum multiply "
-                    "squared_difference subtract truediv",
-    safe_division_ops: "xdivy xlogy",
-}
-_REDUCTIONS = {
-    sum_ops: {"reduce_sum": "sum"},
-    reduction_ops: {"reduce_mean": "mean", "reduce_max": "max", "reduce_min": "min",
-                    "reduce_prod": "prod", "reduce_any": "any", "reduce_all": "all",
-                    "reduce_std": "std", "reduce_variance": "variance"},
-}
+from flowgrad.framework import dispatch
+from flowgrad.framework.tensor import TensorBase, convert_to_tensor
+from flowgrad.ops import (arithmetic_ops, comparison_ops, concat_ops, elementwise_ops,
+                          ragged_ops, reduction_ops, sum_ops)
+from flowgrad.ops.ragged_tensor import RaggedTensor
+from flowgrad.ops.state_ops import Variable
+
+dispatch.register_dispatchable_type(RaggedTensor)
+
+#: A dense value a ragged op accepts (TensorFlow's ``core_types.TensorLike``).
+TensorLikeTypes = typing.Union[TensorBase, Variable, int, float, bool, str, bytes, complex,
+                               tuple, list, np.ndarray, np.generic]
+#: A RaggedTensor or a dense value (TensorFlow's ``ragged_tensor.RaggedOrDense``).
+RaggedOrDense = typing.Union[RaggedTensor, TensorLikeTypes]
 
 
 def _flat_operand(x: Any, like: RaggedTensor) -> Any:
@@ -70,123 +54,85 @@ def _flat_operand(x: Any, like: RaggedTensor) -> Any:
                      "of shape %s" % (t.shape, like.shape))
 
 
-def _elementwise(fn: Callable, positions: int) -> Callable:
-    @functools.wraps(fn)
-    def wrapper(*args: Any, **kwargs: Any) -> Any:
-        head = args[:positions]
-        if not any(type(a) is RaggedTensor for a in head) and not any(
-                type(v) is RaggedTensor for v in kwargs.values()):
-            return fn(*args, **kwargs)
-        like = next(a for a in list(head) + list(kwargs.values()) if type(a) is RaggedTensor)
-        flat_args = [_flat_operand(a, like) if i < positions else a
-                     for i, a in enumerate(args)]
-        flat_kwargs = {k: _flat_operand(v, like) if type(v) is RaggedTensor else v
-                       for k, v in kwargs.items()}
-        return like.with_flat_values(fn(*flat_args, **flat_kwargs))
-    wrapper.__wrapped_op__ = fn
-    return wrapper
+@dispatch.dispatch_for_unary_elementwise_apis(RaggedTensor)
+def ragged_unary_elementwise_op(op: Callable, x: RaggedTensor) -> RaggedTensor:
+    """A unary element-wise API applied to a RaggedTensor's flat values."""
+    return x.with_flat_values(op(x.flat_values))
 
 
-def _reduction(fn: Callable, kind: str) -> Callable:
-    @functools.wraps(fn)
-    def wrapper(input_tensor: Any = None, axis: Any = None, keepdims: Any = False,
-                *args: Any, **kwargs: Any) -> Any:
-        if type(input_tensor) is RaggedTensor:
-            return ragged_ops.reduce(kind, input_tensor, axis, bool(keepdims))
-        return fn(input_tensor, axis, keepdims, *args, **kwargs)
-    wrapper.__wrapped_op__ = fn
-    return wrapper
+@dispatch.dispatch_for_binary_elementwise_apis(RaggedOrDense, RaggedOrDense)
+def ragged_binary_elementwise_op(op: Callable, x: Any, y: Any) -> Any:
+    """A binary element-wise API of a RaggedTensor and a RaggedTensor or dense value
+    (broadcast row-wise) applied to the flat values."""
+    like = x if isinstance(x, RaggedTensor) else y
+    return like.with_flat_values(op(_flat_operand(x, like), _flat_operand(y, like)))
 
 
-def _where(fn: Callable) -> Callable:
-    @functools.wraps(fn)
-    def wrapper(condition: Any, x: Any = None, y: Any = None, name: str | None = None) -> Any:
-        if type(condition) is RaggedTensor and x is not None:
-            return condition.with_flat_values(fn(condition.flat_values,
-                                                 _flat_operand(x, condition),
-                                                 _flat_operand(y, condition), name=name))
-        return fn(condition, x, y, name=name)
-    wrapper.__wrapped_op__ = fn
-    comparison_ops.DISPATCH_FRAMES.add(wrapper.__code__)
-    return wrapper
+def _bound(api: Callable, args: tuple, kwargs: dict) -> inspect.BoundArguments:
+    bound = inspect.signature(api).bind(*args, **kwargs)
+    bound.apply_defaults()
+    return bound
 
 
-def _clip(fn: Callable) -> Callable:
-    @functools.wraps(fn)
-    def wrapper(t: Any, clip_value_min: Any, clip_value_max: Any, name: str | None = None) -> Any:
-        if type(t) is RaggedTensor:
-            return t.with_flat_values(fn(t.flat_values, clip_value_min, clip_value_max,
-                                         name=name))
-        return fn(t, clip_value_min, clip_value_max, name=name)
-    wrapper.__wrapped_op__ = fn
-    return wrapper
+def _register_reduction(api: Callable, kind: str) -> None:
+    @dispatch.dispatch_for_api(api, {"input_tensor": RaggedTensor})
+    def ragged_reduce(*args: Any, **kwargs: Any) -> Any:
+        a = _bound(api, args, kwargs).arguments
+        return ragged_ops.reduce(kind, a["input_tensor"], a["axis"], bool(a["keepdims"]))
+    ragged_reduce.__name__ = ragged_reduce.__qualname__ = "ragged_" + api.__name__
 
 
-def _concat(fn: Callable) -> Callable:
-    @functools.wraps(fn)
-    def wrapper(values: Any, axis: Any, name: str = "concat") -> Any:
-        if isinstance(values, (list, tuple)) and any(type(v) is RaggedTensor for v in values):
-            rank = next(v for v in values if type(v) is RaggedTensor).shape.rank
-            ax = int(axis) + rank if int(axis) < 0 else int(axis)
-            if ax == 0:
-                return ragged_ops.concat_rows(list(values))
-            if ax == 1:
-                return ragged_ops.merge_dims(ragged_ops.stack(list(values), axis=1), 1, 2)
-            raise NotImplementedError("flowgrad concatenates RaggedTensors along axis 0 or 1")
-        return fn(values, axis, name=name)
-    wrapper.__wrapped_op__ = fn
-    return wrapper
+for _api, _kind in ((sum_ops.reduce_sum, "sum"), (reduction_ops.reduce_mean, "mean"),
+                    (reduction_ops.reduce_max, "max"), (reduction_ops.reduce_min, "min"),
+                    (reduction_ops.reduce_prod, "prod"), (reduction_ops.reduce_any, "any"),
+                    (reduction_ops.reduce_all, "all"), (reduction_ops.reduce_std, "std"),
+                    (reduction_ops.reduce_variance, "variance")):
+    _register_reduction(_api, _kind)
 
 
-def _install() -> None:
-    wrapped: dict = {}      # one wrapper per function (an op may have several names)
-
-    def wrap(module: Any, name: str, make: Callable) -> None:
-        fn = getattr(module, name)
-        if id(fn) not in wrapped:
-            wrapped[id(fn)] = make(fn)
-        # Every name of the op in its module (mod is floormod), in the re-exporting modules
-        # (math_ops, array_ops) and among the framework's hooks gets the wrapper.
-        for holder in (module, math_ops, array_ops, hooks):
-            for alias, value in list(vars(holder).items()):
-                if value is fn:
-                    setattr(holder, alias, wrapped[id(fn)])
-
-    for module, names in _UNARY.items():
-        for name in names.split():
-            wrap(module, name, lambda fn: _elementwise(fn, 1))
-    for module, names in _BINARY.items():
-        for name in names.split():
-            wrap(module, name, lambda fn: _elementwise(fn, 2))
-    for module, kinds in _REDUCTIONS.items():
-        for name, kind in kinds.items():
-            wrap(module, name, lambda fn, kind=kind: _reduction(fn, kind))
-    wrap(comparison_ops, "where", _where)
-    wrap(arithmetic_ops, "clip_by_value", _clip)
-    wrap(concat_ops, "concat", _concat)
+@dispatch.dispatch_for_api(comparison_ops.where, {"condition": RaggedTensor})
+def ragged_where(condition: Any, x: Any = None, y: Any = None, name: str | None = None) -> Any:
+    """``tf.where`` of a ragged condition: selects between ``x`` and ``y`` (ragged like it,
+    or dense broadcast row-wise) element by element."""
+    where = comparison_ops.where.__wrapped__
+    if x is None:
+        return where(condition, x, y, name=name)
+    return condition.with_flat_values(where(condition.flat_values, _flat_operand(x, condition),
+                                            _flat_operand(y, condition), name=name))
 
 
-_install()
+dispatch.DISPATCH_FRAMES.add(ragged_where.__code__)
 
 
-def _operator(fn_module: Any, name: str, reflected: bool = False) -> Callable:
+@dispatch.dispatch_for_api(concat_ops.concat, {"values": list[RaggedOrDense]})
+def ragged_concat(values: list, axis: Any, name: str = "concat") -> Any:
+    """``tf.concat`` of RaggedTensors (and dense tensors) along axis 0 or 1."""
+    rank = next(v for v in values if isinstance(v, RaggedTensor)).shape.rank
+    ax = int(axis) + rank if int(axis) < 0 else int(axis)
+    if ax == 0:
+        return ragged_ops.concat_rows(list(values))
+    if ax == 1:
+        return ragged_ops.merge_dims(ragged_ops.stack(list(values), axis=1), 1, 2)
+    raise NotImplementedError("flowgrad concatenates RaggedTensors along axis 0 or 1")
+
+
+def _operator(fn: Callable, reflected: bool = False) -> Callable:
     def op(self: RaggedTensor, other: Any) -> Any:
-        fn = getattr(fn_module, name)
         return fn(other, self) if reflected else fn(self, other)
     return op
 
 
-for _dunder, (_module, _name) in {
-        "add": (arithmetic_ops, "add"), "sub": (arithmetic_ops, "subtract"),
-        "mul": (arithmetic_ops, "multiply"), "truediv": (arithmetic_ops, "truediv"),
-        "floordiv": (arithmetic_ops, "floordiv"), "mod": (arithmetic_ops, "floormod"),
-        "pow": (elementwise_ops, "pow"), "and": (comparison_ops, "logical_and"),
-        "or": (comparison_ops, "logical_or"), "xor": (comparison_ops, "logical_xor")}.items():
-    setattr(RaggedTensor, "__%s__" % _dunder, _operator(_module, _name))
-    setattr(RaggedTensor, "__r%s__" % _dunder, _operator(_module, _name, reflected=True))
-for _dunder, _name in {"lt": "less", "le": "less_equal", "gt": "greater",
-                       "ge": "greater_equal"}.items():
-    setattr(RaggedTensor, "__%s__" % _dunder, _operator(comparison_ops, _name))
+for _dunder, _fn in {
+        "add": arithmetic_ops.add, "sub": arithmetic_ops.subtract,
+        "mul": arithmetic_ops.multiply, "truediv": arithmetic_ops.truediv,
+        "floordiv": arithmetic_ops.floordiv, "mod": arithmetic_ops.floormod,
+        "pow": elementwise_ops.pow, "and": comparison_ops.logical_and,
+        "or": comparison_ops.logical_or, "xor": comparison_ops.logical_xor}.items():
+    setattr(RaggedTensor, "__%s__" % _dunder, _operator(_fn))
+    setattr(RaggedTensor, "__r%s__" % _dunder, _operator(_fn, reflected=True))
+for _dunder, _fn in {"lt": comparison_ops.less, "le": comparison_ops.less_equal,
+                     "gt": comparison_ops.greater, "ge": comparison_ops.greater_equal}.items():
+    setattr(RaggedTensor, "__%s__" % _dunder, _operator(_fn))
 RaggedTensor.__neg__ = lambda self: arithmetic_ops.negative(self)
 RaggedTensor.__abs__ = lambda self: elementwise_ops.abs(self)
 RaggedTensor.__invert__ = lambda self: comparison_ops.logical_not(self)

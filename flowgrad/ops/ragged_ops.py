@@ -2,7 +2,7 @@
 ``stack``, ``boolean_mask``, ``stack_dynamic_partitions``, ``row_splits_to_segment_ids``,
 ``segment_ids_to_row_splits``; row ids and starts, bounding shapes, ``merge_dims``,
 ``to_sparse``; concatenation and reductions of ragged tensors (TensorFlow's ragged dispatch of
-``tf.concat`` and ``tf.reduce_*``, installed by flowgrad/ops/ragged_dispatch.py). Everything is
+``tf.concat`` and ``tf.reduce_*``, registered by flowgrad/ops/ragged_dispatch.py). Everything is
 written with ops (segment sums, gathers, cumulative sums), so it runs in graphs and
 differentiates through the values."""
 from __future__ import annotations

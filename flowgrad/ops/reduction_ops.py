@@ -19,6 +19,7 @@ from flowgrad.framework.tensor import convert_to_tensor, is_tensor
 from flowgrad.framework.tensor_shape import TensorShape
 from flowgrad.framework.type_hints import AxisLike, DTypeLike, TensorLike
 from flowgrad.framework.tensor import TensorBase
+from flowgrad.framework import dispatch
 from flowgrad.ops.array_ops import (_as_value, linear_in_first_jvp, reshape, shape, shape_of,
                                     size, stop_gradient, zeros_like)
 from flowgrad.ops.broadcast_grad_ops import reduced_size
@@ -69,6 +70,7 @@ def _mean_grad(op: Any, grad: Any) -> Any:
 register_jvp("Mean", linear_in_first_jvp)
 
 
+@dispatch.add_dispatch_support
 def reduce_mean(input_tensor: TensorLike, axis: AxisLike = None, keepdims: bool = False,
                 name: str | None = None, reduction_indices: AxisLike = None,
                 keep_dims: bool | None = None) -> TensorBase:
@@ -234,6 +236,7 @@ def _euclidean_norm_grad(op: Any, grad: Any) -> Any:
     return [realdiv(multiply(x, _with_kept_dims(op, grad)), y), None][:len(op.inputs)]
 
 
+@dispatch.add_dispatch_support
 def reduce_max(input_tensor: TensorLike, axis: AxisLike = None, keepdims: bool = False,
                name: str | None = None, reduction_indices: AxisLike = None,
                keep_dims: bool | None = None) -> Any:
@@ -251,6 +254,7 @@ def reduce_max(input_tensor: TensorLike, axis: AxisLike = None, keepdims: bool =
                    _REAL)
 
 
+@dispatch.add_dispatch_support
 def reduce_min(input_tensor: TensorLike, axis: AxisLike = None, keepdims: bool = False,
                name: str | None = None, reduction_indices: AxisLike = None,
                keep_dims: bool | None = None) -> Any:
@@ -268,6 +272,7 @@ def reduce_min(input_tensor: TensorLike, axis: AxisLike = None, keepdims: bool =
                    _REAL)
 
 
+@dispatch.add_dispatch_support
 def reduce_prod(input_tensor: TensorLike, axis: AxisLike = None, keepdims: bool = False,
                 name: str | None = None, reduction_indices: AxisLike = None,
                 keep_dims: bool | None = None) -> Any:
@@ -285,6 +290,7 @@ def reduce_prod(input_tensor: TensorLike, axis: AxisLike = None, keepdims: bool 
                    _NUMERIC)
 
 
+@dispatch.add_dispatch_support
 def reduce_all(input_tensor: TensorLike, axis: AxisLike = None, keepdims: bool = False,
                name: str | None = None, reduction_indices: AxisLike = None,
                keep_dims: bool | None = None) -> Any:
@@ -302,6 +308,7 @@ def reduce_all(input_tensor: TensorLike, axis: AxisLike = None, keepdims: bool =
                    _BOOL)
 
 
+@dispatch.add_dispatch_support
 def reduce_any(input_tensor: TensorLike, axis: AxisLike = None, keepdims: bool = False,
                name: str | None = None, reduction_indices: AxisLike = None,
                keep_dims: bool | None = None) -> Any:
@@ -319,6 +326,7 @@ def reduce_any(input_tensor: TensorLike, axis: AxisLike = None, keepdims: bool =
                    _BOOL)
 
 
+@dispatch.add_dispatch_support
 def reduce_euclidean_norm(input_tensor: TensorLike, axis: AxisLike = None, keepdims: bool = False,
                           name: str | None = None) -> Any:
     """sqrt(sum(x ** 2)) over ``axis`` (all axes if None); its gradient at 0 is NaN, as in
@@ -333,6 +341,7 @@ def reduce_euclidean_norm(input_tensor: TensorLike, axis: AxisLike = None, keepd
     return _reduce("EuclideanNorm", input_tensor, axis, keepdims, name, kinds=_REAL)
 
 
+@dispatch.add_dispatch_support
 def reduce_logsumexp(input_tensor: TensorLike, axis: AxisLike = None, keepdims: bool = False,
                      name: str | None = None, reduction_indices: AxisLike = None,
                      keep_dims: bool | None = None) -> Any:
@@ -362,6 +371,7 @@ def reduce_logsumexp(input_tensor: TensorLike, axis: AxisLike = None, keepdims: 
         return add(result, my_max, name=scope)
 
 
+@dispatch.add_dispatch_support
 def reduce_variance(input_tensor: TensorLike, axis: AxisLike = None, keepdims: bool = False,
                     name: str | None = None) -> Any:
     """The variance (mean squared deviation from the mean) over ``axis``.
@@ -381,6 +391,7 @@ def reduce_variance(input_tensor: TensorLike, axis: AxisLike = None, keepdims: b
         return reduce_mean(square(subtract(x, means)), axis, keepdims=keepdims)
 
 
+@dispatch.add_dispatch_support
 def reduce_std(input_tensor: TensorLike, axis: AxisLike = None, keepdims: bool = False,
                name: str | None = None) -> Any:
     """The standard deviation over ``axis``.
@@ -395,6 +406,7 @@ def reduce_std(input_tensor: TensorLike, axis: AxisLike = None, keepdims: bool =
         return sqrt(reduce_variance(input_tensor, axis, keepdims))
 
 
+@dispatch.add_dispatch_support
 def count_nonzero(input_tensor: TensorLike | None = None, axis: AxisLike = None,
                   keepdims: bool | None = None, dtype: DTypeLike = dtypes.int64,
                   name: str | None = None, reduction_indices: AxisLike = None,
@@ -520,6 +532,7 @@ def argmin(input: TensorLike, axis: AxisLike = None, name: str | None = None,
     return _arg("ArgMin", input, axis, name, dimension, output_type)
 
 
+@dispatch.add_dispatch_support
 def argmax_v2(input: TensorLike, axis: int | TensorLike | None = None,
               output_type: DTypeLike = dtypes.int64, name: str | None = None) -> TensorBase:
     """Index of the largest value along ``axis`` (0 if None); TF2 signature.
@@ -538,6 +551,7 @@ def argmax_v2(input: TensorLike, axis: int | TensorLike | None = None,
     return _arg("ArgMax", input, axis, name, None, output_type)
 
 
+@dispatch.add_dispatch_support
 def argmin_v2(input: TensorLike, axis: AxisLike = None, output_type: DTypeLike = dtypes.int64,
               name: str | None = None) -> Any:
     """Index of the smallest value along ``axis`` (0 if None); TF2 signature.
@@ -658,6 +672,7 @@ def _scan(op_type: str, x: Any, axis: Any, exclusive: bool, reverse: bool,
     return apply_op(op_type, (x,), dict(attrs, axis=a), name=name)
 
 
+@dispatch.add_dispatch_support
 def cumsum(x: TensorLike, axis: AxisLike = 0, exclusive: bool = False, reverse: bool = False,
            name: str | None = None) -> Any:
     """Running sums along ``axis`` (``exclusive``: leave out the current element;
@@ -673,6 +688,7 @@ def cumsum(x: TensorLike, axis: AxisLike = 0, exclusive: bool = False, reverse: 
     return _scan("Cumsum", x, axis, exclusive, reverse, name)
 
 
+@dispatch.add_dispatch_support
 def cumprod(x: TensorLike, axis: AxisLike = 0, exclusive: bool = False, reverse: bool = False,
             name: str | None = None) -> Any:
     """Running products along ``axis`` (``exclusive``, ``reverse`` as in ``cumsum``).

@@ -23,6 +23,7 @@ from flowgrad.ops.math_helpers import _FLOATING, _REAL, _binary
 from flowgrad.ops.math_ops import add, multiply, negative, square
 from flowgrad.ops.sum_ops import sum_to
 from flowgrad.framework.type_hints import TensorLike
+from flowgrad.framework import dispatch
 
 _BINARY = dict(infer=binary, same_dtype=True, input_names=("x", "y"))
 
@@ -101,6 +102,8 @@ register_op("TruncateMod", _truncate_mod_kernel, binary, same_dtype=True,
             input_names=("x", "y"))
 
 
+@dispatch.register_binary_elementwise_api
+@dispatch.add_dispatch_support
 def xlogy(x: TensorLike, y: TensorLike, name: str | None = None) -> Any:
     """x * log(y) elementwise, and 0 where x is 0 (even where log(y) is infinite or NaN).
 
@@ -118,6 +121,8 @@ def xlogy(x: TensorLike, y: TensorLike, name: str | None = None) -> Any:
     return _binary("Xlogy", x, y, name, _FLOATING)
 
 
+@dispatch.register_binary_elementwise_api
+@dispatch.add_dispatch_support
 def xlog1py(x: TensorLike, y: TensorLike, name: str | None = None) -> Any:
     """x * log1p(y) elementwise, and 0 where x is 0.
 
@@ -135,6 +140,8 @@ def xlog1py(x: TensorLike, y: TensorLike, name: str | None = None) -> Any:
     return _binary("Xlog1py", x, y, name, _FLOATING)
 
 
+@dispatch.register_binary_elementwise_api
+@dispatch.add_dispatch_support
 def xdivy(x: TensorLike, y: TensorLike, name: str | None = None) -> Any:
     """x / y elementwise, and 0 where x is 0 (even where y is 0).
 
@@ -152,6 +159,8 @@ def xdivy(x: TensorLike, y: TensorLike, name: str | None = None) -> Any:
     return _binary("Xdivy", x, y, name, _FLOATING)
 
 
+@dispatch.register_binary_elementwise_api
+@dispatch.add_dispatch_support
 def multiply_no_nan(x: TensorLike, y: TensorLike, name: str | None = None) -> Any:
     """x * y elementwise, and 0 where y is 0 (even where x is infinite or NaN).
 
@@ -170,6 +179,8 @@ def multiply_no_nan(x: TensorLike, y: TensorLike, name: str | None = None) -> An
         return _binary("MulNoNan", x, y, scope, _FLOATING)
 
 
+@dispatch.register_binary_elementwise_api
+@dispatch.add_dispatch_support
 def truncatediv(x: TensorLike, y: TensorLike, name: str | None = None) -> Any:
     """x / y rounded towards zero (C's integer division), elementwise.
 
@@ -188,6 +199,8 @@ def truncatediv(x: TensorLike, y: TensorLike, name: str | None = None) -> Any:
     return _binary("TruncateDiv", x, y, name, _REAL)
 
 
+@dispatch.register_binary_elementwise_api
+@dispatch.add_dispatch_support
 def truncatemod(x: TensorLike, y: TensorLike, name: str | None = None) -> Any:
     """The remainder of ``truncatediv``: x - truncatediv(x, y) * y (the sign of x), elementwise.
 

@@ -10,6 +10,7 @@ from flowgrad.framework import dtypes
 from flowgrad.framework.graph import name_scope
 from flowgrad.framework.tensor import TensorBase, convert_to_tensor
 from flowgrad.framework.type_hints import DTypeLike, TensorLike
+from flowgrad.framework import dispatch
 from flowgrad.ops.arithmetic_ops import clip_by_value
 from flowgrad.ops.array_op_util import _as_value
 from flowgrad.ops.cast_ops import cast
@@ -38,6 +39,8 @@ def _limits(in_dtype: dtypes.DType, out_dtype: dtypes.DType) -> tuple:
     return lo, hi
 
 
+@dispatch.register_unary_elementwise_api
+@dispatch.add_dispatch_support
 def saturate_cast(value: TensorLike, dtype: DTypeLike, name: str | None = None) -> TensorBase:
     """Casts ``value`` to ``dtype``, clamping first to the values ``dtype`` can hold.
 

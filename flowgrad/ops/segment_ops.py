@@ -27,6 +27,7 @@ from flowgrad.ops.shape_ops import rank
 from flowgrad.ops.math_ops import (cast, div_no_nan, equal, greater, logical_and, maximum,
                                    sqrt, where)
 from flowgrad.framework.type_hints import TensorLike
+from flowgrad.framework import dispatch
 
 
 def _segment_rows(data: TensorShape, ids: TensorShape, n: Any) -> TensorShape:
@@ -82,6 +83,7 @@ def _segment_sum_grad(op: Any, grad: Any) -> Any:
     return gather(grad, op.inputs[1]), None
 
 
+@dispatch.add_dispatch_support
 def segment_sum(data: TensorLike, segment_ids: TensorLike, name: str | None = None) -> Any:
     """Sums of rows of ``data`` by sorted segment ids (output has ids[-1] + 1 rows).
 

@@ -21,6 +21,7 @@ from flowgrad.ops.array_op_util import (_as_value, _fmt, _int_tensor, _invalid, 
                                         _with_nones, linear_in_first_jvp, static_shape)
 from flowgrad.ops.fill_ops import linear_in_all_jvp, range, zeros_like
 from flowgrad.framework.type_hints import AxisLike, DTypeLike
+from flowgrad.framework import dispatch
 
 
 # --------------------------------------------------------------------------------------
@@ -105,6 +106,7 @@ register_op("Rank", lambda x: np.int32(np.ndim(x)),
             input_names=("input",), static_value=_static_rank, batching="shape")
 
 
+@dispatch.add_dispatch_support
 def shape(input: TensorLike, name: str | None = None, out_type: DTypeLike = dtypes.int32) -> Any:
     """The shape of ``input`` as a 1-D integer tensor.
 
@@ -121,6 +123,7 @@ def shape(input: TensorLike, name: str | None = None, out_type: DTypeLike = dtyp
                     name=name)
 
 
+@dispatch.add_dispatch_support
 def size(input: TensorLike, name: str | None = None, out_type: DTypeLike = dtypes.int32) -> Any:
     """The number of elements of ``input``.
 
@@ -133,6 +136,7 @@ def size(input: TensorLike, name: str | None = None, out_type: DTypeLike = dtype
                     name=name)
 
 
+@dispatch.add_dispatch_support
 def rank(input: TensorLike, name: str | None = None) -> Any:
     """The number of dimensions of ``input``.
 
@@ -227,6 +231,7 @@ def _reshape_grad(op: Any, grad: Any) -> Any:
 register_jvp("Reshape", linear_in_first_jvp)
 
 
+@dispatch.add_dispatch_support
 def reshape(tensor: TensorLike, shape: ShapeLike | TensorLike,
             name: str | None = None) -> TensorBase:
     """Reshapes a tensor, as ``tf.reshape``: the same elements, in row-major order.
@@ -278,6 +283,7 @@ def _broadcast_to_grad(op: Any, grad: Any) -> Any:
 register_jvp("BroadcastTo", linear_in_first_jvp)
 
 
+@dispatch.add_dispatch_support
 def broadcast_to(input: TensorLike, shape: ShapeLike | TensorLike, name: str | None = None) -> Any:
     """``input`` broadcast to ``shape`` (NumPy rules).
 
@@ -326,6 +332,7 @@ def _pack_grad(op: Any, grad: Any) -> Any:
 register_jvp("Pack", linear_in_all_jvp)
 
 
+@dispatch.add_dispatch_support
 def stack(values: list, axis: int = 0, name: str = "stack") -> Any:
     """Stacks tensors of one shape along a new axis.
 
@@ -362,6 +369,7 @@ def _unpack_grad(op: Any, *grads: Any) -> Any:
     return stack(grads, axis=op.get_attr("axis"))
 
 
+@dispatch.add_dispatch_support
 def unstack(value: TensorLike, num: int | None = None, axis: int = 0,
             name: str = "unstack") -> list:
     """Splits ``value`` along ``axis`` into a list of tensors.
@@ -427,6 +435,7 @@ def _expand_dims_grad(op: Any, grad: Any) -> Any:
 register_jvp("ExpandDims", linear_in_first_jvp)
 
 
+@dispatch.add_dispatch_support
 def expand_dims(input: TensorLike, axis: AxisLike = None, name: str | None = None,
                 dim: AxisLike = None) -> Any:
     """``input`` with a new dimension of size 1 inserted at ``axis`` (TF1 alias: ``dim``).
@@ -488,6 +497,7 @@ def _squeeze_grad(op: Any, grad: Any) -> Any:
 register_jvp("Squeeze", linear_in_first_jvp)
 
 
+@dispatch.add_dispatch_support
 def squeeze(input: TensorLike, axis: AxisLike = None, name: str | None = None,
             squeeze_dims: Any = None) -> Any:
     """``input`` without its size-1 dimensions (only those in ``axis`` if given).
@@ -637,6 +647,7 @@ def _reverse_grad(op: Any, grad: Any) -> Any:
 register_jvp("ReverseV2", linear_in_first_jvp)
 
 
+@dispatch.add_dispatch_support
 def reverse(tensor: TensorLike, axis: AxisLike, name: str | None = None) -> Any:
     """``tensor`` with the order of its elements reversed along each axis in ``axis``.
 
@@ -659,6 +670,7 @@ reverse_v2 = reverse
 # TensorFlow 2 argument orders (the TF2 face imports these under the plain names)
 
 
+@dispatch.add_dispatch_support
 def transpose_v2(a: TensorLike, perm: TensorLike | None = None, conjugate: bool = False,
                  name: str = "transpose") -> Any:
     """``transpose`` with TensorFlow 2's argument order (conjugate before name).

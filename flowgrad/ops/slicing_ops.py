@@ -21,6 +21,7 @@ from flowgrad.ops.fill_ops import ones_like
 from flowgrad.ops.shape_ops import reshape, shape, shape_of, stack
 from collections.abc import Sequence
 from flowgrad.framework.type_hints import TensorLike
+from flowgrad.framework import dispatch
 
 
 # --------------------------------------------------------------------------------------
@@ -97,6 +98,7 @@ def _slice_grad(op: Any, grad: Any) -> Any:
 register_jvp("Slice", linear_in_first_jvp)
 
 
+@dispatch.add_dispatch_support
 def slice(input_: TensorLike, begin: TensorLike, size: TensorLike, name: str | None = None) -> Any:  # noqa: A001
     """The block of ``input_`` starting at ``begin`` of extent ``size`` (-1: to the end).
 
@@ -427,6 +429,7 @@ def _ss_grad_grad(op: Any, grad: Any) -> Any:
     return [None] * (len(op.inputs) - 1) + [strided_slice(grad, begin, end, strides, **attrs)]
 
 
+@dispatch.add_dispatch_support
 def strided_slice(input_: TensorLike, begin: TensorLike, end: TensorLike,
                   strides: int | Sequence[int] | None = None, begin_mask: int = 0,
                   end_mask: int = 0, ellipsis_mask: int = 0, new_axis_mask: int = 0,
@@ -470,6 +473,7 @@ def strided_slice(input_: TensorLike, begin: TensorLike, end: TensorLike,
 # TensorFlow 2 argument orders (the TF2 face imports these under the plain names)
 
 
+@dispatch.add_dispatch_support
 def pad_v2(tensor: TensorLike, paddings: TensorLike, mode: str = "CONSTANT",
            constant_values: TensorLike = 0, name: str | None = None) -> Any:
     """``pad`` with TensorFlow 2's argument order (constant_values before name).

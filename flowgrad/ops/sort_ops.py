@@ -24,6 +24,7 @@ from flowgrad.ops.math_ops import add, multiply, negative
 from flowgrad.ops.shape_ops import rank
 from flowgrad.ops.scatter_nd_ops import scatter_nd
 from flowgrad.framework.type_hints import TensorLike
+from flowgrad.framework import dispatch
 
 
 def _top_k_kernel(x: Any, *, k: int | None, sorted: bool = True) -> tuple:  # noqa: A002
@@ -69,6 +70,7 @@ class TopKV2(NamedTuple):
     indices: Any
 
 
+@dispatch.add_dispatch_support
 def top_k(input: TensorLike, k: int = 1, sorted: bool = True,  # noqa: A002
           name: str | None = None) -> TopKV2:
     """The k largest entries along the last axis and their indices.
@@ -126,6 +128,7 @@ def _sort_or_argsort(values: Any, axis: int, direction: str, argsort: bool,
         return out if last else transpose(out, perm)
 
 
+@dispatch.add_dispatch_support
 def sort(values: TensorLike, axis: int = -1, direction: str = "ASCENDING",
          name: str | None = None) -> Any:
     """``values`` sorted along ``axis``.
@@ -139,6 +142,7 @@ def sort(values: TensorLike, axis: int = -1, direction: str = "ASCENDING",
     return _sort_or_argsort(values, axis, direction, False, name, "sort")
 
 
+@dispatch.add_dispatch_support
 def argsort(values: TensorLike, axis: int = -1, direction: str = "ASCENDING", stable: bool = False,
             name: str | None = None) -> Any:
     """The int32 indices that sort ``values`` along ``axis`` (ties keep their order).

@@ -23,6 +23,7 @@ from flowgrad.ops.array_ops import _as_value, ones_like, zeros_like
 from flowgrad.ops.math_ops import (_FLOATING, _unary, add, exp, multiply, negative, reduce_sum,
                                    square, subtract, sum_to)
 from flowgrad.framework.type_hints import TensorLike
+from flowgrad.framework import dispatch
 
 _TWO_OVER_SQRT_PI = 2.0 / math.sqrt(math.pi)
 _erf_ufunc = np.frompyfunc(math.erf, 1, 1)
@@ -51,6 +52,8 @@ def _erfc_grad(op: Any, grad: Any) -> Any:
     return multiply(grad, negative(_gaussian_density(op.inputs[0])))
 
 
+@dispatch.register_unary_elementwise_api
+@dispatch.add_dispatch_support
 def erf(x: TensorLike, name: str | None = None) -> Any:
     """The Gauss error function, elementwise.
 
@@ -61,6 +64,8 @@ def erf(x: TensorLike, name: str | None = None) -> Any:
     return _unary("Erf", x, name, _FLOATING)
 
 
+@dispatch.register_unary_elementwise_api
+@dispatch.add_dispatch_support
 def erfc(x: TensorLike, name: str | None = None) -> Any:
     """1 - erf(x), elementwise (accurate where erf(x) is close to 1).
 
@@ -192,6 +197,8 @@ def _polygamma_grad(op: Any, grad: Any) -> Any:
     return None, sum_to(multiply(grad, polygamma(add(a, 1.0), x)), x)
 
 
+@dispatch.register_unary_elementwise_api
+@dispatch.add_dispatch_support
 def lgamma(x: TensorLike, name: str | None = None) -> Any:
     """log|Gamma(x)| elementwise (inf at the poles 0, -1, -2, ...).
 
@@ -202,6 +209,8 @@ def lgamma(x: TensorLike, name: str | None = None) -> Any:
     return _unary("Lgamma", x, name, _FLOATING)
 
 
+@dispatch.register_unary_elementwise_api
+@dispatch.add_dispatch_support
 def digamma(x: TensorLike, name: str | None = None) -> Any:
     """psi(x) = d/dx lgamma(x) elementwise.
 
@@ -275,6 +284,8 @@ def _ndtri_grad(op: Any, grad: Any) -> Any:
     return multiply(grad, multiply(exp(multiply(square(y), 0.5)), math.sqrt(2.0 * math.pi)))
 
 
+@dispatch.register_unary_elementwise_api
+@dispatch.add_dispatch_support
 def ndtri(x: TensorLike, name: str | None = None) -> Any:
     """The inverse of the standard normal CDF, elementwise (-inf at 0, inf at 1).
 
@@ -285,6 +296,8 @@ def ndtri(x: TensorLike, name: str | None = None) -> Any:
     return _unary("Ndtri", x, name, _FLOATING)
 
 
+@dispatch.register_unary_elementwise_api
+@dispatch.add_dispatch_support
 def erfinv(x: TensorLike, name: str | None = None) -> Any:
     """The inverse of erf, elementwise: ndtri((x + 1) / 2) / sqrt(2).
 
@@ -296,6 +309,8 @@ def erfinv(x: TensorLike, name: str | None = None) -> Any:
         return multiply(ndtri(multiply(add(x, 1.0), 0.5)), 1.0 / math.sqrt(2.0), name=scope)
 
 
+@dispatch.register_unary_elementwise_api
+@dispatch.add_dispatch_support
 def erfcinv(x: TensorLike, name: str | None = None) -> Any:
     """The inverse of erfc, elementwise: -ndtri(x / 2) / sqrt(2).
 

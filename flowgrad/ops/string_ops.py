@@ -23,6 +23,7 @@ from flowgrad.ops.ragged_tensor import RaggedTensor
 from flowgrad.ops.shape_ops import shape as shape_of
 from flowgrad.ops.sparse_tensor import SparseTensor
 from flowgrad.framework.type_hints import AxisLike, DTypeLike, TensorLike
+from flowgrad.framework import dispatch
 
 
 def _strings(x: Any) -> np.ndarray:
@@ -87,6 +88,8 @@ def _encoding(encoding: str) -> str:
     return "utf-8" if enc else ""
 
 
+@dispatch.register_unary_elementwise_api
+@dispatch.add_dispatch_support
 def lower(input: TensorLike, encoding: str = "", name: str | None = None) -> Any:
     """Lower-cased strings: ASCII letters only, unless ``encoding="utf-8"``.
 
@@ -98,6 +101,8 @@ def lower(input: TensorLike, encoding: str = "", name: str | None = None) -> Any
     return _elementwise("StringLower", input, {"encoding": _encoding(encoding)}, name)
 
 
+@dispatch.register_unary_elementwise_api
+@dispatch.add_dispatch_support
 def upper(input: TensorLike, encoding: str = "", name: str | None = None) -> Any:
     """Upper-cased strings: ASCII letters only, unless ``encoding="utf-8"``.
 
@@ -109,6 +114,8 @@ def upper(input: TensorLike, encoding: str = "", name: str | None = None) -> Any
     return _elementwise("StringUpper", input, {"encoding": _encoding(encoding)}, name)
 
 
+@dispatch.register_unary_elementwise_api
+@dispatch.add_dispatch_support
 def strip(input: TensorLike, name: str | None = None) -> Any:
     """The strings without leading and trailing whitespace.
 
@@ -138,6 +145,8 @@ def _unit(unit: str) -> str:
     return unit
 
 
+@dispatch.register_unary_elementwise_api
+@dispatch.add_dispatch_support
 def length(input: TensorLike, unit: str = "BYTE", name: str | None = None) -> Any:
     """The length of each string in bytes (``unit="BYTE"``) or UTF-8 characters.
 
@@ -176,6 +185,8 @@ _register("Substr", _substr_kernel,
           input_names=("input", "pos", "len"))
 
 
+@dispatch.register_unary_elementwise_api
+@dispatch.add_dispatch_support
 def substr(input: TensorLike, pos: Any, len: Any, unit: str = "BYTE",  # noqa: A002 - TF's name
            name: str | None = None) -> Any:
     """``len`` bytes (or UTF-8 characters) of each string from ``pos`` (negative: from the
@@ -328,6 +339,8 @@ def _scalar(v: Any) -> bytes:
     return v if isinstance(v, bytes) else np.asarray(v, dtype=object).item()
 
 
+@dispatch.register_unary_elementwise_api
+@dispatch.add_dispatch_support
 def regex_replace(input: TensorLike, pattern: TensorLike, rewrite: TensorLike,
                   replace_global: bool = True, name: str | None = None) -> Any:
     r"""Replaces the matches of ``pattern`` (RE2 syntax) by ``rewrite`` (``\1`` for groups).
@@ -360,6 +373,8 @@ _register("RegexFullMatch", lambda x, p: _full_match(x, _scalar(p)), _like(dtype
           input_names=("input", "pattern"))
 
 
+@dispatch.register_unary_elementwise_api
+@dispatch.add_dispatch_support
 def regex_full_match(input: TensorLike, pattern: TensorLike, name: str | None = None) -> Any:
     """Whether each whole string matches ``pattern`` (RE2 syntax).
 
@@ -412,6 +427,8 @@ _register("StringToNumber", _to_number_kernel, lambda ins, attrs: (attrs["out_ty
           input_names=("string_tensor",))
 
 
+@dispatch.register_unary_elementwise_api
+@dispatch.add_dispatch_support
 def to_number(input: TensorLike, out_type: DTypeLike = dtypes.float32,
               name: str | None = None) -> Any:
     """Each string parsed as a number of ``out_type`` (float32, float64, int32 or int64).
@@ -470,6 +487,8 @@ def _as_string_kernel(x: Any, *, precision: int, scientific: bool, shortest: boo
 _register("AsString", _as_string_kernel, _like(dtypes.string), input_names=("input",))
 
 
+@dispatch.register_unary_elementwise_api
+@dispatch.add_dispatch_support
 def as_string(input: TensorLike, precision: int = -1, scientific: bool = False,
               shortest: bool = False, width: int = -1, fill: str = "",
               name: str | None = None) -> Any:
@@ -539,6 +558,8 @@ def _buckets(num_buckets: Any) -> int:
     return n
 
 
+@dispatch.register_unary_elementwise_api
+@dispatch.add_dispatch_support
 def to_hash_bucket_fast(input: TensorLike, num_buckets: int, name: str | None = None) -> Any:
     """FarmHash Fingerprint64 of each string, modulo ``num_buckets`` (int64).
 
@@ -551,6 +572,8 @@ def to_hash_bucket_fast(input: TensorLike, num_buckets: int, name: str | None = 
                         {"num_buckets": _buckets(num_buckets)}, name)
 
 
+@dispatch.register_unary_elementwise_api
+@dispatch.add_dispatch_support
 def to_hash_bucket_strong(input: TensorLike, num_buckets: int, key: Any,
                           name: str | None = None) -> Any:
     """SipHash-2-4 of each string under the two-integer ``key``, modulo ``num_buckets``.
@@ -878,6 +901,8 @@ def _transcode_kernel(x: Any, *, input_encoding: str, output_encoding: str,
 _register("UnicodeTranscode", _transcode_kernel, _like(dtypes.string), input_names=("input",))
 
 
+@dispatch.register_unary_elementwise_api
+@dispatch.add_dispatch_support
 def unicode_transcode(input: TensorLike, input_encoding: str, output_encoding: str,
                       errors: str = "replace", replacement_char: int = 65533,  # noqa: A002
                       replace_control_characters: bool = False,

@@ -19,6 +19,7 @@ from flowgrad.framework.tensor import EagerTensor, convert_to_tensor, is_tensor
 from flowgrad.framework.tensor_shape import TensorShape
 from flowgrad.framework.type_hints import AxisLike, TensorLike
 from flowgrad.framework.tensor import TensorBase
+from flowgrad.framework import dispatch
 from flowgrad.ops.array_ops import (_as_value, broadcast_to, linear_in_first_jvp, reshape, shape,
                                     static_shape)
 from flowgrad.ops.broadcast_grad_ops import broadcast_to_shape_of, reduce_to_shape_of
@@ -153,6 +154,7 @@ def _reduce(op_type: str, input_tensor: Any, axis: Any, keepdims: Any, name: str
     return apply_op(op_type, (x,), {"axis": ax, "keepdims": keepdims}, name=name)
 
 
+@dispatch.add_dispatch_support
 def reduce_sum(input_tensor: TensorLike, axis: AxisLike = None, keepdims: bool = False,
                name: str | None = None, reduction_indices: AxisLike = None,
                keep_dims: bool | None = None) -> TensorBase:

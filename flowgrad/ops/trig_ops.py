@@ -17,6 +17,7 @@ from flowgrad.ops.elementwise_ops import reciprocal, rsqrt, square
 from flowgrad.ops.math_helpers import _FLOATING, _binary, _unary
 from flowgrad.ops.sum_ops import sum_to
 from flowgrad.framework.type_hints import TensorLike
+from flowgrad.framework import dispatch
 
 
 @defop("Asin", np.arcsin, unary, input_names=("x",), jvp="elementwise")
@@ -76,6 +77,8 @@ def _atanh_grad(op: Any, grad: Any) -> Any:
     return multiply(grad, reciprocal(subtract(1.0, square(op.inputs[0]))))
 
 
+@dispatch.register_unary_elementwise_api
+@dispatch.add_dispatch_support
 def asin(x: TensorLike, name: str | None = None) -> Any:
     """The inverse sine, elementwise (NaN outside [-1, 1]).
 
@@ -89,6 +92,8 @@ def asin(x: TensorLike, name: str | None = None) -> Any:
     return _unary("Asin", x, name, _FLOATING)
 
 
+@dispatch.register_unary_elementwise_api
+@dispatch.add_dispatch_support
 def acos(x: TensorLike, name: str | None = None) -> Any:
     """The inverse cosine, elementwise (NaN outside [-1, 1]); see :func:`asin`.
 
@@ -99,6 +104,8 @@ def acos(x: TensorLike, name: str | None = None) -> Any:
     return _unary("Acos", x, name, _FLOATING)
 
 
+@dispatch.register_unary_elementwise_api
+@dispatch.add_dispatch_support
 def atan(x: TensorLike, name: str | None = None) -> Any:
     """The inverse tangent, elementwise; see :func:`asin`.
 
@@ -109,6 +116,8 @@ def atan(x: TensorLike, name: str | None = None) -> Any:
     return _unary("Atan", x, name, _FLOATING)
 
 
+@dispatch.register_binary_elementwise_api
+@dispatch.add_dispatch_support
 def atan2(y: TensorLike, x: TensorLike, name: str | None = None) -> Any:
     """The angle of the point (x, y), elementwise, in [-pi, pi]; broadcasts ``y`` and ``x``.
 
@@ -123,6 +132,8 @@ def atan2(y: TensorLike, x: TensorLike, name: str | None = None) -> Any:
     return _binary("Atan2", y, x, name, "f")
 
 
+@dispatch.register_unary_elementwise_api
+@dispatch.add_dispatch_support
 def sinh(x: TensorLike, name: str | None = None) -> Any:
     """The hyperbolic sine, elementwise; see :func:`asin`.
 
@@ -133,6 +144,8 @@ def sinh(x: TensorLike, name: str | None = None) -> Any:
     return _unary("Sinh", x, name, _FLOATING)
 
 
+@dispatch.register_unary_elementwise_api
+@dispatch.add_dispatch_support
 def cosh(x: TensorLike, name: str | None = None) -> Any:
     """The hyperbolic cosine, elementwise; see :func:`asin`.
 
@@ -143,6 +156,8 @@ def cosh(x: TensorLike, name: str | None = None) -> Any:
     return _unary("Cosh", x, name, _FLOATING)
 
 
+@dispatch.register_unary_elementwise_api
+@dispatch.add_dispatch_support
 def asinh(x: TensorLike, name: str | None = None) -> Any:
     """The inverse hyperbolic sine, elementwise; see :func:`asin`.
 
@@ -153,6 +168,8 @@ def asinh(x: TensorLike, name: str | None = None) -> Any:
     return _unary("Asinh", x, name, _FLOATING)
 
 
+@dispatch.register_unary_elementwise_api
+@dispatch.add_dispatch_support
 def acosh(x: TensorLike, name: str | None = None) -> Any:
     """The inverse hyperbolic cosine, elementwise (NaN below 1); see :func:`asin`.
 
@@ -163,6 +180,8 @@ def acosh(x: TensorLike, name: str | None = None) -> Any:
     return _unary("Acosh", x, name, _FLOATING)
 
 
+@dispatch.register_unary_elementwise_api
+@dispatch.add_dispatch_support
 def atanh(x: TensorLike, name: str | None = None) -> Any:
     """The inverse hyperbolic tangent, elementwise (NaN outside [-1, 1]); see :func:`asin`.
 
