@@ -34,7 +34,7 @@ LAYERS: list[tuple[str, list[str]]] = [
                    "flowgrad.feature_column_lib", "flowgrad.experimental_numpy",
                    "flowgrad.linear_operators", "flowgrad.estimator"]),
     ("tf_internal", ["flowgrad.tf_internal"]),
-    ("faces", ["flowgrad", "flowgrad.compat", "flowgrad.api",
+    ("faces", ["flowgrad", "flowgrad.compat", "flowgrad.compat.contrib", "flowgrad.api",
                "flowgrad.dropin", "flowgrad.dropin_aliases", "flowgrad.__main__",
                "flowgrad.internal_api",
                "flowgrad.raw_ops_api",

@@ -15,7 +15,8 @@ import flowgrad.compat.v1 as v1
 from flowgrad.api.exports import EXTENSIONS
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-from tf1_names import TF1_FLOWGRAD_EXTENSIONS, TF1_LATER, TF1_TOP_LEVEL  # noqa: E402
+from tf1_names import (TF1_FLOWGRAD_EXTENSIONS, TF1_LATER, TF1_TF115_CONTRIB,  # noqa: E402
+                       TF1_TOP_LEVEL)
 from tf2_names import (TF1_ONLY_TOP_LEVEL, TF1_ONLY_TRAIN, TF2_SUMMARY,  # noqa: E402
                        TF2_TOP_LEVEL, TF2_TRAIN, TF215_REMOVED)
 
@@ -37,6 +38,7 @@ def test_tf2_face_shows_only_tensorflow_2_names_and_listed_extensions():
 def test_tf1_face_shows_only_tensorflow_1_names_and_listed_extensions():
     extra = (_public(dir(v1)) - set(TF1_TOP_LEVEL) - set(TF1_LATER) - set(TF1_FLOWGRAD_EXTENSIONS)
              - TF215_REMOVED)
+    extra -= set(TF1_TF115_CONTRIB)     # TF 1.15's tf.contrib, allowed in the TF1 face only
     assert not extra, "not TensorFlow 1 names: %s" % sorted(extra)
     assert set(TF1_FLOWGRAD_EXTENSIONS) <= set(dir(v1))
     for name in ("placeholder", "Session", "get_variable", "variable_scope", "train", "nn",
@@ -49,6 +51,13 @@ def test_tf1_face_shows_only_tensorflow_1_names_and_listed_extensions():
     # TF 1 has these in tf.math only
     for name in ("divide_no_nan", "reduce_std", "reduce_variance", "reduce_euclidean_norm"):
         assert not hasattr(v1, name) and callable(getattr(v1.math, name)), name
+
+
+def test_tf115_contrib_is_in_the_tf1_face_only():
+    for name in TF1_TF115_CONTRIB:
+        assert name in dir(v1) and isinstance(getattr(v1, name), types.ModuleType), name
+        assert not hasattr(flowgrad, name) and name not in dir(flowgrad), name
+        assert not hasattr(flowgrad.compat.v2, name), name
 
 
 def test_tf1_only_names_are_not_in_the_tf2_face():

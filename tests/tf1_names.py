@@ -140,3 +140,10 @@ TF1_FLOWGRAD_EXTENSIONS = (
     "explain_gradient",  # why a gradient is None: the diagnostic for TF1 graph programs
     "safe_norm",         # tf.norm with a zero gradient at the zero vector (opt-in improvement)
 )
+
+#: Names TensorFlow 2's ``tf.compat.v1`` lacks that the TF1 face shows on purpose: TF 1.15's
+#: tf.contrib (programs written for TF 1.x use it; flowgrad/compat/contrib/). Only the TF1 face
+#: has it: TF2 programs test ``hasattr(tf, "contrib")``.
+TF1_TF115_CONTRIB = (
+    "contrib",  # TF 1.15's tf.contrib
+)

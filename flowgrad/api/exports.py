@@ -1163,6 +1163,7 @@ EXPORTS: dict[str, dict[str, str]] = {
         "conj": "flowgrad.ops.complex_ops:conj",
         "constant": "flowgrad.framework.tensor:constant",
         "constant_initializer": "flowgrad.ops.init_ops:constant_initializer",
+        "contrib": "flowgrad.compat.contrib",  # TF 1.15's tf.contrib: the TF1 face only
         "control_dependencies": "flowgrad.framework.graph:control_dependencies",
         "convert_to_tensor": "flowgrad.framework.tensor:convert_to_tensor",
         "cos": "flowgrad.ops.elementwise_ops:cos",
@@ -1604,6 +1605,7 @@ EXPORTS: dict[str, dict[str, str]] = {
         "space_to_depth": "flowgrad.ops.manip_ops:space_to_depth_v1",
         "sparse_softmax_cross_entropy_with_logits":
             "flowgrad.ops.nn_ops:sparse_softmax_cross_entropy_with_logits",
+        "static_bidirectional_rnn": "flowgrad.rnn.rnn:static_bidirectional_rnn",
         "static_rnn": "flowgrad.rnn.rnn:static_rnn",
         "sufficient_statistics": "flowgrad.ops.nn_statistics:sufficient_statistics",
         "swish": "flowgrad.ops.nn_impl:silu",

@@ -256,4 +256,71 @@ def bidirectional_dynamic_rnn(cell_fw: Any, cell_bw: Any, inputs: Any,
     return (output_fw, output_bw), (state_fw, state_bw)
 
 
-__all__ = ["dynamic_rnn", "static_rnn", "bidirectional_dynamic_rnn"]
+def _reverse_seq(input_seq: list, lengths: Any) -> list:
+    """The list of time steps reversed (with ``lengths``, only each example's first length
+    steps), as TensorFlow's ``_reverse_seq``."""
+    if lengths is None:
+        return list(reversed(input_seq))
+    flat = [nest.flatten(x) for x in input_seq]
+    out_flat = []
+    for parts in zip(*flat):
+        stacked = array_ops.stack([convert_to_tensor(p) for p in parts])   # [time, batch, ...]
+        reversed_steps = array_ops.unstack(_reverse(stacked, lengths, 0, 1))
+        for r, p in zip(reversed_steps, parts):
+            r.set_shape(convert_to_tensor(p).shape)
+        out_flat.append(reversed_steps)
+    return [nest.pack_sequence_as(input_seq[t], [steps[t] for steps in out_flat])
+            for t in range(len(input_seq))]
+
+
+def static_bidirectional_rnn(cell_fw: Any, cell_bw: Any, inputs: list,
+                             initial_state_fw: Any = None, initial_state_bw: Any = None,
+                             dtype: DTypeLike | None = None,
+                             sequence_length: TensorLike | None = None,
+                             scope: Any = None) -> tuple:
+    """A forward and a backward static_rnn over a list of time steps (scopes
+    ``bidirectional_rnn/fw`` and ``/bw``); each step's outputs are the two directions'
+    concatenated along the last axis.
+
+    Args:
+        cell_fw: The cell of the forward direction.
+        cell_bw: The cell of the backward direction.
+        inputs: A list of [batch, depth] tensors, one per time step.
+        initial_state_fw: The forward cell's starting state; zeros when None.
+        initial_state_bw: The backward cell's starting state; zeros when None.
+        dtype: The dtype of the zero states.
+        sequence_length: An int [batch] vector: each sequence's length.
+        scope: The variable scope; ``bidirectional_rnn`` when None.
+
+    Returns:
+        ``(outputs, output_state_fw, output_state_bw)``: ``outputs`` a list with one
+        [batch, fw_size + bw_size] tensor per time step.
+
+    Raises:
+        TypeError: a cell is not an RNN cell, or ``inputs`` is not a list.
+        ValueError: ``inputs`` is empty.
+    """
+    assert_like_rnncell("cell_fw", cell_fw)
+    assert_like_rnncell("cell_bw", cell_bw)
+    if not isinstance(inputs, (list, tuple)):
+        raise TypeError("inputs must be a list")
+    if not inputs:
+        raise ValueError("inputs must not be empty")
+    lengths = _check_sequence_length(sequence_length)
+    with variable_scope(scope or "bidirectional_rnn"):
+        with variable_scope("fw") as fw_scope:
+            output_fw, output_state_fw = static_rnn(cell_fw, inputs, initial_state_fw, dtype,
+                                                    sequence_length, scope=fw_scope)
+        with variable_scope("bw") as bw_scope:
+            reversed_inputs = _reverse_seq(list(inputs), lengths)
+            tmp, output_state_bw = static_rnn(cell_bw, reversed_inputs, initial_state_bw,
+                                              dtype, sequence_length, scope=bw_scope)
+    output_bw = _reverse_seq(tmp, lengths)
+    outputs = []
+    for fw, bw in zip(output_fw, output_bw):
+        flat = [array_ops.concat([f, b], 1) for f, b in zip(nest.flatten(fw), nest.flatten(bw))]
+        outputs.append(nest.pack_sequence_as(fw, flat))
+    return outputs, output_state_fw, output_state_bw
+
+
+__all__ = ["dynamic_rnn", "static_rnn", "bidirectional_dynamic_rnn", "static_bidirectional_rnn"]
