@@ -54,10 +54,12 @@ def test_tf1_mode_serves_submodules_and_internal_paths(tmp_path):
         import tensorflow.train as train
         from tensorflow.examples.tutorials.mnist import input_data
         print(train.GradientDescentOptimizer.__name__, callable(input_data.read_data_sets))
-        import tensorflow.contrib
+        import tensorflow.contrib.slim as slim     # TF 1.15's tf.contrib (flowgrad/compat/contrib)
+        print(slim.conv2d is tf.contrib.layers.conv2d)
+        import tensorflow.contrib.tpu
     """, "--tf1")
-    assert "GradientDescentOptimizer True" in done.stdout, done.stderr
-    assert done.returncode == 1 and "No module named 'tensorflow.contrib'" in done.stderr
+    assert "GradientDescentOptimizer True\nTrue" in done.stdout, done.stderr
+    assert done.returncode == 1 and "No module named 'tensorflow.contrib.tpu'" in done.stderr
 
 
 def test_install_versions_cannot_be_mixed(tmp_path):
