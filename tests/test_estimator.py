@@ -316,3 +316,117 @@ def test_mode_keys_and_run_config_defaults_are_tensorflows():
     replaced = config.replace(save_checkpoints_steps=7)
     assert (replaced.save_checkpoints_steps, replaced.save_checkpoints_secs) == (7, None)
     assert v1.estimator.Estimator is tf.estimator.Estimator
+
+
+SEEDED = tf.estimator.RunConfig(tf_random_seed=3)
+
+
+def _two_feature_data():
+    rng = np.random.RandomState(0)
+    x = rng.randn(120, 2).astype(np.float32)
+    return {"a": x[:, 0], "b": x[:, 1]}, x
+
+
+def _numpy_fn(x, y=None, **kw):
+    return v1.estimator.inputs.numpy_input_fn(x, y, shuffle=kw.pop("shuffle", False), **kw)
+
+
+def test_canned_classifiers_have_tensorflows_variables_predictions_and_metrics(tmp_path):
+    features, x = _two_feature_data()
+    labels = (x[:, 0] + x[:, 1] > 0).astype(np.int64)
+    cols = [v1.feature_column.numeric_column("a"), v1.feature_column.numeric_column("b")]
+    dnn = v1.estimator.DNNClassifier([4], cols, model_dir=str(tmp_path / "dnn"), config=SEEDED)
+    dnn.train(_numpy_fn(features, labels, batch_size=20, num_epochs=None, shuffle=True),
+              steps=60)
+    assert sorted(dnn.get_variable_names()) == [
+        "dnn/hiddenlayer_0/bias", "dnn/hiddenlayer_0/bias/Adagrad", "dnn/hiddenlayer_0/kernel",
+        "dnn/hiddenlayer_0/kernel/Adagrad", "dnn/logits/bias", "dnn/logits/bias/Adagrad",
+        "dnn/logits/kernel", "dnn/logits/kernel/Adagrad", "global_step"]
+    result = dnn.evaluate(_numpy_fn(features, labels, batch_size=40))
+    assert set(result) == {"accuracy", "accuracy_baseline", "auc", "auc_precision_recall",
+                           "average_loss", "label/mean", "loss", "precision",
+                           "prediction/mean", "recall", "global_step"}
+    assert result["accuracy"] > 0.8
+    # tf.compat.v1's canned estimators sum the loss over the batch: loss = 40 * average
+    np.testing.assert_allclose(result["loss"], 40 * result["average_loss"], rtol=1e-5)
+    pred = next(dnn.predict(_numpy_fn(features)))
+    assert set(pred) == {"logits", "logistic", "probabilities", "class_ids", "classes",
+                         "all_class_ids", "all_classes"}
+    np.testing.assert_allclose(pred["probabilities"][1], pred["logistic"][0], rtol=1e-6)
+    assert pred["classes"][0] == str(pred["class_ids"][0]).encode()
+    linear = tf.estimator.LinearClassifier(cols, model_dir=str(tmp_path / "linear"),
+                                           n_classes=3, label_vocabulary=["n", "p", "q"],
+                                           config=SEEDED)
+    words = np.array(["n", "p", "q"])[(x[:, 0] > 0).astype(int) + (x[:, 1] > 0).astype(int)]
+    linear.train(_numpy_fn(features, words, batch_size=20, num_epochs=None, shuffle=True),
+                 steps=60)
+    assert "linear/linear_model/a/weights" in linear.get_variable_names()
+    assert linear.get_variable_value("linear/linear_model/bias_weights").shape == (3,)
+    result = linear.evaluate(_numpy_fn(features, words, batch_size=40))
+    assert set(result) == {"accuracy", "average_loss", "loss", "global_step"}
+    # tf.estimator's reduce by the batch size: loss is the average loss
+    np.testing.assert_allclose(result["loss"], result["average_loss"], rtol=1e-5)
+    assert result["accuracy"] > 0.7
+    assert next(linear.predict(_numpy_fn(features)))["classes"][0] in (b"n", b"p", b"q")
+
+
+def test_canned_regressors_fit_and_export_a_regress_signature(tmp_path):
+    features, x = _two_feature_data()
+    y = (2 * x[:, 0] - x[:, 1]).astype(np.float32)
+    cols = [v1.feature_column.numeric_column("a"), v1.feature_column.numeric_column("b")]
+    linear = tf.estimator.LinearRegressor(cols, model_dir=str(tmp_path / "l"),
+                                          optimizer=lambda: v1.train.AdamOptimizer(0.1),
+                                          config=SEEDED)
+    linear.train(_numpy_fn(features, y, batch_size=20, num_epochs=None, shuffle=True),
+                 steps=150)
+    np.testing.assert_allclose(linear.get_variable_value("linear/linear_model/a/weights"),
+                               [[2.0]], atol=0.05)
+    dnn = tf.estimator.DNNRegressor([6], cols, model_dir=str(tmp_path / "d"), config=SEEDED)
+    dnn.train(_numpy_fn(features, y, batch_size=20, num_epochs=None, shuffle=True), steps=20)
+    result = dnn.evaluate(_numpy_fn(features, y, batch_size=60))
+    assert set(result) == {"average_loss", "label/mean", "loss", "prediction/mean",
+                           "global_step"}
+    np.testing.assert_allclose(result["label/mean"], y.mean(), rtol=1e-5)
+    raw = {"a": v1.placeholder(tf.float32, [None]), "b": v1.placeholder(tf.float32, [None])}
+    path = linear.export_saved_model(
+        str(tmp_path / "export"), tf.estimator.export.build_raw_serving_input_receiver_fn(raw))
+    with v1.Graph().as_default(), v1.Session() as sess:
+        meta = v1.saved_model.loader.load(sess, ["serve"], path.decode())
+        # a regress signature takes one string tensor: with raw inputs TF leaves it out
+        assert sorted(meta.signature_def) == ["predict"]
+        sig = meta.signature_def["predict"]
+        got = sess.run(sig.outputs["predictions"].name,
+                       {sig.inputs["a"].name: [1.0], sig.inputs["b"].name: [0.0]})
+    np.testing.assert_allclose(got, [[2.0]], atol=0.1)
+    with pytest.raises(ValueError, match="Unsupported optimizer name"):
+        tf.estimator.DNNRegressor([2], cols, optimizer="Nope").train(
+            _numpy_fn(features, y), steps=1)
+
+
+def test_tpu_estimator_runs_on_the_cpu_with_batch_size_params(tmp_path):
+    tpu = v1.estimator.tpu
+    seen = []
+
+    def input_fn(params):
+        seen.append(params["batch_size"])
+        x, y = REF.data()
+        return tf.data.Dataset.from_tensor_slices(({"x": x}, y)).repeat().batch(
+            params["batch_size"])
+
+    def model_fn(features, labels, mode, params):
+        pred, loss, train_op = REF.model_fn(tf, features, labels, mode)
+        if mode == tf.estimator.ModeKeys.PREDICT:
+            return tpu.TPUEstimatorSpec(mode, predictions={"pred": pred})
+        return tpu.TPUEstimatorSpec(mode, loss=loss, train_op=train_op, eval_metrics=(
+            lambda labels, pred: {"mae": v1.metrics.mean_absolute_error(labels, pred)},
+            [labels, pred]))
+
+    config = tpu.RunConfig(tpu_config=tpu.TPUConfig(iterations_per_loop=10,
+                           per_host_input_for_training=tpu.InputPipelineConfig.PER_HOST_V2),
+                           model_dir=str(tmp_path), tf_random_seed=REF.SEED)
+    est = tpu.TPUEstimator(model_fn, config=config, use_tpu=False, train_batch_size=16,
+                           eval_batch_size=32)
+    est.train(input_fn, max_steps=10)
+    result = est.evaluate(input_fn, steps=2)
+    assert seen == [16, 32] and set(result) == {"mae", "loss", "global_step"}
+    assert config.tpu_config.iterations_per_loop == 10

@@ -1964,6 +1964,14 @@ EXPORTS["tf.compat.v1.estimator"] = {
 }
 EXPORTS["tf"]["estimator"] = "tf.estimator"
 EXPORTS["tf.compat.v1"]["estimator"] = "tf.compat.v1.estimator"
+_CANNED = ("DNNClassifier", "DNNRegressor", "LinearClassifier", "LinearRegressor")
+EXPORTS["tf.estimator"].update({name: "flowgrad.estimator.canned:" + name for name in _CANNED})
+EXPORTS["tf.compat.v1.estimator"].update({
+    name: "flowgrad.estimator.canned:%sV1" % name for name in _CANNED})
+EXPORTS["tf.compat.v1.estimator.tpu"] = {
+    name: "flowgrad.estimator.tpu:" + name for name in (
+        "InputPipelineConfig", "RunConfig", "TPUConfig", "TPUEstimator", "TPUEstimatorSpec")}
+EXPORTS["tf.compat.v1.estimator"]["tpu"] = "tf.compat.v1.estimator.tpu"
 
 #: ``tf.math.special`` (tf2gaps): the modified Bessel functions of the first kind are also
 #: tf.math's; the others are flowgrad/ops/special_function_ops.py's.
