@@ -409,28 +409,28 @@ def _check_combiner(sparse_combiner: str) -> None:
 
 
 class DNNClassifierV1(DNNClassifier):
-    """``tf.compat.v1.estimator.DNNClassifier``: the loss summed over the batch (TF1's
-    ``SUM``). Args as :class:`DNNClassifier`."""
-
     _default_reduction = _SUM
 
 
 class DNNRegressorV1(DNNRegressor):
-    """``tf.compat.v1.estimator.DNNRegressor``: the loss summed over the batch. Args as
-    :class:`DNNRegressor`."""
-
     _default_reduction = _SUM
 
 
 class LinearClassifierV1(LinearClassifier):
-    """``tf.compat.v1.estimator.LinearClassifier``: the loss summed over the batch. Args as
-    :class:`LinearClassifier`."""
-
     _default_reduction = _SUM
 
 
 class LinearRegressorV1(LinearRegressor):
-    """``tf.compat.v1.estimator.LinearRegressor``: the loss summed over the batch. Args as
-    :class:`LinearRegressor`."""
-
     _default_reduction = _SUM
+
+
+def _v1_doc(cls: type) -> None:
+    """``cls``'s docstring: its base's, saying that it sums the loss (TF1's ``SUM``)."""
+    base = cls.__mro__[1]
+    _, _, args = base.__doc__.partition("\n\n")
+    cls.__doc__ = ("``tf.compat.v1.estimator.%s``: the loss summed over the batch (TF1's "
+                   "``SUM``).\n\n%s" % (base.__name__, args))
+
+
+for _cls in (DNNClassifierV1, DNNRegressorV1, LinearClassifierV1, LinearRegressorV1):
+    _v1_doc(_cls)
