@@ -61,17 +61,20 @@ def pow(x: TensorLike, y: TensorLike, name: str | None = None) -> Any:  # noqa: 
 # Unary functions
 
 
-@defop("Square", np.square, unary, input_names=("x",), batching="elementwise", jvp="elementwise")
+@defop("Square", np.square, unary, may_fail=False, input_names=("x",),
+       batching="elementwise", jvp="elementwise")
 def _square_grad(op: Any, grad: Any) -> Any:
     return multiply(grad, multiply(2.0, op.inputs[0]))
 
 
-@defop("Exp", np.exp, unary, input_names=("x",), batching="elementwise", jvp="elementwise")
+@defop("Exp", np.exp, unary, may_fail=False, input_names=("x",),
+       batching="elementwise", jvp="elementwise")
 def _exp_grad(op: Any, grad: Any) -> Any:
     return multiply(grad, op.outputs[0])
 
 
-@defop("Log", np.log, unary, input_names=("x",), batching="elementwise", jvp="elementwise")
+@defop("Log", np.log, unary, may_fail=False, input_names=("x",),
+       batching="elementwise", jvp="elementwise")
 def _log_grad(op: Any, grad: Any) -> Any:
     return multiply(grad, reciprocal(op.inputs[0]))
 
@@ -88,12 +91,14 @@ def _sign_grad(op: Any, grad: Any) -> Any:
     return zeros_like(op.inputs[0])
 
 
-@defop("Abs", np.abs, unary, input_names=("x",), batching="elementwise", jvp="elementwise")
+@defop("Abs", np.abs, unary, may_fail=False, input_names=("x",),
+       batching="elementwise", jvp="elementwise")
 def _abs_grad(op: Any, grad: Any) -> Any:
     return multiply(grad, sign(op.inputs[0]))
 
 
-@defop("Sqrt", np.sqrt, unary, input_names=("x",), batching="elementwise", jvp="elementwise")
+@defop("Sqrt", np.sqrt, unary, may_fail=False, input_names=("x",),
+       batching="elementwise", jvp="elementwise")
 def _sqrt_grad(op: Any, grad: Any) -> Any:
     return apply_op("SqrtGrad", (op.outputs[0], grad))
 
@@ -105,7 +110,7 @@ def _sqrt_grad_grad(op: Any, grad: Any) -> Any:
     return multiply(negative(ga), op.outputs[0]), multiply(0.5, ga)
 
 
-@defop("Rsqrt", lambda x: np.reciprocal(np.sqrt(x)), unary, input_names=("x",),
+@defop("Rsqrt", lambda x: np.reciprocal(np.sqrt(x)), unary, may_fail=False, input_names=("x",),
        batching="elementwise", jvp="elementwise")
 def _rsqrt_grad(op: Any, grad: Any) -> Any:
     return apply_op("RsqrtGrad", (op.outputs[0], grad))
@@ -144,8 +149,8 @@ def _tan_grad(op: Any, grad: Any) -> Any:
     return multiply(grad, square(reciprocal(cos(op.inputs[0]))))
 
 
-@defop("Tanh", np.tanh, unary, input_names=("x",), batching="elementwise", jvp="elementwise",
-       forward=ufunc_forward(np.tanh, (0,)))
+@defop("Tanh", np.tanh, unary, may_fail=False, input_names=("x",), batching="elementwise",
+       jvp="elementwise", forward=ufunc_forward(np.tanh, (0,)))
 def _tanh_grad(op: Any, grad: Any) -> Any:
     return apply_op("TanhGrad", (op.outputs[0], grad))
 
@@ -208,8 +213,8 @@ def _sigmoid_into(x: Any) -> Any:
     return _sigmoid_finish(np.exp(e, out=e), positive)
 
 
-@defop("Sigmoid", _sigmoid_kernel, unary, input_names=("x",), forward={0: _sigmoid_into},
-       fresh_output=True,
+@defop("Sigmoid", _sigmoid_kernel, unary, may_fail=False, input_names=("x",),
+       forward={0: _sigmoid_into}, fresh_output=True,
        batching="elementwise", jvp="elementwise")
 def _sigmoid_grad(op: Any, grad: Any) -> Any:
     return apply_op("SigmoidGrad", (op.outputs[0], grad))

@@ -98,10 +98,22 @@ def _update_infer(ins: list, attrs: dict) -> tuple:
 register_op("Assign", _assign_kernel, _assign_infer, specialize=_assign_specialize,
             grad=_NO_GRADIENT, stateful=True, updates=(0,), reads_refs=False,
             input_names=("ref", "value"))
+def _update_inplace(ufunc: Any, op_type: str) -> Any:
+    """AssignAdd/AssignSub writing into the variable's array (a plan uses it where it owns
+    that array: TensorFlow's update in place when the buffer has one reference)."""
+    def kernel(ref: Any, value: Any) -> Any:
+        if np.shape(ref) != np.shape(value):
+            raise _shape_mismatch(op_type, np.shape(ref), value)
+        return ufunc(ref, value, out=ref)
+    return kernel
+
+
 register_op("AssignAdd", _update_kernel(np.add, "AssignAdd"), _update_infer,
-            grad=_NO_GRADIENT, stateful=True, updates=(0,), input_names=("ref", "value"))
+            grad=_NO_GRADIENT, stateful=True, updates=(0,), input_names=("ref", "value"),
+            inplace=_update_inplace(np.add, "AssignAdd"))
 register_op("AssignSub", _update_kernel(np.subtract, "AssignSub"), _update_infer,
-            grad=_NO_GRADIENT, stateful=True, updates=(0,), input_names=("ref", "value"))
+            grad=_NO_GRADIENT, stateful=True, updates=(0,), input_names=("ref", "value"),
+            inplace=_update_inplace(np.subtract, "AssignSub"))
 
 
 def _graph_update(op_type: str, ref: Any, value: Any, name: str | None,
@@ -520,6 +532,25 @@ class EagerVariable(Variable):
         if type(value) is np.ndarray and not value.ndim:
             value = eager_value(value)
         self._value = value
+
+    # The value's array. A tf.function's plan may update it in place (TensorFlow's buffer
+    # forwarding when the reference count is one) while ``_plan_owned`` is that array: an
+    # array the plan allocated itself and nothing outside the plans has been given since.
+    # Every access through ``_value`` (eager reads, ``np.asarray(v)``, checkpoints, other
+    # modules) may hand the array out, so it ends that ownership; the plans read and commit
+    # through ``_array``.
+    _array: Any = None
+    _plan_owned: Any = None
+
+    @property
+    def _value(self) -> Any:
+        self._plan_owned = None
+        return self._array
+
+    @_value.setter
+    def _value(self, value: Any) -> None:
+        self._plan_owned = None
+        self._array = value
 
     def _as_tensor(self) -> Any:
         if executing_eagerly():

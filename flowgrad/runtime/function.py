@@ -240,10 +240,45 @@ class _CapturedValues:
         self._vars = vars_by_op
 
     def __getitem__(self, op: Operation) -> Any:
-        return self._vars[op]._value
+        var = self._vars[op]
+        try:
+            return var._array
+        except AttributeError:      # a variable-like object of another class
+            return var._value
 
     def __setitem__(self, op: Operation, value: Any) -> None:
-        self._vars[op]._set_value(value)
+        var = self._vars[op]
+        if type(value) is np.ndarray and value is getattr(var, "_plan_owned", None):
+            var._array = value      # an update the plan made in place: still the plans'
+        else:
+            var._set_value(value)
+
+
+class _PlanOwnedArrays:
+    """The plan compiler's ``owned`` mapping for a tf.function: captured variable op -> the
+    array of its value that plans allocated and nobody else holds (``EagerVariable
+    ._plan_owned``), which an update may write in place."""
+
+    __slots__ = ("_vars",)
+
+    def __init__(self, vars_by_op: dict):
+        self._vars = vars_by_op
+
+    def get(self, op: Operation, default: Any = None) -> Any:
+        var = self._vars.get(op)
+        owned = getattr(var, "_plan_owned", None)
+        return owned if owned is not None and owned is var._array else default
+
+    def __setitem__(self, op: Operation, value: Any) -> None:
+        var = self._vars[op]
+        if hasattr(var, "_plan_owned"):
+            var._plan_owned = value
+
+    def pop(self, op: Operation, default: Any = None) -> Any:
+        var = self._vars.get(op)
+        if getattr(var, "_plan_owned", None) is not None:
+            var._plan_owned = None
+        return default
 
 
 _TENSOR, _SLICES, _CONST, _ARRAY, _COMPOSITE = 0, 1, 2, 3, 4
@@ -288,8 +323,8 @@ class ConcreteFunction:
             not nest.is_nested(structured_outputs)
         writes = [op for op in graph._ops if op._def.updates] + graph.get_collection(
             SIDE_EFFECTS)
-        values = _CapturedValues({ref.op: v for v, ref in graph.captures.values()})
-        compiler = PlanCompiler(values, op_rng)
+        by_op = {ref.op: v for v, ref in graph.captures.values()}
+        compiler = PlanCompiler(_CapturedValues(by_op), op_rng, _PlanOwnedArrays(by_op))
         self._plan: Plan = compiler.compile(
             leaves + writes, inputs,
             lambda expr_of, gname: "(%s)" % "".join(expr_of(t) + ", " for t in leaves))
