@@ -186,15 +186,15 @@ register_jvp("TanhGrad", _tanh_grad_jvp)
 def _sigmoid_kernel(x: Any) -> Any:
     # 1 / (1 + exp(-x)) without overflow, one exp: 1 / (1 + e) for x >= 0, e / (1 + e)
     # below, e = exp(-|x|); the numerator is max(e, x >= 0) (e <= 1; NaN stays NaN), in two
-    # buffers and five passes (an LSTM runs it three times a step)
+    # buffers and six cheap passes (an LSTM runs it three times a step)
     if np.iscomplexobj(x):
         return 1 / (1 + np.exp(-x))
     if type(x) is not np.ndarray or not x.ndim:
         e = np.exp(-np.abs(x))
         d = 1 + e
         return np.where(x >= 0, 1 / d, e / d)
-    e = np.copysign(x, -1)
-    return _sigmoid_finish(np.exp(e, out=e), x >= 0)
+    e = np.abs(x)       # -|x| as abs + negative: NumPy's copysign is 3x slower
+    return _sigmoid_finish(np.exp(np.negative(e, out=e), out=e), x >= 0)
 
 
 def _sigmoid_finish(e: np.ndarray, positive: np.ndarray) -> np.ndarray:
@@ -209,7 +209,7 @@ def _sigmoid_into(x: Any) -> Any:
     if type(x) is not np.ndarray or np.iscomplexobj(x) or not x.flags.writeable:
         return _sigmoid_kernel(x)
     positive = x >= 0
-    e = np.copysign(x, -1, out=x)
+    e = np.negative(np.abs(x, out=x), out=x)
     return _sigmoid_finish(np.exp(e, out=e), positive)
 
 
