@@ -1735,6 +1735,104 @@ _GRADIENT_CHECKED_RECIPES = {
 # --------------------------------------------------------------------------------------
 # Batching: vectorized_map against a loop
 
+def _complex() -> list:
+    """Complex inputs: each gradient is TensorFlow's ``dL/dRe(z) + i dL/dIm(z)`` (the check
+    perturbs the real and imaginary parts apart); tests/test_complex_gradients.py pins the
+    same ops against TensorFlow 2.21's numbers."""
+    tf = tf1
+
+    R = np.random.RandomState(23)
+
+    def c(lo: float, hi: float, shape: tuple = (2, 3)) -> np.ndarray:
+        return R.uniform(lo, hi, shape) + 1j * R.uniform(lo, hi, shape)
+    A = c(-1.0, 1.0)
+    B = c(-1.0, 1.0)
+    AWAY = c(0.5, 1.5)                  # away from 0 and from the branch cuts
+    SMALL = c(-0.4, 0.4)                # inside the unit disc
+    M = c(-1.0, 1.0, (3, 3))
+    BM = c(-1.0, 1.0, (2, 3, 3))
+    math = tf.math
+
+    CASES = [
+        ("exp", math.exp, [A]),
+        ("expm1", math.expm1, [A]),
+        ("log", math.log, [AWAY]),
+        ("log1p", math.log1p, [AWAY]),
+        ("square", math.square, [A]),
+        ("reciprocal", math.reciprocal, [AWAY]),
+        ("sqrt", math.sqrt, [AWAY]),
+        ("rsqrt", math.rsqrt, [AWAY]),
+        ("tanh", math.tanh, [A]),
+        ("sigmoid", math.sigmoid, [A]),
+        ("sin", math.sin, [A]),
+        ("cos", math.cos, [A]),
+        ("tan", math.tan, [SMALL]),
+        ("sinh", math.sinh, [A]),
+        ("cosh", math.cosh, [A]),
+        ("asin", math.asin, [SMALL]),
+        ("acos", math.acos, [SMALL]),
+        ("atan", math.atan, [SMALL]),
+        ("asinh", math.asinh, [SMALL]),
+        ("acosh", math.acosh, [AWAY + 1.5]),
+        ("atanh", math.atanh, [SMALL]),
+        ("neg", lambda x: -x * x, [A]),
+        ("abs", math.abs, [AWAY]),
+        ("real_imag_conj_angle",
+         lambda x: math.real(x) * math.imag(math.conj(x)) + math.angle(x), [AWAY]),
+        ("complex", lambda x, y: tf.complex(math.real(x * y), math.imag(x)), [A, B]),
+        ("mul", lambda x, y: x * y, [A, B[0]]),
+        ("div", lambda x, y: x / y, [A, AWAY]),
+        ("div_no_nan", math.divide_no_nan, [A, AWAY]),
+        ("pow", math.pow, [AWAY, B]),
+        ("squared_difference", lambda x, y: math.real(math.squared_difference(x, y)),
+         [A, B]),
+        ("add_sub", lambda x, y: x + y - x * y, [A, B[1:]]),
+        ("matmul", lambda x, y: tf.matmul(x, y), [A, M]),
+        ("matmul_transpose_a", lambda x, y: tf.matmul(x, y, transpose_a=True), [A, B]),
+        ("matmul_adjoint_b", lambda x, y: tf.matmul(x, y, adjoint_b=True), [A, B]),
+        ("batch_matmul_adjoint", lambda x, y: tf.matmul(x, y, adjoint_a=True), [BM, M]),
+        ("einsum", lambda x, y: tf.einsum("ij,kj->ik", x, y), [A, B]),
+        ("reduce_sum_mean", lambda x: tf.reduce_sum(x * x, 1) + tf.reduce_mean(x, 0)[0],
+         [A]),
+        ("cumsum", lambda x: tf.cumsum(x * x, axis=1), [A]),
+        ("norm", lambda x: tf.norm(x, axis=1), [A]),
+        ("l2_normalize", lambda x: tf.nn.l2_normalize(x, axis=1), [A]),
+        ("fft_ifft", lambda x: flowgrad.signal.fft(x) * flowgrad.signal.ifft(x), [A]),
+        ("adjoint", lambda x: flowgrad.linalg.adjoint(x) * tf.transpose(x), [A]),
+        ("inv", flowgrad.linalg.inv, [M + 3 * np.eye(3)]),
+        ("inv_adjoint", lambda x: flowgrad.linalg.inv(x, adjoint=True), [M + 3 * np.eye(3)]),
+        ("solve", flowgrad.linalg.solve, [M + 3 * np.eye(3), A.T.copy()]),
+        ("solve_adjoint", lambda x, y: flowgrad.linalg.solve(x, y, adjoint=True),
+         [M + 3 * np.eye(3), A.T.copy()]),
+        ("triangular_solve_adjoint",
+         lambda x, y: flowgrad.linalg.triangular_solve(x, y, adjoint=True),
+         [M + 3 * np.eye(3), A.T.copy()]),
+        ("cholesky", lambda x: flowgrad.linalg.cholesky(
+            tf.matmul(x, x, adjoint_b=True) + 3 * np.eye(3)), [M]),
+        ("slogdet", lambda x: math.real(flowgrad.linalg.slogdet(x)[1]), [M + 3 * np.eye(3)]),
+        ("eigvalsh", lambda x: math.real(flowgrad.linalg.eigvalsh(x + flowgrad.linalg.adjoint(x))),
+         [M]),
+        ("expm", flowgrad.linalg.expm, [0.3 * M]),
+    ]
+
+    # TensorFlow's gradients of Cumprod (no conjugate) and of EuclideanNorm (x / (norm /
+    # grad), which lets the imaginary part of the upstream gradient of its complex, real-valued
+    # output in) are not the derivatives of the convention for complex inputs; flowgrad keeps
+    # TensorFlow's numbers (tests/test_complex_gradients.py), so reduce_prod (whose gradient is
+    # two cumprods) and reduce_euclidean_norm are checked here at order 1 only. The same holds
+    # for MatrixDeterminant (grad * det * inv(A^H): det is not conjugated), which only the
+    # recorded numbers pin.
+    FIRST_ORDER = [
+        ("reduce_prod", lambda x: tf.reduce_prod(x, axis=1), [A]),
+        ("reduce_euclidean_norm", lambda x: math.real(math.reduce_euclidean_norm(x, 1)), [A]),
+    ]
+    FORWARD = [OpInfo("complex.abs_of_parts", lambda a, b: tf.abs(tf.complex(a, b)),
+                      [R.uniform(0.5, 1.5, (2, 3)), R.uniform(-1.5, 1.5, (2, 3))],
+                      op="ComplexAbs", jvp=True)]
+    return (_table("complex", CASES) + _table("complex", FIRST_ORDER, graph=1, eager=1)
+            + FORWARD)
+
+
 def _vmap() -> list:
     """Batching: functions of one example (a (2, 3) float64 tensor) per op type with a
     batching rule, vectorized over a batch of 3 (once tests/test_vectorize.py's
@@ -2079,7 +2177,7 @@ _FAMILIES = [_core_math, _math, _array, _nn, _conv, _control_flow, _distribution
              _special_math, _recipes, _ctc, _incomplete_gamma, _linalg_gaps,
              _image_transform, _sampled_losses, _partition,
              _matrix_functions, _sparse_fill,
-             _tf2_gaps,
+             _tf2_gaps, _complex,
              _vmap, _fuzz]
 
 OP_DB: list[OpInfo] = [e for family in _FAMILIES for e in family()]

@@ -21,6 +21,11 @@ GRAPH = entries(graph=True)
 EAGER = entries(eager=True)
 
 
+def _dtype(v):
+    """The placeholder dtype of an entry's input: complex128 for complex arrays."""
+    return tf.complex128 if np.iscomplexobj(v) else tf.float64
+
+
 def _ids(es):
     return [e.name for e in es]
 
@@ -29,10 +34,10 @@ def _assert_every_input_gets_a_gradient(e):
     """check_gradients compares only the gradients that are not None: an input outside
     ``expect_none`` must get one (a None where the derivative is zero passes the check)."""
     with tf.Graph().as_default():
-        xs = [tf.placeholder(tf.float64, np.shape(v)) for v in e.inputs]
+        xs = [tf.placeholder(_dtype(v), np.shape(v)) for v in e.inputs]
         ys = e.fn(*xs)
         grads = tf.gradients([y for y in (ys if isinstance(ys, (list, tuple)) else [ys])
-                              if y.dtype.is_floating], xs)
+                              if y.dtype.is_floating or y.dtype.is_complex], xs)
         assert all(g is not None for i, g in enumerate(grads) if i not in e.expect_none), e.name
 
 
@@ -79,10 +84,10 @@ def _checked_op_types() -> set:
             continue
         g = tf.Graph()
         with g.as_default():
-            xs = [tf.placeholder(tf.float64, np.shape(v)) for v in e.inputs]
+            xs = [tf.placeholder(_dtype(v), np.shape(v)) for v in e.inputs]
             ys = e.fn(*xs)
             ys = [y for y in (ys if isinstance(ys, (list, tuple)) else [ys])
-                  if y.dtype.is_floating]
+                  if y.dtype.is_floating or y.dtype.is_complex]
             if max(e.graph, e.eager) > 1:
                 tf.gradients(tf.add_n([tf.reduce_sum(y) for y in ys]), xs)
         types |= {op.type for op in g.get_operations()}

@@ -475,7 +475,7 @@ EXPORTS: dict[str, dict[str, str]] = {
         "zeta": "flowgrad.ops.incomplete_gamma_ops:zeta",
     },
     "tf.linalg": {
-        "adjoint": "flowgrad.ops.linalg_ops:matrix_transpose",
+        "adjoint": "flowgrad.ops.linalg_ops:adjoint",
         "band_part": "flowgrad.ops.linalg_ops:band_part",
         "cholesky": "flowgrad.ops.linalg_ops:cholesky",
         "cholesky_solve": "flowgrad.ops.linalg_ops:cholesky_solve",

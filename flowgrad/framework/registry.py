@@ -187,9 +187,16 @@ def jvp_function(op_type: str) -> Callable | None:
 
 def _elementwise_jvp(grad_fn: Callable) -> Callable:
     """The JVP of a unary op with a diagonal Jacobian ``J``: its gradient computes
-    ``J^T u = J u``, so it maps the input tangent to the output's."""
+    ``J^T u = J u``, so it maps the input tangent to the output's. A complex op's gradient
+    passes back ``u conj(J)`` (TensorFlow's convention), so its JVP is
+    ``conj(gradient(conj(t)))``."""
     def rule(op: Any, t: Any) -> Any:
-        return None if t is None else grad_fn(op, t)
+        if t is None:
+            return None
+        if not t.dtype.base_dtype.is_complex:
+            return grad_fn(op, t)
+        from flowgrad.framework.op_call import apply_op
+        return apply_op("Conj", [grad_fn(op, apply_op("Conj", [t]))])
     return rule
 
 

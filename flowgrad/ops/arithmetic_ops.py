@@ -69,14 +69,22 @@ def _sub_jvp(op: Any, ta: Any, tb: Any) -> Any:
 register_jvp("Sub", _sub_jvp)
 
 
+def conj_if_complex(x: Any) -> Any:
+    """``conj(x)`` for a complex tensor, ``x`` itself otherwise (no op is added).
+
+    TensorFlow's gradients use the conjugate of the derivative: the gradient of a real loss
+    with respect to ``z`` is ``dL/dRe(z) + i dL/dIm(z)``, so a holomorphic ``f`` passes back
+    ``grad * conj(f'(z))``."""
+    if x.dtype.base_dtype.is_complex:
+        return apply_op("Conj", [x])
+    return x
+
+
 def _conj_inputs(op: Any) -> tuple:
     """The op's inputs, conjugated when complex (TensorFlow's gradients of Mul and RealDiv
-    use the conjugates: the gradient of a real loss with respect to ``z`` is
-    ``dL/dRe(z) + i dL/dIm(z)``)."""
+    use the conjugates)."""
     x, y = op.inputs
-    if x.dtype.base_dtype.is_complex:
-        return apply_op("Conj", [x]), apply_op("Conj", [y])
-    return x, y
+    return conj_if_complex(x), conj_if_complex(y)
 
 
 @defop("Mul", np.multiply, may_fail=False, identity_element=1, batching="broadcasting",
@@ -207,7 +215,7 @@ def _floormod_grad(op: Any, grad: Any) -> Any:
 
 @defop("DivNoNan", _div_no_nan_kernel, batching="broadcasting", **_ARITH)
 def _div_no_nan_grad(op: Any, grad: Any) -> Any:
-    x, y = op.inputs
+    x, y = _conj_inputs(op)
     return (sum_to(div_no_nan(grad, y), x),
             sum_to(multiply(grad, div_no_nan(div_no_nan(negative(x), y), y)), y))
 
@@ -373,7 +381,13 @@ def _minimum_grad(op: Any, grad: Any) -> Any:
     return _max_min_grad(op, grad, less_equal)
 
 
-@defop("SquaredDifference", lambda x, y: np.square(x - y), batching="broadcasting", **_ARITH)
+def _squared_difference_kernel(x: Any, y: Any) -> Any:
+    d = np.subtract(x, y)
+    # TensorFlow's kernel gives |x - y|^2 for complex inputs: (x - y) conj(x - y)
+    return d * np.conj(d) if np.iscomplexobj(d) else np.square(d)
+
+
+@defop("SquaredDifference", _squared_difference_kernel, batching="broadcasting", **_ARITH)
 def _squared_difference_grad(op: Any, grad: Any) -> Any:
     x, y = op.inputs
     g = multiply(multiply(2.0, grad), subtract(x, y))

@@ -4,6 +4,8 @@ from __future__ import annotations
 
 from typing import Any
 
+import numpy as np
+
 from flowgrad.framework import dtypes, errors, hooks
 from flowgrad.framework.op_call import apply_op
 from flowgrad.framework.registry import defop, register_jvp
@@ -20,6 +22,8 @@ def _cast_kernel(x: Any, *, DstT: Any) -> Any:
         # TensorFlow casts to the float8 types from floating types only
         raise errors.UnimplementedError(None, None, "Cast %s to %s is not supported" % (
             errors.dtype_text(dtypes.from_numpy(x.dtype)), errors.dtype_text(DstT)))
+    if x.dtype.kind == "c" and not DstT.is_complex:     # the real part, silently (TF's)
+        x = np.real(x)
     return x.astype(DstT.np)
 
 

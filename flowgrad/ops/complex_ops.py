@@ -1,5 +1,6 @@
-"""Complex numbers: ``Complex`` (from real and imaginary parts), ``Real``, ``Imag``, ``Conj``
-and ``Angle``, with ``tf.math.real/imag/conj/angle`` and ``tf.complex``.
+"""Complex numbers: ``Complex`` (from real and imaginary parts), ``Real``, ``Imag``, ``Conj``,
+``Angle`` and ``ComplexAbs`` (``tf.abs`` of a complex tensor), with
+``tf.math.real/imag/conj/angle`` and ``tf.complex``.
 
 As in TensorFlow, the functions accept real tensors too: ``real`` and ``conj`` return them
 unchanged, ``imag`` gives zeros and ``angle`` gives pi where the value is negative, 0
@@ -18,7 +19,7 @@ from flowgrad.framework.registry import defop, register_jvp
 from flowgrad.framework.shape_rules import unary
 from flowgrad.framework.tensor import convert_to_tensor
 from flowgrad.framework.tensor_shape import broadcast_shapes
-from flowgrad.ops.arithmetic_ops import add, multiply, negative, realdiv
+from flowgrad.ops.arithmetic_ops import add, div_no_nan, multiply, negative, realdiv
 from flowgrad.ops.array_ops import _as_value, sum_tangents
 from flowgrad.ops.comparison_ops import less, where
 from flowgrad.ops.elementwise_ops import square
@@ -97,6 +98,24 @@ def _angle_jvp(op: Any, t: Any) -> Any:
 
 
 register_jvp("Angle", _angle_jvp)
+
+
+@defop("ComplexAbs", np.abs, _part_rule, input_names=("x",))
+def _complex_abs_grad(op: Any, grad: Any) -> Any:
+    # TensorFlow's: div_no_nan(complex(grad, 0) x, complex(|x|, 0)), 0 where x is 0
+    return div_no_nan(multiply(complex(grad, zeros_like(grad)), op.inputs[0]),
+                      complex(op.outputs[0], zeros_like(op.outputs[0])))
+
+
+def _complex_abs_jvp(op: Any, t: Any) -> Any:
+    """d|z| = Re(conj(z) t) / |z| (0 where z is 0)."""
+    if t is None:
+        return None
+    z = op.inputs[0]
+    return div_no_nan(real(multiply(conj(z), t)), op.outputs[0])
+
+
+register_jvp("ComplexAbs", _complex_abs_jvp)
 
 
 @dispatch.register_binary_elementwise_api

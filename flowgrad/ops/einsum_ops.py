@@ -18,6 +18,7 @@ from flowgrad.framework.op_call import apply_op
 from flowgrad.framework.registry import defop
 from flowgrad.framework.tensor import constant, convert_to_tensor
 from flowgrad.framework.tensor_shape import TensorShape, broadcast_shapes
+from flowgrad.ops.arithmetic_ops import conj_if_complex
 from flowgrad.ops.array_ops import _as_value, fill, shape, stack
 from flowgrad.ops.broadcast_grad_ops import reduce_to_shape_of
 from flowgrad.ops.linalg_ops import diag
@@ -117,7 +118,7 @@ def _operand_grad(op: Any, grad: Any, inputs: list, out: str, i: int) -> Any:
     elsewhere = set(_split(out)) | {t for s, _ in others for t in _split(s)}
     dropped = "".join(t for t in letters if t not in elsewhere)
     subs_in = [out] + [s for s, _ in others]
-    operands = [grad] + [t for _, t in others]
+    operands = [grad] + [conj_if_complex(t) for _, t in others]   # TensorFlow's: conjugates
     if dropped:     # ones over the dropped letters' axes (x's sizes, known or not)
         subs_in.append(dropped)
         axes = _axes(toks)

@@ -19,10 +19,18 @@ from flowgrad.framework.registry import (
     ufunc_forward,
 )
 from flowgrad.framework.shape_rules import binary, of_dtype, unary
-from flowgrad.framework.tensor import convert_to_tensor
+from flowgrad.framework.tensor import convert_to_tensor, is_tensor
 from flowgrad.ops.array_ops import _as_value, sum_tangents, zeros_like
-from flowgrad.ops.arithmetic_ops import _ARITH, add, multiply, negative, realdiv, subtract
-from flowgrad.ops.comparison_ops import greater, where
+from flowgrad.ops.arithmetic_ops import (
+    _ARITH,
+    add,
+    conj_if_complex,
+    multiply,
+    negative,
+    realdiv,
+    subtract,
+)
+from flowgrad.ops.comparison_ops import greater, not_equal, where
 from flowgrad.ops.math_helpers import _FLOATING, _NUMERIC, _SIGNED, _binary, _same_shape, _unary
 from flowgrad.ops.sum_ops import sum_to
 from flowgrad.framework.type_hints import TensorLike
@@ -37,8 +45,12 @@ from flowgrad.framework import dispatch
 def _pow_grad(op: Any, grad: Any) -> Any:
     x, y = op.inputs
     z = op.outputs[0]
+    if x.dtype.base_dtype.is_complex:      # TensorFlow's: conjugates; log(x) wherever x != 0
+        x, y, z = conj_if_complex(x), conj_if_complex(y), conj_if_complex(z)
+        mask = not_equal(x, 0)
+    else:
+        mask = greater(x, 0)
     gx = multiply(grad, multiply(y, pow(x, subtract(y, 1))))
-    mask = greater(x, 0)
     safe_log = where(mask, log(where(mask, x, 1)), 0)
     gy = multiply(grad, multiply(z, safe_log))
     return sum_to(gx, x), sum_to(gy, y)
@@ -61,28 +73,34 @@ def pow(x: TensorLike, y: TensorLike, name: str | None = None) -> Any:  # noqa: 
 # Unary functions
 
 
+def _conj(y: Any) -> Any:
+    """The conjugate of a complex array (the kernels of SqrtGrad and RsqrtGrad use it, as
+    TensorFlow's do), a real one unchanged."""
+    return np.conj(y) if np.iscomplexobj(y) else y
+
+
 @defop("Square", np.square, unary, may_fail=False, input_names=("x",),
        batching="elementwise", jvp="elementwise")
 def _square_grad(op: Any, grad: Any) -> Any:
-    return multiply(grad, multiply(2.0, op.inputs[0]))
+    return multiply(grad, multiply(2.0, conj_if_complex(op.inputs[0])))
 
 
 @defop("Exp", np.exp, unary, may_fail=False, input_names=("x",),
        batching="elementwise", jvp="elementwise")
 def _exp_grad(op: Any, grad: Any) -> Any:
-    return multiply(grad, op.outputs[0])
+    return multiply(grad, conj_if_complex(op.outputs[0]))
 
 
 @defop("Log", np.log, unary, may_fail=False, input_names=("x",),
        batching="elementwise", jvp="elementwise")
 def _log_grad(op: Any, grad: Any) -> Any:
-    return multiply(grad, reciprocal(op.inputs[0]))
+    return multiply(grad, reciprocal(conj_if_complex(op.inputs[0])))
 
 
 @defop("Reciprocal", np.reciprocal, unary, input_names=("x",),
        batching="elementwise", jvp="elementwise")
 def _reciprocal_grad(op: Any, grad: Any) -> Any:
-    y = op.outputs[0]
+    y = conj_if_complex(op.outputs[0])
     return multiply(negative(grad), multiply(y, y))
 
 
@@ -103,11 +121,11 @@ def _sqrt_grad(op: Any, grad: Any) -> Any:
     return apply_op("SqrtGrad", (op.outputs[0], grad))
 
 
-@defop("SqrtGrad", lambda y, dy: dy * 0.5 / y, _same_shape, same_dtype=True,
+@defop("SqrtGrad", lambda y, dy: dy * 0.5 / _conj(y), _same_shape, same_dtype=True,
        input_names=("y", "dy"), batching="strict", linear_in=1)
 def _sqrt_grad_grad(op: Any, grad: Any) -> Any:
     ga = realdiv(grad, op.inputs[0])
-    return multiply(negative(ga), op.outputs[0]), multiply(0.5, ga)
+    return multiply(negative(conj_if_complex(ga)), op.outputs[0]), multiply(0.5, ga)
 
 
 @defop("Rsqrt", lambda x: np.reciprocal(np.sqrt(x)), unary, may_fail=False, input_names=("x",),
@@ -116,43 +134,49 @@ def _rsqrt_grad(op: Any, grad: Any) -> Any:
     return apply_op("RsqrtGrad", (op.outputs[0], grad))
 
 
-@defop("RsqrtGrad", lambda y, dy: dy * -0.5 * (y * y * y), _same_shape, same_dtype=True,
+def _rsqrt_grad_kernel(y: Any, dy: Any) -> Any:
+    y = _conj(y)
+    return dy * -0.5 * (y * y * y)
+
+
+@defop("RsqrtGrad", _rsqrt_grad_kernel, _same_shape, same_dtype=True,
        input_names=("y", "dy"), batching="strict", linear_in=1)
 def _rsqrt_grad_grad(op: Any, grad: Any) -> Any:
     y, dy = op.inputs
-    return (multiply(multiply(multiply(-1.5, grad), dy), square(y)),
+    y, cg = conj_if_complex(y), conj_if_complex(grad)
+    return (multiply(multiply(multiply(-1.5, cg), dy), square(y)),
             apply_op("RsqrtGrad", (y, grad)))
 
 
 @defop("Log1p", np.log1p, unary, input_names=("x",), batching="elementwise", jvp="elementwise")
 def _log1p_grad(op: Any, grad: Any) -> Any:
-    return multiply(grad, reciprocal(add(1.0, op.inputs[0])))
+    return multiply(grad, reciprocal(add(1.0, conj_if_complex(op.inputs[0]))))
 
 
 @defop("Expm1", np.expm1, unary, input_names=("x",), batching="elementwise", jvp="elementwise")
 def _expm1_grad(op: Any, grad: Any) -> Any:
-    return multiply(grad, exp(op.inputs[0]))
+    return multiply(grad, exp(conj_if_complex(op.inputs[0])))
 
 
 @defop("Sin", np.sin, unary, input_names=("x",), batching="elementwise", jvp="elementwise")
 def _sin_grad(op: Any, grad: Any) -> Any:
-    return multiply(grad, cos(op.inputs[0]))
+    return multiply(grad, cos(conj_if_complex(op.inputs[0])))
 
 
 @defop("Cos", np.cos, unary, input_names=("x",), batching="elementwise", jvp="elementwise")
 def _cos_grad(op: Any, grad: Any) -> Any:
-    return multiply(negative(grad), sin(op.inputs[0]))
+    return multiply(negative(grad), sin(conj_if_complex(op.inputs[0])))
 
 
 @defop("Tan", np.tan, unary, input_names=("x",), batching="elementwise")
 def _tan_grad(op: Any, grad: Any) -> Any:
-    return multiply(grad, square(reciprocal(cos(op.inputs[0]))))
+    return multiply(grad, square(reciprocal(cos(conj_if_complex(op.inputs[0])))))
 
 
 @defop("Tanh", np.tanh, unary, may_fail=False, input_names=("x",), batching="elementwise",
        jvp="elementwise", forward=ufunc_forward(np.tanh, (0,)))
 def _tanh_grad(op: Any, grad: Any) -> Any:
-    return apply_op("TanhGrad", (op.outputs[0], grad))
+    return apply_op("TanhGrad", (conj_if_complex(op.outputs[0]), grad))
 
 
 def _tanh_grad_into(k: int) -> Callable:
@@ -167,7 +191,7 @@ def _tanh_grad_into(k: int) -> Callable:
        forward={0: _tanh_grad_into(0), 1: _tanh_grad_into(1)}, fresh_output=True,
        same_shape=True, input_names=("y", "dy"), batching="strict", linear_in=1)
 def _tanh_grad_grad(op: Any, grad: Any) -> Any:
-    y, dy = op.inputs
+    y, dy = conj_if_complex(op.inputs[0]), conj_if_complex(op.inputs[1])
     return (multiply(multiply(grad, -2.0), multiply(dy, y)),
             apply_op("TanhGrad", (y, grad)))
 
@@ -217,7 +241,7 @@ def _sigmoid_into(x: Any) -> Any:
        forward={0: _sigmoid_into}, fresh_output=True,
        batching="elementwise", jvp="elementwise")
 def _sigmoid_grad(op: Any, grad: Any) -> Any:
-    return apply_op("SigmoidGrad", (op.outputs[0], grad))
+    return apply_op("SigmoidGrad", (conj_if_complex(op.outputs[0]), grad))
 
 
 def _sigmoid_grad_into(k: int) -> Callable:
@@ -232,7 +256,7 @@ def _sigmoid_grad_into(k: int) -> Callable:
        forward={0: _sigmoid_grad_into(0), 1: _sigmoid_grad_into(1)}, fresh_output=True,
        same_shape=True, input_names=("y", "dy"), batching="strict", linear_in=1)
 def _sigmoid_grad_grad(op: Any, grad: Any) -> Any:
-    y, dy = op.inputs
+    y, dy = conj_if_complex(op.inputs[0]), conj_if_complex(op.inputs[1])
     gb = multiply(grad, dy)
     return (subtract(gb, multiply(multiply(2.0, gb), y)),
             apply_op("SigmoidGrad", (y, grad)))
@@ -353,12 +377,15 @@ def sign(x: TensorLike, name: str | None = None) -> Any:
 @dispatch.register_unary_elementwise_api
 @dispatch.add_dispatch_support
 def abs(x: TensorLike, name: str | None = None) -> Any:  # noqa: A001 - TensorFlow's name
-    """|x| elementwise.
+    """|x| elementwise; the magnitude of a complex tensor (TensorFlow's ComplexAbs, real).
 
     Args:
         x: A numeric tensor.
         name: A name for the operation (optional).
     """
+    x = _as_value(x)
+    if x.dtype.base_dtype.is_complex if is_tensor(x) else np.iscomplexobj(x):
+        return apply_op("ComplexAbs", (convert_to_tensor(x),), name=name)
     return _unary("Abs", x, name, _SIGNED)
 
 

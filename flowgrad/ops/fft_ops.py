@@ -43,6 +43,8 @@ def _length_of(x: Any, axes: int) -> Any:
 
 
 def _scaled(x: Any, factor: Any) -> Any:
+    if isinstance(factor, float):       # a static size: the factor in x's precision
+        return multiply(x, np.asarray(factor, x.dtype.base_dtype.as_numpy_dtype))
     return multiply(x, cast(factor, x.dtype.base_dtype))
 
 

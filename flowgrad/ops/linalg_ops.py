@@ -20,7 +20,7 @@ from flowgrad.framework.registry import defop
 from flowgrad.framework.tensor import convert_to_tensor
 from flowgrad.framework.tensor_shape import TensorShape
 from flowgrad.framework.shape_rules import normalize_axis
-from flowgrad.ops.arithmetic_ops import add, multiply, negative, subtract
+from flowgrad.ops.arithmetic_ops import add, conj_if_complex, multiply, negative, subtract
 from flowgrad.ops.array_ops import (_as_value, concat, expand_dims, identity, ones_like, squeeze,
                                     transpose, zeros_like)
 from flowgrad.ops.comparison_ops import greater, where
@@ -37,12 +37,26 @@ from flowgrad.framework import dispatch
 _FLOATS = "half, float, double"
 
 
+# The ops whose TensorFlow kernels take complex64/complex128 too
+_COMPLEX_OK = frozenset({"MatrixInverse", "MatrixDeterminant", "LogMatrixDeterminant",
+                         "Cholesky", "MatrixSolve", "MatrixTriangularSolve",
+                         "SelfAdjointEigV2", "MatrixExponential"})
+
+
 def _float_input(x: Any, op_type: str, arg: str = "input", dtype: Any = None) -> Any:
     t = convert_to_tensor(_as_value(x), dtype)
-    if not t.dtype.base_dtype.is_floating:
+    complex_ok = op_type in _COMPLEX_OK
+    if not (t.dtype.base_dtype.is_floating or complex_ok and t.dtype.base_dtype.is_complex):
+        allowed = _FLOATS + (", complex64, complex128" if complex_ok else "")
         raise argument_error("Value for attr 'T' of %s is not in the list of allowed values: %s "
-                             "(%s of %s)" % (t.dtype.name, _FLOATS, arg, op_type), TypeError)
+                             "(%s of %s)" % (t.dtype.name, allowed, arg, op_type), TypeError)
     return t
+
+
+def _adjoint_array(x: Any) -> Any:
+    """The conjugate transpose of each innermost matrix of an array (the transpose if real)."""
+    x = np.swapaxes(x, -1, -2)
+    return np.conj(x) if np.iscomplexobj(x) else x
 
 
 def _matrices(s: TensorShape, op_type: str, square: bool = True) -> TensorShape:
@@ -80,11 +94,27 @@ def matrix_transpose(a: TensorLike, name: str = "matrix_transpose", conjugate: b
         r = a.shape.rank
         if r is None:       # the permutation is computed at run time, as in TensorFlow
             n = rank(a)
-            return transpose(a, concat([tf_range(n - 2), [n - 1, n - 2]], 0))
+            return transpose(a, concat([tf_range(n - 2), [n - 1, n - 2]], 0),
+                             conjugate=conjugate)
         if r < 2:
             raise ValueError("Argument `a` should be a (batch) matrix with rank >= 2.  "
                              "Received `a` = %s with shape: %s" % (a, a.shape))
-        return transpose(a, list(range(r - 2)) + [r - 1, r - 2])
+        return transpose(a, list(range(r - 2)) + [r - 1, r - 2], conjugate=conjugate)
+
+
+def adjoint(matrix: TensorLike, name: str | None = None) -> Any:
+    """The conjugate transpose of the innermost matrices of ``matrix``
+    (``tf.linalg.adjoint``).
+
+    Args:
+        matrix: A tensor of rank 2 or more.
+        name: A name for the operation (optional).
+
+    Returns:
+        ``matrix`` with its last two axes swapped and, if complex, conjugated.
+    """
+    with name_scope(name, "adjoint", [matrix]):
+        return matrix_transpose(matrix, conjugate=True)
 
 
 def _t(x: Any) -> Any:
@@ -100,7 +130,7 @@ def _inverse_kernel(x: Any, *, adjoint: bool = False) -> Any:
         inv = np.linalg.inv(x)
     except np.linalg.LinAlgError:
         raise _linalg_error("Input is not invertible.") from None
-    return np.swapaxes(inv, -1, -2) if adjoint else inv
+    return _adjoint_array(inv) if adjoint else inv
 
 
 @defop("MatrixInverse", _inverse_kernel,
@@ -108,9 +138,9 @@ def _inverse_kernel(x: Any, *, adjoint: bool = False) -> Any:
        input_names=("input",), batching="matrix")
 def _inverse_grad(op: Any, grad: Any) -> Any:
     ainv = op.outputs[0]
-    if op.get_attr("adjoint"):      # output B = A^-T: dA = -B G^T B
-        return negative(matmul(matmul(ainv, grad, transpose_b=True), ainv))
-    return negative(matmul(ainv, matmul(grad, ainv, transpose_b=True), transpose_a=True))
+    if op.get_attr("adjoint"):      # output B = A^-H: dA = -B G^H B
+        return negative(matmul(matmul(ainv, grad, adjoint_b=True), ainv))
+    return negative(matmul(ainv, matmul(grad, ainv, adjoint_b=True), adjoint_a=True))
 
 
 def inv(input: TensorLike, adjoint: bool = False, name: str | None = None) -> Any:  # noqa: A002
@@ -146,7 +176,7 @@ def det(input: TensorLike, name: str | None = None) -> Any:  # noqa: A002
 
 
 def _slogdet_kernel(x: Any) -> tuple:
-    sign, logdet = np.linalg.slogdet(x)
+    sign, logdet = np.linalg.slogdet(x)     # complex: a unit phase and a real log|det|
     dt = np.asarray(x).dtype
     return np.asarray(sign, dt), np.asarray(logdet, dt)
 
@@ -217,11 +247,11 @@ def _cholesky_kernel(x: Any) -> Any:
 def _cholesky_grad(op: Any, grad: Any) -> Any:
     chol = op.outputs[0]
     chol_inv = triangular_solve(chol, eye_like(chol), lower=True)
-    middle = matmul(chol, grad, transpose_a=True)
+    middle = matmul(chol, grad, adjoint_a=True)
     middle = set_diag(middle, multiply(0.5, diag_part(middle)))
     middle = band_part(middle, -1, 0)
-    grad_a = matmul(matmul(chol_inv, middle, transpose_a=True), chol_inv)
-    return multiply(0.5, add(grad_a, _t(grad_a)))
+    grad_a = matmul(matmul(chol_inv, middle, adjoint_a=True), chol_inv)
+    return multiply(0.5, add(grad_a, adjoint(grad_a)))
 
 
 def cholesky(input: TensorLike, name: str | None = None) -> Any:  # noqa: A002
@@ -255,7 +285,7 @@ def _solve_kernel(a: Any, b: Any) -> Any:
 
 
 def _matrix_solve_kernel(a: Any, b: Any, *, adjoint: bool = False) -> Any:
-    return _solve_kernel(np.swapaxes(a, -1, -2) if adjoint else a, b)
+    return _solve_kernel(_adjoint_array(a) if adjoint else a, b)
 
 
 @defop("MatrixSolve", _matrix_solve_kernel, _solve_infer("MatrixSolve"), same_dtype=True,
@@ -264,8 +294,8 @@ def _matrix_solve_grad(op: Any, grad: Any) -> Any:
     a, c = op.inputs[0], op.outputs[0]
     adjoint = op.get_attr("adjoint")
     grad_b = solve(a, grad, adjoint=not adjoint)
-    grad_a = matmul(c, grad_b, transpose_b=True) if adjoint else \
-        matmul(grad_b, c, transpose_b=True)
+    grad_a = matmul(c, grad_b, adjoint_b=True) if adjoint else \
+        matmul(grad_b, c, adjoint_b=True)
     return negative(grad_a), grad_b
 
 
@@ -287,7 +317,7 @@ def solve(matrix: TensorLike, rhs: TensorLike, adjoint: bool = False,
 def _triangular_solve_kernel(a: Any, b: Any, *, lower: bool = True,
                              adjoint: bool = False) -> Any:
     tri = np.tril(a) if lower else np.triu(a)
-    return _solve_kernel(np.swapaxes(tri, -1, -2) if adjoint else tri, b)
+    return _solve_kernel(_adjoint_array(tri) if adjoint else tri, b)
 
 
 @defop("MatrixTriangularSolve", _triangular_solve_kernel, _solve_infer("MatrixTriangularSolve"),
@@ -296,8 +326,8 @@ def _triangular_solve_grad(op: Any, grad: Any) -> Any:
     a, c = op.inputs[0], op.outputs[0]
     lower, adjoint = op.get_attr("lower"), op.get_attr("adjoint")
     grad_b = triangular_solve(a, grad, lower=lower, adjoint=not adjoint)
-    grad_a = matmul(c, grad_b, transpose_b=True) if adjoint else \
-        matmul(grad_b, c, transpose_b=True)
+    grad_a = matmul(c, grad_b, adjoint_b=True) if adjoint else \
+        matmul(grad_b, c, adjoint_b=True)
     grad_a = band_part(negative(grad_a), -1, 0) if lower else band_part(negative(grad_a), 0, -1)
     return grad_a, grad_b
 
@@ -594,11 +624,11 @@ def _eigh_grad(op: Any, grad_e: Any, grad_v: Any) -> Any:
     ident = eye_like(v)
     diff = add(subtract(expand_dims(e, -2), expand_dims(e, -1)), ident)   # 1 on the diagonal
     f = multiply(reciprocal(diff), subtract(1.0, ident))
-    inner = multiply(f, matmul(v, grad_v, transpose_a=True)) if grad_v is not None else None
+    inner = multiply(f, matmul(v, grad_v, adjoint_a=True)) if grad_v is not None else None
     if grad_e is not None:
         inner = diag(grad_e) if inner is None else add(diag(grad_e), inner)
-    grad_a = matmul(v, matmul(inner, v, transpose_b=True))
-    grad_a = band_part(add(grad_a, _t(grad_a)), -1, 0)
+    grad_a = matmul(v, matmul(inner, v, adjoint_b=True))
+    grad_a = band_part(add(grad_a, adjoint(grad_a)), -1, 0)
     return set_diag(grad_a, multiply(0.5, diag_part(grad_a)))
 
 
@@ -813,13 +843,13 @@ def _expm_kernel(x: Any) -> Any:
                            _matrices(ins[0].shape, "MatrixExponential")),
        input_names=("input",))
 def _expm_grad(op: Any, grad: Any) -> Any:
-    """The upper-right block of expm([[A^T, G], [0, A^T]]) (Najfeld and Havel 1995), itself
+    """The upper-right block of expm([[A^H, G], [0, A^H]]) (Najfeld and Havel 1995), itself
     an expm, so differentiable again."""
     a = op.inputs[0]
     n = a.shape.as_list()[-1]
     if n is None:
         raise NotImplementedError("expm gradient needs the matrix size statically")
-    at = _t(a)
+    at = adjoint(a)
     top = concat([at, grad], -1)
     bottom = concat([zeros_like(at), at], -1)
     big = expm(concat([top, bottom], -2))
@@ -892,6 +922,9 @@ def norm(tensor: TensorLike, ord: TensorLike = "euclidean", axis: AxisLike = Non
     with name_scope(name, "norm", [tensor]) as scope:
         x = convert_to_tensor(_as_value(tensor))
         if ord in ("euclidean", "fro") or ord == 2 and not is_matrix:
+            if x.dtype.is_complex:      # TensorFlow's: sqrt(sum(x conj(x))), complex
+                r = sqrt(reduce_sum(x * conj_if_complex(x), axes, keepdims=True))
+                return identity(r, name=scope) if keepdims else squeeze(r, axes, name=scope)
             return reduce_euclidean_norm(x, axes, keepdims, name=scope)
         if is_matrix and ord == 2:
             return _spectral_norm(x, axes, keepdims, scope)

@@ -16,6 +16,7 @@ from flowgrad.framework.type_hints import DTypeLike, TensorLike
 from flowgrad.framework.tensor import TensorBase
 from flowgrad.framework import dispatch
 from flowgrad.ops.array_ops import _as_value, reapply, sum_tangents
+from flowgrad.ops.arithmetic_ops import conj_if_complex
 from flowgrad.ops.math_helpers import _NUMERIC, _check_kind, _dtype_of, _skipped_inputs
 from flowgrad.ops.sum_ops import sum_to
 
@@ -76,29 +77,43 @@ def _matmul_infer(ins: list, attrs: dict) -> tuple:
 
 
 def _batch_matmul_kernel(a: Any, b: Any, *, adj_x: bool = False, adj_y: bool = False) -> Any:
+    # adj_x / adj_y conjugate complex inputs as well as transposing them (TensorFlow's)
+    if adj_x and np.iscomplexobj(a):
+        a = np.conj(a)
+    if adj_y and np.iscomplexobj(b):
+        b = np.conj(b)
     return _matmul_kernel(a, b, transpose_a=adj_x, transpose_b=adj_y)
 
 
 def _batch_matmul_specialize(attrs: dict) -> Any:
-    return _matmul_specialize({"transpose_a": attrs["adj_x"], "transpose_b": attrs["adj_y"]})
+    if not attrs["adj_x"] and not attrs["adj_y"]:
+        return _matmul_same_dtype
+    return lambda a, b: _batch_matmul_kernel(a, b, **attrs)
 
 
-def _matmul_input_grads(op: Any, grad: Any, ta: bool, tb: bool) -> tuple:
+def _matmul_input_grads(op: Any, grad: Any, ta: bool, tb: bool, adjoint: bool = False) -> tuple:
     """The gradients of matmul(a, b, ta, tb) for a and b, before undoing batch broadcasting.
 
-    Inputs the caller does not need (an eager tape's ``skip_input_indices``) get None."""
+    ``ta`` and ``tb`` are MatMul's transposes of the conjugated inputs (TensorFlow's
+    gradient of a complex product) or, with ``adjoint``, BatchMatMulV2's adjoints. Inputs the
+    caller does not need (an eager tape's ``skip_input_indices``) get None."""
     a, b = op.inputs
+    if adjoint:
+        def mm(x: Any, y: Any, transpose_a: bool = False, transpose_b: bool = False) -> Any:
+            return matmul(x, y, adjoint_a=transpose_a, adjoint_b=transpose_b)
+    else:
+        a, b, mm = conj_if_complex(a), conj_if_complex(b), matmul
     skip = _skipped_inputs(op)
     if not ta and not tb:
-        fa, fb = (lambda: matmul(grad, b, transpose_b=True),
-                  lambda: matmul(a, grad, transpose_a=True))
+        fa, fb = (lambda: mm(grad, b, transpose_b=True),
+                  lambda: mm(a, grad, transpose_a=True))
     elif not ta:
-        fa, fb = lambda: matmul(grad, b), lambda: matmul(grad, a, transpose_a=True)
+        fa, fb = lambda: mm(grad, b), lambda: mm(grad, a, transpose_a=True)
     elif not tb:
-        fa, fb = lambda: matmul(b, grad, transpose_b=True), lambda: matmul(a, grad)
+        fa, fb = lambda: mm(b, grad, transpose_b=True), lambda: mm(a, grad)
     else:
-        fa, fb = (lambda: matmul(b, grad, transpose_a=True, transpose_b=True),
-                  lambda: matmul(grad, a, transpose_a=True, transpose_b=True))
+        fa, fb = (lambda: mm(b, grad, transpose_a=True, transpose_b=True),
+                  lambda: mm(grad, a, transpose_a=True, transpose_b=True))
     return None if 0 in skip else fa(), None if 1 in skip else fb()
 
 
@@ -147,7 +162,8 @@ register_jvp("MatMul", _matmul_jvp)
        specialize=_batch_matmul_specialize, same_dtype=True, input_names=("x", "y"),
        fresh_output=True, cost=_matmul_cost)
 def _batch_matmul_grad(op: Any, grad: Any) -> Any:
-    ga, gb = _matmul_input_grads(op, grad, op.get_attr("adj_x"), op.get_attr("adj_y"))
+    ga, gb = _matmul_input_grads(op, grad, op.get_attr("adj_x"), op.get_attr("adj_y"),
+                                 adjoint=True)
     a, b = op.inputs
     return (None if ga is None else sum_to(ga, a)), (None if gb is None else sum_to(gb, b))
 
@@ -205,7 +221,6 @@ def matmul(a: TensorLike, b: TensorLike, transpose_a: bool = False, transpose_b:
     if transpose_b and adjoint_b:
         raise ValueError("Only one of transpose_b and adjoint_b can be True.")
     a, b = _as_value(a), _as_value(b)
-    ta, tb = bool(transpose_a or adjoint_a), bool(transpose_b or adjoint_b)
     if type(a) is EagerTensor and type(b) is EagerTensor:
         dt, ranks = a._dtype, [a._value.ndim, b._value.ndim]
     else:
@@ -213,8 +228,16 @@ def matmul(a: TensorLike, b: TensorLike, transpose_a: bool = False, transpose_b:
         ranks = [x.shape.rank if is_tensor(x) else np.ndim(x) for x in (a, b)]
     if dt.kind not in _NUMERIC:       # bool and string: TensorFlow has no MatMul for them
         _check_kind("MatMul", "a", dt, _NUMERIC)
-    if ranks == [2, 2]:
+    if ranks == [2, 2]:       # MatMul transposes: an adjoint conjugates first (TensorFlow's)
+        if dt.is_complex:
+            a = apply_op("Conj", (convert_to_tensor(a, dt),)) if adjoint_a else a
+            b = apply_op("Conj", (convert_to_tensor(b, dt),)) if adjoint_b else b
+        ta, tb = bool(transpose_a or adjoint_a), bool(transpose_b or adjoint_b)
         return apply_op("MatMul", (a, b), {"transpose_a": ta, "transpose_b": tb}, name=name,
                         dtype=dt)
+    if dt.is_complex:         # BatchMatMulV2's adjoints: a transpose conjugates first
+        a = apply_op("Conj", (convert_to_tensor(a, dt),)) if transpose_a else a
+        b = apply_op("Conj", (convert_to_tensor(b, dt),)) if transpose_b else b
+    ta, tb = bool(transpose_a or adjoint_a), bool(transpose_b or adjoint_b)
     return apply_op("BatchMatMulV2", (a, b), {"adj_x": ta, "adj_y": tb}, name=name or "MatMul",
                     dtype=dt)

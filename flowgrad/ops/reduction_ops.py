@@ -24,7 +24,8 @@ from flowgrad.ops.array_ops import (_as_value, linear_in_first_jvp, reshape, sha
                                     size, stop_gradient, zeros_like)
 from flowgrad.ops.broadcast_grad_ops import reduced_size
 from flowgrad.ops.cast_ops import cast
-from flowgrad.ops.arithmetic_ops import add, div_no_nan, multiply, realdiv, subtract
+from flowgrad.ops.arithmetic_ops import (add, conj_if_complex, div_no_nan, multiply, realdiv,
+                                          subtract)
 from flowgrad.ops.comparison_ops import equal, not_equal, where
 from flowgrad.ops.elementwise_ops import exp, is_finite, log, sqrt, square
 from flowgrad.ops.math_helpers import _BOOL, _FLOATING, _NUMERIC, _REAL, _check_kind
@@ -146,6 +147,8 @@ def _euclidean_norm_kernel(x: Any, axes_in: Any = None, *, axis: Any = None,
     if x.dtype.kind in "iu":    # TensorFlow truncates the root to the integer dtype
         sq = np.square(np.asarray(x, np.float64))
         return np.sqrt(np.sum(sq, axis=a, keepdims=keepdims)).astype(x.dtype)
+    if x.dtype.kind == "c":     # TensorFlow's: sqrt(sum(x conj(x))), complex
+        return np.sqrt(np.sum(x * np.conj(x), axis=a, keepdims=keepdims))
     return np.sqrt(np.sum(np.square(x), axis=a, keepdims=keepdims))
 
 
@@ -224,7 +227,7 @@ def _prod_grad(op: Any, grad: Any) -> Any:
         others = reshape(_others_product(reshape(x, [-1]), 0), shape_of(x))
     else:
         others = _others_product_over(x, axis)
-    return multiply(g, others)
+    return multiply(g, conj_if_complex(others))     # TensorFlow's: the conjugate direction
 
 
 @defop("EuclideanNorm", _euclidean_norm_kernel,
@@ -233,7 +236,7 @@ def _euclidean_norm_grad(op: Any, grad: Any) -> Any:
     # x * grad / norm: NaN where the norm is 0, as in TensorFlow (safe_norm avoids it).
     x = op.inputs[0]
     y = _with_kept_dims(op, op.outputs[0])
-    return [realdiv(multiply(x, _with_kept_dims(op, grad)), y), None][:len(op.inputs)]
+    return [realdiv(x, realdiv(y, _with_kept_dims(op, grad))), None][:len(op.inputs)]
 
 
 @dispatch.add_dispatch_support
@@ -338,7 +341,7 @@ def reduce_euclidean_norm(input_tensor: TensorLike, axis: AxisLike = None, keepd
         keepdims: Whether to keep the reduced axes with length 1.
         name: A name for the operation (optional).
     """
-    return _reduce("EuclideanNorm", input_tensor, axis, keepdims, name, kinds=_REAL)
+    return _reduce("EuclideanNorm", input_tensor, axis, keepdims, name, kinds=_NUMERIC)
 
 
 @dispatch.add_dispatch_support

@@ -11,7 +11,15 @@ import numpy as np
 
 from flowgrad.framework.registry import defop, register_jvp
 from flowgrad.framework.shape_rules import unary
-from flowgrad.ops.arithmetic_ops import _ARITH, add, multiply, negative, realdiv, subtract
+from flowgrad.ops.arithmetic_ops import (
+    _ARITH,
+    add,
+    conj_if_complex,
+    multiply,
+    negative,
+    realdiv,
+    subtract,
+)
 from flowgrad.ops.array_ops import sum_tangents
 from flowgrad.ops.elementwise_ops import reciprocal, rsqrt, square
 from flowgrad.ops.math_helpers import _FLOATING, _binary, _unary
@@ -22,17 +30,17 @@ from flowgrad.framework import dispatch
 
 @defop("Asin", np.arcsin, unary, input_names=("x",), jvp="elementwise")
 def _asin_grad(op: Any, grad: Any) -> Any:
-    return multiply(grad, rsqrt(subtract(1.0, square(op.inputs[0]))))
+    return multiply(grad, rsqrt(subtract(1.0, square(conj_if_complex(op.inputs[0])))))
 
 
 @defop("Acos", np.arccos, unary, input_names=("x",), jvp="elementwise")
 def _acos_grad(op: Any, grad: Any) -> Any:
-    return negative(multiply(grad, rsqrt(subtract(1.0, square(op.inputs[0])))))
+    return negative(multiply(grad, rsqrt(subtract(1.0, square(conj_if_complex(op.inputs[0]))))))
 
 
 @defop("Atan", np.arctan, unary, input_names=("x",), jvp="elementwise")
 def _atan_grad(op: Any, grad: Any) -> Any:
-    return multiply(grad, reciprocal(add(1.0, square(op.inputs[0]))))
+    return multiply(grad, reciprocal(add(1.0, square(conj_if_complex(op.inputs[0])))))
 
 
 @defop("Atan2", np.arctan2, **dict(_ARITH, input_names=("y", "x")))
@@ -54,27 +62,27 @@ register_jvp("Atan2", _atan2_jvp)
 
 @defop("Sinh", np.sinh, unary, input_names=("x",), jvp="elementwise")
 def _sinh_grad(op: Any, grad: Any) -> Any:
-    return multiply(grad, cosh(op.inputs[0]))
+    return multiply(grad, cosh(conj_if_complex(op.inputs[0])))
 
 
 @defop("Cosh", np.cosh, unary, input_names=("x",), jvp="elementwise")
 def _cosh_grad(op: Any, grad: Any) -> Any:
-    return multiply(grad, sinh(op.inputs[0]))
+    return multiply(grad, sinh(conj_if_complex(op.inputs[0])))
 
 
 @defop("Asinh", np.arcsinh, unary, input_names=("x",), jvp="elementwise")
 def _asinh_grad(op: Any, grad: Any) -> Any:
-    return realdiv(grad, cosh(op.outputs[0]))
+    return realdiv(grad, cosh(conj_if_complex(op.outputs[0])))
 
 
 @defop("Acosh", np.arccosh, unary, input_names=("x",), jvp="elementwise")
 def _acosh_grad(op: Any, grad: Any) -> Any:
-    return realdiv(grad, sinh(op.outputs[0]))
+    return realdiv(grad, sinh(conj_if_complex(op.outputs[0])))
 
 
 @defop("Atanh", np.arctanh, unary, input_names=("x",), jvp="elementwise")
 def _atanh_grad(op: Any, grad: Any) -> Any:
-    return multiply(grad, reciprocal(subtract(1.0, square(op.inputs[0]))))
+    return multiply(grad, reciprocal(subtract(1.0, square(conj_if_complex(op.inputs[0])))))
 
 
 @dispatch.register_unary_elementwise_api

@@ -7,8 +7,8 @@ previous order's derivatives with central differences of the same scalar functio
 Each order differentiates the symbolic result of the order before, so it also tests
 that gradients are themselves differentiable.
 
-In graph mode the inputs are float64 placeholders of a fresh graph and the derivatives
-come from ``tf.gradients``; in eager mode one ``GradientTape`` per order, nested, gives
+In graph mode the inputs are float64 (or complex128) placeholders of a fresh graph and the
+derivatives come from ``tf.gradients``; in eager mode one ``GradientTape`` per order, nested, gives
 each order's gradient from the innermost tape while the outer tapes record it."""
 from __future__ import annotations
 
@@ -24,6 +24,7 @@ from flowgrad.framework.indexed_slices import IndexedSlices
 from flowgrad.framework.tensor import constant, convert_to_tensor
 from flowgrad.autodiff.backprop import gradients
 from flowgrad.ops.arithmetic_ops import add_n
+from flowgrad.ops.complex_ops import imag, real
 from flowgrad.ops.constant_ops import placeholder
 from flowgrad.ops.sum_ops import reduce_sum
 from flowgrad.runtime.session import Session
@@ -40,7 +41,10 @@ def check_gradients(f: Callable, args: Sequence[Any], order: int = 2,
     The floating outputs of ``f(*args)`` are reduced to one scalar with random weights; its
     gradient with respect to every argument (order 1) is compared with central differences
     of the scalar, then the gradient of a random projection of that gradient (order 2),
-    and so on. Arguments are converted to float64, so the differences are accurate.
+    and so on. Arguments are converted to float64, so the differences are accurate; complex
+    arguments to complex128, perturbed in their real and imaginary parts apart: their
+    gradient is compared with TensorFlow's convention, ``dL/dRe(z) + i dL/dIm(z)`` (a complex
+    output enters the scalar through its real and imaginary parts).
 
     Example:
         >>> import numpy as np
@@ -77,7 +81,8 @@ def check_gradients(f: Callable, args: Sequence[Any], order: int = 2,
                          "them, got %r" % (mode,))
     if int(order) != order or order < 1:
         raise ValueError("check_gradients: order must be a positive integer, got %r" % (order,))
-    vals = [np.array(v, dtype=np.float64) for v in args]
+    vals = [np.array(v, dtype=np.complex128 if np.iscomplexobj(v) else np.float64)
+            for v in args]
     tol = {"rtol": rtol, "atol": atol}
     for m in modes:
         if m == "graph":
@@ -117,18 +122,26 @@ def _static_shape(t: Any, f: Callable) -> tuple:
 
 
 def _weighted_sum(f: Callable, ys: Any, rng: np.random.RandomState) -> Any:
-    """sum_k <w_k, y_k> over the floating outputs ``ys`` with random weights w_k."""
-    ys = [t for t in (ys if isinstance(ys, (list, tuple)) else [ys]) if t.dtype.is_floating]
+    """sum_k <w_k, y_k> over the floating (and complex) outputs ``ys`` with random weights
+    w_k (a complex output's real and imaginary parts each have their own)."""
+    ys = [t for t in (ys if isinstance(ys, (list, tuple)) else [ys])
+          if t.dtype.is_floating or t.dtype.is_complex]
     if not ys:
         raise ValueError("check_gradients: %s has no floating output" % (f,))
-    return add_n([reduce_sum(t * rng.uniform(0.5, 1.5, size=_static_shape(t, f)))
-                  for t in ys])
+    return add_n([_inner(t, _static_shape(t, f), rng) for t in ys])
+
+
+def _inner(t: Any, shape: tuple, rng: np.random.RandomState) -> Any:
+    """<w, t> with random weights w of ``shape``: Re and Im weighted apart for complex t."""
+    if not t.dtype.is_complex:
+        return reduce_sum(t * rng.uniform(0.5, 1.5, size=shape))
+    return (reduce_sum(real(t) * rng.uniform(0.5, 1.5, size=shape))
+            + reduce_sum(imag(t) * rng.uniform(0.5, 1.5, size=shape)))
 
 
 def _projection(grads: list, xs: list, rng: np.random.RandomState) -> Any:
     """sum_i <v_i, g_i> over the gradients that are not None (None: all are None)."""
-    terms = [reduce_sum(g * rng.uniform(0.5, 1.5, size=np.shape(x)))
-             for g, x in zip(grads, xs) if g is not None]
+    terms = [_inner(g, np.shape(x), rng) for g, x in zip(grads, xs) if g is not None]
     return add_n(terms) if terms else None
 
 
@@ -152,7 +165,7 @@ def _check_graph(f: Callable, vals: list, order: int, tol: dict, eps: float, see
                  expect_none: tuple) -> None:
     rng = np.random.RandomState(seed)
     with Graph().as_default():
-        xs = [placeholder("float64", v.shape, name="x%d" % i) for i, v in enumerate(vals)]
+        xs = [placeholder(v.dtype.name, v.shape, name="x%d" % i) for i, v in enumerate(vals)]
         scalars = [_weighted_sum(f, f(*xs), rng)]
         for _ in range(order - 1):
             s = _projection(_dense(gradients(scalars[-1], xs)), vals, rng)
@@ -175,15 +188,20 @@ def _check_graph(f: Callable, vals: list, order: int, tol: dict, eps: float, see
 
 def _differences(value: Callable, vals: list, i: int, eps: float) -> np.ndarray:
     """Central differences of ``value(point)`` (a scalar, or a vector of n scalars) with
-    respect to input i: an array of input i's shape (with a leading axis of n)."""
+    respect to input i: an array of input i's shape (with a leading axis of n). For a
+    complex input, d/dRe + i d/dIm (TensorFlow's gradient of a real function of z)."""
     x = vals[i]
+    steps = (eps, 1j * eps) if np.iscomplexobj(x) else (eps,)
     cols = []
     for j in range(x.size):
-        plus = [v.copy() for v in vals]
-        minus = [v.copy() for v in vals]
-        plus[i].reshape(-1)[j] += eps
-        minus[i].reshape(-1)[j] -= eps
-        cols.append((np.asarray(value(plus)) - np.asarray(value(minus))) / (2 * eps))
+        col = 0
+        for step, unit in zip(steps, (1, 1j)):
+            plus = [v.copy() for v in vals]
+            minus = [v.copy() for v in vals]
+            plus[i].reshape(-1)[j] += step
+            minus[i].reshape(-1)[j] -= step
+            col = col + unit * (np.asarray(value(plus)) - np.asarray(value(minus))) / (2 * eps)
+        cols.append(col)
     d = np.stack(cols, -1) if cols else np.zeros(np.shape(value(vals)) + (0,))
     return d.reshape(d.shape[:-1] + x.shape)
 
