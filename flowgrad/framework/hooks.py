@@ -12,7 +12,8 @@ imported (``import flowgrad`` imports them all):
   (``equal``, ``not_equal``, ``stack``, ``unstack``, ``negative``, ``unsorted_segment_sum``);
 * the math op families, for ``constant(tensor)`` and the array op families below them (their
   gradients use array ops): ``cast`` (``cast_ops``), ``add`` and ``subtract``
-  (``arithmetic_ops``), ``greater`` and ``where`` (``comparison_ops``), ``reduce_sum`` and
+  (``arithmetic_ops``; also ``conj``, which the registry's elementwise JVPs of complex ops
+  use), ``greater`` and ``where`` (``comparison_ops``), ``reduce_sum`` and
   ``sum_to`` (``sum_ops``);
 * ``flowgrad.autodiff.tape``: ``record_operation`` (an eager op ran) and ``variable_accessed``
   (an eager variable was read), called while a tape is active;
@@ -36,6 +37,7 @@ _PROVIDERS = {
     "unstack": "flowgrad.ops.overloads", "negative": "flowgrad.ops.overloads",
     "unsorted_segment_sum": "flowgrad.ops.overloads",
     "add": "flowgrad.ops.arithmetic_ops", "subtract": "flowgrad.ops.arithmetic_ops",
+    "conj": "flowgrad.ops.arithmetic_ops",
     "greater": "flowgrad.ops.comparison_ops", "where": "flowgrad.ops.comparison_ops",
     "reduce_sum": "flowgrad.ops.sum_ops", "sum_to": "flowgrad.ops.sum_ops",
     "record_operation": "flowgrad.autodiff.tape", "variable_accessed": "flowgrad.autodiff.tape",
@@ -67,6 +69,7 @@ negative: Callable = _unregistered("negative")
 unsorted_segment_sum: Callable = _unregistered("unsorted_segment_sum")
 add: Callable = _unregistered("add")
 subtract: Callable = _unregistered("subtract")
+conj: Callable = _unregistered("conj")
 greater: Callable = _unregistered("greater")
 where: Callable = _unregistered("where")
 reduce_sum: Callable = _unregistered("reduce_sum")

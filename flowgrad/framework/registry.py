@@ -7,6 +7,7 @@ import warnings
 from collections.abc import Callable
 from typing import Any
 
+from flowgrad.framework import hooks
 from flowgrad.framework.context import user_frame
 
 _NO_GRADIENT = object()
@@ -195,8 +196,7 @@ def _elementwise_jvp(grad_fn: Callable) -> Callable:
             return None
         if not t.dtype.base_dtype.is_complex:
             return grad_fn(op, t)
-        from flowgrad.framework.op_call import apply_op
-        return apply_op("Conj", [grad_fn(op, apply_op("Conj", [t]))])
+        return hooks.conj(grad_fn(op, hooks.conj(t)))
     return rule
 
 

@@ -553,4 +553,5 @@ def clip_by_value(t: TensorLike, clip_value_min: Any, clip_value_max: Any,
     return t_max
 
 
-hooks.register(add=add, subtract=subtract)     # for the array families below
+hooks.register(add=add, subtract=subtract,     # for the array families below
+               conj=conj_if_complex)          # for the registry's elementwise JVPs
