@@ -208,6 +208,7 @@ class TensorArray:
         self._rows = None          # the static size (None: dynamic_size, or known at run time)
         if flow is not None:
             self._flow = convert_to_tensor(flow, self._dtype)
+            self._known = [_element_shape(self._flow.shape)]
             return
         size = _initial_size(size, self._dynamic_size)
         if isinstance(size, Dimension):
@@ -215,6 +216,10 @@ class TensorArray:
         if not self._dynamic_size and isinstance(size, (int, np.integer)):
             self._rows = int(size)
         elem = as_shape(element_shape) if element_shape is not None else unknown_shape()
+        # The element shape known so far, one cell shared by every array made from this one
+        # (a loop's body and its result too), as TensorFlow's: a write inside a while loop
+        # tells the array after the loop its element shape.
+        self._known = [elem]
         with name_scope(name, "TensorArray"):
             self._flow = apply_op("TensorArrayZeros", [convert_to_tensor(size, dtypes.int32)],
                                   {"dtype": self._dtype, "element_shape": elem,
@@ -251,7 +256,19 @@ class TensorArray:
 
     @property
     def element_shape(self) -> TensorShape:
-        return _element_shape(self._flow.shape)
+        return self._with_known(_element_shape(self._flow.shape))
+
+    def _with_known(self, elem: TensorShape) -> TensorShape:
+        """``elem`` completed by the element shape the writes so far have shown."""
+        known = self._known[0]
+        return elem.merge_with(known) if elem.is_compatible_with(known) else elem
+
+    def _shaped(self, t: Any, lead: list | None) -> Any:
+        """``t`` (dims ``lead`` then an element) with the element shape known so far."""
+        known = self._known[0]
+        if lead is not None and known.rank is not None and t.shape.rank is None:
+            t.set_shape(TensorShape(lead).concatenate(known))
+        return t
 
     @property
     def handle(self) -> Any:
@@ -270,15 +287,17 @@ class TensorArray:
 
     def read(self, index: Any, name: str | None = None) -> Any:
         """The element at ``index``."""
-        return _gather(self._flow, index, name=name)
+        return self._shaped(_gather(self._flow, index, name=name), [])
 
     def stack(self, name: str | None = None) -> Any:
         """All elements stacked along a new first axis."""
-        return identity(self._flow, name=name)
+        return self._shaped(identity(self._flow, name=name), [None])
 
     def gather(self, indices: TensorLike, name: str | None = None) -> Any:
         """The elements at ``indices``, stacked."""
-        return _gather(self._flow, indices, name=name)
+        indices = convert_to_tensor(indices, dtypes.int32)
+        return self._shaped(_gather(self._flow, indices, name=name),
+                            indices.shape.as_list() if indices.shape.rank is not None else None)
 
     def concat(self, name: str | None = None) -> Any:
         """The elements concatenated along their first axis (elements of one shape)."""
@@ -326,6 +345,9 @@ class TensorArray:
     def _scatter(self, indices: Any, value: Any, name: str | None) -> TensorArray:
         flow = apply_op("TensorArrayScatter", [self._flow, indices, value],
                         {"dynamic_size": self._dynamic_size, "rows": self._rows}, name=name)
+        elem = _element_shape(value.shape)
+        if self._infer_shape and self._known[0].is_compatible_with(elem):
+            self._known[0] = self._known[0].merge_with(elem)
         return self._from_flow(flow)
 
     # -- no-ops kept for TensorFlow's API ---------------------------------------------

@@ -469,10 +469,11 @@ def _symbolic_args(args: tuple, kwargs: dict, names: list, placeholders: list) -
 
 def _output_tensor(x: Any) -> Any:
     """A traced function's output as TensorFlow returns it: a variable is read, a Python
-    number, string or NumPy array becomes a tensor; None and tensors stay."""
+    number, string, NumPy array or TensorShape becomes a tensor; None and tensors stay."""
     if isinstance(x, Variable):
         return identity(x)
-    if isinstance(x, (bool, int, float, complex, str, bytes, np.ndarray, np.generic)):
+    if isinstance(x, (bool, int, float, complex, str, bytes, np.ndarray, np.generic,
+                      TensorShape)):
         return convert_to_tensor(x)
     return x
 
