@@ -1867,6 +1867,7 @@ EXPORTS["tf.compat.v1.saved_model"] = {
     **{name: source for sub in ("constants", "loader", "signature_constants",
                                 "signature_def_utils", "tag_constants", "utils")
        for name, source in EXPORTS["tf.compat.v1.saved_model." + sub].items()},
+    "Asset": "flowgrad.ops.asset:Asset",
     "Builder": "flowgrad.saved_model.tf1_saved_model:SavedModelBuilder",
     "contains_saved_model": "flowgrad.saved_model.tf1_saved_model:maybe_saved_model_directory",
     "load_v2": "flowgrad.saved_model.saved_model:load",

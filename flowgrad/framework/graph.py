@@ -34,6 +34,7 @@ class GraphKeys:
     SAVERS = "savers"
     INIT_OP = "init_op"
     QUEUE_RUNNERS = "queue_runners"
+    ASSET_FILEPATHS = "asset_filepaths"
 
 
 def canonical_device(spec: str | None) -> str:

@@ -291,7 +291,11 @@ def _unsorted_segment_sum_infer(ins: list, attrs: dict) -> tuple:
     if not TensorShape(dd[:len(idd)]).is_compatible_with(TensorShape(idd)):
         raise ValueError("data.shape = %s does not start with segment_ids.shape = %s"
                          % (_fmt(dd), _fmt(idd)))
-    return dt, TensorShape((attrs["num_segments"],) + dd[len(idd):])
+    n = attrs.get("num_segments")          # absent in a node imported from TensorFlow
+    if n is None and len(ins) > 2:
+        c = constant_value(ins[2])
+        n = None if c is None else int(c)
+    return dt, TensorShape((n,) + dd[len(idd):])
 
 
 @defop("UnsortedSegmentSum", _unsorted_segment_sum_kernel, _unsorted_segment_sum_infer,

@@ -16,8 +16,12 @@ from typing import Any
 import numpy as np
 
 from flowgrad.framework import dtypes, errors
-from flowgrad.framework.graph import name_scope
-from flowgrad.framework.tensor import convert_to_tensor, is_tensor
+from flowgrad.framework.context import executing_eagerly
+from flowgrad.framework.graph import GraphKeys, name_scope
+from flowgrad.framework.trackable import Trackable
+from flowgrad.framework.trackable_resource import TrackableResource
+from flowgrad.ops.asset import Asset
+from flowgrad.framework.tensor import EagerTensor, convert_to_tensor, is_tensor
 from flowgrad.ops.cast_ops import cast
 from flowgrad.ops.comparison_ops import equal, not_equal
 from flowgrad.ops.comparison_ops import where as where_v2
@@ -56,7 +60,7 @@ def _static(x: Any, dtype: Any, what: str) -> np.ndarray:
     return np.asarray(got).reshape(-1), value.dtype.base_dtype
 
 
-class KeyValueTensorInitializer:
+class KeyValueTensorInitializer(Trackable):
     """A table's contents from two tensors of the same length.
 
     Args:
@@ -87,12 +91,14 @@ class KeyValueTensorInitializer:
         return self._keys, self._values
 
 
-class TextFileInitializer:
+class TextFileInitializer(Trackable):
     """A table's contents from a text file: one entry per line, key and value each the
     whole line, the line number or a column of ``delimiter``-separated fields.
 
     Args:
-      filename: the file.
+      filename: the file: a path, a string scalar tensor or a ``tf.saved_model.Asset``
+        (a path is wrapped in an Asset, so ``tf.saved_model.save`` writes the file into the
+        SavedModel's ``assets/``).
       key_dtype: ``tf.string`` or an integer dtype.
       key_index: a column, or :class:`TextFileIndex` ``WHOLE_LINE`` / ``LINE_NUMBER``.
       value_dtype: ``tf.string``, an integer or a float dtype.
@@ -110,7 +116,16 @@ class TextFileInitializer:
     def __init__(self, filename: str, key_dtype: DTypeLike, key_index: int, value_dtype: DTypeLike,
                  value_index: int, vocab_size: int | None = None, delimiter: str = "\t",
                  name: str | None = None, value_index_offset: int = 0) -> None:
-        path = filename.numpy().decode() if hasattr(filename, "numpy") else str(filename)
+        self._filename = self._track_trackable(Asset(filename), "_filename")
+        path = self._filename._path_value()
+        if path is None:
+            raise errors.InvalidArgumentError(
+                None, None, "tf.lookup.TextFileInitializer: the file's name must be known when "
+                "the table is made (flowgrad's tables are static); got %s" % (filename,))
+        path_tensor = self._filename.asset_path
+        if not executing_eagerly() and not isinstance(path_tensor, EagerTensor):
+            # a TF1 graph: what SavedModelBuilder's assets_collection copies to assets/
+            path_tensor.graph.add_to_collection(GraphKeys.ASSET_FILEPATHS, path_tensor)
         with GFile(path, "rb") as f:
             lines = f.read().decode("utf-8").splitlines()
         if vocab_size is not None:
@@ -166,7 +181,7 @@ def _as_keys(keys: Any) -> Any:
     return convert_to_tensor(keys)
 
 
-class StaticHashTable:
+class StaticHashTable(TrackableResource):
     """An immutable table from keys to values.
 
     Args:
@@ -178,7 +193,8 @@ class StaticHashTable:
 
     def __init__(self, initializer: Callable | TensorLike | None, default_value: TensorLike,
                  name: str | None = None, experimental_is_anonymous: bool = False) -> None:
-        self._initializer = initializer
+        super().__init__()
+        self._initializer = initializer          # a dependency, as in TensorFlow
         self._keys, self._values = initializer._contents()
         self.key_dtype = dtypes.as_dtype(initializer.key_dtype)
         self.value_dtype = dtypes.as_dtype(initializer.value_dtype)
@@ -244,7 +260,7 @@ class StaticHashTable:
         return reshape(found, shape(keys))
 
 
-class StaticVocabularyTable:
+class StaticVocabularyTable(TrackableResource):
     """Ids of a vocabulary, and ``vocab_size + hash(key) % num_oov_buckets`` for the keys
     not in it (TensorFlow's Fingerprint64 hash, so the ids are TensorFlow's).
 
@@ -266,6 +282,7 @@ class StaticVocabularyTable:
                  experimental_is_anonymous: bool = False) -> None:
         if num_oov_buckets <= 0:
             raise ValueError("`num_oov_buckets` must be > 0; use StaticHashTable.")
+        super().__init__()
         self._table = None
         if initializer is not None:
             if initializer.key_dtype not in (dtypes.int64, dtypes.string):

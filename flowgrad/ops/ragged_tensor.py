@@ -419,10 +419,32 @@ def _to_list(flat: np.ndarray, splits: list) -> list:
     return [inner[a:b] for a, b in zip(s[:-1], s[1:])]
 
 
+def _partitions_as_splits(parts: tuple, types: tuple) -> list:
+    """Row splits of each ragged level from TensorFlow's row partitions: ``ROW_SPLITS``,
+    or ``FIRST_DIM_SIZE`` followed by ``VALUE_ROWIDS`` (what ``tf.strings.split`` makes)."""
+    types = [t.decode() if isinstance(t, bytes) else str(t) for t in types]
+    if "FIRST_DIM_SIZE" not in types:
+        return list(parts)
+    out, nrows = [], None
+    for kind, p in zip(types, parts):
+        p = np.asarray(p)
+        if kind == "FIRST_DIM_SIZE":
+            nrows = int(p)
+        elif kind == "VALUE_ROWIDS":
+            counts = np.bincount(p.astype(np.int64), minlength=nrows)[:nrows]
+            out.append(np.concatenate([[0], np.cumsum(counts)]).astype(np.int64))
+            nrows = len(p)
+        else:
+            out.append(p)
+            nrows = int(p[-1])
+    return out
+
+
 def _to_tensor_kernel(shape: Any, values: Any, default_value: Any, *splits: Any,
                       row_partition_types: tuple) -> np.ndarray:
     values = np.asarray(values, dtype=object) if isinstance(values, bytes) else \
         np.asarray(values)
+    splits = _partitions_as_splits(splits, row_partition_types)
     nested = _to_list(values, [np.asarray(s) for s in splits]) if splits else values.tolist()
     ragged = len(splits)
     inner = values.shape[1:]
@@ -457,7 +479,7 @@ def _to_tensor_rule(ins: list, attrs: dict) -> tuple:
 
 
 register_op("RaggedTensorToTensor", _to_tensor_kernel, _to_tensor_rule,
-            input_names=("shape", "values", "default_value"))
+            input_names=("shape", "values", "default_value", "row_partition_tensors"))
 NotDifferentiable("RaggedTensorToTensor")
 
 

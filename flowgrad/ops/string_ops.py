@@ -321,7 +321,8 @@ def _rewrite(rewrite: bytes) -> bytes:
 
 
 def _regex_replace(x: Any, pattern: bytes, rewrite: bytes, replace_global: bool) -> np.ndarray:
-    rx, rw = _compile(pattern), _rewrite(rewrite)
+    # a node imported from a GraphDef holds its string attributes as str
+    rx, rw = _compile(_bytes(pattern)), _rewrite(_bytes(rewrite))
     return _map(lambda b: rx.sub(rw, b, count=0 if replace_global else 1), _strings(x))
 
 

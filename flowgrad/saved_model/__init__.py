@@ -6,12 +6,13 @@ from flowgrad.saved_model import control_flow_export  # noqa: F401 - exports If/
 from flowgrad.saved_model import internal_op_export  # noqa: F401 - flowgrad's own ops
 from flowgrad.saved_model import tensor_list_import  # noqa: F401 - TF's TensorLists
 from flowgrad.saved_model.saved_model import DEFAULT_SERVING_SIGNATURE_DEF_KEY, load, save
+from flowgrad.ops.asset import Asset
 from flowgrad.saved_model.save_options import LoadOptions, SaveOptions
 
 from flowgrad.saved_model import experimental
 
-__all__ = ["save", "load", "experimental", "DEFAULT_SERVING_SIGNATURE_DEF_KEY", "SaveOptions",
-           "LoadOptions"]
+__all__ = ["Asset", "save", "load", "experimental", "DEFAULT_SERVING_SIGNATURE_DEF_KEY",
+           "SaveOptions", "LoadOptions"]
 
 
 def __dir__() -> list:

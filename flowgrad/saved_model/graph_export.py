@@ -85,6 +85,8 @@ def attr(value: Any) -> Any:
         return AttrValue(f=float(value))
     if isinstance(value, str):
         return AttrValue(s=value.encode())
+    if isinstance(value, bytes):
+        return AttrValue(s=value)
     if isinstance(value, dtypes.DType):
         return AttrValue(type=tf_protos.data_type(value.base_dtype))
     if isinstance(value, TensorShape):
@@ -104,6 +106,8 @@ def attr(value: Any) -> Any:
                 lst.f.append(float(v))
             elif isinstance(v, str):
                 lst.s.append(v.encode())
+            elif isinstance(v, bytes):
+                lst.s.append(v)
             elif isinstance(v, dtypes.DType):
                 lst.type.append(tf_protos.data_type(v.base_dtype))
             elif isinstance(v, TensorShape):

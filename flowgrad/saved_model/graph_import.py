@@ -494,6 +494,22 @@ def op_def_form(op_type: str) -> str | None:
     return op_type if has_op_def_form(op_type) else None
 
 
+def _defaults_taken(op_type: str, op_def: Any, derived: set) -> dict:
+    """{name: default} of the OpDef's attributes with a default that flowgrad's kernel of
+    ``op_type`` takes as a required keyword (a SavedModel leaves default values out)."""
+    import inspect
+    from flowgrad.framework import registry
+    d = registry._ops.get(op_type)
+    try:
+        params = inspect.signature(d.kernel).parameters if d is not None else {}
+    except (TypeError, ValueError):
+        return {}
+    required = {n for n, p in params.items()
+                if p.kind is p.KEYWORD_ONLY and p.default is p.empty}
+    return {a.name: attr_value(a.default_value) for a in op_def.attr
+            if a.name in required and a.name not in derived and a.HasField("default_value")}
+
+
 def build_from_op_def(op_type: str, node_op: str, ins: list, a: dict, name: str) -> Any:
     """A node built as flowgrad's ``op_type`` on its inputs, with the attributes flowgrad's
     op takes: the ones TensorFlow's OpDef of ``node_op`` does not derive from the inputs'
@@ -503,6 +519,8 @@ def build_from_op_def(op_type: str, node_op: str, ins: list, a: dict, name: str)
     derived = {arg.type_attr for arg in d.input_arg} | \
         {arg.type_list_attr for arg in d.input_arg} | {arg.number_attr for arg in d.input_arg}
     attrs = {k: v for k, v in a.items() if k not in derived and k != "use_locking"}
+    for k, default in _defaults_taken(op_type, d, derived).items():
+        attrs.setdefault(k, default)       # TensorFlow leaves attributes at their default out
     ins = [x._variable if hasattr(x, "_variable") and not isinstance(x, TensorBase) else x
            for x in ins]
     return apply_op(op_type, ins, attrs, name=name)

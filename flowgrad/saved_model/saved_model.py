@@ -96,6 +96,8 @@ class _AttrEncoder:
     def encode(self, value: Any, where: str) -> Any:
         if value is None or isinstance(value, (bool, int, float, str)):
             return value
+        if isinstance(value, bytes):
+            return {"bytes": value.decode("latin-1")}
         if isinstance(value, dtypes.DType):
             return {"dtype": value.name}
         if isinstance(value, TensorShape):
@@ -128,6 +130,8 @@ def _decode(value: Any, arrays: dict, graph: Any = None) -> Any:
         return _rebuild_subgraph(value["subgraph"], arrays, graph)
     if "history_flag" in value:
         return HistoryFlag(value["history_flag"])
+    if "bytes" in value:
+        return value["bytes"].encode("latin-1")
     if "dtype" in value:
         return dtypes.as_dtype(value["dtype"])
     if "shape" in value:

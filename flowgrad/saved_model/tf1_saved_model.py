@@ -226,9 +226,10 @@ class SavedModelBuilder:
         self._saved_model = tf_protos.pb().SavedModel(
             saved_model_schema_version=SAVED_MODEL_SCHEMA_VERSION)
         self._values: dict | None = None
+        self._assets: dict = {}         # name in assets/ -> the file copied there
 
     def _add(self, graph: Any, tags: list, signature_def_map: dict | None,
-             main_op: Any, clear_devices: bool) -> None:
+             main_op: Any, clear_devices: bool, assets_collection: Any = None) -> None:
         for key, sd in (signature_def_map or {}).items():
             if not is_valid_signature(sd):
                 raise ValueError("Invalid signature %r: it needs a method name and outputs"
@@ -239,7 +240,43 @@ class SavedModelBuilder:
             meta.signature_def[key].CopyFrom(sd)
         if main_op is not None:
             meta.collection_def[MAIN_OP_KEY].node_list.value.append(main_op.name)
+        for tensor in assets_collection or ():
+            name = self._asset(tensor)
+            a = tf_protos.pb().meta_graph_pb2.AssetFileDef(filename=name)
+            a.tensor_info.name = tensor.name
+            packed = meta.collection_def[ASSETS_KEY].any_list.value.add()
+            # TensorFlow's type name (tensorboard's copy of the proto is "tensorboard.")
+            packed.type_url = "type.googleapis.com/tensorflow.AssetFileDef"
+            packed.value = a.SerializeToString()
         self._saved_model.meta_graphs.add().CopyFrom(meta)
+
+    def _asset(self, tensor: Any) -> str:
+        """The name in ``assets/`` of the file whose path the string constant ``tensor``
+        holds (TensorFlow's: its base name, ``_1``, ``_2``, ... for another file of the
+        same name).
+
+        Raises:
+          ValueError: ``tensor`` is not a constant path.
+          NotFoundError: the file does not exist.
+        """
+        from flowgrad.ops.manip_ops import get_static_value
+        value = get_static_value(tensor)
+        if value is None or np.asarray(value).shape != ():
+            raise ValueError("The assets collection holds %s, which is not a constant file "
+                             "path" % getattr(tensor, "name", tensor))
+        path = np.asarray(value).item()
+        path = path.decode() if isinstance(path, bytes) else str(path)
+        if not os.path.isfile(path):
+            raise errors.NotFoundError(None, None, "The asset file %s (%s) does not exist"
+                                       % (path, tensor.name))
+        for name, src in self._assets.items():
+            if src == path:
+                return name
+        name, base, k = os.path.basename(path), os.path.basename(path), 1
+        while name in self._assets:
+            name, k = "%s_%d" % (base, k), k + 1
+        self._assets[name] = path
+        return name
 
     def add_meta_graph_and_variables(self, sess: Any, tags: list,
                                      signature_def_map: dict | None = None,
@@ -258,7 +295,7 @@ class SavedModelBuilder:
         variables = sess.graph.get_collection(GraphKeys.GLOBAL_VARIABLES)
         values = sess.run(variables) if variables else []
         self._add(sess.graph, list(tags), signature_def_map, main_op or legacy_init_op,
-                  clear_devices)
+                  clear_devices, assets_collection)
         self._values = {(v.name[:-2] if v.name.endswith(":0") else v.name): value
                         for v, value in zip(variables, values)}
 
@@ -276,7 +313,7 @@ class SavedModelBuilder:
                                  "saved yet. Please invoke `add_meta_graph_and_variables()` "
                                  "first.")
         self._add(get_default_graph(), list(tags), signature_def_map,
-                  main_op or legacy_init_op, clear_devices)
+                  main_op or legacy_init_op, clear_devices, assets_collection)
 
     def save(self, as_text: bool = False) -> str:
         """Writes the SavedModel (complete or not at all); returns its ``saved_model.pb``."""
@@ -284,7 +321,8 @@ class SavedModelBuilder:
         if self._values is None:
             raise AssertionError("add_meta_graph_and_variables() must be called before "
                                  "save()")
-        _write_directory(self._export_dir, self._saved_model, dict(self._values), write_bundle)
+        _write_directory(self._export_dir, self._saved_model, dict(self._values), write_bundle,
+                         [(src, name) for name, src in self._assets.items()])
         return os.path.join(self._export_dir, SAVED_MODEL_FILENAME_PB)
 
 

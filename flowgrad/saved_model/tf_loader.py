@@ -27,6 +27,7 @@ from flowgrad.framework.graph import get_default_graph
 from flowgrad.runtime.function import Function, TensorSpec
 from flowgrad.runtime.function_type import signature_text
 from flowgrad.module import Module
+from flowgrad.ops.asset import Asset
 from flowgrad.ops.state_ops import EagerVariable
 from flowgrad.saved_model import tf_protos
 from flowgrad.framework.tensor import constant
@@ -127,17 +128,6 @@ def decode_structure(value: Any) -> Any:
     return getattr(value, kind)
 
 
-class _Asset:
-    """A restored ``tf.saved_model.Asset``: ``asset_path`` is its file in ``assets/``."""
-
-    def __init__(self, path: str):
-        self.asset_path = constant(path)
-
-    def __repr__(self) -> str:
-        return "<Asset %s>" % self.asset_path.numpy().decode() \
-            if hasattr(self.asset_path, "numpy") else "<Asset>"
-
-
 class _SignatureMap(collections.abc.Mapping):
     """``loaded.signatures``: the signature functions by key, read-only, as TensorFlow's."""
 
@@ -223,7 +213,7 @@ class _Loader:
         if kind == "constant":
             return self._constant(node.constant.operation)
         if kind == "asset":
-            return _Asset(os.path.join(self.export_dir, "assets", self.meta.asset_file_def[
+            return Asset(os.path.join(self.export_dir, "assets", self.meta.asset_file_def[
                 node.asset.asset_file_def_index].filename))
         if kind == "resource":
             return self._resource(node)

@@ -30,6 +30,7 @@ from flowgrad.runtime.function import ConcreteFunction, Function, TensorSpec
 from flowgrad.framework import dtypes
 from flowgrad.framework.trackable import Trackable
 from flowgrad.module import Module
+from flowgrad.ops.asset import Asset
 from flowgrad.ops.state_ops import Variable
 from flowgrad.ops.subgraph import SIDE_EFFECTS
 from flowgrad.saved_model import tf_protos
@@ -39,6 +40,7 @@ from flowgrad.saved_model.graph_export import (PRODUCER, FunctionLibrary, Unexpo
 from flowgrad.train.checkpoint import build_object_graph
 
 OBJECT_GRAPH_KEY = "_CHECKPOINTABLE_OBJECT_GRAPH"
+ASSETS_DIRECTORY = "assets"
 SAVED_MODEL_FILENAME_PB = "saved_model.pb"
 _counter = itertools.count(1)
 _UPDATES = {"Assign": "AssignVariableOp", "AssignAdd": "AssignAddVariableOp",
@@ -85,8 +87,8 @@ def _named_specs(args: list, cf: ConcreteFunction) -> tuple:
 
 
 def function_def(cf: ConcreteFunction, name: str, inputs: list, outputs: list,
-                 library: Any = None) -> tuple:
-    """(FunctionDef, the captured variables in argument order) of a trace.
+                 library: Any = None, assets: dict | None = None) -> tuple:
+    """(FunctionDef, the captured variables and assets in argument order) of a trace.
 
     Args:
       cf: the trace.
@@ -94,6 +96,9 @@ def function_def(cf: ConcreteFunction, name: str, inputs: list, outputs: list,
       inputs: (argument name, placeholder) of the user inputs, in argument order.
       outputs: the output tensors, in output order.
       library: the FunctionLibrary that the branches and bodies of its control flow go to.
+      assets: {path: tf.saved_model.Asset} of the saved assets: a string constant holding
+        one of these paths (an ``asset_path`` the trace read) becomes an argument bound to
+        the asset, so that the loaded function reads the SavedModel's copy.
     """
     p = tf_protos.pb()
     fdef = p.function_pb2.FunctionDef()
@@ -150,6 +155,13 @@ def function_def(cf: ConcreteFunction, name: str, inputs: list, outputs: list,
             ref_of[op.outputs[0]] = "%s:value:0" % read
             stateful.append(op.name)
             continue
+        asset = _asset_of(op, assets)
+        if asset is not None:
+            arg = _arg_name(op.name) + "_asset"
+            sig.input_arg.add(name=arg, type=tf_protos.data_type(dtypes.string))
+            ref_of[op.outputs[0]] = arg
+            variables.append(asset)
+            continue
         if op.type == "Placeholder":
             raise UnexportableOpError("Cannot save %s: its graph has a placeholder %s that is "
                                       "not one of its inputs" % (cf.graph.name, op.name))
@@ -170,6 +182,17 @@ def function_def(cf: ConcreteFunction, name: str, inputs: list, outputs: list,
         fdef.control_ret[n] = n
     sig.is_stateful = bool(variables or stateful)
     return fdef, variables
+
+
+def _asset_of(op: Any, assets: dict | None) -> Any:
+    """The saved Asset whose path the string constant ``op`` holds, or None."""
+    if not assets or op.type != "Const" or op.outputs[0].dtype.base_dtype != dtypes.string:
+        return None
+    value = np.asarray(op.get_attr("value"))
+    if value.shape != ():
+        return None
+    raw = value.item()
+    return assets.get(raw.decode("utf-8", "replace") if isinstance(raw, bytes) else raw)
 
 
 def _controls(op: Any) -> list:
@@ -245,6 +268,7 @@ class _Writer:
         self.graph = self.meta.object_graph_def
         self.traced: dict = {}         # id(ConcreteFunction) -> (name, variables)
         self.functions = FunctionLibrary(self.library)
+        self.assets: dict = {}         # path -> the Asset saved for it
 
     def concrete(self, args: list, cf: ConcreteFunction, var_ids: dict, fn_name: str) -> str:
         """Saves a trace (once) as a FunctionDef called with positional arguments."""
@@ -253,7 +277,7 @@ class _Writer:
         name = "__inference_%s_%d" % (_arg_name(fn_name), next(_counter))
         inputs = [(_arg_name(ph.op.name), ph) for ph in cf.inputs]
         outputs = [t for t in nest.flatten(cf.structured_outputs) if isinstance(t, Tensor)]
-        fdef, variables = function_def(cf, name, inputs, outputs, self.functions)
+        fdef, variables = function_def(cf, name, inputs, outputs, self.functions, self.assets)
         self.library.function.add().CopyFrom(fdef)
         saved = self.graph.concrete_functions[name]
         saved.bound_inputs.extend(self._var_ids(variables, var_ids, fn_name))
@@ -277,7 +301,7 @@ class _Writer:
         kw = {ph.op.name: ph for ph in cf.inputs}
         inputs = [(_arg_name(k), kw[k]) for k in sorted(kw)]
         fdef, variables = function_def(cf, name, inputs, [out[k] for k in sorted(out)],
-                                       self.functions)
+                                       self.functions, self.assets)
         self.library.function.add().CopyFrom(fdef)
         saved = self.graph.concrete_functions[name]
         saved.bound_inputs.extend(self._var_ids(variables, var_ids, key))
@@ -342,18 +366,21 @@ def save(obj: Any, export_dir: str, signatures: Any = None) -> None:
     graph, values, objects = build_object_graph(obj)
     w = _Writer()
     nodes = graph["nodes"]
-    var_ids = {id(o): i for i, o in enumerate(objects) if isinstance(o, Variable)}
+    var_ids = {id(o): i for i, o in enumerate(objects) if isinstance(o, (Variable, Asset))}
     for i, n in enumerate(nodes):       # a Keras 3 Variable: functions capture the one it holds
         if "key" in n and not isinstance(objects[i], Variable):
             held = objects[i]._serialize_to_tensors().get("VARIABLE_VALUE")
             if isinstance(held, Variable):
                 var_ids.setdefault(id(held), i)
     sig_fns = _signature_functions(signatures, obj)
+    asset_files = _assets(w, objects)
     # the object graph: one node per trackable, then functions and the signature map
     children: list = [dict(n["children"]) for n in nodes]
     protos = [p.saved_object_graph_pb2.SavedObject() for _ in nodes]
     for i, (o, n) in enumerate(zip(objects, nodes)):
-        if isinstance(o, Variable):
+        if isinstance(o, Asset):
+            protos[i].asset.asset_file_def_index = asset_files[id(o)][0]
+        elif isinstance(o, Variable):
             v = protos[i].variable
             v.dtype = tf_protos.data_type(o.dtype.base_dtype)
             v.shape.CopyFrom(tf_protos.shape_proto(o.shape))
@@ -374,7 +401,7 @@ def save(obj: Any, export_dir: str, signatures: Any = None) -> None:
                                                                    "_generic_user_object")
             u.version.producer = u.version.min_consumer = 1
     for i, o in enumerate(list(objects)):
-        if isinstance(o, (Variable, list, tuple, dict)):
+        if isinstance(o, (Variable, Asset, list, tuple, dict)):
             continue
         for attr_name, fn in functions_of(o):
             traces = _traces(fn)
@@ -437,7 +464,52 @@ def save(obj: Any, export_dir: str, signatures: Any = None) -> None:
                              checkpoint_key=nodes[i]["key"])
     tensors = dict(values)
     tensors[OBJECT_GRAPH_KEY] = np.array(ckpt.SerializeToString(), dtype=object)
-    _write_directory(os.fspath(export_dir), sm, tensors, write_bundle)
+    _write_directory(os.fspath(export_dir), sm, tensors, write_bundle,
+                     [(src, name) for _, src, name in asset_files.values()])
+
+
+def _assets(w: _Writer, objects: list) -> dict:
+    """{id(Asset): (its asset_file_def index, its file, its name in ``assets/``)} of the
+    Assets among ``objects``, each given an AssetFileDef and the ``asset_path_initializer``
+    placeholder of the graph as TensorFlow writes them (a file name taken twice by
+    different files gets ``_1``, ``_2``, ... as in TensorFlow).
+
+    Raises:
+      NotFoundError: an asset's file does not exist.
+      ValueError: an asset's path is not a known string.
+    """
+    from flowgrad.framework import errors
+    out: dict = {}
+    taken: dict = {}                    # name in assets/ -> the file it holds
+    for o in objects:
+        if not isinstance(o, Asset) or id(o) in out:
+            continue
+        path = o._path_value()
+        if path is None:
+            raise ValueError("tf.saved_model.save: the path of %r is not a known string" % (o,))
+        if not os.path.isfile(path):
+            raise errors.NotFoundError(None, None, "tf.saved_model.save: the asset file %s "
+                                       "does not exist" % path)
+        name = os.path.basename(path)
+        if name in taken and taken[name] != path and not _same_file(taken[name], path):
+            base, k = name, 1
+            while name in taken:
+                name, k = "%s_%d" % (base, k), k + 1
+        taken[name] = path
+        index = len(w.meta.asset_file_def)
+        placeholder = "asset_path_initializer" + ("_%d" % index if index else "")
+        node = w.meta.graph_def.node.add(name=placeholder, op="Placeholder")
+        node.attr["dtype"].type = tf_protos.data_type(dtypes.string)
+        node.attr["shape"].shape.SetInParent()
+        w.meta.asset_file_def.add(filename=name).tensor_info.name = placeholder + ":0"
+        w.assets.setdefault(path, o)
+        out[id(o)] = (index, path, name)
+    return out
+
+
+def _same_file(a: str, b: str) -> bool:
+    with open(a, "rb") as fa, open(b, "rb") as fb:
+        return fa.read() == fb.read()
 
 
 def _signature_defs(meta: Any, signatures: dict) -> None:
@@ -461,14 +533,24 @@ def _signature_defs(meta: Any, signatures: dict) -> None:
             info.tensor_shape.CopyFrom(tf_protos.shape_proto(out[k].shape))
 
 
-def _write_directory(export_dir: str, sm: Any, tensors: dict, write_bundle: Any) -> None:
-    """Writes saved_model.pb and variables/ into a temporary directory, then moves them
-    into ``export_dir`` (saved_model.pb last: a directory without it is no SavedModel)."""
+def _write_directory(export_dir: str, sm: Any, tensors: dict, write_bundle: Any,
+                     assets: list = ()) -> None:
+    """Writes saved_model.pb, variables/ and assets/ (``assets``: (file, name) to copy)
+    into a temporary directory, then moves them into ``export_dir`` (saved_model.pb last: a
+    directory without it is no SavedModel)."""
     os.makedirs(export_dir, exist_ok=True)
     tmp = tempfile.mkdtemp(prefix=".tmp_saved_model_", dir=export_dir)
     try:
         os.makedirs(os.path.join(tmp, "variables"))
         write_bundle(os.path.join(tmp, "variables", "variables"), tensors)
+        if assets:
+            os.makedirs(os.path.join(tmp, ASSETS_DIRECTORY))
+            for src, name in assets:
+                shutil.copyfile(src, os.path.join(tmp, ASSETS_DIRECTORY, name))
+            target_assets = os.path.join(export_dir, ASSETS_DIRECTORY)
+            if os.path.isdir(target_assets):
+                shutil.rmtree(target_assets)
+            os.replace(os.path.join(tmp, ASSETS_DIRECTORY), target_assets)
         with open(os.path.join(tmp, SAVED_MODEL_FILENAME_PB), "wb") as f:
             f.write(sm.SerializeToString())
             f.flush()

@@ -43,7 +43,15 @@ class TrackableView:
             if "unexpected keyword" not in str(e):
                 raise
             found = obj._trackable_children(save_type)
-        return {name: getattr(ref, "ref", ref) for name, ref in found.items()}
+        out = {name: getattr(ref, "ref", ref) for name, ref in found.items()}
+        # TensorFlow's AutoTrackable wraps list and dict attributes that hold trackables
+        # (a Keras Functional's ``_operations``) and tracks them; flowgrad keeps them plain
+        from flowgrad.train.checkpoint import _is_trackable
+        for name, value in getattr(obj, "__dict__", {}).items():
+            if name not in out and not name.startswith("_self_") and \
+                    isinstance(value, (list, tuple, dict)) and _is_trackable(value):
+                out[name] = value
+        return out
 
     def descendants(self) -> list:
         """Every object reachable from the root, the root first, breadth first."""

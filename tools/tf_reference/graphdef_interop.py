@@ -162,7 +162,10 @@ def control_flow_half(out_dir):
 
 
 def vocab_half(out_dir):
-    """A tf.Module with a vocabulary lookup table (StaticHashTable over a text file)."""
+    """A tf.Module with a vocabulary lookup table (StaticHashTable over a text file held by
+    a tf.saved_model.Asset) and a function reading the asset; the SavedModel is moved and
+    the original file deleted, so TensorFlow must read the copy in ``assets/``."""
+    import shutil
     import flowgrad as tf
     vocab = os.path.join(out_dir, "vocab.txt")
     with open(vocab, "w") as f:
@@ -171,20 +174,43 @@ def vocab_half(out_dir):
     class Vocab(tf.Module):
         def __init__(self):
             super().__init__()
+            self.vocab = tf.saved_model.Asset(vocab)
             self.table = tf.lookup.StaticHashTable(tf.lookup.TextFileInitializer(
-                vocab, tf.string, tf.lookup.TextFileIndex.WHOLE_LINE, tf.int64,
+                self.vocab, tf.string, tf.lookup.TextFileIndex.WHOLE_LINE, tf.int64,
                 tf.lookup.TextFileIndex.LINE_NUMBER), default_value=-1)
 
         @tf.function(input_signature=[tf.TensorSpec([None], tf.string, name="words")])
         def __call__(self, words):
             return self.table.lookup(words)
 
+        @tf.function(input_signature=[])
+        def contents(self):
+            return tf.io.read_file(self.vocab)
+
     m = Vocab()
     words = np.array([b"cat", b"dog", b"mat", b"the"], dtype=object)
     ids = m(tf.constant(words)).numpy()
-    tf.saved_model.save(m, os.path.join(out_dir, "vocab_saved_model"))
+    contents = m.contents().numpy()
+    tf1 = tf.compat.v1
+    g = tf.Graph()
+    with g.as_default():                   # TF1: the builder's assets collection
+        ph = tf1.placeholder(tf.string, [None], name="words")
+        table = tf.lookup.StaticHashTable(tf.lookup.TextFileInitializer(
+            vocab, tf.string, tf.lookup.TextFileIndex.WHOLE_LINE, tf.int64,
+            tf.lookup.TextFileIndex.LINE_NUMBER), default_value=-1)
+        with tf1.Session() as sess:
+            b = tf1.saved_model.Builder(os.path.join(out_dir, "tf1_vocab_saved_model"))
+            b.add_meta_graph_and_variables(
+                sess, ["serve"], {"serving_default": tf1.saved_model.predict_signature_def(
+                    {"words": ph}, {"ids": table.lookup(ph)})},
+                assets_collection=g.get_collection(tf1.GraphKeys.ASSET_FILEPATHS),
+                main_op=tf1.tables_initializer())
+            b.save()
+    saved = os.path.join(out_dir, "vocab_saved_model_written")
+    tf.saved_model.save(m, saved, signatures=m.__call__)
     os.remove(vocab)                       # the SavedModel must not need the file
-    np.savez(os.path.join(out_dir, "vocab.npz"), words=words, ids=ids)
+    shutil.move(saved, os.path.join(out_dir, "vocab_saved_model"))
+    np.savez(os.path.join(out_dir, "vocab.npz"), words=words, ids=ids, contents=contents)
 
 
 LOOP_FETCHES = ["scan_out:0", "map_out:0", "pair_out:0"]
@@ -306,10 +332,22 @@ def check_training(out_dir):
 def check_vocab(out_dir):
     import tensorflow as tf
     ref = np.load(os.path.join(out_dir, "vocab.npz"), allow_pickle=True)
-    m = tf.saved_model.load(os.path.join(out_dir, "vocab_saved_model"))
+    directory = os.path.join(out_dir, "vocab_saved_model")
+    m = tf.saved_model.load(directory)
     got = m.signatures["serving_default"](words=tf.constant(list(ref["words"])))["output_0"]
     np.testing.assert_array_equal(got.numpy(), ref["ids"])
-    print("TensorFlow %s runs flowgrad's vocabulary lookup SavedModel" % tf.__version__)
+    np.testing.assert_array_equal(m(tf.constant(list(ref["words"]))).numpy(), ref["ids"])
+    assert m.vocab.asset_path.numpy().decode() == os.path.join(directory, "assets", "vocab.txt")
+    assert m.contents().numpy() == ref["contents"]
+    tf1_dir = os.path.join(out_dir, "tf1_vocab_saved_model")
+    with tf.compat.v1.Session(graph=tf.Graph()) as sess:
+        meta = tf.compat.v1.saved_model.loader.load(sess, ["serve"], tf1_dir)
+        sig = meta.signature_def["serving_default"]
+        got = sess.run(sig.outputs["ids"].name, {sig.inputs["words"].name: ref["words"]})
+        assert os.listdir(os.path.join(tf1_dir, "assets")) == ["vocab.txt"]
+    np.testing.assert_array_equal(got, ref["ids"])
+    print("TensorFlow %s runs flowgrad's vocabulary lookup SavedModels (TF2: its asset moved "
+          "with it; TF1: the builder's assets collection)" % tf.__version__)
 
 
 def check_control_flow(out_dir):

@@ -54,9 +54,44 @@ def save(directory, prefix):
         rnn.export(os.path.join(directory, "flowgrad_rnn_export"), verbose=False)
         np.savez(os.path.join(directory, "flowgrad_rnn.npz"), x=SEQ, y=rnn.predict(SEQ,
                                                                                   verbose=0))
+        lookup_exports(directory)
 
 
 SEQ = rng.normal(size=(4, 6, 3)).astype("float32")
+WORDS = np.array([["cat", "dog", "mat"], ["the", "on", "x"]])
+SENTENCES = np.array(["the cat sat on a mat", "The MAT, the cat!"])
+
+
+def lookup_exports(directory):
+    """StringLookup and TextVectorization over a vocabulary file, exported with
+    ``model.export`` (the file goes to ``assets/``; it is deleted afterwards)."""
+    import keras
+    import tensorflow as tf
+    vocab = os.path.join(directory, "vocab.txt")
+    with open(vocab, "w") as f:
+        f.write("the\ncat\nsat\non\nmat\n")
+    inp = keras.Input((None,), dtype="string")
+    lookup = keras.Model(inp, keras.layers.StringLookup(vocabulary=vocab)(inp))
+    lookup.export(os.path.join(directory, "flowgrad_lookup_export"), verbose=False)
+    text_in = keras.Input((), dtype="string")
+    text = keras.Model(text_in, keras.layers.TextVectorization(
+        vocabulary=vocab, output_mode="int", output_sequence_length=6)(text_in))
+    text.export(os.path.join(directory, "flowgrad_text_export"), verbose=False)
+    np.savez(os.path.join(directory, "flowgrad_lookups.npz"),
+             ids=lookup(tf.constant(WORDS)).numpy(), text=text(tf.constant(SENTENCES)).numpy())
+    os.remove(vocab)
+
+
+def check_lookup_exports(directory):
+    """TensorFlow serves flowgrad's StringLookup / TextVectorization exports."""
+    import tensorflow as tf
+    ref = np.load(os.path.join(directory, "flowgrad_lookups.npz"))
+    for name, x, want in (("flowgrad_lookup_export", WORDS, ref["ids"]),
+                          ("flowgrad_text_export", SENTENCES, ref["text"])):
+        m = tf.saved_model.load(os.path.join(directory, name))
+        np.testing.assert_array_equal(m.serve(tf.constant(x)).numpy(), want, err_msg=name)
+    print("TensorFlow %s serves flowgrad's StringLookup/TextVectorization exports (vocabulary "
+          "files as assets)" % tf.__version__)
 
 
 def build_rnn():
@@ -115,5 +150,6 @@ if __name__ == "__main__":
     elif command == "check":
         check(directory, "flowgrad")
         check_export(directory)
+        check_lookup_exports(directory)
     else:
         sys.exit("usage: keras_files.py record|write|check DIR")

@@ -9,6 +9,9 @@ TensorFlow 2.21 into tests/data/tf_assets/ (run with the TensorFlow venv:
 - ``tf1_vocab_saved_model/``: a TF1 graph with the same table, saved by the
   ``SavedModelBuilder`` with the vocabulary in the assets collection and
   ``tf.compat.v1.tables_initializer()`` as its ``main_op``;
+- ``keras_lookup_export/`` and ``keras_text_export/``: Keras 3 ``model.export`` of a
+  ``StringLookup`` and of a ``TextVectorization`` whose vocabularies are a file (Keras's
+  lookup tables go to the SavedModel with the file in ``assets/``);
 - ``assets.npz``: the words fed and TensorFlow's outputs.
 
 The vocabulary file written at export time is deleted afterwards, so a loader that reads
@@ -70,9 +73,29 @@ def main():
                 assets_collection=g.get_collection(v1.GraphKeys.ASSET_FILEPATHS),
                 main_op=v1.tables_initializer())
             b.save()
+    keras_out = keras_exports(vocab)
     shutil.rmtree(tmp)
     np.savez(os.path.join(OUT, "assets.npz"), words=QUERY, ids=out["ids"].numpy(),
-             scaled=out["scaled"].numpy(), size=out["size"].numpy(), tf1_ids=tf1_ids)
+             scaled=out["scaled"].numpy(), size=out["size"].numpy(), tf1_ids=tf1_ids,
+             **keras_out)
+
+
+KERAS_WORDS = np.array([["cat", "dog", "mat"], ["the", "on", "x"]], dtype=object)
+SENTENCES = np.array(["the cat sat on a mat", "The MAT, the cat!"], dtype=object)
+
+
+def keras_exports(vocab):
+    """Keras 3 StringLookup / TextVectorization over the vocabulary file, exported."""
+    import keras
+    inp = keras.Input((None,), dtype="string")
+    lookup = keras.Model(inp, keras.layers.StringLookup(vocabulary=vocab)(inp))
+    lookup.export(os.path.join(OUT, "keras_lookup_export"), verbose=False)
+    text_in = keras.Input((), dtype="string")
+    text = keras.Model(text_in, keras.layers.TextVectorization(
+        vocabulary=vocab, output_mode="int", output_sequence_length=6)(text_in))
+    text.export(os.path.join(OUT, "keras_text_export"), verbose=False)
+    return {"keras_words": KERAS_WORDS, "keras_ids": lookup(tf.constant(KERAS_WORDS)).numpy(),
+            "sentences": SENTENCES, "text_ids": text(tf.constant(SENTENCES)).numpy()}
 
 
 if __name__ == "__main__":
