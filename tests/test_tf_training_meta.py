@@ -168,7 +168,7 @@ NOT_EXPORTED = {
     "GatherGradAlongAxis", "TensorArrayPadRows",
     "IteratorGetNextFromStringHandle",
     # TensorFlow's op keeps as inputs what flowgrad keeps as attributes (or the reverse)
-    "MatrixSolveLs", "RaggedTensorToTensor", "ParseExampleV2",
+    "MatrixSolveLs", "ParseExampleV2",
     "ParseSingleSequenceExample",
     "IteratorGetNext", "MakeIterator", "Timestamp", "OptionalGetValue",
     "IteratorGetNextAsOptional",
