@@ -2138,8 +2138,8 @@ def _matrix_functions() -> list:
 
 def _tf2_gaps() -> list:
     """The TF2 API gaps of issue 23: SpaceToBatchND / BatchToSpaceND (padding, cropping,
-    remaining dimensions) and tf.math.special's functions (on (0.3, 3), inside every
-    domain)."""
+    remaining dimensions), tf.signal's MDCT and its inverse (compositions) and
+    tf.math.special's functions (on (0.3, 3), inside every domain)."""
     tf = flowgrad
     rng = np.random.RandomState(13)
     return [
@@ -2149,6 +2149,10 @@ def _tf2_gaps() -> list:
         OpInfo("tf2_gaps.batch_to_space_nd",
                lambda x: tf.batch_to_space(x, [2, 1], [[1, 0], [0, 1]]) ** 2,
                [rng.randn(4, 2, 3, 2)], op="BatchToSpaceND", jvp=True),
+        OpInfo("tf2_gaps.mdct", lambda x: tf.signal.mdct(x, 8, pad_end=True) ** 2,
+               [rng.randn(2, 13)]),
+        OpInfo("tf2_gaps.inverse_mdct",
+               lambda x: tf.signal.inverse_mdct(x, norm="ortho") ** 2, [rng.randn(3, 4)]),
     ] + [OpInfo("tf2_gaps.special_%s" % name, getattr(tf.math.special, name),
                 [rng.uniform(0.3, 3.0, (2, 3))], op=op, jvp=True)
          for name, op in (("bessel_j0", "BesselJ0"), ("bessel_j1", "BesselJ1"),

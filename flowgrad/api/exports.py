@@ -1986,3 +1986,14 @@ EXPORTS["tf.math.special"] = {
 EXPORTS["tf.compat.v1.math.special"] = dict(EXPORTS["tf.math.special"])
 EXPORTS["tf.math"]["special"] = "tf.math.special"
 EXPORTS["tf.compat.v1.math"]["special"] = "tf.compat.v1.math.special"
+
+#: tf.signal's MDCT, Kaiser-Bessel derived window and n-d FFTs, and the n-d FFT ops of both
+#: faces (tf2gaps).
+EXPORTS["tf.signal"].update({
+    **{name: "flowgrad.ops.signal_mdct_ops:" + name
+       for name in ("inverse_mdct", "kaiser_bessel_derived_window", "mdct")},
+    **{name: "flowgrad.ops.fft_nd_ops:signal_" + name
+       for name in ("fftnd", "ifftnd", "irfftnd", "rfftnd")}})
+for _ns in ("tf", "tf.compat.v1"):
+    EXPORTS[_ns].update({name: "flowgrad.ops.fft_nd_ops:" + name
+                         for name in ("fftnd", "ifftnd", "irfftnd", "rfftnd")})

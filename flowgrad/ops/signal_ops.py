@@ -61,6 +61,9 @@ def frame(signal: Any, frame_length: TensorLike, frame_step: TensorLike, pad_end
             x = pad(x, paddings, constant_values=pad_value)
         else:
             frames = max(0, 1 + (n - length) // step)
+            # (as TensorFlow's strided slice and reshape do, this makes the gradient with
+            # respect to ``signal`` a dense tensor, not the gather's IndexedSlices)
+            x = reshape(x, shape(x))
         idx = (np.arange(frames)[:, None] * step + np.arange(length)[None, :]).astype(np.int32)
         return gather(x, idx, axis=ax, name=scope)
 
