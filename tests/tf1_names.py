@@ -130,6 +130,7 @@ TF1_TOP_LEVEL = (
     "zeros_initializer", "zeros_like", "zeta",
     # in TensorFlow 2.21's compat.v1 (newer than the golden file above)
     "repeat", "tensor_scatter_nd_max", "tensor_scatter_nd_min",
+    "fftnd", "ifftnd", "rfftnd", "irfftnd",
 )
 
 #: TF1 names that later releases added after the golden file above was recorded (TF 1.15).

@@ -45,6 +45,7 @@ variable_creator_scope vectorized_map where while_loop zeros zeros_like
     # added after the golden file above was recorded (TF 2.4-2.21)
     "tensor_scatter_nd_max", "tensor_scatter_nd_min", "types", "is_symbolic_tensor",
     "experimental_functions_run_eagerly", "dtensor",
+    "fftnd", "ifftnd", "rfftnd", "irfftnd",  # TF 2.16 (the n-d FFT ops)
 ])
 
 TF2_TRAIN = frozenset("""
