@@ -430,3 +430,39 @@ def test_tpu_estimator_runs_on_the_cpu_with_batch_size_params(tmp_path):
     result = est.evaluate(input_fn, steps=2)
     assert seen == [16, 32] and set(result) == {"mae", "loss", "global_step"}
     assert config.tpu_config.iterations_per_loop == 10
+
+
+def test_unknown_size_loss_is_reshaped_and_add_metrics_adds_metrics(tmp_path):
+    """The TF migration guide's program: a [batch] loss with batches of 1 (TensorFlow checks
+    only a known element count) and tf.compat.v1.estimator.add_metrics."""
+    def input_fn():
+        return v1.data.Dataset.from_tensor_slices(([[1., 1.5], [2., 2.5], [3., 3.5]],
+                                                   [0, 0, 1])).batch(1)
+
+    def model_fn(features, labels, mode):
+        logits = v1.layers.Dense(2)(features)
+        predictions = tf.math.argmax(input=logits, axis=1)
+        loss = v1.nn.sparse_softmax_cross_entropy_with_logits(labels=labels, logits=logits)
+        train_op = v1.train.AdagradOptimizer(0.05).minimize(
+            loss, global_step=v1.train.get_global_step())
+        return v1.estimator.EstimatorSpec(mode, predictions=predictions, loss=loss,
+                                          train_op=train_op, eval_metric_ops={
+                                              "accuracy": v1.metrics.accuracy(labels,
+                                                                              predictions)})
+
+    est = v1.estimator.Estimator(model_fn, str(tmp_path), config=SEEDED)
+    est.train(input_fn)
+    assert est.get_variable_value("global_step") == 3
+
+    def mse(labels, predictions):
+        labels = tf.cast(labels, predictions.dtype)
+        return {"mean_squared_error": v1.metrics.mean_squared_error(labels, predictions)}
+
+    result = v1.estimator.add_metrics(est, mse).evaluate(input_fn)
+    assert set(result) == {"accuracy", "mean_squared_error", "loss", "global_step"}
+    np.testing.assert_allclose(result["mean_squared_error"], 1 - result["accuracy"], rtol=1e-6)
+    with v1.Graph().as_default():
+        with pytest.raises(ValueError, match="Loss must be scalar"):
+            tf.estimator.EstimatorSpec("eval", loss=tf.zeros([2]))
+    with pytest.raises(ValueError, match="not expected args"):
+        v1.estimator.add_metrics(est, lambda predictions, other: {})

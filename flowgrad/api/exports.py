@@ -1973,6 +1973,8 @@ EXPORTS["tf.compat.v1.estimator.tpu"] = {
     name: "flowgrad.estimator.tpu:" + name for name in (
         "InputPipelineConfig", "RunConfig", "TPUConfig", "TPUEstimator", "TPUEstimatorSpec")}
 EXPORTS["tf.compat.v1.estimator"]["tpu"] = "tf.compat.v1.estimator.tpu"
+for _ns in ("tf.estimator", "tf.compat.v1.estimator"):
+    EXPORTS[_ns]["add_metrics"] = "flowgrad.estimator.estimator:add_metrics"
 
 #: ``tf.math.special`` (tf2gaps): the modified Bessel functions of the first kind are also
 #: tf.math's; the others are flowgrad/ops/special_function_ops.py's.

@@ -722,3 +722,42 @@ class Estimator:
         """
         return self.export_saved_model(export_dir_base, serving_input_receiver_fn,
                                        assets_extra, as_text, checkpoint_path)
+
+
+_METRIC_FN_ARGS = ("predictions", "features", "labels", "config")
+
+
+def add_metrics(estimator: Estimator, metric_fn: Callable) -> Estimator:
+    """A new Estimator (same ``model_dir`` and config) whose evaluations also report
+    ``metric_fn``'s metrics (``tf.estimator.add_metrics``).
+
+    Args:
+      estimator: The Estimator.
+      metric_fn: Takes any of ``predictions``, ``features``, ``labels``, ``config``; returns
+        ``{name: (value, update_op)}``.
+
+    Returns:
+      The new Estimator.
+
+    Raises:
+      ValueError: ``metric_fn`` takes other arguments.
+    """
+    args = _fn_args(metric_fn)
+    unexpected = sorted(set(args) - set(_METRIC_FN_ARGS))
+    if unexpected:
+        raise ValueError(f"metric_fn ({metric_fn}) has following not expected args: {unexpected}"
+                         )
+
+    def new_model_fn(features: Any, labels: Any, mode: str,
+                     config: RunConfig) -> model_fn_lib.EstimatorSpec:
+        spec = estimator.model_fn(features, labels, mode, config)
+        if mode != ModeKeys.EVAL:
+            return spec
+        given = {"predictions": spec.predictions, "features": features, "labels": labels,
+                 "config": config}
+        metrics = dict(spec.eval_metric_ops or {})
+        metrics.update(metric_fn(**{k: given[k] for k in args}))
+        return spec._replace(eval_metric_ops=metrics)
+
+    return Estimator(new_model_fn, model_dir=estimator.model_dir, config=estimator.config,
+                     warm_start_from=estimator._warm_start_from)

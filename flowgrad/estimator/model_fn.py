@@ -120,7 +120,9 @@ class EstimatorSpec(collections.namedtuple("EstimatorSpec", _FIELDS)):
             raise ValueError("Missing predictions.")
         if loss is not None:
             loss = _check_tensor(loss, "loss")
-            if loss.shape.rank not in (None, 0) and loss.shape.num_elements() != 1:
+            # TensorFlow's rule: a static element count other than 1 fails here; an unknown
+            # one ([None]) is reshaped to a scalar and fails when run with another count
+            if loss.shape.rank is not None and loss.shape.num_elements() not in (None, 1):
                 raise ValueError(f"Loss must be scalar, given: {loss}")
             if loss.shape.rank not in (None, 0):
                 from flowgrad.ops.shape_ops import reshape
