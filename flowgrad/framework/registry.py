@@ -38,7 +38,9 @@ class OpDef:
       only, as Shape's: a ``forward`` kernel may overwrite them) and ``same_shape`` (all
       inputs must have one shape, as TensorFlow's fused activation gradients check: the
       output has each input's shape also where the static shapes leave dimensions unknown,
-      so a ``forward`` kernel applies there too);
+      so a ``forward`` kernel applies there too) and ``live_outputs`` (``specialize`` takes
+      the attribute ``live_outputs``, the indices of the outputs the plan reads, and may
+      leave the others None: a While computes only the loop variables those need);
     * for the differentiation layer: ``batching`` (the kind of batching rule,
       ``flowgrad.autodiff.pfor.rules``: "elementwise", "broadcasting", ...) and ``jvp`` (the
       forward-mode rule ``f(op, *input_tangents)``, or "elementwise": the gradient function
@@ -50,7 +52,7 @@ class OpDef:
                  "same_dtype", "updates", "reads_refs", "view", "foldable", "specialize", "rng",
                  "alias", "fresh_output", "may_fail", "inplace", "static_value", "variable",
                  "must_feed", "identity_element", "cost", "contracted_axes", "batching", "jvp",
-                 "linear_in", "forward", "shape_only", "same_shape")
+                 "linear_in", "forward", "shape_only", "same_shape", "live_outputs")
 
     def __init__(self, type: str, kernel: Callable | None, infer: Callable,
                  input_names: tuple = (), num_outputs: int | Callable = 1,
@@ -63,7 +65,7 @@ class OpDef:
                  cost: Callable | None = None, contracted_axes: Callable | None = None,
                  batching: str | None = None, jvp: str | Callable | None = None,
                  linear_in: int | None = None, forward: dict | None = None,
-                 shape_only: tuple = (), same_shape: bool = False):
+                 shape_only: tuple = (), same_shape: bool = False, live_outputs: bool = False):
         self.type = type
         self.kernel = kernel            # f(*input_values, **attrs) -> value | tuple of values
         self.infer = infer              # f(input_tensors, attrs) -> (dtype, shape) | [...]
@@ -93,6 +95,7 @@ class OpDef:
         self.forward = forward or {}    # input index -> kernel writing into that input
         self.shape_only = shape_only    # inputs read for their shape and dtype only
         self.same_shape = same_shape    # all inputs must have one shape (the output's)
+        self.live_outputs = live_outputs    # specialize(attrs) reads attrs["live_outputs"]
 
     def bound_kernel(self, attrs: dict) -> Callable:
         """The kernel with ``attrs`` bound: a function of the input values only."""

@@ -46,6 +46,7 @@ import numpy as np
 from flowgrad import nest
 from flowgrad.framework import dtypes, errors
 from flowgrad.framework.context import executing_eagerly, graph_scope
+from flowgrad.framework.graph_walk import ancestors
 from flowgrad.framework.graph import control_dependencies, get_default_graph
 from flowgrad.framework.op_call import apply_op
 from flowgrad.framework.registry import register_op
@@ -153,6 +154,54 @@ def _owned(out: tuple, k: int, before: list, given: bool) -> bool:
                                           if j != k or not given)
 
 
+def _live_body(attrs: dict, live: frozenset) -> tuple | None:
+    """For a While whose plan reads only its outputs ``live``: (a body computing only what
+    those need, the loop variables it computes, the body outputs it computes), or None
+    where that is all of them.
+
+    A loop variable is live when the plan reads its final value or its history, or a live
+    value of the body depends on it; the body's other outputs (a gradient loop's gradients
+    of inputs nobody asked for, as a TensorArray's flow or a dynamic_rnn's inputs) are not
+    computed, and a dead loop variable keeps its first value. The random samples and the
+    body's side effects always run."""
+    body_f = attrs["body"]
+    n, e = len(attrs["shapes"]), len(attrs["extras"])
+    s0 = _saved_start(attrs)
+    n_saved = attrs.get("num_saved", 0)
+    hist0 = n + e + 1
+    saved0 = hist0 + n
+    vars_ = {k for k in range(n) if k in live or hist0 + k in live}
+    keep = {n + k for k in range(e) if n + k in live or k >= e - attrs["num_random"]}
+    if attrs["cond"] is not None:
+        keep.add(n + e)
+    keep |= {s0 + j for j in range(n_saved) if saved0 + j in live}
+    placeholder = {body_f.inputs[k].op: k for k in range(n)}
+    while True:
+        found = ancestors([body_f.outputs[i] for i in sorted(keep | vars_)] +
+                          list(body_f.control_outputs))
+        more = {placeholder[op] for op in found if op in placeholder} - vars_
+        if not more:
+            break
+        vars_ |= more
+    if len(vars_) == n and len(keep) == len(body_f.outputs) - n:
+        return None
+    kept = sorted(vars_ | keep)
+    live_f = TracedFunction(body_f.graph, body_f.inputs, [body_f.outputs[i] for i in kept],
+                            body_f.control_outputs)
+    width = len(body_f.outputs)
+    dead = [k for k in range(n) if k not in vars_]
+
+    def run_body(vals: list) -> list:
+        out = [None] * width
+        for i, v in zip(kept, live_f.compiled()(vals)):
+            out[i] = v
+        for k in dead:
+            out[k] = vals[k]
+        return out
+    run_body.traced = live_f        # for the error messages of its ops
+    return run_body, frozenset(vars_), frozenset(kept)
+
+
 def _while_specialize(attrs: dict) -> Callable:
     cond_f, body_f = attrs["cond"], attrs["body"]
     n, ns, e = len(attrs["shapes"]), attrs["num_sliced"], len(attrs["extras"])
@@ -166,6 +215,13 @@ def _while_specialize(attrs: dict) -> Callable:
     saved_specs = _saved_specs(attrs)
     n_saved = len(saved_specs)
     donatable = _donatable(body_f, n)
+    pruned = _live_body(attrs, attrs["live_outputs"]) if "live_outputs" in attrs else None
+    errors_of = body_f if pruned is None else pruned[0].traced
+    ext_on, saved_on = list(range(e)), list(range(n_saved))
+    if pruned is not None:
+        donatable = [k for k in donatable if k in pruned[1]]
+        ext_on = [k for k in ext_on if n + k in pruned[2]]
+        saved_on = [k for k in saved_on if s0 + k in pruned[2]]
 
     def run(*args: Any) -> tuple:
         vals = list(args[:-1])      # loop variables, (rows of) sliced inputs, captures
@@ -178,7 +234,7 @@ def _while_specialize(attrs: dict) -> Callable:
         limit = max(int(args[-1]), 0) if bounded else 1 << 62
         for s in sliced:
             limit = min(limit, len(s))
-        b = body_f.compiled()
+        b = body_f.compiled() if pruned is None else pruned[0]
         go = True
         if cond_f is not None:      # the body computes the next condition itself
             go = _scalar_pred(cond_f.compiled()(vals[:n] + vals[n + ns:])[0], where)
@@ -201,16 +257,16 @@ def _while_specialize(attrs: dict) -> Callable:
             try:
                 out = b(vals)
             except Exception as exc:
-                raise body_f.runtime_error(exc, "the body of while loop %s" % where) from exc
+                raise errors_of.runtime_error(exc, "the body of while loop %s" % where) from exc
             finally:
                 if donate:
                     DONATED.difference_update(gift)
             if may_donate:      # no history kept: a TensorArray write reuses its flow
                 donate = [k for k in donatable if _owned(out, k, vals, k in donate)]
             vals[:n] = out[:n]
-            for k in range(e):
+            for k in ext_on:
                 ext[k].append(out[n + k])
-            for k in range(n_saved):
+            for k in saved_on:
                 saved[k].append(out[s0 + k])
             if cond_f is not None:
                 go = _scalar_pred(out[n + e], where)
@@ -218,11 +274,12 @@ def _while_specialize(attrs: dict) -> Callable:
         xs = vals[:n]
         first = args[:n]
         stacked_ext = [_stack(ext[k], dt, s, None, "per-iteration output %d" % k,
-                              ragged or k >= e - n_random)
+                              ragged or k >= e - n_random) if k in ext_on else None
                        for k, (dt, s) in enumerate(extras_spec)]
         stacked_hist = [_rows(hist[k], np.asarray(first[k]).dtype) if keep
                         else np.zeros((0,), np.asarray(first[k]).dtype) for k in range(n)]
-        stacked_saved = [_rows(saved[k], dt.np) for k, (dt, _) in enumerate(saved_specs)]
+        stacked_saved = [_rows(saved[k], dt.np) if k in saved_on else None
+                         for k, (dt, _) in enumerate(saved_specs)]
         return tuple(xs) + tuple(stacked_ext) + (np.int32(t),) + tuple(stacked_hist) + \
             tuple(stacked_saved)
     return run
@@ -233,6 +290,7 @@ def _while_kernel(*args: Any, **attrs: Any) -> tuple:
 
 
 register_op("While", _while_kernel, _while_infer, specialize=_while_specialize, foldable=False,
+            live_outputs=True,
             num_outputs=lambda attrs: 2 * len(attrs["shapes"]) + len(attrs["extras"]) + 1 +
             attrs.get("num_saved", 0),
             input_names=("input",))

@@ -328,8 +328,15 @@ class Emitter:
         the overlap pass chose so and the worker is free)."""
         d = op._def
         into = self.forwarded_input(op, args)
-        kernel = d.bound_kernel(op._attrs) if into is None else \
-            d.bound_forward(into, op._attrs)
+        attrs = op._attrs
+        if d.live_outputs and self.compiler.fold_constants:
+            # tell the kernel which outputs this plan reads (not where every output is
+            # checked: flowgrad.debug.numerics)
+            live = frozenset(i for i, t in enumerate(op.outputs) if t in self.target_set or
+                             any(c in self.needed for c in t._consumers))
+            if len(live) < len(op.outputs):
+                attrs = dict(attrs, live_outputs=live)
+        kernel = d.bound_kernel(attrs) if into is None else d.bound_forward(into, attrs)
         kname = self.gname("k", kernel)
         if d.rng:
             args.insert(0, self.gname("R", self.compiler.rng_for(op)))
