@@ -17,6 +17,7 @@ from flowgrad.api.exports import EXTENSIONS
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 from tf1_names import (TF1_FLOWGRAD_EXTENSIONS, TF1_LATER, TF1_TF115_CONTRIB,  # noqa: E402
                        TF1_TOP_LEVEL)
+from compat_v1_names import tensorflow_namespaces  # noqa: E402
 from tf2_names import (TF1_ONLY_TOP_LEVEL, TF1_ONLY_TRAIN, TF2_SUMMARY,  # noqa: E402
                        TF2_TOP_LEVEL, TF2_TRAIN, TF215_REMOVED)
 
@@ -39,6 +40,7 @@ def test_tf1_face_shows_only_tensorflow_1_names_and_listed_extensions():
     extra = (_public(dir(v1)) - set(TF1_TOP_LEVEL) - set(TF1_LATER) - set(TF1_FLOWGRAD_EXTENSIONS)
              - TF215_REMOVED)
     extra -= set(TF1_TF115_CONTRIB)     # TF 1.15's tf.contrib, allowed in the TF1 face only
+    extra -= set(tensorflow_namespaces()["tf.compat.v1"])   # TF 2.21's tf.compat.v1 names
     assert not extra, "not TensorFlow 1 names: %s" % sorted(extra)
     assert set(TF1_FLOWGRAD_EXTENSIONS) <= set(dir(v1))
     for name in ("placeholder", "Session", "get_variable", "variable_scope", "train", "nn",

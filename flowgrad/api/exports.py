@@ -1999,3 +1999,13 @@ EXPORTS["tf.signal"].update({
 for _ns in ("tf", "tf.compat.v1"):
     EXPORTS[_ns].update({name: "flowgrad.ops.fft_nd_ops:" + name
                          for name in ("fftnd", "ifftnd", "irfftnd", "rfftnd")})
+
+#: TF 2.21's ``tf.compat.v1`` names that are the TF2 objects themselves there
+#: (``tf.compat.v1.TensorSpec is tf.TensorSpec``): the same entries in the TF1 face (contrib).
+for _name in ("RaggedTensorSpec", "SparseTensorSpec", "TensorSpec", "TypeSpec",
+              "VariableAggregation", "VariableSynchronization", "nest", "recompute_grad",
+              "type_spec_from_value"):
+    EXPORTS["tf.compat.v1"][_name] = EXPORTS["tf"][_name]
+EXPORTS["tf.compat.v1.data"]["Options"] = "flowgrad.data.options:Options"
+EXPORTS["tf.compat.v1.saved_model"]["SaveOptions"] = "flowgrad.saved_model.save_options:SaveOptions"
+EXPORTS["tf.compat.v1.sparse"]["reshape"] = EXPORTS["tf.sparse"]["reshape"]
