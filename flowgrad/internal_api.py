@@ -7,6 +7,7 @@ from flowgrad.distribute import distribute_lib as _distribute_lib
 from flowgrad.framework import trackable as _trackable
 from flowgrad.framework import trackable_data_structures as _data_structures
 from flowgrad.framework import types_core as _types_core
+from flowgrad.framework import dispatch as _dispatch
 from flowgrad.framework.composite_tensor import CompositeTensor
 from flowgrad.framework.context import state as _state
 from flowgrad.framework.tensor import EagerTensor
@@ -56,10 +57,13 @@ tracking = _namespace(
 types = _namespace("types", Tensor=_types_core.Tensor)
 smart_cond = _namespace("smart_cond", smart_cond=_smart_cond.smart_cond)
 decorator = _namespace("decorator", unwrap=_unwrap)
+dispatch = _namespace("dispatch", add_dispatch_support=_dispatch.add_dispatch_support,
+                      OpDispatcher=_dispatch.OpDispatcher,
+                      GlobalOpDispatcher=_dispatch.GlobalOpDispatcher)
 eager_context = _namespace("eager_context", eager_mode=_EagerMode)
 distribute = _namespace(
     "distribute", strategy_supports_no_merge_call=_distribute_lib.strategy_supports_no_merge_call,
     interim=_namespace("distribute.interim", maybe_merge_call=_distribute_lib.maybe_merge_call))
 
-__all__ = ["CompositeTensor", "EagerTensor", "FuncGraph", "decorator", "distribute",
+__all__ = ["CompositeTensor", "EagerTensor", "FuncGraph", "decorator", "dispatch", "distribute",
            "eager_context", "smart_cond", "tracking", "types"]

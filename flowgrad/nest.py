@@ -31,12 +31,34 @@ def _sorted_keys(d: dict) -> list:
                         % (list(d),)) from None
 
 
-def _leaves(structure: Any) -> Iterator[Any]:
+def _composite_parts(x: Any) -> list | None:
+    """With ``expand_composites``: a composite tensor's components (its ``_type_spec``'s
+    ``_to_components``: ExtensionTypes) or a composite TypeSpec's component specs; else
+    None."""
+    spec = getattr(type(x), "_type_spec", None)
+    if isinstance(spec, property):
+        spec = x._type_spec
+        if hasattr(spec, "_to_components") and isinstance(
+                getattr(type(spec), "_component_specs", None), property):
+            return list(spec._to_components(x))
+        return None
+    if isinstance(getattr(type(x), "_component_specs", None), property) and hasattr(
+            x, "_from_components"):
+        return list(x._component_specs)
+    return None
+
+
+def _leaves(structure: Any, expand: bool = False) -> Iterator[Any]:
     if is_nested(structure):
         for child in _children(structure):
-            yield from _leaves(child)
-    else:
+            yield from _leaves(child, expand)
+        return
+    parts = _composite_parts(structure) if expand else None
+    if parts is None:
         yield structure
+    else:
+        for part in parts:
+            yield from _leaves(part, expand)
 
 
 def flatten(structure: Any, expand_composites: bool = False) -> list:
@@ -45,12 +67,13 @@ def flatten(structure: Any, expand_composites: bool = False) -> list:
     Args:
         structure: A nested structure: lists, tuples, namedtuples, dicts and attrs classes of
             leaves.
-        expand_composites: Whether composite tensors (SparseTensor, RaggedTensor) are expanded into
-            their component tensors.
+        expand_composites: Whether composite tensors (ExtensionTypes: CompositeTensors whose
+            TypeSpec lists components) and their specs are expanded into their components
+            (flowgrad's SparseTensor and RaggedTensor stay leaves).
     """
-    if not is_nested(structure):
+    if not expand_composites and not is_nested(structure):
         return [structure]
-    return list(_leaves(structure))
+    return list(_leaves(structure, expand_composites))
 
 
 def _rebuild(structure: Any, children: list) -> Any:
@@ -62,12 +85,20 @@ def _rebuild(structure: Any, children: list) -> Any:
     return type(structure)(children)
 
 
-def _pack(structure: Any, flat: list, start: int) -> tuple[Any, int]:
+def _pack(structure: Any, flat: list, start: int, expand: bool = False) -> tuple[Any, int]:
     if not is_nested(structure):
-        return flat[start], start + 1
+        parts = _composite_parts(structure) if expand else None
+        if parts is None:
+            return flat[start], start + 1
+        children = []
+        for part in parts:
+            packed, start = _pack(part, flat, start, expand)
+            children.append(packed)
+        spec = structure if hasattr(structure, "_from_components") else structure._type_spec
+        return spec._from_components(children), start
     children = []
     for child in _children(structure):
-        packed, start = _pack(child, flat, start)
+        packed, start = _pack(child, flat, start, expand)
         children.append(packed)
     return _rebuild(structure, children), start
 
@@ -79,32 +110,39 @@ def pack_sequence_as(structure: Any, flat_sequence: list, expand_composites: boo
         structure: A nested structure: lists, tuples, namedtuples, dicts and attrs classes of
             leaves.
         flat_sequence: The leaves, in ``flatten``'s order.
-        expand_composites: Whether composite tensors (SparseTensor, RaggedTensor) are expanded into
-            their component tensors.
+        expand_composites: Whether composite tensors (ExtensionTypes: CompositeTensors whose
+            TypeSpec lists components) and their specs are expanded into their components
+            (flowgrad's SparseTensor and RaggedTensor stay leaves).
     """
     flat = list(flat_sequence)
-    n = len(flatten(structure))
+    n = len(flatten(structure, expand_composites))
     if len(flat) != n:
         raise ValueError("Could not pack sequence. Structure had %d atoms, but flat_sequence "
                          "had %d items. Structure: %r" % (n, len(flat), structure))
-    return _pack(structure, flat, 0)[0]
+    return _pack(structure, flat, 0, expand_composites)[0]
 
 
-def map_structure(func: Callable, *structures: Any) -> Any:
+def map_structure(func: Callable, *structures: Any, check_types: bool = True,
+                  expand_composites: bool = False) -> Any:
     """Applies ``func`` to corresponding leaves of structures of the same shape.
 
     Args:
         func: A function of one leaf from each structure.
         *structures: Structures of the same shape.
+        check_types: Accepted for TensorFlow's signature (sequence types are not compared).
+        expand_composites: Whether composite tensors (ExtensionTypes) are expanded into
+            their component tensors (``func`` then sees the components).
     """
+    del check_types
     if not structures:
         raise ValueError("Must provide at least one structure")
-    flats = [flatten(s) for s in structures]
+    flats = [flatten(s, expand_composites) for s in structures]
     for s, f in zip(structures[1:], flats[1:]):
         if len(f) != len(flats[0]):
             raise ValueError("The two structures don't have the same number of elements: "
                              "%r and %r" % (structures[0], s))
-    return pack_sequence_as(structures[0], [func(*xs) for xs in zip(*flats)])
+    return pack_sequence_as(structures[0], [func(*xs) for xs in zip(*flats)],
+                            expand_composites)
 
 
 __all__ = ["is_nested", "flatten", "pack_sequence_as", "map_structure", "assert_same_structure"]

@@ -1050,9 +1050,26 @@ EXPORTS: dict[str, dict[str, str]] = {
         "experimental": "tf.types.experimental",
     },
     "tf.experimental": {
+        "BatchableExtensionType": "flowgrad.extension_types.extension_type:BatchableExtensionType",
+        "ExtensionType": "flowgrad.extension_types.extension_type:ExtensionType",
+        "ExtensionTypeBatchEncoder":
+            "flowgrad.extension_types.extension_type:ExtensionTypeBatchEncoder",
+        "ExtensionTypeSpec": "flowgrad.extension_types.extension_type:ExtensionTypeSpec",
         "Optional": "flowgrad.data.optional_ops:Optional",
+        "dispatch_for_api": "flowgrad.framework.dispatch:dispatch_for_api",
+        "dispatch_for_binary_elementwise_apis":
+            "flowgrad.framework.dispatch:dispatch_for_binary_elementwise_apis",
+        "dispatch_for_binary_elementwise_assert_apis":
+            "flowgrad.framework.dispatch:dispatch_for_binary_elementwise_assert_apis",
+        "dispatch_for_unary_elementwise_apis":
+            "flowgrad.framework.dispatch:dispatch_for_unary_elementwise_apis",
+        "extension_type": "tf.experimental.extension_type",
+        "unregister_dispatch_for": "flowgrad.framework.dispatch:unregister_dispatch_for",
         "dtensor": "flowgrad.tf_internal.dtensor",
         "numpy": "flowgrad.experimental_numpy",
+    },
+    "tf.experimental.extension_type": {
+        "as_dict": "flowgrad.extension_types.extension_type:as_dict",
     },
     "tf.compat.v1": {
         "AUTO_REUSE": "flowgrad.ops.variable_scope:AUTO_REUSE",

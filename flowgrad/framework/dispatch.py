@@ -429,11 +429,25 @@ def _check_signature(api_signature: inspect.Signature, func: Callable) -> None:
             and params[1].kind is inspect.Parameter.VAR_KEYWORD):
         return          # (*args, **kwargs) fits every API
     api_params = list(api_signature.parameters.values())
-    ok = len(api_params) == len(params) and all(
-        a.name == b.name and a.kind == b.kind for a, b in zip(api_params, params))
+    # flowgrad's TF2 functions keep some TF1 keywords after TensorFlow's parameters
+    # (reduce_sum's reduction_indices/keep_dims): a target may leave those out.
+    extra = api_params[len(params):]
+    ok = len(api_params) >= len(params) and all(
+        a.name == b.name and a.kind == b.kind for a, b in zip(api_params, params)) and all(
+        p.default is not inspect.Parameter.empty for p in extra) and (
+        not extra or params and params[-1].name == "name" or not any(
+            p.name == "name" for p in extra))
     if not ok:
         raise ValueError(f"Dispatch function's signature {inspect.signature(func)} does not "
-                         f"match API's signature {api_signature}.")
+                         f"match API's signature {_unannotated(api_signature)}.")
+
+
+def _unannotated(signature: inspect.Signature) -> inspect.Signature:
+    """``signature`` without its annotations (TensorFlow's op functions have none)."""
+    empty = inspect.Parameter.empty
+    return signature.replace(
+        parameters=[p.replace(annotation=empty) for p in signature.parameters.values()],
+        return_annotation=inspect.Signature.empty)
 
 
 def _add_name_scope_wrapper(func: Callable, api_signature: inspect.Signature) -> Callable:
@@ -462,7 +476,7 @@ def _add_name_scope_wrapper(func: Callable, api_signature: inspect.Signature) ->
 
     wrapped_func.__signature__ = func_signature.replace(
         parameters=list(func_signature.parameters.values())
-        + [api_signature.parameters["name"]])
+        + [api_signature.parameters["name"].replace(annotation=inspect.Parameter.empty)])
     return wrapped_func
 
 

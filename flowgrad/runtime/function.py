@@ -486,7 +486,8 @@ def _checked_signature(signature: Any) -> list | None:
     if not isinstance(signature, (list, tuple)):
         raise TypeError("input_signature must be either a tuple or a list, got %s."
                         % type(signature))
-    bad = [x for x in nest.flatten(list(signature)) if not isinstance(x, TensorSpec)]
+    bad = [x for x in nest.flatten(list(signature), expand_composites=True)
+           if not isinstance(x, TensorSpec)]
     if bad:
         raise TypeError("input_signature must be a possibly nested sequence of TensorSpec "
                         "objects, got invalid args %r with types %r."
@@ -498,7 +499,14 @@ def _match_signature(arg: Any, spec: Any, args: tuple, sig: list) -> list:
     """``[(leaf, TensorSpec)]`` of an argument and its (possibly nested) input_signature
     entry; a TypeError where their structures differ."""
     if not nest.is_nested(spec):
-        return [(arg, spec)]           # a list there is a tensor's value
+        if isinstance(spec, TensorSpec):
+            return [(arg, spec)]           # a list there is a tensor's value
+        if not spec.is_compatible_with(arg):    # a composite's spec (an ExtensionType's)
+            raise TypeError("Binding inputs to tf.function failed due to `Can not cast %r to "
+                            "%r`. Received args: %r for input_signature: %r."
+                            % (arg, spec, args, tuple(sig)))
+        return list(zip(nest.flatten(arg, expand_composites=True),
+                        nest.flatten(spec, expand_composites=True)))
     same = (isinstance(spec, dict) and isinstance(arg, dict) and sorted(spec) == sorted(arg)) \
         or (not isinstance(spec, dict) and isinstance(arg, (list, tuple))
             and len(arg) == len(spec))
@@ -521,7 +529,7 @@ def _signature_placeholders(spec: Any, name: str, placeholders: list) -> Any:
         p = placeholder(s.dtype, s.shape, name=s.name or (name if not k else "%s_%d" % (name, k)))
         placeholders.append(p)
         return p
-    return nest.map_structure(leaf, spec)
+    return nest.map_structure(leaf, spec, expand_composites=True)
 
 
 def _trace_argument(sig: Any) -> Any:

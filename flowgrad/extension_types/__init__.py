@@ -1,0 +1,1 @@
+"""``tf.experimental.ExtensionType`` and its specs and batch encoder."""
