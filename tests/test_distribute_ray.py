@@ -393,6 +393,74 @@ def test_a_lost_worker_restarts_the_run_from_the_latest_checkpoint(ray, tmp_path
         _close(weights, ref_weights)
 
 
+def _handled(ckpt_dir: str, marker: str, steps: int, die_rank: int, die_step: int,
+             inside: bool):
+    """The custom loop of TensorFlow's fault-tolerance tutorial: each step through a
+    PreemptionCheckpointHandler, which restores the latest checkpoint and counts the steps.
+    Worker ``die_rank`` dies at step ``die_step`` (inside the step, after its gradients, or
+    before it) the first time."""
+    state.eager = True
+    strategy = tf.distribute.MultiWorkerMirroredStrategy()
+    rank = strategy.cluster_resolver.task_id
+    k = strategy.num_replicas_in_sync
+    with strategy.scope():
+        model = _model(True, 7)
+        opt = keras.optimizers.Adam(0.05)
+    handler = tf.distribute.experimental.PreemptionCheckpointHandler(
+        strategy.cluster_resolver, tf.train.Checkpoint(model=model, optimizer=opt), ckpt_dir)
+    first = handler.total_run_calls
+
+    def die_here(i):
+        if rank == die_rank and i == die_step and not os.path.exists(marker):
+            open(marker, "w").close()
+            os._exit(1)
+
+    def step(xb, yb, i):
+        with tf.GradientTape() as tape:
+            out = model(xb, training=True)
+            loss = tf.reduce_sum((out - yb) ** 2) / 16.0
+        grads = tape.gradient(loss, model.trainable_variables)
+        if inside:
+            die_here(i)
+        opt.apply_gradients(zip(grads, model.trainable_variables))
+        return loss
+
+    def train_step(xb, yb, i):
+        per_replica = strategy.run(step, args=(xb, yb, i))
+        return strategy.reduce(tf.distribute.ReduceOp.SUM, per_replica, axis=None)
+
+    losses = []
+    for i in range(handler.total_run_calls, steps):
+        if not inside:
+            die_here(i)
+        rows = slice(rank * 16 // k, (rank + 1) * 16 // k)
+        losses.append(float(handler.run(train_step, tf.constant(X[i][rows]),
+                                        tf.constant(Y[i][rows]), i)))
+    return first, losses, [np.asarray(v.numpy()) for v in model.weights], handler.rejoins
+
+
+def test_a_lost_worker_is_replaced_and_rejoins_the_running_survivors(ray, tmp_path):
+    """A worker killed mid-step (and, in a second run, the chief killed between steps): a
+    new worker takes its place, the survivor gives it its current state, the interrupted
+    step runs again, and every worker ends with the weights (batch normalization's moving
+    statistics and Adam's slots included) and losses of an uninterrupted run."""
+    from flowgrad.distribute import WorkerGroup
+    ref_losses, ref_weights = train(_mirrored(2), "adam", batch_norm=True)
+    with WorkerGroup(2, cpus_per_worker=0.2, max_failures=2) as group:
+        for run, (die_rank, die_step, inside) in enumerate([(1, 2, True), (0, 3, False)]):
+            results = group.run(_handled, str(tmp_path / ("ckpt%d" % run)),
+                                str(tmp_path / ("died%d" % run)), 5, die_rank, die_step,
+                                inside)
+            assert group.failures == run + 1 and group.rejoined == run + 1
+            for rank, (first, losses, weights, rejoins) in enumerate(results):
+                if rank == die_rank:         # the new worker starts at the retried step
+                    assert first == die_step and rejoins == 0
+                else:
+                    assert first == 0 and rejoins == 1
+                _close(losses, ref_losses[first:])
+                _close(weights, ref_weights)
+
+
 def _embedding_train(steps: int):
     """An embedding (sparse gradients, kept sparse across the workers) and Adam."""
     state.eager = True

@@ -670,6 +670,9 @@ EXPORTS: dict[str, dict[str, str]] = {
         "MultiWorkerMirroredStrategy":
             "flowgrad.distribute.multi_worker:MultiWorkerMirroredStrategy",
         "ParameterServerStrategy": "flowgrad.distribute.ps_strategy:ParameterServerStrategy",
+        "PreemptionCheckpointHandler":
+            "flowgrad.distribute.failure_handling:PreemptionCheckpointHandler",
+        "TerminationConfig": "flowgrad.distribute.failure_handling:TerminationConfig",
         "ValueContext": "flowgrad.distribute.distribute_lib:ValueContext",
         "coordinator": "tf.distribute.coordinator",
         "partitioners": "tf.distribute.experimental.partitioners",

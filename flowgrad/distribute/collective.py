@@ -54,6 +54,22 @@ class CollectiveStats:
                 "send_s": self.send_s, "wait_s": self.wait_s, "reduce_s": self.reduce_s}
 
 
+class PeerLostError(errors.UnavailableError):
+    """A peer of this worker's group died (an ``UnavailableError`` naming it)."""
+
+    def __init__(self, node_def: Any, op: Any, message: str, ranks: tuple = ()):
+        super().__init__(node_def, op, message)
+        self.ranks = tuple(ranks)
+
+    def __reduce__(self) -> tuple:
+        return (PeerLostError, (None, None, self.message, self.ranks))
+
+
+#: Collectives whose received messages a worker keeps after it used them, to hand a lost
+#: peer's message to a survivor that missed it.
+_KEEP_RECENT = 4
+
+
 class CollectiveGroup:
     """One worker's end of the collectives among ``world_size`` workers.
 
@@ -75,12 +91,93 @@ class CollectiveGroup:
         self._seq = 0
         self._sent: list = []          # (peer rank, ObjectRef of its deliver call)
         self.stats = CollectiveStats()
+        # rejoining: messages carry the group's generation, which grows when a lost
+        # worker is replaced; the driver tells the survivors (``peer_replaced``)
+        self.generation = 0
+        self._replaced: dict = {}      # rank -> generation it was replaced in, not yet seen
+        self._recent: dict = {}        # key -> message of a completed collective
+        self.rejoining = False         # this worker replaces a lost one and catches up
+        self.rejoinable = 0            # > 0 while a PreemptionCheckpointHandler runs a step
+        self.strategy: Any = None      # the MultiWorkerMirroredStrategy made last here
+
+    @property
+    def sequence(self) -> int:
+        """The number of collectives this worker started in this group."""
+        return self._seq
+
+    # -- a lost peer replaced (runs in the actor's collective threads) -----------------------
+    def peer_replaced(self, rank: int, handle: Any, generation: int) -> None:
+        """The driver replaced lost worker ``rank`` by the actor ``handle``; the next
+        collective that misses its message raises PeerLostError."""
+        with self._cond:
+            self._peers[rank] = handle
+            self._replaced[rank] = generation
+            self._cond.notify_all()
+
+    def lookup(self, key: tuple) -> Any:
+        """The message of ``key`` this worker received (None if it did not)."""
+        with self._cond:
+            return self._inbox.get(key, self._recent.get(key))
+
+    def replaced_ranks(self) -> list:
+        """The peers replaced since this worker last resumed (a step to retry)."""
+        with self._cond:
+            return sorted(self._replaced)
+
+    def resume(self, sequence: int) -> int:
+        """Enters the group's newest generation at collective number ``sequence`` (the
+        start of the step to retry); returns the generation."""
+        with self._cond:
+            if self._replaced:
+                self.generation = max(self.generation, max(self._replaced.values()))
+            self._replaced.clear()
+            self._inbox = {k: v for k, v in self._inbox.items()
+                           if k[0] >= self.generation or k[1] == "preempt"}
+            self._recent.clear()
+            self._seq = int(sequence)
+            self._sent = []
+            return self.generation
+
+    def announce(self, step: int) -> None:
+        """Tells every peer that this worker got a termination notice: all save a
+        checkpoint when their step count reaches ``step``."""
+        for peer in range(self.world_size):
+            if peer != self.rank:
+                self._send(peer, (self.generation, "preempt", 0, self.rank), [int(step)],
+                           count=False)
+
+    def announced(self) -> int | None:
+        """The step a peer's termination notice says to save at (None: no notice)."""
+        with self._cond:
+            steps = [v[0] for k, v in self._inbox.items() if k[1] == "preempt"]
+        return min(steps) if steps else None
+
+    def send_state(self, rank: int, state: Any) -> None:
+        """Sends a rejoining worker the state to start from (``receive_state``)."""
+        self._send(rank, (self.generation, "state", 0, self.rank), [state], count=False)
+
+    def receive_state(self, timeout: float | None = None) -> Any:
+        """The state a survivor sent this rejoining worker; enters its collective
+        sequence."""
+        deadline = time.monotonic() + (self._timeout if timeout is None else timeout)
+        with self._cond:
+            while True:
+                keys = [k for k in self._inbox if k[1] == "state" and k[0] == self.generation]
+                if keys:
+                    return self._inbox.pop(keys[0])[0]
+                if time.monotonic() > deadline:
+                    raise errors.DeadlineExceededError(
+                        None, None, "Worker %d rejoined the group but no survivor sent it the "
+                        "current state within %.0f s (the survivors' program does not step "
+                        "through a PreemptionCheckpointHandler)" % (self.rank, self._timeout))
+                self._cond.wait(0.05)
 
     # -- receiving (runs in the actor's collective threads) ------------------------------
     def deliver(self, key: tuple, value: Any) -> None:
-        """Stores a peer's message ``(kind, sequence number, sender)``."""
+        """Stores a peer's message ``(generation, kind, sequence number, sender)``."""
         with self._cond:
-            self._inbox[key] = value
+            if key[0] >= self.generation or key[1] == "preempt":   # (else: a retried step's)
+                self._inbox[key] = value
             self._cond.notify_all()
 
     def _check_sends(self) -> None:
@@ -99,6 +196,10 @@ class CollectiveGroup:
             try:
                 ray.get(ref)
             except ray.exceptions.RayActorError as e:
+                if peer in self._replaced:       # the driver replaced it: ignore
+                    continue
+                if self.rejoinable:              # the driver will replace it
+                    continue
                 raise errors.UnavailableError(
                     None, None, "Worker %d of %d is gone (its Ray actor died): collective "
                     "%d on worker %d cannot complete" % (peer, self.world_size, self._seq,
@@ -108,32 +209,76 @@ class CollectiveGroup:
     def _collect(self, kind: str, seq: int, senders: list) -> dict:
         start = time.perf_counter()
         deadline = time.monotonic() + self._timeout
-        keys = [(kind, seq, s) for s in senders]
+        keys = [(self.generation, kind, seq, s) for s in senders]
         with self._cond:
             while not all(k in self._inbox for k in keys):
-                self._cond.wait(0.05)
-                if all(k in self._inbox for k in keys):
-                    break
-                self._cond.release()
-                try:
-                    self._check_sends()
-                finally:
-                    self._cond.acquire()
+                if self._replaced:
+                    self._repair(keys, seq)
+                else:
+                    self._cond.wait(0.05)
+                    if all(k in self._inbox for k in keys):
+                        break
+                    self._cond.release()
+                    try:
+                        self._check_sends()
+                    finally:
+                        self._cond.acquire()
                 if time.monotonic() > deadline:
-                    missing = [k[2] for k in keys if k not in self._inbox]
+                    missing = [k[3] for k in keys if k not in self._inbox]
                     raise errors.DeadlineExceededError(
                         None, None, "Worker %d waited %.0f s in collective %d for workers %s"
                         % (self.rank, self._timeout, seq, missing))
-            out = {k[2]: self._inbox.pop(k) for k in keys}
+            out = {k[3]: self._inbox.pop(k) for k in keys}
+            self._recent.update({k: v for k, v in zip(keys, out.values())})
+            for old in [k for k in self._recent if k[2] <= seq - _KEEP_RECENT]:
+                del self._recent[old]
         self.stats.wait_s += time.perf_counter() - start
         return out
 
-    def _send(self, peer: int, key: tuple, value: list) -> None:
+    def _repair(self, keys: list, seq: int) -> None:
+        """A peer was lost: takes its missing messages from a survivor that received them
+        (the same bits go to every worker, except a reduce-scatter's chunks), or raises
+        PeerLostError. Called with the lock held."""
+        lost = set(self._replaced)
+        missing = [k for k in keys if k not in self._inbox and k[3] in lost]
+        if not missing:           # waiting for survivors only (they will send, or raise)
+            self._cond.wait(0.05)
+            return
+        survivors = [r for r in range(self.world_size) if r != self.rank and r not in lost]
+        peers = [self._peers[r] for r in survivors]
+        self._cond.release()
+        try:
+            import ray
+            found = {}
+            for key in missing:
+                if key[1] == "scatter":
+                    continue
+                for ref in [p.lookup.options(concurrency_group=CONCURRENCY_GROUP).remote(key)
+                            for p in peers]:
+                    try:
+                        value = ray.get(ref, timeout=self._timeout)
+                    except ray.exceptions.RayError:
+                        continue
+                    if value is not None:
+                        found[key] = value
+                        break
+        finally:
+            self._cond.acquire()
+        if len(found) < len(missing):
+            raise PeerLostError(
+                None, None, "Worker(s) %s of %d died in collective %d on worker %d"
+                % (sorted(lost), self.world_size, seq, self.rank), tuple(sorted(lost)))
+        self._inbox.update(found)
+
+    def _send(self, peer: int, key: tuple, value: list, count: bool = True) -> None:
         start = time.perf_counter()
+        if len(key) == 3:
+            key = (self.generation,) + key
         ref = self._peers[peer].deliver.options(
             concurrency_group=CONCURRENCY_GROUP).remote(key, value)
         self._sent.append((peer, ref))
-        self.stats.bytes_sent += sum(int(np.asarray(v).nbytes) for v in value)
+        if count:
+            self.stats.bytes_sent += sum(int(np.asarray(v).nbytes) for v in value)
         self.stats.send_s += time.perf_counter() - start
 
     def _next(self) -> int:

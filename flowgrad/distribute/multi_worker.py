@@ -96,6 +96,7 @@ class MultiWorkerMirroredStrategy(Strategy):
     def __init__(self, cluster_resolver: Any = None, communication_options: Any = None):
         group = collective.current_group() or collective.CollectiveGroup(0, 1, [])
         self._group = group
+        group.strategy = self
         super().__init__(_WorkerExtended(self, ""), num_replicas=group.world_size)
         self._synced = 0              # variables created under scope() already broadcast
         self._snapshot: dict | None = None     # id -> value of the ON_READ candidates
@@ -172,11 +173,22 @@ class MultiWorkerMirroredStrategy(Strategy):
         return nest.map_structure(gather, value)
 
     def _sync_new_variables(self) -> None:
+        if self._group.rejoining:     # a new worker: its values come from the survivors
+            self._synced = len(self._variables)
+            return
         new = self._variables[self._synced:]
         if new:
             values = self._group.broadcast([v.numpy() for v in new], root=0)
             for v, value in zip(new, values):
                 v.assign(value)
+        self._synced = len(self._variables)
+
+    def _reset_step(self) -> None:
+        """Forgets an interrupted step (a PreemptionCheckpointHandler runs it again)."""
+        self._snapshot = None
+        self._written = {}
+        self._start = None
+        self._graph_marks = None
         self._synced = len(self._variables)
 
     # -- variables the replica function writes --------------------------------------------

@@ -25,11 +25,13 @@ class Worker:
         self._world_size = int(world_size)
         self._group: collective.CollectiveGroup | None = None
 
-    def setup(self, peers: list, timeout: float) -> int:
+    def setup(self, peers: list, timeout: float, generation: int = 0) -> int:
         """Joins the group whose workers' actor handles are ``peers`` (rank order), and sets
         ``TF_CONFIG`` as a TensorFlow cluster manager does: a program (a TF1 one with
-        SyncReplicasOptimizer, or ``TFConfigClusterResolver``) reads its task index there."""
+        SyncReplicasOptimizer, or ``TFConfigClusterResolver``) reads its task index there.
+        ``generation`` counts the lost workers replaced before this one joined."""
         self._group = collective.CollectiveGroup(self._rank, self._world_size, peers, timeout)
+        self._group.generation = int(generation)
         collective.set_current_group(self._group)
         os.environ["TF_CONFIG"] = json.dumps({
             "cluster": {"worker": ["ray-worker-%d:0" % i for i in range(self._world_size)]},
@@ -40,9 +42,22 @@ class Worker:
         """Receives a peer's chunk (runs in the collective concurrency group)."""
         self._group.deliver(key, value)
 
-    def run(self, call: tuple) -> Any:
-        """``fn(*args, **kwargs)`` for ``call = (fn, args, kwargs)``; returns its result."""
+    def peer_replaced(self, rank: int, handle: Any, generation: int) -> None:
+        """The driver replaced lost worker ``rank`` (runs in the collective group)."""
+        self._group.peer_replaced(rank, handle, generation)
+
+    def lookup(self, key: tuple) -> Any:
+        """A message this worker received, for a survivor that missed it."""
+        return self._group.lookup(key)
+
+    def ping(self) -> int:
+        return self._rank
+
+    def run(self, call: tuple, rejoin: bool = False) -> Any:
+        """``fn(*args, **kwargs)`` for ``call = (fn, args, kwargs)``; returns its result.
+        ``rejoin``: this worker replaces a lost one, and takes the survivors' state."""
         fn, args, kwargs = call
+        self._group.rejoining = bool(rejoin)
         return fn(*args, **kwargs)
 
     def stats(self) -> dict:
@@ -51,12 +66,15 @@ class Worker:
 
 
 class _WorkerDied(Exception):
-    """A worker of a run died; ``error`` is what the run raises if it is not retried."""
+    """A worker of a run died; ``error`` is what the run raises if it is not retried;
+    ``counted``: the death is already in ``failures`` (a replacement the survivors could
+    not take in: the whole group starts again)."""
 
-    def __init__(self, error: Exception, cause: Exception):
+    def __init__(self, error: Exception, cause: Exception, counted: bool = False):
         super().__init__(str(error))
         error.__cause__ = cause
         self.error = error
+        self.counted = counted
 
 
 class WorkerGroup:
@@ -76,10 +94,13 @@ class WorkerGroup:
       placement_strategy: the placement group's strategy (``"SPREAD"``: one worker per
         node where possible; ``"PACK"``, ``"STRICT_SPREAD"``, ``"STRICT_PACK"``).
       collective_timeout: seconds a collective waits for a peer before it fails.
-      max_failures: how many times a run whose worker died starts again on new workers
-        (every worker restarts: the function should resume from its latest checkpoint,
-        which worker 0 writes, as with Ray Train's ``FailureConfig``). An exception that
-        the function raises is never retried.
+      max_failures: how many lost workers a run survives. A new worker takes the lost
+        one's place; where the program steps through a
+        ``tf.distribute.experimental.PreemptionCheckpointHandler``, the survivors give it
+        their current state and run the interrupted step again (nothing else restarts),
+        else every worker starts the function again (it should resume from its latest
+        checkpoint, which worker 0 writes, as with Ray Train's ``FailureConfig``). An
+        exception that the function raises is never retried.
       **ray_init_kwargs: passed to ``ray.init``.
 
     Raises:
@@ -116,23 +137,61 @@ class WorkerGroup:
         self._placement = PlacementGroupSchedulingStrategy
         self._collective_timeout = float(collective_timeout)
         self.max_failures = int(max_failures)
-        self.failures = 0          # worker deaths survived by starting again
+        self.failures = 0          # worker deaths survived
+        self.rejoined = 0          # of which a new worker joined the running survivors
+        self._generation = 0
         self._workers: list = []
         self._start_workers()
 
+    def _new_worker(self, rank: int) -> Any:
+        return self._actor.options(num_cpus=self.cpus_per_worker, max_restarts=0,
+                                   scheduling_strategy=self._placement(
+                                       self._pg, placement_group_bundle_index=rank)).remote(
+                                           rank, self.num_workers)
+
     def _start_workers(self) -> None:
-        self._workers = [
-            self._actor.options(num_cpus=self.cpus_per_worker, max_restarts=0,
-                                scheduling_strategy=self._placement(
-                                    self._pg, placement_group_bundle_index=i)).remote(
-                                        i, self.num_workers)
-            for i in range(self.num_workers)]
+        self._generation = 0
+        self._workers = [self._new_worker(i) for i in range(self.num_workers)]
         try:
             cluster.get([w.setup.remote(self._workers, self._collective_timeout)
                          for w in self._workers])
         except Exception:
             self.shutdown()
             raise
+
+    def _replace(self, rank: int, call: Any) -> Any:
+        """Starts a new worker in lost worker ``rank``'s place, tells the survivors, and
+        starts the function on it; returns its run's ObjectRef (None if a survivor is
+        gone too)."""
+        ray = self._ray
+        self._generation += 1
+        new = self._new_worker(rank)
+        peers = list(self._workers)
+        peers[rank] = new
+        try:
+            cluster.get(new.setup.remote(peers, self._collective_timeout, self._generation))
+            cluster.get([w.peer_replaced.options(
+                concurrency_group=collective.CONCURRENCY_GROUP).remote(
+                    rank, new, self._generation)
+                for r, w in enumerate(peers) if r != rank])
+        except ray.exceptions.RayActorError:
+            ray.kill(new)
+            return None
+        self._workers = peers
+        return new.run.remote(call, True)
+
+    def _dead_ranks(self) -> list:
+        """The ranks whose actors are gone."""
+        ray = self._ray
+        refs = [w.ping.remote() for w in self._workers]
+        ray.wait(refs, num_returns=len(refs), timeout=30)
+        dead = []
+        for rank, ref in enumerate(refs):
+            try:
+                ray.get(ref, timeout=0)
+            except (ray.exceptions.RayActorError, ray.exceptions.GetTimeoutError):
+                dead.append(rank)
+        return dead
 
     @property
     def workers(self) -> list:
@@ -158,34 +217,53 @@ class WorkerGroup:
             try:
                 return self._run_once(call)
             except _WorkerDied as died:
-                if self.failures >= self.max_failures:
-                    self.shutdown()
-                    raise died.error from died.error.__cause__
-                self.failures += 1
+                if not died.counted:
+                    if self.failures >= self.max_failures:
+                        self.shutdown()
+                        raise died.error from died.error.__cause__
+                    self.failures += 1
                 for w in self._workers:
                     ray.kill(w)
                 self._start_workers()
+
+    def _died(self, rank: int, cause: Exception, counted: bool = False) -> _WorkerDied:
+        error = errors.UnavailableError(
+            None, None, "Worker %d of %d (Ray actor %s) died: the run cannot go on without "
+            "it, and the group is shut down; make a new WorkerGroup and restore the last "
+            "checkpoint to resume (WorkerGroup(max_failures=N) does that by itself)"
+            % (rank, self.num_workers, getattr(cause, "actor_id", "?")))
+        return _WorkerDied(error, cause, counted)
 
     def _run_once(self, call: Any) -> list:
         ray = self._ray
         pending = {w.run.remote(call): rank for rank, w in enumerate(self._workers)}
         results: list = [None] * self.num_workers
+        replaced = 0            # lost workers replaced in this run
         while pending:
             done, _ = ray.wait(list(pending), num_returns=1)
             rank = pending.pop(done[0])
             try:
                 results[rank] = cluster.get(done[0])
             except ray.exceptions.RayActorError as e:
-                error = errors.UnavailableError(
-                    None, None, "Worker %d of %d (Ray actor %s) died: the run cannot go on "
-                    "without it, and the group is shut down; make a new WorkerGroup and "
-                    "restore the last checkpoint to resume (WorkerGroup(max_failures=N) "
-                    "does that by itself)" % (rank, self.num_workers,
-                                              getattr(e, "actor_id", "?")))
-                raise _WorkerDied(error, e) from e
+                ref = None
+                if self.failures < self.max_failures and pending:
+                    ref = self._replace(rank, call)
+                if ref is None:
+                    raise self._died(rank, e) from e
+                self.failures += 1
+                replaced += 1
+                pending[ref] = rank
+            except errors.UnavailableError as e:
+                # a survivor that could not take a new worker in, or saw a peer die first
+                dead = [] if replaced else self._dead_ranks()
+                if replaced or dead:
+                    raise self._died(dead[0] if dead else rank, e, counted=bool(replaced)) from e
+                self.shutdown()
+                raise
             except BaseException:
                 self.shutdown()
                 raise
+        self.rejoined += replaced
         return results
 
     def stats(self) -> list:

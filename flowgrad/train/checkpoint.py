@@ -717,6 +717,14 @@ class Checkpoint:
             return objects[name]
         raise AttributeError("'Checkpoint' object has no attribute %r" % name)
 
+    def __setattr__(self, name: str, value: Any) -> None:
+        """A trackable set as an attribute after construction is saved too, by that name
+        (``ckpt.step = tf.Variable(0)``), as TensorFlow's Checkpoint tracks it."""
+        if not name.startswith("_") and "_objects" in self.__dict__ and _is_trackable(value):
+            self._objects[name] = value
+            return
+        super().__setattr__(name, value)
+
     @property
     def save_counter(self) -> Any:
         """How many times ``save`` ran (an int64 variable, made on the first save)."""
