@@ -14,6 +14,10 @@ mode, one Session each, ``sess.run`` of the train op):
     2 steps).
 
 Each cell is the median of ``--rounds`` rounds; the modes alternate within a round.
+Beside the wall time, the process's CPU time per loop (all its threads) says where a
+slowdown comes from: CPU time that stays the same is the busy process's share of the
+cores (the scheduler's), CPU time that grows is work flowgrad adds (threads spinning or
+waiting on each other, caches shared with the busy process).
 """
 from __future__ import annotations
 
@@ -104,14 +108,16 @@ def set_mode(budget: bool, pool: int) -> None:
     threads._b.next_check = 0.0 if budget else float("inf")
 
 
-def timed(fn: Callable[[], None]) -> float:
-    t0 = time.perf_counter()
+def timed(fn: Callable[[], None]) -> tuple[float, float]:
+    """(wall seconds, CPU seconds of this process) of one call of ``fn``."""
+    t0, c0 = time.perf_counter(), time.process_time()
     fn()
-    return time.perf_counter() - t0
+    return time.perf_counter() - t0, time.process_time() - c0
 
 
-def measure(rounds: int) -> dict:
-    """{(row name, busy, budget): median seconds} over ``rounds`` rounds, the modes
+def measure(rounds: int, cpu: dict | None = None) -> dict:
+    """{(row name, busy, budget): median seconds} over ``rounds`` rounds (and in ``cpu``,
+    if given, the median CPU seconds of the same keys), the modes
     alternating within each round (``busy``: a spinning process beside flowgrad; ``budget``:
     flowgrad's thread budget, else NumPy's BLAS pool left at its size)."""
     pool = threadpoolctl.threadpool_info()[0]["num_threads"]
@@ -139,7 +145,9 @@ def measure(rounds: int) -> dict:
                     spinner.terminate()
                     spinner.wait()
     set_mode(True, pool)
-    return {k: statistics.median(v) for k, v in times.items()}
+    if cpu is not None:
+        cpu.update({k: statistics.median(c for _, c in v) for k, v in times.items()})
+    return {k: statistics.median(w for w, _ in v) for k, v in times.items()}
 
 
 def main() -> None:
@@ -153,16 +161,20 @@ def main() -> None:
                              for i in threadpoolctl.threadpool_info() if i["user_api"] == "blas"))
     print("usable cores %d; load average %s" % (threads.usable_cores(),
                                                  " ".join("%.1f" % v for v in os.getloadavg())))
-    results = measure(args.rounds)
+    cpu: dict = {}
+    results = measure(args.rounds, cpu)
     print("load average after: %s" % " ".join("%.1f" % v for v in os.getloadavg()))
     print("medians of %d rounds; busy: a spinning process beside flowgrad" % args.rounds)
-    print("%-38s %9s %9s %7s | %9s %9s %7s" % ("", "before", "busy", "slower",
-                                               "budget", "busy", "slower"))
+    print("%-38s %9s %9s %7s | %9s %9s %7s | %s" % ("", "before", "busy", "slower",
+                                                    "budget", "busy", "slower",
+                                                    "CPU time with the budget, idle / busy"))
     for name in dict.fromkeys(k[0] for k in results):
         b0, b1 = results[name, False, False], results[name, True, False]
         a0, a1 = results[name, False, True], results[name, True, True]
-        print("%-38s %7.0f ms %7.0f ms %6.2fx | %7.0f ms %7.0f ms %6.2fx"
-              % (name, b0 * 1e3, b1 * 1e3, b1 / b0, a0 * 1e3, a1 * 1e3, a1 / a0))
+        c0, c1 = cpu[name, False, True], cpu[name, True, True]
+        print("%-38s %7.0f ms %7.0f ms %6.2fx | %7.0f ms %7.0f ms %6.2fx | %.0f / %.0f ms "
+              "(%.2fx)" % (name, b0 * 1e3, b1 * 1e3, b1 / b0, a0 * 1e3, a1 * 1e3, a1 / a0,
+                           c0 * 1e3, c1 * 1e3, c1 / c0))
 
 
 if __name__ == "__main__":

@@ -11,7 +11,11 @@ Rows (each computes the gradients of sum(h_T * R) w.r.t. the kernel and the bias
   * ``keras.layers.LSTM`` with ``GradientTape`` inside a ``tf.function`` (While op);
   * ``keras.layers.LSTM`` with ``GradientTape``, eager (a Python loop over time);
   * 20 training steps (``dynamic_rnn``, GradientDescent on the kernel and bias) against the
-    NumPy BPTT with the same update.
+    NumPy BPTT with the same update;
+  * ``keras.layers.GRU`` (Keras 3's, ``reset_after=True``) with ``GradientTape`` inside a
+    ``tf.function``, against a hand-written NumPy GRU BPTT of the same formula and
+    TensorFlow's Keras GRU (gradients of sum(h_T * R) w.r.t. its kernel, recurrent kernel
+    and bias).
 The gradients are checked against NumPy's before timing. With TensorFlow installed for
 ``PY`` (default /work/venv-tf/bin/python, skipped when absent), its Keras LSTM is timed in a
 ``tf.function`` (forward + backward, and the 20 steps in one ``tf.function``; TensorFlow 2.21
@@ -89,6 +93,75 @@ def numpy_lstm_grads(x: np.ndarray, kernel: np.ndarray, bias: np.ndarray,
     return dk, db
 
 
+def numpy_gru_grads(x: np.ndarray, kernel: np.ndarray, rkernel: np.ndarray, bias: np.ndarray,
+                    r: np.ndarray) -> tuple:
+    """d sum(h_T * r) / d (kernel, recurrent kernel, bias) of Keras 3's GRU (gates z, r, h;
+    ``reset_after=True``: bias[0] is the input bias, bias[1] the recurrent one)."""
+    n = UNITS
+    h = np.zeros((BATCH, n), np.float32)
+    cache = []
+    for t in range(STEPS):
+        xt = x[:, t]
+        mx = xt @ kernel + bias[0]
+        mi = h @ rkernel + bias[1]
+        z = _sigmoid(mx[:, :n] + mi[:, :n])
+        rr = _sigmoid(mx[:, n:2 * n] + mi[:, n:2 * n])
+        hh = np.tanh(mx[:, 2 * n:] + rr * mi[:, 2 * n:])
+        cache.append((xt, h, z, rr, hh, mi[:, 2 * n:]))
+        h = z * h + (1 - z) * hh
+    dk, drk, db = np.zeros_like(kernel), np.zeros_like(rkernel), np.zeros_like(bias)
+    dh = r
+    for xt, h_prev, z, rr, hh, rh in reversed(cache):
+        da_h = dh * (1 - z) * (1 - hh * hh)
+        da_z = dh * (h_prev - hh) * z * (1 - z)
+        da_r = da_h * rh * rr * (1 - rr)
+        dmx = np.concatenate([da_z, da_r, da_h], 1)
+        dmi = np.concatenate([da_z, da_r, da_h * rr], 1)
+        dk += xt.T @ dmx
+        drk += h_prev.T @ dmi
+        db[0] += dmx.sum(0)
+        db[1] += dmi.sum(0)
+        dh = dh * z + dmi @ rkernel.T
+    return dk, drk, db
+
+
+def keras_gru(layer_module: object, gru_weights: list, x: np.ndarray,
+              r: np.ndarray) -> Callable[[], list]:
+    """Forward + backward of a Keras GRU(UNITS) in a ``tf.function`` of ``layer_module``
+    (flowgrad, or TensorFlow in the child)."""
+    tfm = layer_module
+    layer = tfm.keras.layers.GRU(UNITS)
+    layer(x[:1])
+    layer.set_weights(gru_weights)
+    xt, rt = tfm.constant(x), tfm.constant(r)
+
+    @tfm.function
+    def grads() -> list:
+        with tfm.GradientTape() as tape:
+            loss = tfm.reduce_sum(layer(xt) * rt)
+        return tape.gradient(loss, layer.trainable_variables)
+    return lambda: [g.numpy() for g in grads()]
+
+
+def make_data() -> dict:
+    """The inputs, the LSTM's kernel and bias, R, and the GRU's weights (seeded)."""
+    rng = np.random.RandomState(0)
+    x = rng.rand(BATCH, STEPS, DEPTH).astype(np.float32)
+    lim = np.sqrt(6 / (DEPTH + UNITS + 4 * UNITS))
+    kernel = rng.uniform(-lim, lim, (DEPTH + UNITS, 4 * UNITS)).astype(np.float32)
+    bias = (rng.randn(4 * UNITS) * 0.1).astype(np.float32)
+    r = rng.randn(BATCH, UNITS).astype(np.float32)
+    lim = np.sqrt(6 / (DEPTH + 3 * UNITS))
+    return {"x": x, "kernel": kernel, "bias": bias, "r": r,
+            "gru_kernel": rng.uniform(-lim, lim, (DEPTH, 3 * UNITS)).astype(np.float32),
+            "gru_rkernel": (rng.randn(UNITS, 3 * UNITS) * 0.08).astype(np.float32),
+            "gru_bias": (rng.randn(2, 3 * UNITS) * 0.1).astype(np.float32)}
+
+
+def gru_weights(data: dict) -> list:
+    return [data["gru_kernel"], data["gru_rkernel"], data["gru_bias"]]
+
+
 def tf1_lstm(x: np.ndarray, kernel: np.ndarray, bias: np.ndarray, r: np.ndarray,
              static: bool, threads: int = 0) -> tuple[Callable[[], list], list]:
     g = tf.Graph()
@@ -141,11 +214,12 @@ def numpy_training(x: np.ndarray, kernel: np.ndarray, bias: np.ndarray,
 
 
 def tensorflow_rounds(x: np.ndarray, kernel: np.ndarray, bias: np.ndarray, r: np.ndarray,
-                      threads: int) -> dict:
+                      threads: int, gru_weights: list) -> dict:
     """TensorFlow's Keras LSTM in a ``tf.function`` (TF 2.21 with Keras 3 has no
     BasicLSTMCell; the Keras layer runs the same GEMMs and gates), ``threads`` intra- and
     inter-op threads: {"pass": seconds of the best of three forward+backward passes,
-    "train": seconds of 20 GradientDescent steps}. Runs in the child process."""
+    "train": seconds of 20 GradientDescent steps, "gru": the best of three passes of the
+    Keras GRU}. Runs in the child process."""
     import tensorflow as tft
     tft.config.threading.set_intra_op_parallelism_threads(threads)
     tft.config.threading.set_inter_op_parallelism_threads(threads)
@@ -167,8 +241,10 @@ def tensorflow_rounds(x: np.ndarray, kernel: np.ndarray, bias: np.ndarray, r: np
                 v.assign_sub(1e-4 * g)
     grads()
     train()         # traced and warmed up
+    gru = keras_gru(tft, gru_weights, x, r)
+    gru()
     return {"pass": lambda: fastest(lambda: [g.numpy() for g in grads()], 3),
-            "train": lambda: fastest(train, 1)}
+            "train": lambda: fastest(train, 1), "gru": lambda: fastest(gru, 3)}
 
 
 def keras_lstm(x: np.ndarray, kernel: np.ndarray, bias: np.ndarray, r: np.ndarray,
@@ -221,25 +297,33 @@ def rounds_at(threads: int, args: argparse.Namespace, data: dict, want: tuple) -
         fns.append((name, run))
     train = tf1_training(x, kernel, bias, r, threads)
     train()
+    gru = keras_gru(flowgrad, gru_weights(data), x, r)
+    for got, ref in zip(gru(), numpy_gru_grads(x, *gru_weights(data), r)):
+        np.testing.assert_allclose(got, ref, rtol=2e-3, atol=2e-4)
     child = TensorFlowChild(args.tensorflow, __file__, data, ["--threads", threads]) \
         if args.tensorflow else None
     rows = [(name, [], [], []) for name, _ in fns] + \
-        [("dynamic_rnn, %d GradientDescent steps" % TRAIN_STEPS, [], [], [])]
+        [("keras GRU, GradientTape in tf.function", [], [], []),
+         ("dynamic_rnn, %d GradientDescent steps" % TRAIN_STEPS, [], [], [])]
     try:
         for _ in range(args.repeat):
             for row, (_, run) in zip(rows, fns):
                 row[1].append(fastest(run, 3))
+            rows[-2][1].append(fastest(gru, 3))
             rows[-1][1].append(fastest(train, 1))
             with threadpoolctl.threadpool_limits(threads, "blas"):
                 t_pass = fastest(lambda: numpy_lstm_grads(x, kernel, bias, r), 3)
+                rows[-2][2].append(fastest(lambda: numpy_gru_grads(
+                    x, *gru_weights(data), r), 3))
                 t_train = fastest(lambda: numpy_training(x, kernel, bias, r), 1)
-            for row in rows[:-1]:
+            for row in rows[:-2]:
                 row[2].append(t_pass)
             rows[-1][2].append(t_train)
             if child is not None and child.alive:
                 t_tf = child.round("pass")
-                for row in rows[:-1]:
+                for row in rows[:-2]:
                     row[3].append(t_tf)
+                rows[-2][3].append(child.round("gru"))
                 rows[-1][3].append(child.round("train"))
     finally:
         if child is not None:
@@ -281,18 +365,12 @@ def main() -> None:
     if args.as_tensorflow:
         data = np.load(args.as_tensorflow)
         serve(tensorflow_rounds(data["x"], data["kernel"], data["bias"], data["r"],
-                                int(args.threads)))
+                                int(args.threads), gru_weights(data)))
         return
     t0 = time.perf_counter()
     load = os.getloadavg()[0]
-    rng = np.random.RandomState(0)
-    x = rng.rand(BATCH, STEPS, DEPTH).astype(np.float32)
-    lim = np.sqrt(6 / (DEPTH + UNITS + 4 * UNITS))
-    kernel = rng.uniform(-lim, lim, (DEPTH + UNITS, 4 * UNITS)).astype(np.float32)
-    bias = (rng.randn(4 * UNITS) * 0.1).astype(np.float32)
-    r = rng.randn(BATCH, UNITS).astype(np.float32)
-    data = {"x": x, "kernel": kernel, "bias": bias, "r": r}
-    want = numpy_lstm_grads(x, kernel, bias, r)
+    data = make_data()
+    want = numpy_lstm_grads(data["x"], data["kernel"], data["bias"], data["r"])
     results = {t: rounds_at(t, args, data, want) for t in
                [int(t) for t in args.threads.split(",")]}
     print("LSTM forward+backward: batch %d, %d units, %d steps of %d inputs; medians of %d "
