@@ -27,6 +27,12 @@ def _namespace(record: dict) -> dict:
     return ns
 
 
+def _latin1(v: Any) -> Any:
+    if isinstance(v, list):
+        return [_latin1(e) for e in v]
+    return v.decode("latin-1") if isinstance(v, bytes) else v
+
+
 def _check(got: Any, want: dict, expr: str, rtol: float) -> None:
     if "tuple" in want:
         assert len(got) == len(want["tuple"]), expr
@@ -38,6 +44,11 @@ def _check(got: Any, want: dict, expr: str, rtol: float) -> None:
                                    err_msg=expr)
         return
     assert got.dtype.name == want["dtype"], (expr, got.dtype.name, want["dtype"])
+    if "ragged" in want:
+        assert isinstance(got, tf.RaggedTensor), (expr, type(got))
+        assert got.ragged_rank == want["ragged_rank"], (expr, got.ragged_rank)
+        assert _latin1(got.to_list()) == want["ragged"], (expr, got.to_list())
+        return
     assert got.shape.as_list() == want["shape"], (expr, got.shape, want["shape"])
     value, ref = got.numpy(), want["value"]
     if isinstance(ref, dict) and "bytes" in ref:

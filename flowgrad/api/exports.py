@@ -2029,3 +2029,14 @@ for _name in ("RaggedTensorSpec", "SparseTensorSpec", "TensorSpec", "TypeSpec",
 EXPORTS["tf.compat.v1.data"]["Options"] = "flowgrad.data.options:Options"
 EXPORTS["tf.compat.v1.saved_model"]["SaveOptions"] = "flowgrad.saved_model.save_options:SaveOptions"
 EXPORTS["tf.compat.v1.sparse"]["reshape"] = EXPORTS["tf.sparse"]["reshape"]
+
+#: tf.strings' Hash64 buckets and the decoders with byte offsets (tf2gaps).
+EXPORTS["tf.strings"].update({
+    name: "flowgrad.ops.string_offset_ops:" + name
+    for name in ("to_hash_bucket", "unicode_decode_with_offsets", "unicode_split_with_offsets")})
+EXPORTS["tf.compat.v1.strings"].update({
+    "to_hash_bucket": "flowgrad.ops.string_offset_ops:string_to_hash_bucket_v1",
+    **{name: "flowgrad.ops.string_offset_ops:" + name
+       for name in ("unicode_decode_with_offsets", "unicode_split_with_offsets")}})
+EXPORTS["tf.compat.v1"]["string_to_hash_bucket"] = \
+    "flowgrad.ops.string_offset_ops:string_to_hash_bucket_v1"

@@ -807,6 +807,19 @@ def _errors_arg(value: str) -> str:
     return value
 
 
+def _ragged_like(flat: Any, splits: Any, t: Any) -> Any:
+    """Rows of ``flat`` (split by ``splits``, one per string of ``t``) shaped as ``t``: a
+    vector for a scalar string, a RaggedTensor of ragged rank ``t``'s rank otherwise."""
+    rank = t.shape.rank
+    if rank == 0:
+        return flat
+    out = RaggedTensor.from_row_splits(flat, splits, validate=False)
+    dims = t.shape.as_list()
+    for d in reversed(dims[1:] if rank and rank > 1 else []):
+        out = RaggedTensor.from_uniform_row_length(out, d, validate=False)
+    return out
+
+
 def unicode_decode(input: TensorLike, input_encoding: str, errors: str = "replace",  # noqa: A002
                    replacement_char: int = 65533, replace_control_characters: bool = False,
                    name: str | None = None) -> Any:
@@ -825,15 +838,13 @@ def unicode_decode(input: TensorLike, input_encoding: str, errors: str = "replac
                                                      replacement_char,
                                                      replace_control_characters, name))
     t = _string_input(input)
-    rank = t.shape.rank
     flat = reshape(t, [-1])
     splits, chars = apply_op("UnicodeDecode", [flat], {
         "input_encoding": _codec(input_encoding), "errors": _errors_arg(errors),
         "replacement_char": int(replacement_char),
         "replace_control_characters": bool(replace_control_characters),
         "Tsplits": dtypes.int64}, name=name)
-    out = RaggedTensor.from_row_splits(chars, splits, validate=False)
-    return out.values if rank == 0 else out
+    return _ragged_like(chars, splits, t)
 
 
 def unicode_encode(input: TensorLike, output_encoding: str, errors: str = "replace",  # noqa: A002

@@ -151,6 +151,43 @@ def grad(f, x):
 }
 
 
+TOPICS["strings"] = {
+    "setup": """
+words = tf.constant([b"hello", "\\u00e9t\\u00e9".encode(), "\\u6f22\\u5b57x".encode(), b""])
+bad = tf.constant([b"a\\xffb", b"\\xe6\\xbc", b"ok\\xc3"])
+grid = tf.constant([["ab", "\\u00e9"], ["", "xyz"]])
+utf16 = tf.constant(["h\\u00e9".encode("utf-16-be")])
+""",
+    "cases": [
+        "tf.strings.unicode_decode_with_offsets(words, 'UTF-8')",
+        "tf.strings.unicode_decode_with_offsets(words[1], 'UTF-8')",
+        "tf.strings.unicode_decode_with_offsets(bad, 'UTF-8')",
+        "tf.strings.unicode_decode_with_offsets(bad, 'UTF-8', errors='ignore')",
+        "tf.strings.unicode_decode_with_offsets(bad, 'UTF-8', replacement_char=63)",
+        "tf.strings.unicode_decode_with_offsets(bad, 'UTF-8', errors='strict')",
+        "tf.strings.unicode_decode_with_offsets(grid, 'UTF-8')",
+        "tf.strings.unicode_decode_with_offsets(utf16, 'UTF-16-BE')",
+        "tf.strings.unicode_decode_with_offsets(tf.constant([b'a\x01b']), 'UTF-8', "
+        "replace_control_characters=True)",
+        "tf.strings.unicode_split_with_offsets(words, 'UTF-8')",
+        "tf.strings.unicode_split_with_offsets(words[2], 'UTF-8')",
+        "tf.strings.unicode_split_with_offsets(bad, 'UTF-8')",
+        "tf.strings.unicode_split_with_offsets(grid, 'UTF-8')",
+        "tf.strings.unicode_decode(grid, 'UTF-8')",
+        "tf.strings.unicode_split(grid, 'UTF-8')",
+        "tf.strings.to_hash_bucket(words, 10)",
+        "tf.strings.to_hash_bucket(tf.constant(['a', 'b', 'abc', 'hello world', "
+        "'The quick brown fox jumps over the lazy dog']), 1000003)",
+        "tf.strings.to_hash_bucket(grid, 7)",
+        "tf.strings.to_hash_bucket('x' * 100, 2 ** 31 - 1)",
+        "tf.strings.to_hash_bucket(words, 0)",
+        "tf.compat.v1.string_to_hash_bucket(words, 5)",
+        "tf.compat.v1.strings.to_hash_bucket(grid, 3)",
+        "tf.compat.v1.strings.unicode_decode_with_offsets(words, 'UTF-8')",
+    ],
+}
+
+
 def _plain(x):
     arr = np.asarray(x)
     if arr.dtype.kind == "c":
@@ -161,9 +198,19 @@ def _plain(x):
     return arr.tolist()
 
 
+def _latin1(v):
+    """Nested lists with bytes as latin-1 text (JSON has no bytes)."""
+    if isinstance(v, list):
+        return [_latin1(e) for e in v]
+    return v.decode("latin-1") if isinstance(v, bytes) else v
+
+
 def _record(tf, value):
     if isinstance(value, (tuple, list)):
         return {"tuple": [_record(tf, v) for v in value]}
+    if isinstance(value, tf.RaggedTensor):
+        return {"ragged": _latin1(value.to_list()),
+                "dtype": value.dtype.name, "ragged_rank": value.ragged_rank}
     if isinstance(value, tf.Tensor):
         return {"dtype": value.dtype.name, "shape": value.shape.as_list(),
                 "value": _plain(value.numpy())}
