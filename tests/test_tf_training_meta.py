@@ -23,7 +23,7 @@ from flowgrad.saved_model import graph_export, graph_import, tf_op_defs
 from flowgrad.saved_model.meta_graph import read_meta_graph
 
 DATA = os.path.join(os.path.dirname(__file__), "data", "tf_training_meta")
-MODELS = ["dense_adam", "dense_adam_resource", "cnn_momentum", "mlp_rmsprop",
+MODELS = ["dense_adam", "dense_adam_resource", "cnn_momentum", "mlp_rmsprop", "cnn_fused_bn",
           "mlp_sgd_adagrad"]
 
 

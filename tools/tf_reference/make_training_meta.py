@@ -21,7 +21,12 @@ TensorFlow computed at each of ``STEPS`` runs of ``[loss, train_op]`` after the 
 - ``mlp_rmsprop``: softmax cross-entropy with one-hot labels, tanh/sigmoid/elu layers,
   L2 regularization, RMSProp with momentum;
 - ``mlp_sgd_adagrad``: gradient descent on one part of the variables, Adagrad on the other,
-  grouped as one train_op.
+  grouped as one train_op;
+- ``cnn_fused_bn``: conv2d and fused batch normalization as Keras 2 and
+  ``tf.compat.v1.layers.batch_normalization(fused=True)`` write it: ``FusedBatchNormV3`` in
+  training mode (moving averages updated from its outputs through ``exponential_avg_factor``,
+  in UPDATE_OPS), ``FusedBatchNormGradV3`` in the gradient, and an inference-mode
+  ``FusedBatchNormV3`` on the moving averages (``eval_out``, recorded after the steps).
 """
 import os
 import shutil
@@ -110,9 +115,56 @@ def mlp_sgd_adagrad(x, y):
     return loss, None
 
 
+def fused_batch_norm(x, training, momentum=0.9):
+    """``tf.compat.v1.layers.batch_normalization(fused=True)``'s graph: FusedBatchNormV3."""
+    with v1.variable_scope("fused_bn", reuse=v1.AUTO_REUSE):
+        n = x.shape[-1]
+        gamma = v1.get_variable("gamma", [n], initializer=v1.ones_initializer())
+        beta = v1.get_variable("beta", [n], initializer=v1.zeros_initializer())
+        mm = v1.get_variable("moving_mean", [n], initializer=v1.zeros_initializer(),
+                             trainable=False)
+        mv = v1.get_variable("moving_variance", [n], initializer=v1.ones_initializer(),
+                             trainable=False)
+        if not training:
+            y, _, _ = v1.nn.fused_batch_norm(x, gamma, beta, mm, mv, epsilon=1e-3,
+                                             is_training=False)
+            return y
+        y, mean, var = v1.nn.fused_batch_norm(x, gamma, beta, mm, mv, epsilon=1e-3,
+                                              is_training=True,
+                                              exponential_avg_factor=1 - momentum)
+        v1.add_to_collection(v1.GraphKeys.UPDATE_OPS, v1.assign(mm, mean))
+        v1.add_to_collection(v1.GraphKeys.UPDATE_OPS, v1.assign(mv, var))
+        return y
+
+
+def cnn_fused_bn(x, y):
+    with v1.variable_scope("net", reuse=v1.AUTO_REUSE):
+        def net(training):
+            h = conv2d_shared(x, 3, training)
+            h = tf.nn.relu(fused_batch_norm(h, training))
+            return dense_shared(tf.reshape(h, [-1, 48]), 3)
+        logits = net(True)
+        eval_logits = net(False)
+    tf.identity(eval_logits, name="eval_out")
+    loss = v1.losses.sparse_softmax_cross_entropy(y, logits)
+    return loss, v1.train.MomentumOptimizer(0.05, 0.9)
+
+
+def conv2d_shared(x, filters, training):
+    w = v1.get_variable("conv_kernel", [3, 3, x.shape[-1], filters],
+                        initializer=v1.glorot_uniform_initializer())
+    return tf.nn.conv2d(x, w, [1, 1, 1, 1], "SAME")
+
+
+def dense_shared(x, units):
+    w = v1.get_variable("dense_kernel", [x.shape[-1], units],
+                        initializer=v1.glorot_uniform_initializer())
+    return tf.matmul(x, w)
+
+
 MODELS = {"dense_adam": (dense_adam, True), "dense_adam_resource": (dense_adam, False),
           "cnn_momentum": (cnn_momentum, True), "mlp_rmsprop": (mlp_rmsprop, True),
-          "mlp_sgd_adagrad": (mlp_sgd_adagrad, True)}
+          "mlp_sgd_adagrad": (mlp_sgd_adagrad, True), "cnn_fused_bn": (cnn_fused_bn, True)}
 
 
 def train_op(loss, opt, gs):
@@ -151,9 +203,11 @@ def record(name, build, ref_variables):
             saver.save(sess, os.path.join(out, "model"))
             losses = [sess.run([loss, op], {x: xv, y: yv})[0] for _ in range(STEPS)]
             step = sess.run(gs)
+            names = {o.name for o in g.get_operations()}
+            extra = {"eval_out": sess.run("eval_out:0", {x: xv})} if "eval_out" in names else {}
     os.remove(os.path.join(out, "checkpoint"))
     np.savez(os.path.join(OUT, name + ".npz"), x=xv, y=yv, losses=np.array(losses),
-             global_step=step, loss_name=loss.name)
+             global_step=step, loss_name=loss.name, **extra)
     types = sorted({n.op for n in g.as_graph_def().node})
     print("%s: losses %s, op types %s" % (name, np.round(losses, 4), types))
 
