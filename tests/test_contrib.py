@@ -432,3 +432,150 @@ def test_contrib_eager_gradient_functions():
     assert float(val) == 6.0 and [float(t) for t in g1] == [3.0]
     it = tfe.Iterator(tf.data.Dataset.range(3))
     assert [int(t) for t in it] == [0, 1, 2]
+
+
+# -- image, training, learn, losses, metrics, seq2seq -----------------------------------------
+def test_contrib_image_rotate_translate_and_transform():
+    sq = np.arange(9, dtype=np.float32).reshape(3, 3)
+    img = np.arange(24, dtype=np.float32).reshape(2, 3, 4, 1)
+    r = contrib.image.rotate(sq, np.pi / 2)
+    r4 = contrib.image.rotate(img, [0.0, np.pi], interpolation="BILINEAR")
+    t = contrib.image.translate(img, [1, 0])
+    both = contrib.image.compose_transforms(
+        contrib.image.translations_to_projective_transforms([1, 0]),
+        contrib.image.translations_to_projective_transforms([0, 1]))
+    t2 = contrib.image.transform(img[0], both)
+    got = _run([r, r4, t, t2], init=False)
+    np.testing.assert_array_equal(got[0], np.rot90(sq))
+    np.testing.assert_allclose(got[1][0], img[0], atol=1e-5)
+    np.testing.assert_allclose(got[1][1], img[1, ::-1, ::-1], atol=1e-4)
+    want = np.zeros_like(img)
+    want[:, :, 1:] = img[:, :, :-1]
+    np.testing.assert_array_equal(got[2], want)
+    want2 = np.zeros_like(img[0])
+    want2[1:, 1:] = img[0, :-1, :-1]
+    np.testing.assert_array_equal(got[3], want2)
+    g = tf.gradients(tf.reduce_sum(contrib.image.translate(tf.constant(img), [1, 0])), img)
+    assert g is not None
+    with pytest.raises(TypeError, match="Images should have rank between 2 and 4"):
+        contrib.image.rotate(np.zeros([1, 2, 2, 2, 1]), 0.3)
+
+
+def test_hparams_parse_types_json_and_errors():
+    hp = contrib.training.HParams(learning_rate=0.1, layers=[64, 32], cell="lstm",
+                                  use_bn=False, steps=10)
+    assert hp.parse("learning_rate=0.3, layers=[8,8,4],use_bn=true,steps=5") is hp
+    assert hp.values() == {"learning_rate": 0.3, "layers": [8, 8, 4], "cell": "lstm",
+                           "use_bn": True, "steps": 5}
+    hp.parse("layers[1]=16,learning_rate=1")           # an int where a float is: cast
+    assert hp.layers == [8, 16, 4] and hp.learning_rate == 1.0
+    assert hp.to_json(sort_keys=True).startswith('{"cell": "lstm", "layers": [8, 16, 4]')
+    hp.parse_json('{"cell": "gru"}')
+    assert hp.cell == "gru" and "cell" in hp and hp.get("nope", 3) == 3
+    assert str(hp) == str(sorted(hp.values().items()))
+    with pytest.raises(ValueError, match="Could not parse hparam 'steps' of type 'int' "
+                                         "with value '1.5' in steps=1.5"):
+        hp.parse("steps=1.5")
+    with pytest.raises(ValueError, match="Unknown hyperparameter type for nope"):
+        hp.parse("nope=1")
+    with pytest.raises(ValueError, match="Multiple assignments to variable 'steps'"):
+        hp.parse("steps=1,steps=2")
+    with pytest.raises(ValueError, match="Must not pass a list for single-valued parameter"):
+        hp.set_hparam("steps", [1])
+    with pytest.raises(ValueError, match="Could not cast hparam 'cell'"):
+        hp.set_hparam("cell", 3)
+    with pytest.raises(ValueError, match="Hyperparameter name is reserved: values"):
+        contrib.training.HParams(values=1)
+
+
+def test_learn_vocabulary_processor_run_config_and_mnist_path(tmp_path):
+    learn = contrib.learn
+    vp = learn.preprocessing.VocabularyProcessor(5)
+    docs = ["the cat sat", "the dog sat on the mat", "The CAT"]
+    ids = np.array(list(vp.fit_transform(docs)))
+    np.testing.assert_array_equal(ids, [[1, 2, 3, 0, 0], [1, 4, 3, 5, 1], [7, 8, 0, 0, 0]])
+    assert list(vp.reverse([ids[0][:3]])) == ["the cat sat"]
+    assert list(vp.transform(["a cat"]))[0].tolist() == [0, 2, 0, 0, 0]
+    vp.save(str(tmp_path / "vocab"))
+    again = learn.preprocessing.VocabularyProcessor.restore(str(tmp_path / "vocab"))
+    assert len(again.vocabulary_) == len(vp.vocabulary_) == 9
+    trimmed = learn.preprocessing.VocabularyProcessor(3, min_frequency=1)
+    trimmed.fit(docs)
+    assert len(trimmed.vocabulary_) == 3                    # <UNK>, "the", "sat"
+    assert learn.RunConfig is tf.estimator.RunConfig
+    assert learn.python.learn.datasets.mnist.read_data_sets is \
+        learn.datasets.mnist.read_data_sets
+    with pytest.raises(ValueError, match="Name of dataset is not found: cifar"):
+        learn.datasets.load_dataset("cifar")
+
+
+def test_contrib_losses_take_predictions_first():
+    preds = tf.constant([[0.2, 0.8], [0.6, 0.4]])
+    labels = tf.constant([[0.0, 1.0], [1.0, 0.0]])
+    logits = tf.constant([[1.0, -1.0], [0.5, 2.0]])
+    pairs = [(contrib.losses.mean_squared_error(preds, labels),
+              tf.losses.mean_squared_error(labels, preds)),
+             (contrib.losses.absolute_difference(preds, labels, weights=2.0),
+              tf.losses.absolute_difference(labels, preds, weights=2.0)),
+             (contrib.losses.log_loss(preds, labels), tf.losses.log_loss(labels, preds)),
+             (contrib.losses.softmax_cross_entropy(logits, labels, label_smoothing=0.1),
+              tf.losses.softmax_cross_entropy(labels, logits, label_smoothing=0.1)),
+             (contrib.losses.sparse_softmax_cross_entropy(logits, [1, 0]),
+              tf.losses.sparse_softmax_cross_entropy([1, 0], logits)),
+             (contrib.losses.sigmoid_cross_entropy(logits, labels),
+              tf.losses.sigmoid_cross_entropy(labels, logits))]
+    got = _run(pairs, init=False)
+    for a, b in got:
+        assert a == pytest.approx(b)
+    hinge = _run(contrib.losses.hinge_loss(logits, labels), init=False)
+    np.testing.assert_allclose(hinge, [[2.0, 2.0], [0.5, 3.0]])
+    assert contrib.losses.get_total_loss is tf.losses.get_total_loss
+
+
+def test_contrib_metrics_streaming_and_accuracy():
+    preds = tf.placeholder(tf.int64, [None])
+    labels = tf.placeholder(tf.int64, [None])
+    acc, acc_up = contrib.metrics.streaming_accuracy(preds, labels)
+    values, updates = contrib.metrics.aggregate_metric_map({
+        "mean": contrib.metrics.streaming_mean(tf.cast(preds, tf.float32)),
+        "recall": contrib.metrics.streaming_recall(preds, labels)})
+    once = contrib.metrics.accuracy(preds, labels, weights=[1.0, 0.0, 1.0])
+    with tf.Session() as sess:
+        sess.run(tf.local_variables_initializer())
+        sess.run([acc_up, updates], {preds: [1, 0, 1], labels: [1, 1, 1]})
+        sess.run([acc_up, updates], {preds: [0], labels: [0]})
+        assert sess.run(acc) == pytest.approx(0.75)
+        got = sess.run(values)
+        assert got["mean"] == pytest.approx(0.5) and got["recall"] == pytest.approx(2 / 3)
+        assert sess.run(once, {preds: [1, 0, 1], labels: [1, 1, 0]}) == pytest.approx(0.5)
+    with pytest.raises(ValueError, match="at least one"):
+        contrib.metrics.aggregate_metrics()
+
+
+def test_sequence_loss_reductions_match_the_weighted_cross_entropy():
+    rng = np.random.RandomState(6)
+    logits_val = rng.normal(size=(2, 3, 4)).astype(np.float32)
+    targets_val = np.array([[1, 2, 3], [0, 0, 1]], np.int32)
+    weights_val = np.array([[1, 1, 0], [1, 0, 0]], np.float32)
+    z = logits_val - logits_val.max(-1, keepdims=True)
+    logp = z - np.log(np.exp(z).sum(-1, keepdims=True))
+    ce = -np.take_along_axis(logp, targets_val[..., None], -1)[..., 0] * weights_val
+    s2s = contrib.seq2seq
+    args = (logits_val, targets_val, weights_val)
+    outs = _run([s2s.sequence_loss(*args),
+                 s2s.sequence_loss(*args, average_across_batch=False),
+                 s2s.sequence_loss(*args, average_across_timesteps=False),
+                 s2s.sequence_loss(*args, average_across_timesteps=False,
+                                   average_across_batch=False),
+                 s2s.sequence_loss(*args, average_across_timesteps=False,
+                                   average_across_batch=False, sum_over_timesteps=True,
+                                   sum_over_batch=True)], init=False)
+    np.testing.assert_allclose(outs[0], ce.sum() / 3, rtol=1e-5)
+    np.testing.assert_allclose(outs[1], ce.sum(1) / weights_val.sum(1), rtol=1e-5)
+    np.testing.assert_allclose(outs[2], [ce[:, 0].sum() / 2, ce[:, 1].sum(), 0.0], rtol=1e-5)
+    np.testing.assert_allclose(outs[3], ce, rtol=1e-5)
+    np.testing.assert_allclose(outs[4], ce.sum() / 3, rtol=1e-5)
+    with pytest.raises(ValueError, match="Logits must be a"):
+        s2s.sequence_loss(logits_val[0], targets_val, weights_val)
+    with pytest.raises(ValueError, match="cannot be set to True at same time"):
+        s2s.sequence_loss(*args, sum_over_timesteps=True)

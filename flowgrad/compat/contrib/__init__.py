@@ -11,7 +11,8 @@ import importlib
 import types
 
 #: The sub-namespaces, each a module of this package.
-SUBMODULES = ("eager", "framework", "layers", "rnn", "slim")
+SUBMODULES = ("eager", "framework", "image", "layers", "learn", "losses", "metrics", "rnn",
+              "seq2seq", "slim", "training")
 
 __all__ = list(SUBMODULES)
 
