@@ -409,7 +409,11 @@ def _unstack_list(out: Any, num: int) -> list:
 
 
 def _expand_dims_kernel(x: Any, dim_in: Any = None, *, axis: int | None = None) -> Any:
-    return np.expand_dims(x, axis if dim_in is None else int(np.ravel(dim_in)[0]))
+    a = axis if dim_in is None else int(np.ravel(dim_in)[0])
+    if type(x) is np.ndarray and -x.ndim - 1 <= a <= x.ndim:
+        a += x.ndim + 1 if a < 0 else 0     # np.expand_dims's view, without its overhead
+        return x.reshape(x.shape[:a] + (1,) + x.shape[a:])
+    return np.expand_dims(x, a)
 
 
 def _expand_dims_infer(ins: list, attrs: dict) -> tuple:
