@@ -2040,3 +2040,12 @@ EXPORTS["tf.compat.v1.strings"].update({
        for name in ("unicode_decode_with_offsets", "unicode_split_with_offsets")}})
 EXPORTS["tf.compat.v1"]["string_to_hash_bucket"] = \
     "flowgrad.ops.string_offset_ops:string_to_hash_bucket_v1"
+
+#: tf.io.decode_compressed, match_filenames_once and gfile.get_registered_schemes (tf2gaps).
+for _ns in ("tf.io", "tf.compat.v1.io"):
+    EXPORTS[_ns].update({
+        "decode_compressed": "flowgrad.ops.compressed_ops:decode_compressed",
+        "match_filenames_once": "flowgrad.train.input:match_filenames_once"})
+EXPORTS["tf.compat.v1"]["decode_compressed"] = "flowgrad.ops.compressed_ops:decode_compressed"
+EXPORTS["tf.io.gfile"]["get_registered_schemes"] = \
+    "flowgrad.ops.compressed_ops:get_registered_schemes"

@@ -188,6 +188,24 @@ utf16 = tf.constant(["h\\u00e9".encode("utf-16-be")])
 }
 
 
+TOPICS["io"] = {
+    "setup": """
+import gzip
+import zlib
+z = tf.constant([zlib.compress(b"hello"), zlib.compress(b""), zlib.compress(b"x" * 1000, 9)])
+gz = tf.constant([[gzip.compress(b"abc"), gzip.compress(b"\\x00\\xff" * 7)]])
+""",
+    "cases": [
+        "tf.io.decode_compressed(z, 'ZLIB')", "tf.io.decode_compressed(gz, 'GZIP')",
+        "tf.io.decode_compressed(b'raw bytes')", "tf.io.decode_compressed(z, '')",
+        "tf.io.decode_compressed(b'raw', 'ZLIB')", "tf.io.decode_compressed(z, 'GZIP')",
+        "tf.io.decode_compressed(b'raw', 'XZ')",
+        "tf.compat.v1.decode_compressed(z, compression_type='ZLIB')",
+        "tf.io.decode_compressed(tf.constant([1, 2]), 'ZLIB')",
+    ],
+}
+
+
 def _plain(x):
     arr = np.asarray(x)
     if arr.dtype.kind == "c":
