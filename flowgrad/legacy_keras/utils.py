@@ -8,6 +8,8 @@ from typing import Any
 
 import numpy as np
 
+from flowgrad.legacy_keras.data_utils import get_file
+
 
 class Progbar:
     """Keras's progress bar: ``12/50 ━━━━━━━━━━━━━━━━━━━━ 1s 20ms/step - loss: 0.3``.
@@ -163,4 +165,4 @@ def set_random_seed(seed: int) -> None:
     set_seed(seed)
 
 
-__all__ = ["Progbar", "to_categorical", "set_random_seed"]
+__all__ = ["Progbar", "to_categorical", "set_random_seed", "get_file"]
