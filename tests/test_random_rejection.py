@@ -151,3 +151,23 @@ def test_index_shuffle_is_a_permutation_and_checks_its_inputs(eager):
         tf.random.experimental.index_shuffle(tf.constant(1.0), [1, 2], 3)
     with pytest.raises(tf.errors.InvalidArgumentError, match="Seed must be"):
         tf.random.experimental.index_shuffle(tf.range(3), [1, 2, 3], 3)
+
+
+def test_generator_binomial_is_stateful_random_binomial(eager):
+    """TensorFlow's numbers are pinned by tests/test_random_streams.py (generator_binomial);
+    here: the op type, the state's advance, and bad parameters."""
+    g = tf.random.Generator.from_seed(5)
+    f = tf.function(lambda: g.binomial([4, 2], [3.0, 8.0], 0.5))
+    graph = f.get_concrete_function().graph
+    assert "StatefulRandomBinomial" in {op.type for op in graph.get_operations()}
+    before = g.state.numpy()[0]
+    samples = g.binomial([4, 2], [3.0, 8.0], 0.5).numpy()
+    assert samples.dtype == np.int32 and samples.shape == (4, 2)
+    assert np.all(samples <= [3, 8]) and np.all(samples >= 0)
+    assert g.state.numpy()[0] - before == 256 * (2 * 200 * (4 + 3) // 4)
+    state = g.state.numpy()
+    with pytest.raises(tf.errors.InvalidArgumentError, match="compatible batch dimensions"):
+        g.binomial([2, 3], [1.0, 2.0], [0.5, 0.5, 0.5])
+    with pytest.raises(tf.errors.InvalidArgumentError, match="must end with broadcasted"):
+        g.binomial([3, 2], [1.0, 2.0, 3.0], 0.5)
+    np.testing.assert_array_equal(g.state.numpy(), state)     # a failed draw skips nothing

@@ -19,15 +19,19 @@ from typing import Any
 import numpy as np
 
 from flowgrad.framework import dtypes
+from flowgrad.framework.errors import InvalidArgumentError
 from flowgrad.framework.graph import name_scope
 from flowgrad.framework.op_call import apply_op
+from flowgrad.framework.registry import _NO_GRADIENT, register_op
+from flowgrad.framework.shape_rules import constant_value, shape_from_value
 from flowgrad.framework.tensor import convert_to_tensor
 from flowgrad.framework.trackable import Trackable
 from flowgrad.ops import stateless_random_ops as stateless
-from flowgrad.ops.arithmetic_ops import add, multiply, subtract
+from flowgrad.ops.arithmetic_ops import add, floordiv, maximum, multiply, subtract
 from flowgrad.ops.array_ops import _as_value, stack, zeros_like
 from flowgrad.ops.cast_ops import cast
-from flowgrad.ops.manip_ops import bitcast
+from flowgrad.ops.manip_ops import bitcast, broadcast_dynamic_shape
+from flowgrad.ops.shape_ops import shape_of
 from flowgrad.ops.reduction_ops import reduce_prod
 from flowgrad.ops.state_ops import Variable
 from flowgrad.framework.type_hints import DTypeLike, ShapeLike, TensorLike
@@ -75,6 +79,43 @@ def _shape_tensor(shape: Any) -> Any:
 def _int64(n: int) -> int:
     n &= _MASK64
     return n - (1 << 64) if n >= 1 << 63 else n
+
+
+def _stateful_binomial_kernel(state: Any, algorithm: Any, shape: Any, counts: Any,
+                              probs: Any, *, dtype: dtypes.DType) -> np.ndarray:
+    """StatefulRandomBinomial at the generator state ``[counter lo, counter hi, key]`` it was
+    given (flowgrad passes the state's value before the draw's advance, which
+    ``Generator.binomial`` makes with an AssignAddVariableOp)."""
+    if int(algorithm) not in (1, 3):
+        raise InvalidArgumentError(None, None, "StatefulRandomBinomial: Unsupported algorithm "
+                                   "id: %d" % int(algorithm))
+    words = np.asarray(state).astype(np.uint64)
+    return stateless.binomial_samples("StatefulRandomBinomial", int(words[2]),
+                                      int(words[0]) | int(words[1]) << 64, shape, counts,
+                                      probs, dtype)
+
+
+def _static_pairs(counts: Any, probs: Any, shape: Any) -> Any:
+    """The number of (count, prob) pairs when the shapes are static, after the kernel's checks
+    (so that a bad call fails before the state advances); None otherwise."""
+    cs, ps = counts.shape.as_tuple(), probs.shape.as_tuple()
+    if cs is None or ps is None or None in cs or None in ps:
+        return None
+    try:
+        batch = np.broadcast_shapes(cs, ps)
+    except ValueError:
+        raise InvalidArgumentError(None, None, "StatefulRandomBinomial: counts and probs must "
+                                   "have compatible batch dimensions: %s vs. %s"
+                                   % (list(cs), list(ps))) from None
+    dims = constant_value(shape)
+    if dims is not None:
+        stateless._per_param(dims, np.zeros(batch), "StatefulRandomBinomial")
+    return np.int64(np.prod(batch, dtype=np.int64))
+
+
+register_op("StatefulRandomBinomial", _stateful_binomial_kernel,
+            lambda ins, attrs: (attrs["dtype"], shape_from_value(ins[2])), grad=_NO_GRADIENT,
+            stateful=True, input_names=("resource", "algorithm", "shape", "counts", "probs"))
 
 
 class Generator(Trackable):
@@ -240,11 +281,37 @@ class Generator(Trackable):
 
     def binomial(self, shape: ShapeLike | TensorLike, counts: Any, probs: TensorLike,
                  dtype: DTypeLike = dtypes.int32, name: str | None = None) -> Any:
-        """Binomial samples; see ``tf.random.stateless_binomial`` (not TensorFlow's numbers:
-        its sampler is not ported yet)."""
-        key, counter = self._key_counter(_shape_tensor(shape))
-        seed = bitcast(stack([key[0], counter[0]]), dtypes.int64)
-        return stateless.stateless_random_binomial(shape, seed, counts, probs, dtype, name)
+        """Binomial samples: successes in ``counts`` trials of probability ``probs``
+        (broadcast against each other; ``shape`` ends with their broadcast shape), as
+        TensorFlow's ``StatefulRandomBinomial``: the samples are the stateless sampler's
+        from the Philox stream at the generator's state, which then advances by
+        ``256 * (pairs * 200 * (samples per pair + 3) // 4)``, the kernel's reservation.
+
+        Args:
+          shape: The output shape.
+          counts: The trial counts (a floating tensor).
+          probs: The success probabilities, of ``counts``' dtype.
+          dtype: The output dtype.
+          name: A name for the operation (optional).
+        """
+        dtype = dtypes.as_dtype(dtype)
+        with name_scope(name, "binomial", [shape, counts, probs]) as scope:
+            counts = convert_to_tensor(_as_value(counts), name="counts")
+            probs = convert_to_tensor(_as_value(probs), name="probs")
+            s = _shape_tensor(shape)
+            pairs = _static_pairs(counts, probs, s)
+            if pairs is None:       # shapes known when the op runs only
+                pairs = cast(reduce_prod(broadcast_dynamic_shape(shape_of(counts),
+                                                                 shape_of(probs))), dtypes.int64)
+            per_pair = floordiv(cast(reduce_prod(s), dtypes.int64), maximum(pairs, 1))
+            reserved = multiply(floordiv(pairs * 200 * (per_pair + 3), np.int64(4)),
+                                np.int64(256))
+            new = convert_to_tensor(self._state.assign_add(
+                stack([reserved, np.int64(0), np.int64(0)])))
+            old = stack([subtract(new[0], reserved), new[1], new[2]])
+            return apply_op("StatefulRandomBinomial",
+                            (old, np.int64(self._alg), s, counts, probs), {"dtype": dtype},
+                            name=scope)
 
     def make_seeds(self, count: int = 1) -> Any:
         """``count`` seeds for the stateless functions: an int64 ``[2, count]`` tensor of

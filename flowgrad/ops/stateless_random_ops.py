@@ -231,20 +231,28 @@ def _per_param(shape: Any, params: np.ndarray, op_type: str) -> tuple:
     return size, n // params.size
 
 
-def _binomial_kernel(shape: Any, seed: Any, counts: Any, probs: Any, *,
-                     dtype: dtypes.DType) -> np.ndarray:
+def binomial_samples(op_type: str, key: int, counter: int, shape: Any, counts: Any,
+                     probs: Any, dtype: dtypes.DType) -> np.ndarray:
+    """TensorFlow's binomial samples of ``shape`` from the Philox stream at (key, counter):
+    the kernel of StatelessRandomBinomial and of StatefulRandomBinomial."""
     c, p = np.asarray(counts), np.asarray(probs)
     try:
         batch = np.broadcast_shapes(c.shape, p.shape)
     except ValueError:
-        raise InvalidArgumentError(None, None, "StatelessRandomBinomial: counts and probs must "
-                                   "have compatible batch dimensions: %s vs. %s"
-                                   % (list(c.shape), list(p.shape))) from None
+        raise InvalidArgumentError(None, None, "%s: counts and probs must have compatible "
+                                   "batch dimensions: %s vs. %s"
+                                   % (op_type, list(c.shape), list(p.shape))) from None
     c, p = np.broadcast_to(c, batch), np.broadcast_to(p, batch)
-    size, per = _per_param(shape, c, "StatelessRandomBinomial")
-    key, counter = _key_counter("StatelessRandomBinomial", seed)
+    size, per = _per_param(shape, c, op_type)
     flat = random_rejection.binomial(key, counter, c.reshape(-1), p.reshape(-1), per)
     return flat.astype(dtype.np).reshape(size)
+
+
+def _binomial_kernel(shape: Any, seed: Any, counts: Any, probs: Any, *,
+                     dtype: dtypes.DType) -> np.ndarray:
+    key, counter = _key_counter("StatelessRandomBinomial", seed)
+    return binomial_samples("StatelessRandomBinomial", key, counter, shape, counts, probs,
+                            dtype)
 
 
 def _gamma(op_type: str, key: int, counter: int, shape: Any, alpha: Any) -> np.ndarray:

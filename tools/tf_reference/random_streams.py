@@ -260,6 +260,21 @@ CASES["generator"] = (
     "out += [h.state, h.normal([3], dtype=tf.float16)]\n"
     "k = tf.random.Generator.from_key_counter(3, [4, 5], 'philox')\n"
     "out += [k.state, k.uniform([4])]")
+CASES["generator_binomial"] = (
+    "g = tf.random.Generator.from_seed(1234)\n"
+    "out = [g.binomial([5, 3], counts=[10.0, 20.0, 30.0], probs=[0.3, 0.5, 0.9]),\n"
+    "       g.state.numpy(),\n"
+    "       g.binomial([4, 2, 2], counts=[[200.0], [50.0]], probs=[0.4, 0.95]),\n"
+    "       g.state.numpy(), g.binomial([7], 5.0, 0.5, dtype=tf.float32), g.state.numpy(),\n"
+    "       g.normal([3]), g.state.numpy(),\n"
+    "       g.binomial([500], 1000.0, 0.3, dtype=tf.int64), g.state.numpy(),\n"
+    "       g.binomial([2, 3], tf.constant([4.0, 0.0, 9.0], tf.float64),\n"
+    "                  tf.constant([0.5, 0.5, 1.0], tf.float64), dtype=tf.int32),\n"
+    "       g.state.numpy()]\n"
+    "f = tf.function(lambda: g.binomial([6], 40.0, 0.25))\n"
+    "out += [f(), f(), g.state.numpy()]\n"
+    "h = tf.random.Generator.from_key_counter(7, [2**63 - 3, 5], 'philox')\n"
+    "out += [h.binomial([3], 10.0, 0.5), h.state.numpy()]")
 CASES["create_rng_state"] = (
     "out = [tf.random.create_rng_state(1, 'philox'), tf.random.create_rng_state(-1, 1),\n"
     "       tf.random.create_rng_state(2**70 + 9, 'philox')]")
