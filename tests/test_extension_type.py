@@ -35,7 +35,11 @@ def test_every_recorded_case_runs(results):
 
 @pytest.mark.parametrize("case", sorted(REF))
 def test_case_is_tensorflows(results, case):
-    assert results[case] == REF[case]
+    want = REF[case]
+    if isinstance(want, list) and want[:1] == ["error"] and want[2] is None:  # traced: class
+        assert results[case][:2] == REF[case][:2]
+    else:
+        assert results[case] == REF[case]
 
 
 class MaskedTensor(tf.experimental.ExtensionType):

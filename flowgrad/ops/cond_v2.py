@@ -92,17 +92,21 @@ def _structure_str(x: Any) -> str:
         if nest.is_nested(x) else repr(x)
 
 
-def _same_structure(a: Any, b: Any) -> bool:
+def _same_structure(a: Any, b: Any, composites: bool = True) -> bool:
     if nest.is_nested(a) != nest.is_nested(b):
         return False
     if not nest.is_nested(a):
-        return True
+        parts_a, parts_b = nest._composite_parts(a), nest._composite_parts(b)
+        if not composites or parts_a is None and parts_b is None:
+            return True
+        return type(a) is type(b) and _same_structure(parts_a, parts_b)   # ExtensionTypes
     if isinstance(a, dict) != isinstance(b, dict):
         return False
     if isinstance(a, dict) and sorted(a) != sorted(b):
         return False
     ca, cb = nest._children(a), nest._children(b)
-    return len(ca) == len(cb) and all(_same_structure(x, y) for x, y in zip(ca, cb))
+    return len(ca) == len(cb) and all(_same_structure(x, y, composites)
+                                      for x, y in zip(ca, cb))
 
 
 def _unpack_singleton(x: Any) -> Any:
@@ -123,11 +127,14 @@ def build_cond(pred: TensorLike, true_fn: Callable, false_fn: Callable, name: st
     if not strict:
         res_t, res_f = _unpack_singleton(res_t), _unpack_singleton(res_f)
     if not _same_structure(res_t, res_f):
-        raise ValueError("%s: true_fn and false_fn arguments to tf.cond must have the same "
+        # Composites of different types (ExtensionTypes) are TensorFlow's TypeError.
+        error = TypeError if _same_structure(res_t, res_f, composites=False) else ValueError
+        raise error("%s: true_fn and false_fn arguments to tf.cond must have the same "
                          "number, type, and overall structure of return values.\n\ntrue_fn "
                          "output: %s\nfalse_fn output: %s" % (name, _structure_str(res_t),
                                                               _structure_str(res_f)))
-    flat_t, flat_f = nest.flatten(res_t), nest.flatten(res_f)
+    flat_t = nest.flatten(res_t, expand_composites=True)
+    flat_f = nest.flatten(res_f, expand_composites=True)
     outs_t, outs_f, ctrl_t, ctrl_f, kinds = [], [], [], [], []
     for i, (a, b) in enumerate(zip(flat_t, flat_f)):
         if _is_op(a) or _is_op(b):
@@ -194,7 +201,7 @@ def build_cond(pred: TensorLike, true_fn: Callable, false_fn: Callable, name: st
                     op = apply_op("NoOp", [], name=name + "_writes")
     it = iter(tensors)
     flat = [next(it) if k == "tensor" else (op if k == "op" else None) for k in kinds]
-    return nest.pack_sequence_as(res_t, flat)
+    return nest.pack_sequence_as(res_t, flat, expand_composites=True)
 
 
 def _empty_like(g: Any, t: Any) -> Any:

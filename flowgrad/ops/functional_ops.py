@@ -21,8 +21,8 @@ from flowgrad.ops.while_v2 import build_while, check_parallel_iterations
 from flowgrad.framework.type_hints import DTypeLike, TensorLike
 
 
-def _elements(elems: Any, name: str) -> tuple[list, int | None]:
-    flat = [convert_to_tensor(e) for e in nest.flatten(elems)]
+def _elements(elems: Any, name: str, expand: bool = False) -> tuple[list, int | None]:
+    flat = [convert_to_tensor(e) for e in nest.flatten(elems, expand_composites=expand)]
     if not flat:
         raise ValueError("%s: elems must be a tensor or a non-empty structure of tensors" % name)
     n = None
@@ -42,7 +42,7 @@ def _elements(elems: Any, name: str) -> tuple[list, int | None]:
 def _check_signature(name: str, outs: list, signature: Any) -> None:
     if signature is None:
         return
-    flat_sig = nest.flatten(signature)
+    flat_sig = nest.flatten(signature, expand_composites=True)
     if len(flat_sig) != len(outs):
         raise ValueError("%s: fn returned %d tensors but fn_output_signature describes %d"
                          % (name, len(outs), len(flat_sig)))
@@ -78,22 +78,24 @@ def map_fn(fn: Callable, elems: TensorLike, dtype: DTypeLike | None = None,
     name = name or "map"
     if any(isinstance(e, RaggedTensor) for e in nest.flatten(elems)):
         return _map_ragged(fn, elems, signature, name)
-    flat, n = _elements(elems, name)
+    flat, n = _elements(elems, name, expand=True)
     if executing_eagerly():
-        rows = [fn(nest.pack_sequence_as(elems, [e[i] for e in flat]))
+        rows = [fn(nest.pack_sequence_as(elems, [e[i] for e in flat], expand_composites=True))
                 for i in range(int(flat[0].shape[0]))]
         if not rows:
             raise ValueError("%s: map_fn over zero elements needs graph mode" % name)
         structure = rows[0]
-        flat_rows = [[convert_to_tensor(x) for x in nest.flatten(r)] for r in rows]
+        flat_rows = [[convert_to_tensor(x) for x in nest.flatten(r, expand_composites=True)]
+                     for r in rows]
         _check_signature(name, flat_rows[0], signature)
-        return nest.pack_sequence_as(structure, [stack(list(c)) for c in zip(*flat_rows)])
+        return nest.pack_sequence_as(structure, [stack(list(c)) for c in zip(*flat_rows)],
+                                     expand_composites=True)
     structure: list = []
 
     def body(*slices: Any) -> tuple:
-        out = fn(nest.pack_sequence_as(elems, list(slices)))
+        out = fn(nest.pack_sequence_as(elems, list(slices), expand_composites=True))
         structure.append(out)
-        outs = [convert_to_tensor(x) for x in nest.flatten(out)]
+        outs = [convert_to_tensor(x) for x in nest.flatten(out, expand_composites=True)]
         _check_signature(name, outs, signature)
         return [], outs
     with name_scope(name):
@@ -101,7 +103,7 @@ def map_fn(fn: Callable, elems: TensorLike, dtype: DTypeLike | None = None,
                                       static_n=n)
     if not back_prop:
         extras = [stop_gradient(t) for t in extras]
-    return nest.pack_sequence_as(structure[0], extras)
+    return nest.pack_sequence_as(structure[0], extras, expand_composites=True)
 
 
 def _map_ragged(fn: Callable, elems: Any, signature: Any, name: str) -> Any:

@@ -24,7 +24,7 @@ from flowgrad.framework.context import graph_scope, state
 from flowgrad.framework.graph import Graph, Operation, get_default_graph
 from flowgrad.framework.graph_walk import ancestors
 from flowgrad.framework.op_call import apply_op
-from flowgrad.framework.tensor import Tensor, TensorBase, convert_to_tensor
+from flowgrad.framework.tensor import EagerTensor, Tensor, TensorBase, convert_to_tensor
 from flowgrad.ops.array_ops import placeholder
 from flowgrad.framework.type_hints import TensorLike
 
@@ -309,7 +309,7 @@ def as_output(g: SubGraph, x: TensorLike) -> Tensor:
     """``x`` as a tensor of ``g`` (converted, or captured from an enclosing graph)."""
     with graph_scope(g):
         t = convert_to_tensor(x)
-        if t.graph is not g:
+        if isinstance(t, EagerTensor) or t.graph is not g:     # an eager value: captured
             t = apply_op("Identity", [t], name="captured_output")
     return t
 

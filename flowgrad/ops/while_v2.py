@@ -490,13 +490,15 @@ def _as_loop_tensor(x: Any) -> Any:
 
 
 def _as_eager_loop_var(x: Any) -> Any:
-    return x if hasattr(x, "_from_flow") else _as_loop_tensor(x)
+    if hasattr(x, "_from_flow") or nest._composite_parts(x) is not None:   # an ExtensionType
+        return x
+    return _as_loop_tensor(x)
 
 
 def _pack_loop_vars(structure: Any, flat: Any) -> Any:
     """``structure`` with its leaves replaced by ``flat``; a TensorArray leaf (which entered
     the loop as its flow tensor, as in TensorFlow) is rebuilt around its new flow."""
-    packed = nest.pack_sequence_as(structure, list(flat))
+    packed = nest.pack_sequence_as(structure, list(flat), expand_composites=True)
     return nest.map_structure(lambda s, x: s._from_flow(x) if hasattr(s, "_from_flow") else x,
                               structure, packed)
 
@@ -582,7 +584,7 @@ def _while_loop(cond: Callable, body: Callable, loop_vars: Any, shape_invariants
         return result[0] if wrapped else result
     op_name = name
     structure = loop_vars
-    flat = [_as_loop_tensor(x) for x in nest.flatten(structure)]
+    flat = [_as_loop_tensor(x) for x in nest.flatten(structure, expand_composites=True)]
     shapes = _invariants(op_name, flat, shape_invariants)
 
     def cond_fn(*xs: Any) -> Any:
@@ -590,7 +592,7 @@ def _while_loop(cond: Callable, body: Callable, loop_vars: Any, shape_invariants
 
     def body_fn(*xs: Any) -> tuple:
         res = _body_result(op_name, structure, body(*_pack_loop_vars(structure, xs)))
-        return [_as_loop_tensor(x) for x in nest.flatten(res)], []
+        return [_as_loop_tensor(x) for x in nest.flatten(res, expand_composites=True)], []
     finals, _, _, _ = build_while(cond_fn, body_fn, flat, shapes, max_iter=maximum_iterations,
                                   name=op_name)
     if not back_prop:
