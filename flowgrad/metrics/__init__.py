@@ -13,6 +13,31 @@ from flowgrad.metrics.metrics_impl import (
     true_positives,
 )
 
+from flowgrad.metrics.metrics_more import (
+    false_negatives_at_thresholds,
+    false_positives_at_thresholds,
+    mean_cosine_distance,
+    mean_iou,
+    mean_per_class_accuracy,
+    mean_relative_error,
+    mean_tensor,
+    percentage_below,
+    precision_at_thresholds,
+    recall_at_thresholds,
+    true_negatives,
+    true_negatives_at_thresholds,
+    true_positives_at_thresholds,
+)
+
 __all__ = ["accuracy", "auc", "false_negatives", "false_positives", "mean",
            "mean_absolute_error", "mean_squared_error", "precision", "recall",
-           "root_mean_squared_error", "true_positives"]
+           "root_mean_squared_error", "true_positives",
+           "false_negatives_at_thresholds", "false_positives_at_thresholds",
+           "mean_cosine_distance", "mean_iou", "mean_per_class_accuracy", "mean_relative_error",
+           "mean_tensor", "percentage_below", "precision_at_thresholds", "recall_at_thresholds",
+           "true_negatives", "true_negatives_at_thresholds", "true_positives_at_thresholds"]
+
+
+def __dir__() -> list:
+    """TensorFlow's tf.compat.v1.metrics names; the implementation modules stay importable."""
+    return sorted(__all__)

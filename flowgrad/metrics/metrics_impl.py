@@ -377,8 +377,9 @@ def recall(labels: TensorLike, predictions: TensorLike, weights: TensorLike | No
 
 
 def _confusion_at_thresholds(labels: Any, predictions: Any, thresholds: list,
-                             weights: Any) -> tuple:
-    """Counters tp, fn, tn, fp of shape [len(thresholds)] and their update ops."""
+                             weights: Any, includes: tuple = ("tp", "fn", "tn", "fp")) -> tuple:
+    """Counters tp, fn, tn, fp (those in ``includes``) of shape [len(thresholds)] and their
+    update ops."""
     predictions, labels, weights = _remove_squeezable_dimensions(
         cast(predictions, dtypes.float32), cast(labels, dtypes.bool), weights)
     pred_is_pos = greater(reshape(predictions, [1, -1]),
@@ -392,6 +393,8 @@ def _confusion_at_thresholds(labels: Any, predictions: Any, thresholds: list,
                                 ("fn", "false_negatives", logical_and(label_is_pos, pred_is_neg)),
                                 ("tn", "true_negatives", logical_and(label_is_neg, pred_is_neg)),
                                 ("fp", "false_positives", logical_and(label_is_neg, pred_is_pos))):
+        if key not in includes:
+            continue
         counter = metric_variable([len(thresholds)], dtypes.float32, name=var_name)
         hits = cast(cond, dtypes.float32)
         if w is not None:
