@@ -627,7 +627,7 @@ def _reverse_kernel(x: Any, axis_in: Any = None, *, axis: tuple | None = None) -
 
 
 def _reverse_infer(ins: list, attrs: dict) -> tuple:
-    x, axis = ins[0], attrs["axis"]
+    x, axis = ins[0], attrs.get("axis")      # absent in a node imported from TensorFlow
     r = x.shape.rank
     if axis is not None and r is not None:
         seen = set()
@@ -644,7 +644,7 @@ def _reverse_infer(ins: list, attrs: dict) -> tuple:
 @defop("ReverseV2", _reverse_kernel, _reverse_infer, view=True, input_names=("tensor", "axis"),
        batching="axis")
 def _reverse_grad(op: Any, grad: Any) -> Any:
-    axis = op.get_attr("axis")
+    axis = op._attrs.get("axis")            # absent in a node imported from TensorFlow
     return _with_nones(reverse(grad, op.inputs[1] if axis is None else axis), op)
 
 

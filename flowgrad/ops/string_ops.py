@@ -211,6 +211,7 @@ def substr(input: TensorLike, pos: Any, len: Any, unit: str = "BYTE",  # noqa: A
 # -- joining ---------------------------------------------------------------------------
 
 def _join_kernel(*inputs: Any, separator: bytes) -> np.ndarray:
+    separator = _bytes(separator)          # str in a node imported from a GraphDef
     arrays = np.broadcast_arrays(*[_strings(x) for x in inputs])
     out = np.empty(arrays[0].shape, dtype=object)
     if out.size:
@@ -245,6 +246,7 @@ def join(inputs: TensorLike, separator: str = "", name: str | None = None) -> An
 
 
 def _reduce_join_kernel(x: Any, axes: Any, *, keep_dims: bool, separator: bytes) -> np.ndarray:
+    separator = _bytes(separator)          # str in a node imported from a GraphDef
     x = _strings(x)
     ax = np.asarray(axes).reshape(-1)
     if ax.size == 0 and np.asarray(axes).ndim == 0:

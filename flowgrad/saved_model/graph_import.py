@@ -142,6 +142,13 @@ def _read(ins: list, a: dict, name: str) -> Any:
     return constant_ops.identity(ins[0], name=name)
 
 
+def _resource_gather(ins: list, a: dict, name: str) -> Any:
+    """``ResourceGather``: rows of a resource variable (``tf.gather`` on a variable)."""
+    from flowgrad.ops.indexing_ops import gather
+    return gather(constant_ops.identity(ins[0]), ins[1], batch_dims=a.get("batch_dims", 0),
+                  name=name)
+
+
 def _assign(ins: list, a: dict, name: str) -> Any:
     ref, value = ins
     if hasattr(ref, "assign") and not isinstance(ref, Tensor):       # a loaded variable
@@ -364,6 +371,7 @@ IMPORTERS: dict[str, Callable] = {
     "NoOp": _no_op,
     # variables
     "VariableV2": _variable, "VarHandleOp": _variable, "ReadVariableOp": _read,
+    "ResourceGather": _resource_gather,
     "Assign": _assign, "AssignVariableOp": _assign,
     "AssignAdd": _assign_update("assign_add"), "AssignAddVariableOp": _assign_update("assign_add"),
     "AssignSub": _assign_update("assign_sub"), "AssignSubVariableOp": _assign_update("assign_sub"),

@@ -225,7 +225,7 @@ class _Loader:
         callable_ = any(c.local_name == "__call__" for c in node.children)
         if i:
             return _CallableTrackable() if callable_ else _Trackable()
-        return _CallableModule() if callable_ else Module()
+        return _CallableModule() if callable_ else _Restored()
 
     def _constant(self, op_name: str) -> Any:
         for n in self.meta.graph_def.node:
@@ -277,7 +277,29 @@ class _Loader:
         return self.concrete[key]
 
 
-class _Trackable(Module):
+def _restored_or_walked(name: str) -> property:
+    """A Module property (``variables``, ...) that the SavedModel may hold as an attribute
+    (Keras 3's ``model.export`` saves ``variables`` / ``trainable_variables`` lists: the
+    variables its functions capture); the attribute wins, as on TensorFlow's loaded object."""
+    walked = getattr(Module, name)
+
+    def get(self: Any) -> Any:
+        restored = self.__dict__.get("_restored_properties", {})
+        return tuple(restored[name]) if name in restored else walked.fget(self)
+    return property(get, doc=walked.__doc__)
+
+
+class _Restored(Module):
+    """A restored object (TensorFlow's ``_UserObject``): a Module whose ``variables``,
+    ``trainable_variables`` and ``non_trainable_variables`` are the saved lists if it has
+    them."""
+
+    variables = _restored_or_walked("variables")
+    trainable_variables = _restored_or_walked("trainable_variables")
+    non_trainable_variables = _restored_or_walked("non_trainable_variables")
+
+
+class _Trackable(_Restored):
     """A restored object other than the root (TensorFlow's ``_UserObject``)."""
 
 
@@ -288,7 +310,7 @@ class _CallableTrackable(_Trackable):
         return self.__dict__["__call__"](*args, **kwargs)
 
 
-class _CallableModule(Module):
+class _CallableModule(_Restored):
     """A restored root object with a restored ``__call__`` function."""
 
     def __call__(self, *args: Any, **kwargs: Any) -> Any:
@@ -297,6 +319,10 @@ class _CallableModule(Module):
 
 def setattr_safe(obj: Any, name: str, value: Any) -> None:
     """Sets an attribute, skipping names a flowgrad Module keeps as read-only properties."""
+    if isinstance(obj, _Restored) and isinstance(getattr(type(obj), name, None), property) \
+            and name in ("variables", "trainable_variables", "non_trainable_variables"):
+        obj.__dict__.setdefault("_restored_properties", {})[name] = value
+        return
     try:
         object.__setattr__(obj, name, value)
     except (AttributeError, TypeError):
