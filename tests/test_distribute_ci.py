@@ -1,12 +1,14 @@
 """The distributed tests CI runs: one Ray instance, one test, the main guarantees of each way
-to train on Ray. MultiWorkerMirroredStrategy on 2 workers equals one process on the
-combined batch (Adam) and Keras 3's ``fit`` under its scope gives one process's history; a
-worker whose function raises fails the run at once; ParameterServerStrategy's scheduled
-steps, one at a time, equal one process; a lost parameter server restarts from the latest
-checkpoint where a CheckpointManager is registered, and fails at once saying how to resume
-where none is (TensorFlow's default).
+to train on Ray. MultiWorkerMirroredStrategy on 2 workers: Keras 3's ``fit`` under its
+scope gives one process's history, and a custom loop (Adam, batch normalization) through a
+PreemptionCheckpointHandler equals MirroredStrategy's 2 replicas although its worker 1 is
+killed mid-step (a new worker rejoins the running survivor); a worker whose function
+raises fails the run at once. ParameterServerStrategy: scheduled steps, one at a time,
+equal one process; a lost parameter server restarts from the latest checkpoint where a
+CheckpointManager is registered, and fails at once saying how to resume where none is
+(TensorFlow's default).
 
-The full Ray suites (tests/test_distribute_ray.py, tests/test_distribute_ps.py: 3 to 4
+The full Ray suites (tests/test_distribute_ray.py, tests/test_distribute_ps.py: 3 to 5
 minutes each on a loaded 2-core machine, most of it starting Ray and its actors) run with
 ``FLOWGRAD_RAY_TESTS=all``; without it they skip, and CI runs this file."""
 from __future__ import annotations
@@ -48,17 +50,24 @@ def test_each_way_to_train_on_ray(ray, tmp_path):
     from flowgrad.distribute import RayClusterResolver, WorkerGroup
     start = time.perf_counter()
 
-    # MultiWorkerMirroredStrategy: a custom loop and Keras 3 fit on 2 workers
-    ref_losses, ref_weights = mw.train(tf.distribute.get_strategy, "adam")
+    # MultiWorkerMirroredStrategy on 2 workers: Keras 3 fit, and a custom loop (Adam, batch
+    # normalization) through a PreemptionCheckpointHandler whose worker 1 is killed mid-step:
+    # a new worker rejoins the survivor, which retries the step
     want_history, want_weights, _ = mw.keras_fit(None)
-    with WorkerGroup(2, cpus_per_worker=0.2) as group:
-        for losses, weights in group.run(mw.train, mw._mwms, "adam", False, True):
-            mw._close(losses, ref_losses)
-            mw._close(weights, ref_weights)
+    bn_losses, bn_weights = mw.train(mw._mirrored(2), "adam", batch_norm=True)
+    with WorkerGroup(2, cpus_per_worker=0.2, max_failures=1) as group:
         for history, weights, steps in group.run(mw.keras_fit, mw._mwms):
             np.testing.assert_allclose(history["loss"], want_history["loss"], rtol=1e-5)
             mw._close(weights, want_weights)
             assert steps == 10
+        rejoin_start = time.perf_counter()
+        results = group.run(mw._handled, str(tmp_path / "mw"), str(tmp_path / "died"), 5,
+                            1, 2, True)
+        assert group.rejoined == 1 and [r[0] for r in results] == [0, 2]
+        for first, losses, weights, _ in results:
+            mw._close(losses, bn_losses[first:])
+            mw._close(weights, bn_weights)
+        print("the rejoin took %.0f s" % (time.perf_counter() - rejoin_start))
         with pytest.raises(ValueError, match="worker 1's own error"):
             group.run(mw._fail_on, 1)
 

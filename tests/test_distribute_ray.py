@@ -140,6 +140,24 @@ def test_four_workers_batch_norm_equal_mirrored_replicas(four):
         _close(weights, ref_weights)
 
 
+def _assigned_cpus():
+    import ray
+    resources = ray.get_runtime_context().get_assigned_resources()
+    return sum(v for k, v in resources.items() if k == "CPU" or k.startswith("CPU_group_")
+               and k.count("_") == 2)
+
+
+def test_workers_reserve_real_cpus_in_a_placement_group(four):
+    """One bundle of cpus_per_worker CPUs per worker, SPREAD (one worker per node where the
+    cluster has the nodes), each worker's actor holding its bundle's CPUs."""
+    import ray
+    table = ray.util.placement_group_table(four._pg)
+    assert table["strategy"] == "SPREAD" and table["state"] == "CREATED"
+    assert list(table["bundles"].values()) == [{"CPU": 0.3}] * 4
+    for cpus in four.run(_assigned_cpus):
+        assert cpus == pytest.approx(0.3)
+
+
 @pytest.fixture(scope="module")
 def two(ray):
     from flowgrad.distribute import WorkerGroup
@@ -429,21 +447,26 @@ def _handled(ckpt_dir: str, marker: str, steps: int, die_rank: int, die_step: in
         per_replica = strategy.run(step, args=(xb, yb, i))
         return strategy.reduce(tf.distribute.ReduceOp.SUM, per_replica, axis=None)
 
+    if not inside:        # a tf.function step, as in TensorFlow's tutorial
+        traced = tf.function(lambda xb, yb: train_step(xb, yb, -1))
     losses = []
     for i in range(handler.total_run_calls, steps):
-        if not inside:
-            die_here(i)
         rows = slice(rank * 16 // k, (rank + 1) * 16 // k)
-        losses.append(float(handler.run(train_step, tf.constant(X[i][rows]),
-                                        tf.constant(Y[i][rows]), i)))
+        xb, yb = tf.constant(X[i][rows]), tf.constant(Y[i][rows])
+        if inside:
+            losses.append(float(handler.run(train_step, xb, yb, i)))
+        else:
+            die_here(i)
+            losses.append(float(handler.run(traced, xb, yb)))
     return first, losses, [np.asarray(v.numpy()) for v in model.weights], handler.rejoins
 
 
 def test_a_lost_worker_is_replaced_and_rejoins_the_running_survivors(ray, tmp_path):
-    """A worker killed mid-step (and, in a second run, the chief killed between steps): a
-    new worker takes its place, the survivor gives it its current state, the interrupted
-    step runs again, and every worker ends with the weights (batch normalization's moving
-    statistics and Adam's slots included) and losses of an uninterrupted run."""
+    """A worker killed mid-step (and, in a second run, the chief killed between steps of a
+    tf.function step): a new worker takes its place, the survivor gives it its current
+    state, the interrupted step runs again, and every worker ends with the weights (batch
+    normalization's moving statistics and Adam's slots included) and losses of an
+    uninterrupted run."""
     from flowgrad.distribute import WorkerGroup
     ref_losses, ref_weights = train(_mirrored(2), "adam", batch_norm=True)
     with WorkerGroup(2, cpus_per_worker=0.2, max_failures=2) as group:
