@@ -2049,3 +2049,13 @@ for _ns in ("tf.io", "tf.compat.v1.io"):
 EXPORTS["tf.compat.v1"]["decode_compressed"] = "flowgrad.ops.compressed_ops:decode_compressed"
 EXPORTS["tf.io.gfile"]["get_registered_schemes"] = \
     "flowgrad.ops.compressed_ops:get_registered_schemes"
+
+#: tf.distribute's cross-device reductions and communication options (programs).
+EXPORTS["tf.distribute"].update({
+    name: "flowgrad.distribute.cross_device_ops:" + name for name in (
+        "CrossDeviceOps", "HierarchicalCopyAllReduce", "NcclAllReduce", "ReductionToOneDevice")})
+EXPORTS["tf.distribute.experimental"].update({
+    "CollectiveCommunication": "flowgrad.distribute.cross_device_ops:CommunicationImplementation",
+    "CommunicationImplementation":
+        "flowgrad.distribute.cross_device_ops:CommunicationImplementation",
+    "CommunicationOptions": "flowgrad.distribute.cross_device_ops:CommunicationOptions"})
