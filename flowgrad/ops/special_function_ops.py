@@ -24,6 +24,7 @@ from flowgrad.framework.registry import defop
 from flowgrad.framework.shape_rules import unary
 from flowgrad.framework.tensor import EagerTensor
 from flowgrad.framework.type_hints import TensorLike
+from flowgrad.framework import dispatch
 from flowgrad.ops.arithmetic_ops import multiply, negative, realdiv, subtract
 from flowgrad.ops.array_ops import ones_like
 from flowgrad.ops.comparison_ops import equal, where
@@ -170,6 +171,8 @@ def _spence_grad(op: Any, grad: Any) -> Any:
     return multiply(grad, slope)
 
 
+@dispatch.register_unary_elementwise_api
+@dispatch.add_dispatch_support
 def bessel_j0(x: TensorLike, name: str | None = None) -> Any:
     """The Bessel function of the first kind of order 0, elementwise.
 
@@ -183,6 +186,8 @@ def bessel_j0(x: TensorLike, name: str | None = None) -> Any:
     return _apply("BesselJ0", x, name)
 
 
+@dispatch.register_unary_elementwise_api
+@dispatch.add_dispatch_support
 def bessel_j1(x: TensorLike, name: str | None = None) -> Any:
     """The Bessel function of the first kind of order 1, elementwise.
 
@@ -196,6 +201,8 @@ def bessel_j1(x: TensorLike, name: str | None = None) -> Any:
     return _apply("BesselJ1", x, name)
 
 
+@dispatch.register_unary_elementwise_api
+@dispatch.add_dispatch_support
 def bessel_y0(x: TensorLike, name: str | None = None) -> Any:
     """The Bessel function of the second kind of order 0, elementwise (``-inf`` for
     ``x <= 0``).
@@ -210,6 +217,8 @@ def bessel_y0(x: TensorLike, name: str | None = None) -> Any:
     return _apply("BesselY0", x, name)
 
 
+@dispatch.register_unary_elementwise_api
+@dispatch.add_dispatch_support
 def bessel_y1(x: TensorLike, name: str | None = None) -> Any:
     """The Bessel function of the second kind of order 1, elementwise (``-inf`` for
     ``x < 0``).
@@ -224,6 +233,8 @@ def bessel_y1(x: TensorLike, name: str | None = None) -> Any:
     return _apply("BesselY1", x, name)
 
 
+@dispatch.register_unary_elementwise_api
+@dispatch.add_dispatch_support
 def bessel_k0(x: TensorLike, name: str | None = None) -> Any:
     """The modified Bessel function of the second kind of order 0, elementwise (``inf`` for
     ``x <= 0``).
@@ -238,6 +249,8 @@ def bessel_k0(x: TensorLike, name: str | None = None) -> Any:
     return _apply("BesselK0", x, name)
 
 
+@dispatch.register_unary_elementwise_api
+@dispatch.add_dispatch_support
 def bessel_k0e(x: TensorLike, name: str | None = None) -> Any:
     """``exp(x) * bessel_k0(x)``, elementwise, without underflow.
 
@@ -251,6 +264,8 @@ def bessel_k0e(x: TensorLike, name: str | None = None) -> Any:
     return _apply("BesselK0e", x, name)
 
 
+@dispatch.register_unary_elementwise_api
+@dispatch.add_dispatch_support
 def bessel_k1(x: TensorLike, name: str | None = None) -> Any:
     """The modified Bessel function of the second kind of order 1, elementwise (``inf`` for
     ``x <= 0``).
@@ -265,6 +280,8 @@ def bessel_k1(x: TensorLike, name: str | None = None) -> Any:
     return _apply("BesselK1", x, name)
 
 
+@dispatch.register_unary_elementwise_api
+@dispatch.add_dispatch_support
 def bessel_k1e(x: TensorLike, name: str | None = None) -> Any:
     """``exp(x) * bessel_k1(x)``, elementwise, without underflow.
 
@@ -278,6 +295,8 @@ def bessel_k1e(x: TensorLike, name: str | None = None) -> Any:
     return _apply("BesselK1e", x, name)
 
 
+@dispatch.register_unary_elementwise_api
+@dispatch.add_dispatch_support
 def dawsn(x: TensorLike, name: str | None = None) -> Any:
     """Dawson's integral ``exp(-x**2) * integral_0^x exp(t**2) dt``, elementwise.
 
@@ -291,6 +310,8 @@ def dawsn(x: TensorLike, name: str | None = None) -> Any:
     return _apply("Dawsn", x, name)
 
 
+@dispatch.register_unary_elementwise_api
+@dispatch.add_dispatch_support
 def expint(x: TensorLike, name: str | None = None) -> Any:
     """The exponential integral ``Ei(x) = integral_-inf^x exp(t) / t dt``, elementwise
     (``nan`` for ``x < 0`` and ``x = inf``, as in TensorFlow).
@@ -305,6 +326,8 @@ def expint(x: TensorLike, name: str | None = None) -> Any:
     return _apply("Expint", x, name)
 
 
+@dispatch.register_unary_elementwise_api
+@dispatch.add_dispatch_support
 def fresnel_cos(x: TensorLike, name: str | None = None) -> Any:
     """The Fresnel cosine integral ``integral_0^x cos(pi t**2 / 2) dt``, elementwise.
 
@@ -318,6 +341,8 @@ def fresnel_cos(x: TensorLike, name: str | None = None) -> Any:
     return _apply("FresnelCos", x, name)
 
 
+@dispatch.register_unary_elementwise_api
+@dispatch.add_dispatch_support
 def fresnel_sin(x: TensorLike, name: str | None = None) -> Any:
     """The Fresnel sine integral ``integral_0^x sin(pi t**2 / 2) dt``, elementwise.
 
@@ -331,6 +356,8 @@ def fresnel_sin(x: TensorLike, name: str | None = None) -> Any:
     return _apply("FresnelSin", x, name)
 
 
+@dispatch.register_unary_elementwise_api
+@dispatch.add_dispatch_support
 def spence(x: TensorLike, name: str | None = None) -> Any:
     """Spence's function ``integral_1^x log(t) / (1 - t) dt``, elementwise (``nan`` for
     ``x < 0``).

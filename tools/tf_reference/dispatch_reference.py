@@ -69,6 +69,8 @@ def ragged_cases(tf) -> dict:
         "tf.concat axis=1": lambda: tf.concat([rt, rt], axis=1),
         "tf.strings.upper": lambda: tf.strings.upper(tf.ragged.constant([["a", "b"], ["c"]])),
         "tf.math.logical_not": lambda: tf.math.logical_not(rt > 1.5),
+        "tf.math.special.bessel_j0": lambda: tf.math.special.bessel_j0(rt),
+        "tf.math.bessel_i0e": lambda: tf.math.bessel_i0e(rt),
         "logical_and operator": lambda: (rt > 1.5) & (rt < 2.5),
     }
 
