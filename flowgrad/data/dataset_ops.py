@@ -555,7 +555,8 @@ class _TracedFunction:
         if out is None:
             raise TypeError("The `%s` function returned None; it must return tensors." %
                             self._what)
-        if isinstance(out, (RaggedTensor, SparseTensor)):
+        if isinstance(out, (RaggedTensor, SparseTensor)) or structure.is_composite(
+                getattr(out, "_type_spec", None)):
             return out
         t = out._as_tensor() if hasattr(out, "_as_tensor") else out
         return convert_to_tensor(t)
@@ -762,6 +763,9 @@ class _BatchDataset(Dataset):
 
 
 def _batched_spec(s: Any, lead: int | None) -> Any:
+    if structure.is_composite(s) and not isinstance(s, (structure.RaggedTensorSpec,
+                                                          structure.SparseTensorSpec)):
+        return s._batch(lead)      # an ExtensionType's: AttributeError if not batchable
     shape = TensorShape(None) if s.shape.rank is None else TensorShape([lead] + s.shape.as_list())
     if isinstance(s, structure.RaggedTensorSpec):
         return structure.RaggedTensorSpec(shape, s.dtype, s.ragged_rank + 1,

@@ -221,8 +221,28 @@ _COMPOSITE_SPECS = (SparseTensorSpec, RaggedTensorSpec)
 
 
 def is_composite(spec: Any) -> bool:
-    """Whether ``spec`` describes a SparseTensor or RaggedTensor (several components)."""
-    return isinstance(spec, _COMPOSITE_SPECS)
+    """Whether ``spec`` describes a SparseTensor, RaggedTensor or ExtensionType (several
+    components)."""
+    return isinstance(spec, _COMPOSITE_SPECS) or _is_extension_spec(spec)
+
+
+def _is_extension_spec(spec: Any) -> bool:
+    """An ExtensionType's spec (TensorFlow's TypeSpec API: ``_component_specs`` a property)."""
+    return isinstance(getattr(type(spec), "_component_specs", None), property)
+
+
+def component_specs(spec: Any) -> list:
+    """The specs of a composite spec's component tensors.
+
+    Args:
+        spec: A SparseTensorSpec, RaggedTensorSpec or ExtensionType spec.
+
+    Returns:
+        A list of TensorSpecs.
+    """
+    if _is_extension_spec(spec):
+        return list(spec._component_specs)
+    return spec._component_specs()
 
 
 def spec_of_value(value: Any) -> Any:
@@ -231,6 +251,8 @@ def spec_of_value(value: Any) -> Any:
         return SparseTensorSpec.from_value(value)
     if isinstance(value, RaggedTensor):
         return RaggedTensorSpec.from_value(value)
+    if _is_extension_spec(getattr(value, "_type_spec", None)):
+        return value._type_spec
     return TensorSpec(as_shape(value.shape), value.dtype.base_dtype)
 
 
@@ -249,6 +271,8 @@ def type_spec_from_value(value: Any) -> Any:
     Raises:
         TypeError: no spec can describe ``value``.
     """
+    if _is_extension_spec(getattr(value, "_type_spec", None)):
+        return value._type_spec
     if isinstance(value, (SparseTensor, RaggedTensor, TensorBase)) or (
             hasattr(value, "shape") and hasattr(getattr(value, "dtype", None), "base_dtype")):
         return spec_of_value(value)
@@ -266,6 +290,8 @@ def components_of(value: Any) -> list:
         return [value.indices, value.values, value.dense_shape]
     if isinstance(value, RaggedTensor):
         return [value.flat_values] + list(value.nested_row_splits)
+    if _is_extension_spec(getattr(value, "_type_spec", None)):
+        return list(value._type_spec._to_components(value))
     return [value]
 
 
@@ -273,7 +299,7 @@ def flat_specs(spec: Any) -> list:
     """The TensorSpecs of an element's flat components (composites expanded)."""
     out = []
     for s in nest.flatten(spec):
-        out.extend(s._component_specs() if is_composite(s) else [s])
+        out.extend(component_specs(s) if is_composite(s) else [s])
     return out
 
 
@@ -281,7 +307,7 @@ def group(spec: Any, flat: list) -> list:
     """``flat`` components grouped per leaf of ``spec`` (a list of lists)."""
     out, i = [], 0
     for s in nest.flatten(spec):
-        n = len(s._component_specs()) if is_composite(s) else 1
+        n = len(component_specs(s)) if is_composite(s) else 1
         out.append(flat[i:i + n])
         i += n
     return out
@@ -302,6 +328,8 @@ def with_shapes(spec: Any, shape_fn: Any) -> Any:
         if isinstance(s, RaggedTensorSpec):
             return RaggedTensorSpec(shape_fn(s.shape), s.dtype, s.ragged_rank,
                                     s.row_splits_dtype)
+        if _is_extension_spec(s):
+            return s._with_component_shapes(shape_fn)
         return TensorSpec(shape_fn(s.shape), s.dtype)
     return nest.map_structure(one, spec)
 

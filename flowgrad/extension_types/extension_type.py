@@ -277,6 +277,19 @@ class ExtensionTypeSpec(TypeSpec):
         spec_tuple = tuple(self.__dict__[f.name] for f in self._tf_extension_type_fields())
         return tuple(x for x in _flatten(spec_tuple) if isinstance(x, TypeSpec))
 
+    def _with_component_shapes(self, shape_fn: typing.Callable) -> Any:
+        """This spec with each tensor field's shape replaced by ``shape_fn(shape)`` (what
+        tf.data's batching does to an element's specs)."""
+        def one(s: Any) -> Any:
+            if isinstance(s, TensorSpec):
+                return TensorSpec(shape_fn(s.shape), s.dtype)
+            if hasattr(s, "_with_component_shapes"):
+                return s._with_component_shapes(shape_fn)
+            return s
+        return _create_object_from_type_and_dict(
+            type(self), {f.name: _map(one, self.__dict__[f.name])
+                         for f in self._tf_extension_type_fields()})
+
     @classmethod
     def from_value(cls, value: Any) -> Any:
         """The spec of an ExtensionType instance.

@@ -150,7 +150,19 @@ def extension_type_cases(tf) -> dict:
         mask: tf.Tensor
 
     batch = Batch([[1.0, 2.0], [3.0, 4.0]], [[True, False], [True, True]])
+    rows = tf.data.Dataset.from_tensor_slices([[1.0, -2.0], [3.0, 4.0], [-5.0, 6.0]])
+    masked = rows.map(lambda x: Batch(x, x > 0))
     return {
+        "data map": lambda: list(masked),
+        "data element_spec": lambda: masked.element_spec,
+        "data batch": lambda: list(masked.batch(2)),
+        "data batch element_spec": lambda: masked.batch(2).element_spec,
+        "data batch drop_remainder spec": lambda: masked.batch(2, drop_remainder=True)
+        .element_spec,
+        "data map on ExtensionType": lambda: list(masked.map(lambda m: tf.reduce_sum(
+            tf.where(m.mask, m.values, 0.0)))),
+        "data batch not batchable": lambda: rows.map(lambda x: MT(x, x > 0)).batch(2),
+        "type_spec_from_value": lambda: tf.type_spec_from_value(mt),
         "cond": lambda: pick(tf.constant(False)),
         "cond in function": lambda: tf.function(pick)(tf.constant(False)),
         "cond structure mismatch": lambda: tf.function(lambda p: tf.cond(
