@@ -74,3 +74,20 @@ def test_a_module_with_variables_of_every_dtype_and_three_signatures():
                                           "complex64")}
     np.testing.assert_allclose(m.predict(tf.constant(REF["x"]))["y"].numpy(),
                                REF["predict_y"], rtol=1e-6)
+
+
+def test_reverse_is_written_as_tensorflows_reverse_v2():
+    """flowgrad keeps ReverseV2's axis as an attribute; TensorFlow's takes it as an input
+    (Keras's backward GRU reverses its sequence)."""
+    g = tf.Graph()
+    with g.as_default():
+        x = tf1.placeholder(tf.float32, [2, 3], name="x")
+        tf.reverse(x, [1], name="rev")
+        gd = g.as_graph_def()
+    (node,) = [n for n in gd.node if n.name == "rev"]
+    assert node.op == "ReverseV2" and len(node.input) == 2 and "axis" not in node.attr
+    with tf.Graph().as_default():
+        tf1.import_graph_def(gd, name="")
+        with tf1.Session() as sess:
+            got = sess.run("rev:0", {"x:0": np.arange(6.0).reshape(2, 3)})
+    np.testing.assert_array_equal(got, np.arange(6.0).reshape(2, 3)[:, ::-1])

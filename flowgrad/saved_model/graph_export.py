@@ -293,6 +293,11 @@ def _tile(op: Any) -> tuple:
                                                          "Tmultiples": dtypes.int32}
 
 
+def _reverse(op: Any) -> tuple:
+    tidx = op.inputs[1].dtype.base_dtype if len(op.inputs) > 1 else dtypes.int32
+    return _attr_or_input(op, "axis", "axis"), {"T": _t(op), "Tidx": tidx}
+
+
 def _gather(op: Any) -> tuple:
     return [0, 1, ("axis", np.int32(op._attrs.get("axis", 0)), dtypes.int32)], {
         "Tparams": _t(op), "Tindices": _t(op, 1), "Taxis": dtypes.int32,
@@ -380,6 +385,7 @@ EXPORTERS: dict[str, Callable] = {
     "ExpandDims": _expand_dims, "Squeeze": _squeeze, "Cast": _cast, "Pack": _pack,
     "Unpack": _unpack, "Shape": _shape, "Size": _shape, "Rank": _elementwise,
     "StridedSlice": _strided_slice, "Fill": _fill, "Tile": _tile, "GatherV2": _gather,
+    "ReverseV2": _reverse,
     "Slice": _slice, "Pad": _pad, "Split": _split,
     "BroadcastTo": lambda op: (_attr_or_input(op, "shape", "shape"), {
         "T": _t(op), "Tidx": _t(op, 1) if len(op.inputs) > 1 else dtypes.int32}),

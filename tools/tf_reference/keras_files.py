@@ -55,6 +55,7 @@ def save(directory, prefix):
         np.savez(os.path.join(directory, "flowgrad_rnn.npz"), x=SEQ, y=rnn.predict(SEQ,
                                                                                   verbose=0))
         lookup_exports(directory)
+        wider_exports(directory)
 
 
 SEQ = rng.normal(size=(4, 6, 3)).astype("float32")
@@ -80,6 +81,34 @@ def lookup_exports(directory):
     np.savez(os.path.join(directory, "flowgrad_lookups.npz"),
              ids=lookup(tf.constant(WORDS)).numpy(), text=text(tf.constant(SENTENCES)).numpy())
     os.remove(vocab)
+
+
+def wider_exports(directory):
+    """The image and sequence models of tools/tf_reference/make_wider_fixtures.py (conv,
+    depthwise/separable conv, batch norm, dropout, layer norm; embedding, attention, LSTM,
+    bidirectional GRU), exported with ``model.export``."""
+    import make_wider_fixtures as w
+    rng = np.random.default_rng(2)
+    image = rng.normal(size=(2, 8, 8, 3)).astype("float32")
+    tokens = rng.integers(0, 20, (2, 7)).astype("int32")
+    out = {"image": image, "tokens": tokens}
+    for name, model, x in (("image", w.image_model(), image),
+                           ("sequence", w.sequence_model(), tokens)):
+        model.export(os.path.join(directory, "flowgrad_%s_export" % name), verbose=False)
+        out[name + "_out"] = model(x, training=False).numpy()
+    np.savez(os.path.join(directory, "flowgrad_wider.npz"), **out)
+
+
+def check_wider_exports(directory):
+    """TensorFlow serves flowgrad's image and sequence model exports."""
+    import tensorflow as tf
+    ref = np.load(os.path.join(directory, "flowgrad_wider.npz"))
+    for name, x in (("image", ref["image"]), ("sequence", ref["tokens"])):
+        m = tf.saved_model.load(os.path.join(directory, "flowgrad_%s_export" % name))
+        np.testing.assert_allclose(m.serve(tf.constant(x)).numpy(), ref[name + "_out"],
+                                   rtol=1e-5, atol=1e-6, err_msg=name)
+    print("TensorFlow %s serves flowgrad's exports of conv/depthwise/separable/batch-norm/"
+          "layer-norm and embedding/attention/LSTM/GRU models" % tf.__version__)
 
 
 def check_lookup_exports(directory):
@@ -151,5 +180,6 @@ if __name__ == "__main__":
         check(directory, "flowgrad")
         check_export(directory)
         check_lookup_exports(directory)
+        check_wider_exports(directory)
     else:
         sys.exit("usage: keras_files.py record|write|check DIR")
