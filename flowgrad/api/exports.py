@@ -1642,6 +1642,7 @@ EXPORTS: dict[str, dict[str, str]] = {
         "INFINITE_CARDINALITY": "flowgrad.data.experimental:INFINITE_CARDINALITY",
         "UNKNOWN_CARDINALITY": "flowgrad.data.experimental:UNKNOWN_CARDINALITY",
         "Dataset": "flowgrad.data.dataset_ops:Dataset",
+        "DatasetSpec": "flowgrad.data.structure:DatasetSpec",
         "FixedLengthRecordDataset": "flowgrad.data.readers:FixedLengthRecordDataset",
         "Iterator": "flowgrad.data.iterator_ops:Iterator",
         "TFRecordDataset": "flowgrad.data.readers:TFRecordDataset",

@@ -2,15 +2,17 @@
 ``tf.data`` (``tf.compat.v1.data`` in flowgrad/api/exports.py) adds TensorFlow 1's graph
 iterators."""
 from flowgrad.data import experimental
+from flowgrad.data import folding, selection, windowing  # noqa: F401 - they add Dataset methods
 from flowgrad.data.dataset_ops import AUTOTUNE, Dataset
 from flowgrad.data.experimental import INFINITE_CARDINALITY, UNKNOWN_CARDINALITY
 from flowgrad.data.iterator_ops import Iterator
 from flowgrad.data.options import Options
 from flowgrad.data.readers import FixedLengthRecordDataset, TextLineDataset, TFRecordDataset
+from flowgrad.data.structure import DatasetSpec
 
 __all__ = ["AUTOTUNE", "Dataset", "Iterator", "experimental", "TextLineDataset",
            "TFRecordDataset", "FixedLengthRecordDataset", "Options", "INFINITE_CARDINALITY",
-           "UNKNOWN_CARDINALITY"]
+           "UNKNOWN_CARDINALITY", "DatasetSpec"]
 
 
 def __dir__() -> list:

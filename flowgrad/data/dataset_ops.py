@@ -40,6 +40,9 @@ from flowgrad.ops.sparse_tensor import SparseTensor
 from flowgrad.framework.type_hints import DTypeLike, TensorLike
 
 AUTOTUNE = -1
+#: The transformations defined beside this module (flowgrad.data.folding, selection and
+#: windowing, which import it), by method name; filled when they are imported.
+TRANSFORMS: dict = {}
 INFINITE = -1       # cardinality of an infinite dataset
 UNKNOWN = -2        # cardinality that cannot be known without iterating
 
@@ -295,6 +298,162 @@ class Dataset(structure.ElementStructure, DatasetV2):
         """The options set with ``with_options`` (a ``tf.data.Options``)."""
         from flowgrad.data.options import Options
         return getattr(self, "_options", None) or Options()
+
+    def reduce(self, initial_state: Any, reduce_func: Callable, name: str | None = None) -> Any:
+        """The state after ``reduce_func(state, element)`` has seen every element (run at
+        once eagerly; in a graph, each time the result is computed).
+
+        Args:
+            initial_state: The first state (a nested structure of tensors).
+            reduce_func: ``(state, element) -> new state`` of the same structure and dtypes.
+            name: Accepted for TensorFlow's signature.
+
+        Returns:
+            The final state.
+        """
+        return TRANSFORMS["reduce"](self, initial_state, reduce_func)
+
+    def scan(self, initial_state: Any, scan_func: Callable, name: str | None = None) -> Dataset:
+        """The outputs of ``scan_func(state, element) -> (new_state, output)``, the state
+        carried from each element to the next.
+
+        Args:
+            initial_state: The first state (a nested structure of tensors).
+            scan_func: ``(state, element) -> (new state, output element)``.
+            name: Accepted for TensorFlow's signature.
+
+        Returns:
+            The dataset of outputs.
+        """
+        return TRANSFORMS["scan"](self, initial_state, scan_func)
+
+    def get_single_element(self, name: str | None = None) -> Any:
+        """The dataset's only element.
+
+        Args:
+            name: Accepted for TensorFlow's signature.
+
+        Returns:
+            The element.
+
+        Raises:
+            InvalidArgumentError: the dataset is empty or has more than one element.
+        """
+        return TRANSFORMS["get_single_element"](self)
+
+    def unique(self, name: str | None = None) -> Dataset:
+        """Each element once, at its first occurrence (int32, int64 or string elements).
+
+        Args:
+            name: Accepted for TensorFlow's signature.
+
+        Returns:
+            The dataset without repeats.
+        """
+        return TRANSFORMS["unique"](self)
+
+    def take_while(self, predicate: Callable, name: str | None = None) -> Dataset:
+        """The elements before the first for which ``predicate`` is False.
+
+        Args:
+            predicate: ``element -> tf.bool`` scalar.
+            name: Accepted for TensorFlow's signature.
+
+        Returns:
+            The dataset.
+        """
+        return TRANSFORMS["take_while"](self, predicate)
+
+    def ignore_errors(self, log_warning: bool = False, name: str | None = None) -> Dataset:
+        """The elements whose ``map``/``filter`` functions raised no op error.
+
+        Args:
+            log_warning: Whether to log each error dropped (TensorFlow's logger).
+            name: Accepted for TensorFlow's signature.
+
+        Returns:
+            The dataset.
+        """
+        return TRANSFORMS["ignore_errors"](self, log_warning)
+
+    def rebatch(self, batch_size: Any, drop_remainder: bool = False,
+                name: str | None = None) -> Dataset:
+        """The rows of this (batched) dataset in batches of ``batch_size`` (or of a list of
+        sizes, in turn).
+
+        Args:
+            batch_size: A batch size, or a list of them used in turn.
+            drop_remainder: Whether to drop a last, smaller batch.
+            name: Accepted for TensorFlow's signature.
+
+        Returns:
+            The rebatched dataset.
+        """
+        return TRANSFORMS["rebatch"](self, batch_size, drop_remainder)
+
+    def window(self, size: int, shift: int | None = None, stride: int = 1,
+               drop_remainder: bool = False, name: str | None = None) -> Dataset:
+        """Windows of ``size`` elements (every ``stride``-th), one starting every ``shift``
+        elements; each window is a (nested structure of) ``tf.data.Dataset``.
+
+        Args:
+            size: Elements per window.
+            shift: Elements from one window's start to the next (default ``size``).
+            stride: Elements from one element of a window to the next.
+            drop_remainder: Whether to drop windows shorter than ``size`` at the end.
+            name: Accepted for TensorFlow's signature.
+
+        Returns:
+            The dataset of windows.
+        """
+        return TRANSFORMS["window"](self, size, shift, stride, drop_remainder)
+
+    def group_by_window(self, key_func: Callable, reduce_func: Callable,
+                        window_size: int | None = None, window_size_func: Callable | None = None,
+                        name: str | None = None) -> Dataset:
+        """Elements grouped by ``key_func``; each window of up to ``window_size`` (or
+        ``window_size_func(key)``) elements of one key becomes the elements of
+        ``reduce_func(key, window)``.
+
+        Args:
+            key_func: ``element -> tf.int64`` scalar key.
+            reduce_func: ``(key, window dataset) -> dataset``.
+            window_size: Elements per window.
+            window_size_func: ``key -> tf.int64`` window size, instead of ``window_size``.
+            name: Accepted for TensorFlow's signature.
+
+        Returns:
+            The dataset.
+        """
+        return TRANSFORMS["group_by_window"](self, key_func, reduce_func, window_size,
+                                             window_size_func)
+
+    def bucket_by_sequence_length(self, element_length_func: Callable,
+                                  bucket_boundaries: list, bucket_batch_sizes: list,
+                                  padded_shapes: Any = None, padding_values: Any = None,
+                                  pad_to_bucket_boundary: bool = False,
+                                  no_padding: bool = False, drop_remainder: bool = False,
+                                  name: str | None = None) -> Dataset:
+        """Elements batched, padded, with others of a similar length: bucket ``i`` holds
+        lengths in ``[bucket_boundaries[i-1], bucket_boundaries[i])``.
+
+        Args:
+            element_length_func: ``element -> tf.int32`` length.
+            bucket_boundaries: The sorted upper length bounds of the buckets.
+            bucket_batch_sizes: One batch size per bucket (one more than the boundaries).
+            padded_shapes: As ``padded_batch`` (default: each component's shape).
+            padding_values: As ``padded_batch``.
+            pad_to_bucket_boundary: Pad the length to the bucket's boundary minus one.
+            no_padding: Batch without padding (elements of one shape).
+            drop_remainder: Whether to drop each bucket's last, smaller batch.
+            name: Accepted for TensorFlow's signature.
+
+        Returns:
+            The dataset of batches.
+        """
+        return TRANSFORMS["bucket_by_sequence_length"](
+            self, element_length_func, bucket_boundaries, bucket_batch_sizes, padded_shapes,
+            padding_values, pad_to_bucket_boundary, no_padding, drop_remainder)
 
     def apply(self, transformation_func: Callable) -> Dataset:
         """``transformation_func(self)``, which must return a Dataset."""
@@ -573,10 +732,23 @@ class _MapDataset(Dataset):
 
     def _iterate(self, ctx: IterationContext) -> Iterator[list]:
         for flat in self._inputs[0]._iterate(ctx):
-            yield self._fn(flat)
+            out = _guarded(self._fn, flat, ctx)
+            if out is not None:
+                yield out
 
     def _cardinality(self) -> int:
         return self._inputs[0]._cardinality()
+
+
+def _guarded(fn: Any, flat: list, ctx: IterationContext) -> list | None:
+    """``fn(flat)``; None where it raised an op error that ``ctx`` drops elements for."""
+    if ctx.on_error is None:
+        return fn(flat)
+    try:
+        return fn(flat)
+    except errors.OpError as e:
+        ctx.on_error(e)
+        return None
 
 
 class _FilterDataset(Dataset):
@@ -591,7 +763,8 @@ class _FilterDataset(Dataset):
 
     def _iterate(self, ctx: IterationContext) -> Iterator[list]:
         for flat in self._inputs[0]._iterate(ctx):
-            if bool(self._fn(flat)[0]):
+            keep = _guarded(self._fn, flat, ctx)
+            if keep is not None and bool(keep[0]):
                 yield flat
 
 
@@ -611,16 +784,20 @@ class _DatasetFunction:
             if not isinstance(ds, Dataset):
                 raise TypeError("The `map_func` argument must return a `Dataset` object. Got "
                                 "%r." % (ds,))
-            self._captured = ds._all_captures()
-            outs = [identity(t) if t.op.type == "Placeholder" else t for t in self._captured]
+            where = {id(p): i for i, p in enumerate(phs)}
+            captured = ds._all_captures()
+            # the element's own components are bound as they are (a window's carrier among
+            # them); the plan computes the rest
+            self._direct = [(t, where[id(t)]) for t in captured if id(t) in where]
+            self._captured = [t for t in captured if id(t) not in where]
         self.dataset = ds
-        self._fn = ConcreteFunction(g, phs, outs) if outs else None
+        self._fn = ConcreteFunction(g, phs, self._captured) if self._captured else None
 
     def __call__(self, flat: list) -> Iterator[list]:
-        bindings = {}
+        bindings = {id(t): flat[i] for t, i in self._direct}
         if self._fn is not None:
             values = self._fn._call_flat(flat)
-            bindings = {id(t): np.asarray(v._value) for t, v in zip(self._captured, values)}
+            bindings.update((id(t), np.asarray(v._value)) for t, v in zip(self._captured, values))
         return self.dataset._iterate(IterationContext(bindings))
 
 

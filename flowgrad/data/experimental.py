@@ -92,9 +92,165 @@ def get_next_as_optional(iterator: Any) -> Any:
     return iterator.get_next_as_optional()
 
 
+def scan(initial_state: Any, scan_func: Callable) -> Callable:
+    """A transformation for ``Dataset.apply``: ``dataset.scan(initial_state, scan_func)``.
+
+    Args:
+        initial_state: The first state (a nested structure of tensors).
+        scan_func: ``(state, element) -> (new state, output element)``.
+
+    Returns:
+        A function from a dataset to a dataset.
+    """
+    return lambda dataset: dataset.scan(initial_state, scan_func)
+
+
+def group_by_window(key_func: Callable, reduce_func: Callable, window_size: int | None = None,
+                    window_size_func: Callable | None = None) -> Callable:
+    """A transformation for ``Dataset.apply``: ``dataset.group_by_window(...)``.
+
+    Args:
+        key_func: ``element -> tf.int64`` scalar key.
+        reduce_func: ``(key, window dataset) -> dataset``.
+        window_size: Elements per window.
+        window_size_func: ``key -> tf.int64`` window size, instead of ``window_size``.
+
+    Returns:
+        A function from a dataset to a dataset.
+    """
+    return lambda dataset: dataset.group_by_window(key_func, reduce_func, window_size,
+                                                   window_size_func)
+
+
+def bucket_by_sequence_length(element_length_func: Callable, bucket_boundaries: list,
+                              bucket_batch_sizes: list, padded_shapes: Any = None,
+                              padding_values: Any = None, pad_to_bucket_boundary: bool = False,
+                              no_padding: bool = False,
+                              drop_remainder: bool = False) -> Callable:
+    """A transformation for ``Dataset.apply``: ``dataset.bucket_by_sequence_length(...)``.
+
+    Args:
+        element_length_func: ``element -> tf.int32`` length.
+        bucket_boundaries: The sorted upper length bounds of the buckets.
+        bucket_batch_sizes: One batch size per bucket (one more than the boundaries).
+        padded_shapes: As ``padded_batch``.
+        padding_values: As ``padded_batch``.
+        pad_to_bucket_boundary: Pad the length to the bucket's boundary minus one.
+        no_padding: Batch without padding.
+        drop_remainder: Whether to drop each bucket's last, smaller batch.
+
+    Returns:
+        A function from a dataset to a dataset.
+    """
+    return lambda dataset: dataset.bucket_by_sequence_length(
+        element_length_func, bucket_boundaries, bucket_batch_sizes, padded_shapes,
+        padding_values, pad_to_bucket_boundary, no_padding, drop_remainder)
+
+
+def unique() -> Callable:
+    """A transformation for ``Dataset.apply``: ``dataset.unique()``.
+
+    Returns:
+        A function from a dataset to a dataset.
+    """
+    return lambda dataset: dataset.unique()
+
+
+def take_while(predicate: Callable) -> Callable:
+    """A transformation for ``Dataset.apply``: ``dataset.take_while(predicate)``.
+
+    Args:
+        predicate: ``element -> tf.bool`` scalar.
+
+    Returns:
+        A function from a dataset to a dataset.
+    """
+    return lambda dataset: dataset.take_while(predicate)
+
+
+def ignore_errors(log_warning: bool = False) -> Callable:
+    """A transformation for ``Dataset.apply``: ``dataset.ignore_errors(log_warning)``.
+
+    Args:
+        log_warning: Whether to log each error dropped.
+
+    Returns:
+        A function from a dataset to a dataset.
+    """
+    return lambda dataset: dataset.ignore_errors(log_warning)
+
+
+def enumerate_dataset(start: int = 0) -> Callable:
+    """A transformation for ``Dataset.apply``: ``dataset.enumerate(start)``.
+
+    Args:
+        start: The first index.
+
+    Returns:
+        A function from a dataset to a dataset.
+    """
+    return lambda dataset: dataset.enumerate(start)
+
+
+def get_single_element(dataset: Any) -> Any:
+    """``dataset.get_single_element()``: the dataset's only element.
+
+    Args:
+        dataset: A ``tf.data.Dataset``.
+
+    Returns:
+        The element.
+
+    Raises:
+        InvalidArgumentError: the dataset is empty or has more than one element.
+    """
+    return dataset.get_single_element()
+
+
+def map_and_batch(map_func: Callable, batch_size: int, num_parallel_batches: int | None = None,
+                  drop_remainder: bool = False,
+                  num_parallel_calls: int | None = None) -> Callable:
+    """A transformation for ``Dataset.apply``: ``dataset.map(map_func).batch(batch_size,
+    drop_remainder)``.
+
+    Args:
+        map_func: The function applied to each element.
+        batch_size: Elements per batch.
+        num_parallel_batches: Accepted for TensorFlow's signature.
+        drop_remainder: Whether to drop a last, smaller batch.
+        num_parallel_calls: Accepted for TensorFlow's signature.
+
+    Returns:
+        A function from a dataset to a dataset.
+    """
+    return lambda dataset: dataset.map(map_func).batch(batch_size, drop_remainder)
+
+
+def parallel_interleave(map_func: Callable, cycle_length: int, block_length: int = 1,
+                        sloppy: bool | None = False, buffer_output_elements: int | None = None,
+                        prefetch_input_elements: int | None = None) -> Callable:
+    """A transformation for ``Dataset.apply``: ``dataset.interleave(map_func, cycle_length,
+    block_length)`` (elements in the deterministic order, as with ``sloppy=False``).
+
+    Args:
+        map_func: ``element -> dataset``.
+        cycle_length: Datasets read at a time.
+        block_length: Elements taken from each in turn.
+        sloppy: Accepted; the order is always the deterministic one.
+        buffer_output_elements: Accepted for TensorFlow's signature.
+        prefetch_input_elements: Accepted for TensorFlow's signature.
+
+    Returns:
+        A function from a dataset to a dataset.
+    """
+    return lambda dataset: dataset.interleave(map_func, cycle_length, block_length)
+
+
 __all__ = ["AUTOTUNE", "INFINITE_CARDINALITY", "UNKNOWN_CARDINALITY", "cardinality",
            "CsvDataset", "make_csv_dataset",
            "AutoShardPolicy", "DistributeOptions", "ExternalStatePolicy", "OptimizationOptions",
            "ThreadingOptions", "TFRecordWriter", "dense_to_ragged_batch", "get_next_as_optional",
            "Counter", "RandomDataset", "assert_cardinality", "choose_from_datasets",
-           "sample_from_datasets", "shuffle_and_repeat", "unbatch"]
+           "sample_from_datasets", "shuffle_and_repeat", "unbatch", "scan", "group_by_window",
+           "bucket_by_sequence_length", "unique", "take_while", "ignore_errors",
+           "enumerate_dataset", "get_single_element", "map_and_batch", "parallel_interleave"]

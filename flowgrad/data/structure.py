@@ -213,11 +213,101 @@ class RaggedTensorSpec(TypeSpec):
             _shape_text(self._shape), self._dtype, self._ragged_rank, self._row_splits_dtype)
 
 
+class DatasetSpec(TypeSpec):
+    """``tf.data.DatasetSpec``: the type of a dataset that is itself an element (the windows
+    of ``Dataset.window``, the groups ``group_by_window`` hands its ``reduce_func``).
+
+    Inside a pipeline such an element is one component: a 0-d object array holding the
+    window's elements (a ``WindowElements``).
+
+    Args:
+        element_spec: The spec of the inner dataset's elements.
+        dataset_shape: The shape of the dataset value (``()`` for one dataset).
+    """
+
+    def __init__(self, element_spec: Any, dataset_shape: ShapeLike = ()):
+        self._element_spec = element_spec
+        self._dataset_shape = as_shape(dataset_shape)
+
+    @property
+    def element_spec(self) -> Any:
+        return self._element_spec
+
+    @property
+    def shape(self) -> TensorShape:
+        return self._dataset_shape
+
+    @property
+    def dtype(self) -> dtypes.DType:
+        return dtypes.string
+
+    @property
+    def value_type(self) -> type:
+        return _WINDOWS["dataset_type"]
+
+    @classmethod
+    def from_value(cls, value: Any) -> DatasetSpec:
+        return cls(value.element_spec)
+
+    def _component_specs(self) -> list:
+        return [TensorSpec([], dtypes.string)]
+
+    def _to_components(self, value: Any) -> list:
+        raise TypeError("A dataset is an element of a pipeline only as the window of "
+                        "Dataset.window or group_by_window; got %r" % (value,))
+
+    def _from_components(self, parts: list) -> Any:
+        return _WINDOWS["window_dataset"](self._element_spec, parts[0])
+
+    def __eq__(self, other: Any) -> bool:
+        return type(other) is type(self) and self._element_spec == other._element_spec and \
+            self._dataset_shape.as_tuple() == other._dataset_shape.as_tuple()
+
+    def __hash__(self) -> int:
+        return hash((type(self), self._dataset_shape.as_tuple()))
+
+    def __repr__(self) -> str:
+        return "DatasetSpec(%r, %s)" % (self._element_spec, _shape_text(self._dataset_shape))
+
+
+#: Filled by flowgrad.data.windowing (which imports this module): ``dataset_type`` (the
+#: ``tf.data.Dataset`` class) and ``window_dataset(element_spec, component)``.
+_WINDOWS: dict = {}
+
+
+def register_windows(dataset_type: type, window_dataset: Any) -> None:
+    """Lets :class:`DatasetSpec` make the datasets of windows (called by the module that
+    defines them).
+
+    Args:
+        dataset_type: The ``tf.data.Dataset`` class.
+        window_dataset: ``(element_spec, component) -> Dataset`` of a window's component.
+    """
+    _WINDOWS.update(dataset_type=dataset_type, window_dataset=window_dataset)
+
+
+class WindowElements:
+    """The elements of one window (flat lists of arrays), carried through a pipeline as the
+    single component of a :class:`DatasetSpec` element."""
+
+    __slots__ = ("elements",)
+
+    def __init__(self, elements: list):
+        self.elements = elements
+
+
+def window_component(elements: list) -> np.ndarray:
+    """The component that carries a window of ``elements`` through a pipeline."""
+    out = np.empty((), object)
+    out[()] = WindowElements(elements)
+    return out
+
+
 def _shape_text(shape: TensorShape) -> str:
     return "TensorShape(None)" if shape.rank is None else "TensorShape(%s)" % shape.as_list()
 
 
-_COMPOSITE_SPECS = (SparseTensorSpec, RaggedTensorSpec)
+_COMPOSITE_SPECS = (SparseTensorSpec, RaggedTensorSpec, DatasetSpec)
 
 
 def is_composite(spec: Any) -> bool:
@@ -378,14 +468,29 @@ def spec_from_types(output_types: Any, output_shapes: Any) -> Any:
 
 
 def to_eager(spec: Any, flat: list) -> Any:
-    """An element as a structure of EagerTensors."""
+    """An element as a structure of EagerTensors (a window as its dataset)."""
+    if any(isinstance(s, DatasetSpec) for s in nest.flatten(spec)):
+        leaves = []
+        for s, parts in zip(nest.flatten(spec), group(spec, flat)):
+            if isinstance(s, DatasetSpec):
+                leaves.append(s._from_components(parts))
+            else:
+                leaves.append(to_eager(s, parts))
+        return nest.pack_sequence_as(spec, leaves)
     return pack(spec, [EagerTensor(eager_value(np.asarray(a, s.dtype.np)), s.dtype)
                        for a, s in zip(flat, flat_specs(spec))])
 
 
 
 def to_numpy_element(spec: Any, flat: list) -> Any:
-    """An element as NumPy values (a NumPy scalar, or a str or bytes, for rank 0)."""
+    """An element as NumPy values (a NumPy scalar, or a str or bytes, for rank 0).
+
+    Raises:
+        TypeError: an element holds a dataset (a window), which has no NumPy value.
+    """
+    if any(isinstance(s, DatasetSpec) for s in nest.flatten(spec)):
+        raise TypeError("Dataset.as_numpy_iterator() is not supported for datasets that "
+                        "produce values of type %s" % DatasetSpec.__name__)
     if any(is_composite(s) for s in nest.flatten(spec)):
         return nest.map_structure(_numpy_of, to_eager(spec, flat))
     return pack(spec, [a[()] if type(a) is np.ndarray and not a.ndim else a for a in flat])
@@ -407,14 +512,18 @@ def _numpy_of(value: Any) -> Any:
 __all__ = ["normalize", "flatten", "to_array", "spec_of", "flat_specs", "pack", "with_shapes",
            "most_specific_compatible", "same_structure", "spec_from_types", "to_eager",
            "to_numpy_element", "IterationContext", "SparseTensorSpec", "RaggedTensorSpec",
-           "is_composite", "spec_of_value", "components_of", "group"]
+           "is_composite", "spec_of_value", "components_of", "group", "DatasetSpec",
+           "WindowElements", "window_component"]
 
 
 class IterationContext:
-    """The values of captured graph tensors for one iteration (id(tensor) -> array)."""
+    """The values of captured graph tensors for one iteration (id(tensor) -> array), and
+    ``on_error``: None, or what to call with an op error a ``map``/``filter`` function raised
+    for one element before that element is dropped (under ``Dataset.ignore_errors``)."""
 
     def __init__(self, bindings: dict | None = None):
         self.bindings = bindings or {}
+        self.on_error: Any = None
 
     def value(self, t: Any) -> np.ndarray:
         if isinstance(t, Tensor):
