@@ -497,11 +497,24 @@ def _spec_of_component(c: Any) -> TensorSpec:
     return structure.spec_of(c)
 
 
+def _is_composite_value(x: Any) -> bool:
+    """A SparseTensor, RaggedTensor or ExtensionType (a leaf of several components)."""
+    return isinstance(x, (SparseTensor, RaggedTensor)) or structure.is_composite(
+        getattr(x, "_type_spec", None))
+
+
 class _TensorDataset(Dataset):
     def __init__(self, tensors: Any):
         norm = structure.normalize(tensors)
-        self._components = [_component(x) for x in structure.flatten(norm)]
-        spec = pack(norm, [_spec_of_component(c) for c in self._components])
+        self._components, leaf_specs = [], []
+        for x in structure.flatten(norm):
+            if _is_composite_value(x):
+                self._components.extend(_component(c) for c in structure.components_of(x))
+                leaf_specs.append(structure.spec_of_value(x))
+            else:
+                self._components.append(_component(x))
+                leaf_specs.append(_spec_of_component(self._components[-1]))
+        spec = pack(norm, leaf_specs)
         super().__init__(spec)
         self._captured = [c for c in self._components if isinstance(c, Tensor)]
 
@@ -515,7 +528,15 @@ class _TensorDataset(Dataset):
 class _TensorSliceDataset(Dataset):
     def __init__(self, tensors: Any):
         norm = structure.normalize(tensors)
-        comps = [_component(x) for x in structure.flatten(norm)]
+        comps, unbatched = [], []       # unbatched: an ExtensionType leaf's element spec
+        for x in structure.flatten(norm):
+            if _is_composite_value(x) and hasattr(x._type_spec, "_unbatch"):
+                parts = [_component(c) for c in structure.components_of(x)]
+                comps.extend(parts)
+                unbatched.append((x._type_spec._unbatch(), len(parts)))
+            else:
+                comps.append(_component(x))
+                unbatched.append((None, 1))
         specs = [_spec_of_component(c) for c in comps]
         first = None
         for i, s in enumerate(specs):
@@ -536,7 +557,12 @@ class _TensorSliceDataset(Dataset):
         self._n = first[1] if first is not None and all(
             s.shape.rank is not None and s.shape.as_tuple()[0] is not None for s in specs) \
             else None
-        spec = pack(norm, [TensorSpec(_drop_first(s.shape), s.dtype) for s in specs])
+        leaf_specs, i = [], 0
+        for element_spec, n in unbatched:
+            leaf_specs.append(element_spec if element_spec is not None else
+                              TensorSpec(_drop_first(specs[i].shape), specs[i].dtype))
+            i += n
+        spec = pack(norm, leaf_specs)
         super().__init__(spec)
         self._captured = [c for c in comps if isinstance(c, Tensor)]
 

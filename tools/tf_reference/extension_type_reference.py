@@ -163,6 +163,18 @@ def extension_type_cases(tf) -> dict:
             tf.where(m.mask, m.values, 0.0)))),
         "data batch not batchable": lambda: rows.map(lambda x: MT(x, x > 0)).batch(2),
         "type_spec_from_value": lambda: tf.type_spec_from_value(mt),
+        "data from_tensors": lambda: list(tf.data.Dataset.from_tensors(mt)),
+        "data from_tensors spec": lambda: tf.data.Dataset.from_tensors((mt, 1)).element_spec,
+        "data from_tensor_slices": lambda: list(tf.data.Dataset.from_tensor_slices(batch)),
+        "data from_tensor_slices spec": lambda: tf.data.Dataset.from_tensor_slices(
+            {"b": batch}).element_spec,
+        "data from_tensor_slices batch": lambda: list(
+            tf.data.Dataset.from_tensor_slices(batch).batch(2)),
+        "data from_tensors sparse": lambda: [
+            tf.sparse.to_dense(x) for x in tf.data.Dataset.from_tensors(
+                tf.sparse.SparseTensor([[0, 1]], [5.0], [2, 2]))],
+        "data from_tensors ragged": lambda: [
+            x.to_list() for x in tf.data.Dataset.from_tensors(tf.ragged.constant([[1], [2, 3]]))],
         "cond": lambda: pick(tf.constant(False)),
         "cond in function": lambda: tf.function(pick)(tf.constant(False)),
         "cond structure mismatch": lambda: tf.function(lambda p: tf.cond(
