@@ -466,3 +466,33 @@ def test_unknown_size_loss_is_reshaped_and_add_metrics_adds_metrics(tmp_path):
             tf.estimator.EstimatorSpec("eval", loss=tf.zeros([2]))
     with pytest.raises(ValueError, match="not expected args"):
         v1.estimator.add_metrics(est, lambda predictions, other: {})
+
+
+def test_wide_and_deep_and_baseline_estimators(tmp_path):
+    features, x = _two_feature_data()
+    labels = (x[:, 0] + x[:, 1] > 0).astype(np.int64)
+    fc = v1.feature_column
+    bucket = fc.bucketized_column(fc.numeric_column("a"), [-1.0, 0.0, 1.0])
+    est = v1.estimator.DNNLinearCombinedClassifier(
+        model_dir=str(tmp_path / "wd"), linear_feature_columns=[bucket],
+        dnn_feature_columns=[fc.numeric_column("a"), fc.numeric_column("b")],
+        dnn_hidden_units=[4], dnn_optimizer=lambda: v1.train.AdamOptimizer(0.05),
+        config=SEEDED)
+    est.train(_numpy_fn(features, labels, batch_size=20, num_epochs=None, shuffle=True),
+              steps=40)
+    names = est.get_variable_names()
+    assert est.get_variable_value("global_step") == 40        # one step per batch
+    assert "dnn/logits/kernel/Adam" in names and "linear/linear_model/a_bucketized/weights" \
+        in names and "linear/linear_model/a_bucketized/weights/Ftrl" in names
+    assert est.evaluate(_numpy_fn(features, labels, batch_size=40))["accuracy"] > 0.8
+    with pytest.raises(ValueError, match="Either linear_feature_columns or dnn_feature_columns"):
+        tf.estimator.DNNLinearCombinedRegressor()
+    with pytest.raises(ValueError, match="dnn_hidden_units must be defined"):
+        tf.estimator.DNNLinearCombinedRegressor(dnn_feature_columns=[fc.numeric_column("a")])
+    base = tf.estimator.BaselineClassifier(model_dir=str(tmp_path / "b"), config=SEEDED)
+    base.train(_numpy_fn(features, labels, batch_size=40, num_epochs=None, shuffle=True),
+               steps=100)
+    prior = labels.mean()
+    got = next(base.predict(_numpy_fn(features)))["probabilities"][1]
+    np.testing.assert_allclose(got, prior, atol=0.03)         # the class prior
+    assert base.get_variable_names()[0] == "baseline/bias"

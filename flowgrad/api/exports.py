@@ -1986,7 +1986,9 @@ EXPORTS["tf.compat.v1.estimator"] = {
 }
 EXPORTS["tf"]["estimator"] = "tf.estimator"
 EXPORTS["tf.compat.v1"]["estimator"] = "tf.compat.v1.estimator"
-_CANNED = ("DNNClassifier", "DNNRegressor", "LinearClassifier", "LinearRegressor")
+_CANNED = ("DNNClassifier", "DNNRegressor", "LinearClassifier", "LinearRegressor",
+           "DNNLinearCombinedClassifier", "DNNLinearCombinedRegressor", "BaselineClassifier",
+           "BaselineRegressor")
 EXPORTS["tf.estimator"].update({name: "flowgrad.estimator.canned:" + name for name in _CANNED})
 EXPORTS["tf.compat.v1.estimator"].update({
     name: "flowgrad.estimator.canned:%sV1" % name for name in _CANNED})

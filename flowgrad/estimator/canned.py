@@ -43,6 +43,9 @@ from flowgrad.ops.sum_ops import reduce_sum
 from flowgrad.ops.variable_scope import get_variable, variable_scope
 from flowgrad.train import adagrad, adam, ftrl, gradient_descent, rmsprop
 from flowgrad.train.training_util import get_global_step
+from flowgrad.framework.graph import GraphKeys, control_dependencies, get_collection
+from flowgrad.ops.control_flow_ops import group
+from flowgrad.ops.state_ops import assign_add
 
 _OPTIMIZERS = {"Adagrad": adagrad.AdagradOptimizer, "Adam": adam.AdamOptimizer,
                "Ftrl": ftrl.FtrlOptimizer, "RMSProp": rmsprop.RMSPropOptimizer,
@@ -253,14 +256,22 @@ class _Canned(Estimator):
     _default_reduction = _SUM_OVER_BATCH_SIZE
 
     def _build(self, logits_fn: Callable, head: _Head, optimizer: Any, learning_rate: float,
-               model_dir: str | None, config: RunConfig | None,
-               warm_start_from: Any) -> None:
+               model_dir: str | None, config: RunConfig | None, warm_start_from: Any,
+               towers: list | None = None) -> None:
+        """``towers``: ``[(scope, optimizer, learning_rate)]`` trained each by its own
+        optimizer (the combined estimators); else ``optimizer`` trains every variable."""
         def model_fn(features: dict, labels: Any, mode: str) -> EstimatorSpec:
             logits = logits_fn(features, mode == ModeKeys.TRAIN, head.logits_dimension)
 
             def train_op_fn(loss: Any) -> Any:
-                opt = _optimizer(optimizer, learning_rate)
-                return opt.minimize(loss, global_step=get_global_step())
+                if towers is None:
+                    opt = _optimizer(optimizer, learning_rate)
+                    return opt.minimize(loss, global_step=get_global_step())
+                ops = [_optimizer(opt, rate).minimize(
+                    loss, var_list=get_collection(GraphKeys.TRAINABLE_VARIABLES, scope=scope))
+                    for scope, opt, rate in towers]
+                with control_dependencies([group(*ops)]):
+                    return assign_add(get_global_step(), 1).op
             return head.spec(features, mode, logits, labels, train_op_fn)
         super().__init__(model_fn, model_dir=model_dir, config=config,
                          warm_start_from=warm_start_from)
@@ -424,6 +435,203 @@ class LinearRegressorV1(LinearRegressor):
     _default_reduction = _SUM
 
 
+#: The combined estimators' learning rates for optimizers given by name (TensorFlow's).
+_COMBINED_DNN_LEARNING_RATE = 0.001
+_COMBINED_LINEAR_LEARNING_RATE = 0.005
+#: The baseline estimators' FTRL learning rate (TensorFlow's).
+_BASELINE_LEARNING_RATE = 0.3
+
+
+def _combined(self: _Canned, head: _Head, model_dir: str | None, linear_feature_columns: Any,
+              linear_optimizer: Any, dnn_feature_columns: Any, dnn_optimizer: Any,
+              dnn_hidden_units: Any, dnn_activation_fn: Callable, dnn_dropout: float | None,
+              config: RunConfig | None, warm_start_from: Any,
+              linear_sparse_combiner: str) -> None:
+    linear_columns = list(linear_feature_columns or [])
+    dnn_columns = list(dnn_feature_columns or [])
+    if not linear_columns and not dnn_columns:
+        raise ValueError("Either linear_feature_columns or dnn_feature_columns must be "
+                         "defined.")
+    if dnn_columns and not dnn_hidden_units:
+        raise ValueError("dnn_hidden_units must be defined when dnn_feature_columns is "
+                         f"specified. Given: {dnn_hidden_units}, {dnn_columns}")
+    _check_combiner(linear_sparse_combiner)
+    towers = []
+    if dnn_columns:
+        towers.append(("dnn", dnn_optimizer, _COMBINED_DNN_LEARNING_RATE))
+    if linear_columns:
+        linear_rate = min(_COMBINED_LINEAR_LEARNING_RATE,
+                          1.0 / math.sqrt(len(linear_columns)))
+        towers.append(("linear", linear_optimizer, linear_rate))
+
+    def logits_fn(features: dict, training: bool, units: int) -> Any:
+        logits = None
+        if dnn_columns:
+            logits = _dnn_logits(features, dnn_columns, list(dnn_hidden_units),
+                                 dnn_activation_fn, dnn_dropout, units, training)
+        if linear_columns:
+            linear = _linear_logits(features, linear_columns, units)
+            logits = linear if logits is None else logits + linear
+        return logits
+    self._build(logits_fn, head, None, 0.0, model_dir, config, warm_start_from, towers)
+
+
+class DNNLinearCombinedClassifier(_Canned):
+    """A wide (linear) and deep (DNN) classifier: the two logits summed, each tower trained
+    by its own optimizer (``tf.estimator.DNNLinearCombinedClassifier``).
+
+    Args:
+      model_dir: Where checkpoints go.
+      linear_feature_columns: The linear tower's columns.
+      linear_optimizer: Its optimizer (``"Ftrl"``: learning rate
+        ``min(0.005, 1/sqrt(#columns))``).
+      dnn_feature_columns: The DNN tower's columns (dense).
+      dnn_optimizer: Its optimizer (``"Adagrad"``: learning rate 0.001).
+      dnn_hidden_units: The widths of the DNN's hidden layers.
+      dnn_activation_fn: Their activation.
+      dnn_dropout: The DNN's dropout rate while training.
+      n_classes: The number of classes.
+      weight_column: A key or numeric column of example weights.
+      label_vocabulary: String labels, in class order.
+      config: A RunConfig.
+      warm_start_from: A checkpoint or WarmStartSettings.
+      loss_reduction: ``"sum_over_batch_size"`` (tf.estimator's) or ``"sum"``.
+      batch_norm: Accepted (False only).
+      linear_sparse_combiner: ``"sum"``.
+
+    Raises:
+      ValueError: neither tower has columns, or the DNN has columns but no hidden units.
+    """
+
+    def __init__(self, model_dir: str | None = None, linear_feature_columns: Any = None,
+                 linear_optimizer: Any = "Ftrl", dnn_feature_columns: Any = None,
+                 dnn_optimizer: Any = "Adagrad", dnn_hidden_units: Any = None,
+                 dnn_activation_fn: Callable = relu, dnn_dropout: float | None = None,
+                 n_classes: int = 2, weight_column: Any = None,
+                 label_vocabulary: list | None = None, config: RunConfig | None = None,
+                 warm_start_from: Any = None, loss_reduction: str | None = None,
+                 batch_norm: bool = False, linear_sparse_combiner: str = "sum"):
+        head = _Head(n_classes, 1, weight_column, label_vocabulary,
+                     loss_reduction or self._default_reduction)
+        _combined(self, head, model_dir, linear_feature_columns, linear_optimizer,
+                  dnn_feature_columns, dnn_optimizer, dnn_hidden_units, dnn_activation_fn,
+                  dnn_dropout, config, warm_start_from, linear_sparse_combiner)
+
+
+class DNNLinearCombinedRegressor(_Canned):
+    """A wide (linear) and deep (DNN) regressor (``tf.estimator.DNNLinearCombinedRegressor``).
+
+    Args:
+      model_dir: Where checkpoints go.
+      linear_feature_columns: The linear tower's columns.
+      linear_optimizer: Its optimizer (``"Ftrl"``).
+      dnn_feature_columns: The DNN tower's columns (dense).
+      dnn_optimizer: Its optimizer (``"Adagrad"``: learning rate 0.001).
+      dnn_hidden_units: The widths of the DNN's hidden layers.
+      dnn_activation_fn: Their activation.
+      dnn_dropout: The DNN's dropout rate while training.
+      label_dimension: The number of regressed values per example.
+      weight_column: A key or numeric column of example weights.
+      config: A RunConfig.
+      warm_start_from: A checkpoint or WarmStartSettings.
+      loss_reduction: ``"sum_over_batch_size"`` (tf.estimator's) or ``"sum"``.
+      batch_norm: Accepted (False only).
+      linear_sparse_combiner: ``"sum"``.
+
+    Raises:
+      ValueError: neither tower has columns, or the DNN has columns but no hidden units.
+    """
+
+    def __init__(self, model_dir: str | None = None, linear_feature_columns: Any = None,
+                 linear_optimizer: Any = "Ftrl", dnn_feature_columns: Any = None,
+                 dnn_optimizer: Any = "Adagrad", dnn_hidden_units: Any = None,
+                 dnn_activation_fn: Callable = relu, dnn_dropout: float | None = None,
+                 label_dimension: int = 1, weight_column: Any = None,
+                 config: RunConfig | None = None, warm_start_from: Any = None,
+                 loss_reduction: str | None = None, batch_norm: bool = False,
+                 linear_sparse_combiner: str = "sum"):
+        head = _Head(None, label_dimension, weight_column, None,
+                     loss_reduction or self._default_reduction)
+        _combined(self, head, model_dir, linear_feature_columns, linear_optimizer,
+                  dnn_feature_columns, dnn_optimizer, dnn_hidden_units, dnn_activation_fn,
+                  dnn_dropout, config, warm_start_from, linear_sparse_combiner)
+
+
+def _baseline_logits(features: Any, units: int) -> Any:
+    """TensorFlow's baseline: one bias (``baseline/bias``) for every example."""
+    first = features if not isinstance(features, dict) else next(
+        features[k] for k in sorted(features))
+    if hasattr(first, "dense_shape"):
+        batch = first.dense_shape[:1]
+    else:
+        batch = shape(first)[:1]
+    with variable_scope("baseline"):
+        bias = get_variable("bias", [units], initializer=Zeros())
+    return tile(expand_dims(bias, 0), concat([cast(batch, dtypes.int32), [1]], 0))
+
+
+class BaselineClassifier(_Canned):
+    """Predicts the classes' prior (one learned bias), ignoring the features
+    (``tf.estimator.BaselineClassifier``).
+
+    Args:
+      model_dir: Where checkpoints go.
+      n_classes: The number of classes.
+      weight_column: A key or numeric column of example weights.
+      label_vocabulary: String labels, in class order.
+      optimizer: An optimizer, its name or a callable (``"Ftrl"``, learning rate 0.3).
+      config: A RunConfig.
+      loss_reduction: ``"sum_over_batch_size"`` (tf.estimator's) or ``"sum"``.
+    """
+
+    def __init__(self, model_dir: str | None = None, n_classes: int = 2,
+                 weight_column: Any = None, label_vocabulary: list | None = None,
+                 optimizer: Any = "Ftrl", config: RunConfig | None = None,
+                 loss_reduction: str | None = None):
+        head = _Head(n_classes, 1, weight_column, label_vocabulary,
+                     loss_reduction or self._default_reduction)
+        self._build(lambda f, training, units: _baseline_logits(f, units), head, optimizer,
+                    _BASELINE_LEARNING_RATE, model_dir, config, None)
+
+
+class BaselineRegressor(_Canned):
+    """Predicts the labels' mean (one learned bias), ignoring the features
+    (``tf.estimator.BaselineRegressor``).
+
+    Args:
+      model_dir: Where checkpoints go.
+      label_dimension: The number of regressed values per example.
+      weight_column: A key or numeric column of example weights.
+      optimizer: An optimizer, its name or a callable (``"Ftrl"``, learning rate 0.3).
+      config: A RunConfig.
+      loss_reduction: ``"sum_over_batch_size"`` (tf.estimator's) or ``"sum"``.
+    """
+
+    def __init__(self, model_dir: str | None = None, label_dimension: int = 1,
+                 weight_column: Any = None, optimizer: Any = "Ftrl",
+                 config: RunConfig | None = None, loss_reduction: str | None = None):
+        head = _Head(None, label_dimension, weight_column, None,
+                     loss_reduction or self._default_reduction)
+        self._build(lambda f, training, units: _baseline_logits(f, units), head, optimizer,
+                    _BASELINE_LEARNING_RATE, model_dir, config, None)
+
+
+class DNNLinearCombinedClassifierV1(DNNLinearCombinedClassifier):
+    _default_reduction = _SUM
+
+
+class DNNLinearCombinedRegressorV1(DNNLinearCombinedRegressor):
+    _default_reduction = _SUM
+
+
+class BaselineClassifierV1(BaselineClassifier):
+    _default_reduction = _SUM
+
+
+class BaselineRegressorV1(BaselineRegressor):
+    _default_reduction = _SUM
+
+
 def _v1_doc(cls: type) -> None:
     """``cls``'s docstring: its base's, saying that it sums the loss (TF1's ``SUM``)."""
     base = cls.__mro__[1]
@@ -432,5 +640,7 @@ def _v1_doc(cls: type) -> None:
                    "``SUM``).\n\n%s" % (base.__name__, args))
 
 
-for _cls in (DNNClassifierV1, DNNRegressorV1, LinearClassifierV1, LinearRegressorV1):
+for _cls in (DNNClassifierV1, DNNRegressorV1, LinearClassifierV1, LinearRegressorV1,
+             DNNLinearCombinedClassifierV1, DNNLinearCombinedRegressorV1, BaselineClassifierV1,
+             BaselineRegressorV1):
     _v1_doc(_cls)
