@@ -40,8 +40,15 @@ def _unsupported(name: str) -> _Any:
 def _unsupported_class(name: str) -> type:
     def __init__(self: _Any, *args: _Any, **kwargs: _Any) -> None:  # noqa: N807
         raise NotImplementedError("tf.experimental.dtensor.%s: %s." % (name, _WHY))
-    doc = """TensorFlow's ``tf.experimental.dtensor.%s``: not supported by flowgrad
-    (constructing one raises ``NotImplementedError``).""" % name
+    doc = """TensorFlow's ``tf.experimental.dtensor.%s``: not supported by flowgrad.
+
+    Args:
+        *args: TensorFlow's arguments (unused).
+        **kwargs: Likewise.
+
+    Raises:
+        NotImplementedError: on construction (flowgrad has no DTensor layout propagation).
+    """ % name
     return type(name, (), {"__init__": __init__, "__doc__": doc, "__module__": __name__})
 
 
