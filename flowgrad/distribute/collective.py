@@ -65,9 +65,10 @@ class PeerLostError(errors.UnavailableError):
         return (PeerLostError, (None, None, self.message, self.ranks))
 
 
-#: Collectives whose received messages a worker keeps after it used them, to hand a lost
-#: peer's message to a survivor that missed it.
-_KEEP_RECENT = 4
+#: Collectives whose received messages a worker keeps after it used them (this one and the
+#: one before), to hand a lost peer's message to a survivor that missed it: a survivor can
+#: be one collective ahead of another, never more (the next one needs the lost peer).
+_KEEP_RECENT = 2
 
 
 class CollectiveGroup:
@@ -229,9 +230,10 @@ class CollectiveGroup:
                         None, None, "Worker %d waited %.0f s in collective %d for workers %s"
                         % (self.rank, self._timeout, seq, missing))
             out = {k[3]: self._inbox.pop(k) for k in keys}
-            self._recent.update({k: v for k, v in zip(keys, out.values())})
-            for old in [k for k in self._recent if k[2] <= seq - _KEEP_RECENT]:
-                del self._recent[old]
+            if self.world_size > 2 and kind != "scatter":   # what another survivor may miss
+                self._recent.update({k: v for k, v in zip(keys, out.values())})
+                for old in [k for k in self._recent if k[2] <= seq - _KEEP_RECENT]:
+                    del self._recent[old]
         self.stats.wait_s += time.perf_counter() - start
         return out
 
