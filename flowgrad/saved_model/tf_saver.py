@@ -12,7 +12,10 @@ keyword arguments and returning a dict (``output_0``, ... for a function that re
 tensors), as TensorFlow writes them. Ops TensorFlow lacks, and flowgrad ops without an
 exporter raise ``ValueError`` naming the op. ``tf.cond`` and ``tf.while_loop`` become
 TensorFlow's If/While ops with their branches and bodies in the function library
-(``flowgrad.saved_model.control_flow_export``)."""
+(``flowgrad.saved_model.control_flow_export``). Each ``tf.saved_model.Asset`` reachable from
+the object (a ``TextFileInitializer``'s file among them) is copied to ``assets/`` with an
+``AssetFileDef`` and an ``asset`` node, and a function reading its ``asset_path`` takes the
+path as an argument bound to that node, as TensorFlow writes them."""
 from __future__ import annotations
 
 import itertools
