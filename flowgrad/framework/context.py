@@ -37,6 +37,7 @@ class _State(threading.local):
     eager = _shared("eager", True)          # global default: TF2 eager (disable_eager_execution)
     default_graph = _shared("default_graph", None)   # the global default graph (made lazily)
     tensor_equality = _shared("tensor_equality", True)   # TF2: == on tensors is elementwise
+    resource_variables = _shared("resource_variables", True)    # TF2's flag (v2_compat)
     check_numerics = _shared("check_numerics", False)    # every op's output checked (debug)
     inter_op_threads = _shared("inter_op_threads", 0)    # tf.config.threading's count (0: default)
 

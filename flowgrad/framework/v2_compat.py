@@ -10,17 +10,48 @@ from flowgrad.framework.tensor_shape import disable_v2_tensorshape, enable_v2_te
 
 
 def disable_v2_behavior() -> None:
-    """TF1 behaviour: graph mode, TF1 shapes (Dimension) and identity-based tensor ==."""
+    """TF1 behaviour: graph mode, TF1 shapes (Dimension), identity-based tensor == and
+    resource variables off."""
     disable_eager_execution()
     disable_v2_tensorshape()
     state.tensor_equality = False
+    state.resource_variables = False
 
 
 def enable_v2_behavior() -> None:
-    """TF2 behaviour: eager mode, int shapes and elementwise tensor ==."""
+    """TF2 behaviour: eager mode, int shapes, elementwise tensor == and resource variables
+    on."""
     enable_eager_execution()
     enable_v2_tensorshape()
     state.tensor_equality = True
+    state.resource_variables = True
+
+
+def enable_resource_variables() -> None:
+    """Turns TensorFlow's resource-variables flag on (``tf.compat.v1``); TensorFlow 2 starts
+    with it on and ``disable_v2_behavior`` turns it off.
+
+    flowgrad reports the flag (``resource_variables_enabled``); its graph variables are
+    VariableV2 ops either way (docs/differences.md), with TensorFlow's values and
+    checkpoint keys.
+    """
+    state.resource_variables = True
+
+
+def disable_resource_variables() -> None:
+    """Turns TensorFlow's resource-variables flag off (``tf.compat.v1``); see
+    ``enable_resource_variables``."""
+    state.resource_variables = False
+
+
+def resource_variables_enabled() -> bool:
+    """Whether TensorFlow's resource-variables flag is on (``tf.compat.v1``): True in
+    TensorFlow 2 until ``disable_v2_behavior`` or ``disable_resource_variables``.
+
+    Returns:
+        The flag.
+    """
+    return state.resource_variables
 
 
 def disable_tensor_equality() -> None:
@@ -46,4 +77,5 @@ def name_scope_v2(name: str) -> Any:
 
 
 __all__ = ["disable_v2_behavior", "enable_v2_behavior", "disable_tensor_equality",
-           "enable_tensor_equality", "name_scope_v2"]
+           "enable_tensor_equality", "name_scope_v2", "enable_resource_variables",
+           "disable_resource_variables", "resource_variables_enabled"]
