@@ -496,3 +496,30 @@ def test_wide_and_deep_and_baseline_estimators(tmp_path):
     got = next(base.predict(_numpy_fn(features)))["probabilities"][1]
     np.testing.assert_allclose(got, prior, atol=0.03)         # the class prior
     assert base.get_variable_names()[0] == "baseline/bias"
+
+
+def test_early_stopping_hooks_read_the_evaluations_summaries(tmp_path):
+    est = _estimator(tmp_path)
+    experimental = tf.estimator.experimental
+    never = experimental.stop_if_higher_hook(est, "loss", 1e9, run_every_secs=None,
+                                             run_every_steps=1)
+    est.train(_train_input_fn, steps=5, hooks=[never])    # no evaluation yet: goes on
+    assert est.get_variable_value("global_step") == 5
+    assert not est.get_variable_value("signal_early_stopping")   # TF's variable, saved
+    loss = est.evaluate(_eval_input_fn)["loss"]
+    from flowgrad.estimator.early_stopping import read_eval_metrics
+    recorded = read_eval_metrics(est.eval_dir())
+    assert list(recorded) == [5] and abs(recorded[5]["loss"] - loss) < 1e-6
+    est.train(_train_input_fn, steps=3, hooks=[never])
+    assert est.get_variable_value("global_step") == 8
+    now = experimental.stop_if_lower_hook(est, "loss", 1e9, run_every_secs=None,
+                                          run_every_steps=1)
+    est.train(_train_input_fn, steps=100, hooks=[now])
+    assert est.get_variable_value("global_step") == 9             # stopped after one step
+    assert est.get_variable_value("signal_early_stopping")
+    stale = experimental.stop_if_no_decrease_hook(est, "loss", 0, run_every_secs=None,
+                                                  run_every_steps=1)
+    est.train(_train_input_fn, steps=100, hooks=[stale])
+    assert est.get_variable_value("global_step") == 10
+    with pytest.raises(ValueError, match="Only one of run_every_secs and run_every_steps"):
+        experimental.make_early_stopping_hook(est, lambda: False, 1, 1)

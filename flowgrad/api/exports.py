@@ -2001,6 +2001,12 @@ EXPORTS["tf.compat.v1.estimator.tpu"] = {
 EXPORTS["tf.compat.v1.estimator"]["tpu"] = "tf.compat.v1.estimator.tpu"
 for _ns in ("tf.estimator", "tf.compat.v1.estimator"):
     EXPORTS[_ns]["add_metrics"] = "flowgrad.estimator.estimator:add_metrics"
+for _ns in ("tf.estimator", "tf.compat.v1.estimator"):
+    EXPORTS[_ns + ".experimental"] = {
+        name: "flowgrad.estimator.early_stopping:" + name for name in (
+            "make_early_stopping_hook", "stop_if_higher_hook", "stop_if_lower_hook",
+            "stop_if_no_decrease_hook", "stop_if_no_increase_hook")}
+    EXPORTS[_ns]["experimental"] = _ns + ".experimental"
 
 #: ``tf.math.special`` (tf2gaps): the modified Bessel functions of the first kind are also
 #: tf.math's; the others are flowgrad/ops/special_function_ops.py's.

@@ -174,6 +174,23 @@ class _StopAfterNEvalsHook(SessionRunHook):
             run_context.request_stop()
 
 
+class _DefaultSaverHook(SessionRunHook):
+    """Adds the Estimator's Saver (keeping ``keep_checkpoint_max`` checkpoints) once every
+    other hook's ``begin`` has run, unless the scaffold or the graph has one."""
+
+    def __init__(self, scaffold: Scaffold, config: RunConfig):
+        self._scaffold = scaffold
+        self._config = config
+
+    def begin(self) -> None:
+        """Adds the Saver to the SAVERS collection."""
+        if not (self._scaffold.saver or get_collection(GraphKeys.SAVERS)):
+            add_to_collection(GraphKeys.SAVERS, Saver(
+                sharded=True, max_to_keep=self._config.keep_checkpoint_max,
+                keep_checkpoint_every_n_hours=self._config.keep_checkpoint_every_n_hours,
+                defer_build=True, save_relative_paths=True))
+
+
 def _write_dict_to_summary(output_dir: str, dictionary: dict, current_global_step: int) -> None:
     """Writes the scalar results of an evaluation as summaries at ``current_global_step``."""
     from flowgrad.summary import protos
@@ -348,6 +365,17 @@ class Estimator:
         self._check_checkpoint_available()
         return load_variable(self._model_dir, name)
 
+    def eval_dir(self, name: str | None = None) -> str:
+        """The folder of an evaluation's summaries: ``model_dir/eval`` (``eval_<name>``).
+
+        Args:
+          name: The evaluation's name.
+
+        Returns:
+          The path.
+        """
+        return os.path.join(self._model_dir, "eval" if not name else "eval_" + name)
+
     # -- calling input_fn and model_fn ----------------------------------------------------
 
     def _call_input_fn(self, input_fn: Callable, mode: str) -> Any:
@@ -471,11 +499,9 @@ class Estimator:
                 {"loss": spec.loss, "step": global_step},
                 every_n_iter=self._config.log_step_count_steps))
         worker_hooks.extend(spec.training_hooks)
-        if not (spec.scaffold.saver or get_collection(GraphKeys.SAVERS)):
-            add_to_collection(GraphKeys.SAVERS, Saver(
-                sharded=True, max_to_keep=self._config.keep_checkpoint_max,
-                keep_checkpoint_every_n_hours=self._config.keep_checkpoint_every_n_hours,
-                defer_build=True, save_relative_paths=True))
+        # TensorFlow's deferred-build Saver takes the variables the hooks' begin() made too
+        # (early stopping's signal_early_stopping): made by the last hook's begin()
+        worker_hooks.append(_DefaultSaverHook(spec.scaffold, self._config))
         chief_hooks: list = []
         all_hooks = worker_hooks + list(spec.training_chief_hooks)
         saver_hooks = [h for h in all_hooks if isinstance(h, hooks_lib.CheckpointSaverHook)]
@@ -546,7 +572,7 @@ class Estimator:
             if not checkpoint_path:
                 logging.info("Could not find trained model in model_dir: %s, running "
                              "initialization to evaluate.", self._model_dir)
-        output_dir = os.path.join(self._model_dir, "eval" if not name else "eval_" + name)
+        output_dir = self.eval_dir(name)
         with self._new_graph().as_default() as graph:
             global_step = get_global_step(graph)
             features, labels, input_hooks = self._get_features_and_labels_from_input_fn(
