@@ -37,7 +37,7 @@ from flowgrad.ops.variable_scope import get_variable
 from flowgrad.train import basic_session_run_hooks as hooks_lib
 from flowgrad.train.checkpoint_management import latest_checkpoint
 from flowgrad.train.checkpoint_utils import list_variables, load_checkpoint, load_variable
-from flowgrad.train.monitored_session import (ChiefSessionCreator, MonitoredSession,
+from flowgrad.train.monitored_session import (ChiefSessionCreator, MonitoredSession, Scaffold,
                                               MonitoredTrainingSession)
 from flowgrad.train.saver import Saver
 from flowgrad.train.session_run_hook import SessionRunArgs, SessionRunHook
