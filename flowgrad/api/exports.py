@@ -2071,3 +2071,7 @@ EXPORTS["tf.distribute.experimental"].update({
     "CommunicationImplementation":
         "flowgrad.distribute.cross_device_ops:CommunicationImplementation",
     "CommunicationOptions": "flowgrad.distribute.cross_device_ops:CommunicationOptions"})
+
+#: tf.io.decode_webp / tf.image.decode_webp (tf2gaps).
+for _ns in ("tf.io", "tf.compat.v1.io", "tf.image", "tf.compat.v1.image"):
+    EXPORTS[_ns]["decode_webp"] = "flowgrad.ops.webp_ops:decode_webp"

@@ -31,4 +31,5 @@ from flowgrad.ops import count_ops, sparse_cross_ops  # noqa: F401
 from flowgrad.ops import embedding_sparse_ops  # noqa: F401
 from flowgrad.ops import space_batch_ops, special_function_ops  # noqa: F401
 from flowgrad.ops import compressed_ops, fft_nd_ops, string_offset_ops  # noqa: F401
+from flowgrad.ops import webp_ops  # noqa: F401
 from flowgrad.ops import ragged_dispatch, sparse_dispatch  # noqa: F401 - ragged & sparse dispatch

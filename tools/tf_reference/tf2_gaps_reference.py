@@ -206,6 +206,35 @@ gz = tf.constant([[gzip.compress(b"abc"), gzip.compress(b"\\x00\\xff" * 7)]])
 }
 
 
+TOPICS["webp"] = {
+    # WebP files Pillow 11 (libwebp) wrote for a random 5x7 RGB image (lossless and quality
+    # 80) and a random 4x3 RGBA image (lossless), as base64
+    "setup": """
+import base64
+lossless_rgb = base64.b64decode(
+    "UklGRs4AAABXRUJQVlA4TMEAAAAvBgABABfBJgDAJMPd7XL3n58KFo4iNNACNCAAfFaDaQMASHB3t+yaeIyHOMIT"
+    "B/AFIzrJCtva2pPEDYcF6BzWZwA2sMqhTZeTEpn/OF37UIwI7wUFZd+u+NDob3GNBNgqZPBL/4HyJ6D1NAkzmv7s"
+    "aootA/gTMp0dbhTG2/FjLf2y7jlm5JlqkwLY90y1BtDE5aHOuTZaDNWtHoy57oBBAIBlY7NtnRH9jzDXcBlKak0V"
+    "6dOnPaVfKgJOXuQx2/8NAA==")
+lossless_rgba = base64.b64decode(
+    "UklGRoQAAABXRUJQVlA4THcAAAAvAsAAEF+gJgAShji0JQVN/E0wTht4GURpJFuN+yrrRLa0Sq10oCaSrWZ+/eso"
+    "IJCRQ4c79GFBSSQrlH6KYgyWDKSgERlQ3xBkiYDtXfBC4rwDGJb7UX+7lLyg/bNn3Tk07xoUtZEC7S6nI8TgizeyI"
+    "/of36fhOgA=")
+lossy_rgb = base64.b64decode(
+    "UklGRnwAAABXRUJQVlA4IHAAAAAwAgCdASoHAAUAAUAmJbACdDBLwZ1SbOlvwAD+fqdo3ne+x//yX7eynz5FS2wr"
+    "fogX4v1Y1Cw8f+Pz59h6xq538bI4fc+/mgRtf+2X3f/BxWl//4O79//k3+gJW4D/k5d+br/+FFttUc8MH6s/koAA")
+""",
+    "cases": [
+        "tf.io.decode_webp(lossless_rgb)", "tf.io.decode_webp(lossless_rgb, channels=3)",
+        "tf.io.decode_webp(lossless_rgb, channels=4)", "tf.io.decode_webp(lossless_rgba)",
+        "tf.image.decode_webp(lossless_rgba, channels=4)",
+        "tf.image.decode_webp(lossless_rgba, channels=3)", "tf.io.decode_webp(lossy_rgb)",
+        "tf.compat.v1.image.decode_webp(lossy_rgb, channels=3)",
+        "tf.io.decode_webp(b'not a webp file')",
+    ],
+}
+
+
 def _plain(x):
     arr = np.asarray(x)
     if arr.dtype.kind == "c":
