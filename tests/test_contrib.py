@@ -431,7 +431,51 @@ def test_contrib_eager_gradient_functions():
     val, g1 = tfe.value_and_gradients_function(lambda a, b: a * b, params=[1])(3.0, 2.0)
     assert float(val) == 6.0 and [float(t) for t in g1] == [3.0]
     it = tfe.Iterator(tf.data.Dataset.range(3))
-    assert [int(t) for t in it] == [0, 1, 2]
+    assert int(it.next()) == 0 and [int(t) for t in it] == [1, 2]
+    with pytest.raises(StopIteration):
+        it.next()
+
+
+def test_contrib_eager_network_tracks_its_layers_and_trains():
+    tf.enable_eager_execution()
+    tfe = contrib.eager
+
+    class Net(tfe.Network):
+        def __init__(self):
+            super().__init__()
+            self.hidden = self.track_layer(tf.layers.Dense(4, activation=tf.nn.relu))
+            self.out = self.track_layer(tf.layers.Dense(1))
+
+        def call(self, x):
+            return self.out(self.hidden(x))
+
+    net = Net()
+    x = tf.constant(np.random.RandomState(7).normal(size=(16, 3)).astype(np.float32))
+    y = tf.reduce_sum(x, 1, keepdims=True)
+
+    def loss():
+        return tf.reduce_mean(tf.square(net(x) - y))
+
+    first = float(loss())
+    assert len(net.variables) == 4 and net.layers == [net.hidden, net.out]
+    grad = tfe.implicit_gradients(loss)
+    opt = tf.train.GradientDescentOptimizer(0.1)
+    for _ in range(50):
+        opt.apply_gradients(grad())
+    assert float(loss()) < 0.2 * first
+    with pytest.raises(TypeError, match="not a tf.layers.Layer"):
+        net.track_layer(lambda v: v)
+
+
+def test_softmax_cross_entropy_casts_labels_to_the_logits_dtype_as_tensorflow():
+    # TF 2.21 gives 0.31326166 (float32) for both calls: float64 one-hot labels (what the TF
+    # tutorials' MNIST reader returns) and integer labels are cast to the logits' dtype.
+    logits = tf.constant([[1.0, 2.0]])
+    a = tf.nn.softmax_cross_entropy_with_logits(logits=logits, labels=np.array([[0.0, 1.0]]))
+    b = tf.nn.softmax_cross_entropy_with_logits_v2(logits=logits, labels=[[0, 1]])
+    assert a.dtype == b.dtype == tf.float32
+    np.testing.assert_allclose(_run([a, b], init=False), [[0.31326166], [0.31326166]],
+                               rtol=1e-6)
 
 
 # -- image, training, learn, losses, metrics, seq2seq -----------------------------------------

@@ -618,7 +618,9 @@ def _xent_of_different_ranks(x: Any, z: Any, axis: int, name: str | None) -> Any
 def _softmax_xent(labels: Any, logits: Any, axis: Any, name: str | None,
                   stop_labels: bool) -> Any:
     x = _input(logits, "SoftmaxCrossEntropyWithLogits", "features")
-    z = _input(labels, "SoftmaxCrossEntropyWithLogits", "labels", dtype=x.dtype.base_dtype)
+    z = convert_to_tensor(_as_value(labels))
+    if z.dtype.base_dtype != x.dtype.base_dtype:     # TensorFlow casts labels to the logits'
+        z = cast(z, x.dtype.base_dtype)               # dtype (float64 one-hot labels, ints)
     if stop_labels:
         z = stop_gradient(z)
     a = _class_axis(x, axis, "softmax_cross_entropy_with_logits")

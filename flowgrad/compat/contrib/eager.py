@@ -10,6 +10,7 @@ from flowgrad.autodiff.custom_gradient import custom_gradient
 from flowgrad.autodiff.tape import GradientTape
 from flowgrad.framework.context import enable_eager_execution, executing_eagerly
 from flowgrad.framework.tensor import convert_to_tensor
+from flowgrad.layers.base import Layer
 from flowgrad.ops.script_ops import py_function as py_func
 from flowgrad.ops.state_ops import Variable
 from flowgrad.ops.template import make_template
@@ -121,20 +122,119 @@ def gradients_function(f: Callable, params: Sequence[int] | None = None) -> Call
     return fn
 
 
-def Iterator(dataset: object) -> object:  # noqa: N802 - TensorFlow's name
-    """An iterator over ``dataset``'s elements, eagerly (``iter(dataset)``).
+class Iterator:
+    """An iterator over a dataset's elements in eager mode, with TF 1.x's ``next()`` method
+    (``tfe.Iterator(dataset).next()``).
 
     Args:
       dataset: A ``tf.data.Dataset``.
-
-    Returns:
-      The iterator.
     """
-    return iter(dataset)
+
+    def __init__(self, dataset: object):
+        self._iterator = iter(dataset)
+
+    def __iter__(self) -> Iterator:
+        return self
+
+    def __next__(self) -> object:
+        return next(self._iterator)
+
+    def next(self) -> object:
+        """The next element.
+
+        Returns:
+          The element.
+
+        Raises:
+          StopIteration: the dataset is exhausted.
+        """
+        return next(self._iterator)
+
+    def get_next(self, name: str | None = None) -> object:
+        """The next element (``tf.data`` iterators' name for ``next``).
+
+        Args:
+          name: Accepted for TensorFlow's signature.
+
+        Returns:
+          The element.
+        """
+        return next(self._iterator)
 
 
-__all__ = ["Checkpoint", "GradientTape", "Iterator", "TensorSpec", "Variable", "custom_gradient",
-           "defun", "enable_eager_execution", "executing_eagerly", "function",
+class Network(Layer):
+    """TF 1.x's eager ``tfe.Network``: a layer made of the layers it tracks
+    (``self.dense = self.track_layer(tf.layers.Dense(10))``), whose ``call`` combines them and
+    whose variables are theirs.
+
+    Args:
+      name: The network's name (its variable scope).
+    """
+
+    def __init__(self, name: str | None = None):
+        super().__init__(name=name)
+        self._tracked: list = []
+
+    def track_layer(self, layer: Layer) -> Layer:
+        """Makes ``layer`` part of this network (its variables become the network's).
+
+        Args:
+          layer: A ``tf.layers`` layer (or another Network).
+
+        Returns:
+          ``layer``.
+
+        Raises:
+          TypeError: ``layer`` is not a layer.
+        """
+        if not isinstance(layer, Layer):
+            raise TypeError("Network.track_layer() passed type %s, not a tf.layers.Layer"
+                            % type(layer))
+        if not any(layer is t for t in self._tracked):
+            self._tracked.append(layer)
+        return layer
+
+    @property
+    def layers(self) -> list:
+        """The tracked layers, in the order they were tracked."""
+        return list(self._tracked)
+
+    @property
+    def trainable_weights(self) -> list:
+        own = super().trainable_weights
+        return own + [w for layer in self._tracked for w in layer.trainable_weights]
+
+    @property
+    def non_trainable_weights(self) -> list:
+        own = super().non_trainable_weights
+        return own + [w for layer in self._tracked for w in layer.non_trainable_weights]
+
+    trainable_variables = trainable_weights
+    non_trainable_variables = non_trainable_weights
+
+    @property
+    def weights(self) -> list:
+        return self.trainable_weights + self.non_trainable_weights
+
+    variables = weights
+
+    def __call__(self, inputs: object, *args: object, **kwargs: object) -> object:
+        """Runs ``call`` (inputs of any structure; the tracked layers build themselves).
+
+        Args:
+          inputs: The inputs.
+          *args: Further arguments of ``call``.
+          **kwargs: Keyword arguments of ``call``.
+
+        Returns:
+          ``call``'s result.
+        """
+        self.built = True
+        return self.call(inputs, *args, **kwargs)
+
+
+__all__ = ["Checkpoint", "GradientTape", "Iterator", "Network", "TensorSpec", "Variable",
+           "custom_gradient", "defun", "enable_eager_execution", "executing_eagerly", "function",
            "gradients_function", "implicit_gradients", "implicit_value_and_gradients",
            "in_eager_mode", "make_template", "num_gpus", "py_func",
            "value_and_gradients_function"]
