@@ -623,3 +623,61 @@ def test_sequence_loss_reductions_match_the_weighted_cross_entropy():
         s2s.sequence_loss(logits_val[0], targets_val, weights_val)
     with pytest.raises(ValueError, match="cannot be set to True at same time"):
         s2s.sequence_loss(*args, sum_over_timesteps=True)
+
+
+def _regression(seed=0):
+    x_val = np.random.RandomState(seed).normal(size=(8, 3)).astype(np.float32)
+    w = tf.get_variable("w", [3, 1], initializer=tf.constant_initializer(0.1))
+    loss = tf.reduce_mean(tf.square(tf.matmul(x_val, w) - x_val.sum(1, keepdims=True)))
+    return w, loss
+
+
+@pytest.mark.parametrize("name,opt", [("SGD", lambda lr: tf.train.GradientDescentOptimizer(lr)),
+                                      ("Adam", lambda lr: tf.train.AdamOptimizer(lr)),
+                                      ("Momentum",
+                                       lambda lr: tf.train.MomentumOptimizer(lr, 0.9))])
+def test_optimize_loss_is_the_named_optimizers_step(name, opt):
+    results = []
+    for use_contrib in (True, False):
+        with tf.Graph().as_default():
+            w, loss = _regression()
+            gs = tf.train.get_or_create_global_step()
+            if use_contrib:
+                train = contrib.layers.optimize_loss(loss, gs, 0.05, name, clip_gradients=1.0)
+            else:
+                o = opt(0.05)
+                grads, tvars = zip(*o.compute_gradients(loss, [w]))
+                clipped, _ = tf.clip_by_global_norm(list(grads), 1.0)
+                train = o.apply_gradients(list(zip(clipped, tvars)), global_step=gs)
+            with tf.Session() as sess:
+                sess.run(tf.global_variables_initializer())
+                for _ in range(5):
+                    sess.run(train)
+                results.append((sess.run(w), sess.run(gs)))
+    np.testing.assert_allclose(results[0][0], results[1][0], rtol=1e-6)
+    assert results[0][1] == results[1][1] == 5
+
+
+def test_optimize_loss_learning_rate_variable_decay_summaries_and_errors():
+    w, loss = _regression()
+    gs = tf.train.get_or_create_global_step()
+    train = contrib.layers.optimize_loss(
+        loss, gs, 0.1, tf.train.GradientDescentOptimizer,
+        learning_rate_decay_fn=lambda lr, step: lr * 0.5,
+        summaries=["loss", "learning_rate", "gradient_norm"],
+        gradient_multipliers={w: 2.0})
+    assert "OptimizeLoss/learning_rate:0" in _names(tf.global_variables())
+    summaries = [s.op.name for s in tf.get_collection(tf.GraphKeys.SUMMARIES)]
+    assert "OptimizeLoss/learning_rate_1" in summaries and "OptimizeLoss/loss" in summaries
+    with tf.Session() as sess:
+        sess.run(tf.global_variables_initializer())
+        g = sess.run(tf.gradients(loss, w)[0])
+        before = sess.run(w)
+        sess.run(train)
+        np.testing.assert_allclose(sess.run(w), before - 0.05 * 2.0 * g, rtol=1e-5)
+    with pytest.raises(ValueError, match="Optimizer name should be one of"):
+        contrib.layers.optimize_loss(loss, gs, 0.1, "Nope")
+    with pytest.raises(ValueError, match="Summaries should be one of"):
+        contrib.layers.optimize_loss(loss, gs, 0.1, "SGD", summaries=["nope"])
+    with pytest.raises(ValueError, match="Learning rate should be 0d Tensor or float"):
+        contrib.layers.optimize_loss(loss, gs, 1, "SGD", name="bad")
