@@ -26,7 +26,8 @@ def eager():
 @pytest.fixture(scope="module")
 def results():
     state.eager = True
-    return {**PROGRAM.run(PROGRAM.extension_type_cases(tf)), **PROGRAM.dispatch_cases(tf)}
+    return {**PROGRAM.run(PROGRAM.extension_type_cases(tf)), **PROGRAM.dispatch_cases(tf),
+            **PROGRAM.run(PROGRAM.none_tensor_cases(tf))}
 
 
 def test_every_recorded_case_runs(results):

@@ -498,8 +498,9 @@ def _spec_of_component(c: Any) -> TensorSpec:
 
 
 def _is_composite_value(x: Any) -> bool:
-    """A SparseTensor, RaggedTensor or ExtensionType (a leaf of several components)."""
-    return isinstance(x, (SparseTensor, RaggedTensor)) or structure.is_composite(
+    """A SparseTensor, RaggedTensor, ExtensionType or None (a leaf of several components, or
+    of none)."""
+    return x is None or isinstance(x, (SparseTensor, RaggedTensor)) or structure.is_composite(
         getattr(x, "_type_spec", None))
 
 
@@ -729,17 +730,19 @@ class _TracedFunction:
                     for leaf in nest.flatten(out) for t in structure.components_of(leaf)]
         self._fn = ConcreteFunction(g, phs, flat)
 
-    def _normalize(self, out: Any) -> Any:
+    def _normalize(self, out: Any, top: bool = True) -> Any:
         if isinstance(out, list):
             out = tuple(out)
         if isinstance(out, dict):
-            return type(out)((k, self._normalize(v)) for k, v in out.items())
+            return type(out)((k, self._normalize(v, False)) for k, v in out.items())
         if isinstance(out, tuple):
-            children = [self._normalize(v) for v in out]
+            children = [self._normalize(v, False) for v in out]
             return type(out)(*children) if hasattr(out, "_fields") else tuple(children)
         if out is None:
-            raise TypeError("The `%s` function returned None; it must return tensors." %
-                            self._what)
+            if top:
+                raise TypeError("The `%s` function returned None; it must return tensors." %
+                                self._what)
+            return out              # a None beside tensors: a NoneTensorSpec leaf
         if isinstance(out, (RaggedTensor, SparseTensor)) or structure.is_composite(
                 getattr(out, "_type_spec", None)):
             return out

@@ -17,6 +17,7 @@ from flowgrad.framework.tensor import constant as constant_op
 from flowgrad.framework.tensor import EagerTensor, Tensor, TensorBase, eager_value, to_numpy
 from flowgrad.framework.tensor_shape import TensorShape, as_shape
 from flowgrad.framework.composite_tensor import TypeSpec
+from flowgrad.framework.none_tensor import NoneTensorSpec
 from flowgrad.runtime.function import TensorSpec
 from flowgrad.ops.ragged_tensor import RaggedTensor
 from flowgrad.ops.sparse_tensor import SparseTensor
@@ -341,6 +342,8 @@ def spec_of_value(value: Any) -> Any:
         return SparseTensorSpec.from_value(value)
     if isinstance(value, RaggedTensor):
         return RaggedTensorSpec.from_value(value)
+    if value is None:
+        return NoneTensorSpec()
     if _is_extension_spec(getattr(value, "_type_spec", None)):
         return value._type_spec
     return TensorSpec(as_shape(value.shape), value.dtype.base_dtype)
@@ -361,6 +364,8 @@ def type_spec_from_value(value: Any) -> Any:
     Raises:
         TypeError: no spec can describe ``value``.
     """
+    if value is None:
+        return NoneTensorSpec()
     if _is_extension_spec(getattr(value, "_type_spec", None)):
         return value._type_spec
     if isinstance(value, (SparseTensor, RaggedTensor, TensorBase)) or (
@@ -380,6 +385,8 @@ def components_of(value: Any) -> list:
         return [value.indices, value.values, value.dense_shape]
     if isinstance(value, RaggedTensor):
         return [value.flat_values] + list(value.nested_row_splits)
+    if value is None:
+        return []
     if _is_extension_spec(getattr(value, "_type_spec", None)):
         return list(value._type_spec._to_components(value))
     return [value]

@@ -331,9 +331,28 @@ def dispatch_cases(tf) -> dict:
     return results
 
 
+def none_tensor_cases(tf) -> dict:
+    """``tf.NoneTensorSpec``: a None beside tensors in tf.data and tf.nest."""
+    ds = tf.data.Dataset.range(3)
+    return {
+        "none spec repr": lambda: tf.NoneTensorSpec(),
+        "none spec eq": lambda: [tf.NoneTensorSpec() == tf.NoneTensorSpec(),
+                                 tf.NoneTensorSpec() == tf.TensorSpec([])],
+        "none type_spec_from_value": lambda: tf.type_spec_from_value(None),
+        "none nest flatten": lambda: tf.nest.flatten(tf.NoneTensorSpec(), expand_composites=True),
+        "none value_type": lambda: tf.NoneTensorSpec().value_type.__name__,
+        "none map spec": lambda: ds.map(lambda x: (x, None)).element_spec,
+        "none map batch": lambda: list(ds.map(lambda x: (x, None)).batch(2)),
+        "none map dict": lambda: list(ds.map(lambda x: {"a": x, "b": None})),
+        "none from_tensors": lambda: list(tf.data.Dataset.from_tensors((1, None))),
+        "none from_tensors spec": lambda: tf.data.Dataset.from_tensors((1, None)).element_spec,
+    }
+
+
 def program(tf) -> dict:
     """{case: result}."""
-    return {**run(extension_type_cases(tf)), **dispatch_cases(tf)}
+    return {**run(extension_type_cases(tf)), **dispatch_cases(tf),
+            **run(none_tensor_cases(tf))}
 
 
 def main() -> None:
