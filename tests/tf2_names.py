@@ -46,6 +46,7 @@ variable_creator_scope vectorized_map where while_loop zeros zeros_like
     "tensor_scatter_nd_max", "tensor_scatter_nd_min", "types", "is_symbolic_tensor",
     "experimental_functions_run_eagerly", "dtensor",
     "fftnd", "ifftnd", "rfftnd", "irfftnd",  # TF 2.16 (the n-d FFT ops)
+    "NoneTensorSpec",  # TF 2.21 has it (tools/tf_reference/extension_type_reference.py)
 ])
 
 TF2_TRAIN = frozenset("""
