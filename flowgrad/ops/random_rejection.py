@@ -7,7 +7,11 @@ output from its own stretch of the Philox stream: output ``i`` skips ``256 * i``
 loop needs, serving single values from the end of each block ("UNIFORM" macro and
 ``SampleBuffer``). Here every output's loop runs in lock step over NumPy arrays: a round
 takes one step of every output still looping, so the draws, the arithmetic and the accepted
-values are the kernels' own.
+values are the kernels' own. The binomial and Poisson loops draw the same number of uniforms
+a round for every output, so they keep compacted arrays of the outputs still looping and
+compute each round's blocks from the round number (about twice as fast as buffered draws
+into full-size arrays, bit for bit the same); the gamma loop's outputs draw unevenly and keep
+per-output buffers.
 
 All three compute in float64, as TensorFlow 2.21's kernels do for every sample dtype (its
 normal and uniform draws are its double-precision ones); the samples are then cast. The
@@ -68,6 +72,43 @@ class _Streams:
     def whole_block(self, idx: np.ndarray) -> np.ndarray:
         """A fresh block of uniform values for each output in ``idx`` (unbuffered)."""
         return self._fill("uniform", self._blocks(idx))
+
+
+def _uniform_pairs(key: int, counter: int, offsets: np.ndarray) -> tuple:
+    """(first, second) uniform double of the block at each offset, in the order a fresh
+    ``_Streams`` buffer serves them (the block's last two words first).
+
+    The lock-step loops below use it where every output still looping draws the same number
+    of uniform values a round (binomial inversion and BTRS, Poisson's two regimes): output
+    i's j-th draw is then a fixed value of block ``start_i + j // 2``, so no per-output
+    buffer is needed and the loops keep compacted arrays of the outputs still looping."""
+    b = philox_blocks(key, counter, 0, offsets)
+    return _uint64_to_double(b[:, 2], b[:, 3]), _uint64_to_double(b[:, 0], b[:, 1])
+
+
+class _OneUniformARound:
+    """The uniform draws of outputs that each draw one a round: round j serves block
+    ``start + j // 2``'s first value, round j + 1 its second; ``keep`` compacts the pending
+    second values with the outputs."""
+
+    def __init__(self, key: int, counter: int, start: np.ndarray):
+        self.key, self.counter, self.start = key, counter, start
+        self.round = 0
+        self.second = None
+
+    def draw(self) -> np.ndarray:
+        j = self.round
+        self.round += 1
+        if j % 2:
+            return self.second
+        first, self.second = _uniform_pairs(self.key, self.counter,
+                                            self.start + np.uint64(j // 2))
+        return first
+
+    def keep(self, mask: np.ndarray) -> None:
+        self.start = self.start[mask]
+        if self.round % 2:
+            self.second = self.second[mask]
 
 
 def _lgamma(x: np.ndarray) -> np.ndarray:
@@ -154,41 +195,49 @@ def poisson(key: int, counter: int, rate: np.ndarray, samples_per_rate: int) -> 
     out = np.zeros(n)
     if n == 0:
         return out
-    streams = _Streams(key, counter, n, RESERVED_PER_OUTPUT)
     todo = np.arange(n)
+    start = todo.astype(np.uint64) * np.uint64(RESERVED_PER_OUTPUT)
+    # Knuth: the number of uniforms whose running product stays above exp(-rate)
     knuth = todo[lam < 10]
-    exp_neg = np.exp(-lam)
-    prod = np.ones(n)
+    exp_neg = np.exp(-lam[knuth])
+    prod = np.ones(knuth.size)
+    draws = _OneUniformARound(key, counter, start[knuth])
+    rounds = 0
     while knuth.size:
-        prod[knuth] = prod[knuth] * streams.draw("uniform", knuth)
-        stop = prod[knuth] <= exp_neg[knuth]
-        keep = knuth[~stop]
-        out[keep] += 1
-        knuth = keep
+        prod = prod * draws.draw()
+        going = ~(prod <= exp_neg)
+        out[knuth[~going]] = rounds
+        knuth, prod, exp_neg = knuth[going], prod[going], exp_neg[going]
+        draws.keep(going)
+        rounds += 1
     out[np.isnan(lam) | (lam == np.inf)] = lam[np.isnan(lam) | (lam == np.inf)]
     todo = todo[(lam >= 10) & (lam < np.inf)]     # NaN and inf: TensorFlow's loop never ends
+    lam = lam[todo]
     with np.errstate(divide="ignore", invalid="ignore"):
         log_rate = np.log(lam)
         b = 0.931 + 2.53 * np.sqrt(lam)
         a = -0.059 + 0.02483 * b
         inv_alpha = 1.1239 + 1.1328 / (b - 3.4)
         v_r = 0.9277 - 3.6224 / (b - 2)
-    while todo.size:
-        u = streams.draw("uniform", todo) - 0.5
-        v = streams.draw("uniform", todo)
+    offsets = start[todo]
+    while todo.size:        # two uniforms a round: one block each
+        u, v = _uniform_pairs(key, counter, offsets)
+        u = u - 0.5
         with np.errstate(divide="ignore", invalid="ignore", over="ignore"):
             us = 0.5 - np.abs(u)
-            at, bt = a[todo], b[todo]
-            k = np.floor((2 * at / us + bt) * u + lam[todo] + 0.43)
-            accept = (us >= 0.07) & (v <= v_r[todo])
+            k = np.floor((2 * a / us + b) * u + lam + 0.43)
+            accept = (us >= 0.07) & (v <= v_r)
             rest = ~accept & ~((k < 0) | ((us < 0.013) & (v > us)))
             if rest.any():
                 r = np.flatnonzero(rest)
-                s = np.log(v[r] * inv_alpha[todo[r]] / (at[r] / (us[r] * us[r]) + bt[r]))
-                t = -lam[todo[r]] + k[r] * log_rate[todo[r]] - _lgamma(k[r] + 1)
+                s = np.log(v[r] * inv_alpha[r] / (a[r] / (us[r] * us[r]) + b[r]))
+                t = -lam[r] + k[r] * log_rate[r] - _lgamma(k[r] + 1)
                 accept[r] = s <= t
         out[todo[accept]] = k[accept]
-        todo = todo[~accept]
+        going = ~accept
+        todo, lam, log_rate, b, a, inv_alpha, v_r = (
+            x[going] for x in (todo, lam, log_rate, b, a, inv_alpha, v_r))
+        offsets = offsets[going] + np.uint64(1)
     return _layout(out, samples_per_rate, rate.size)
 
 
@@ -204,25 +253,31 @@ def _stirling_tail(k: np.ndarray) -> np.ndarray:
     return tail
 
 
-def _inversion(streams: _Streams, count: np.ndarray, prob: np.ndarray) -> np.ndarray:
-    n = count.size
-    geom_sum = np.zeros(n)
-    num = np.zeros(n)
-    todo = np.arange(n)
+def _inversion(key: int, counter: int, start: np.ndarray, count: np.ndarray,
+               prob: np.ndarray) -> np.ndarray:
+    """Binomial inversion: the number of geometric jumps whose sum stays within ``count``."""
+    num = np.zeros(count.size)
+    act = np.arange(count.size)
     with np.errstate(divide="ignore"):
         log_q = np.log1p(-prob)
-    while todo.size:
-        u = streams.draw("uniform", todo)
+    geom_sum = np.zeros(count.size)
+    draws = _OneUniformARound(key, counter, start)
+    rounds = 0
+    while act.size:
+        u = draws.draw()
         with np.errstate(divide="ignore", invalid="ignore"):
-            geom_sum[todo] += np.ceil(np.log(u) / log_q[todo])
-        stop = geom_sum[todo] > count[todo]
-        keep = todo[~stop]
-        num[keep] += 1
-        todo = keep
+            geom_sum = geom_sum + np.ceil(np.log(u) / log_q)
+        going = ~(geom_sum > count)
+        num[act[~going]] = rounds
+        act, geom_sum, count, log_q = act[going], geom_sum[going], count[going], log_q[going]
+        draws.keep(going)
+        rounds += 1
     return num
 
 
-def _btrs(streams: _Streams, count: np.ndarray, prob: np.ndarray) -> np.ndarray:
+def _btrs(key: int, counter: int, start: np.ndarray, count: np.ndarray,
+          prob: np.ndarray) -> np.ndarray:
+    """Hormann's BTRS: two uniforms (one block) a round."""
     stddev = np.sqrt(count * prob * (1 - prob))
     b = 1.15 + 2.53 * stddev
     a = -0.0873 + 0.0248 * b + 0.01 * prob
@@ -232,30 +287,32 @@ def _btrs(streams: _Streams, count: np.ndarray, prob: np.ndarray) -> np.ndarray:
     alpha = (2.83 + 5.1 / b) * stddev
     m = np.floor((count + 1) * prob)
     out = np.zeros(count.size)
-    todo = np.arange(count.size)
-    while todo.size:
-        u = streams.draw("uniform", todo)
-        v = streams.draw("uniform", todo)
+    act = np.arange(count.size)
+    offsets = start
+    while act.size:
+        u, v = _uniform_pairs(key, counter, offsets)
         u = u - 0.5
         us = 0.5 - np.abs(u)
         with np.errstate(divide="ignore", invalid="ignore"):
-            k = np.floor((2 * a[todo] / us + b[todo]) * u + c[todo])
-        accept = (us >= 0.07) & (v <= v_r[todo])
-        cnt = count[todo]
-        rest = ~accept & ~((k < 0) | (k > cnt))
+            k = np.floor((2 * a / us + b) * u + c)
+        accept = (us >= 0.07) & (v <= v_r)
+        rest = ~accept & ~((k < 0) | (k > count))
         if rest.any():
             i = np.flatnonzero(rest)
-            t, kk, nn, mm, rr = todo[i], k[i], cnt[i], m[todo[i]], r[todo[i]]
+            kk, nn, mm, rr = k[i], count[i], m[i], r[i]
             with np.errstate(divide="ignore", invalid="ignore"):
-                lv = np.log(v[i] * alpha[t] / (a[t] / (us[i] * us[i]) + b[t]))
+                lv = np.log(v[i] * alpha[i] / (a[i] / (us[i] * us[i]) + b[i]))
                 bound = ((mm + 0.5) * np.log((mm + 1) / (rr * (nn - mm + 1)))
                          + (nn + 1) * np.log((nn - mm + 1) / (nn - kk + 1))
                          + (kk + 0.5) * np.log(rr * (nn - kk + 1) / (kk + 1))
                          + _stirling_tail(mm) + _stirling_tail(nn - mm)
                          - _stirling_tail(kk) - _stirling_tail(nn - kk))
             accept[i] = lv <= bound
-        out[todo[accept]] = k[accept]
-        todo = todo[~accept]
+        out[act[accept]] = k[accept]
+        going = ~accept
+        act, count, b, a, c, v_r, r, alpha, m = (
+            x[going] for x in (act, count, b, a, c, v_r, r, alpha, m))
+        offsets = offsets[going] + np.uint64(1)
     return out
 
 
@@ -296,19 +353,8 @@ def binomial(key: int, counter: int, counts: np.ndarray, probs: np.ndarray,
         if not idx.size:
             continue
         skip = RESERVED_PER_OUTPUT if use_btrs else _INVERSION_RESERVED
-        streams = _Streams(key, counter, count.size, skip)
-        sub = _SubStreams(streams, idx)
+        start = idx.astype(np.uint64) * np.uint64(skip)
         draw = _btrs if use_btrs else _inversion
-        vals = draw(sub, count[idx], p_side[idx])
+        vals = draw(key, counter, start, count[idx], p_side[idx])
         out[idx] = np.where(flip[idx], count[idx] - vals, vals)
     return _layout(out, samples_per_batch, n_batch)
-
-
-class _SubStreams:
-    """The streams of some outputs of a ``_Streams``, addressed ``0..len(idx)-1``."""
-
-    def __init__(self, streams: _Streams, idx: np.ndarray):
-        self.streams, self.idx = streams, idx
-
-    def draw(self, kind: str, local: np.ndarray) -> np.ndarray:
-        return self.streams.draw(kind, self.idx[local])
