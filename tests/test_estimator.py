@@ -5,6 +5,7 @@ tests/data/estimator/, tools/tf_reference/estimator_checkpoint.py), and evaluate
 export_saved_model, train_and_evaluate and the numpy/pandas input_fns behave as TF 2.15's."""
 from __future__ import annotations
 
+import importlib.util
 import os
 import shutil
 import sys
@@ -523,3 +524,35 @@ def test_early_stopping_hooks_read_the_evaluations_summaries(tmp_path):
     assert est.get_variable_value("global_step") == 10
     with pytest.raises(ValueError, match="Only one of run_every_secs and run_every_steps"):
         experimental.make_early_stopping_hook(est, lambda: False, 1, 1)
+
+
+def test_keras_layers_in_a_model_fn_keep_their_names_across_graphs(tmp_path):
+    """Each Estimator call builds a new graph; Keras names its layers afresh in each (TF
+    2.15's Keras did it per graph), so evaluate restores what train saved."""
+    if importlib.util.find_spec("keras") is None:
+        pytest.skip("needs the keras extra: pip install flowgrad[keras]")
+    v1.enable_v2_behavior()
+    x = np.random.RandomState(0).randn(64, 3).astype(np.float32)
+    y = x.sum(1, keepdims=True)
+
+    def model_fn(features, labels, mode):
+        pred = tf.keras.layers.Dense(1)(tf.keras.layers.Dense(4)(features["x"]))
+        if mode == tf.estimator.ModeKeys.PREDICT:
+            return tf.estimator.EstimatorSpec(mode, predictions=pred)
+        loss = tf.reduce_mean(tf.square(pred - labels))
+        opt = v1.train.AdamOptimizer(0.05)
+        return tf.estimator.EstimatorSpec(
+            mode, loss=loss, train_op=opt.minimize(loss, v1.train.get_global_step()))
+
+    def input_fn():
+        return tf.data.Dataset.from_tensor_slices(({"x": x}, y)).batch(16)
+
+    est = tf.estimator.Estimator(model_fn, str(tmp_path), config=SEEDED)
+    tf.keras.layers.Dense(2)             # a layer outside: its name does not shift theirs
+    est.train(input_fn, steps=4)
+    before = sorted(est.get_variable_names())
+    assert est.evaluate(input_fn)["global_step"] == 4
+    est.train(input_fn, steps=4)
+    assert sorted(est.get_variable_names()) == before
+    assert len(list(est.predict(
+        lambda: tf.data.Dataset.from_tensor_slices({"x": x}).batch(8)))) == 64

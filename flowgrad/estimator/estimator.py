@@ -11,9 +11,11 @@ them, and the next call resumes from the latest one.
 from __future__ import annotations
 
 import collections
+import contextlib
 import copy
 import inspect
 import os
+import sys
 import tempfile
 import time
 from collections.abc import Callable, Iterator
@@ -44,6 +46,8 @@ from flowgrad.train.session_run_hook import SessionRunArgs, SessionRunHook
 from flowgrad.train.training_util import get_global_step, get_or_create_global_step
 from flowgrad.train.warm_start import warm_start
 
+#: Keras 3's global record of the layer names given so far (``keras.src.utils.naming``).
+_KERAS_NAME_UIDS = "object_name_uids"
 _VALID_MODEL_FN_ARGS = frozenset({"features", "labels", "mode", "params", "self", "config"})
 #: The local variable counting evaluation batches, and its collection (TensorFlow's
 #: ``tf.compat.v1.GraphKeys.EVAL_STEP``).
@@ -413,12 +417,24 @@ class Estimator:
             raise ValueError("model_fn should return an EstimatorSpec.")
         return spec
 
-    def _new_graph(self) -> Graph:
+    @contextlib.contextmanager
+    def _new_graph(self) -> Iterator[Graph]:
+        """A new default graph with the config's seed and a global step, in which Keras names
+        its layers afresh (``dense``, ``dense_1``, ... in every graph, as TF 2.15's Keras
+        did per graph: the checkpoint's variable names match the next call's)."""
         graph = Graph()
-        with graph.as_default():
-            set_random_seed(self._config.tf_random_seed)
-            get_or_create_global_step(graph)
-        return graph
+        state = sys.modules.get("keras.src.backend.common.global_state")
+        saved = state.get_global_attribute(_KERAS_NAME_UIDS) if state else None
+        if state:
+            state.set_global_attribute(_KERAS_NAME_UIDS, collections.defaultdict(int))
+        try:
+            with graph.as_default():
+                set_random_seed(self._config.tf_random_seed)
+                get_or_create_global_step(graph)
+                yield graph
+        finally:
+            if state:
+                state.set_global_attribute(_KERAS_NAME_UIDS, saved)
 
     def _maybe_warm_start(self, checkpoint_path: str | None = None) -> None:
         """Warm-starts the variables from ``warm_start_from`` unless a checkpoint of
@@ -475,7 +491,7 @@ class Estimator:
         return self
 
     def _train_model(self, input_fn: Callable, hooks: list, saving_listeners: list) -> Any:
-        with self._new_graph().as_default() as graph:
+        with self._new_graph() as graph:
             global_step = get_global_step(graph)
             features, labels, input_hooks = self._get_features_and_labels_from_input_fn(
                 input_fn, ModeKeys.TRAIN)
@@ -573,7 +589,7 @@ class Estimator:
                 logging.info("Could not find trained model in model_dir: %s, running "
                              "initialization to evaluate.", self._model_dir)
         output_dir = self.eval_dir(name)
-        with self._new_graph().as_default() as graph:
+        with self._new_graph() as graph:
             global_step = get_global_step(graph)
             features, labels, input_hooks = self._get_features_and_labels_from_input_fn(
                 input_fn, ModeKeys.EVAL)
@@ -649,7 +665,7 @@ class Estimator:
             if not checkpoint_path:
                 logging.info("Could not find trained model in model_dir: %s, running "
                              "initialization to predict.", self._model_dir)
-        with self._new_graph().as_default():
+        with self._new_graph():
             features, _, input_hooks = self._get_features_and_labels_from_input_fn(
                 input_fn, ModeKeys.PREDICT)
             spec = self._call_model_fn(features, None, ModeKeys.PREDICT, self.config)

@@ -176,7 +176,7 @@ def export_estimator_savedmodel(estimator: Any, export_dir_base: str,
       The export's path as bytes.
     """
     export_dir_base = os.fspath(export_dir_base)
-    with estimator._new_graph().as_default() as graph:
+    with estimator._new_graph() as graph:
         receiver = serving_input_receiver_fn()
         spec = estimator._call_model_fn(receiver.features, getattr(receiver, "labels", None),
                                         mode, estimator.config)
