@@ -2077,3 +2077,7 @@ EXPORTS["tf.distribute.experimental"].update({
 #: tf.io.decode_webp / tf.image.decode_webp (tf2gaps).
 for _ns in ("tf.io", "tf.compat.v1.io", "tf.image", "tf.compat.v1.image"):
     EXPORTS[_ns]["decode_webp"] = "flowgrad.ops.webp_ops:decode_webp"
+
+#: tf.nn.with_space_to_batch (tf2gaps).
+for _ns in ("tf.nn", "tf.compat.v1.nn"):
+    EXPORTS[_ns]["with_space_to_batch"] = "flowgrad.ops.with_space_to_batch:with_space_to_batch"

@@ -235,6 +235,31 @@ lossy_rgb = base64.b64decode(
 }
 
 
+TOPICS["with_space_to_batch"] = {
+    "setup": """
+rng = np.random.RandomState(5)
+x = tf.constant(rng.randn(2, 7, 8, 3))
+f = tf.constant(rng.randn(3, 2, 3, 4))
+seq = tf.constant(rng.randn(2, 11, 3))
+conv = lambda i, n, p: tf.nn.convolution(i, f, padding=p)
+pool = lambda i, n, p: tf.nn.pool(i, [2], "MAX", padding=p)
+""",
+    "cases": [
+        "tf.nn.with_space_to_batch(x, [2, 2], 'SAME', conv, filter_shape=[3, 2])",
+        "tf.nn.with_space_to_batch(x, [2, 3], 'VALID', conv)",
+        "tf.nn.with_space_to_batch(x, [1, 1], 'SAME', conv)",
+        "tf.nn.with_space_to_batch(x, [3, 2], [[0, 0], [1, 2], [0, 3], [0, 0]], conv)",
+        "tf.nn.with_space_to_batch(seq, [3], 'SAME', pool, filter_shape=[2])",
+        "tf.nn.with_space_to_batch(seq, [2], 'VALID', pool, spatial_dims=[1])",
+        "tf.compat.v1.nn.with_space_to_batch(x, [2, 2], 'VALID', conv)",
+        "tf.nn.with_space_to_batch(x, [2, 2], 'SAME', conv)",
+        "tf.nn.with_space_to_batch(x, [0, 2], 'VALID', conv)",
+        "tf.nn.with_space_to_batch(x, [2, 2], 'FULL', conv)",
+        "tf.nn.with_space_to_batch(x, [2, 2], 'VALID', conv, spatial_dims=[2, 1])",
+    ],
+}
+
+
 def _plain(x):
     arr = np.asarray(x)
     if arr.dtype.kind == "c":
