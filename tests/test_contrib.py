@@ -681,3 +681,43 @@ def test_optimize_loss_learning_rate_variable_decay_summaries_and_errors():
         contrib.layers.optimize_loss(loss, gs, 0.1, "SGD", summaries=["nope"])
     with pytest.raises(ValueError, match="Learning rate should be 0d Tensor or float"):
         contrib.layers.optimize_loss(loss, gs, 1, "SGD", name="bad")
+
+
+# -- separable convolutions --------------------------------------------------------------------
+def test_tf_layers_separable_conv2d_matches_tensorflow():
+    module, record = tf_reference_program.load("separable_conv2d_v1.py",
+                                               "contrib/separable_conv2d.json")
+    got = module.program(tf)
+    for key, want in record.items():
+        assert got[key]["variables"] == want["variables"], key
+        np.testing.assert_allclose(got[key]["y"], want["y"], rtol=1e-5, atol=1e-6)
+        np.testing.assert_allclose(got[key]["y2"], want["y2"], rtol=1e-5, atol=1e-6)
+        for a, b in zip(got[key]["grads"], want["grads"]):
+            np.testing.assert_allclose(a, b, rtol=1e-5, atol=1e-5)
+
+
+def test_slim_separable_conv2d_is_the_separable_layer_with_tf115_names():
+    x_val = np.random.RandomState(8).normal(size=(2, 6, 6, 3)).astype(np.float32)
+    tf.set_random_seed(4)
+    y = slim.separable_conv2d(x_val, 4, 3, depth_multiplier=2)
+    dw = slim.separable_conv2d(x_val, None, [3, 3], stride=2, activation_fn=None, scope="dw")
+    assert [(v.name, v.shape.as_list()) for v in tf.global_variables()] == [
+        ("SeparableConv2d/depthwise_weights:0", [3, 3, 3, 2]),
+        ("SeparableConv2d/pointwise_weights:0", [1, 1, 6, 4]),
+        ("SeparableConv2d/biases:0", [4]), ("dw/depthwise_weights:0", [3, 3, 3, 1]),
+        ("dw/biases:0", [3])]
+    assert len(tf.get_collection(tf.GraphKeys.MODEL_VARIABLES)) == 5
+    got = _run([y, dw] + tf.global_variables())
+    d, p, b, d2, b2 = got[2:]
+    ref = tf.nn.relu(tf.nn.separable_conv2d(x_val, d, p, [1, 1, 1, 1], "SAME") + b)
+    ref2 = tf.nn.depthwise_conv2d(x_val, d2, [1, 2, 2, 1], "SAME") + b2
+    want = _run([ref, ref2], init=False)
+    np.testing.assert_allclose(got[0], want[0], rtol=1e-5, atol=1e-6)
+    np.testing.assert_allclose(got[1], want[1], rtol=1e-5, atol=1e-6)
+    with tf.Graph().as_default():
+        tf.set_random_seed(4)
+        ref = tf.layers.separable_conv2d(x_val, 4, 3, padding="same", depth_multiplier=2,
+                                         activation=tf.nn.relu,
+                                         depthwise_initializer=tf.glorot_uniform_initializer(),
+                                         pointwise_initializer=tf.glorot_uniform_initializer())
+        np.testing.assert_array_equal(_run(ref), got[0])

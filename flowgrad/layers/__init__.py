@@ -7,6 +7,7 @@ from flowgrad.layers.convolutional import (AveragePooling1D, AveragePooling2D, C
                                            conv2d_transpose, max_pooling1d, max_pooling2d)
 from flowgrad.layers.core import Dense, Dropout, Flatten, dense, dropout, flatten
 from flowgrad.layers.normalization import BatchNormalization, batch_normalization
+from flowgrad.layers.separable import SeparableConv2D, separable_conv2d
 
 # TensorFlow 1's tf.layers has no short aliases (MaxPool2D, Convolution2D, ...); tf.keras.layers
 # has them.
@@ -14,7 +15,7 @@ __all__ = ["Layer", "Dense", "Dropout", "Flatten", "BatchNormalization", "Conv1D
            "AveragePooling1D", "conv1d", "max_pooling1d", "average_pooling1d", "Conv2D",
            "Conv2DTranspose", "conv2d_transpose", "MaxPooling2D", "AveragePooling2D", "dense",
            "dropout", "flatten", "batch_normalization", "conv2d", "max_pooling2d",
-           "average_pooling2d"]
+           "average_pooling2d", "SeparableConv2D", "separable_conv2d"]
 
 
 def __dir__() -> list:

@@ -22,7 +22,9 @@ from flowgrad.framework.tensor import convert_to_tensor
 from flowgrad.framework.type_hints import DTypeLike, ShapeLike, TensorLike
 from flowgrad.layers import convolutional as _conv_layers, core as _core_layers
 from flowgrad.layers.normalization import BatchNormalization
+from flowgrad.layers.separable import SeparableConv2D
 from flowgrad.ops import init_ops, nn_impl, nn_ops
+from flowgrad.ops.conv_ops import depthwise_conv2d
 from flowgrad.ops.array_ops import identity, reshape, shape as _shape
 from flowgrad.ops.cast_ops import cast
 from flowgrad.ops.fill_ops import one_hot
@@ -374,6 +376,121 @@ def convolution2d_transpose(inputs: TensorLike, num_outputs: int,
 
 
 conv2d_transpose = convolution2d_transpose
+
+
+@add_arg_scope
+def separable_convolution2d(inputs: TensorLike, num_outputs: int | None,
+                            kernel_size: int | Sequence[int], depth_multiplier: int = 1,
+                            stride: int | Sequence[int] = 1, padding: str = "SAME",
+                            data_format: str = DATA_FORMAT_NHWC,
+                            rate: int | Sequence[int] = 1,
+                            activation_fn: Callable | None = nn_ops.relu,
+                            normalizer_fn: Callable | None = None,
+                            normalizer_params: dict | None = None,
+                            weights_initializer: Callable | None = xavier_initializer(),
+                            pointwise_initializer: Callable | None = None,
+                            weights_regularizer: Callable | None = None,
+                            biases_initializer: Callable | None = init_ops.zeros_initializer(),
+                            biases_regularizer: Callable | None = None,
+                            reuse: bool | None = None,
+                            variables_collections: Sequence[str] | dict | None = None,
+                            outputs_collections: Sequence[str] | None = None,
+                            trainable: bool = True, scope: str | None = None) -> TensorLike:
+    """A depthwise-separable convolution (variables ``SeparableConv2d/depthwise_weights``,
+    ``pointwise_weights`` and ``biases``); with ``num_outputs=None`` only the depthwise
+    convolution (``depthwise_weights`` and ``biases``).
+
+    Args:
+      inputs: A 4-D tensor.
+      num_outputs: The output channels of the pointwise convolution; None for none.
+      kernel_size: The depthwise window: an int or a pair.
+      depth_multiplier: Depthwise channels per input channel.
+      stride: The stride: an int or a pair.
+      padding: ``"SAME"`` or ``"VALID"``.
+      data_format: ``"NHWC"`` or ``"NCHW"``.
+      rate: The depthwise dilation: an int or a pair.
+      activation_fn: The activation (``tf.nn.relu``); None for none.
+      normalizer_fn: A normalization applied before the activation, in place of the biases.
+      normalizer_params: Its keyword arguments.
+      weights_initializer: The depthwise weights' initializer (uniform Xavier).
+      pointwise_initializer: The pointwise weights' initializer (``weights_initializer`` when
+        None).
+      weights_regularizer: The weights' regularizer.
+      biases_initializer: The biases' initializer (zeros); None for no biases.
+      biases_regularizer: The biases' regularizer.
+      reuse: Whether to reuse the variables of ``scope``.
+      variables_collections: Further collections of the variables.
+      outputs_collections: Collections to add the outputs to.
+      trainable: Whether the variables are trainable.
+      scope: The variable scope (``SeparableConv2d`` when None).
+
+    Returns:
+      The outputs.
+
+    Raises:
+      ValueError: ``data_format`` is neither NCHW nor NHWC.
+    """
+    if data_format not in (DATA_FORMAT_NCHW, DATA_FORMAT_NHWC):
+        raise ValueError("data_format has to be either NCHW or NHWC.")
+    rename = {"bias": "biases", "depthwise_kernel": "depthwise_weights",
+              "pointwise_kernel": "pointwise_weights"}
+    with variable_scope(scope, "SeparableConv2d", [inputs], reuse=reuse,
+                        custom_getter=_build_variable_getter(rename)) as sc:
+        inputs = convert_to_tensor(inputs)
+        if pointwise_initializer is None:
+            pointwise_initializer = weights_initializer
+        df = _channels(data_format)
+        rates = (rate, rate) if isinstance(rate, int) else tuple(rate)
+        if num_outputs is not None:
+            layer = SeparableConv2D(
+                filters=num_outputs, kernel_size=kernel_size, strides=stride, padding=padding,
+                data_format=df, dilation_rate=rates, activation=None,
+                depth_multiplier=depth_multiplier,
+                use_bias=bool(not normalizer_fn and biases_initializer),
+                depthwise_initializer=weights_initializer,
+                pointwise_initializer=pointwise_initializer,
+                bias_initializer=biases_initializer, depthwise_regularizer=weights_regularizer,
+                pointwise_regularizer=weights_regularizer, bias_regularizer=biases_regularizer,
+                trainable=trainable, name=sc.name, dtype=inputs.dtype.base_dtype, _scope=sc,
+                _reuse=reuse)
+            outputs = layer.apply(inputs)
+            _add_variable_to_collections(layer.depthwise_kernel, variables_collections,
+                                         "weights")
+            _add_variable_to_collections(layer.pointwise_kernel, variables_collections,
+                                         "weights")
+            if layer.bias is not None:
+                _add_variable_to_collections(layer.bias, variables_collections, "biases")
+            if normalizer_fn is not None:
+                outputs = normalizer_fn(outputs, **(normalizer_params or {}))
+        else:
+            dtype = inputs.dtype.base_dtype
+            kh, kw = (kernel_size, kernel_size) if isinstance(kernel_size, int) \
+                else tuple(kernel_size)
+            sh, sw = (stride, stride) if isinstance(stride, int) else tuple(stride)
+            num_in = inputs.shape.as_list()[1 if df == "channels_first" else -1]
+            depthwise_weights = model_variable(
+                "depthwise_weights", shape=[kh, kw, num_in, depth_multiplier], dtype=dtype,
+                initializer=weights_initializer, regularizer=weights_regularizer,
+                trainable=trainable,
+                collections=get_variable_collections(variables_collections, "weights"))
+            strides = [1, 1, sh, sw] if data_format.startswith("NC") else [1, sh, sw, 1]
+            outputs = depthwise_conv2d(inputs, depthwise_weights, strides, padding,
+                                       rate=rates, data_format=data_format)
+            if normalizer_fn is not None:
+                outputs = normalizer_fn(outputs, **(normalizer_params or {}))
+            elif biases_initializer is not None:
+                biases = model_variable(
+                    "biases", shape=[depth_multiplier * num_in], dtype=dtype,
+                    initializer=biases_initializer, regularizer=biases_regularizer,
+                    trainable=trainable,
+                    collections=get_variable_collections(variables_collections, "biases"))
+                outputs = nn_ops.bias_add(outputs, biases, data_format=data_format)
+        if activation_fn is not None:
+            outputs = activation_fn(outputs)
+        return collect_named_outputs(outputs_collections, sc.name, outputs)
+
+
+separable_conv2d = separable_convolution2d
 
 
 def _pool(layer_class: type, default_name: str, inputs: TensorLike,

@@ -17,7 +17,7 @@ from flowgrad.compat.contrib.layers_impl import (avg_pool2d, batch_norm, bias_ad
                                                  convolution2d, convolution2d_transpose,
                                                  dropout, flatten, fully_connected, layer_norm,
                                                  linear, max_pool2d, one_hot_encoding, repeat,
-                                                 stack)
+                                                 separable_conv2d, stack)
 from flowgrad.compat.contrib.regularizers import (l1_l2_regularizer, l1_regularizer,
                                                   l2_regularizer)
 from flowgrad.compat.contrib.variables import (assign_from_checkpoint_fn, get_model_variables,
@@ -35,17 +35,16 @@ variables = _variables
 losses = _losses
 metrics = _metrics
 
-__all__ = ["add_arg_scope", "arg_scope", "assign_from_checkpoint_fn", "avg_pool2d",
-           "batch_norm", "bias_add", "conv2d", "conv2d_transpose", "convolution",
-           "convolution2d", "convolution2d_transpose", "dropout", "flatten", "framework",
-           "fully_connected", "get_model_variables", "get_trainable_variables",
-           "get_unique_variable", "get_variables", "get_variables_by_name",
-           "get_variables_by_suffix", "get_variables_to_restore", "initializers",
-           "l1_l2_regularizer", "l1_regularizer", "l2_regularizer", "layer_norm", "layers",
-           "linear", "local_variable", "losses", "max_pool2d", "metrics", "model_variable",
-           "one_hot_encoding",
-           "regularizers", "repeat", "stack", "variable", "variables",
-           "variance_scaling_initializer", "xavier_initializer", "xavier_initializer_conv2d"]
+__all__ = ["add_arg_scope", "arg_scope", "assign_from_checkpoint_fn", "avg_pool2d", "batch_norm",
+           "bias_add", "conv2d", "conv2d_transpose", "convolution", "convolution2d",
+           "convolution2d_transpose", "dropout", "flatten", "framework", "fully_connected",
+           "get_model_variables", "get_trainable_variables", "get_unique_variable", "get_variables",
+           "get_variables_by_name", "get_variables_by_suffix", "get_variables_to_restore",
+           "initializers", "l1_l2_regularizer", "l1_regularizer", "l2_regularizer", "layer_norm",
+           "layers", "linear", "local_variable", "losses", "max_pool2d", "metrics",
+           "model_variable", "one_hot_encoding", "regularizers", "repeat", "separable_conv2d",
+           "stack", "variable", "variables", "variance_scaling_initializer", "xavier_initializer",
+           "xavier_initializer_conv2d"]
 
 
 def __dir__() -> list:
