@@ -1777,6 +1777,11 @@ def _complex() -> list:
         ("atanh", math.atanh, [SMALL]),
         ("neg", lambda x: -x * x, [A]),
         ("abs", math.abs, [AWAY]),
+        ("sign", lambda x: math.sign(x) * x, [AWAY]),
+        ("reduce_variance_std", lambda x: math.reduce_variance(x, 1) + math.reduce_std(x, 0)[0],
+         [A]),
+        ("logdet", lambda x: flowgrad.linalg.logdet(
+            tf.matmul(x, x, adjoint_b=True) + 3 * np.eye(3)), [M]),
         ("real_imag_conj_angle",
          lambda x: math.real(x) * math.imag(math.conj(x)) + math.angle(x), [AWAY]),
         ("complex", lambda x, y: tf.complex(math.real(x * y), math.imag(x)), [A, B]),

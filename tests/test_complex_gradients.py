@@ -31,15 +31,17 @@ def flowgrad_results():
     return PROGRAM.program(tf)
 
 
-def test_every_case_was_recorded_without_error():
+def test_every_case_was_recorded():
     names = [name for name, _, _ in PROGRAM.cases(tf)]
     assert sorted(names) == sorted(RECORD)
-    assert not [n for n, r in RECORD.items() if "error" in r]
 
 
 @pytest.mark.parametrize("name", sorted(RECORD))
 def test_values_and_gradients_match_tensorflow(flowgrad_results, name):
     got, want = flowgrad_results[name], RECORD[name]
+    if "error" in want:         # pinv of a complex matrix, no gradient for logm / lu
+        assert got.get("error") == want["error"], name
+        return
     assert "error" not in got, "%s: flowgrad raised %s" % (name, got.get("error"))
     np.testing.assert_allclose(_array(got["value"]), _array(want["value"]), rtol=1e-10,
                                atol=1e-12, err_msg=name + " value")

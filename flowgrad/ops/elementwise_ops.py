@@ -9,7 +9,7 @@ from typing import Any
 
 import numpy as np
 
-from flowgrad.framework import dtypes
+from flowgrad.framework import dtypes, hooks
 from flowgrad.framework.op_call import apply_op
 from flowgrad.framework.registry import (
     _NO_GRADIENT,
@@ -25,6 +25,7 @@ from flowgrad.ops.arithmetic_ops import (
     _ARITH,
     add,
     conj_if_complex,
+    div_no_nan,
     multiply,
     negative,
     realdiv,
@@ -365,12 +366,18 @@ def reciprocal(x: TensorLike, name: str | None = None) -> Any:
 @dispatch.register_unary_elementwise_api
 @dispatch.add_dispatch_support
 def sign(x: TensorLike, name: str | None = None) -> Any:
-    """-1, 0 or 1 by the sign of x (its gradient is zeros).
+    """-1, 0 or 1 by the sign of x (its gradient is zeros); for a complex x, TensorFlow's
+    ``div_no_nan(x, |x|)`` (differentiable: the unit phase, 0 at 0).
 
     Args:
         x: A numeric tensor.
         name: A name for the operation (optional).
     """
+    x = _as_value(x)
+    if x.dtype.base_dtype.is_complex if is_tensor(x) else np.iscomplexobj(x):
+        x = convert_to_tensor(x)
+        magnitude = apply_op("ComplexAbs", (x,))
+        return div_no_nan(x, hooks.cast(magnitude, x.dtype.base_dtype), name=name)
     return _unary("Sign", x, name, _SIGNED)
 
 

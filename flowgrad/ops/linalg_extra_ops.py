@@ -204,6 +204,8 @@ def pinv(a: TensorLike, rcond: Any = None, validate_args: bool = False,
     with name_scope(name, "pinv", [a, rcond]) as scope:
         x = convert_to_tensor(_as_value(a), name="a")
         dt = x.dtype.base_dtype
+        if not dt.is_floating:
+            raise TypeError("Input `a` must have `float`-like `dtype` (saw %s)." % dt.name)
         cut = 10.0 * _default_tolerance(x) if rcond is None else rcond
         s, u, v = svd(x, full_matrices=False, compute_uv=True)
         cutoff = multiply(convert_to_tensor(_as_value(cut), dt), reduce_max(s, axis=-1))

@@ -215,7 +215,10 @@ def logdet(matrix: TensorLike, name: str | None = None) -> Any:
     """
     with name_scope(name, "logdet", [matrix]):
         chol = cholesky(matrix)
-        return multiply(2.0, reduce_sum(log(diag_part(chol)), -1))
+        diagonal = diag_part(chol)
+        if diagonal.dtype.is_complex:       # TensorFlow's: the real part, a real logdet
+            diagonal = apply_op("Real", (diagonal,))
+        return multiply(2.0, reduce_sum(log(diagonal), -1))
 
 
 # --------------------------------------------------------------------------------------

@@ -391,7 +391,11 @@ def reduce_variance(input_tensor: TensorLike, axis: AxisLike = None, keepdims: b
             raise TypeError("Input must be either real or complex. Received integer type %s."
                             % x.dtype.base_dtype.name)
         means = reduce_mean(x, axis, keepdims=True)
-        return reduce_mean(square(subtract(x, means)), axis, keepdims=keepdims)
+        diff = subtract(x, means)
+        if x.dtype.is_complex:      # TensorFlow's: real(conj(diff) * diff), a real variance
+            return reduce_mean(apply_op("Real", (multiply(conj_if_complex(diff), diff),)),
+                               axis, keepdims=keepdims)
+        return reduce_mean(square(diff), axis, keepdims=keepdims)
 
 
 @dispatch.add_dispatch_support

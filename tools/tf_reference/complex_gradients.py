@@ -7,7 +7,8 @@ Every case is a function of complex128 tensors. Its gradient is taken twice: eag
 graph with ``tf.gradients(..., grad_ys=...)``. The upstream gradients are fixed pseudo-random
 numbers, so the record holds TensorFlow's convention (the gradient of a real loss with
 respect to ``z = x + iy`` is ``dL/dx + i dL/dy``; a complex output's upstream gradient is
-``dL/dRe + i dL/dIm``). A case TensorFlow cannot differentiate records its error class."""
+``dL/dRe + i dL/dIm``). A case TensorFlow cannot run or differentiate records its error
+class (flowgrad must raise the same)."""
 import json
 import os
 
@@ -115,6 +116,29 @@ def cases(tf) -> list:
         ("concat", lambda x, y: tf.concat([x, y * y], 0), [a23, b23]),
         ("gather", lambda x: tf.gather(x * x, [2, 0, 2], axis=1), [a23]),
         ("tile_slice", lambda x: tf.tile(x, [2, 1])[1:3, :2] * x[:, :2], [a23]),
+        ("sign", lambda x: tf.math.sign(x) * x, [a23]),
+        ("reduce_variance", lambda x: tf.math.reduce_variance(x, axis=1), [a23]),
+        ("reduce_std", lambda x: tf.math.reduce_std(x, axis=0), [a23]),
+        ("multiply_no_nan", tf.math.multiply_no_nan, [a23, b23]),
+        ("reciprocal_no_nan", tf.math.reciprocal_no_nan, [away]),
+        ("segment_sum", lambda x: tf.math.segment_sum(x * x, [0, 0, 1]), [m33]),
+        ("unsorted_segment_sum", lambda x: tf.math.unsorted_segment_sum(x, [1, 0, 1], 2),
+         [m33]),
+        ("logdet", L.logdet, [spd]),
+        ("pinv", L.pinv, [m33 + 3 * np.eye(3)]),
+        ("sqrtm", L.sqrtm, [spd]),
+        ("logm", L.logm, [spd]),
+        ("lu_solve", lambda x, y: L.lu_solve(*L.lu(x), y), [m33 + 3 * np.eye(3), n33]),
+        ("rfft2d_irfft2d", lambda x: tf.signal.irfft2d(x), [bm]),
+        ("fftshift", lambda x: tf.signal.fftshift(x) * x, [a23]),
+        ("roll_reverse", lambda x: tf.roll(x, 1, axis=1) * tf.reverse(x, [0]), [a23]),
+        ("where", lambda x, y: tf.where(tf.math.real(x) > 0, x * y, y), [a23, b23]),
+        ("stack_unstack", lambda x: tf.stack(tf.unstack(x)[::-1]) * x, [a23]),
+        ("pad", lambda x: tf.pad(x, [[1, 0], [0, 2]]) * 2.0, [a23]),
+        ("scalar_mul", lambda x: tf.math.scalar_mul(2.0 + 1.0j, x) * x, [a23]),
+        ("truediv_real_scalar", lambda x: x / 3.0 + 2.0 * x, [a23]),
+        ("linalg_diag", lambda x: tf.linalg.diag(x) * 1.5, [b3]),
+        ("einsum_batch", lambda x, y: tf.einsum("bij,bjk->bik", x, y), [bm, bm]),
         ("cast_to_real", lambda x: tf.cast(x * x, tf.float64), [a23]),
         ("cast_from_real", lambda x: tf.cast(tf.math.real(x), tf.complex128) * x, [a23]),
         ("chain", lambda x, y: tf.math.exp(x) * tf.math.conj(y) / (1.0 + x * x), [a23, b23]),
