@@ -60,6 +60,7 @@ def test_each_way_to_train_on_ray(ray, tmp_path):
             np.testing.assert_allclose(history["loss"], want_history["loss"], rtol=1e-5)
             mw._close(weights, want_weights)
             assert steps == 10
+        print("MWMS group and Keras fit: %.0f s" % (time.perf_counter() - start))
         rejoin_start = time.perf_counter()
         results = group.run(mw._handled, str(tmp_path / "mw"), str(tmp_path / "died"), 5,
                             1, 2, True)
@@ -72,6 +73,7 @@ def test_each_way_to_train_on_ray(ray, tmp_path):
             group.run(mw._fail_on, 1)
 
     # ParameterServerStrategy: steps one at a time equal one process; a lost server
+    ps_start = time.perf_counter()
     strategy = tf.distribute.experimental.ParameterServerStrategy(
         RayClusterResolver(num_workers=1, num_ps=1, cpus_per_worker=0.2))
     coordinator = tf.distribute.experimental.coordinator.ClusterCoordinator(strategy)
@@ -104,4 +106,5 @@ def test_each_way_to_train_on_ray(ray, tmp_path):
             coordinator.join()
     finally:
         coordinator.shutdown()
+    print("ParameterServerStrategy: %.0f s" % (time.perf_counter() - ps_start))
     print("the Ray checks took %.0f s after Ray started" % (time.perf_counter() - start))
