@@ -12,6 +12,7 @@ from flowgrad.framework.errors import ShapeRuleError, dims_text
 from flowgrad.framework.op_call import apply_op
 from flowgrad.framework.registry import _NO_GRADIENT, defop, register_jvp, register_op
 from flowgrad.framework.tensor import convert_to_tensor, is_tensor
+from flowgrad.framework.shape_rules import shape_from_value
 from flowgrad.framework.tensor_shape import Dimension, TensorShape, dimension_value
 from flowgrad.framework.type_hints import TensorLike
 from flowgrad.framework.tensor import TensorBase
@@ -341,7 +342,11 @@ def _tile_infer(ins: list, attrs: dict) -> tuple:
     x, m = ins[0], attrs["multiples"]
     dt, dims = x.dtype.base_dtype, x.shape.as_tuple()
     if m is None:
+        known = shape_from_value(ins[1]).as_tuple()       # [n, 1]: the 1 is known
         r = len(dims) if dims is not None else _vector_length(ins[1])
+        if dims is not None and known is not None and len(known) == len(dims):
+            return dt, TensorShape([None if d is None or k is None else d * k
+                                    for d, k in zip(dims, known)])
         return dt, TensorShape(None if r is None else [None] * r)
     if dims is None:
         return dt, TensorShape([None] * len(m))

@@ -506,11 +506,49 @@ def eye(num_rows: int, num_columns: int | None = None,
         name: A name for the operation (optional).
     """
     dt = dtypes.as_dtype(dtype)
-    m = np.eye(int(num_rows), int(num_rows if num_columns is None else num_columns),
-               dtype=dt.as_numpy_dtype)
+    cols = num_rows if num_columns is None else num_columns
+    known = [_static(v) for v in (num_rows, cols)]
+    batch = None if batch_shape is None else _static(batch_shape)
+    if None in known or (batch_shape is not None and batch is None):
+        return _dynamic_eye(num_rows, cols, batch_shape, dt, name)
+    m = np.eye(int(known[0]), int(known[1]), dtype=dt.as_numpy_dtype)
     if batch_shape is not None:
-        m = np.broadcast_to(m, tuple(int(d) for d in batch_shape) + m.shape).copy()
+        m = np.broadcast_to(m, tuple(int(d) for d in np.reshape(batch, -1)) + m.shape).copy()
     return convert_to_tensor(m, dt, name=name or "eye")
+
+
+def _static(value: Any) -> Any:
+    """``value`` as NumPy when it is known while the graph is built, else None."""
+    from flowgrad.framework.shape_rules import constant_value
+    from flowgrad.framework.tensor import TensorBase
+    if isinstance(value, TensorBase):
+        return constant_value(value)
+    if isinstance(value, (list, tuple)) and any(isinstance(d, TensorBase) for d in value):
+        parts = [_static(d) for d in value]
+        return None if any(p is None for p in parts) else np.asarray(parts)
+    return np.asarray(value)
+
+
+def _dynamic_eye(rows: Any, cols: Any, batch_shape: Any, dt: dtypes.DType,
+                 name: str | None) -> Any:
+    """Identity matrices whose size is known only when the graph runs (a tensor
+    ``num_rows``, as ``tf.shape(x)[0]`` inside a tf.function)."""
+    from flowgrad.ops.cast_ops import cast
+    from flowgrad.ops.comparison_ops import equal
+    from flowgrad.ops.shape_ops import broadcast_to
+    with name_scope(name, "eye"):
+        r = tf_range(convert_to_tensor(rows, dtypes.int32))
+        c = tf_range(convert_to_tensor(cols, dtypes.int32))
+        m = cast(equal(expand_dims(r, 1), expand_dims(c, 0)), dt)
+        if batch_shape is not None:
+            lead = convert_to_tensor(batch_shape, dtypes.int32)
+            m = broadcast_to(m, concat([lead, [convert_to_tensor(rows, dtypes.int32),
+                                               convert_to_tensor(cols, dtypes.int32)]], 0))
+        known = [_static(v) for v in (rows, cols)]
+        m.set_shape(m.shape.merge_with(
+            m.shape[:-2].concatenate([None if k is None else int(k) for k in known]))
+            if m.shape.rank is not None else m.shape)
+        return m
 
 
 def eye_like(x: TensorLike) -> Any:

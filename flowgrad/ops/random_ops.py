@@ -237,9 +237,12 @@ register_op("Multinomial", _multinomial_kernel, _multinomial_infer,
 
 def _shape_args(shape: Any) -> tuple[list, dict]:
     """(extra inputs, attrs) for an output shape: a static attr when known, else an input."""
-    if not is_tensor(shape) and not isinstance(shape, TensorShape) and np.ndim(shape) != 1:
-        raise ValueError("Shape must be rank 1 but is rank %d (shape=%r)" % (np.ndim(shape),
-                                                                             shape))
+    if isinstance(shape, (list, tuple)) and any(is_tensor(d) for d in shape):
+        rank = 1                        # [tf.shape(x)[0], 4]: packed into one tensor below
+    else:
+        rank = None if is_tensor(shape) or isinstance(shape, TensorShape) else np.ndim(shape)
+    if rank not in (None, 1):
+        raise ValueError("Shape must be rank 1 but is rank %d (shape=%r)" % (rank, shape))
     if isinstance(shape, TensorShape) and not shape.is_fully_defined():
         raise ValueError("Cannot convert a partially known TensorShape %s to a Tensor." % shape)
     static = _static_int_list(shape)

@@ -296,7 +296,10 @@ def broadcast_to(input: TensorLike, shape: ShapeLike | TensorLike, name: str | N
     static = _static_int_list(shape)
     if static is not None:
         return apply_op("BroadcastTo", [input], {"shape": tuple(static)}, name=name)
-    return apply_op("BroadcastTo", [input, shape], name=name, dtype=dtypes.int32)
+    if not isinstance(shape, TensorBase) or shape.dtype.base_dtype not in (dtypes.int32,
+                                                                            dtypes.int64):
+        shape = convert_to_tensor(shape, dtypes.int32)
+    return apply_op("BroadcastTo", [input, shape], name=name)
 
 
 # --------------------------------------------------------------------------------------

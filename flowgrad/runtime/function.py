@@ -441,6 +441,41 @@ def _signature(obj: Any, feeds: list, tensors: list) -> Any:
     return (type(obj), obj)
 
 
+def _supertype_known_dims(call: Any, trace: Any) -> int | None:
+    """How many dimensions the trace key ``trace`` fixes, if it is a supertype of the call
+    key ``call`` (equal, but for tensor shapes whose rank or dimensions it leaves open);
+    else None."""
+    if call == trace:
+        return _known_dims(trace)
+    if type(call) is not tuple or type(trace) is not tuple or len(call) != len(trace):
+        return None
+    if call and call[0] is _TENSOR and trace[0] is _TENSOR:
+        if call[1] != trace[1]:
+            return None
+        shape, want = call[2], trace[2]
+        if want is None:
+            return 0
+        if shape is None or len(shape) != len(want) or any(
+                w is not None and w != d for d, w in zip(shape, want)):
+            return None
+        return sum(w is not None for w in want)
+    total = 0
+    for a, b in zip(call, trace):
+        n = _supertype_known_dims(a, b)
+        if n is None:
+            return None
+        total += n
+    return total
+
+
+def _known_dims(key: Any) -> int:
+    if type(key) is not tuple:
+        return 0
+    if key and key[0] is _TENSOR:
+        return 0 if key[2] is None else sum(d is not None for d in key[2])
+    return sum(_known_dims(k) for k in key)
+
+
 def _symbolic_args(args: tuple, kwargs: dict, names: list, placeholders: list) -> tuple:
     """``(args, kwargs)`` with their tensors replaced by new placeholders (appended to
     ``placeholders`` in flattening order), named after the parameters they are passed to."""
@@ -574,6 +609,7 @@ class Function:
         self._name = name or getattr(python_function, "__name__", "function")
         self._input_signature = _checked_signature(input_signature)
         self._concrete: dict = {}
+        self._dispatched: dict = {}    # call key -> a trace for a supertype of it
         self._lock = threading.RLock()    # one thread traces at a time, as in TensorFlow
         self._trace_count = 0
         self._created_variables: list = []    # made by the first trace (they live outside)
@@ -611,10 +647,27 @@ class Function:
         if not executing_eagerly():             # inside another trace or a TF1 graph: inline
             return tf_convert(self._python_function, self._autograph)(*args, **kwargs)
         key, feeds, tensors = self._key(args, kwargs)
-        cf = self._concrete.get(key) or self._trace(key, args, kwargs, feeds)
+        cf = self._concrete.get(key) or self._dispatch(key) or \
+            self._trace(key, args, kwargs, feeds)
         if state.tapes and any(t._watches_call(tensors, cf.variables) for t in state.tapes):
             return self._python_function(*args, **kwargs)
         return cf._call_flat(feeds)
+
+    def _dispatch(self, key: Any) -> ConcreteFunction | None:
+        """A trace made for a supertype of the call ``key`` (a TensorSpec with None
+        dimensions from ``get_concrete_function``, say), as TensorFlow reuses one instead of
+        tracing again; the most specific if several fit."""
+        cf = self._dispatched.get(key)
+        if cf is not None or key == "input_signature":
+            return cf
+        best, known = None, -1
+        for trace_key, trace in list(self._concrete.items()):
+            n = _supertype_known_dims(key, trace_key)
+            if n is not None and n > known:
+                best, known = trace, n
+        if best is not None:
+            self._dispatched[key] = best
+        return best
 
     def _key(self, args: tuple, kwargs: dict) -> tuple:
         feeds: list = []
@@ -714,7 +767,8 @@ class Function:
             key, feeds = _signature((args, kwargs), [], []), None     # specs have no values
         else:
             key, feeds, _ = self._key(args, kwargs)
-        return self._concrete.get(key) or self._trace(key, args, kwargs, feeds)
+        return self._concrete.get(key) or self._dispatch(key) or \
+            self._trace(key, args, kwargs, feeds)
 
     def _positional_traces(self) -> list:
         """[(arguments, ConcreteFunction)] of the traces made for calls with positional
