@@ -17,8 +17,9 @@ _COMPOSITES = (SparseTensor, RaggedTensor, IndexedSlices, CompositeTensor)
 
 def is_tensor(x: TensorLike) -> bool:
     """Whether ``x`` is a tensor-like value, as ``tf.is_tensor``: a dense tensor, a
-    variable, a SparseTensor, RaggedTensor, IndexedSlices or other CompositeTensor, or an
-    object whose ``is_tensor_like`` is true.
+    variable, a SparseTensor, RaggedTensor, IndexedSlices or other CompositeTensor (not a
+    user's ``tf.experimental.ExtensionType``), or an object whose ``is_tensor_like`` is
+    true.
 
     Args:
       x: Any object.
@@ -26,6 +27,8 @@ def is_tensor(x: TensorLike) -> bool:
     Returns:
       True for tensor-like values.
     """
+    if hasattr(type(x), "_tf_extension_type_fields"):    # a user's ExtensionType: not one
+        return False
     return (tensor.is_tensor(x) or isinstance(x, _COMPOSITES)
             or bool(getattr(x, "is_tensor_like", False)))
 

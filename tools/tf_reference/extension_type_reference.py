@@ -246,6 +246,9 @@ def extension_type_cases(tf) -> dict:
         "missing annotation": lambda: type("Bad", (tf.experimental.ExtensionType,),
                                            {"x": 3}),
         "is CompositeTensor": lambda: isinstance(mt, tf.__internal__.CompositeTensor),
+        "is_tensor": lambda: [tf.is_tensor(mt), tf.is_tensor(mt.values)],
+        "keras layer positional": lambda: type("MaskedLayer", (tf.keras.layers.Layer,), {
+            "call": lambda self, m: tf.where(m.mask, m.values, 0)})()(mt),
         "batchable spec": lambda: type(
             "Vehicle", (tf.experimental.BatchableExtensionType,),
             {"__annotations__": {"top_speed": tf.Tensor}})(tf.constant([1.0, 2.0]))
