@@ -18,6 +18,9 @@ from flowgrad.version import VERSION as __version__  # noqa: N811 - flowgrad's: 
 # attribute when it first loads a submodule: the TF1 face loads flowgrad.losses, which is not
 # TensorFlow 2's tf.losses).
 __all__ = _namespaces.populate(globals(), "tf")
+for _name in _exports.KERAS_ALIASES:    # a submodule flowgrad.losses loaded above bound the
+    globals().pop(_name, None)          # package's attribute: tf.losses is Keras's (__getattr__)
+del _name
 compat.v1 = _v1  # noqa: F821 - bound by populate
 compat.v2 = _sys.modules[__name__]   # noqa: F821 - TensorFlow 2's API is this face
 _v1.compat = compat  # noqa: F821
