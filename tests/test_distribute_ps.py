@@ -207,7 +207,11 @@ def test_one_step_at_a_time_equals_one_process(cluster):
     """Each step scheduled after the one before has ended: the same updates as one process
     (Adam; the kernel in row shards on both servers), the coordinator's variables set from
     the servers by join(), and what the coordinator writes reaching the workers."""
+    import ray
     strategy, coordinator = cluster
+    table = ray.util.placement_group_table(strategy._pg)   # the workers' real CPU requests
+    assert table["strategy"] == "SPREAD" and list(table["bundles"].values()) == [
+        {"CPU": 0.5}] * 2
     model, opt, train_step = _build(strategy)
     ref_model, ref_opt, ref_step = _build()
     ref_model.set_weights(model.get_weights())

@@ -81,8 +81,9 @@ class RayClusterResolver:
       num_workers: the workers.
       num_ps: the parameter servers.
       address: the Ray cluster (None: a local instance, or the running one).
-      cpus_per_worker: the CPUs each worker reserves (default: one, or an equal share of
-        fewer CPUs than workers); parameter servers reserve none.
+      cpus_per_worker: the CPUs each worker reserves, in a placement group that spreads
+        the workers over the nodes (default: one, or an equal share of fewer CPUs than
+        workers); parameter servers reserve none.
       **ray_init_kwargs: passed to ``ray.init``.
     """
 
@@ -159,6 +160,7 @@ class ParameterServerStrategy(distribute_lib.Strategy):
         self._shards = 0               # shards placed (round-robin counter)
         self._synced: dict = {}        # key -> the value the servers had at the last sync
         self._servers: list = []
+        self._pg: Any = None           # the workers' placement group
         self._servers_version = 0      # counts the server restarts; workers compare it
         self._workers: list = []
         self._ray: Any = None
@@ -213,10 +215,24 @@ class ParameterServerStrategy(distribute_lib.Strategy):
         server_cls = self._server_cls = ray.remote(ps_tasks.ParameterServerTask).options(
             num_cpus=0)
         self._servers = [server_cls.remote(i) for i in range(self._num_ps)]
-        worker_cls = ray.remote(ps_tasks.WorkerTask).options(
-            num_cpus=cpus, max_restarts=WORKER_MAX_RESTARTS, max_task_retries=0)
-        self._workers = [worker_cls.remote(i, self._num_workers, self._servers)
-                         for i in range(self._num_workers)]
+        from ray.util.placement_group import placement_group
+        from ray.util.scheduling_strategies import PlacementGroupSchedulingStrategy
+        self._pg = placement_group([{"CPU": cpus}] * self._num_workers, strategy="SPREAD")
+        try:
+            ray.get(self._pg.ready(), timeout=120)
+        except Exception as e:
+            self._shutdown()
+            raise errors.UnavailableError(
+                None, None, "Ray could not place %d workers of %g CPUs each on a cluster "
+                "with %s CPUs" % (self._num_workers, cpus,
+                                  ray.cluster_resources().get("CPU", 0))) from e
+        worker_cls = ray.remote(ps_tasks.WorkerTask)
+        self._workers = [worker_cls.options(
+            num_cpus=cpus, max_restarts=WORKER_MAX_RESTARTS, max_task_retries=0,
+            scheduling_strategy=PlacementGroupSchedulingStrategy(
+                self._pg, placement_group_bundle_index=i)).remote(
+                    i, self._num_workers, self._servers)
+            for i in range(self._num_workers)]
         try:
             ps_tasks.wait_ready(self._workers, 300.0)
         except Exception:
@@ -227,6 +243,10 @@ class ParameterServerStrategy(distribute_lib.Strategy):
         for actor in self._workers + self._servers:
             self._ray.kill(actor)
         self._workers, self._servers = [], []
+        if getattr(self, "_pg", None) is not None:
+            from ray.util.placement_group import remove_placement_group
+            remove_placement_group(self._pg)
+            self._pg = None
 
     # -- the variables ---------------------------------------------------------------------
     def _token(self, v: Any) -> ps_tasks.VariableToken | None:
