@@ -4,18 +4,14 @@ datasets: flat_map, zip of windows, eager iteration), group_by_window and
 bucket_by_sequence_length give TensorFlow 2.21's elements, specs and cardinalities (recorded by
 tools/tf_reference/dataset_transforms.py), eagerly, in a tf.function and in a TF1 Session; bad
 input is TensorFlow's error."""
-import os
-import subprocess
-import sys
-from pathlib import Path
-
 import numpy as np
 import pytest
 
 import flowgrad as tf
 import flowgrad.compat.v1 as tf1
 
-ROOT = Path(__file__).resolve().parents[1]
+from tf_reference_program import flowgrad_stdout, recorded_text
+
 D = tf.data.Dataset
 
 
@@ -25,12 +21,8 @@ def eager_mode():
 
 
 def test_results_are_tensorflows():
-    env = dict(os.environ, PYTHONPATH=str(ROOT))
-    out = subprocess.run([sys.executable, "-m", "flowgrad",
-                          str(ROOT / "tools" / "tf_reference" / "dataset_transforms.py")],
-                         capture_output=True, text=True, env=env, timeout=300)
-    assert out.returncode == 0, out.stderr
-    assert out.stdout == (ROOT / "tests" / "data" / "tf_data" / "transforms.txt").read_text()
+    assert flowgrad_stdout("dataset_transforms.py") == \
+        recorded_text("tf_data/transforms.txt")
 
 
 def test_experimental_transformations_match_the_methods():

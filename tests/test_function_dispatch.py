@@ -4,25 +4,16 @@ tools/tf_reference/function_dispatch_shapes.py): ops given a shape list holding 
 ``tf.tile(x, [n, 1])``) trace with TF's partially known static shapes, and a call (or
 ``get_concrete_function``) reuses a trace made for a supertype of its arguments instead of
 tracing again, the most specific one when several fit."""
-import os
-import subprocess
-import sys
-from pathlib import Path
-
 import flowgrad as tf
 import flowgrad.compat.v1 as tf1
 
-ROOT = Path(__file__).resolve().parents[1]
+from tf_reference_program import flowgrad_stdout, recorded_text
+
 
 
 def test_shapes_and_traces_are_tensorflows():
-    env = dict(os.environ, PYTHONPATH=str(ROOT))
-    out = subprocess.run([sys.executable, "-m", "flowgrad",
-                          str(ROOT / "tools" / "tf_reference" / "function_dispatch_shapes.py")],
-                         capture_output=True, text=True, env=env, timeout=300)
-    assert out.returncode == 0, out.stderr
-    assert out.stdout == (ROOT / "tests" / "data" / "reprs" /
-                          "function_dispatch.txt").read_text()
+    assert flowgrad_stdout("function_dispatch_shapes.py") == \
+        recorded_text("reprs/function_dispatch.txt")
 
 
 def test_the_most_specific_supertype_trace_runs():

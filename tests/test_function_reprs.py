@@ -5,14 +5,10 @@ ragged and sparse tensors, structures laid out by pprint) and a loaded SavedMode
 saved_signatures_repr.py), and an Operation's text
 names its inputs as a NodeDef does (``p`` for output 0, ``split:1``)."""
 import pytest
-import os
-import subprocess
-import sys
-from pathlib import Path
 
 import flowgrad.compat.v1 as tf
 
-ROOT = Path(__file__).resolve().parents[1]
+from tf_reference_program import flowgrad_stdout, recorded_text
 
 
 @pytest.mark.parametrize("program,record", [("concrete_function_repr.py", "concrete_function.txt"),
@@ -20,12 +16,7 @@ ROOT = Path(__file__).resolve().parents[1]
                                             ("saved_signatures_repr.py",
                                              "saved_signatures.txt")])
 def test_prints_what_tensorflow_prints(program, record):
-    env = dict(os.environ, PYTHONPATH=str(ROOT))
-    out = subprocess.run([sys.executable, "-m", "flowgrad",
-                          str(ROOT / "tools" / "tf_reference" / program)],
-                         capture_output=True, text=True, env=env, timeout=300)
-    assert out.returncode == 0, out.stderr
-    assert out.stdout == (ROOT / "tests" / "data" / "reprs" / record).read_text()
+    assert flowgrad_stdout(program) == recorded_text("reprs/" + record)
 
 
 def test_operation_text_names_inputs_as_a_node_def():

@@ -3,24 +3,16 @@ TensorFlow's does (one shape cell shared by the arrays made from one another): s
 gather after the loop have TensorFlow 2.21's static shapes (recorded by
 tools/tf_reference/tensor_array_shapes.py), infer_shape=False keeps them unknown, and a
 TensorShape a tf.function returns becomes a tensor."""
-import os
-import subprocess
-import sys
-from pathlib import Path
-
 import flowgrad as tf
 import flowgrad.compat.v1 as tf1
 
-ROOT = Path(__file__).resolve().parents[1]
+from tf_reference_program import flowgrad_stdout, recorded_text
+
 
 
 def test_shapes_after_loops_are_tensorflows():
-    env = dict(os.environ, PYTHONPATH=str(ROOT))
-    out = subprocess.run([sys.executable, "-m", "flowgrad",
-                          str(ROOT / "tools" / "tf_reference" / "tensor_array_shapes.py")],
-                         capture_output=True, text=True, env=env, timeout=300)
-    assert out.returncode == 0, out.stderr
-    assert out.stdout == (ROOT / "tests" / "data" / "tensor_array" / "shapes.txt").read_text()
+    assert flowgrad_stdout("tensor_array_shapes.py") == \
+        recorded_text("tensor_array/shapes.txt")
 
 
 def test_writes_before_and_inside_a_loop_agree_on_the_element_shape():

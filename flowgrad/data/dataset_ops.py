@@ -780,14 +780,21 @@ def _guarded(fn: Any, flat: list, ctx: IterationContext) -> list | None:
         return None
 
 
+def _predicate(predicate: Callable, spec: Any) -> _TracedFunction:
+    """``predicate`` traced over elements of ``spec``; ValueError unless it gives a bool
+    scalar (``filter``, ``take_while``)."""
+    fn = _TracedFunction(predicate, spec, "predicate")
+    out = fn.output_spec
+    if not isinstance(out, TensorSpec) or out.dtype is not dtypes.bool or \
+            out.shape.rank not in (0, None):
+        raise ValueError("Invalid `predicate`. `predicate` must return a `tf.bool` scalar "
+                         "tensor, but its return type was %s." % (out,))
+    return fn
+
+
 class _FilterDataset(Dataset):
     def __init__(self, input_ds: Dataset, predicate: Callable):
-        self._fn = _TracedFunction(predicate, input_ds.element_spec, "predicate")
-        spec = self._fn.output_spec
-        if not isinstance(spec, TensorSpec) or spec.dtype is not dtypes.bool or \
-                spec.shape.rank not in (0, None):
-            raise ValueError("Invalid `predicate`. `predicate` must return a `tf.bool` scalar "
-                             "tensor, but its return type was %s." % (spec,))
+        self._fn = _predicate(predicate, input_ds.element_spec)
         super().__init__(input_ds.element_spec, (input_ds,))
 
     def _iterate(self, ctx: IterationContext) -> Iterator[list]:

@@ -11,7 +11,7 @@ import numpy as np
 from flowgrad import nest
 from flowgrad.data import structure
 from flowgrad.data.dataset_ops import (INFINITE, TRANSFORMS, UNKNOWN, Dataset, _batched_spec,
-                                       _positive, _stack, _TracedFunction, _UnbatchDataset)
+                                       _positive, _predicate, _stack, _UnbatchDataset)
 from flowgrad.data.structure import IterationContext
 from flowgrad.framework import dtypes, errors
 from flowgrad.framework.tensor import EagerTensor
@@ -45,12 +45,7 @@ class _UniqueDataset(Dataset):
 
 class _TakeWhileDataset(Dataset):
     def __init__(self, input_ds: Dataset, predicate: Callable):
-        self._fn = _TracedFunction(predicate, input_ds.element_spec, "predicate")
-        spec = self._fn.output_spec
-        if not isinstance(spec, TensorSpec) or spec.dtype is not dtypes.bool or \
-                spec.shape.rank not in (0, None):
-            raise ValueError("Invalid `predicate`. `predicate` must return a `tf.bool` scalar "
-                             "tensor, but its return type was %s." % (spec,))
+        self._fn = _predicate(predicate, input_ds.element_spec)
         super().__init__(input_ds.element_spec, (input_ds,))
 
     def _iterate(self, ctx: IterationContext) -> Iterator[list]:
