@@ -4,7 +4,8 @@ functions (each row's contestants timed side by side in this run, as each script
 describes; TensorFlow 2.21 in child processes).
 
 Run:  env -u OPENBLAS_CORETYPE -u OPENBLAS_L2_SIZE python benchmarks/aims.py
-          [--repeat N] [--threads 1,2] [--markdown] [--tensorflow PY]
+          [--repeat N] [--threads 1,2] [--markdown] [--tensorflow PY] [--jax PY]
+          [--only cnn,lstm,keras,mlp,kept,busy]
 
 Rows:
   * the W5 CNN training step (``bench_cnn.py``): flowgrad / TensorFlow at equal threads,
@@ -14,8 +15,10 @@ Rows:
     BPTT below 1.0x;
   * the real Keras 3 ``fit`` of the MLP and the W5 CNN (``bench_keras.py``): on flowgrad /
     on TensorFlow at most 1.0x;
-  * the MLP + Adam in a Session: the aim is JAX's jit, which is not installed here, so the
-    row gives flowgrad / NumPy and says so;
+  * the MLP + Adam in a Session (``bench_training.py``): flowgrad / JAX's jit at equal
+    threads, JAX in a child process run by ``--jax`` (default ``FLOWGRAD_JAX_PYTHON`` or
+    /work/venv-jax/bin/python; where there is none the row gives flowgrad / NumPy and says
+    JAX is not measured);
   * the rows where flowgrad led in the issue's table (``sess.run`` of two scalar gradients,
     the softmax epoch, the Hessian of sum(tanh(x)), the eager MLP tape loop): flowgrad /
     NumPy (best of ``--repeat``) now against the ratio recorded before (``EARLIER_RATIOS``),
@@ -50,6 +53,9 @@ EARLIER_RATIOS = {"sess.run of two scalar gradients": 1.1 / 0.37,
                   "MNIST softmax epoch (minimize)": 1.20,
                   "Hessian of sum(tanh(x)), n = 200": 41 / 8.6,
                   "MLP + Adam, eager GradientTape, 100 steps": 0.37 / 0.29}
+
+
+PARTS = ("cnn", "lstm", "keras", "mlp", "kept", "busy")
 
 
 def _med(samples: list) -> float:
@@ -133,12 +139,22 @@ def kept_rows(args: argparse.Namespace) -> list:
     return rows
 
 
-def mlp_session_row(args: argparse.Namespace) -> list:
+def mlp_session_row(args: argparse.Namespace, threads: list) -> list:
     tf.disable_v2_behavior()
-    ours, theirs = bench_training.mlp_adam(bench_session.mnist_batches(128, 100), args.repeat)
-    return [("MLP in a Session no slower than JAX's jit", "MLP 784-512-512-10 + Adam, 100 "
-             "steps", "%.2fx NumPy (%.2f s)" % (ours / theirs, ours),
-             "not measured: JAX is not installed here")]
+    res = bench_training.mlp_adam_rounds(bench_session.mnist_batches(128, 100),
+                                         args.repeat, threads, args.jax)
+    rows = []
+    for t, (ours, by_hand, theirs) in res.items():
+        a, n, j = _med(ours), _med(by_hand), _med(theirs)
+        rows.append(("MLP in a Session no slower than JAX's jit",
+                     "MLP 784-512-512-10 + Adam, 100 steps of 128, %d thread%s"
+                     % (t, "s" * (t > 1)),
+                     ("%s JAX (%.2f vs %.2f s), " % (_ratio(a, j), a, j) if theirs else "")
+                     + "%s NumPy (%.2f s)" % (_ratio(a, n), n),
+                     ("yes" if a <= j else "no") if theirs else
+                     "not measured: JAX is not installed here (set FLOWGRAD_JAX_PYTHON "
+                     "or make %s)" % bench_training.JAX_PYTHON))
+    return rows
 
 
 def busy_rows(args: argparse.Namespace) -> list:
@@ -176,16 +192,25 @@ def main() -> None:
     ap.add_argument("--markdown", action="store_true")
     ap.add_argument("--tensorflow", default="/work/venv-tf/bin/python",
                     help="a Python with TensorFlow 2.21 ('' to skip its rows)")
+    ap.add_argument("--jax", default=bench_training.jax_python() or "",
+                    help="a Python with JAX for the MLP row ('' to skip JAX)")
+    ap.add_argument("--only", default=",".join(PARTS),
+                    help="comma-separated rows to run (default all: %s)" % ",".join(PARTS))
     args = ap.parse_args()
     args.tensorflow = args.tensorflow or None
+    args.jax = args.jax or None
     threads = [int(t) for t in args.threads.split(",")]
     t0, load = time.perf_counter(), os.getloadavg()[0]
     tf.disable_v2_behavior()
     rows: list[Any] = []
-    for part in (lambda: cnn_rows(args, threads), lambda: lstm_rows(args, threads),
-                 lambda: keras_rows(args, threads), lambda: mlp_session_row(args),
-                 lambda: kept_rows(args), lambda: busy_rows(args)):
-        rows += part()
+    parts = {"cnn": lambda: cnn_rows(args, threads), "lstm": lambda: lstm_rows(args, threads),
+             "keras": lambda: keras_rows(args, threads),
+             "mlp": lambda: mlp_session_row(args, threads),
+             "kept": lambda: kept_rows(args), "busy": lambda: busy_rows(args)}
+    for name in args.only.split(","):
+        if name not in parts:
+            ap.error("--only: no row %r (rows: %s)" % (name, ",".join(PARTS)))
+        rows += parts[name]()
     print_rows(rows, args.markdown)
     print("load average %.1f at the start, %.1f at the end (%.0f s in all)"
           % (load, os.getloadavg()[0], time.perf_counter() - t0))

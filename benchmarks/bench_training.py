@@ -79,18 +79,24 @@ def numpy_mlp_adam(batches: list, init_vals: list | None = None) -> None:
             p[i] = p[i] - lr_t * m[i] / (np.sqrt(v2[i]) + np.float32(eps))
 
 
+def session_mlp(init_vals: list, lr: float, b1: float, b2: float, eps: float) -> tuple:
+    """The MLP and its Adam ``minimize`` in the default graph: placeholders x and y, the
+    loss and the train op."""
+    x = tf.placeholder(tf.float32, [None, 784])
+    y = tf.placeholder(tf.float32, [None, 10])
+    ps = [tf.Variable(v) for v in init_vals]
+    h = tf.nn.relu(tf.matmul(x, ps[0]) + ps[1])
+    h = tf.nn.relu(tf.matmul(h, ps[2]) + ps[3])
+    logits = tf.matmul(h, ps[4]) + ps[5]
+    loss = tf.reduce_mean(tf.nn.softmax_cross_entropy_with_logits_v2(labels=y, logits=logits))
+    return x, y, loss, tf.train.AdamOptimizer(lr, b1, b2, eps).minimize(loss)
+
+
 def mlp_adam(batches: list, repeat: int) -> tuple[float, float]:
     lr, b1, b2, eps = 0.001, 0.9, 0.999, 1e-8
     init_vals = _init_params(np.random.RandomState(0))
     with tf.Graph().as_default():
-        x = tf.placeholder(tf.float32, [None, 784])
-        y = tf.placeholder(tf.float32, [None, 10])
-        ps = [tf.Variable(v) for v in init_vals]
-        h = tf.nn.relu(tf.matmul(x, ps[0]) + ps[1])
-        h = tf.nn.relu(tf.matmul(h, ps[2]) + ps[3])
-        logits = tf.matmul(h, ps[4]) + ps[5]
-        loss = tf.reduce_mean(tf.nn.softmax_cross_entropy_with_logits_v2(labels=y, logits=logits))
-        train = tf.train.AdamOptimizer(lr, b1, b2, eps).minimize(loss)
+        x, y, loss, train = session_mlp(init_vals, lr, b1, b2, eps)
         sess = tf.Session()
         init = tf.global_variables_initializer()
 
@@ -101,6 +107,75 @@ def mlp_adam(batches: list, repeat: int) -> tuple[float, float]:
         ours = best_of(run, repeat)
 
     return ours, best_of(lambda: numpy_mlp_adam(batches, init_vals), repeat)
+
+
+JAX_PYTHON = "/work/venv-jax/bin/python"
+
+
+def jax_python() -> str | None:
+    """The Python with JAX for ``jax_mlp.py``: ``FLOWGRAD_JAX_PYTHON`` if set, else
+    ``JAX_PYTHON``; None where that file is not there."""
+    python = os.environ.get("FLOWGRAD_JAX_PYTHON", JAX_PYTHON)
+    return python if python and os.path.exists(python) else None
+
+
+def mlp_adam_rounds(batches: list, rounds: int, thread_counts: list,
+                    jax_py: str | None) -> dict:
+    """Seconds of the MLP + Adam's ``batches`` per thread count: lists of ``rounds``
+    samples for flowgrad's Session, NumPy (``numpy_mlp_adam``) and JAX's jit
+    (``jax_mlp.py`` run by ``jax_py`` in a child process; an empty list where ``jax_py``
+    is None or the child failed), the three run one after another within each round.
+
+    With T threads flowgrad's intra-op threads and its Session's inter-op threads are T,
+    NumPy's BLAS pool has T threads (threadpoolctl), and with T = 1 JAX's XLA runs one
+    thread (``XLA_FLAGS=--xla_cpu_multi_thread_eigen=false
+    intra_op_parallelism_threads=1``)."""
+    import threadpoolctl
+    from tf_child import TensorFlowChild
+
+    from flowgrad.framework import threads as fg_threads
+    init_vals = _init_params(np.random.RandomState(0))
+    arrays = {"p%d" % i: v for i, v in enumerate(init_vals)}
+    arrays.update(x=np.stack([b[0] for b in batches]),
+                  y=np.stack([b[1] for b in batches]).astype(np.float32))
+    script = os.path.join(os.path.dirname(os.path.abspath(__file__)), "jax_mlp.py")
+    out = {}
+    for t in thread_counts:
+        fg_threads.set_intra_op_threads(t)
+        with tf.Graph().as_default():
+            x, y, loss, train = session_mlp(init_vals, 0.001, 0.9, 0.999, 1e-8)
+            sess = tf.Session(config=tf.ConfigProto(inter_op_parallelism_threads=t))
+            init = tf.global_variables_initializer()
+            sess.run(init)
+            sess.run(train, {x: batches[0][0], y: batches[0][1]})     # compile the plan
+
+            def ours() -> None:
+                sess.run(init)
+                for bx, by in batches:
+                    sess.run([train, loss], feed_dict={x: bx, y: by})
+
+            def by_hand() -> None:
+                with threadpoolctl.threadpool_limits(t, "blas"):
+                    numpy_mlp_adam(batches, init_vals)
+
+            env = ({"XLA_FLAGS": "--xla_cpu_multi_thread_eigen=false "
+                                 "intra_op_parallelism_threads=1"} if t == 1 else {})
+            child = TensorFlowChild(jax_py, script, arrays, env=env,
+                                    label="JAX") if jax_py else None
+            samples: tuple = ([], [], [])
+            try:
+                for _ in range(rounds):
+                    samples[0].append(best_of(ours, 1))
+                    samples[1].append(best_of(by_hand, 1))
+                    if child is not None and child.alive:
+                        samples[2].append(child.round())
+            finally:
+                if child is not None:
+                    child.close()
+            sess.close()
+        out[t] = samples
+    fg_threads.set_intra_op_threads(0)
+    return out
 
 
 def main() -> None:

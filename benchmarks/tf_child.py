@@ -22,14 +22,16 @@ class TensorFlowChild:
     NPZ a temporary file of ``arrays``, with ``env`` added to the environment:
     ``round(name)`` runs one round of the child's function ``name`` and returns its
     seconds. ``alive`` is False where that Python or its TensorFlow is missing, or the
-    child failed (its last line of stderr is printed)."""
+    child failed (its last line of stderr is printed, after ``label``, the contestant's
+    name; ``jax_mlp.py`` serves JAX this way)."""
 
     def __init__(self, python: str, script: str, arrays: dict, args: list = (),
-                 runner: list = (), env: dict | None = None):
+                 runner: list = (), env: dict | None = None, label: str = "TensorFlow"):
         self.proc = None
+        self.label = label
         self.alive = os.path.exists(python)
         if not self.alive:
-            print("TensorFlow skipped: no %s" % python)
+            print("%s skipped: no %s" % (label, python))
             return
         self.tmp = tempfile.TemporaryDirectory()
         npz = os.path.join(self.tmp.name, "arrays.npz")
@@ -49,7 +51,7 @@ class TensorFlowChild:
         line = self.proc.stdout.readline()
         if not line:
             err = self.proc.stderr.read().strip().splitlines() or ["?"]
-            print("TensorFlow skipped: %s" % err[-1])
+            print("%s skipped: %s" % (self.label, err[-1]))
             self.alive = False
             return None
         return line
