@@ -21,15 +21,14 @@ from tf_child import serve
 LR, B1, B2, EPS = 0.001, 0.9, 0.999, 1e-8
 
 
-def jax_round(npz: str) -> Callable[[], float]:
-    """A function running one round (parameters reset, then every batch's Adam step, as
-    ``numpy_mlp_adam``) and returning its seconds; the step is compiled here."""
+def jax_trainer(init: list) -> Callable[[list], list]:
+    """A function training the MLP from the parameters ``init`` on a list of batches
+    (Adam, TensorFlow's formula, as ``numpy_mlp_adam``) and returning the parameters, with
+    the step ``jax.jit``-compiled."""
     import jax
     import jax.numpy as jnp
 
-    data = np.load(npz)
-    init = [jnp.asarray(data["p%d" % i]) for i in range(6)]
-    batches = [(jnp.asarray(bx), jnp.asarray(by)) for bx, by in zip(data["x"], data["y"])]
+    init = [jnp.asarray(v) for v in init]
 
     def loss_fn(p: list, bx: jax.Array, by: jax.Array) -> jax.Array:
         h = jax.nn.relu(bx @ p[0] + p[1])
@@ -47,15 +46,30 @@ def jax_round(npz: str) -> Callable[[], float]:
         p = [pi - lr_t * mi / (jnp.sqrt(vi) + EPS) for pi, mi, vi in zip(p, m, v)]
         return p, m, v, loss
 
-    def one_round() -> float:
-        t0 = time.perf_counter()
+    def train(batches: list) -> list:
         p = list(init)
         m = [jnp.zeros_like(q) for q in p]
         v = [jnp.zeros_like(q) for q in p]
         loss = None
         for t, (bx, by) in enumerate(batches, 1):
             p, m, v, loss = step(p, m, v, jnp.float32(t), bx, by)
-        jax.block_until_ready((p, loss))
+        return jax.block_until_ready(p + [loss])[:-1]
+
+    return train
+
+
+def jax_round(npz: str) -> Callable[[], float]:
+    """A function running one round (``jax_trainer`` over all batches of ``npz``) and
+    returning its seconds; the step is compiled here."""
+    import jax.numpy as jnp
+
+    data = np.load(npz)
+    train = jax_trainer([data["p%d" % i] for i in range(6)])
+    batches = [(jnp.asarray(bx), jnp.asarray(by)) for bx, by in zip(data["x"], data["y"])]
+
+    def one_round() -> float:
+        t0 = time.perf_counter()
+        train(batches)
         return time.perf_counter() - t0
 
     one_round()                                          # compile the step
