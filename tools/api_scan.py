@@ -210,7 +210,8 @@ def scan(sources: list[str]) -> dict:
 def resolves(chain: str, package: str = "flowgrad") -> bool:
     """Whether ``chain`` (``tf.a.b``) names something a program sees as ``tensorflow``:
     flowgrad through its drop-in (``package="flowgrad"``: what ``python -m flowgrad`` serves,
-    the real Keras as ``tf.keras`` where it is installed), or TensorFlow itself
+    the real Keras as ``tf.keras`` where it is installed, and ``tf.contrib`` as ``python -m
+    flowgrad --tf1`` serves the TF 1.x programs that use it), or TensorFlow itself
     (``package="tensorflow"``, for the reference)."""
     import importlib
 
@@ -220,6 +221,10 @@ def resolves(chain: str, package: str = "flowgrad") -> bool:
         flowgrad.install_as_tensorflow()
     obj = importlib.import_module("tensorflow")
     parts = chain.split(".")[1:]
+    if package == "flowgrad" and parts[:1] == ["contrib"]:
+        # only TF 1.x programs use tf.contrib, and flowgrad serves them its TF1 face
+        # (``python -m flowgrad --tf1``), where TF 1.15's tf.contrib is
+        obj = obj.compat.v1
     for i, part in enumerate(parts):
         try:
             obj = getattr(obj, part)
