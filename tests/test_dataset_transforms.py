@@ -1,7 +1,7 @@
 """tf.data's folding, windowing and filtering transformations: reduce, scan,
 get_single_element, unique, take_while, ignore_errors, rebatch, window (windows are
-datasets: flat_map, zip of windows, eager iteration), group_by_window and
-bucket_by_sequence_length give TensorFlow 2.21's elements, specs and cardinalities (recorded by
+datasets: flat_map, zip of windows, eager iteration), group_by_window,
+bucket_by_sequence_length, from_list, group_by_reducer and sparse_batch give TensorFlow 2.21's elements, specs and cardinalities (recorded by
 tools/tf_reference/dataset_transforms.py), eagerly, in a tf.function and in a TF1 Session; bad
 input is TensorFlow's error."""
 import numpy as np
@@ -85,6 +85,12 @@ def test_bad_input_is_tensorflows_error():
             lambda x: tf.shape(x)[0], [2], [1, 1], pad_to_bucket_boundary=True))
     with pytest.raises(tf.errors.InvalidArgumentError, match="batch_size must be greater"):
         D.range(4).batch(2).rebatch(0)
+    with pytest.raises(ValueError, match="should not be empty"):
+        tf.data.experimental.from_list([])
+    with pytest.raises(ValueError, match="same structure"):
+        tf.data.experimental.from_list([(1, 2), (1, "a")])
+    with pytest.raises(tf.errors.InvalidArgumentError, match="larger than the row shape"):
+        list(D.from_tensors([1, 2, 3]).sparse_batch(1, [2]))
 
 
 def test_ignore_errors_drops_only_failing_elements_and_errors_otherwise_propagate():

@@ -391,6 +391,20 @@ class Dataset(structure.ElementStructure, DatasetV2):
         """
         return TRANSFORMS["rebatch"](self, batch_size, drop_remainder)
 
+    def sparse_batch(self, batch_size: int, row_shape: Any, name: str | None = None) -> Dataset:
+        """Batches of the (dense) elements as SparseTensors of dense shape
+        ``[batch, *row_shape]``: every entry of an element is a value.
+
+        Args:
+            batch_size: Elements per batch.
+            row_shape: The dense shape of each row (-1: the batch's largest).
+            name: Accepted for TensorFlow's signature.
+
+        Returns:
+            The dataset of SparseTensors.
+        """
+        return TRANSFORMS["sparse_batch"](self, batch_size, row_shape)
+
     def window(self, size: int, shift: int | None = None, stride: int = 1,
                drop_remainder: bool = False, name: str | None = None) -> Dataset:
         """Windows of ``size`` elements (every ``stride``-th), one starting every ``shift``

@@ -5,6 +5,8 @@ from collections.abc import Callable
 from typing import Any
 
 from flowgrad.data.dataset_ops import AUTOTUNE, INFINITE, UNKNOWN
+from flowgrad.data.folding import Reducer, group_by_reducer
+from flowgrad.data.windowing import from_list
 from flowgrad.framework import dtypes
 from flowgrad.data.readers import CsvDataset, TFRecordWriter, make_csv_dataset
 from flowgrad.data.sampling import (_RandomDataset, assert_cardinality,
@@ -192,6 +194,20 @@ def enumerate_dataset(start: int = 0) -> Callable:
     return lambda dataset: dataset.enumerate(start)
 
 
+def dense_to_sparse_batch(batch_size: int, row_shape: Any) -> Callable:
+    """A transformation for ``Dataset.apply``: ``dataset.sparse_batch(batch_size,
+    row_shape)``.
+
+    Args:
+        batch_size: Elements per batch.
+        row_shape: The dense shape of each row (-1: the batch's largest).
+
+    Returns:
+        A function from a dataset to a dataset.
+    """
+    return lambda dataset: dataset.sparse_batch(batch_size, row_shape)
+
+
 def get_single_element(dataset: Any) -> Any:
     """``dataset.get_single_element()``: the dataset's only element.
 
@@ -253,4 +269,5 @@ __all__ = ["AUTOTUNE", "INFINITE_CARDINALITY", "UNKNOWN_CARDINALITY", "cardinali
            "Counter", "RandomDataset", "assert_cardinality", "choose_from_datasets",
            "sample_from_datasets", "shuffle_and_repeat", "unbatch", "scan", "group_by_window",
            "bucket_by_sequence_length", "unique", "take_while", "ignore_errors",
-           "enumerate_dataset", "get_single_element", "map_and_batch", "parallel_interleave"]
+           "enumerate_dataset", "get_single_element", "map_and_batch", "parallel_interleave",
+           "Reducer", "group_by_reducer", "from_list", "dense_to_sparse_batch"]

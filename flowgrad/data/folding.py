@@ -18,7 +18,7 @@ from flowgrad import nest
 from flowgrad.data import structure
 from flowgrad.data.dataset_ops import TRANSFORMS, Dataset, _TracedFunction
 from flowgrad.data.structure import IterationContext, flat_specs
-from flowgrad.framework import errors
+from flowgrad.framework import dtypes, errors
 from flowgrad.framework.context import executing_eagerly
 from flowgrad.framework.op_call import apply_op
 from flowgrad.framework.registry import _NO_GRADIENT, register_op
@@ -174,6 +174,62 @@ def get_single_element(dataset: Dataset) -> Any:
     return _evaluate("DatasetToSingleElement", dataset, dataset.element_spec, compute, [])
 
 
+class Reducer:
+    """``tf.data.experimental.Reducer``: how ``group_by_reducer`` folds each group.
+
+    Args:
+        init_func: ``key -> initial state`` (the key is an int64 scalar).
+        reduce_func: ``(state, element) -> new state``.
+        finalize_func: ``state -> output element``.
+    """
+
+    def __init__(self, init_func: Callable, reduce_func: Callable, finalize_func: Callable):
+        self.init_func, self.reduce_func = init_func, reduce_func
+        self.finalize_func = finalize_func
+
+
+class _GroupByReducerDataset(Dataset):
+    def __init__(self, input_ds: Dataset, key_func: Callable, reducer: Reducer):
+        key_spec = TensorSpec([], dtypes.int64)
+        self._key = _TracedFunction(key_func, input_ds.element_spec, "key_func")
+        spec = self._key.output_spec
+        if not isinstance(spec, TensorSpec) or spec.dtype != dtypes.int64 or \
+                spec.shape.rank not in (0, None):
+            raise ValueError("`key_func` must return a single tf.int64 scalar tensor. Got "
+                             "type=%s and shape=%s" % (getattr(spec, "dtype", spec),
+                                                       getattr(spec, "shape", None)))
+        self._init = _TracedFunction(reducer.init_func, key_spec, "init_func")
+        self._step = _StepFunction(reducer.reduce_func, self._init.output_spec,
+                                   input_ds.element_spec, "reduce_func", with_output=False)
+        self._finalize = _TracedFunction(reducer.finalize_func, self._step.state_spec,
+                                         "finalize_func")
+        super().__init__(self._finalize.output_spec, (input_ds,))
+
+    def _iterate(self, ctx: IterationContext) -> Iterator[list]:
+        states: dict = {}
+        for flat in self._inputs[0]._iterate(ctx):
+            key = int(self._key(flat)[0])
+            if key not in states:
+                states[key] = self._init([np.asarray(key, np.int64)])
+            states[key], _ = self._step(states[key], flat)
+        for key in sorted(states):      # TensorFlow's groups are an ordered map
+            yield self._finalize(states[key])
+
+
+def group_by_reducer(key_func: Callable, reducer: Reducer) -> Callable:
+    """A transformation for ``Dataset.apply``: the elements grouped by ``key_func`` (an int64
+    scalar), each group folded by ``reducer`` into one output element, in key order.
+
+    Args:
+        key_func: ``element -> tf.int64`` scalar key.
+        reducer: The ``tf.data.experimental.Reducer`` of each group.
+
+    Returns:
+        A function from a dataset to a dataset.
+    """
+    return lambda dataset: _GroupByReducerDataset(dataset, key_func, reducer)
+
+
 TRANSFORMS.update(reduce=reduce, scan=scan, get_single_element=get_single_element)
 
-__all__ = ["scan", "reduce", "get_single_element"]
+__all__ = ["scan", "reduce", "get_single_element", "Reducer", "group_by_reducer"]

@@ -106,6 +106,54 @@ class _RebatchDataset(Dataset):
         return INFINITE if self._inputs[0]._cardinality() == INFINITE else UNKNOWN
 
 
+class _SparseBatchDataset(Dataset):
+    """Batches of a dense component as SparseTensors whose rows have ``row_shape`` (every
+    entry of an element is a value; a -1 dimension is the batch's largest)."""
+
+    def __init__(self, input_ds: Dataset, batch_size: int, row_shape: list):
+        spec = input_ds.element_spec
+        if not isinstance(spec, TensorSpec):
+            raise TypeError("sparse_batch needs elements of one dense tensor, got %s" % (spec,))
+        if spec.shape.rank is not None and spec.shape.rank != len(row_shape):
+            raise ValueError("row_shape %s must have the rank of the elements, %s"
+                             % (row_shape, spec.shape))
+        self._size, self._row = _positive(batch_size, "batch_size"), row_shape
+        super().__init__(structure.SparseTensorSpec(
+            [None] + [None if d < 0 else d for d in row_shape], spec.dtype), (input_ds,))
+
+    def _iterate(self, ctx: IterationContext) -> Iterator[list]:
+        rows = self._inputs[0]._iterate(ctx)
+        while True:
+            batch = [np.asarray(flat[0]) for flat in itertools.islice(rows, self._size)]
+            if not batch:
+                return
+            yield self._sparse(batch)
+
+    def _sparse(self, batch: list) -> list:
+        dims = []
+        for i, want in enumerate(self._row):
+            have = max(a.shape[i] for a in batch)
+            if 0 <= want < have:
+                raise errors.InvalidArgumentError(
+                    None, None, "Input element had shape %s that is larger than the row shape "
+                    "%s." % (list(max(batch, key=lambda a: a.shape[i]).shape), self._row))
+            dims.append(have if want < 0 else want)
+        indices = [np.concatenate([np.full((a.size, 1), b, np.int64),
+                                   np.argwhere(np.ones(a.shape, bool)).astype(np.int64)], 1)
+                   for b, a in enumerate(batch)]
+        return [np.concatenate(indices).reshape(-1, len(dims) + 1),
+                np.concatenate([a.reshape(-1) for a in batch]),
+                np.asarray([len(batch)] + dims, np.int64)]
+
+
+def sparse_batch(dataset: Dataset, batch_size: int, row_shape: Any) -> Dataset:
+    """``dataset.sparse_batch(batch_size, row_shape)``: batches of dense elements as
+    SparseTensors of dense shape ``[batch, *row_shape]``."""
+    dims = row_shape.as_list() if hasattr(row_shape, "as_list") else list(
+        np.asarray(row_shape).reshape(-1))
+    return _SparseBatchDataset(dataset, batch_size, [-1 if d is None else int(d) for d in dims])
+
+
 def unique(dataset: Dataset) -> Dataset:
     """``dataset.unique()``: each element once, at its first occurrence."""
     return _UniqueDataset(dataset)
@@ -135,7 +183,7 @@ def rebatch(dataset: Dataset, batch_size: Any, drop_remainder: bool = False) -> 
     return _RebatchDataset(dataset, sizes, drop_remainder)
 
 
-TRANSFORMS.update(unique=unique, take_while=take_while, ignore_errors=ignore_errors,
-                  rebatch=rebatch)
+TRANSFORMS.update(sparse_batch=sparse_batch, unique=unique, take_while=take_while,
+                  ignore_errors=ignore_errors, rebatch=rebatch)
 
-__all__ = ["unique", "take_while", "ignore_errors", "rebatch"]
+__all__ = ["unique", "take_while", "ignore_errors", "rebatch", "sparse_batch"]

@@ -20,6 +20,7 @@ from flowgrad.data.structure import (DatasetSpec, IterationContext, register_win
                                      window_component)
 from flowgrad.framework import dtypes, errors
 from flowgrad.framework.tensor import EagerTensor, Tensor
+from flowgrad.framework.tensor_shape import TensorShape
 from flowgrad.runtime.function import TensorSpec
 
 
@@ -50,6 +51,35 @@ def window_dataset(element_spec: Any, component: Any) -> Dataset:
     if isinstance(component, EagerTensor):
         component = component._value
     return _WindowDataset(element_spec, np.asarray(component, object)[()].elements)
+
+
+def from_list(elements: list, name: str | None = None) -> Dataset:
+    """``tf.data.experimental.from_list``: a dataset of the given elements (nested
+    structures of one kind; a dimension that differs between them is None in the spec).
+
+    Args:
+        elements: The elements.
+        name: Accepted for TensorFlow's signature.
+
+    Returns:
+        The dataset.
+
+    Raises:
+        ValueError: ``elements`` is empty or its elements differ in structure or dtype.
+    """
+    if not elements:
+        raise ValueError("Invalid `elements`. `elements` should not be empty.")
+    norms = [structure.normalize(e) for e in elements]
+    flats = [[structure.to_array(x) for x in structure.flatten(n)] for n in norms]
+    specs = [structure.spec_of(a) for a in flats[0]]
+    for n, flat in zip(norms, flats):
+        if not structure.same_structure(norms[0], n) or len(flat) != len(specs) or any(
+                structure.spec_of(a).dtype != s.dtype for a, s in zip(flat, specs)):
+            raise ValueError("Invalid `elements`. All elements must have the same structure "
+                             "and dtypes; %r differs from %r." % (n, norms[0]))
+        specs = [TensorSpec(structure.most_specific_compatible(s.shape, TensorShape(a.shape)),
+                            s.dtype) for s, a in zip(specs, flat)]
+    return _WindowDataset(nest.pack_sequence_as(norms[0], specs), flats)
 
 
 def _windows_of(spec: Any, elements: list) -> list:
@@ -254,4 +284,4 @@ register_windows(Dataset, window_dataset)
 TRANSFORMS.update(window=window, group_by_window=group_by_window,
                   bucket_by_sequence_length=bucket_by_sequence_length)
 
-__all__ = ["window", "window_dataset", "group_by_window", "bucket_by_sequence_length"]
+__all__ = ["from_list", "window", "window_dataset", "group_by_window", "bucket_by_sequence_length"]

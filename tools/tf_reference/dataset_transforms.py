@@ -1,7 +1,7 @@
 """Prints what tf.data's folding, windowing and filtering transformations give: reduce,
 scan, get_single_element, unique, take_while, ignore_errors, rebatch, window (+ flat_map,
-nested windows of tuples), group_by_window, bucket_by_sequence_length, their element specs and
-cardinalities, in eager mode, inside a tf.function and in a TF1 graph. Run on TensorFlow 2.21 it
+nested windows of tuples), group_by_window, bucket_by_sequence_length, from_list,
+group_by_reducer, sparse_batch, their element specs and cardinalities, in eager mode, inside a tf.function and in a TF1 graph. Run on TensorFlow 2.21 it
 wrote tests/data/tf_data/transforms.txt, which tests/test_dataset_transforms.py compares with
 this program's output under ``python -m flowgrad``.
 
@@ -71,6 +71,18 @@ show("bucket_pad", gen.bucket_by_sequence_length(lambda x: tf.shape(x)[0], [4], 
 show("bucket_boundary", gen.bucket_by_sequence_length(
     lambda x: tf.shape(x)[0], [3, 8], [2, 2, 2], pad_to_bucket_boundary=True,
     drop_remainder=True))
+
+show("from_list", tf.data.experimental.from_list([(1, "a"), (2, "b")]))
+show("from_list_shapes", tf.data.experimental.from_list([[1, 2], [3]]))
+reducer = tf.data.experimental.Reducer(init_func=lambda k: np.int64(0),
+                                       reduce_func=lambda s, x: s + x,
+                                       finalize_func=lambda s: s)
+show("group_by_reducer", D.range(10).apply(
+    tf.data.experimental.group_by_reducer(lambda x: x % 3, reducer)))
+sparse = D.range(4).map(lambda x: tf.fill([x], x)).sparse_batch(2, row_shape=[5])
+print("sparse_batch", sparse.element_spec)
+for s in sparse:
+    print("  ", s.indices.numpy().tolist(), s.values.numpy().tolist(), s.dense_shape.numpy().tolist())
 
 
 @tf.function
