@@ -1,9 +1,9 @@
 """tf.data's folding, windowing and filtering transformations: reduce, scan,
 get_single_element, unique, take_while, ignore_errors, rebatch, window (windows are
 datasets: flat_map, zip of windows, eager iteration), group_by_window,
-bucket_by_sequence_length, from_list, group_by_reducer and sparse_batch give TensorFlow 2.21's elements, specs and cardinalities (recorded by
-tools/tf_reference/dataset_transforms.py), eagerly, in a tf.function and in a TF1 Session; bad
-input is TensorFlow's error."""
+bucket_by_sequence_length, from_list, group_by_reducer and sparse_batch give TensorFlow 2.21's
+elements, specs and cardinalities (recorded by tools/tf_reference/dataset_transforms.py),
+eagerly, in a tf.function and in a TF1 Session; bad input is TensorFlow's error."""
 import numpy as np
 import pytest
 

@@ -1,9 +1,10 @@
 """Prints what tf.data's folding, windowing and filtering transformations give: reduce,
 scan, get_single_element, unique, take_while, ignore_errors, rebatch, window (+ flat_map,
 nested windows of tuples), group_by_window, bucket_by_sequence_length, from_list,
-group_by_reducer, sparse_batch, their element specs and cardinalities, in eager mode, inside a tf.function and in a TF1 graph. Run on TensorFlow 2.21 it
-wrote tests/data/tf_data/transforms.txt, which tests/test_dataset_transforms.py compares with
-this program's output under ``python -m flowgrad``.
+group_by_reducer, sparse_batch, their element specs and cardinalities, in eager mode, inside a
+tf.function and in a TF1 graph. Run on TensorFlow 2.21 it wrote
+tests/data/tf_data/transforms.txt, which tests/test_dataset_transforms.py compares with this
+program's output under ``python -m flowgrad``.
 
 Run from the repository root:
     /work/venv-tf/bin/python tools/tf_reference/dataset_transforms.py \
@@ -82,7 +83,8 @@ show("group_by_reducer", D.range(10).apply(
 sparse = D.range(4).map(lambda x: tf.fill([x], x)).sparse_batch(2, row_shape=[5])
 print("sparse_batch", sparse.element_spec)
 for s in sparse:
-    print("  ", s.indices.numpy().tolist(), s.values.numpy().tolist(), s.dense_shape.numpy().tolist())
+    print("  ", s.indices.numpy().tolist(), s.values.numpy().tolist(),
+          s.dense_shape.numpy().tolist())
 
 
 @tf.function
