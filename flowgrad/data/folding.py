@@ -53,7 +53,7 @@ class _StepFunction:
                  with_output: bool):
         n = len(flat_specs(state_spec))
         for _ in range(3):
-            fn = _TracedFunction(lambda s, e: func(s, e), (state_spec, element_spec), what)
+            fn = _TracedFunction(func, (state_spec, element_spec), what)   # func(state, element)
             out = fn.output_spec
             new_state = out[0] if with_output else out
             if with_output and (not isinstance(out, tuple) or len(out) != 2):

@@ -24,9 +24,10 @@ from flowgrad.framework.tensor_shape import TensorShape
 from flowgrad.runtime.function import TensorSpec
 
 
-class _WindowDataset(Dataset):
-    """The dataset of one window: its elements, given or read from the component that
-    carries them (a traced function's input)."""
+class _ElementsDataset(Dataset):
+    """A dataset of given elements (flat lists of arrays): a window's, ``from_list``'s, a
+    bucket's; or read, when it is iterated, from the component that carries a window (a
+    traced function's input)."""
 
     def __init__(self, element_spec: Any, elements: list | None, carrier: Any = None):
         super().__init__(element_spec)
@@ -47,10 +48,10 @@ def window_dataset(element_spec: Any, component: Any) -> Dataset:
     """The dataset of the window ``component`` carries (an array, an EagerTensor, or a graph
     tensor whose value arrives when the dataset is iterated)."""
     if isinstance(component, Tensor):
-        return _WindowDataset(element_spec, None, component)
+        return _ElementsDataset(element_spec, None, component)
     if isinstance(component, EagerTensor):
         component = component._value
-    return _WindowDataset(element_spec, np.asarray(component, object)[()].elements)
+    return _ElementsDataset(element_spec, np.asarray(component, object)[()].elements)
 
 
 def from_list(elements: list, name: str | None = None) -> Dataset:
@@ -79,7 +80,7 @@ def from_list(elements: list, name: str | None = None) -> Dataset:
                              "and dtypes; %r differs from %r." % (n, norms[0]))
         specs = [TensorSpec(structure.most_specific_compatible(s.shape, TensorShape(a.shape)),
                             s.dtype) for s, a in zip(specs, flat)]
-    return _WindowDataset(nest.pack_sequence_as(norms[0], specs), flats)
+    return _ElementsDataset(nest.pack_sequence_as(norms[0], specs), flats)
 
 
 def _windows_of(spec: Any, elements: list) -> list:
@@ -246,7 +247,7 @@ def bucket_by_sequence_length(dataset: Dataset, element_length_func: Callable,
         lambda s: s.shape, spec)
 
     def batches(key: int, elements: list) -> Iterator[list]:
-        ds = _WindowDataset(spec, elements)
+        ds = _ElementsDataset(spec, elements)
         if no_padding:
             return ds.batch(sizes[key], drop_remainder)._iterate(IterationContext())
         filler = None
@@ -263,8 +264,8 @@ def bucket_by_sequence_length(dataset: Dataset, element_length_func: Callable,
     # the batch size and the padded length depend on the bucket: TensorFlow's spec has them
     # open
     out_spec = structure.with_shapes(
-        _WindowDataset(spec, []).batch(1).element_spec if no_padding else
-        _WindowDataset(spec, []).padded_batch(1, shapes, padding_values).element_spec,
+        _ElementsDataset(spec, []).batch(1).element_spec if no_padding else
+        _ElementsDataset(spec, []).padded_batch(1, shapes, padding_values).element_spec,
         lambda s: s if s.rank is None else type(s)(
             [None, None if pad_to_bucket_boundary else s.as_tuple()[1]] + list(
                 s.as_tuple()[2:]) if s.rank > 1 else [None]))

@@ -137,6 +137,15 @@ def _int32(v: Any, name: str) -> Any:
     return convert_to_tensor(_as_value(v), dtypes.int32, name=name)
 
 
+def _complex_nd(op_type: str, input: TensorLike, fft_length: TensorLike,  # noqa: A002
+                axes: TensorLike, name: str | None) -> Any:
+    """The complex-to-complex ``op_type`` (FFTND, IFFTND) of ``input``."""
+    x = convert_to_tensor(_as_value(input), name="input")
+    _check_complex(x, op_type)
+    return apply_op(op_type, (x, _int32(fft_length, "fft_length"), _int32(axes, "axes")), {},
+                    name=name)
+
+
 def fftnd(input: TensorLike, fft_length: TensorLike, axes: TensorLike,  # noqa: A002
           name: str | None = None) -> Any:
     """TensorFlow's ``FFTND`` op (``tf.fftnd``): the n-dimensional FFT over ``axes``.
@@ -150,10 +159,7 @@ def fftnd(input: TensorLike, fft_length: TensorLike, axes: TensorLike,  # noqa: 
     Returns:
         A tensor of ``input``'s dtype.
     """
-    x = convert_to_tensor(_as_value(input), name="input")
-    _check_complex(x, "FFTND")
-    return apply_op("FFTND", (x, _int32(fft_length, "fft_length"), _int32(axes, "axes")), {},
-                    name=name)
+    return _complex_nd("FFTND", input, fft_length, axes, name)
 
 
 def ifftnd(input: TensorLike, fft_length: TensorLike, axes: TensorLike,  # noqa: A002
@@ -169,10 +175,7 @@ def ifftnd(input: TensorLike, fft_length: TensorLike, axes: TensorLike,  # noqa:
     Returns:
         A tensor of ``input``'s dtype.
     """
-    x = convert_to_tensor(_as_value(input), name="input")
-    _check_complex(x, "IFFTND")
-    return apply_op("IFFTND", (x, _int32(fft_length, "fft_length"), _int32(axes, "axes")), {},
-                    name=name)
+    return _complex_nd("IFFTND", input, fft_length, axes, name)
 
 
 def rfftnd(input: TensorLike, fft_length: TensorLike, axes: TensorLike,  # noqa: A002
