@@ -96,6 +96,8 @@ class Conv2D(_Spatial2D):
         **kwargs: Further arguments of ``tf.layers.Layer`` (``dtype``, ``_scope``, ``_reuse``).
     """
 
+    _rank = 2  # the number of spatial dimensions of the arguments
+
     def __init__(self, filters: int, kernel_size: int | Sequence[int],
                  strides: int | Sequence[int] = (1, 1), padding: str = "valid",
                  data_format: str = "channels_last", dilation_rate: int | Sequence[int] = (1, 1),
@@ -112,11 +114,11 @@ class Conv2D(_Spatial2D):
             raise ValueError("Invalid value for argument `filters`. Expected a strictly "
                              "positive value. Received filters=%r." % (filters,))
         self.filters = int(filters)
-        self.kernel_size = normalize_tuple(kernel_size, 2, "kernel_size")
-        self.strides = normalize_tuple(strides, 2, "strides")
+        self.kernel_size = normalize_tuple(kernel_size, self._rank, "kernel_size")
+        self.strides = normalize_tuple(strides, self._rank, "strides")
         self.padding = normalize_padding(padding)
         self.data_format = normalize_data_format(data_format)
-        self.dilation_rate = normalize_tuple(dilation_rate, 2, "dilation_rate")
+        self.dilation_rate = normalize_tuple(dilation_rate, self._rank, "dilation_rate")
         set_weight_options(self, activation, use_bias, kernel_initializer, bias_initializer,
                            kernel_regularizer, bias_regularizer, kernel_constraint,
                            bias_constraint)

@@ -75,7 +75,10 @@ def fill(dims: Any, value: TensorLike, name: str | None = None) -> Any:
     static = _static_int_list(dims)
     if static is not None:
         return apply_op("Fill", [value], {"shape": tuple(static)}, name=name)
-    return apply_op("Fill", [value, convert_to_tensor(dims, dtypes.int32)], name=name)
+    dims = convert_to_tensor(dims)
+    if dims.dtype.base_dtype not in (dtypes.int32, dtypes.int64):  # TF's index_type
+        dims = convert_to_tensor(dims, dtypes.int32)
+    return apply_op("Fill", [value, dims], name=name)
 
 
 def _zeros(shape: Any, np_dtype: np.dtype) -> np.ndarray:
