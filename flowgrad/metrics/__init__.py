@@ -13,6 +13,17 @@ from flowgrad.metrics.metrics_impl import (
     true_positives,
 )
 
+from flowgrad.metrics.metrics_at_k import (
+    average_precision_at_k,
+    precision_at_k,
+    precision_at_top_k,
+    recall_at_k,
+    recall_at_top_k,
+    sensitivity_at_specificity,
+    sparse_average_precision_at_k,
+    sparse_precision_at_k,
+    specificity_at_sensitivity,
+)
 from flowgrad.metrics.metrics_more import (
     false_negatives_at_thresholds,
     false_positives_at_thresholds,
@@ -35,7 +46,10 @@ __all__ = ["accuracy", "auc", "false_negatives", "false_positives", "mean",
            "false_negatives_at_thresholds", "false_positives_at_thresholds",
            "mean_cosine_distance", "mean_iou", "mean_per_class_accuracy", "mean_relative_error",
            "mean_tensor", "percentage_below", "precision_at_thresholds", "recall_at_thresholds",
-           "true_negatives", "true_negatives_at_thresholds", "true_positives_at_thresholds"]
+           "true_negatives", "true_negatives_at_thresholds", "true_positives_at_thresholds",
+           "average_precision_at_k", "precision_at_k", "precision_at_top_k", "recall_at_k",
+           "recall_at_top_k", "sensitivity_at_specificity", "sparse_average_precision_at_k",
+           "sparse_precision_at_k", "specificity_at_sensitivity"]
 
 
 def __dir__() -> list:
