@@ -117,7 +117,8 @@ class TensorShape:
     """A possibly partial static shape: ``dims`` is None for unknown rank.
 
     Args:
-        dims: A list of ints or None (unknown sizes); None for an unknown rank.
+        dims: A list of ints or None (unknown sizes); None for an unknown rank; or a
+            ``TensorShapeProto`` (size -1 as unknown), as TensorFlow accepts.
     """
 
     __slots__ = ("_dims",)
@@ -125,6 +126,9 @@ class TensorShape:
     def __init__(self, dims: Any = None):
         if dims is None:
             self._dims = None
+        elif hasattr(dims, "unknown_rank") and hasattr(dims, "dim"):     # a TensorShapeProto
+            self._dims = None if dims.unknown_rank else tuple(
+                None if d.size < 0 else int(d.size) for d in dims.dim)
         elif isinstance(dims, TensorShape):
             self._dims = dims._dims
         elif isinstance(dims, (int, Dimension)):
@@ -154,6 +158,29 @@ class TensorShape:
 
     def is_fully_defined(self) -> bool:
         return self._dims is not None and None not in self._dims
+
+    def as_proto(self) -> Any:
+        """This shape as TensorFlow's ``TensorShapeProto`` (unknown sizes as -1, an unknown
+        rank as ``unknown_rank``).
+
+        Returns:
+            The protocol message.
+
+        Raises:
+            ImportError: TensorFlow's protos (the ``tf-formats`` extra) are not installed.
+        """
+        try:
+            from tensorboard.compat.proto import tensor_shape_pb2
+        except ImportError as e:
+            raise ImportError("TensorShape.as_proto needs TensorFlow's protos: pip install "
+                              "flowgrad[tf-formats]") from e
+        proto = tensor_shape_pb2.TensorShapeProto()
+        if self._dims is None:
+            proto.unknown_rank = True
+        else:
+            for d in self._dims:
+                proto.dim.add(size=-1 if d is None else d)
+        return proto
 
     def num_elements(self) -> int | None:
         if not self.is_fully_defined():

@@ -127,21 +127,12 @@ def as_dtype(enum: int) -> dtypes.DType:
 
 def shape_proto(shape: ShapeLike) -> Any:
     """A TensorShapeProto (unknown dimensions as -1, unknown rank as unknown_rank)."""
-    p = pb().tensor_shape_pb2.TensorShapeProto()
-    dims = TensorShape(shape).as_tuple()
-    if dims is None:
-        p.unknown_rank = True
-    else:
-        for d in dims:
-            p.dim.add(size=-1 if d is None else int(d))
-    return p
+    return TensorShape(shape).as_proto()
 
 
 def as_shape(proto: Any) -> TensorShape:
     """The TensorShape of a TensorShapeProto."""
-    if proto.unknown_rank:
-        return TensorShape(None)
-    return TensorShape([None if d.size < 0 else d.size for d in proto.dim])
+    return TensorShape(proto)
 
 
 def tensor_proto(value: Any, dtype: DTypeLike | None = None) -> Any:

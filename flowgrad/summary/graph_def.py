@@ -25,17 +25,6 @@ def data_type(dt: DType) -> int:
     return v + 100 if dt.base_dtype is not dt and v else v
 
 
-def _shape_proto(shape: TensorShape) -> Any:
-    p = protos.pb().tensor_shape_pb2.TensorShapeProto()
-    dims = shape.as_tuple()
-    if dims is None:
-        p.unknown_rank = True
-    else:
-        for d in dims:
-            p.dim.add(size=-1 if d is None else int(d))
-    return p
-
-
 def _attr_value(v: Any) -> Any:
     """An AttrValue for a plain attribute value, or None for values not represented."""
     pb = protos.pb()
@@ -51,7 +40,7 @@ def _attr_value(v: Any) -> Any:
     if isinstance(v, DType):
         return AttrValue(type=data_type(v))
     if isinstance(v, TensorShape):
-        return AttrValue(shape=_shape_proto(v))
+        return AttrValue(shape=v.as_proto())
     if isinstance(v, np.ndarray) and v.size <= _CONST_LIMIT and v.dtype.kind in "biufc":
         return AttrValue(tensor=pb.tensor_util.make_tensor_proto(v))
     if isinstance(v, tuple) and all(isinstance(x, (int, np.integer)) for x in v):
@@ -78,5 +67,5 @@ def to_graph_def(graph: Any) -> Any:
             if "T" not in node.attr and "dtype" not in node.attr:
                 node.attr["T"].CopyFrom(AttrValue(type=data_type(op.outputs[0].dtype)))
             node.attr["_output_shapes"].CopyFrom(AttrValue(list=AttrValue.ListValue(
-                shape=[_shape_proto(t.shape) for t in op.outputs])))
+                shape=[t.shape.as_proto() for t in op.outputs])))
     return gd

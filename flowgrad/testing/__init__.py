@@ -11,6 +11,11 @@ from flowgrad.testing.derivative_check import check_gradients
 from flowgrad.testing.gradient_checker import compute_gradient, compute_gradient_error, max_error
 from flowgrad.testing.test_case import TestCase, main
 from flowgrad.testing.benchmark import Benchmark
+from flowgrad.testing.markers import (assert_equal_graph_def, benchmark_config,
+                                      disable_with_predicate, is_built_with_gpu_support,
+                                      is_built_with_rocm, is_built_with_xla,
+                                      with_eager_op_as_function)
+from flowgrad.testing import experimental
 
 
 def is_gpu_available(cuda_only: bool = False, min_cuda_compute_capability: object = None) -> bool:
@@ -36,4 +41,7 @@ def gpu_device_name() -> str:
 __all__ = ["TestCase", "main", "compute_gradient", "compute_gradient_error", "max_error",
            "check_gradients",
            "is_gpu_available",
-           "is_built_with_cuda", "gpu_device_name", "Benchmark"]
+           "is_built_with_cuda", "gpu_device_name", "Benchmark", "assert_equal_graph_def",
+           "benchmark_config", "disable_with_predicate", "is_built_with_gpu_support",
+           "is_built_with_rocm", "is_built_with_xla", "with_eager_op_as_function",
+           "experimental"]

@@ -2,18 +2,27 @@
 
 TensorFlow's ``TestCase`` extends absl's ``TestCase`` (itself a :class:`unittest.TestCase`)
 with array assertions (``assertAllClose`` with rtol = atol = 1e-6, ``assertAllEqual``, ...),
-``evaluate`` (a tensor's value in eager and in graph mode) and ``session``/``cached_session``
-(a Session on the test's graph). Each test starts with a fresh default graph, as TensorFlow's
-``setUp`` gives it. This class does the same on flowgrad, plus the absl assertions TensorFlow
-tests use most (``assertLen``, ``assertEmpty``, ``assertStartsWith``, ...).
+``evaluate`` (a tensor's value in eager and in graph mode), ``session``/``cached_session``
+(a Session on the test's graph; eagerly, TensorFlow's stand-ins) and ``assertProtoEquals``.
+Each test starts as TensorFlow's ``setUp`` starts it: a fresh default graph, and Python's,
+NumPy's and the global TensorFlow seed set to 87654321, so a test draws the same numbers on
+every run. This class does the same on flowgrad. With absl-py installed (the ``flags`` extra;
+Keras 3 needs it too) the base class and ``main`` are absl's, as in TensorFlow (absl's
+assertions, ``create_tempfile``, ``parameterized``, its test runner and flags); without it,
+:class:`unittest.TestCase` with the absl assertions TensorFlow tests use most.
 """
 from __future__ import annotations
 
+import atexit
 import contextlib
+import functools
 import os
+import random
 import re
+import shutil
 import sys
 import tempfile
+import threading
 import unittest
 from collections.abc import Callable, Iterator
 from typing import Any
@@ -30,6 +39,12 @@ from flowgrad.framework.tensor import TensorBase
 from flowgrad.ops.ragged_tensor import RaggedTensor, RaggedTensorValue
 from flowgrad.runtime.session import Session
 from flowgrad.framework.type_hints import TensorLike
+from flowgrad.ops.random_ops import set_random_seed
+
+try:
+    from absl.testing import absltest as _absltest
+except ImportError:             # absl-py is optional: unittest's base and the assertions below
+    _absltest = None
 
 # The tolerances TensorFlow's assertAllCloseAccordingToType uses for the small floats.
 _HALF_TOL = 1e-3
@@ -43,19 +58,196 @@ def _value(x: Any) -> Any:
     return x
 
 
-class TestCase(unittest.TestCase):
+class _AbslAssertions(unittest.TestCase):
+    """absl's ``TestCase`` additions that TensorFlow tests use most, for when absl-py is not
+    installed (with it, :class:`TestCase` extends absl's own class)."""
+
+    def create_tempdir(self) -> Any:
+        """A new temporary directory (``.full_path`` holds its path, as absl's)."""
+        path = tempfile.mkdtemp(dir=self.get_temp_dir())
+        return type("TempDir", (), {"full_path": path, "__fspath__": lambda s: path})()
+
+    def create_tempfile(self, file_path: str | None = None, content: str | bytes | None = None
+                        ) -> Any:
+        """A new file in the test's temporary directory, optionally holding ``content``."""
+        if file_path is None:
+            fd, path = tempfile.mkstemp(dir=self.get_temp_dir())
+            os.close(fd)
+        else:
+            path = os.path.join(self.get_temp_dir(), file_path)
+            os.makedirs(os.path.dirname(path), exist_ok=True)
+        mode = "wb" if isinstance(content, bytes) else "w"
+        with open(path, mode) as f:
+            if content is not None:
+                f.write(content)
+        return type("TempFile", (), {"full_path": path, "__fspath__": lambda s: path})()
+
+    # -- absl's assertions that TensorFlow tests use ---------------------------------------
+    def assertLen(self, container: Any, expected_len: int, msg: str | None = None) -> None:  # noqa: N802
+        """Asserts ``len(container) == expected_len``."""
+        self.assertEqual(len(container), expected_len, msg)
+
+    def assertEmpty(self, container: Any, msg: str | None = None) -> None:  # noqa: N802
+        """Asserts ``container`` has no element."""
+        self.assertEqual(len(container), 0, msg)
+
+    def assertNotEmpty(self, container: Any, msg: str | None = None) -> None:  # noqa: N802
+        """Asserts ``container`` has an element."""
+        self.assertNotEqual(len(container), 0, msg)
+
+    def assertStartsWith(self, actual: str, expected_start: str, msg: str | None = None) -> None:  # noqa: N802
+        """Asserts ``actual.startswith(expected_start)``."""
+        self.assertTrue(actual.startswith(expected_start), msg or "%r does not start with %r"
+                        % (actual, expected_start))
+
+    def assertEndsWith(self, actual: str, expected_end: str, msg: str | None = None) -> None:  # noqa: N802
+        """Asserts ``actual.endswith(expected_end)``."""
+        self.assertTrue(actual.endswith(expected_end), msg or "%r does not end with %r"
+                        % (actual, expected_end))
+
+    def assertBetween(self, value: Any, minv: Any, maxv: Any, msg: str | None = None) -> None:  # noqa: N802
+        """Asserts ``minv <= value <= maxv``."""
+        self.assertTrue(minv <= value <= maxv, msg or "%r is not between %r and %r"
+                        % (value, minv, maxv))
+
+    def assertItemsEqual(self, expected_seq: Any, actual_seq: Any, msg: str | None = None) -> None:  # noqa: N802
+        """Asserts the two sequences hold the same items, in any order."""
+        self.assertCountEqual(expected_seq, actual_seq, msg)
+
+    def assertSameElements(self, expected_seq: Any, actual_seq: Any,  # noqa: N802
+                           msg: str | None = None) -> None:
+        """Asserts the two sequences hold the same set of elements."""
+        self.assertEqual(set(expected_seq), set(actual_seq), msg)
+
+    def assertContainsSubset(self, expected_subset: Any, actual_set: Any,  # noqa: N802
+                             msg: str | None = None) -> None:
+        """Asserts every element of ``expected_subset`` is in ``actual_set``."""
+        missing = set(expected_subset) - set(actual_set)
+        self.assertFalse(missing, msg or "Missing elements %s" % sorted(missing, key=repr))
+
+    def assertSameStructure(self, a: Any, b: Any, aname: str = "a", bname: str = "b",  # noqa: N802
+                            msg: str | None = None) -> None:
+        """Asserts ``a`` and ``b`` are nested structures of the same shape."""
+        try:
+            nest.assert_same_structure(a, b)
+        except (ValueError, TypeError) as e:
+            raise AssertionError(msg or "%s and %s differ in structure: %s"
+                                 % (aname, bname, e)) from e
+
+
+_Base = _absltest.TestCase if _absltest is not None else _AbslAssertions
+
+#: TensorFlow's default graph seed, which its ``setUp`` gives Python, NumPy and TensorFlow.
+DEFAULT_GRAPH_SEED = 87654321
+
+
+@functools.cache
+def _process_temp_dir() -> str:
+    """The process's directory for the tests' temporary directories (removed at exit)."""
+    path = tempfile.mkdtemp(prefix="flowgrad_test_")
+    atexit.register(shutil.rmtree, path, ignore_errors=True)
+    return path
+
+
+def get_temp_dir() -> str:
+    """A temporary directory for the process's tests (``tf.compat.v1.test.get_temp_dir``),
+    removed when the process ends.
+
+    Returns:
+        Its path.
+    """
+    return _process_temp_dir()
+
+
+class _FakeEagerSession:
+    """``cached_session()``'s stand-in in eager mode: ``run`` gives eager values, as
+    TensorFlow's ``FakeEagerSession`` (for tests that fetch through a session)."""
+
+    def __init__(self, test_case: TestCase) -> None:
+        self._test_case = test_case
+
+    def run(self, fetches: Any, *args: Any, **kwargs: Any) -> Any:
+        """The values of ``fetches``; feeds and options are an error eagerly, as TF's."""
+        if kwargs.pop("feed_dict", None) or args or kwargs:
+            raise RuntimeError("feed_dict is not supported when eager execution is enabled "
+                               "(in this case, sess.run(t) is shorthand for t.numpy()")
+        return self._test_case.evaluate(fetches)
+
+    def __enter__(self) -> _FakeEagerSession:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        return None
+
+
+class _EagerSessionWarner:
+    """``session()``'s stand-in in eager mode: every attribute raises, as TensorFlow's."""
+
+    def __getattr__(self, attr: str) -> Any:
+        raise AttributeError(
+            "Trying to access properties or call methods on the result of self.session(), "
+            "self.cached_session(), etc while eager execution is enabled. If you're porting "
+            "this test case to TF 2.0, either adapt the test to work with eager execution or "
+            "insert a call to tf.disable_eager_execution() in the main() function of this "
+            "test file.")
+
+
+class _CheckedThread:
+    """A thread whose ``join`` fails the test when its target raised."""
+
+    def __init__(self, test_case: TestCase, target: Callable, args: tuple | None,
+                 kwargs: dict | None) -> None:
+        self._test_case = test_case
+        self._target, self._args, self._kwargs = target, args or (), kwargs or {}
+        self._exception: BaseException | None = None
+        self._thread = threading.Thread(target=self._run)
+
+    def _run(self) -> None:
+        try:
+            self._target(*self._args, **self._kwargs)
+        except BaseException as e:     # noqa: BLE001 - reported by join()
+            self._exception = e
+
+    def start(self) -> None:
+        """Starts the thread."""
+        self._thread.start()
+
+    def join(self) -> None:
+        """Waits for the thread; fails the test with the target's error, if any."""
+        self._thread.join()
+        if self._exception is not None:
+            self._test_case.fail("Error in checkedThread: %r" % (self._exception,))
+
+    def is_alive(self) -> bool:
+        """Whether the thread is still running."""
+        return self._thread.is_alive()
+
+
+class TestCase(_Base):
     """A :class:`unittest.TestCase` with TensorFlow's tensor assertions and helpers.
 
     Args:
         methodName: The test method this instance runs (as for ``unittest.TestCase``).
     """
 
+    #: Whether ``setUp`` sets the global TensorFlow seed (TensorFlow's class attribute).
+    _set_default_seed = True
+
     def setUp(self) -> None:
-        """Starts each test with a fresh default graph (graph mode), as TensorFlow does."""
+        """Starts each test as TensorFlow does: a fresh default graph (graph mode), Python's,
+        NumPy's and TensorFlow's global seed set to 87654321; a method named
+        ``test_session`` (the session helper's name) is skipped as "Not a test."."""
         super().setUp()
+        self._cached_session: Session | None = None
+        self._tempdir: str | None = None
+        random.seed(DEFAULT_GRAPH_SEED)
+        np.random.seed(DEFAULT_GRAPH_SEED)
         if not executing_eagerly():
             reset_default_graph()
-        self._cached_session: Session | None = None
+        if self._set_default_seed:
+            set_random_seed(DEFAULT_GRAPH_SEED)
+        if self.id().endswith(".test_session"):
+            self.skipTest("Not a test.")
 
     def tearDown(self) -> None:
         """Closes the session ``cached_session`` opened."""
@@ -102,13 +294,12 @@ class TestCase(unittest.TestCase):
           force_gpu: when True, the test is skipped: flowgrad has no GPU.
 
         Yields:
-          The session.
-
-        Raises:
-          ValueError: when called eagerly (TensorFlow: sessions are for graph mode).
+          The session; eagerly, as TensorFlow's, an object whose every attribute raises
+          (tests ported to eager use ``evaluate``).
         """
         if executing_eagerly():
-            raise ValueError("session() is not supported in eager mode: use evaluate().")
+            yield _EagerSessionWarner()
+            return
         if force_gpu:
             self.skipTest("flowgrad has no GPU")
         g = graph if graph is not None else get_default_graph()
@@ -127,14 +318,12 @@ class TestCase(unittest.TestCase):
           force_gpu: when True, the test is skipped: flowgrad has no GPU.
 
         Yields:
-          The test's session.
-
-        Raises:
-          ValueError: when called eagerly.
+          The test's session; eagerly, as TensorFlow's, a stand-in whose ``run(fetches)``
+          gives the values of eager tensors (``feed_dict`` is an error there).
         """
         if executing_eagerly():
-            raise ValueError("cached_session() is not supported in eager mode: use "
-                             "evaluate().")
+            yield _FakeEagerSession(self)
+            return
         if force_gpu:
             self.skipTest("flowgrad has no GPU")
         if self._cached_session is None:
@@ -144,32 +333,79 @@ class TestCase(unittest.TestCase):
         with sess.graph.as_default(), sess.as_default():
             yield sess
 
+    @contextlib.contextmanager
+    def test_session(self, graph: Graph | None = None, config: Any = None,
+                     use_gpu: bool = True, force_gpu: bool = False) -> Iterator[Session | None]:
+        """TensorFlow's deprecated session helper: the cached session (a new one when
+        ``graph`` is given). Collected as a test method, it is skipped by ``setUp``.
+
+        Args:
+          graph: the graph to run; the cached session's graph when None.
+          config: a ConfigProto for the session.
+          use_gpu: accepted for TensorFlow's signature.
+          force_gpu: when True, the test is skipped: flowgrad has no GPU.
+
+        Yields:
+          The session; None eagerly, as TensorFlow's.
+        """
+        if executing_eagerly():
+            yield None
+        elif graph is None:
+            with self.cached_session(None, config, use_gpu, force_gpu) as sess:
+                yield sess
+        else:
+            with self.session(graph, config, use_gpu, force_gpu) as sess:
+                yield sess
+
+    def checkedThread(self, target: Callable, args: tuple | None = None,  # noqa: N802
+                      kwargs: dict | None = None) -> _CheckedThread:
+        """A thread running ``target(*args, **kwargs)`` whose ``join()`` fails the test when
+        ``target`` raised (TensorFlow's helper for tests with threads).
+
+        Args:
+          target: the callable the thread runs.
+          args: its positional arguments.
+          kwargs: its keyword arguments.
+
+        Returns:
+          The thread, not yet started (``start()``, ``join()``, ``is_alive()``).
+        """
+        return _CheckedThread(self, target, args, kwargs)
+
+    def assertProtoEquals(self, expected_message_maybe_ascii: Any,  # noqa: N802
+                          validate_message: Any, msg: str | None = None) -> None:
+        """Asserts a protocol message equals the expected one, given as a message or in the
+        text format (parsed into ``validate_message``'s type), as TensorFlow's.
+
+        Args:
+          expected_message_maybe_ascii: the expected message, or its text form.
+          validate_message: the message to check (a protobuf message).
+          msg: text added to the failure message.
+
+        Raises:
+          AssertionError: the messages differ (the message shows both in the text format).
+          TypeError: the expected value is neither a message nor text.
+        """
+        from google.protobuf import text_format
+        if isinstance(expected_message_maybe_ascii, (str, bytes)):
+            expected = type(validate_message)()
+            text = expected_message_maybe_ascii
+            text_format.Merge(text.decode() if isinstance(text, bytes) else text, expected)
+        elif isinstance(expected_message_maybe_ascii, type(validate_message)):
+            expected = expected_message_maybe_ascii
+        else:
+            raise TypeError("Can't compare protobuf message %s with %s" % (
+                type(validate_message).__name__, type(expected_message_maybe_ascii).__name__))
+        if expected != validate_message:
+            self.assertMultiLineEqual(text_format.MessageToString(expected),
+                                      text_format.MessageToString(validate_message), msg)
 
     def get_temp_dir(self) -> str:
-        """A temporary directory for this test (removed when the process ends)."""
-        if not hasattr(self, "_tempdir"):
-            self._tempdir = tempfile.TemporaryDirectory(prefix="flowgrad_test_")
-        return self._tempdir.name
-
-    def create_tempdir(self) -> Any:
-        """A new temporary directory (``.full_path`` holds its path, as absl's)."""
-        path = tempfile.mkdtemp(dir=self.get_temp_dir())
-        return type("TempDir", (), {"full_path": path, "__fspath__": lambda s: path})()
-
-    def create_tempfile(self, file_path: str | None = None, content: str | bytes | None = None
-                        ) -> Any:
-        """A new file in the test's temporary directory, optionally holding ``content``."""
-        if file_path is None:
-            fd, path = tempfile.mkstemp(dir=self.get_temp_dir())
-            os.close(fd)
-        else:
-            path = os.path.join(self.get_temp_dir(), file_path)
-            os.makedirs(os.path.dirname(path), exist_ok=True)
-        mode = "wb" if isinstance(content, bytes) else "w"
-        with open(path, mode) as f:
-            if content is not None:
-                f.write(content)
-        return type("TempFile", (), {"full_path": path, "__fspath__": lambda s: path})()
+        """A temporary directory for this test: the same on each call within the test,
+        another for each test, under one directory removed when the process ends."""
+        if self._tempdir is None:
+            self._tempdir = tempfile.mkdtemp(dir=_process_temp_dir())
+        return self._tempdir
 
     # -- array assertions ------------------------------------------------------------------
     def _arrays(self, a: Any, b: Any) -> tuple[np.ndarray, np.ndarray]:
@@ -389,66 +625,17 @@ class TestCase(unittest.TestCase):
             (exception_type, ValueError),
             r"Incompatible shapes|Dimensions must be equal|incompatible|broadcast")
 
-    # -- absl's assertions that TensorFlow tests use ---------------------------------------
-    def assertLen(self, container: Any, expected_len: int, msg: str | None = None) -> None:  # noqa: N802
-        """Asserts ``len(container) == expected_len``."""
-        self.assertEqual(len(container), expected_len, msg)
-
-    def assertEmpty(self, container: Any, msg: str | None = None) -> None:  # noqa: N802
-        """Asserts ``container`` has no element."""
-        self.assertEqual(len(container), 0, msg)
-
-    def assertNotEmpty(self, container: Any, msg: str | None = None) -> None:  # noqa: N802
-        """Asserts ``container`` has an element."""
-        self.assertNotEqual(len(container), 0, msg)
-
-    def assertStartsWith(self, actual: str, expected_start: str, msg: str | None = None) -> None:  # noqa: N802
-        """Asserts ``actual.startswith(expected_start)``."""
-        self.assertTrue(actual.startswith(expected_start), msg or "%r does not start with %r"
-                        % (actual, expected_start))
-
-    def assertEndsWith(self, actual: str, expected_end: str, msg: str | None = None) -> None:  # noqa: N802
-        """Asserts ``actual.endswith(expected_end)``."""
-        self.assertTrue(actual.endswith(expected_end), msg or "%r does not end with %r"
-                        % (actual, expected_end))
-
-    def assertBetween(self, value: Any, minv: Any, maxv: Any, msg: str | None = None) -> None:  # noqa: N802
-        """Asserts ``minv <= value <= maxv``."""
-        self.assertTrue(minv <= value <= maxv, msg or "%r is not between %r and %r"
-                        % (value, minv, maxv))
-
-    def assertItemsEqual(self, expected_seq: Any, actual_seq: Any, msg: str | None = None) -> None:  # noqa: N802
-        """Asserts the two sequences hold the same items, in any order."""
-        self.assertCountEqual(expected_seq, actual_seq, msg)
-
-    def assertSameElements(self, expected_seq: Any, actual_seq: Any,  # noqa: N802
-                           msg: str | None = None) -> None:
-        """Asserts the two sequences hold the same set of elements."""
-        self.assertEqual(set(expected_seq), set(actual_seq), msg)
-
-    def assertContainsSubset(self, expected_subset: Any, actual_set: Any,  # noqa: N802
-                             msg: str | None = None) -> None:
-        """Asserts every element of ``expected_subset`` is in ``actual_set``."""
-        missing = set(expected_subset) - set(actual_set)
-        self.assertFalse(missing, msg or "Missing elements %s" % sorted(missing, key=repr))
-
-    def assertSameStructure(self, a: Any, b: Any, aname: str = "a", bname: str = "b",  # noqa: N802
-                            msg: str | None = None) -> None:
-        """Asserts ``a`` and ``b`` are nested structures of the same shape."""
-        try:
-            nest.assert_same_structure(a, b)
-        except (ValueError, TypeError) as e:
-            raise AssertionError(msg or "%s and %s differ in structure: %s"
-                                 % (aname, bname, e)) from e
-
-
 def main(argv: list[str] | None = None) -> None:
-    """Runs the tests of ``__main__`` (TensorFlow's ``tf.test.main``) and exits.
+    """Runs the tests of ``__main__`` (TensorFlow's ``tf.test.main``) and exits: with absl's
+    runner and flags when absl-py is installed, as TensorFlow's, else with unittest's.
 
     Args:
       argv: the command line; ``sys.argv`` when None.
     """
-    unittest.main(module="__main__", argv=argv if argv is not None else sys.argv)
+    if _absltest is not None:
+        _absltest.main(argv=argv)
+    else:
+        unittest.main(module="__main__", argv=argv if argv is not None else sys.argv)
 
 
-__all__ = ["TestCase", "main"]
+__all__ = ["TestCase", "main", "get_temp_dir"]
