@@ -15,7 +15,6 @@ import flowgrad.compat.v1 as tf1
 from flowgrad.framework import errors
 from flowgrad.framework.context import state
 from flowgrad.saved_model import tf_protos
-from flowgrad.saved_model.graph_export import UnexportableOpError
 
 DATA = os.path.join(os.path.dirname(__file__), "data", "tf_control_flow")
 FETCHES = ["cond_out:0", "loop_out:0", "count_out:0", "nested_out:0"]
@@ -134,12 +133,35 @@ def test_exported_while_loop_keeps_gradients_after_reimport():
     np.testing.assert_allclose(got, num, rtol=1e-6)
 
 
-def test_gradient_history_of_a_loop_is_an_error_naming_it():
-    x = tf1.placeholder(tf.float32, [3], name="x")
-    _, y = tf.while_loop(lambda i, a: i < 3, lambda i, a: (i + 1, a * a), [tf.constant(0), x])
-    tf.gradients(tf.reduce_sum(y), [x])
-    with pytest.raises(UnexportableOpError, match="history"):
-        tf1.get_default_graph().as_graph_def()
+def test_gradient_of_a_loop_exports_with_tensor_list_accumulators():
+    """The forward loop pushes what its gradient reads (the loop variables' history, the
+    intermediates) onto TensorList accumulators, as TensorFlow's while_v2 gradient does; the
+    gradient loop reads them from their end; the GraphDef gives the same gradient."""
+    x = tf1.placeholder(tf.float64, [3], name="x")
+    _, y = tf.while_loop(lambda i, a: i < 3, lambda i, a: (i + 1, tf.sin(a) * a),
+                         [tf.constant(0), x])
+    (g,) = tf.gradients(tf.reduce_sum(y), [x])
+    tf.identity(g, name="g")
+    gd = tf1.get_default_graph().as_graph_def()
+    bodies = [f for f in gd.library.function if "_body_" in f.signature.name]
+    ops = {n.op for f in bodies for n in f.node_def}
+    assert {"TensorListPushBack", "TensorListGetItem", "TensorListLength"} <= ops
+    xv = np.array([0.3, -1.2, 2.0])
+    with tf1.Session() as sess:
+        want = sess.run("g:0", {"x:0": xv})
+    with tf.Graph().as_default():
+        tf1.import_graph_def(gd, name="")
+        with tf1.Session() as sess:
+            got = sess.run("g:0", {"x:0": xv})
+    np.testing.assert_allclose(got, want, rtol=1e-12)
+
+    def f(v):
+        for _ in range(3):
+            v = np.sin(v) * v
+        return v.sum()
+    eps = 1e-6
+    num = [(f(xv + eps * e) - f(xv - eps * e)) / (2 * eps) for e in np.eye(3)]
+    np.testing.assert_allclose(got, num, rtol=1e-6)
 
 
 class _Looper(tf.Module):

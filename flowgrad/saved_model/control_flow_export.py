@@ -190,26 +190,74 @@ def _while_layout(op: Any) -> tuple:
     return len(a["shapes"]), a["num_sliced"], e - a.get("num_random", 0), e
 
 
+def _accumulated(op: Any) -> list:
+    """The outputs of the While ``op`` its TensorFlow form computes with a TensorList
+    accumulator, by flowgrad output index: every stacked output the user sees, and those of
+    the random samples, the history of the loop variables and the recorded intermediates
+    (what a gradient reads, as TensorFlow's while_v2 gradient accumulates it) that something
+    reads."""
+    n, _, e_user, e = _while_layout(op)
+    outs = op.outputs
+    return list(range(n, n + e_user)) + [k for k in range(n + e_user, len(outs))
+                                         if k != n + e and outs[k]._consumers]
+
+
+def _accumulator_spec(op: Any, k: int) -> tuple:
+    """(dtype, per-iteration shape, body tensor pushed) of the accumulator of output ``k``."""
+    a = op._attrs
+    n, _, _, e = _while_layout(op)
+    body = a["body"]
+    if k < n + e:
+        dt, shape = a["extras"][k - n]
+        return dt, shape, body.outputs[k]
+    if k < 2 * n + e + 1:
+        ph = body.inputs[k - (n + e + 1)]
+        return ph.dtype.base_dtype, a["shapes"][k - (n + e + 1)], ph
+    t = body.outputs[len(a["shapes"]) + e + (a["cond"] is not None) + k - (2 * n + e + 1)]
+    return t.dtype.base_dtype, t.shape, t
+
+
 def _while_output_index(t: Any) -> int:
-    n, _, _, e = _while_layout(t.op)
+    n, ns, _, e = _while_layout(t.op)
     k = t.value_index
     if k < n:
         return k + 2
     if k == n + e:
         return 0
+    accs = _accumulated(t.op)
+    if k in accs:       # the accumulator itself (the TensorListStack node is its output)
+        return 2 + n + ns + accs.index(k)
     raise UnexportableOpError(
-        "Cannot export while loop '%s': output %d (its recorded history or random samples, "
-        "which a gradient reads) has no counterpart in TensorFlow's While op; export the "
-        "graph before building the loop's gradient" % (t.op.name, k))
+        "Cannot export while loop '%s': output %d has no counterpart in TensorFlow's While op"
+        % (t.op.name, k))
 
 
 def _while_output_node(t: Any) -> tuple | None:
-    """A stacked per-iteration output: the TensorListStack node of its accumulator."""
-    n, _, e_user, _ = _while_layout(t.op)
-    k = t.value_index - n
-    if 0 <= k < e_user:
-        return ("%s/TensorListStack_%d" % (t.op.name, k), "TensorListStack", 0)
-    return None
+    """A stacked per-iteration output (or record): the TensorListStack node of its
+    accumulator."""
+    n, _, _, e = _while_layout(t.op)
+    k = t.value_index
+    if k < n or k == n + e:
+        return None
+    accs = _accumulated(t.op)
+    if k not in accs:
+        return None
+    return ("%s/TensorListStack_%d" % (t.op.name, accs.index(k)), "TensorListStack", 0)
+
+
+def _reversed_record(t: Any) -> Any:
+    """For a sliced input ``t`` of a gradient loop that is a While's record read backwards
+    (``reverse(record, [0])``): that While output, whose accumulator the gradient loop then
+    reads from its end; else None."""
+    from flowgrad.framework.shape_rules import constant_value
+    op = t.op
+    if op.type != "ReverseV2":
+        return None
+    axis = constant_value(op.inputs[1]) if len(op.inputs) > 1 else op._attrs.get("axis")
+    src = op.inputs[0]
+    if axis is None or list(np.ravel(axis)) != [0] or src.op.type != "While":
+        return None
+    return src if src.value_index in _accumulated(src.op) else None
 
 
 def _element_shape(shape: Any) -> np.ndarray:
@@ -223,30 +271,35 @@ def _element_shape(shape: Any) -> np.ndarray:
 def _export_while(op: Any, library: FunctionLibrary) -> tuple:
     """A While op as TensorFlow's while_v2 writes it. Sliced inputs (``tf.scan``/``map_fn``
     elements) go in as TensorLists (``TensorListFromTensor``) read by ``TensorListGetItem``
-    at the iteration counter; each stacked per-iteration output is a TensorList accumulator
-    (``EmptyTensorList``, ``TensorListPushBack``) stacked after the loop
-    (``TensorListStack``)."""
+    at the iteration counter; each stacked per-iteration output, and each record a gradient
+    reads (the loop variables' history, the intermediates, the random samples), is a
+    TensorList accumulator (``EmptyTensorList``, ``TensorListPushBack``) stacked after the
+    loop (``TensorListStack``). A gradient loop reading such a record backwards takes the
+    accumulator itself and reads it from its end, as TensorFlow's gradient pops it."""
     a = op._attrs
-    n, ns, e_user, e = _while_layout(op)
+    n, ns, _, _ = _while_layout(op)
     for t in op.outputs:
-        if t._consumers and _while_output_node(t) is None:
+        if t._consumers:
             _while_output_index(t)
     cond_f, body_f = a["cond"], a["body"]
     loop_vars, sliced = op.inputs[:n], op.inputs[n:n + ns]
     caps = op.inputs[n + ns:-1]
-    extras = a["extras"][:e_user]
+    accs = _accumulated(op)
+    specs = [_accumulator_spec(op, k) for k in accs]
+    records = [_reversed_record(t) for t in sliced]
+    na = len(accs)
     bounded = a.get("bounded", True)
     i32 = dtypes.int32
     lists = [("tensor_list_%d" % j, VARIANT, None) for j in range(ns)]
-    accs = [("accumulator_%d" % k, VARIANT, None) for k in range(e_user)]
+    acc_args = [("accumulator_%d" % k, VARIANT, None) for k in range(na)]
 
     def header(f_inputs: list, with_sliced: bool) -> list:
         loop = list(f_inputs[:n])
         rest = list(f_inputs[n + ns:] if with_sliced else f_inputs[n:])
         return ([("loop_counter", i32, None), ("maximum_iterations", i32, None)] +
                 [(_arg(ph, i), ph.dtype.base_dtype, ph) for i, ph in enumerate(loop)] +
-                lists + accs +
-                [(_arg(ph, n + ns + e_user + i), ph.dtype.base_dtype, ph)
+                lists + acc_args +
+                [(_arg(ph, n + ns + na + i), ph.dtype.base_dtype, ph)
                  for i, ph in enumerate(rest)])
 
     def build_cond(name: str) -> Any:
@@ -284,7 +337,7 @@ def _export_while(op: Any, library: FunctionLibrary) -> tuple:
         args = header(body_f.inputs, True)
         slice_phs = list(body_f.inputs[n:n + ns])
         bound = {ph: "fg_item_%d:item:0" % j for j, ph in enumerate(slice_phs)}
-        values = list(body_f.outputs[n:n + e_user])
+        pushed_values = [v for _, _, v in specs]
 
         def extra(add_node: Callable, ref: Callable) -> list:
             def const(node: str, value: Any) -> str:
@@ -292,30 +345,43 @@ def _export_while(op: Any, library: FunctionLibrary) -> tuple:
                     np.asarray(value, np.int32), i32)}, "")
                 return node + ":output:0"
             for j, ph in enumerate(slice_phs):
+                at = "loop_counter"
+                if records[j] is not None:      # a record read from its end
+                    add_node("fg_size_%d" % j, "TensorListLength", [lists[j][0]], {}, "")
+                    add_node("fg_last_%d" % j, "Sub", ["fg_size_%d:length:0" % j,
+                                                        const("fg_last_%d/y" % j, 1)],
+                             {"T": i32}, "")
+                    add_node("fg_at_%d" % j, "Sub", ["fg_last_%d:z:0" % j, "loop_counter"],
+                             {"T": i32}, "")
+                    at = "fg_at_%d:z:0" % j
                 add_node("fg_item_%d" % j, "TensorListGetItem", [
-                    lists[j][0], "loop_counter",
+                    lists[j][0], at,
                     const("fg_item_%d/element_shape" % j, _element_shape(ph.shape))],
                     {"element_dtype": ph.dtype.base_dtype}, "")
             add_node("fg_next", "AddV2", ["loop_counter", const("fg_next/y", 1)],
                      {"T": i32}, "")
             pushed = []
-            for k, v in enumerate(values):
-                add_node("fg_push_%d" % k, "TensorListPushBack", [accs[k][0], ref(v)],
-                         {"element_dtype": v.dtype.base_dtype}, "")
+            for k, (dt, _, v) in enumerate(specs):
+                add_node("fg_push_%d" % k, "TensorListPushBack", [acc_args[k][0], ref(v)],
+                         {"element_dtype": dt}, "")
                 pushed.append("fg_push_%d:output_handle:0" % k)
             return ["fg_next:z:0"] + pushed
         outs = [Later(i32), "maximum_iterations"] + list(body_f.outputs[:n]) + \
-            [x for x, _, _ in lists] + [Later(VARIANT, [v]) for v in values] + \
-            [arg for arg, _, _ in args[2 + n + ns + e_user:]]
+            [x for x, _, _ in lists] + [Later(VARIANT, [v]) for v in pushed_values] + \
+            [arg for arg, _, _ in args[2 + n + ns + na:]]
         return subgraph_function(name, body_f.graph, args, outs, library,
                                  body_f.control_outputs, extra, bound)
     base = op.name.replace("/", "_")
-    cond_name = library.add(("cond", id(cond_f), id(body_f)), base + "_cond", build_cond)
-    body_name = library.add(("body", id(body_f)), base + "_body", build_body)
+    layout = (tuple(accs), tuple(r is not None for r in records))
+    cond_name = library.add(("cond", id(cond_f), id(body_f), na), base + "_cond", build_cond)
+    body_name = library.add(("body", id(body_f), layout), base + "_body", build_body)
     stateful = library.is_stateful(cond_name) or library.is_stateful(body_name)
 
     def from_tensor(j: int) -> Callable:
         def build(b: Any) -> str:
+            rec = records[j]
+            if rec is not None:         # the accumulator of the record itself
+                return b._node_ref(rec.op.name, "While", _while_output_index(rec), {})
             t = sliced[j]
             elem = t.shape[1:] if t.shape.rank is not None else TensorShape(None)
             return b.node("TensorListFromTensor_%d" % j, "TensorListFromTensor", [
@@ -326,7 +392,7 @@ def _export_while(op: Any, library: FunctionLibrary) -> tuple:
 
     def empty(k: int) -> Callable:
         def build(b: Any) -> str:
-            dt, shape = extras[k]
+            dt, shape, _ = specs[k]
             return b.node("EmptyTensorList_%d" % k, "EmptyTensorList", [
                 b.const("EmptyTensorList_%d/element_shape" % k, _element_shape(shape)),
                 b.const("EmptyTensorList_%d/max_num_elements" % k, -1)],
@@ -334,7 +400,7 @@ def _export_while(op: Any, library: FunctionLibrary) -> tuple:
         return build
 
     def stack(b: Any) -> None:
-        for k, (dt, shape) in enumerate(extras):
+        for k, (dt, shape, _) in enumerate(specs):
             handle = b._node_ref(op.name, "While", 2 + n + ns + k, {})
             b.node("TensorListStack_%d" % k, "TensorListStack", [
                 handle, b.const("TensorListStack_%d/element_shape" % k, _element_shape(shape))],
@@ -342,15 +408,15 @@ def _export_while(op: Any, library: FunctionLibrary) -> tuple:
     inputs = [("loop_counter", np.int32(0), i32),
               len(op.inputs) - 1 if bounded else ("maximum_iterations", np.int32(-1), i32)]
     inputs += list(range(n)) + [from_tensor(j) for j in range(ns)] + \
-        [empty(k) for k in range(e_user)] + list(range(n + ns, len(op.inputs) - 1))
+        [empty(k) for k in range(na)] + list(range(n + ns, len(op.inputs) - 1))
     return inputs, {
         "_op_type": "While" if stateful else "StatelessWhile",
-        "T": [i32, i32] + [t.dtype.base_dtype for t in loop_vars] + [VARIANT] * (ns + e_user) +
+        "T": [i32, i32] + [t.dtype.base_dtype for t in loop_vars] + [VARIANT] * (ns + na) +
         [t.dtype.base_dtype for t in caps],
         "cond": cond_name, "body": body_name,
         "output_shapes": [TensorShape([]), TensorShape([])] + list(a["shapes"]) +
-        [TensorShape([])] * (ns + e_user) + [t.shape for t in caps],
-        "parallel_iterations": 10, "_after": stack if e_user else None}
+        [TensorShape([])] * (ns + na) + [t.shape for t in caps],
+        "parallel_iterations": 10, "_after": stack if na else None}
 
 
 CONTROL_FLOW_EXPORTERS.update({"If": _export_if, "While": _export_while})

@@ -272,13 +272,30 @@ def _shape(op: Any) -> tuple:
 
 def _strided_slice(op: Any) -> tuple:
     a = op._attrs
+    masks = {"begin_mask": a.get("begin_mask", 0), "end_mask": a.get("end_mask", 0),
+             "ellipsis_mask": a.get("ellipsis_mask", 0),
+             "new_axis_mask": a.get("new_axis_mask", 0),
+             "shrink_axis_mask": a.get("shrink_axis_mask", 0)}
+    if a.get("begin") is None:          # begin/end/strides are tensors (x[:n])
+        return _own(op), {"T": _t(op), "Index": _t(op, 1), **masks}
     return [0, ("stack", _ints(a["begin"]), dtypes.int32),
             ("stack_1", _ints(a["end"]), dtypes.int32),
             ("stack_2", _ints(a["strides"]), dtypes.int32)], {
-        "T": _t(op), "Index": dtypes.int32, "begin_mask": a.get("begin_mask", 0),
-        "end_mask": a.get("end_mask", 0), "ellipsis_mask": a.get("ellipsis_mask", 0),
-        "new_axis_mask": a.get("new_axis_mask", 0),
-        "shrink_axis_mask": a.get("shrink_axis_mask", 0)}
+        "T": _t(op), "Index": dtypes.int32, **masks}
+
+
+def _strided_slice_grad(op: Any) -> tuple:
+    """StridedSliceGrad: flowgrad keeps constant begin/end/strides as attributes, TensorFlow
+    takes them as inputs (before ``dy``)."""
+    a = op._attrs
+    masks = {k: a.get(k, 0) for k in ("begin_mask", "end_mask", "ellipsis_mask",
+                                       "new_axis_mask", "shrink_axis_mask")}
+    index = _t(op, 0)
+    if a.get("begin") is None:
+        return _own(op), {"T": _t(op, 4), "Index": index, **masks}
+    return [0, ("begin", _ints(a["begin"]), index), ("end", _ints(a["end"]), index),
+            ("strides", _ints(a["strides"]), index), 1], {"T": _t(op, 1), "Index": index,
+                                                         **masks}
 
 
 def _fill(op: Any) -> tuple:
@@ -316,8 +333,21 @@ def _pad(op: Any) -> tuple:
 
 
 def _split(op: Any) -> tuple:
+    if op._attrs.get("axis") is None:       # flowgrad: (value, axis); TensorFlow the reverse
+        return [1, 0], {"T": _t(op), "num_split": int(op._attrs["num_split"])}
     return [("split_dim", np.int32(op._attrs["axis"]), dtypes.int32), 0], {
         "T": _t(op), "num_split": int(op._attrs["num_split"])}
+
+
+def _split_v(op: Any) -> tuple:
+    """SplitV: flowgrad keeps known sizes and axis as attributes, TensorFlow takes inputs."""
+    a = op._attrs
+    n = int(a["num_split"])
+    if a.get("size_splits") is None:
+        return _own(op), {"T": _t(op), "Tlen": _t(op, 1), "num_split": n}
+    return [0, ("size_splits", _ints(a["size_splits"]), dtypes.int32),
+            ("split_dim", np.int32(a["axis"]), dtypes.int32)], {
+        "T": _t(op), "Tlen": dtypes.int32, "num_split": n}
 
 
 def _bias_add(op: Any) -> tuple:
@@ -384,9 +414,10 @@ EXPORTERS: dict[str, Callable] = {
     "Reshape": _reshape, "Transpose": _transpose, "ConcatV2": _concat,
     "ExpandDims": _expand_dims, "Squeeze": _squeeze, "Cast": _cast, "Pack": _pack,
     "Unpack": _unpack, "Shape": _shape, "Size": _shape, "Rank": _elementwise,
-    "StridedSlice": _strided_slice, "Fill": _fill, "Tile": _tile, "GatherV2": _gather,
+    "StridedSlice": _strided_slice, "StridedSliceGrad": _strided_slice_grad, "Fill": _fill,
+    "Tile": _tile, "GatherV2": _gather,
     "ReverseV2": _reverse,
-    "Slice": _slice, "Pad": _pad, "Split": _split,
+    "Slice": _slice, "Pad": _pad, "Split": _split, "SplitV": _split_v,
     "BroadcastTo": lambda op: (_attr_or_input(op, "shape", "shape"), {
         "T": _t(op), "Tidx": _t(op, 1) if len(op.inputs) > 1 else dtypes.int32}),
     "Range": lambda op: (_own(op), {"Tidx": _t(op)}),

@@ -16,12 +16,15 @@ that compute the same values, the last node named as flowgrad's op:
 - ``PrintV2`` (``tf.print``: the tensors and a template): ``StringFormat`` and TensorFlow's
   one-string ``PrintV2``;
 - ``TensorArrayZeros`` / ``TensorArrayScatter`` (the dense storage of flowgrad's graph
-  TensorArray, as Keras RNN layers use it): ``Fill`` and ``TensorScatterUpdate``, for arrays of
-  a fixed size and a known element shape.
+  TensorArray, as Keras RNN layers and ``dynamic_rnn`` use it): ``Fill`` and
+  ``TensorScatterUpdate``; a write past the end of a ``dynamic_size=True`` array first ``Pad``s
+  the storage with zero rows up to the largest index;
+- ``TensorArrayPadRows`` (a write's gradient, cut or padded to the rows of the array):
+  ``Slice`` and ``Pad``.
 
-``GatherGradAlongAxis`` (a gather's gradient along an axis of a tensor of unknown rank),
-``TensorArrayPadRows`` (a TensorArray's gradient) and ``IteratorGetNextFromStringHandle`` are
-not written: exporting one is an ``UnexportableOpError`` naming it."""
+``GatherGradAlongAxis`` (a gather's gradient along an axis of a tensor of unknown rank) and
+``IteratorGetNextFromStringHandle`` are not written: exporting one is an
+``UnexportableOpError`` naming it."""
 from __future__ import annotations
 
 from typing import Any
@@ -118,10 +121,6 @@ def _reduced_shape(op: Any, b: NodeBuilder) -> None:
 
 def _tensor_array_zeros(op: Any, b: NodeBuilder) -> None:
     elem = op._attrs["element_shape"]
-    if op._attrs.get("dynamic_size"):
-        raise UnexportableOpError(
-            "Cannot export op '%s' (the storage of a TensorArray with dynamic_size=True): "
-            "TensorFlow's dense form needs a fixed size" % op.name)
     dt = op._attrs["dtype"]
     size = b.node("size", "Reshape", [b.input(0), b.const("size/shape", [1])],
                   {"T": _dt(op.inputs[0]), "Tshape": i32})
@@ -136,25 +135,49 @@ def _tensor_array_zeros(op: Any, b: NodeBuilder) -> None:
            {"T": dt, "index_type": i32})
 
 
+def _grow_rows(b: NodeBuilder, base: str, dt: Any, idx_dt: Any) -> str:
+    """``base`` (a TensorArray's flow) padded with zero rows to hold the op's largest index
+    (input 1): ``Pad(base, [[0, max(max(indices) + 1 - rows, 0)], [0, 0], ...])``."""
+    top = b.node("grow/top", "Max", [b.input(1), b.const("grow/top/axis", [0])],
+                 {"T": idx_dt, "Tidx": i32, "keep_dims": False})
+    if idx_dt != i32:
+        top = b.node("grow/top_int32", "Cast", [top], {"SrcT": idx_dt, "DstT": i32,
+                                                         "Truncate": False})
+    rows = b.node("grow/rows", "StridedSlice", [
+        b.node("grow/shape", "Shape", [base], {"T": dt, "out_type": i32}),
+        b.const("grow/rows/begin", [0]), b.const("grow/rows/end", [1]),
+        b.const("grow/rows/strides", [1])],
+        {"T": i32, "Index": i32, "begin_mask": 0, "end_mask": 0, "ellipsis_mask": 0,
+         "new_axis_mask": 0, "shrink_axis_mask": 1})
+    more = b.node("grow/more", "Maximum", [
+        b.node("grow/missing", "Sub", [b.node("grow/needed", "AddV2", [
+            top, b.const("grow/one", 1)], {"T": i32}), rows], {"T": i32}),
+        b.const("grow/zero", 0)], {"T": i32})
+    first = b.node("grow/first", "Pack", [b.const("grow/none", 0), more],
+                   {"T": i32, "N": 2, "axis": 0})
+    rank = b.node("grow/rank", "Rank", [base], {"T": dt})
+    others = b.node("grow/others", "Fill", [
+        b.node("grow/others/dims", "Pack", [
+            b.node("grow/others/rows", "Sub", [rank, b.const("grow/others/one", 1)],
+                   {"T": i32}), b.const("grow/others/two", 2)],
+               {"T": i32, "N": 2, "axis": 0}), b.const("grow/others/zero", 0)],
+        {"T": i32, "index_type": i32})
+    pads = b.node("grow/paddings", "ConcatV2", [
+        b.node("grow/first_row", "Reshape", [first, b.const("grow/first_row/shape", [1, 2])],
+               {"T": i32, "Tshape": i32}), others, b.const("grow/paddings/axis", 0)],
+        {"T": i32, "N": 2, "Tidx": i32})
+    return b.node("grow/padded", "Pad", [base, pads], {"T": dt, "Tpaddings": i32})
+
+
 def _tensor_array_scatter(op: Any, b: NodeBuilder) -> None:
     flow = op.inputs[0]
-    if op._attrs.get("dynamic_size"):
-        raise UnexportableOpError(
-            "Cannot export op '%s' (a write of a TensorArray with dynamic_size=True): "
-            "TensorFlow's dense form needs a fixed size" % op.name)
     dt, idx_dt = _dt(flow), _dt(op.inputs[1])
     base = b.input(0)
-    if flow.shape.rank is None:         # no element written yet: the value's element shape
-        rows = b.node("rows", "Slice", [_shape(b, 0, "flow_shape"), b.const("rows/begin", [0]),
-                                        b.const("rows/size", [1])], {"T": i32, "Index": i32})
-        elem = b.node("element_shape", "Slice", [
-            _shape(b, 2, "value_shape"), b.const("element_shape/begin", [1]),
-            b.const("element_shape/size", [-1])], {"T": i32, "Index": i32})
-        dims = b.node("dims", "ConcatV2", [rows, elem, b.const("dims/axis", 0)],
-                      {"T": i32, "N": 2, "Tidx": i32})
-        base = b.node("zeros", "Fill", [dims, b.const("zero", np.zeros((), dt.as_numpy_dtype),
-                                                      dt)], {"T": dt, "index_type": i32})
-    elif not flow.shape[1:].is_fully_defined():    # sizes not known yet: 0 until written
+    if flow.shape.rank is None or not flow.shape[1:].is_fully_defined():
+        # the element shape is learned from the first write: storage that holds no element
+        # yet (flowgrad's zeros of the size and 0 for what is unknown) becomes zeros of the
+        # value's element shape, storage that does is kept: its values, padded with as many
+        # zeros as the target has more (none, or all of them), reshaped to the target
         target = b.node("target", "ConcatV2", [
             b.node("rows", "Slice", [_shape(b, 0, "flow_shape"), b.const("rows/begin", [0]),
                                      b.const("rows/size", [1])], {"T": i32, "Index": i32}),
@@ -162,15 +185,65 @@ def _tensor_array_scatter(op: Any, b: NodeBuilder) -> None:
                 _shape(b, 2, "value_shape"), b.const("element_shape/begin", [1]),
                 b.const("element_shape/size", [-1])], {"T": i32, "Index": i32}),
             b.const("target/axis", 0)], {"T": i32, "N": 2, "Tidx": i32})
-        grow = b.node("grow", "Sub", [target, b.node("flow_shape_1", "Shape", [base], {
-            "T": dt, "out_type": i32})], {"T": i32})
-        pads = b.node("paddings", "Pack", [b.node("no_pad", "ZerosLike", [grow], {"T": i32}),
-                                           grow], {"T": i32, "N": 2, "axis": 1})
-        base = b.node("padded", "Pad", [base, pads], {"T": dt, "Tpaddings": i32})
+        flat = b.node("flat", "Reshape", [base, b.const("flat/shape", [-1])],
+                      {"T": dt, "Tshape": i32})
+        missing = b.node("missing", "Sub", [
+            b.node("target_size", "Prod", [target, b.const("target_size/axis", [0])],
+                   {"T": i32, "Tidx": i32, "keep_dims": False}),
+            b.node("flow_size", "Size", [base], {"T": dt, "out_type": i32})], {"T": i32})
+        pads = b.node("paddings", "Reshape", [
+            b.node("paddings/pair", "Pack", [b.const("paddings/none", 0), missing],
+                   {"T": i32, "N": 2, "axis": 0}), b.const("paddings/shape", [1, 2])],
+            {"T": i32, "Tshape": i32})
+        base = b.node("storage", "Reshape", [
+            b.node("padded", "Pad", [flat, pads], {"T": dt, "Tpaddings": i32}), target],
+            {"T": dt, "Tshape": i32})
+    if op._attrs.get("dynamic_size"):   # grown with zero rows up to the largest index
+        base = _grow_rows(b, base, dt, idx_dt)
     idx = b.node("indices", "Reshape", [b.input(1), b.const("indices/shape", [-1, 1])],
                  {"T": idx_dt, "Tshape": i32})
     b.node(None, "TensorScatterUpdate", [base, idx, b.input(2)],
            {"T": dt, "Tindices": idx_dt})
+
+
+def _tensor_array_pad_rows(op: Any, b: NodeBuilder) -> None:
+    """``x`` cut or zero-padded to the rows of ``like`` (a TensorArray write's gradient):
+    ``Pad(Slice(x, 0, [min(rows(x), rows(like)), -1, ...]), [[0, rows(like) - kept], 0...])``.
+    (flowgrad's kernel gives zeros of ``like``'s shape where ``like`` held no element yet, a
+    gradient that only reaches the array's first, empty, storage, which has none.)"""
+    dt = _dt(op.inputs[0])
+
+    def rows(i: int, suffix: str) -> str:
+        return b.node(suffix, "StridedSlice", [
+            _shape(b, i, suffix + "/shape"), b.const(suffix + "/begin", [0]),
+            b.const(suffix + "/end", [1]), b.const(suffix + "/strides", [1])],
+            {"T": i32, "Index": i32, "begin_mask": 0, "end_mask": 0, "ellipsis_mask": 0,
+             "new_axis_mask": 0, "shrink_axis_mask": 1})
+    n = rows(1, "rows")
+    kept = b.node("kept", "Minimum", [rows(0, "x_rows"), n], {"T": i32})
+    rank = b.node("rank", "Rank", [b.input(0)], {"T": dt})
+    others = b.node("others", "Sub", [rank, b.const("others/one", 1)], {"T": i32})
+    begin = b.node("begin", "Fill", [b.node("begin/dims", "Reshape", [
+        rank, b.const("begin/dims/shape", [1])], {"T": i32, "Tshape": i32}),
+        b.const("begin/zero", 0)], {"T": i32, "index_type": i32})
+    size = b.node("size", "ConcatV2", [
+        b.node("size/rows", "Reshape", [kept, b.const("size/rows/shape", [1])],
+               {"T": i32, "Tshape": i32}),
+        b.node("size/rest", "Fill", [b.node("size/rest/dims", "Reshape", [
+            others, b.const("size/rest/dims/shape", [1])], {"T": i32, "Tshape": i32}),
+            b.const("size/rest/all", -1)], {"T": i32, "index_type": i32}),
+        b.const("size/axis", 0)], {"T": i32, "N": 2, "Tidx": i32})
+    cut = b.node("cut", "Slice", [b.input(0), begin, size], {"T": dt, "Index": i32})
+    first = b.node("first", "Pack", [b.const("first/none", 0), b.node(
+        "missing", "Sub", [n, kept], {"T": i32})], {"T": i32, "N": 2, "axis": 0})
+    pads = b.node("paddings", "ConcatV2", [
+        b.node("first_row", "Reshape", [first, b.const("first_row/shape", [1, 2])],
+               {"T": i32, "Tshape": i32}),
+        b.node("rest_rows", "Fill", [b.node("rest_rows/dims", "Pack", [
+            others, b.const("rest_rows/two", 2)], {"T": i32, "N": 2, "axis": 0}),
+            b.const("rest_rows/zero", 0)], {"T": i32, "index_type": i32}),
+        b.const("paddings/axis", 0)], {"T": i32, "N": 2, "Tidx": i32})
+    b.node(None, "Pad", [cut, pads], {"T": dt, "Tpaddings": i32})
 
 
 def _print_v2(op: Any, b: NodeBuilder) -> None:
@@ -199,8 +272,10 @@ def _print_v2(op: Any, b: NodeBuilder) -> None:
 
 SUBGRAPH_EXPORTERS["PrintV2"] = _print_v2
 SUBGRAPH_EXPORTERS.update({"TensorArrayZeros": _tensor_array_zeros,
-                           "TensorArrayScatter": _tensor_array_scatter})
-EXPORTED_TYPE.update({"TensorArrayZeros": "Fill", "TensorArrayScatter": "TensorScatterUpdate"})
+                           "TensorArrayScatter": _tensor_array_scatter,
+                           "TensorArrayPadRows": _tensor_array_pad_rows})
+EXPORTED_TYPE.update({"TensorArrayZeros": "Fill", "TensorArrayScatter": "TensorScatterUpdate",
+                      "TensorArrayPadRows": "Pad"})
 SUBGRAPH_EXPORTERS.update({"BroadcastToShapeOf": _broadcast_to_shape_of,
                            "ReduceToShapeOf": _reduce_to_shape_of,
                            "ReducedSize": _reduced_size, "ReducedShape": _reduced_shape})

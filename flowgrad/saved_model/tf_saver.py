@@ -280,7 +280,11 @@ class _Writer:
         name = "__inference_%s_%d" % (_arg_name(fn_name), next(_counter))
         inputs = [(_arg_name(ph.op.name), ph) for ph in cf.inputs]
         outputs = [t for t in nest.flatten(cf.structured_outputs) if isinstance(t, Tensor)]
-        fdef, variables = function_def(cf, name, inputs, outputs, self.functions, self.assets)
+        try:
+            fdef, variables = function_def(cf, name, inputs, outputs, self.functions,
+                                           self.assets)
+        except UnexportableOpError as e:
+            raise UnexportableOpError("%s (in the tf.function %s)" % (e, fn_name)) from e
         self.library.function.add().CopyFrom(fdef)
         saved = self.graph.concrete_functions[name]
         saved.bound_inputs.extend(self._var_ids(variables, var_ids, fn_name))

@@ -12,7 +12,10 @@ with variables) goes as TensorFlow 2's functional If/While ops.
 
 TF1 training graphs: flowgrad's ``Saver.save`` writes the ``.meta`` of a dense network with
 Adam and summaries, a CNN with batch normalization, dropout and Momentum, and an MLP with
-RMSProp; TensorFlow resumes each (``import_meta_graph``, ``restore``, the ``train_op``
+RMSProp, and training graphs with loops: ``dynamic_rnn`` of an LSTMCell and of a GRUCell with
+Adam, and a ``tf.while_loop`` writing a growing ``tf.TensorArray`` trained with
+``tf.gradients`` (their gradients are While ops reading the forward loop's TensorList
+accumulators); TensorFlow resumes each (``import_meta_graph``, ``restore``, the ``train_op``
 collection) and must compute flowgrad's loss at every step.
 
 ``write`` builds small models with flowgrad, writes their files into DIR with the inputs
@@ -73,6 +76,7 @@ def write(out_dir):
     saved_model_half(out_dir, x_val)
     control_flow_half(out_dir)
     training_half(out_dir)
+    loop_training_half(out_dir)
     tensor_list_half(out_dir)
     vocab_half(out_dir)
     np.savez(os.path.join(out_dir, "expected.npz"), x=x_val, idx=np.array([1, 0, 1]),
@@ -279,6 +283,57 @@ def _training_model(tf, kind, x, y):
     return tf.reduce_mean(xent), tf.train.RMSPropOptimizer(0.01, momentum=0.5)
 
 
+LOOP_TRAINING = ("lstm_adam", "gru_adam", "growing_tensor_array")
+
+
+def _loop_training_model(tf, kind, x, y):
+    """(loss, train_op) of a training graph with a loop."""
+    gs = tf.train.get_or_create_global_step()
+    if kind != "growing_tensor_array":
+        cell = tf.nn.rnn_cell.LSTMCell(4) if kind == "lstm_adam" else tf.nn.rnn_cell.GRUCell(4)
+        outs, state = tf.nn.dynamic_rnn(cell, x, dtype=tf.float32)
+        pred = outs[:, -1] if kind == "lstm_adam" else state
+        loss = tf.identity(tf.reduce_mean(tf.square(pred - y)), name="loss")
+        return loss, tf.train.AdamOptimizer(0.01).minimize(loss, global_step=gs)
+    w = tf.get_variable("w", [3, 4])
+    ta = tf.TensorArray(tf.float32, size=0, dynamic_size=True)
+
+    def body(i, h, ta):
+        h = tf.tanh(tf.matmul(x[:, i], w) + h)
+        return i + 1, h, ta.write(i, h)
+    _, h, ta = tf.while_loop(lambda i, h, ta: i < 5, body, [tf.constant(0), tf.zeros_like(y),
+                                                              ta])
+    loss = tf.reduce_mean(tf.square(tf.reduce_mean(ta.stack(), 0) + h - y))
+    loss = tf.identity(loss, name="loss")
+    grads = tf.gradients(loss, [w])
+    return loss, tf.train.GradientDescentOptimizer(0.1).apply_gradients(
+        [(grads[0], w)], global_step=gs)
+
+
+def loop_training_half(out_dir, steps=4):
+    """TF1 training graphs with loops saved by flowgrad's Saver, then trained."""
+    import flowgrad.compat.v1 as tf
+    rng = np.random.default_rng(2)
+    xv = rng.standard_normal((2, 5, 3)).astype(np.float32)
+    yv = rng.standard_normal((2, 4)).astype(np.float32)
+    for kind in LOOP_TRAINING:
+        os.makedirs(os.path.join(out_dir, "training", kind), exist_ok=True)
+        with tf.Graph().as_default():
+            tf.set_random_seed(5)
+            x = tf.placeholder(tf.float32, [None, 5, 3], name="x")
+            y = tf.placeholder(tf.float32, [None, 4], name="y")
+            loss, train_op = _loop_training_model(tf, kind, x, y)
+            saver = tf.train.Saver()
+            with tf.Session() as sess:
+                sess.run(tf.global_variables_initializer())
+                prefix = saver.save(sess, os.path.join(out_dir, "training", kind, "model"))
+                if not os.path.exists(prefix + ".meta"):
+                    raise SystemExit("flowgrad wrote no .meta for the %s graph" % kind)
+                losses = [sess.run([loss, train_op], {x: xv, y: yv})[0] for _ in range(steps)]
+        np.savez(os.path.join(out_dir, "training", kind + ".npz"), x=xv, y=yv,
+                 losses=np.array(losses))
+
+
 def training_half(out_dir, steps=4):
     """TF1 training graphs saved by flowgrad's Saver (checkpoint + .meta), then trained."""
     import flowgrad.compat.v1 as tf
@@ -311,7 +366,7 @@ def training_half(out_dir, steps=4):
 def check_training(out_dir):
     import tensorflow as tf
     v1 = tf.compat.v1
-    for kind in TRAINING:
+    for kind in TRAINING + LOOP_TRAINING:
         ref = np.load(os.path.join(out_dir, "training", kind + ".npz"))
         prefix = os.path.join(out_dir, "training", kind, "model")
         with tf.Graph().as_default():
@@ -326,7 +381,7 @@ def check_training(out_dir):
         np.testing.assert_allclose(got, ref["losses"], rtol=1e-5, atol=1e-6, err_msg=kind)
         assert step == len(ref["losses"]), (kind, step)
     print("TensorFlow %s resumes flowgrad's TF1 training graphs (%s): the same loss at every "
-          "step" % (tf.__version__, ", ".join(TRAINING)))
+          "step" % (tf.__version__, ", ".join(TRAINING + LOOP_TRAINING)))
 
 
 def check_vocab(out_dir):
