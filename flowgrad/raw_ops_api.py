@@ -20,9 +20,10 @@ from flowgrad.framework import dtypes
 from flowgrad.framework.op_call import apply_op
 from flowgrad.framework.registry import _ops, get_op_def
 
-#: Registered op types that TensorFlow does not have (flowgrad's internal helpers).
+#: Registered op types that TensorFlow does not have (flowgrad's internal helpers, and
+#: TF 1.15 contrib's ``GatherTree``).
 FLOWGRAD_ONLY = frozenset({
-    "BroadcastToShapeOf", "GatherGradAlongAxis", "IteratorGetNextFromStringHandle",
+    "BroadcastToShapeOf", "GatherTree", "GatherGradAlongAxis", "IteratorGetNextFromStringHandle",
     "ReduceToShapeOf", "ReducedShape", "ReducedSize", "TensorArrayPadRows", "TensorArrayZeros",
 })
 

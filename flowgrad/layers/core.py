@@ -7,6 +7,7 @@ from typing import Any
 import numpy as np
 
 from flowgrad.framework.tensor import is_tensor
+from flowgrad.framework.tensor_shape import TensorShape
 from flowgrad.layers.base import Layer
 from flowgrad.ops import init_ops
 from flowgrad.ops.array_ops import concat, identity, reshape, shape, transpose
@@ -133,6 +134,18 @@ class Dense(Layer):
             if inputs.shape.rank is not None:
                 outputs.set_shape(inputs.shape.as_list()[:-1] + [self.units])
         return bias_and_activation(self, outputs)
+
+    def compute_output_shape(self, input_shape: ShapeLike) -> TensorShape:
+        """The output shape for inputs of ``input_shape``: its last axis becomes ``units``.
+
+        Raises:
+          ValueError: the last axis of ``input_shape`` is not known.
+        """
+        input_shape = TensorShape(input_shape).with_rank_at_least(2)
+        if input_shape[-1] is None:
+            raise ValueError("The innermost dimension of input_shape must be defined, but saw: "
+                             "%s" % input_shape)
+        return input_shape[:-1].concatenate(self.units)
 
 
 def dense(inputs: Any, units: int, activation: Callable | str | None = None, use_bias: bool = True,

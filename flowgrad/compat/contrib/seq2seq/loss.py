@@ -75,8 +75,3 @@ def sequence_loss(logits: TensorLike, targets: TensorLike, weights: TensorLike,
         return crossent
 
 
-__all__ = ["sequence_loss"]
-
-
-def __dir__() -> list:
-    return sorted(__all__)
