@@ -21,6 +21,7 @@ import unittest
 from collections.abc import Callable
 from typing import Any
 
+from flowgrad.framework.v2_compat import v2_behavior_enabled
 from flowgrad.tf_internal.python.eager.context import eager_mode, graph_mode
 
 #: Path (below ``tensorflow.``) -> the namespaces its names come from, in order: dotted
@@ -175,6 +176,54 @@ def _decorator(*args: Any, **kwargs: Any) -> Any:
     return lambda f: f
 
 
+def _run_vn_only(func: Any = None, v2: bool = True, reason: str | None = None) -> Any:
+    """TensorFlow's ``run_v1_only``/``run_v2_only``: a test method (or every test of a class,
+    through its ``setUp``) is skipped unless TensorFlow 2 behaviour is ``v2``. As in
+    TensorFlow, ``run_v1_only``'s first parameter is the reason: used bare, it takes the
+    method for the reason and the test runs as a no-op that passes."""
+    why = reason or "Test is only compatible with %s" % ("v2 " if v2 else "v1")
+
+    def decorate(f: Any) -> Any:
+        if isinstance(f, type):
+            setup = next(c.__dict__["setUp"] for c in f.__mro__ if "setUp" in c.__dict__)
+            f.setUp = decorate(setup)
+            return f
+
+        @functools.wraps(f)
+        def run(self: Any, *args: Any, **kwargs: Any) -> Any:
+            if v2_behavior_enabled() != v2:
+                self.skipTest(why)
+            return f(self, *args, **kwargs)
+        return run
+    return decorate if func is None else decorate(func)
+
+
+def run_v1_only(reason: Any = None, func: Any = None) -> Any:
+    """Runs the test only without TensorFlow 2 behaviour (``test_util.run_v1_only``).
+
+    Args:
+      reason: why (the skip message).
+      func: the test method or class; a decorator is returned when None.
+
+    Returns:
+      The decorated test, or the decorator.
+    """
+    return _run_vn_only(func=func, v2=False, reason=reason)
+
+
+def run_v2_only(func: Any = None, reason: str | None = None) -> Any:
+    """Runs the test only with TensorFlow 2 behaviour (``test_util.run_v2_only``).
+
+    Args:
+      func: the test method or class; a decorator is returned when None.
+      reason: why (the skip message).
+
+    Returns:
+      The decorated test, or the decorator.
+    """
+    return _run_vn_only(func=func, v2=True, reason=reason)
+
+
 def _in_graph(f: Callable) -> Callable:
     """Runs the test method in graph mode, on a new default graph."""
     @functools.wraps(f)
@@ -311,13 +360,14 @@ def max_error(grad1: Any, grad2: Any) -> float:
 _EXTRAS: dict[str, dict[str, Any]] = {
     "python.ops.gradient_checker_v2": {"max_error": max_error},
     "python.client.device_lib": {"list_local_devices": list_local_devices},
+    "python.tf2": {"enabled": v2_behavior_enabled},
     "python.framework.test_util": {
         "TensorFlowTestCase": None,          # tf.test.TestCase (filled in on first use)
-        "run_deprecated_v1": run_deprecated_v1, "run_v1_only": _decorator,
+        "run_deprecated_v1": run_deprecated_v1, "run_v1_only": run_v1_only,
         "deprecated_graph_mode_only": run_deprecated_v1,
         "run_in_graph_and_eager_modes": run_in_graph_and_eager_modes,
         "run_all_in_graph_and_eager_modes": run_all_in_graph_and_eager_modes,
-        "run_v2_only": _decorator, "disable_xla": _decorator, "xla_allow_fallback": _decorator,
+        "run_v2_only": run_v2_only, "disable_xla": _decorator, "xla_allow_fallback": _decorator,
         "disable_tfrt": _decorator, "run_without_tensor_float_32": _decorator,
         "with_eager_op_as_function": _decorator, "disable_cudnn_autotune": _decorator,
         "assert_no_new_pyobjects_executing_eagerly": _decorator,

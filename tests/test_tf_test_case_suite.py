@@ -1,8 +1,9 @@
 """A tf.test suite written as users write one runs on flowgrad (``python -m flowgrad``) with
 TensorFlow 2.21's outcome: the same printed values (setUp's seeds give Python, NumPy and
 TensorFlow the same draws), the same passes, failures and skips (``test_session`` is
-collected and skipped as "Not a test."), the same exit status. Recorded by
-tools/tf_reference/record_tf_test_case.py; the suite is tools/tf_reference/tf_test_case_suite.py.
+collected and skipped as "Not a test."; ``test_util.run_v1_only``/``run_v2_only`` skip by
+``tf2.enabled()``), the same exit status. Recorded by tools/tf_reference/record_tf_test_case.py;
+the suites are tools/tf_reference/tf_test_case_suite.py and tf_test_util_suite.py.
 """
 from __future__ import annotations
 
@@ -25,14 +26,15 @@ class _Case(tf.test.TestCase):
         pass
 
 
-def test_suite_runs_as_on_tensorflow():
+@pytest.mark.parametrize("suite", ["tf_test_case_suite", "tf_test_util_suite"])
+def test_suite_runs_as_on_tensorflow(suite):
     spec = importlib.util.spec_from_file_location(
         "record_tf_test_case", ROOT / "tools" / "tf_reference" / "record_tf_test_case.py")
     recorder = importlib.util.module_from_spec(spec)
     spec.loader.exec_module(recorder)
     env = dict(os.environ, PYTHONPATH=str(ROOT))
-    got = recorder.run("%s -m flowgrad" % sys.executable, env)
-    assert got == recorder.RECORD.read_text()
+    got = recorder.run(suite, "%s -m flowgrad" % sys.executable, env)
+    assert got == (recorder.RECORDS / (suite + ".txt")).read_text()
 
 
 def test_eager_stand_ins_for_sessions():

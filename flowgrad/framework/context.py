@@ -38,6 +38,7 @@ class _State(threading.local):
     default_graph = _shared("default_graph", None)   # the global default graph (made lazily)
     tensor_equality = _shared("tensor_equality", True)   # TF2: == on tensors is elementwise
     resource_variables = _shared("resource_variables", True)    # TF2's flag (v2_compat)
+    v2_behavior = _shared("v2_behavior", True)       # TF's tf2.enabled() (v2_compat)
     check_numerics = _shared("check_numerics", False)    # every op's output checked (debug)
     inter_op_threads = _shared("inter_op_threads", 0)    # tf.config.threading's count (0: default)
 

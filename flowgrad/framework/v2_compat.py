@@ -16,6 +16,7 @@ def disable_v2_behavior() -> None:
     disable_v2_tensorshape()
     state.tensor_equality = False
     state.resource_variables = False
+    state.v2_behavior = False
 
 
 def enable_v2_behavior() -> None:
@@ -25,6 +26,17 @@ def enable_v2_behavior() -> None:
     enable_v2_tensorshape()
     state.tensor_equality = True
     state.resource_variables = True
+    state.v2_behavior = True
+
+
+def v2_behavior_enabled() -> bool:
+    """Whether TensorFlow 2's behaviour is on (TensorFlow's ``tf2.enabled()``): true unless
+    ``disable_v2_behavior`` ran (or flowgrad serves TensorFlow 1, ``--tf1``).
+
+    Returns:
+        The flag.
+    """
+    return state.v2_behavior
 
 
 def enable_resource_variables() -> None:

@@ -1,9 +1,10 @@
-"""Runs tools/tf_reference/tf_test_case_suite.py with a Python and records what a user sees:
-its printed lines, each test's outcome line from the runner, and the runner's totals.
+"""Runs the test suites of tools/tf_reference/ (tf_test_case_suite.py, tf_test_util_suite.py)
+with a Python and records what a user sees: the printed lines, each test's outcome line from
+the runner, and the runner's totals.
 
     /work/venv-tf/bin/python tools/tf_reference/record_tf_test_case.py   # TensorFlow 2.21
 
-writes tests/data/tf_test_case/tf_2_21.txt; tests/test_tf_test_case_suite.py runs the suite
+writes tests/data/tf_test_case/<suite>.txt; tests/test_tf_test_case_suite.py runs each suite
 under ``python -m flowgrad`` and compares with it (through :func:`outcome`)."""
 from __future__ import annotations
 
@@ -13,8 +14,8 @@ import sys
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[2]
-SUITE = ROOT / "tools" / "tf_reference" / "tf_test_case_suite.py"
-RECORD = ROOT / "tests" / "data" / "tf_test_case" / "tf_2_21.txt"
+SUITES = ("tf_test_case_suite", "tf_test_util_suite")
+RECORDS = ROOT / "tests" / "data" / "tf_test_case"
 
 
 def outcome(stdout: str, stderr: str, returncode: int) -> str:
@@ -37,22 +38,25 @@ def outcome(stdout: str, stderr: str, returncode: int) -> str:
                      + ["exit status %d" % returncode]) + "\n"
 
 
-def run(python: str, env: dict | None = None) -> str:
-    """Runs the suite with ``python`` (argv list allowed through ``python -m flowgrad``).
+def run(suite: str, python: str, env: dict | None = None) -> str:
+    """Runs a suite with ``python``.
 
     Args:
-        python: The command prefix, space-separated.
+        suite: The suite's name (one of :data:`SUITES`).
+        python: The command prefix, space-separated (``python -m flowgrad``).
         env: The environment; this process's when None.
 
     Returns:
         :func:`outcome` of the run.
     """
-    out = subprocess.run(python.split() + [str(SUITE)], capture_output=True, text=True,
-                         env=env, cwd=str(SUITE.parent), timeout=300)
+    path = ROOT / "tools" / "tf_reference" / (suite + ".py")
+    out = subprocess.run(python.split() + [path.name], capture_output=True, text=True,
+                         env=env, cwd=str(path.parent), timeout=300)
     return outcome(out.stdout, out.stderr, out.returncode)
 
 
 if __name__ == "__main__":
-    RECORD.parent.mkdir(parents=True, exist_ok=True)
-    RECORD.write_text(run(sys.executable))
-    print(RECORD.read_text())
+    RECORDS.mkdir(parents=True, exist_ok=True)
+    for name in SUITES:
+        (RECORDS / (name + ".txt")).write_text(run(name, sys.executable))
+        print((RECORDS / (name + ".txt")).read_text())
