@@ -5,7 +5,7 @@ from flowgrad.data import experimental
 from flowgrad.data import folding, selection, windowing  # noqa: F401 - they add Dataset methods
 from flowgrad.data.dataset_ops import AUTOTUNE, Dataset
 from flowgrad.data.experimental import INFINITE_CARDINALITY, UNKNOWN_CARDINALITY
-from flowgrad.data.iterator_ops import Iterator
+from flowgrad.data.iterator_ops import IteratorBase as Iterator
 from flowgrad.data.options import Options
 from flowgrad.data.readers import FixedLengthRecordDataset, TextLineDataset, TFRecordDataset
 from flowgrad.data.structure import DatasetSpec

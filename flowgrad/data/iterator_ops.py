@@ -3,6 +3,7 @@
 next element; the end of the data raises ``tf.errors.OutOfRangeError`` from ``run``."""
 from __future__ import annotations
 
+import abc
 import collections.abc
 import itertools
 import weakref
@@ -22,7 +23,27 @@ from flowgrad.framework.tensor_shape import TensorShape
 from flowgrad.data.optional_ops import Optional
 
 
-class OwnedIterator:
+class IteratorBase(collections.abc.Iterator, metaclass=abc.ABCMeta):
+    """``tf.data.Iterator`` of the TF2 face: what ``iter(dataset)`` gives, with
+    ``element_spec``, ``get_next()`` and ``get_next_as_optional()`` (Keras's ``fit`` tells a
+    dataset's iterator by this class: it reads it with ``get_next_as_optional`` in a
+    tf.function, so a dataset of unknown length ends its first epoch cleanly)."""
+
+    @property
+    @abc.abstractmethod
+    def element_spec(self) -> Any:
+        """The nested ``tf.TypeSpec`` of an element."""
+
+    @abc.abstractmethod
+    def get_next(self) -> Any:
+        """The next element; ``tf.errors.OutOfRangeError`` at the end."""
+
+    @abc.abstractmethod
+    def get_next_as_optional(self) -> Optional:
+        """The next element as a ``tf.experimental.Optional``, empty at the end."""
+
+
+class OwnedIterator(IteratorBase):
     """Eager iterator: ``next()`` gives the next element as EagerTensors."""
 
     def __init__(self, dataset: ElementStructure):

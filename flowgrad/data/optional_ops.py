@@ -6,7 +6,8 @@ from typing import Any
 
 from flowgrad import nest
 from flowgrad.framework import errors
-from flowgrad.framework.composite_tensor import CompositeTensor
+from flowgrad.framework.context import executing_eagerly
+from flowgrad.framework.composite_tensor import CompositeTensor, TypeSpec
 from flowgrad.framework.op_call import apply_op
 from flowgrad.framework.registry import _NO_GRADIENT, register_op
 from flowgrad.framework.tensor import constant
@@ -24,6 +25,8 @@ class Optional(CompositeTensor):
     """
 
     def __init__(self, value: Any, has_value: bool, element_spec: Any):
+        if isinstance(has_value, bool) and not executing_eagerly():
+            has_value = constant(has_value, name="has_value")    # a traced function's own
         self._value = value
         self._has_value = has_value
         self._element_spec = element_spec
@@ -43,6 +46,10 @@ class Optional(CompositeTensor):
     @property
     def element_spec(self) -> Any:
         return self._element_spec
+
+    @property
+    def _type_spec(self) -> OptionalSpec:
+        return OptionalSpec(self._element_spec)
 
     def has_value(self, name: str | None = None) -> Any:
         """A boolean scalar tensor: whether there is a value."""
@@ -68,6 +75,53 @@ class Optional(CompositeTensor):
         return nest.pack_sequence_as(self._value, out)
 
 
+class OptionalSpec(TypeSpec):
+    """``tf.OptionalSpec``: describes an Optional whose value has ``element_spec``; a
+    tf.function returns an Optional (Keras's ``fit`` steps do) as its ``has_value`` and its
+    value's tensors.
+
+    Args:
+        element_spec: The nested ``tf.TypeSpec`` of the value.
+    """
+
+    def __init__(self, element_spec: Any):
+        self._element_spec = element_spec
+
+    @property
+    def value_type(self) -> type:
+        return Optional
+
+    @property
+    def element_spec(self) -> Any:
+        return self._element_spec
+
+    def _to_components(self, value: Optional) -> list:
+        if value._value is None:
+            if nest.flatten(self._element_spec):
+                raise ValueError("An empty Optional with element_spec %r cannot leave a "
+                                 "tf.function" % (self._element_spec,))
+            return [_as_tensor(value._has_value)]
+        return [_as_tensor(value._has_value)] + nest.flatten(value._value)
+
+    def _from_components(self, parts: list) -> Optional:
+        has_value, flat = parts[0], list(parts[1:])
+        value = nest.pack_sequence_as(self._element_spec, flat) if flat else None
+        return Optional(value, has_value, self._element_spec)
+
+    def __eq__(self, other: Any) -> bool:
+        return type(other) is type(self) and self._element_spec == other._element_spec
+
+    def __hash__(self) -> int:
+        return hash(type(self))
+
+    def __repr__(self) -> str:
+        return "OptionalSpec(%r)" % (self._element_spec,)
+
+
+def _as_tensor(has_value: Any) -> Any:
+    return constant(has_value) if isinstance(has_value, bool) else has_value
+
+
 def _get_value_kernel(has_value: Any, *components: Any, n: int) -> Any:
     if not bool(has_value):
         raise errors.InvalidArgumentError(None, None, "The given optional does not have a "
@@ -80,4 +134,4 @@ register_op("OptionalGetValue", _get_value_kernel,
             stateful=True, grad=_NO_GRADIENT, num_outputs=lambda attrs: attrs["n"])
 
 
-__all__ = ["Optional"]
+__all__ = ["Optional", "OptionalSpec"]
