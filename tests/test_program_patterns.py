@@ -3,7 +3,8 @@ on TensorFlow 2.21, each as a small program run unchanged under ``python -m flow
 in this process printing what TensorFlow 2.21 prints (tests/data/programs/patterns.json, made
 by tools/tf_reference/program_patterns.py): ``pretty_printed_concrete_signatures``, nested
 ``input_signature`` (``dataset.element_spec``), a ``tf.random.Generator`` in a checkpoint and
-a ``tf.Module``, Python outputs of a tf.function becoming tensors."""
+a ``tf.Module``, Python outputs of a tf.function becoming tensors, MirroredStrategy over GPU
+names on a machine without GPUs."""
 from __future__ import annotations
 
 import contextlib

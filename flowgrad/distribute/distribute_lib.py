@@ -444,8 +444,12 @@ class PerReplica(DistributedValues, CompositeTensor):
     def values(self) -> tuple:
         return self._values
 
+    def __str__(self) -> str:
+        return "PerReplica:{\n%s\n}" % ",\n".join(
+            "  %d: %s" % (i, v) for i, v in enumerate(self._values))
+
     def __repr__(self) -> str:
-        return "PerReplica:{\n%s\n}" % "\n".join(
+        return "PerReplica:{\n%s\n}" % ",\n".join(
             "  %d: %r" % (i, v) for i, v in enumerate(self._values))
 
 

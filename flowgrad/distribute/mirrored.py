@@ -23,10 +23,24 @@ from flowgrad.ops import math_ops
 
 
 def _canonical_device(device: str) -> str:
-    d = str(device).strip()
-    if not d.startswith("/"):
-        d = "/" + d
-    return d
+    """``device`` as TensorFlow's ``device_util.canonicalize`` writes it:
+    ``"/gpu:1"`` is ``"/job:localhost/replica:0/task:0/device:GPU:1"``."""
+    parts = {"job": "localhost", "replica": "0", "task": "0", "device": "CPU:0"}
+    for piece in str(device).strip().split("/"):
+        if not piece:
+            continue
+        name, _, value = piece.partition(":")
+        if name.lower() in ("cpu", "gpu", "tpu") and value:
+            parts["device"] = "%s:%s" % (name.upper(), value)
+        elif name == "device" and ":" in value:
+            kind, _, index = value.partition(":")
+            parts["device"] = "%s:%s" % (kind.upper(), index)
+        elif name in ("job", "replica", "task") and value:
+            parts[name] = value
+        else:
+            raise ValueError("Unknown attribute '%s' is encountered while parsing the device "
+                             "spec: '%s'." % (name, device))
+    return "/job:{job}/replica:{replica}/task:{task}/device:{device}".format(**parts)
 
 
 class MirroredStrategy(Strategy):
@@ -34,15 +48,16 @@ class MirroredStrategy(Strategy):
     (``tf.distribute.MirroredStrategy``).
 
     Args:
-        devices: the replicas' devices (``["/cpu:0", "/cpu:1"]``); one replica per device.
+        devices: the replicas' devices (``["/gpu:0", "/gpu:1"]``); one replica per device.
+            flowgrad computes every replica on the CPU, as TensorFlow's soft device placement
+            does for GPUs a machine lacks (the names stay, in TensorFlow's canonical form).
             None or empty (``list_logical_devices('GPU')`` without GPUs): all local devices,
             one replica on the CPU, as TensorFlow's MirroredStrategy on a machine without
             GPUs.
         cross_device_ops: accepted for TensorFlow's signature; the replicas share memory.
 
     Raises:
-        ValueError: a repeated device.
-        NotImplementedError: a GPU or TPU device (flowgrad computes on the CPU).
+        ValueError: a repeated device, or a device name TensorFlow cannot parse.
     """
 
     def __init__(self, devices: Any = None, cross_device_ops: Any = None):
@@ -52,10 +67,6 @@ class MirroredStrategy(Strategy):
         devices = tuple(_canonical_device(d) for d in devices)
         if len(set(devices)) != len(devices):
             raise ValueError("No duplicates allowed in `devices` argument: %s" % (devices,))
-        if any("cpu" not in d.lower() for d in devices):
-            raise NotImplementedError("flowgrad computes on the CPU: MirroredStrategy makes one "
-                                      "replica per CPU device ('/cpu:0', '/cpu:1', ...); got "
-                                      "devices %r" % (devices,))
         super().__init__(num_replicas=len(devices))
         self._devices = devices
         self._run_state: _Run | None = None

@@ -208,8 +208,18 @@ try:
 except TypeError as e:
     print("TypeError", str(e).split(" with type")[0][:40])
 ''',
+    # tensorflow/docs guide/distributed_training.ipynb: GPU names on a machine without GPUs
+    "mirrored_strategy_gpu_names": '''
+s = tf.distribute.MirroredStrategy(devices=["/gpu:0", "/gpu:1"])
+print(s.num_replicas_in_sync, s.extended.worker_devices)
+r = s.run(lambda x: x * 2.0, args=(tf.constant(2.0),))
+print(r)
+print(s.reduce("SUM", r, axis=None))
+print(tf.distribute.MirroredStrategy(["/cpu:0", "GPU:0"]).extended.worker_devices)
+print(tf.distribute.MirroredStrategy(["/device:GPU:3"]).extended.worker_devices)
+print(tf.distribute.MirroredStrategy(["/job:localhost/device:CPU:0"]).extended.worker_devices)
+''',
 }
-
 
 def main() -> None:
     import tensorflow as tf
