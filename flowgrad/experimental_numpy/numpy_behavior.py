@@ -106,9 +106,11 @@ def numpy_getitem(tensor: TensorLike, key: Any, basic: Callable) -> Any:
 
     Raises:
       IndexError: An advanced index this implementation does not cover (advanced indices
-        separated by slices).
+        with np.newaxis).
     """
     items = list(key) if isinstance(key, tuple) else [key]
+    # A tuple inside the index is a sequence, as NumPy reads it: ``x[:, (True, False)]``.
+    items = [list(v) if isinstance(v, tuple) else v for v in items]
     if not any(_is_advanced(i) for i in items):
         return basic(tensor, key)
     tensor = convert_to_tensor(tensor)
@@ -124,11 +126,31 @@ def numpy_getitem(tensor: TensorLike, key: Any, basic: Callable) -> Any:
     if at:
         named = sum(1 for v in items if v is not None and v is not Ellipsis)
         items[at[0]:at[0] + 1] = [slice(None)] * (tensor.shape.rank - named)
-    advanced = [j for j, v in enumerate(items) if _is_advanced(v) or isinstance(
-        v, (int, np.integer, TensorBase, Variable))]
-    if advanced != list(range(advanced[0], advanced[-1] + 1)) or any(v is None for v in items):
-        raise IndexError("flowgrad's NumPy indexing takes advanced (array) indices next to "
-                         "each other and without np.newaxis; got %r" % (key,))
+    scalar = (int, np.integer, TensorBase, Variable)
+    if all(v is not None for v in items):
+        # TensorFlow takes scalar indices as basic ones: those outside the arrays' span first
+        arrays = [j for j, v in enumerate(items) if _is_advanced(v)]
+        outside = {j for j, v in enumerate(items) if isinstance(v, scalar) and not
+                   _is_advanced(v) and not arrays[0] < j < arrays[-1]}
+        if outside:
+            tensor = basic(tensor, tuple(v if j in outside else slice(None)
+                                         for j, v in enumerate(items)))
+            items = [v for j, v in enumerate(items) if j not in outside]
+    advanced = [j for j, v in enumerate(items) if _is_advanced(v) or isinstance(v, scalar)]
+    if advanced != list(range(advanced[0], advanced[-1] + 1)):
+        if any(v is None for v in items):
+            raise IndexError("flowgrad's NumPy indexing takes advanced (array) indices apart "
+                             "only without np.newaxis; got %r" % (key,))
+        # Array indices apart: their broadcast axes come first, as if the indexed axes came
+        # first (TensorFlow's moveaxis and gather_nd).
+        items += [slice(None)] * (tensor.shape.rank - len(items))
+        rest = [j for j in range(len(items)) if j not in advanced]
+        tensor = shape_ops.transpose(tensor, advanced + rest)
+        items = [items[j] for j in advanced + rest]
+        advanced = list(range(len(advanced)))
+    elif any(v is None for v in items):
+        raise IndexError("flowgrad's NumPy indexing takes advanced (array) indices without "
+                         "np.newaxis; got %r" % (key,))
     # Basic-index the axes before and after the advanced block first.
     start, stop = advanced[0], advanced[-1] + 1
     leading = items[:start]

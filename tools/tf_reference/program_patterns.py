@@ -4,13 +4,15 @@ same (tests/test_program_patterns.py runs each with ``tf`` = flowgrad).
 
 Run from the repository root:
     /work/venv-tf/bin/python tools/tf_reference/program_patterns.py
-It writes tests/data/programs/patterns.json: ``{name: {"source": ..., "stdout": ...}}``.
+It writes tests/data/programs/patterns.json: ``{name: {"source": ..., "stdout": ...}}``
+(``"alone": true`` for those of :data:`ALONE`, each run in a Python of its own).
 """
 import contextlib
 import io
 import json
 import linecache
 import os
+import subprocess
 import sys
 
 PROGRAMS = {
@@ -221,6 +223,27 @@ print(tf.distribute.MirroredStrategy(["/job:localhost/device:CPU:0"]).extended.w
 ''',
 }
 
+#: Programs that change TensorFlow for the rest of the process (NumPy behaviour): each runs in
+#: a Python of its own, as written (``import tensorflow as tf`` first).
+ALONE = {
+    # tensorflow/docs guide/tf_numpy.ipynb: a tuple of booleans as an index, arrays apart
+    "numpy_behavior_indexing": '''import tensorflow as tf
+import tensorflow.experimental.numpy as tnp
+tnp.experimental_enable_numpy_behavior()
+x = tnp.arange(24).reshape(2, 3, 4)
+print(x[:, (True, False, True)])
+print(x[1, (0, 0, 1), tnp.asarray([0, 1, 1])])
+print(x[(0, 1), :, (1, 2)])
+print(x[1, :, [0, 3]])
+print(x[[True, False]])
+print(x[..., (True, False, False, True)])
+print(x[tnp.asarray([[True, False, True], [False, True, False]])])
+print(x[x > 20])
+print(x[0, [2, 0]])
+''',
+}
+
+
 def main() -> None:
     import tensorflow as tf
     out = {}
@@ -232,6 +255,11 @@ def main() -> None:
             exec(compile(source, filename, "exec"), {"tf": tf, "__name__": "__main__"})
         out[name] = {"source": source, "stdout": buf.getvalue()}
         sys.stdout.write(buf.getvalue())
+    for name, source in ALONE.items():
+        run = subprocess.run([sys.executable, "-c", source], capture_output=True, text=True,
+                             check=True)
+        out[name] = {"source": source, "stdout": run.stdout, "alone": True}
+        sys.stdout.write(run.stdout)
     path = os.path.join("tests", "data", "programs", "patterns.json")
     with open(path, "w") as f:
         json.dump(out, f, indent=1)
