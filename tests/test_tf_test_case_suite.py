@@ -14,7 +14,7 @@ import sys
 import pytest
 
 import flowgrad as tf
-from tests.tf_reference_program import ROOT
+from tests.tf_reference_program import ROOT, flowgrad_stdout, recorded_text
 
 pytest.importorskip("absl")
 
@@ -85,3 +85,8 @@ def test_setup_seeds_numpy_python_and_the_graph():
         case.tearDown()
     assert first.drawn == second.drawn
     assert first.drawn[2] == 87654321
+
+
+def test_assertions_pass_and_fail_as_tensorflows():
+    assert flowgrad_stdout("tf_test_case_assertions.py") == recorded_text(
+        "tf_test_case/assertions.txt")

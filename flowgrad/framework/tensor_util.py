@@ -1,5 +1,5 @@
-"""``tensorflow/python/framework/tensor_util.py``'s helpers: ``constant_value`` (also
-``tf.get_static_value``) and ``is_tf_type``."""
+"""``tensorflow/python/framework/tensor_util.py``'s ``constant_value`` (also
+``tf.get_static_value``)."""
 from __future__ import annotations
 
 from typing import Any
@@ -35,9 +35,4 @@ def constant_value(tensor: TensorLike, partial: bool = False) -> Any:
 get_static_value = constant_value
 
 
-def is_tf_type(x: Any) -> bool:
-    """Whether ``x`` is a tensor type of TensorFlow's (tensors, variables, composites)."""
-    return is_tensor(x)
-
-
-__all__ = ["constant_value", "get_static_value", "is_tf_type"]
+__all__ = ["constant_value", "get_static_value"]

@@ -24,7 +24,7 @@ import sys
 import tempfile
 import threading
 import unittest
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterator, Mapping
 from typing import Any
 
 import numpy as np
@@ -35,8 +35,11 @@ from flowgrad.framework.context import (executing_eagerly, get_default_session,
                                         reset_default_graph)
 from flowgrad.framework.dtypes import as_dtype
 from flowgrad.framework.graph import Graph, get_default_graph
-from flowgrad.framework.tensor import TensorBase
+from flowgrad.framework.indexed_slices import IndexedSlices
 from flowgrad.ops.ragged_tensor import RaggedTensor, RaggedTensorValue
+from flowgrad.ops.sparse_tensor import SparseTensor, SparseTensorValue
+from flowgrad.ops.tensor_like import is_tensor as is_tf_type
+from flowgrad.runtime.session import IndexedSlicesValue
 from flowgrad.runtime.session import Session
 from flowgrad.framework.type_hints import TensorLike
 from flowgrad.ops.random_ops import set_random_seed
@@ -49,13 +52,9 @@ except ImportError:             # absl-py is optional: unittest's base and the a
 # The tolerances TensorFlow's assertAllCloseAccordingToType uses for the small floats.
 _HALF_TOL = 1e-3
 _BFLOAT16_TOL = 1e-2
-
-
-def _value(x: Any) -> Any:
-    """``x`` as NumPy: eager tensors and variables by value, other objects as they are."""
-    if hasattr(x, "numpy") and callable(x.numpy):
-        return x.numpy()
-    return x
+#: The extension float types assertAllClose compares as float32, as TensorFlow's.
+_CUSTOM_FLOATS = {"bfloat16", "float8_e5m2", "float8_e4m3fn", "float8_e4m3fnuz",
+                  "float8_e4m3b11fnuz", "float8_e5m2fnuz"}
 
 
 class _AbslAssertions(unittest.TestCase):
@@ -258,20 +257,26 @@ class TestCase(_Base):
 
     # -- running tensors -------------------------------------------------------------------
     def evaluate(self, tensors: TensorLike) -> Any:
-        """The values of ``tensors`` (a nested structure) as NumPy.
+        """The values of ``tensors`` (a nested structure) as NumPy, as TensorFlow's.
 
-        Eagerly the tensors already hold their values; in graph mode they are run in the
-        default session, or else in the test's cached session on the default graph (as
-        TensorFlow's: a variable initialized by one call keeps its value for the next).
+        Eagerly: tensors and variables give ndarrays, sparse tensors ``SparseTensorValue``,
+        ragged tensors ``RaggedTensorValue``, IndexedSlices ``IndexedSlicesValue``, a callable
+        the values of what it returns, None stays None. In graph mode they are run in the
+        default session, or else in the test's cached session on the default graph (a
+        variable initialized by one call keeps its value for the next).
 
         Args:
           tensors: a tensor, variable, or nested structure of them.
 
         Returns:
           The same structure holding NumPy values.
+
+        Raises:
+          ValueError: eagerly, an element that is neither a tensor nor a callable giving
+            tensors ("Unsupported type"), as TensorFlow's.
         """
         if executing_eagerly():
-            return nest.map_structure(_value, tensors)
+            return None if tensors is None else nest.map_structure(self._eval_tensor, tensors)
         sess = get_default_session()
         if sess is None:
             g = get_default_graph()
@@ -281,6 +286,26 @@ class TestCase(_Base):
                 self._cached_session = Session(graph=g)
             sess = self._cached_session
         return sess.run(tensors)
+
+    def _eval_tensor(self, tensor: Any) -> Any:
+        """One eager element's value (TensorFlow's ``_eval_tensor``)."""
+        if tensor is None:
+            return None
+        if callable(tensor) and not hasattr(tensor, "numpy"):
+            return self.evaluate(tensor())
+        if isinstance(tensor, SparseTensor):
+            return SparseTensorValue(tensor.indices.numpy(), tensor.values.numpy(),
+                                     tensor.dense_shape.numpy())
+        if isinstance(tensor, RaggedTensor):
+            return RaggedTensorValue(self._eval_tensor(tensor.values),
+                                     self._eval_tensor(tensor.row_splits))
+        if isinstance(tensor, IndexedSlices):
+            return IndexedSlicesValue(
+                tensor.values.numpy(), tensor.indices.numpy(),
+                None if tensor.dense_shape is None else tensor.dense_shape.numpy())
+        if hasattr(tensor, "numpy") and callable(tensor.numpy):
+            return tensor.numpy()
+        raise ValueError("Unsupported type %r." % type(tensor).__name__)
 
     @contextlib.contextmanager
     def session(self, graph: Graph | None = None, config: Any = None, use_gpu: bool = True,
@@ -408,73 +433,138 @@ class TestCase(_Base):
         return self._tempdir
 
     # -- array assertions ------------------------------------------------------------------
-    def _arrays(self, a: Any, b: Any) -> tuple[np.ndarray, np.ndarray]:
-        a, b = self.evaluate_if_tensor(a), self.evaluate_if_tensor(b)
-        return np.asarray(a), np.asarray(b)
+    def _get_ndarray(self, a: Any) -> np.ndarray:
+        """``a`` as an ndarray: a tensor by its value, a ragged nested list as an object
+        array (TensorFlow's ``_GetNdArray``)."""
+        if is_tf_type(a):
+            a = a.numpy() if executing_eagerly() and hasattr(a, "numpy") else self.evaluate(a)
+        if isinstance(a, np.ndarray):
+            return a
+        try:
+            return np.array(a)
+        except ValueError as e:
+            if "inhomogeneous shape" in str(e):
+                return np.array(a, dtype=object)
+            raise
 
-    def _ragged_rows(self, a: Any, b: Any) -> tuple | None:
-        """Both values as nested Python lists when either is ragged (TensorFlow compares
-        ragged tensors row by row), else None."""
-        if not any(isinstance(x, (RaggedTensor, RaggedTensorValue)) for x in (a, b)):
-            return None
+    def evaluate_if_both_tensors(self, a: Any, b: Any) -> tuple:
+        """``(a, b)``, evaluated together when both are graph tensors (one run, as
+        TensorFlow's: two random ops then draw in the same step).
 
-        def rows(x: Any) -> Any:
-            if isinstance(x, RaggedTensor):
-                x = x if executing_eagerly() else self.evaluate(x)
-            if isinstance(x, (RaggedTensor, RaggedTensorValue)):
-                return x.to_list()
-            x = self.evaluate_if_tensor(x)
-            return x.tolist() if isinstance(x, np.ndarray) else x
-        return rows(a), rows(b)
+        Args:
+          a: a value or tensor.
+          b: a value or tensor.
 
-    def _assert_rows(self, a: Any, b: Any, leaf: Callable, msg: str | None) -> None:
-        if isinstance(a, (list, tuple)) or isinstance(b, (list, tuple)):
-            self.assertIsInstance(a, (list, tuple), msg)
-            self.assertIsInstance(b, (list, tuple), msg)
-            self.assertEqual(len(a), len(b), "Row lengths differ: %s vs %s. %s"
-                             % (a, b, msg or ""))
-            for x, y in zip(a, b):
-                self._assert_rows(x, y, leaf, msg)
+        Returns:
+          The pair.
+        """
+        if (is_tf_type(a) and is_tf_type(b) and not executing_eagerly()):
+            return self.evaluate((a, b))
+        return a, b
+
+    def _py_list(self, a: Any) -> Any:
+        """A ragged tensor (or array, or list) as nested Python lists."""
+        if isinstance(a, RaggedTensor):
+            a = self.evaluate(a) if not executing_eagerly() else a
+        if isinstance(a, (RaggedTensor, RaggedTensorValue)):
+            return a.to_list()
+        if is_tf_type(a):
+            a = self._get_ndarray(a)
+        return a.tolist() if isinstance(a, np.ndarray) else a
+
+    def _assert_array_like_all_close(self, a: Any, b: Any, rtol: float, atol: float,
+                                     msg: str | None) -> None:
+        a, b = self.evaluate_if_both_tensors(a, b)
+        a, b = self._get_ndarray(a), self._get_ndarray(b)
+        self.assertEqual(a.shape, b.shape, "Shape mismatch: expected %s, got %s." % (
+            a.shape, b.shape))
+        dtype = a.dtype
+        a = a.astype(np.float32) if a.dtype.name in _CUSTOM_FLOATS else a
+        b = b.astype(np.float32) if b.dtype.name in _CUSTOM_FLOATS else b
+        if not np.allclose(a, b, rtol=rtol, atol=atol):
+            msgs = [msg or ""]
+            cond = np.logical_or(np.abs(a - b) > atol + rtol * np.abs(b),
+                                 np.isnan(a) != np.isnan(b))
+            x, y = (a[np.where(cond)], b[np.where(cond)]) if a.ndim else (a, b)
+            if a.ndim:
+                msgs.append(f"not close where = {np.where(cond)}")
+            msgs += [f"not close lhs = {x}", f"not close rhs = {y}",
+                     f"not close dif = {np.abs(x - y)}",
+                     f"not close tol = {atol + rtol * np.abs(y)}",
+                     f"dtype = {dtype}, shape = {a.shape}"]
+            np.testing.assert_allclose(a, b, rtol=rtol, atol=atol, err_msg="\n".join(msgs),
+                                       equal_nan=True)
+
+    def _assert_list_close(self, a: Any, b: Any, rtol: float, atol: float, msg: str | None,
+                           path: str) -> None:
+        self.assertEqual(type(a), type(b))
+        if isinstance(a, (list, tuple)):
+            self.assertEqual(len(a), len(b), "Length differs for %s" % path)
+            for i, (x, y) in enumerate(zip(a, b)):
+                self._assert_list_close(x, y, rtol, atol, msg, "%s[%s]" % (path, i))
         else:
-            leaf(a, b)
+            self._assert_all_close(a, b, rtol, atol, [path], msg)
 
-    def evaluate_if_tensor(self, x: Any) -> Any:
-        """``x``'s value when it is a tensor or variable, else ``x``."""
-        if isinstance(x, TensorBase) or hasattr(x, "numpy"):
-            return self.evaluate(x)
-        return x
+    def _assert_all_close(self, a: Any, b: Any, rtol: float, atol: float, path: list,
+                          msg: str | None) -> None:
+        """TensorFlow's ``_assertAllCloseRecursive``: namedtuples as dicts, dicts by key,
+        sequences as one array when they form one, else item by item."""
+        if any(isinstance(x, (RaggedTensor, RaggedTensorValue)) for x in (a, b)):
+            self._assert_list_close(self._py_list(a), self._py_list(b), rtol, atol, msg,
+                                    "value")
+            return
+        where = "".join("[%s]" % p for p in path)
+        msg = msg or ""
+        a = a._asdict() if hasattr(a, "_asdict") else a
+        b = b._asdict() if hasattr(b, "_asdict") else b
+        if isinstance(a, Mapping) != isinstance(b, Mapping):
+            raise ValueError("Can't compare dict to non-dict, a%s vs b%s. %s"
+                             % (where, where, msg))
+        if isinstance(a, Mapping):
+            self.assertCountEqual(a.keys(), b.keys(), "mismatched keys: a%s has keys %s, but "
+                                  "b%s has keys %s. %s" % (where, a.keys(), where, b.keys(),
+                                                           msg))
+            for k in a:
+                self._assert_all_close(a[k], b[k], rtol, atol, path + [k], msg)
+            return
+        text = "Mismatched value: a%s is different from b%s. %s" % (where, where, msg)
+        if isinstance(a, (list, tuple)):
+            try:
+                x, y = self.evaluate_if_both_tensors(a, b)
+                self._assert_array_like_all_close(self._get_ndarray(x), self._get_ndarray(y),
+                                                  rtol, atol, text)
+            except (ValueError, TypeError, NotImplementedError):
+                if len(a) != len(b):
+                    raise ValueError("Mismatched length: a%s has %d items, but b%s has %d "
+                                     "items. %s" % (where, len(a), where, len(b), msg)
+                                     ) from None
+                for i, (x, y) in enumerate(zip(a, b)):
+                    self._assert_all_close(x, y, rtol, atol, path + [str(i)], msg)
+            return
+        try:
+            self._assert_array_like_all_close(a, b, rtol, atol, text)
+        except TypeError as e:
+            e.args = (e.args[0] + " : Error: a%s has %s, but b%s has %s. %s" % (
+                where, type(a), where, type(b), msg),) + e.args[1:]
+            raise
 
     def assertAllClose(self, a: Any, b: Any, rtol: float = 1e-6, atol: float = 1e-6,  # noqa: N802
                        msg: str | None = None) -> None:
-        """Asserts ``|a - b| <= atol + rtol * |b|`` elementwise, over nested structures too.
+        """Asserts ``|a - b| <= atol + rtol * |b|`` elementwise, over nested structures
+        (dicts, namedtuples, lists, tuples; ragged tensors row by row), as TensorFlow's.
 
         Args:
-          a: a tensor, array, number or nested structure (lists, tuples, dicts).
-          b: the same structure.
+          a: the expected value: a tensor, array, number or nested structure.
+          b: the actual value, of the same structure.
           rtol: relative tolerance.
           atol: absolute tolerance.
           msg: text added to the failure message.
+
+        Raises:
+          AssertionError: a value or a shape differs.
+          ValueError: only one side is a dict, or sequences differ in length.
         """
-        if isinstance(a, dict) or isinstance(b, dict):
-            self.assertEqual(set(a), set(b), msg)
-            for k in a:
-                self.assertAllClose(a[k], b[k], rtol, atol, msg)
-            return
-        rows = self._ragged_rows(a, b)
-        if rows is not None:
-            self._assert_rows(*rows, lambda x, y: np.testing.assert_allclose(
-                x, y, rtol=rtol, atol=atol, err_msg=msg or "", equal_nan=True), msg)
-            return
-        if (isinstance(a, (list, tuple)) and isinstance(b, (list, tuple)) and len(a) == len(b)
-                and any(isinstance(x, (dict, list, tuple, TensorBase)) for x in a)):
-            for x, y in zip(a, b):
-                self.assertAllClose(x, y, rtol, atol, msg)
-            return
-        x, y = self._arrays(a, b)
-        self.assertEqual(x.shape, y.shape, "Shape mismatch: expected %s, got %s. %s"
-                         % (y.shape, x.shape, msg or ""))
-        np.testing.assert_allclose(x, y, rtol=rtol, atol=atol, err_msg=msg or "",
-                                   equal_nan=True)
+        self._assert_all_close(a, b, rtol, atol, [], msg)
 
     def assertAllCloseAccordingToType(self, a: Any, b: Any, rtol: float = 1e-6,  # noqa: N802
                                       atol: float = 1e-6, float_rtol: float = 1e-6,
@@ -484,7 +574,8 @@ class TestCase(_Base):
                                       bfloat16_atol: float = _BFLOAT16_TOL,
                                       msg: str | None = None) -> None:
         """``assertAllClose`` with looser tolerances for float32, float16 and bfloat16."""
-        x, y = self._arrays(a, b)
+        a, b = self.evaluate_if_both_tensors(a, b)
+        x, y = self._get_ndarray(a), self._get_ndarray(b)
         kinds = {x.dtype.name, y.dtype.name}
         if kinds & {"float32", "complex64"}:
             rtol, atol = max(rtol, float_rtol), max(atol, float_atol)
@@ -492,40 +583,56 @@ class TestCase(_Base):
             rtol, atol = max(rtol, half_rtol), max(atol, half_atol)
         if "bfloat16" in kinds:
             rtol, atol = max(rtol, bfloat16_rtol), max(atol, bfloat16_atol)
-        self.assertAllClose(x.astype(np.float64) if x.dtype.name == "bfloat16" else x,
-                            y.astype(np.float64) if y.dtype.name == "bfloat16" else y,
-                            rtol, atol, msg)
+        self.assertAllClose(x, y, rtol, atol, msg)
 
     def assertNotAllClose(self, a: Any, b: Any, rtol: float = 1e-6, atol: float = 1e-6,  # noqa: N802
                           msg: str | None = None) -> None:
         """Asserts that ``assertAllClose(a, b)`` would fail."""
         try:
-            self.assertAllClose(a, b, rtol, atol)
+            self.assertAllClose(a, b, rtol, atol, msg)
         except AssertionError:
             return
-        raise AssertionError(msg or "The two values are close at all elements.")
+        raise AssertionError("The two values are close at all elements. %s" % (msg or ""))
 
     def assertAllEqual(self, a: Any, b: Any, msg: str | None = None) -> None:  # noqa: N802
-        """Asserts equal shapes and equal elements (ragged tensors: equal rows)."""
-        rows = self._ragged_rows(a, b)
-        if rows is not None:
-            self._assert_rows(*rows, lambda x, y: self.assertEqual(x, y, msg), msg)
+        """Asserts equal shapes and equal elements, as TensorFlow's: NaN equals NaN in
+        floating arrays, ``str`` equals its UTF-8 ``bytes``, ragged tensors compare as
+        nested lists.
+
+        Args:
+          a: the expected value.
+          b: the actual value.
+          msg: text added to the failure message.
+
+        Raises:
+          AssertionError: the shapes or an element differ.
+        """
+        if any(isinstance(x, (RaggedTensor, RaggedTensorValue)) for x in (a, b)):
+            self.assertEqual(self._py_list(a), self._py_list(b), msg)
             return
-        x, y = self._arrays(a, b)
-        if x.shape != y.shape and y.size == 1:
-            y = np.broadcast_to(y, x.shape)
-        self.assertEqual(x.shape, y.shape, "Shape mismatch: expected %s, got %s. %s"
-                         % (y.shape, x.shape, msg or ""))
-        np.testing.assert_array_equal(x, y, err_msg=msg or "")
+        a, b = self.evaluate_if_both_tensors(a, b)
+        a, b = self._get_ndarray(a), self._get_ndarray(b)
+        self.assertEqual(a.shape, b.shape, "Shape mismatch: expected %s, got %s. %s"
+                         % (a.shape, b.shape, msg or ""))
+        same = a == b
+        if a.dtype.kind in "fc" or a.dtype.name == "bfloat16":
+            same = np.logical_or(same, np.logical_and(np.isnan(a), np.isnan(b)))
+        if not np.all(same):
+            if a.dtype.kind != b.dtype.kind and {a.dtype.kind, b.dtype.kind} <= {"U", "S", "O"}:
+                a, b = (np.array([x.encode("utf-8") if isinstance(x, str) else x
+                                  for x in arr.flat]).reshape(arr.shape) for arr in (a, b))
+            np.testing.assert_array_equal(a, b, err_msg=msg or "")
 
     def assertNotAllEqual(self, a: Any, b: Any, msg: str | None = None) -> None:  # noqa: N802
-        """Asserts that some element differs."""
-        x, y = self._arrays(a, b)
-        if x.shape == y.shape and np.array_equal(x, y):
-            raise AssertionError(msg or "Expected some element to differ, all are equal.")
+        """Asserts that ``assertAllEqual(a, b)`` would fail."""
+        try:
+            self.assertAllEqual(a, b, msg)
+        except AssertionError:
+            return
+        raise AssertionError("The two values are equal at all elements. %s" % (msg or ""))
 
     def _compare_all(self, a: Any, op: Callable, text: str, bound: Any) -> None:
-        x = np.asarray(self.evaluate_if_tensor(a))
+        x = self._get_ndarray(a)
         if not np.all(op(x, bound)):
             raise AssertionError("Not all elements %s %s: %s" % (text, bound, x))
 
@@ -549,7 +656,7 @@ class TestCase(_Base):
                          open_lower_bound: bool = False, open_upper_bound: bool = False
                          ) -> None:
         """Asserts every element lies between the bounds (closed unless told open)."""
-        x = np.asarray(self.evaluate_if_tensor(target))
+        x = self._get_ndarray(target)
         low = x > lower_bound if open_lower_bound else x >= lower_bound
         high = x < upper_bound if open_upper_bound else x <= upper_bound
         if not np.all(low & high):
@@ -559,7 +666,7 @@ class TestCase(_Base):
 
     def assertAllInSet(self, target: Any, expected_set: Any) -> None:  # noqa: N802
         """Asserts every element belongs to ``expected_set``."""
-        x = np.asarray(self.evaluate_if_tensor(target)).ravel()
+        x = self._get_ndarray(target).ravel()
         extra = set(x.tolist()) - set(expected_set)
         if extra:
             raise AssertionError("%s are not in %s" % (sorted(extra), set(expected_set)))
@@ -590,7 +697,7 @@ class TestCase(_Base):
 
     def assertDTypeEqual(self, target: Any, expected_dtype: Any) -> None:  # noqa: N802
         """Asserts every element of ``target`` has ``expected_dtype``."""
-        x = np.asarray(self.evaluate_if_tensor(target))
+        x = self._get_ndarray(target)
         self.assertEqual(x.dtype, as_dtype(expected_dtype).as_numpy_dtype)
 
     @contextlib.contextmanager
