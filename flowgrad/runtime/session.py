@@ -83,8 +83,10 @@ class BaseSession:
         return self._graph
 
     @property
-    def graph_def(self) -> Graph:
-        return self._graph
+    def graph_def(self) -> Any:
+        """The session's graph as a ``GraphDef`` proto (``graph.as_graph_def()``), which
+        ``convert_variables_to_constants(sess, sess.graph_def, ...)`` freezes."""
+        return self._graph.as_graph_def()
 
     @property
     def sess_str(self) -> str:
