@@ -53,16 +53,22 @@ def test_fetched_values_are_never_written_later():
         assert not np.array_equal(sess.run(w), snapshot)
 
 
-def test_a_read_fetched_with_the_update_keeps_the_old_value():
+def test_a_read_fetched_with_the_update_is_never_written_later():
+    """``tf.identity(w)`` fetched with the update gives the updated value, as TensorFlow
+    2.21's reference variables do (the read shares the variable's buffer; 50 runs of 50 in
+    TF), while ``w * 1`` was computed before it; neither changes with later updates."""
     w, _, train = _model(tf.train.GradientDescentOptimizer(0.01))
-    read = tf.identity(w)
+    read, scaled = tf.identity(w), w * 1
     with tf.Session() as sess:
         sess.run(tf.global_variables_initializer())
         sess.run(train)                         # w's array is now owned by the session
         before = sess.run(w)
-        old, _ = sess.run([read, train])
+        new, _, old = sess.run([read, train, scaled])
+        np.testing.assert_allclose(new, _numpy_sgd(before, 0.01), rtol=1e-5)
         np.testing.assert_array_equal(old, before)
+        kept = new.copy()
         sess.run(train)
+        np.testing.assert_array_equal(new, kept)
         np.testing.assert_array_equal(old, before)
         np.testing.assert_allclose(sess.run(w), _numpy_sgd(_numpy_sgd(before, 0.01), 0.01),
                                    rtol=1e-5)

@@ -18,6 +18,41 @@ import sys
 import tempfile
 
 PROGRAMS = {
+    # A reference variable's reads share its buffer: an op ordered after an update (by a
+    # control dependency or data) sees the new value; a fetched read gives the value at the
+    # end of the run (ExponentialMovingAverage after an assign, a counter read after
+    # assign_add, the hand-written batch-norm "update then identity").
+    "reads_after_updates": '''
+counter = tf.Variable(0, name="counter")
+inc = tf.assign_add(counter, 1)
+with tf.control_dependencies([inc]):
+    after_inc = tf.identity(counter) + 10
+w = tf.Variable([1.0, 2.0])
+asg = tf.assign(w, [5.0, 6.0])
+with tf.control_dependencies([asg]):
+    scaled = w * 1.0
+    ident = tf.identity(w)
+loss = tf.reduce_sum(w * w)
+train = tf.train.GradientDescentOptimizer(0.1).minimize(loss)
+early = w + 0.0
+read = w.read_value()
+m = tf.Variable(0.0)
+x = tf.placeholder(tf.float32, [None])
+upd = tf.assign(m, tf.reduce_mean(x))
+ema = tf.train.ExponentialMovingAverage(decay=0.9)
+with tf.control_dependencies([upd]):
+    ema_op = ema.apply([m])
+with tf.Session() as sess:
+    sess.run(tf.global_variables_initializer())
+    print(sess.run(after_inc), sess.run(after_inc), sess.run(counter))
+    print(sess.run([scaled, ident]))
+    sess.run(tf.global_variables_initializer())
+    for _ in range(2):
+        print(sess.run([train, w, loss, read, early]))
+    for _ in range(3):
+        sess.run(ema_op, {x: [1.0, 3.0]})
+    print("%.5f" % sess.run(ema.average(m)))
+''',
     # convert_variables_to_constants(sess, sess.graph_def, ...): the freeze scripts' form.
     "freeze_session_graph_def": '''
 tf.set_random_seed(21)

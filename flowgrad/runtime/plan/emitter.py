@@ -88,6 +88,7 @@ class Emitter:
         self.checked: set = set()       # MatMuls on the worker whose shapes were checked here
         self.ops_by_line: dict = {}
         self.var_local: dict = {}       # variable op -> current local name
+        self.var_alias: dict = {}       # tensor reading a variable (Identity) -> variable op
         self.written: dict = {}         # variable op -> the local of the value to commit
         self.roots: dict = {}           # local -> the versions whose array it may share
         self.version_op: dict = {}      # version local -> its variable op
@@ -237,6 +238,8 @@ class Emitter:
         for k, t in enumerate(op._inputs):
             if t in self.names:
                 args.append(self.names[t])
+            elif t in self.var_alias:
+                args.append(self.var_value(self.var_alias[t]))
             elif t.op._def.variable:
                 if k in d.updates and not d.reads_refs:
                     args.append("None")
@@ -248,15 +251,16 @@ class Emitter:
         return args
 
     def alias(self, op: Operation, args: list) -> None:
-        """Output 0 of an alias op names input 0's value (a variable's: a snapshot)."""
+        """Output 0 of an alias op names input 0's value. A read of a variable (``w/read``,
+        ``tf.identity(w)``) names the variable itself: each consumer gets its value when the
+        consumer runs, as TensorFlow's reads of a reference variable share its buffer (an op
+        after ``tf.control_dependencies([assign])`` sees the assigned value)."""
         src = op._inputs[0]
         if src in self.names:
             self.names[op.outputs[0]] = self.names[src]
             self.fresh.pop(self.names[src], None)
-        else:           # a read of a variable: snapshot its current value here
-            self.names[op.outputs[0]] = out = self.local("t")
-            self.emit("%s = %s" % (out, args[0]), None)
-            self.roots[out] = self.roots[args[0]]
+        else:
+            self.var_alias[op.outputs[0]] = self.var_alias.get(src, src.op)
 
     def update(self, op: Operation, args: list) -> None:
         """Emits an update op, on the worker where the overlap pass chose so and the worker
@@ -426,8 +430,8 @@ class Emitter:
             return "None"
         if leaf in self.names:
             local = self.names[leaf]
-        elif leaf.op._def.variable:
-            local = self.var_value(leaf.op)
+        elif leaf.op._def.variable or leaf in self.var_alias:
+            local = self.var_value(self.var_alias.get(leaf, leaf.op))
             self.persistent.add(local)
         else:
             raise errors.InternalError(None, leaf.op, "fetch %s was not computed" % leaf.name)
