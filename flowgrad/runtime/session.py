@@ -23,7 +23,13 @@ from flowgrad.runtime.plan import Plan, PlanCompiler, failing_op, inter_op_paral
 
 
 class IndexedSlicesValue(tuple):
-    """The fetched value of an IndexedSlices: (values, indices, dense_shape)."""
+    """The fetched value of an IndexedSlices: (values, indices, dense_shape).
+
+    Args:
+        values: The slices' values (an ndarray).
+        indices: Their row indices (an ndarray).
+        dense_shape: The dense shape (an ndarray), or None.
+    """
 
     __slots__ = ()
 
