@@ -76,8 +76,10 @@ _TF1_MARKERS = frozenset({
     "tf.initialize_all_variables", "tf.variable_scope", "tf.get_variable",
     "tf.train.AdamOptimizer", "tf.train.GradientDescentOptimizer",
     "tf.train.RMSPropOptimizer", "tf.train.MomentumOptimizer"})
-#: Chains that stay as written in a TF 1.x program (not moved under ``tf.compat.v1``).
-_TF1_KEEP = ("tf.contrib", "tf.examples", "tf.compat", "tf.keras", "tf.__version__")
+#: Chains that stay as written in a TF 1.x program (not moved under ``tf.compat.v1``;
+#: ``tf.python`` is the module path ``from tensorflow.python.ops import resources`` names).
+_TF1_KEEP = ("tf.contrib", "tf.examples", "tf.compat", "tf.keras", "tf.__version__",
+             "tf.python")
 
 
 def _as_tf1(uses: collections.Counter) -> collections.Counter:
@@ -207,12 +209,16 @@ def scan(sources: list[str]) -> dict:
             "programs": [[n, [index[c] for c in cs]] for n, cs in per_program]}
 
 
-def resolves(chain: str, package: str = "flowgrad") -> bool:
+def resolves(chain: str, package: str = "flowgrad", tf1_roots: frozenset = frozenset()) -> bool:
     """Whether ``chain`` (``tf.a.b``) names something a program sees as ``tensorflow``:
     flowgrad through its drop-in (``package="flowgrad"``: what ``python -m flowgrad`` serves,
-    the real Keras as ``tf.keras`` where it is installed, and ``tf.contrib`` as ``python -m
-    flowgrad --tf1`` serves the TF 1.x programs that use it), or TensorFlow itself
-    (``package="tensorflow"``, for the reference)."""
+    the real Keras as ``tf.keras`` where it is installed, and ``tf.contrib`` or a name in
+    ``tf1_roots`` as ``python -m flowgrad --tf1`` serves the TF 1.x programs that use them),
+    or TensorFlow itself (``package="tensorflow"``, for the reference).
+
+    ``tf1_roots`` are the top-level names only TensorFlow 1's API has (``tf.GraphDef``,
+    ``tf.gfile``: TensorFlow 2 has them as ``tf.compat.v1.*`` only), recorded by
+    :func:`reference`: a program that uses one was written for TF 1.x."""
     import importlib
 
     if package == "flowgrad":
@@ -221,9 +227,10 @@ def resolves(chain: str, package: str = "flowgrad") -> bool:
         flowgrad.install_as_tensorflow()
     obj = importlib.import_module("tensorflow")
     parts = chain.split(".")[1:]
-    if package == "flowgrad" and parts[:1] == ["contrib"]:
-        # only TF 1.x programs use tf.contrib, and flowgrad serves them its TF1 face
-        # (``python -m flowgrad --tf1``), where TF 1.15's tf.contrib is
+    if package == "flowgrad" and parts[:1] and (parts[0] == "contrib" or
+                                                parts[0] in tf1_roots):
+        # only TF 1.x programs use tf.contrib or TF1's top-level names, and flowgrad serves
+        # them its TF1 face (``python -m flowgrad --tf1``), where TF 1.15's tf.contrib is
         obj = obj.compat.v1
     for i, part in enumerate(parts):
         try:
@@ -241,6 +248,8 @@ def resolves(chain: str, package: str = "flowgrad") -> bool:
 def reference(results: str) -> int:
     """Marks in ``results`` which chains TensorFlow itself resolves (run with TensorFlow
     installed); ``check`` then also reports coverage of the names TensorFlow 2 still has.
+    Also records the top-level names only TensorFlow 1's API has (``tf1_only_roots``: in
+    ``tf.compat.v1`` but not in ``tf``), which ``check`` resolves on the TF1 face.
 
     Args:
       results: the JSON file written by ``scan``; updated in place.
@@ -253,6 +262,8 @@ def reference(results: str) -> int:
     with open(results, encoding="utf-8") as f:
         data = json.load(f)
     data["reference"] = "tensorflow " + tf.__version__
+    data["tf1_only_roots"] = sorted(n for n in dir(tf.compat.v1)
+                                    if not n.startswith("_") and not hasattr(tf, n))
     data["tf_resolves"] = [int(resolves(c, "tensorflow")) for c, _, _ in data["chains"]]
     with open(results, "w", encoding="utf-8") as f:
         json.dump(data, f, separators=(",", ":"))
@@ -274,7 +285,8 @@ def check(results: str, top: int) -> dict:
     with open(results, encoding="utf-8") as f:
         data = json.load(f)
     rows = data["chains"]
-    ok = [resolves(chain) for chain, _, _ in rows]
+    tf1_roots = frozenset(data.get("tf1_only_roots", ()))
+    ok = [resolves(chain, tf1_roots=tf1_roots) for chain, _, _ in rows]
     total = sum(u for _, _, u in rows)
     covered = sum(u for (_, _, u), good in zip(rows, ok) if good)
     progs = data["programs"]
