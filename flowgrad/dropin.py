@@ -195,6 +195,8 @@ def tf_keras() -> types.ModuleType:
         raise ImportError("tf.keras: Keras 3 imports `tensorflow`, which must be flowgrad; "
                           + str(e), name="keras") from None
     module = importlib.import_module(_KERAS_API)
+    from flowgrad import keras2_names
+    keras2_names.install(module)       # Keras 2's names programs for TF <= 2.15 use
     face = sys.modules["flowgrad"]
     face.__dict__["keras"] = module
     for name in _tf2_aliases():         # tf.losses is tf.keras.losses
