@@ -12,6 +12,7 @@ features=x)``), and ``tensorflow.python.keras.*`` is ``tensorflow.keras.*``.
 """
 from __future__ import annotations
 
+import collections
 import functools
 import importlib
 import re
@@ -131,6 +132,7 @@ ALIASES: dict[str, tuple[str, ...]] = {
     "python.eager.def_function": ("tf2:",),
     "python.eager.function": ("tf2:",),
     "python.tools.inspect_checkpoint": (),
+    "python.ops.resources": (),
 }
 
 
@@ -337,6 +339,85 @@ def print_tensors_in_checkpoint_file(file_name: str, tensor_name: str, all_tenso
         print("# Total number of params: %d" % total)
 
 
+#: One entry of the resources collections: a handle, the op that creates the resource and
+#: a scalar bool tensor telling whether it is created (TensorFlow's ``resources._Resource``).
+_Resource = collections.namedtuple("_Resource", ["handle", "create", "is_initialized"])
+
+
+def register_resource(handle: Any, create_op: Any, is_initialized_op: Any,
+                      is_shared: bool = True) -> None:
+    """Adds a resource to the graph's ``resources`` collection (``local_resources`` when not
+    shared), where :func:`shared_resources` finds it.
+
+    Args:
+      handle: the op (or tensor) giving the resource's handle.
+      create_op: the op that creates (initializes) the resource.
+      is_initialized_op: a scalar bool tensor, whether it is created.
+      is_shared: shared or local resource.
+    """
+    from flowgrad.compat import v1
+    key = v1.GraphKeys.RESOURCES if is_shared else v1.GraphKeys.LOCAL_RESOURCES
+    v1.add_to_collection(key, _Resource(handle, create_op, is_initialized_op))
+
+
+def shared_resources() -> list:
+    """The resources of the default graph's ``resources`` collection.
+
+    Returns:
+      A list of ``(handle, create, is_initialized)`` tuples.
+    """
+    from flowgrad.compat import v1
+    return v1.get_collection(v1.GraphKeys.RESOURCES)
+
+
+def local_resources() -> list:
+    """The resources of the default graph's ``local_resources`` collection.
+
+    Returns:
+      A list of ``(handle, create, is_initialized)`` tuples.
+    """
+    from flowgrad.compat import v1
+    return v1.get_collection(v1.GraphKeys.LOCAL_RESOURCES)
+
+
+def initialize_resources(resource_list: list, name: str = "init") -> Any:
+    """One op that creates every resource of ``resource_list``.
+
+    Args:
+      resource_list: resources (as :func:`shared_resources` gives them).
+      name: the op's name.
+
+    Returns:
+      A group of their create ops, or a NoOp when the list is empty.
+    """
+    from flowgrad.compat import v1
+    if resource_list:
+        return v1.group(*[r.create for r in resource_list], name=name)
+    return v1.no_op(name=name)
+
+
+def report_uninitialized_resources(resource_list: list | None = None,
+                                   name: str = "report_uninitialized_resources") -> Any:
+    """The names of the handles of the resources not created yet.
+
+    Args:
+      resource_list: resources to check (default: shared and local resources).
+      name: the name scope of the ops.
+
+    Returns:
+      A 1-D string tensor (empty when all are created).
+    """
+    from flowgrad.compat import v1
+    if resource_list is None:
+        resource_list = shared_resources() + local_resources()
+    with v1.name_scope(name):
+        if not resource_list:
+            return v1.constant([], dtype=v1.string)
+        mask = v1.logical_not(v1.stack([r.is_initialized for r in resource_list]))
+        names = v1.constant([r.handle.name for r in resource_list])
+        return v1.boolean_mask(names, mask)
+
+
 def max_error(grad1: Any, grad2: Any) -> float:
     """The largest elementwise difference of two lists of Jacobians (theoretical and
     numerical, as ``compute_gradient`` returns them).
@@ -385,6 +466,10 @@ _EXTRAS: dict[str, dict[str, Any]] = {
     },
     "python.tools.inspect_checkpoint": {
         "print_tensors_in_checkpoint_file": print_tensors_in_checkpoint_file},
+    "python.ops.resources": {
+        "register_resource": register_resource, "shared_resources": shared_resources,
+        "local_resources": local_resources, "initialize_resources": initialize_resources,
+        "report_uninitialized_resources": report_uninitialized_resources},
 }
 
 

@@ -35,6 +35,8 @@ class GraphKeys:
     INIT_OP = "init_op"
     QUEUE_RUNNERS = "queue_runners"
     ASSET_FILEPATHS = "asset_filepaths"
+    RESOURCES = "resources"
+    LOCAL_RESOURCES = "local_resources"
 
 
 def canonical_device(spec: str | None) -> str:
