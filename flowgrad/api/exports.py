@@ -2086,3 +2086,9 @@ for _ns in ("tf.io", "tf.compat.v1.io", "tf.image", "tf.compat.v1.image"):
 #: tf.nn.with_space_to_batch (tf2gaps).
 for _ns in ("tf.nn", "tf.compat.v1.nn"):
     EXPORTS[_ns]["with_space_to_batch"] = "flowgrad.ops.with_space_to_batch:with_space_to_batch"
+
+#: tf.distribute.experimental's CentralStorageStrategy (one device: TF's one-device
+#: behaviour) and the deprecated experimental.TPUStrategy alias (legacy).
+EXPORTS["tf.distribute.experimental"].update({
+    "CentralStorageStrategy": "flowgrad.distribute.central_storage:CentralStorageStrategy",
+    "TPUStrategy": "flowgrad.distribute.distribute_lib:TPUStrategy"})
