@@ -188,3 +188,232 @@ def test_attention_decoder_gradients_match_central_differences(mechanism):
     rng = np.random.RandomState(5)
     check_gradients(loss, [rng.normal(size=(2, 4, 3)), rng.normal(size=(2, 3, 2))], order=2,
                     mode="graph", rtol=1e-4, atol=1e-6)
+
+
+# -- attention, against NumPy of the documented formulas --------------------------------------
+def _attention_decode(kind, output_attention=True):
+    rng = np.random.RandomState(7)
+    memory_val = rng.normal(size=(2, 5, 4)).astype(np.float32)
+    inputs_val = rng.normal(size=(2, 3, 2)).astype(np.float32)
+    mem_len = np.array([5, 3], np.int32)
+    with tf.variable_scope("decoder") as scope:
+        if kind == "bahdanau":
+            mech = s2s.BahdanauAttention(3, memory_val, memory_sequence_length=mem_len,
+                                         normalize=True)
+        else:
+            mech = s2s.LuongAttention(3, memory_val, memory_sequence_length=mem_len, scale=True)
+        cell = s2s.AttentionWrapper(tf.nn.rnn_cell.BasicRNNCell(3), mech,
+                                    attention_layer_size=2, alignment_history=True,
+                                    output_attention=output_attention)
+        helper = s2s.TrainingHelper(inputs_val, [3, 3])
+        dec = s2s.BasicDecoder(cell, helper, cell.zero_state(2, tf.float32))
+        outputs, state, _ = s2s.dynamic_decode(dec, scope=scope)
+    return memory_val, inputs_val, mem_len, outputs, state
+
+
+@pytest.mark.parametrize("kind", ["bahdanau", "luong"])
+@pytest.mark.parametrize("output_attention", [True, False])
+def test_attention_wrapper_matches_numpy_of_the_documented_formulas(kind, output_attention):
+    memory, inputs, mem_len, outputs, state = _attention_decode(kind, output_attention)
+    variables = {v.op.name: v for v in tf.global_variables()}
+    names = sorted(variables)
+    expected = ["decoder/attention_wrapper/attention_layer/kernel",
+                "decoder/attention_wrapper/basic_rnn_cell/bias",
+                "decoder/attention_wrapper/basic_rnn_cell/kernel", "decoder/memory_layer/kernel"]
+    if kind == "bahdanau":
+        expected += ["decoder/attention_wrapper/bahdanau_attention/" + n for n in
+                     ("attention_b", "attention_g", "attention_v", "query_layer/kernel")]
+    else:
+        expected += ["decoder/attention_wrapper/luong_attention/attention_g"]
+    assert names == sorted(expected)
+    assert isinstance(state, s2s.AttentionWrapperState)
+    history = state.alignment_history.stack()
+    out, hist, final_att, final_time, v = _run([outputs.rnn_output, history, state.attention,
+                                               state.time, variables])
+    prefix = "decoder/attention_wrapper/"
+    keys = memory @ v["decoder/memory_layer/kernel"]
+    mask = np.arange(5)[None] < mem_len[:, None]
+    h = np.zeros((2, 3), np.float32)
+    attention = np.zeros((2, 2), np.float32)
+    for t in range(3):
+        h = _rnn_step(v[prefix + "basic_rnn_cell/kernel"], v[prefix + "basic_rnn_cell/bias"],
+                      np.concatenate([inputs[:, t], attention], 1), h)
+        if kind == "bahdanau":
+            sc = prefix + "bahdanau_attention/"
+            q = h @ v[sc + "query_layer/kernel"]
+            att_v, g, b = v[sc + "attention_v"], v[sc + "attention_g"], v[sc + "attention_b"]
+            normed_v = g * att_v / np.sqrt((att_v ** 2).sum())
+            score = (normed_v * np.tanh(keys + q[:, None] + b)).sum(-1)
+        else:
+            score = v[prefix + "luong_attention/attention_g"] * np.einsum("bd,btd->bt", h, keys)
+        alignments = _softmax(np.where(mask, score, -np.inf))
+        context = np.einsum("bt,btd->bd", alignments, memory)
+        attention = np.concatenate([h, context], 1) @ v[prefix + "attention_layer/kernel"]
+        np.testing.assert_allclose(hist[t], alignments, rtol=1e-5, atol=1e-6)
+        np.testing.assert_allclose(out[:, t], attention if output_attention else h,
+                                   rtol=1e-5, atol=1e-6)
+    assert final_time == 3
+    np.testing.assert_allclose(final_att, attention, rtol=1e-5, atol=1e-6)
+    np.testing.assert_array_equal(hist[:, 1, 3:], 0)          # masked memory steps
+
+
+def test_luong_attention_checks_the_query_depth_and_wrapper_checks_batch_sizes():
+    memory = tf.zeros([2, 5, 4])
+    mech = s2s.LuongAttention(3, memory)
+    cell = s2s.AttentionWrapper(tf.nn.rnn_cell.BasicRNNCell(4), mech)
+    with pytest.raises(ValueError, match="Incompatible or unknown inner dimensions"):
+        cell(tf.zeros([2, 1]), cell.zero_state(2, tf.float32))
+    with pytest.raises(ValueError, match="Non-matching batch sizes"):
+        cell.zero_state(6, tf.float32)
+    with pytest.raises(TypeError, match="must be an AttentionMechanism"):
+        s2s.AttentionWrapper(tf.nn.rnn_cell.BasicRNNCell(4), memory)
+    with pytest.raises(ValueError, match="Only one of attention_layer_size"):
+        s2s.AttentionWrapper(tf.nn.rnn_cell.BasicRNNCell(4), mech, attention_layer_size=3,
+                             attention_layer=tf.layers.Dense(3))
+    with pytest.raises(TypeError, match="helper must be a Helper"):
+        s2s.BasicDecoder(tf.nn.rnn_cell.BasicRNNCell(4), object(), None)
+    with pytest.raises(ValueError, match="start_tokens must be a vector"):
+        s2s.GreedyEmbeddingHelper(tf.zeros([5, 2]), 1, 2)
+
+
+# -- greedy and beam search decoding, against NumPy --------------------------------------------
+def _fixed_cell_decoder(decoder_fn, vocab=5, units=3, embed=2):
+    rng = np.random.RandomState(11)
+    embedding = rng.normal(size=(vocab, embed)).astype(np.float32)
+    kernel = rng.normal(size=(embed + units, units)).astype(np.float32)
+    bias = rng.normal(size=(units,)).astype(np.float32)
+    out_kernel = 2.0 * rng.normal(size=(units, vocab)).astype(np.float32)
+    out_bias = rng.normal(size=(vocab,)).astype(np.float32)
+    cell = tf.nn.rnn_cell.BasicRNNCell(units)
+    layer = tf.layers.Dense(vocab, kernel_initializer=tf.constant_initializer(out_kernel),
+                            bias_initializer=tf.constant_initializer(out_bias))
+    with tf.variable_scope("decoder"):
+        with tf.variable_scope("basic_rnn_cell"):
+            tf.get_variable("kernel", initializer=kernel)
+            tf.get_variable("bias", initializer=bias)
+    with tf.variable_scope("decoder", reuse=tf.AUTO_REUSE) as scope:
+        result = decoder_fn(cell, layer, embedding, scope)
+    weights = (embedding, kernel, bias, out_kernel, out_bias)
+    return result, weights
+
+
+def _np_logits(weights, ids, h):
+    embedding, kernel, bias, out_kernel, out_bias = weights
+    h = _rnn_step(kernel, bias, embedding[ids], h)
+    return h @ out_kernel + out_bias, h
+
+
+def test_greedy_decoder_emits_the_argmax_until_the_end_token():
+    def build(cell, layer, embedding, scope):
+        helper = s2s.GreedyEmbeddingHelper(embedding, [0, 1], 4)
+        dec = s2s.BasicDecoder(cell, helper, cell.zero_state(2, tf.float32), layer)
+        return s2s.dynamic_decode(dec, maximum_iterations=6, scope=scope)
+    (outputs, _, lengths), weights = _fixed_cell_decoder(build)
+    ids, got_len = _run([outputs.sample_id, lengths])
+    h = np.zeros((2, 3), np.float32)
+    prev = np.array([0, 1])
+    want = []
+    for _ in range(6):
+        logits, h = _np_logits(weights, prev, h)
+        prev = logits.argmax(-1)
+        want.append(prev)
+    want = np.stack(want, 1)
+    for b in range(2):
+        ends = np.flatnonzero(want[b] == 4)
+        n = ends[0] + 1 if ends.size else 6
+        assert got_len[b] == n
+        np.testing.assert_array_equal(ids[b, :n], want[b, :n])
+
+
+def _np_beam_search(weights, start, end, beam, steps, penalty):
+    """Beam search as documented: log-probabilities summed, divided by the GNMT length
+    penalty ((5 + length) / 6) ** penalty, finished beams only extend with ``end``."""
+    h0 = np.zeros(3, np.float32)
+    beams = [(0.0, [], h0, False, 0)]            # (log prob, ids, state, finished, length)
+    for step in range(steps):
+        cands = []
+        for k, (lp, ids, h, done, length) in enumerate(beams):
+            prev = ids[-1] if ids else start
+            logits, h2 = _np_logits(weights, np.array([prev]), h[None])
+            step_lp = _log_softmax(logits[0].astype(np.float64))
+            for w in range(len(step_lp)):
+                if done:
+                    total, new_len = (lp, length) if w == end else (-np.inf, length)
+                else:
+                    total, new_len = lp + step_lp[w], length + (w != end)
+                score = total / (((5.0 + new_len) / 6.0) ** penalty)
+                cands.append((score, k * len(step_lp) + w, total, ids + [w], h2[0] if not done
+                              else h, done or w == end, new_len + (w == end and not done)))
+        cands.sort(key=lambda c: (-c[0], c[1]))
+        beams = [(c[2], c[3], c[4], c[5], c[6]) for c in cands[:beam]]
+        if step == 0:
+            first_scores = [c[0] for c in cands[:beam]]
+        if all(b[3] for b in beams):
+            break
+    del first_scores
+    return beams
+
+
+@pytest.mark.parametrize("penalty", [0.0, 1.0])
+def test_beam_search_decoder_finds_numpys_best_beams(penalty):
+    beam = 3
+
+    def build(cell, layer, embedding, scope):
+        dec = s2s.BeamSearchDecoder(cell, embedding, [2], 4,
+                                    s2s.tile_batch(cell.zero_state(1, tf.float32), beam),
+                                    beam, output_layer=layer, length_penalty_weight=penalty)
+        return s2s.dynamic_decode(dec, maximum_iterations=5, scope=scope)
+    (outputs, state, lengths), weights = _fixed_cell_decoder(build)
+    assert isinstance(outputs, s2s.FinalBeamSearchDecoderOutput)
+    assert isinstance(state, s2s.BeamSearchDecoderState)
+    ids, log_probs, got_len = _run([outputs.predicted_ids, state.log_probs, state.lengths])
+    want = _np_beam_search(weights, 2, 4, beam, 5, penalty)
+    for k, (lp, seq, _, _, length) in enumerate(want):
+        np.testing.assert_array_equal(ids[0, :len(seq), k], seq)
+        np.testing.assert_allclose(log_probs[0, k], lp, rtol=1e-4)
+        assert got_len[0, k] == length
+
+
+def test_beam_search_masks_finished_beams_as_tf115():
+    from flowgrad.compat.contrib.seq2seq.beam_search_decoder import _mask_probs
+    probs = np.array([[[-.2, -.2, -.2, -.2, -.2], [-.3, -.3, -.3, 3, 0], [5, 6, 0, 0, 0]],
+                      [[-.2, -.2, -.2, -.2, 0], [-.3, -.3, -.1, 3, 0], [5, 6, 3, 0, 0]]],
+                     np.float32)
+    finished = np.array([[0, 1, 0], [0, 1, 1]], bool)
+    masked = _run(_mask_probs(tf.constant(probs), 0, tf.constant(finished)))
+    low = np.finfo(np.float32).min
+    np.testing.assert_array_equal(masked[0, 0], probs[0, 0])
+    np.testing.assert_array_equal(masked[0, 1], [0, low, low, low, low])
+    np.testing.assert_array_equal(masked[1, 2], [0, low, low, low, low])
+    np.testing.assert_array_equal(masked[1, 0], probs[1, 0])
+
+
+# -- whole programs under python -m flowgrad --tf1 ---------------------------------------------
+def _program(name):
+    import os
+    import subprocess
+    import sys
+    from pathlib import Path
+    root = Path(__file__).resolve().parents[1]
+    out = subprocess.run([sys.executable, "-m", "flowgrad", "--tf1",
+                          str(root / "tests" / "data" / "contrib" / "programs" / name)],
+                         capture_output=True, text=True, timeout=600,
+                         env=dict(os.environ, PYTHONPATH=str(root)))
+    assert out.returncode == 0, out.stderr
+    return out.stdout
+
+
+def test_toy_nmt_with_attention_and_beam_search_runs_unchanged():
+    out = _program("toy_nmt_attention.py")
+    assert "decoder/attention/luong_attention/attention_g:0 ()" in out
+    assert "decoder/memory_layer/kernel:0 (32, 32)" in out
+    line = next(ln for ln in out.splitlines() if ln.startswith("loss ") and "->" in ln)
+    first, last = float(line.split()[1]), float(line.split()[3])
+    assert last < 0.3 * first
+    assert "beam ids shape (8, " in out and ", 3)" in out
+
+
+def test_blog_style_chatbot_trains_saves_and_answers_from_the_restored_graph():
+    out = _program("chatbot_seq2seq.py")
+    assert float(out.split("final loss ")[1].split()[0]) < 0.5
+    assert "answered" in out and "Q: hi\nA: " in out

@@ -9,6 +9,8 @@ import numpy as np
 
 from flowgrad.framework import dtypes, hooks
 from flowgrad.framework.errors import ShapeRuleError, dims_text
+from flowgrad.framework.context import executing_eagerly
+from flowgrad.framework.graph import name_scope
 from flowgrad.framework.op_call import apply_op
 from flowgrad.framework.registry import _NO_GRADIENT, defop, register_jvp, register_op
 from flowgrad.framework.tensor import convert_to_tensor, is_tensor
@@ -170,7 +172,15 @@ def concat(values: Sequence[TensorLike], axis: int | TensorLike,
     dt = next((v.dtype.base_dtype for v in values if is_tensor(v)), None)
     a = _known_scalar(axis, "concat axis")
     if a is not None:
-        return apply_op("ConcatV2", values, {"N": len(values), "axis": a}, name=name, dtype=dt)
+        if all(is_tensor(v) for v in values) or executing_eagerly():
+            return apply_op("ConcatV2", values, {"N": len(values), "axis": a}, name=name,
+                            dtype=dt)
+        # TensorFlow's names for converted values (concat/values_1): the axis is an attribute
+        # here, and a GraphDef writes it as the Const concat/axis
+        with name_scope(name) as scope:
+            values = [v if is_tensor(v) else convert_to_tensor(v, dt, name="values")
+                      for v in values]
+            return apply_op("ConcatV2", values, {"N": len(values), "axis": a}, name=scope)
     values = [v if is_tensor(v) else convert_to_tensor(v, dt) for v in values]
     return apply_op("ConcatV2", values + [_int_tensor(axis)], {"N": len(values), "axis": None},
                     name=name)

@@ -306,12 +306,20 @@ class BaseSession:
             state.session_stack.remove(self)
 
     def __enter__(self) -> BaseSession:
+        # as TensorFlow's: the session's graph is the default graph inside the with block
+        # (``with tf.Session(graph=g): tf.train.import_meta_graph(...)`` imports into g)
+        self._graph_context = self._graph.as_default()
+        self._graph_context.__enter__()
         state.session_stack.append(self)
         return self
 
     def __exit__(self, *exc: Any) -> None:
         if self in state.session_stack:
             state.session_stack.remove(self)
+        context_manager = getattr(self, "_graph_context", None)
+        self._graph_context = None
+        if context_manager is not None:
+            context_manager.__exit__(*exc)
         self.close()
 
     def list_devices(self) -> list:

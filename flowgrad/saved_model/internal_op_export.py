@@ -19,6 +19,7 @@ that compute the same values, the last node named as flowgrad's op:
   TensorArray, as Keras RNN layers and ``dynamic_rnn`` use it): ``Fill`` and
   ``TensorScatterUpdate``; a write past the end of a ``dynamic_size=True`` array first ``Pad``s
   the storage with zero rows up to the largest index;
+- ``Assert`` (its texts kept as an attribute): string ``Const`` inputs;
 - ``TensorArrayPadRows`` (a write's gradient, cut or padded to the rows of the array):
   ``Slice`` and ``Pad``.
 
@@ -270,7 +271,24 @@ def _print_v2(op: Any, b: NodeBuilder) -> None:
                                      "end": op._attrs.get("end", "\n")})
 
 
+def _assert(op: Any, b: NodeBuilder) -> None:
+    """flowgrad's Assert keeps the Python strings of its data (``tf.Assert(c, ["x:", x])``,
+    the messages of ``tf.assert_*``) as an attribute; TensorFlow's takes them as string
+    ``Const`` inputs."""
+    tensors = iter(range(1, len(op.inputs)))
+    data = [b.const("data_%d" % k, text, dtypes.string) if text is not None
+            else b.input(next(tensors)) for k, text in enumerate(op._attrs.get("texts", ()))]
+    data += [b.input(i) for i in tensors]
+    types = [dtypes.string if text is not None else None
+             for text in op._attrs.get("texts", ())]
+    it = iter(op.inputs[1:])
+    types = [t or _dt(next(it)) for t in types] + [_dt(t) for t in it]
+    b.node(None, "Assert", [b.input(0)] + data,
+           {"T": types, "summarize": int(op._attrs.get("summarize") or 3)})
+
+
 SUBGRAPH_EXPORTERS["PrintV2"] = _print_v2
+SUBGRAPH_EXPORTERS["Assert"] = _assert
 SUBGRAPH_EXPORTERS.update({"TensorArrayZeros": _tensor_array_zeros,
                            "TensorArrayScatter": _tensor_array_scatter,
                            "TensorArrayPadRows": _tensor_array_pad_rows})
@@ -371,7 +389,17 @@ def _sampler(param_attr: str) -> Any:
     return exporter
 
 
+def _unsorted_segment_sum(op: Any) -> tuple:
+    """A static ``num_segments`` (kept as an attribute) is TensorFlow's third input."""
+    if len(op.inputs) == 3:
+        return [0, 1, 2], {"T": _dt(op.inputs[0]), "Tindices": _dt(op.inputs[1]),
+                           "Tnumsegments": _dt(op.inputs[2])}
+    return [0, 1, ("num_segments", np.int32(op._attrs["num_segments"]), i32)], {
+        "T": _dt(op.inputs[0]), "Tindices": _dt(op.inputs[1]), "Tnumsegments": i32}
+
+
 EXPORTERS.update({"RandomUniformInt": _random_int,
+                  "UnsortedSegmentSum": _unsorted_segment_sum,
                   "RandomGamma": _sampler("T"), "RandomPoissonV2": _sampler("R"),
                   "SoftmaxCrossEntropyWithLogits": _softmax_xent,
                   "ScalarSummary": _summary, "HistogramSummary": _summary,
