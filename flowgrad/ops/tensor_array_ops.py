@@ -70,8 +70,24 @@ register_op("TensorArrayZeros", _zeros_kernel, _zeros_infer, grad=_NO_GRADIENT,
             input_names=("size",))
 
 
+def _ragged_scatter(flow: np.ndarray, indices: np.ndarray, value: np.ndarray,
+                    top: int) -> np.ndarray:
+    """A write into a list whose elements differ in shape (TensorFlow's TensorList of an
+    unknown element shape, as a loop's accumulator of a growing value): a one-dimensional
+    object array of the elements."""
+    rows = list(flow) if flow.dtype == object else [flow[i] for i in range(len(flow))]
+    rows += [np.zeros(value.shape[1:], value.dtype)] * max(top - len(rows), 0)
+    for k, i in enumerate(indices):
+        rows[i] = value[k]
+    out = np.empty(len(rows), dtype=object)
+    for i, r in enumerate(rows):
+        out[i] = r
+    return out
+
+
 def _scatter_kernel(flow: np.ndarray, indices: Any, value: np.ndarray, *,
-                    dynamic_size: bool, rows: int | None = None) -> np.ndarray:
+                    dynamic_size: bool, rows: int | None = None,
+                    ragged: bool = False) -> np.ndarray:
     indices = np.asarray(indices).reshape(-1)
     value = np.asarray(value)
     n = flow.shape[0]
@@ -80,6 +96,8 @@ def _scatter_kernel(flow: np.ndarray, indices: Any, value: np.ndarray, *,
         raise errors.InvalidArgumentError(None, None, "TensorArray: index %d is negative"
                                           % indices.min())
     top = int(indices.max()) + 1 if len(indices) else 0
+    if ragged and (flow.dtype == object or flow.size and flow.shape[1:] != elem):
+        return _ragged_scatter(flow, indices, value, top)
     if top > n and not dynamic_size:
         raise errors.InvalidArgumentError(
             None, None, "Tried to write to index %d but array is not resizeable and size is: %d"
@@ -110,6 +128,8 @@ def _scatter_infer(ins: list, attrs: dict) -> tuple:
     elem = _element_shape(flow.shape)
     velem = _element_shape(value.shape)
     if elem.rank is not None and velem.rank is not None and not elem.is_compatible_with(velem):
+        if attrs.get("ragged"):     # a list of elements of different shapes
+            return flow.dtype.base_dtype, unknown_shape()
         raise ValueError("Could not write to TensorArray: the value's element shape %s is "
                          "incompatible with the TensorArray's element shape %s" % (velem, elem))
     merged = velem if elem.rank is None else (elem if velem.rank is None

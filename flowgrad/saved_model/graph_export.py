@@ -298,6 +298,16 @@ def _strided_slice_grad(op: Any) -> tuple:
                                                          **masks}
 
 
+def _unsorted_segment_sum(op: Any) -> tuple:
+    """UnsortedSegmentSum: flowgrad keeps a known ``num_segments`` as an attribute."""
+    n = op._attrs.get("num_segments")
+    attrs = {"T": _t(op), "Tindices": _t(op, 1)}
+    if n is None:
+        return _own(op), {**attrs, "Tnumsegments": _t(op, 2)}
+    return [0, 1, ("num_segments", np.int32(n), dtypes.int32)], {
+        **attrs, "Tnumsegments": dtypes.int32}
+
+
 def _fill(op: Any) -> tuple:
     if "shape" in op._attrs and op._attrs["shape"] is not None:
         return [("dims", _ints(op._attrs["shape"]), dtypes.int32), 0], {
@@ -415,6 +425,7 @@ EXPORTERS: dict[str, Callable] = {
     "ExpandDims": _expand_dims, "Squeeze": _squeeze, "Cast": _cast, "Pack": _pack,
     "Unpack": _unpack, "Shape": _shape, "Size": _shape, "Rank": _elementwise,
     "StridedSlice": _strided_slice, "StridedSliceGrad": _strided_slice_grad, "Fill": _fill,
+    "UnsortedSegmentSum": _unsorted_segment_sum,
     "Tile": _tile, "GatherV2": _gather,
     "ReverseV2": _reverse,
     "Slice": _slice, "Pad": _pad, "Split": _split, "SplitV": _split_v,

@@ -97,6 +97,19 @@ def _dtype_or_name(enum: int) -> Any:
         return tf_protos.pb().types_pb2.DataType.Name(enum)
 
 
+def _with_defaults(node: Any) -> dict:
+    """A node's attributes, with the OpDef's defaults of those it leaves out (a SavedModel's
+    FunctionDefs leave attributes at their default value out)."""
+    from flowgrad.saved_model import tf_op_defs
+    attrs = node_attrs(node)
+    d = tf_op_defs.get(node.op)
+    if d is not None:
+        for a in d.attr:
+            if a.name not in attrs and a.HasField("default_value"):
+                attrs[a.name] = attr_value(a.default_value)
+    return attrs
+
+
 def node_attrs(node: Any) -> dict:
     """A NodeDef's attributes as Python values (TensorFlow's private ``_*`` ones left out)."""
     return {k: attr_value(v) for k, v in node.attr.items() if not k.startswith("_")}
@@ -140,6 +153,14 @@ def _variable(ins: list, a: dict, name: str) -> Any:
 
 def _read(ins: list, a: dict, name: str) -> Any:
     return constant_ops.identity(ins[0], name=name)
+
+
+def _variable_shape(ins: list, a: dict, name: str) -> Any:
+    """``VariableShape``: a resource variable's shape (TensorFlow's gradients of reads)."""
+    from flowgrad.ops import array_ops
+    return array_ops.shape(constant_ops.identity(ins[0]), out_type=a.get("out_type",
+                                                                         dtypes.int32),
+                           name=name)
 
 
 def _resource_gather(ins: list, a: dict, name: str) -> Any:
@@ -371,6 +392,7 @@ IMPORTERS: dict[str, Callable] = {
     "NoOp": _no_op,
     # variables
     "VariableV2": _variable, "VarHandleOp": _variable, "ReadVariableOp": _read,
+    "VariableShape": _variable_shape,
     "ResourceGather": _resource_gather,
     "Assign": _assign, "AssignVariableOp": _assign,
     "AssignAdd": _assign_update("assign_add"), "AssignAddVariableOp": _assign_update("assign_add"),
@@ -391,8 +413,7 @@ IMPORTERS: dict[str, Callable] = {
     "Einsum": _einsum,
     # shapes
     "Reshape": lambda ins, a, name: shape_ops.reshape(ins[0], ins[1], name=name),
-    "Transpose": lambda ins, a, name: shape_ops.transpose(
-        ins[0], [int(p) for p in _static(ins[1], "perm", name)], name=name),
+    "Transpose": lambda ins, a, name: shape_ops.transpose(ins[0], ins[1], name=name),
     "Squeeze": lambda ins, a, name: shape_ops.squeeze(
         ins[0], a.get("squeeze_dims") or None, name=name),
     "ExpandDims": lambda ins, a, name: shape_ops.expand_dims(
@@ -502,20 +523,39 @@ def op_def_form(op_type: str) -> str | None:
     return op_type if has_op_def_form(op_type) else None
 
 
-def _defaults_taken(op_type: str, op_def: Any, derived: set) -> dict:
-    """{name: default} of the OpDef's attributes with a default that flowgrad's kernel of
-    ``op_type`` takes as a required keyword (a SavedModel leaves default values out)."""
+class _All:
+    """Contains every name (a kernel taking ``**kwargs``)."""
+
+    def __contains__(self, name: object) -> bool:
+        return True
+
+
+ALL = _All()
+
+
+def _kernel_keywords(op_type: str, required: bool = True) -> Any:
+    """The keyword arguments flowgrad's kernel of ``op_type`` requires (or, with
+    ``required=False``, takes)."""
     import inspect
     from flowgrad.framework import registry
     d = registry._ops.get(op_type)
     try:
         params = inspect.signature(d.kernel).parameters if d is not None else {}
     except (TypeError, ValueError):
-        return {}
-    required = {n for n, p in params.items()
-                if p.kind is p.KEYWORD_ONLY and p.default is p.empty}
+        return set()
+    if not required and any(p.kind is p.VAR_KEYWORD for p in params.values()):
+        return ALL         # (``**masks``: StridedSliceGrad's)
+    return {n for n, p in params.items()
+            if p.kind is p.KEYWORD_ONLY and (p.default is p.empty or not required)}
+
+
+def _defaults_taken(op_type: str, op_def: Any, derived: set) -> dict:
+    """{name: default} of the OpDef's attributes with a default that flowgrad's kernel of
+    ``op_type`` takes as a keyword (a SavedModel leaves default values out)."""
+    required = _kernel_keywords(op_type, required=False)
     return {a.name: attr_value(a.default_value) for a in op_def.attr
-            if a.name in required and a.name not in derived and a.HasField("default_value")}
+            if a.name in required and a.name not in derived and a.name != "use_locking" and
+            a.HasField("default_value")}
 
 
 def build_from_op_def(op_type: str, node_op: str, ins: list, a: dict, name: str) -> Any:
@@ -526,7 +566,9 @@ def build_from_op_def(op_type: str, node_op: str, ins: list, a: dict, name: str)
     d = tf_op_defs.get(node_op)
     derived = {arg.type_attr for arg in d.input_arg} | \
         {arg.type_list_attr for arg in d.input_arg} | {arg.number_attr for arg in d.input_arg}
-    attrs = {k: v for k, v in a.items() if k not in derived and k != "use_locking"}
+    keep = _kernel_keywords(op_type)     # (a count flowgrad's kernel takes, DynamicStitch's N)
+    attrs = {k: v for k, v in a.items() if (k not in derived or k in keep) and
+             k != "use_locking"}
     for k, default in _defaults_taken(op_type, d, derived).items():
         attrs.setdefault(k, default)       # TensorFlow leaves attributes at their default out
     ins = [x._variable if hasattr(x, "_variable") and not isinstance(x, TensorBase) else x
@@ -671,13 +713,15 @@ class Importer:
         if node.op in self.library:
             return self.call(node.op, inputs, name + "/")
         fn = IMPORTERS.get(node.op)
+        attrs = _with_defaults(node)        # the table's importers read attributes by name
         if fn is None:
             target = op_def_form(node.op)
             if target is None:
                 raise unsupported(node.op, node.name, self.where)
             fn = functools.partial(build_from_op_def, target, node.op)
+            attrs = node_attrs(node)        # (it takes the defaults flowgrad's kernel needs)
         try:
-            return fn(inputs, node_attrs(node), name)
+            return fn(inputs, attrs, name)
         except errors.OpError:
             raise
         except (ValueError, TypeError, KeyError) as e:

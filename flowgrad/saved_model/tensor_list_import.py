@@ -18,7 +18,7 @@ from flowgrad.framework import dtypes
 from flowgrad.framework.op_call import apply_op
 from flowgrad.framework.shape_rules import constant_value
 from flowgrad.framework.tensor_shape import TensorShape, unknown_shape
-from flowgrad.ops import array_ops
+from flowgrad.ops import array_ops, cast_ops, math_ops
 from flowgrad.saved_model.graph_import import IMPORTERS
 
 #: TensorFlow's DataType enum value of DT_VARIANT (a TensorList handle).
@@ -39,9 +39,33 @@ def _zeros(ins: list, a: dict, name: str, size: Any, dynamic: bool) -> Any:
         "dynamic_size": dynamic}, name=name)
 
 
-def _write(flow: Any, index: Any, value: Any, dynamic: bool, name: str) -> Any:
+def _write(flow: Any, index: Any, value: Any, dynamic: bool, name: str,
+           ragged: bool = False) -> Any:
+    attrs = {"dynamic_size": dynamic, "rows": None}
+    if ragged:              # elements may differ in shape (kept as an object array of them)
+        attrs["ragged"] = True
     return apply_op("TensorArrayScatter", [flow, array_ops.reshape(index, [-1]), value],
-                    {"dynamic_size": dynamic, "rows": None}, name=name)
+                    attrs, name=name)
+
+
+def _resize(ins: list, a: dict, name: str) -> Any:
+    """TensorListResize: the list cut or padded with zero elements to ``size``."""
+    flow, size = ins
+    shape = array_ops.shape(flow, out_type=dtypes.int32)
+    kept = math_ops.minimum(shape[0], size)
+    zeros = array_ops.zeros(array_ops.concat([array_ops.reshape(size - kept, [1]), shape[1:]],
+                                             0), flow.dtype.base_dtype)
+    return array_ops.concat([flow[:kept], zeros], 0, name=name)
+
+
+def _pop_back(ins: list, a: dict, name: str) -> list:
+    """TensorListPopBack (TensorFlow's gradient loops read accumulators so): the list less
+    its last element, and that element."""
+    flow = ins[0]
+    last = array_ops.shape(flow, out_type=dtypes.int32)[0] - 1
+    rest = array_ops.identity(flow[:last], name=name)
+    item = _shaped(array_ops.gather(flow, last), _element_shape(ins[1]))
+    return [rest, array_ops.identity(item, name=name + "_1")]
 
 
 def _shaped(t: Any, shape: TensorShape) -> Any:
@@ -75,10 +99,11 @@ IMPORTERS.update({
         ins[0], ins[1], array_ops.expand_dims(ins[2], 0),
         bool(a.get("resize_if_index_out_of_bounds", False)), name),
     "TensorListPushBack": lambda ins, a, name: _write(
-        ins[0], _length(ins[0]), array_ops.expand_dims(ins[1], 0), True, name),
+        ins[0], _length(ins[0]), array_ops.expand_dims(ins[1], 0), True, name, ragged=True),
+    "TensorListPopBack": _pop_back, "TensorListResize": _resize,
     "TensorListScatterIntoExistingList": lambda ins, a, name: _write(
         ins[0], ins[2], ins[1], True, name),
     "TensorListLength": lambda ins, a, name: array_ops.identity(_length(ins[0]), name=name),
-    "TensorListElementShape": lambda ins, a, name: array_ops.cast(
+    "TensorListElementShape": lambda ins, a, name: cast_ops.cast(
         array_ops.shape(ins[0])[1:], a.get("shape_type", dtypes.int32), name=name),
 })

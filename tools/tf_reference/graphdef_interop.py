@@ -77,6 +77,7 @@ def write(out_dir):
     control_flow_half(out_dir)
     training_half(out_dir)
     loop_training_half(out_dir)
+    loop_saved_model_half(out_dir)
     tensor_list_half(out_dir)
     vocab_half(out_dir)
     np.savez(os.path.join(out_dir, "expected.npz"), x=x_val, idx=np.array([1, 0, 1]),
@@ -334,6 +335,81 @@ def loop_training_half(out_dir, steps=4):
                  losses=np.array(losses))
 
 
+LOOP_SAVED_MODELS = ("module_loop", "keras_lstm")
+
+
+def _loop_saved_model(tf, kind):
+    """A tf.Module whose ``train_step`` tf.function differentiates a while loop and applies
+    the gradient: a loop growing a TensorArray, or a Keras LSTM."""
+    class Step(tf.Module):
+        def __init__(self):
+            super().__init__()
+            if kind == "keras_lstm":
+                tf.keras.utils.set_random_seed(3)
+                self.model = tf.keras.Sequential([tf.keras.Input((5, 3)),
+                                                  tf.keras.layers.LSTM(4),
+                                                  tf.keras.layers.Dense(2)])
+                self.params = self.model.trainable_variables
+            else:
+                self.w = tf.Variable(np.linspace(-0.5, 0.5, 6, dtype=np.float32).reshape(3, 2))
+                self.u = tf.Variable(np.linspace(-0.3, 0.3, 4, dtype=np.float32).reshape(2, 2))
+                self.params = [self.w, self.u]
+
+        def loss(self, x, y):
+            if kind == "keras_lstm":
+                return tf.reduce_mean(tf.square(self.model(x) - y))
+            ta = tf.TensorArray(tf.float32, size=0, dynamic_size=True)
+
+            def body(i, h, ta):
+                h = tf.tanh(tf.matmul(x[:, i], self.w) + tf.matmul(h, self.u))
+                return i + 1, h, ta.write(i, h)
+            _, h, ta = tf.while_loop(lambda i, h, ta: i < tf.shape(x)[1], body,
+                                     [tf.constant(0), tf.zeros_like(y), ta])
+            return tf.reduce_mean(tf.square(tf.reduce_mean(ta.stack(), 0) + h - y))
+
+        @tf.function(input_signature=[tf.TensorSpec([None, 5, 3], tf.float32, name="x"),
+                                      tf.TensorSpec([None, 2], tf.float32, name="y")])
+        def train_step(self, x, y):
+            with tf.GradientTape() as tape:
+                loss = self.loss(x, y)
+            for v, g in zip(self.params, tape.gradient(loss, self.params)):
+                v.assign_sub(0.05 * g)
+            return loss
+    return Step()
+
+
+def loop_saved_model_half(out_dir, steps=3):
+    """SavedModels of train steps through loops, written by flowgrad, then trained."""
+    import warnings
+
+    import flowgrad as tf
+    import flowgrad.compat.v1 as tf1
+    tf1.enable_v2_behavior()
+    rng = np.random.default_rng(8)
+    xv = rng.standard_normal((2, 5, 3)).astype(np.float32)
+    yv = rng.standard_normal((2, 2)).astype(np.float32)
+    for kind in LOOP_SAVED_MODELS:
+        m = _loop_saved_model(tf, kind)
+        with warnings.catch_warnings():
+            warnings.simplefilter("error")      # TensorFlow's format, no fallback
+            tf.saved_model.save(m, os.path.join(out_dir, "loops", kind))
+        losses = [float(m.train_step(xv, yv)) for _ in range(steps)]
+        np.savez(os.path.join(out_dir, "loops", kind + ".npz"), x=xv, y=yv,
+                 losses=np.array(losses))
+
+
+def check_loop_saved_models(out_dir):
+    import tensorflow as tf
+    for kind in LOOP_SAVED_MODELS:
+        ref = np.load(os.path.join(out_dir, "loops", kind + ".npz"))
+        m = tf.saved_model.load(os.path.join(out_dir, "loops", kind))
+        got = [float(m.train_step(ref["x"], ref["y"])) for _ in range(len(ref["losses"]))]
+        np.testing.assert_allclose(got, ref["losses"], rtol=1e-5, atol=1e-6, err_msg=kind)
+    print("TensorFlow %s trains flowgrad's SavedModels whose train_step differentiates a while "
+          "loop (%s): the same loss at every step" % (tf.__version__,
+                                                      ", ".join(LOOP_SAVED_MODELS)))
+
+
 def training_half(out_dir, steps=4):
     """TF1 training graphs saved by flowgrad's Saver (checkpoint + .meta), then trained."""
     import flowgrad.compat.v1 as tf
@@ -434,6 +510,7 @@ def check(out_dir):
     from google.protobuf import text_format
     check_saved_model(out_dir)           # TF2 (eager) first, then TF1's graph mode
     check_control_flow(out_dir)
+    check_loop_saved_models(out_dir)
     check_vocab(out_dir)
     tf.compat.v1.disable_eager_execution()
     check_training(out_dir)

@@ -1,0 +1,129 @@
+"""Training programs whose gradients go through loops, written by TensorFlow 2.21, resumed by
+flowgrad (issue 22; tests/data/tf_loop_training/, made by
+tools/tf_reference/make_loop_training.py; the reverse direction is the CI's interop job and
+tests/test_tf_training_meta.py).
+
+- TF1 ``.meta`` training graphs with control flow v2: ``dynamic_rnn`` of an LSTM + Adam, and
+  a ``tf.while_loop`` growing a TensorArray + ``tf.gradients``: their gradient loops pop the
+  forward loops' TensorList accumulators (``TensorListPopBack``), a TensorArray write's
+  gradient resizes its list (``TensorListResize``), the accumulator of the growing array
+  holds elements of different shapes; flowgrad reproduces TensorFlow's loss at every step.
+- The same graphs with control flow v1 (Enter/Exit frames): a clear error naming the op.
+- TF2 SavedModels whose ``train_step`` tf.function differentiates a while loop (a
+  ``tf.Module`` growing a TensorArray; a Keras 3 LSTM): flowgrad calls the loaded
+  ``train_step`` and reproduces TensorFlow's losses while it updates the variables.
+"""
+import os
+
+import numpy as np
+import pytest
+
+import flowgrad as tf
+import flowgrad.compat.v1 as tf1
+
+DATA = os.path.join(os.path.dirname(__file__), "data", "tf_loop_training")
+
+
+@pytest.fixture
+def eager():
+    tf1.enable_v2_behavior()
+    yield
+
+
+def _resume(name):
+    ref = np.load(os.path.join(DATA, name + ".npz"))
+    prefix = os.path.join(DATA, name, "model")
+    with tf.Graph().as_default():
+        saver = tf1.train.import_meta_graph(prefix + ".meta")
+        train_op = tf1.get_collection("train_op")[-1]
+        loss = tf1.get_default_graph().get_tensor_by_name("loss:0")
+        with tf1.Session() as sess:
+            saver.restore(sess, prefix)
+            got = [sess.run([loss, train_op], {"x:0": ref["x"], "y:0": ref["y"]})[0]
+                   for _ in range(len(ref["losses"]))]
+            step = sess.run(tf1.train.get_global_step())
+    return np.array(got), step, ref
+
+
+@pytest.mark.parametrize("name", ["lstm_adam_cfv2", "loop_tensor_array_cfv2"])
+def test_flowgrad_resumes_tensorflows_loop_training_graphs(name):
+    got, step, ref = _resume(name)
+    np.testing.assert_allclose(got, ref["losses"], rtol=2e-6, atol=2e-6)
+    assert step == len(ref["losses"])
+
+
+@pytest.mark.parametrize("name", ["module_loop", "keras_lstm"])
+def test_tensorflows_saved_model_train_step_through_a_loop_fine_tunes(name, eager):
+    ref = np.load(os.path.join(DATA, name + ".npz"))
+    m = tf.saved_model.load(os.path.join(DATA, name))
+    x, y = tf.constant(ref["x"]), tf.constant(ref["y"])
+    before = [v.numpy().copy() for v in m.trainable_variables]
+    got = [float(m.train_step(x, y)) for _ in range(len(ref["losses"]))]
+    np.testing.assert_allclose(got, ref["losses"], rtol=2e-6, atol=2e-6)
+    assert any(not np.array_equal(b, v.numpy()) for b, v in zip(before, m.trainable_variables))
+
+
+def test_tensor_list_accumulator_of_a_growing_value_keeps_each_element():
+    """A TensorList whose elements differ in shape (TensorFlow's accumulator of a growing
+    TensorArray's storage) keeps each element as pushed, and PopBack returns them last
+    first."""
+    from flowgrad.saved_model import graph_import, tensor_list_import  # noqa: F401
+    imp = graph_import.IMPORTERS
+    with tf.Graph().as_default():
+        lst = imp["EmptyTensorList"]([tf.constant(-1), tf.constant(-1)],
+                                     {"element_dtype": tf.float32}, "empty")
+        for k in range(1, 4):
+            lst = imp["TensorListPushBack"]([lst, tf.ones([k, 2]) * k],
+                                            {"element_dtype": tf.float32}, "push%d" % k)
+        rest, last = imp["TensorListPopBack"]([lst, tf.constant(-1)],
+                                              {"element_dtype": tf.float32}, "pop")
+        _, before = imp["TensorListPopBack"]([rest, tf.constant(-1)],
+                                             {"element_dtype": tf.float32}, "pop_1")
+        with tf1.Session() as sess:
+            a, b = sess.run([last, before])
+    np.testing.assert_array_equal(a, np.full((3, 2), 3.0))
+    np.testing.assert_array_equal(b, np.full((2, 2), 2.0))
+
+
+def test_flowgrads_saved_model_of_a_train_step_through_a_loop_is_tensorflows(eager, tmp_path):
+    """The reverse: flowgrad writes the train step (a loop growing a TensorArray, its
+    gradient, the updates) in TensorFlow's format (the CI's interop job trains it on
+    TensorFlow 2.21 with the same losses), and loads it back with the same losses."""
+    import warnings
+
+    from flowgrad.saved_model import tf_protos
+
+    class Step(tf.Module):
+        def __init__(self):
+            super().__init__()
+            self.w = tf.Variable(np.linspace(-0.5, 0.5, 6, dtype=np.float32).reshape(3, 2))
+
+        @tf.function(input_signature=[tf.TensorSpec([None, None, 3], tf.float32),
+                                      tf.TensorSpec([None, 2], tf.float32)])
+        def train_step(self, x, y):
+            with tf.GradientTape() as tape:
+                ta = tf.TensorArray(tf.float32, size=0, dynamic_size=True)
+
+                def body(i, h, ta):
+                    h = tf.tanh(tf.matmul(x[:, i], self.w) + h)
+                    return i + 1, h, ta.write(i, h)
+                _, h, ta = tf.while_loop(lambda i, h, ta: i < tf.shape(x)[1], body,
+                                         [tf.constant(0), tf.zeros_like(y), ta])
+                loss = tf.reduce_mean(tf.square(tf.reduce_mean(ta.stack(), 0) + h - y))
+            self.w.assign_sub(0.1 * tape.gradient(loss, self.w))
+            return loss
+    rng = np.random.default_rng(1)
+    x = tf.constant(rng.standard_normal((2, 5, 3)).astype(np.float32))
+    y = tf.constant(rng.standard_normal((2, 2)).astype(np.float32))
+    m = Step()
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")          # no fallback to flowgrad's own format
+        tf.saved_model.save(m, str(tmp_path))
+    want = [float(m.train_step(x, y)) for _ in range(3)]
+    sm = tf_protos.read_message(tf_protos.pb().SavedModel(), str(tmp_path / "saved_model.pb"))
+    ops = {n.op for f in sm.meta_graphs[0].graph_def.library.function for n in f.node_def}
+    assert {"StatelessWhile", "TensorListPushBack", "TensorListGetItem",
+            "TensorScatterUpdate"} <= ops
+    loaded = tf.saved_model.load(str(tmp_path))
+    got = [float(loaded.train_step(x, y)) for _ in range(3)]
+    np.testing.assert_allclose(got, want, rtol=1e-6)
