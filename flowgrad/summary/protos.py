@@ -57,38 +57,28 @@ def default_bucket_limits() -> np.ndarray:
     return np.array(neg + [0.0] + pos)
 
 
-def histogram_value(tag: str, values: Any, bucket_count: int | None = None) -> Any:
-    """A Summary.Value holding a histogram of ``values``.
-
-    With ``bucket_count`` None, TensorFlow 1's exponential buckets (empty runs merged,
-    as TensorFlow encodes them); otherwise that many equal-width buckets."""
+def histogram_value(tag: str, values: Any) -> Any:
+    """A Summary.Value holding a TF1 histogram of ``values``: TensorFlow 1's exponential
+    buckets, empty runs merged as TensorFlow encodes them."""
     a = np.asarray(values, dtype=np.float64).ravel()
     if not np.isfinite(a).all():
         raise errors.InvalidArgumentError(None, None, "Nan in summary histogram for: %s" % tag)
     proto = pb().summary_pb2.HistogramProto(
         min=float(a.min()) if a.size else 0.0, max=float(a.max()) if a.size else 0.0,
         num=float(a.size), sum=float(a.sum()), sum_squares=float(np.dot(a, a)))
-    if bucket_count is None:
-        limits = default_bucket_limits()
-        counts = np.bincount(np.searchsorted(limits, a, side="right"), minlength=len(limits))
-        counts = counts[:len(limits)]
-        i = 0
-        while i < len(limits):
-            end, count = limits[i], counts[i]
-            i += 1
-            if count <= 0:
-                while i < len(limits) and counts[i] <= 0:
-                    end, count = limits[i], counts[i]
-                    i += 1
-            proto.bucket_limit.append(float(end))
-            proto.bucket.append(float(count))
-    else:
-        lo, hi = (a.min(), a.max()) if a.size else (0.0, 0.0)
-        if lo == hi:
-            lo, hi = lo - 0.5, hi + 0.5
-        counts, edges = np.histogram(a, bins=int(bucket_count), range=(lo, hi))
-        proto.bucket_limit.extend(float(e) for e in edges[1:])
-        proto.bucket.extend(float(c) for c in counts)
+    limits = default_bucket_limits()
+    counts = np.bincount(np.searchsorted(limits, a, side="right"), minlength=len(limits))
+    counts = counts[:len(limits)]
+    i = 0
+    while i < len(limits):
+        end, count = limits[i], counts[i]
+        i += 1
+        if count <= 0:
+            while i < len(limits) and counts[i] <= 0:
+                end, count = limits[i], counts[i]
+                i += 1
+        proto.bucket_limit.append(float(end))
+        proto.bucket.append(float(count))
     return pb().summary_pb2.Summary.Value(tag=tag, histo=proto)
 
 

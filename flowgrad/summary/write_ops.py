@@ -11,10 +11,12 @@ from flowgrad.framework import dtypes
 from flowgrad.framework.context import executing_eagerly
 from flowgrad.framework.graph import get_default_graph
 from flowgrad.framework.tensor import to_numpy
+from flowgrad.ops.cast_ops import cast
 from flowgrad.ops.concat_ops import concat
 from flowgrad.ops.functional_ops import map_fn
 from flowgrad.ops.image_codec_ops import encode_png
 from flowgrad.ops.image_color_ops import convert_image_dtype
+from flowgrad.ops.io_ops import tensor_proto_bytes
 from flowgrad.ops.script_ops import numpy_function
 from flowgrad.ops.shape_ops import shape, stack
 from flowgrad.ops.string_ops import as_string
@@ -61,42 +63,97 @@ def _write_op(api: str, writer: SummaryWriter, make_value: Callable, name: str, 
 
 
 def scalar(name: str, data: Any, step: Any = None, description: str | None = None) -> Any:
-    """Writes a scalar to the default writer; False if there is none.
+    """Writes a scalar to the default writer as TensorBoard's ``summary_v2.scalar``: a
+    float32 tensor with the ``scalars`` plugin's metadata, tagged ``name`` under the current
+    name scope.
 
     Args:
-        name: The summary's tag.
+        name: The summary's name.
         data: A real numeric scalar.
         step: The step; the default step (``tf.summary.experimental.set_step``) when None.
-        description: A longer description for TensorBoard.
+        description: A longer description for TensorBoard (Markdown).
+
+    Returns:
+        True when written (eager), a bool op (graph), False without a default writer.
+
+    Raises:
+        ValueError: ``data`` is not a scalar, or there is a writer but no step.
     """
-    return _write("scalar", protos.scalar_value, name, data, step)
+    from tensorboard.plugins.scalar import metadata
+
+    meta = metadata.create_summary_metadata(display_name=None, description=description)
+    with summary_scope(name, "scalar_summary") as (tag, _):
+        value = cast(data, dtypes.float32)
+        if value.shape.ndims:
+            raise ValueError("Expected scalar shape for %s, saw shape: %s." % (tag, value.shape))
+        return write(tag=tag, tensor=value, step=step, metadata=meta)
+
+
+def _histogram_buckets(data: np.ndarray, bucket_count: np.ndarray) -> np.ndarray:
+    """TensorBoard's histogram buckets ``[k, 3]`` (left edge, right edge, count), float64:
+    ``bucket_count`` equal-width buckets over [min, max]; all counts in the last bucket when
+    every value is the same; zeros for no data."""
+    count = max(0, int(bucket_count))
+    data = np.asarray(data, dtype=np.float64).reshape(-1)
+    if data.size == 0 or count == 0:
+        return np.zeros((count, 3), np.float64)
+    low, high = data.min(), data.max()
+    if high - low == 0:
+        counts = np.zeros(count, np.float64)
+        counts[-1] = data.size
+        edges = np.full(count, high)
+        return np.stack([edges, edges, counts]).T
+    index = np.floor((data - low) / ((high - low) / count)).astype(np.int32)
+    counts = np.bincount(np.minimum(index, count - 1), minlength=count).astype(np.float64)
+    edges = np.linspace(low, high, count + 1)
+    edges[-1] = high
+    return np.stack([edges[:-1], edges[1:], counts]).T
 
 
 def histogram(name: str, data: Any, step: Any = None, buckets: int | None = None,
               description: str | None = None) -> Any:
-    """Writes a histogram of ``data`` (``buckets`` equal-width buckets, default 30).
+    """Writes a histogram of ``data`` as TensorBoard's ``summary_v2.histogram``: a float64
+    ``[buckets, 3]`` tensor of (left edge, right edge, count) over equal-width buckets, with
+    the ``histograms`` plugin's metadata.
 
     Args:
-        name: The summary's tag.
+        name: The summary's name.
         data: A numeric tensor of any shape.
         step: The step; the default step (``tf.summary.experimental.set_step``) when None.
         buckets: The number of equal-width buckets; 30 when None.
-        description: A longer description for TensorBoard.
+        description: A longer description for TensorBoard (Markdown).
+
+    Returns:
+        True when written (eager), a bool op (graph), False without a default writer.
     """
-    n = 30 if buckets is None else buckets
-    return _write("histogram", lambda tag, v: protos.histogram_value(tag, v, n), name, data, step)
+    from tensorboard.plugins.histogram import metadata
+
+    meta = metadata.create_summary_metadata(display_name=None, description=description)
+    count = 30 if buckets is None else buckets
+    with summary_scope(name, "histogram_summary") as (tag, _):
+        return write(tag=tag, tensor=lambda: numpy_function(
+            _histogram_buckets, [data, count], dtypes.float64, name="buckets"),
+            step=step, metadata=meta)
 
 
 def text(name: str, data: Any, step: Any = None, description: str | None = None) -> Any:
-    """Writes a string (or string array) for TensorBoard's text dashboard.
+    """Writes a string (or string array) for TensorBoard's text dashboard, as TensorBoard's
+    ``summary_v2.text``.
 
     Args:
-        name: The summary's tag.
+        name: The summary's name.
         data: A string tensor.
         step: The step; the default step (``tf.summary.experimental.set_step``) when None.
-        description: A longer description for TensorBoard.
+        description: A longer description for TensorBoard (Markdown).
+
+    Returns:
+        True when written (eager), a bool op (graph), False without a default writer.
     """
-    return _write("text", protos.text_value, name, data, step)
+    from tensorboard.plugins.text import metadata
+
+    meta = metadata.create_summary_metadata(display_name=None, description=description)
+    with summary_scope(name, "text_summary") as (tag, _):
+        return write(tag=tag, tensor=data, step=step, metadata=meta)
 
 
 def write(tag: str, tensor: TensorLike, step: Any = None, metadata: Any = None,
@@ -131,7 +188,9 @@ def write(tag: str, tensor: TensorLike, step: Any = None, metadata: Any = None,
         if arr.dtype.kind in "USO":
             arr = np.array([s if isinstance(s, bytes) else str(s).encode()
                             for s in arr.ravel()], dtype=object).reshape(arr.shape)
-        v = p.summary_pb2.Summary.Value(tag=tag, tensor=p.tensor_util.make_tensor_proto(arr))
+        v = p.summary_pb2.Summary.Value(tag=tag)
+        v.tensor.ParseFromString(tensor_proto_bytes(arr, dtypes.as_dtype(
+            dtypes.string if arr.dtype == object else arr.dtype)))   # as TF's kernel writes it
         if serialized:
             v.metadata.ParseFromString(serialized)
         return v
