@@ -360,6 +360,14 @@ def _split_v(op: Any) -> tuple:
         "T": _t(op), "Tlen": dtypes.int32, "num_split": n}
 
 
+def _unsorted_segment(op: Any) -> tuple:
+    """flowgrad holds a known ``num_segments`` as an attribute (TensorFlow's is an input)."""
+    n = op._attrs.get("num_segments")
+    last = [2] if n is None else [("num_segments", np.int32(n), dtypes.int32)]
+    return [0, 1] + last, {"T": _t(op), "Tindices": _t(op, 1),
+                           "Tnumsegments": _t(op, 2) if n is None else dtypes.int32}
+
+
 def _bias_add(op: Any) -> tuple:
     return [0, 1], {"T": _t(op), "data_format": op._attrs.get("data_format", "NHWC")}
 
@@ -450,6 +458,9 @@ for _name in ("Abs", "Neg", "Exp", "Log", "Log1p", "Expm1", "Sqrt", "Rsqrt", "Sq
     EXPORTERS[_name] = _elementwise
 for _name in ("LogicalNot", "LogicalAnd", "LogicalOr"):
     EXPORTERS[_name] = _no_type
+for _name in ("UnsortedSegmentSum", "UnsortedSegmentMax", "UnsortedSegmentMin",
+              "UnsortedSegmentProd"):
+    EXPORTERS[_name] = _unsorted_segment
 
 
 # --------------------------------------------------------------------------------------

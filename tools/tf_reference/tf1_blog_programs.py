@@ -70,6 +70,47 @@ with tf.Graph().as_default() as g:
     with tf.Session(graph=g) as sess:
         print(np.round(sess.run("output:0", {"input:0": X}), 5))
 ''',
+    # Saver.save's .meta of a TextCNN training graph (embedding_lookup + Adam gives a sparse
+    # update through UnsortedSegmentSum, the concat of the pools a SplitV gradient), resumed
+    # with import_meta_graph: the two ops were written with flowgrad's attributes (no .meta).
+    "meta_of_text_cnn_training": '''
+tf.set_random_seed(1234)
+ids = tf.placeholder(tf.int32, [None, 6], name="input_x")
+y = tf.placeholder(tf.float32, [None, 2], name="input_y")
+emb = tf.Variable(tf.random_uniform([10, 4], -1.0, 1.0), name="W")
+x = tf.expand_dims(tf.nn.embedding_lookup(emb, ids), -1)
+pools = []
+for size in (2, 3):
+    with tf.name_scope("conv-maxpool-%d" % size):
+        w = tf.Variable(tf.truncated_normal([size, 4, 1, 3], stddev=0.1), name="W")
+        h = tf.nn.relu(tf.nn.conv2d(x, w, [1, 1, 1, 1], "VALID"))
+        pools.append(tf.nn.max_pool(h, [1, 7 - size, 1, 1], [1, 1, 1, 1], "VALID"))
+flat = tf.reshape(tf.concat(pools, 3), [-1, 6])
+out_w = tf.get_variable("out_w", [6, 2], initializer=tf.glorot_uniform_initializer())
+loss = tf.reduce_mean(tf.nn.softmax_cross_entropy_with_logits(logits=tf.matmul(flat, out_w),
+                                                              labels=y), name="loss")
+train_op = tf.train.AdamOptimizer(0.01).minimize(loss, name="train")
+tf.add_to_collection("train_op", train_op)
+rng = np.random.RandomState(0)
+X, Y = rng.randint(0, 10, (8, 6)), np.eye(2)[rng.randint(0, 2, 8)]
+saver = tf.train.Saver()
+with tf.Session() as sess:
+    sess.run(tf.global_variables_initializer())
+    for _ in range(3):
+        print("%.5f" % sess.run([train_op, loss], {ids: X, y: Y})[1])
+    saver.save(sess, "./model")
+import os
+print(sorted(os.listdir(".")))
+with tf.Graph().as_default():
+    restorer = tf.train.import_meta_graph("model.meta")
+    with tf.Session() as sess:
+        restorer.restore(sess, "./model")
+        g = tf.get_default_graph()
+        feed = {g.get_tensor_by_name("input_x:0"): X, g.get_tensor_by_name("input_y:0"): Y}
+        step = tf.get_collection("train_op")[0]
+        for _ in range(2):
+            print("%.5f" % sess.run([step, "loss:0"], feed)[1])
+''',
 }
 
 
