@@ -11,7 +11,7 @@ from typing import Any
 from flowgrad.framework import dtypes
 from flowgrad.framework.context import executing_eagerly
 from flowgrad.framework.graph import GraphKeys, add_to_collection, name_scope
-from flowgrad.framework.tensor import convert_to_tensor
+from flowgrad.framework.tensor import Tensor, convert_to_tensor
 from flowgrad.framework.tensor_shape import TensorShape
 from flowgrad.ops.variable_scope import VariableScope, get_variable, variable_scope
 from collections.abc import Callable
@@ -130,8 +130,11 @@ class Layer:
     add_variable = add_weight
 
     def add_update(self, updates: TensorLike, inputs: Any = None) -> None:
-        """Records update ops; in graph mode they join the UPDATE_OPS collection."""
+        """Records update ops; in graph mode they join the UPDATE_OPS collection as
+        Operations (a tensor's op), as TensorFlow's legacy layers add them."""
         updates = list(updates) if isinstance(updates, (list, tuple)) else [updates]
+        if not executing_eagerly():
+            updates = [u.op if isinstance(u, Tensor) else u for u in updates]
         self._updates.extend(updates)
         if not executing_eagerly():
             for u in updates:

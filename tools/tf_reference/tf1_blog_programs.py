@@ -111,6 +111,27 @@ with tf.Graph().as_default():
         for _ in range(2):
             print("%.5f" % sess.run([step, "loss:0"], feed)[1])
 ''',
+    # tf.layers.batch_normalization's UPDATE_OPS are Operations (the collection held
+    # tensors): programs print their names, run them (None each) and group them.
+    "batch_norm_update_ops": '''
+tf.set_random_seed(2019)
+x = tf.placeholder(tf.float32, [None, 4, 4, 2])
+h = tf.layers.batch_normalization(tf.layers.conv2d(x, 3, 3, padding="same"), training=True,
+                                  name="bn_conv")
+h = tf.layers.batch_normalization(tf.layers.dense(tf.layers.flatten(h), 5), training=True)
+loss = tf.reduce_mean(tf.square(h))
+update_ops = tf.get_collection(tf.GraphKeys.UPDATE_OPS)
+print([(type(u).__name__, u.name) for u in update_ops])
+with tf.control_dependencies(update_ops):
+    train = tf.train.GradientDescentOptimizer(0.1).minimize(loss)
+X = np.linspace(-1, 1, 64).reshape(2, 4, 4, 2).astype(np.float32)
+with tf.Session() as sess:
+    sess.run(tf.global_variables_initializer())
+    print(sess.run(update_ops, {x: X}))
+    sess.run([train, tf.group(*update_ops)], {x: X})
+    print(np.round(sess.run(tf.get_collection(tf.GraphKeys.GLOBAL_VARIABLES,
+                                              "bn_conv/moving_mean")[0]), 5))
+''',
 }
 
 
