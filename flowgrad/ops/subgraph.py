@@ -26,6 +26,7 @@ from flowgrad.framework.graph_walk import ancestors
 from flowgrad.framework.op_call import apply_op
 from flowgrad.framework.tensor import EagerTensor, Tensor, TensorBase, convert_to_tensor
 from flowgrad.ops.array_ops import placeholder
+from flowgrad.ops.comparison_ops import LIBRARY_WHERES
 from flowgrad.framework.type_hints import TensorLike
 
 _compiler: Callable | None = None
@@ -378,6 +379,8 @@ def inline(func: TracedFunction, inputs: list, replace: dict | None = None,
         new_op = out if isinstance(out, Operation) else (out[0] if isinstance(out, list)
                                                             else out).op
         new_op._grad_type = op._grad_type
+        if op in LIBRARY_WHERES:        # a copy of a library's where warns no more than it
+            LIBRARY_WHERES.add(new_op)
         ops_map[op] = new_op
         for t, t2 in zip(op.outputs, new_op.outputs):
             mapping[t] = t2
