@@ -389,17 +389,7 @@ def _sampler(param_attr: str) -> Any:
     return exporter
 
 
-def _unsorted_segment_sum(op: Any) -> tuple:
-    """A static ``num_segments`` (kept as an attribute) is TensorFlow's third input."""
-    if len(op.inputs) == 3:
-        return [0, 1, 2], {"T": _dt(op.inputs[0]), "Tindices": _dt(op.inputs[1]),
-                           "Tnumsegments": _dt(op.inputs[2])}
-    return [0, 1, ("num_segments", np.int32(op._attrs["num_segments"]), i32)], {
-        "T": _dt(op.inputs[0]), "Tindices": _dt(op.inputs[1]), "Tnumsegments": i32}
-
-
 EXPORTERS.update({"RandomUniformInt": _random_int,
-                  "UnsortedSegmentSum": _unsorted_segment_sum,
                   "RandomGamma": _sampler("T"), "RandomPoissonV2": _sampler("R"),
                   "SoftmaxCrossEntropyWithLogits": _softmax_xent,
                   "ScalarSummary": _summary, "HistogramSummary": _summary,
