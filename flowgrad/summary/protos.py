@@ -85,7 +85,7 @@ def histogram_value(tag: str, values: Any) -> Any:
 def text_value(tag: str, text: Any) -> Any:
     """A Summary.Value holding a string tensor for TensorBoard's text dashboard."""
     p = pb()
-    meta = p.text_metadata.create_summary_metadata(display_name=tag, description="")
+    meta = p.text_metadata.create_summary_metadata(display_name=None, description=None)
     arr = np.asarray(text, dtype=object)
     arr = np.array([s if isinstance(s, bytes) else str(s).encode() for s in arr.ravel()],
                    dtype=object).reshape(arr.shape)

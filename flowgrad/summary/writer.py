@@ -87,6 +87,7 @@ class FileWriter:
                                "Use `tf.summary.create_file_writer`, or a `with "
                                "v1.Graph().as_default():` context")
         self._file = _EventFile(logdir, max_queue, flush_secs, filename_suffix or "")
+        self._seen_summary_tags: set = set()
         if session is not None and graph is None:
             graph = session.graph
         if graph is not None or graph_def is not None:
@@ -96,7 +97,16 @@ class FileWriter:
         return self._file.logdir
 
     def add_summary(self, summary: Any, global_step: Any = None) -> None:
-        """Writes a Summary (serialized bytes from ``sess.run`` or a proto)."""
+        """Writes a Summary (serialized bytes from ``sess.run`` or a proto). As TensorFlow's,
+        a tag's plugin metadata is written with its first value only."""
+        if isinstance(summary, (bytes, bytearray)):
+            summary = protos.pb().summary_pb2.Summary.FromString(bytes(summary))
+        for value in summary.value:
+            if value.HasField("metadata"):
+                if value.tag in self._seen_summary_tags:
+                    value.ClearField("metadata")
+                else:
+                    self._seen_summary_tags.add(value.tag)
         self._file.add_summary(summary, global_step)
 
     def add_event(self, event: Any) -> None:
