@@ -2169,6 +2169,48 @@ def _tf2_gaps() -> list:
                           ("spence", "Spence"))]
 
 
+def _fake_quant() -> list:
+    """tf.quantization's fake-quantization gradient ops, linear in the incoming gradient
+    (inputs away from the nudged ranges' ends); the forward ops' straight-through gradients
+    are in NO_GRADIENT_CHECK, their JVPs checked here."""
+    tf = flowgrad
+    rng = np.random.RandomState(31)
+    x = np.array([[-2.3, -0.61, 0.02, 0.77], [1.41, 2.9, -1.12, 0.33], [0.5, -0.2, 3.3, 1.9]])
+    lo, hi = np.array([-1.0, -0.5, 0.2, -1.5]), np.array([1.0, 2.0, 1.7, 1.0])
+    bits = {"num_bits": 4, "narrow_range": True}
+
+    def flat(outs):
+        return tf.concat([tf.reshape(o, [-1]) for o in outs], 0)
+
+    cases = [
+        OpInfo("fake_quant.args_gradient", lambda g: apply_op(
+            "FakeQuantWithMinMaxArgsGradient", [g, tf.constant(x)],
+            {"min": -1.0, "max": 1.5, **bits}) ** 2, [rng.randn(3, 4)],
+            op="FakeQuantWithMinMaxArgsGradient", jvp=True),
+        OpInfo("fake_quant.vars_gradient", lambda g: flat(apply_op(
+            "FakeQuantWithMinMaxVarsGradient", [g, tf.constant(x), tf.constant(-1.0, tf.float64),
+                                                tf.constant(1.5, tf.float64)], bits)) ** 2,
+            [rng.randn(3, 4)], op="FakeQuantWithMinMaxVarsGradient", jvp=True),
+        OpInfo("fake_quant.vars_per_channel_gradient", lambda g: flat(apply_op(
+            "FakeQuantWithMinMaxVarsPerChannelGradient",
+            [g, tf.constant(x), tf.constant(lo), tf.constant(hi)], bits)) ** 2,
+            [rng.randn(3, 4)], op="FakeQuantWithMinMaxVarsPerChannelGradient", jvp=True),
+    ]
+    ste = "straight-through estimator: the gradient is not the step function's derivative"
+    return cases + [
+        OpInfo("fake_quant.args", lambda v: apply_op(
+            "FakeQuantWithMinMaxArgs", [v], {"min": -1.0, "max": 1.5, **bits}),
+            [x], op="FakeQuantWithMinMaxArgs", graph=0, eager=0, jvp=True, why=ste),
+        OpInfo("fake_quant.vars", lambda v, a, b: apply_op(
+            "FakeQuantWithMinMaxVars", [v, a, b], bits),
+            [x, np.array(-1.0), np.array(1.5)], op="FakeQuantWithMinMaxVars", graph=0,
+            eager=0, jvp=True, why=ste),
+        OpInfo("fake_quant.vars_per_channel", lambda v, a, b: apply_op(
+            "FakeQuantWithMinMaxVarsPerChannel", [v, a, b], bits),
+            [x, lo, hi], op="FakeQuantWithMinMaxVarsPerChannel", graph=0, eager=0, jvp=True,
+            why=ste)]
+
+
 def _lu_factors(a: np.ndarray) -> tuple:
     """tf.linalg.lu of ``a`` as arrays (evaluated in a graph of its own)."""
     with flowgrad.Graph().as_default():
@@ -2186,7 +2228,7 @@ _FAMILIES = [_core_math, _math, _array, _nn, _conv, _control_flow, _distribution
              _special_math, _recipes, _ctc, _incomplete_gamma, _linalg_gaps,
              _image_transform, _sampled_losses, _partition,
              _matrix_functions, _sparse_fill,
-             _tf2_gaps, _complex,
+             _tf2_gaps, _complex, _fake_quant,
              _vmap, _fuzz]
 
 OP_DB: list[OpInfo] = [e for family in _FAMILIES for e in family()]
@@ -2204,6 +2246,10 @@ NO_GRADIENT_CHECK: dict[str, str] = {
     "ConjugateTranspose": "complex-only in TensorFlow; real inputs make a Transpose",
     "MatrixSolveLs": "lstsq(fast=False) has no gradient, as in TensorFlow (its gradient "
                      "function raises; tests/test_linalg_ops.py)",
+    **{op: "TensorFlow's straight-through estimator, not the step function's derivative: "
+           "tests/test_fake_quant.py pins it against TF 2.21; its *Gradient op is checked"
+       for op in ("FakeQuantWithMinMaxArgs", "FakeQuantWithMinMaxVars",
+                  "FakeQuantWithMinMaxVarsPerChannel")},
 }
 
 #: Differentiable op types without a ``jvp`` entry, and why.

@@ -2094,3 +2094,13 @@ for _ns in ("tf.nn", "tf.compat.v1.nn"):
 EXPORTS["tf.distribute.experimental"].update({
     "CentralStorageStrategy": "flowgrad.distribute.central_storage:CentralStorageStrategy",
     "TPUStrategy": "flowgrad.distribute.distribute_lib:TPUStrategy"})
+
+#: tf.quantization's fake quantization (kerasops: Keras 3's quantizers use it).
+_FAKE_QUANT = {name: "flowgrad.ops.fake_quant_ops:" + name for name in (
+    "fake_quant_with_min_max_args", "fake_quant_with_min_max_args_gradient",
+    "fake_quant_with_min_max_vars", "fake_quant_with_min_max_vars_gradient",
+    "fake_quant_with_min_max_vars_per_channel",
+    "fake_quant_with_min_max_vars_per_channel_gradient")}
+EXPORTS["tf.quantization"] = dict(_FAKE_QUANT)
+EXPORTS["tf"]["quantization"] = "tf.quantization"
+EXPORTS["tf.compat.v1"].update({**_FAKE_QUANT, "quantization": "tf.quantization"})
