@@ -1367,7 +1367,6 @@ EXPORTS: dict[str, dict[str, str]] = {
         "pad": "flowgrad.ops.slicing_ops:pad",
         "parse_example": "flowgrad.ops.parsing_ops:parse_example",
         "parse_single_example": "flowgrad.ops.parsing_ops:parse_single_example",
-        "parse_sequence_example": "flowgrad.ops.sequence_parsing_ops:parse_sequence_example",
         "parse_single_sequence_example":
             "flowgrad.ops.sequence_parsing_ops:parse_single_sequence_example",
         "parse_tensor": "flowgrad.ops.io_ops:parse_tensor",
