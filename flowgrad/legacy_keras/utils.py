@@ -9,6 +9,7 @@ from typing import Any
 import numpy as np
 
 from flowgrad.legacy_keras.data_utils import get_file
+from flowgrad.legacy_keras.migration_utils import DeterministicRandomTestTool
 
 
 class Progbar:
@@ -165,4 +166,5 @@ def set_random_seed(seed: int) -> None:
     set_seed(seed)
 
 
-__all__ = ["Progbar", "to_categorical", "set_random_seed", "get_file"]
+__all__ = ["Progbar", "to_categorical", "set_random_seed", "get_file",
+           "DeterministicRandomTestTool"]
