@@ -332,11 +332,8 @@ class CrossedColumn(CategoricalColumn, collections.namedtuple(
         for k in self.keys:
             if isinstance(k, str):
                 parts.append(_dense_input(features[k], ""))
-            elif isinstance(k, BucketizedColumn):
+            else:       # a categorical column crosses its ids (-1 out of vocabulary), as TF
                 parts.append(k._ids(features).ids)
-            else:
-                parts.append(_dense_input(features[k.key], "" if k.dtype == dtypes.string
-                                          else -1))
         hash_key = _CROSS_HASH_KEY if self.hash_key is None else self.hash_key
         size = self.hash_bucket_size
 
