@@ -34,8 +34,9 @@ KERAS2_REMOVED = {
     "metrics": {"kl_divergence", "log_cosh", "mean_absolute_error",
                 "mean_absolute_percentage_error", "mean_squared_error",
                 "mean_squared_logarithmic_error"},
-    # Keras 2.3-2.15's tf.keras.layers.experimental(.preprocessing)
-    "layers": {"experimental"},
+    # Keras 2.3-2.15's tf.keras.layers.experimental(.preprocessing); feature columns as a
+    # layer (TF 2.0-2.15's structured data tutorial)
+    "layers": {"DenseFeatures", "experimental"},
     # Keras 2's generic_utils module, reachable as tf.keras.utils.generic_utils in TF 2.0-2.5
     "utils": {"generic_utils"},
 }
@@ -91,3 +92,25 @@ def test_keras_2_module_paths_import():
     assert TextVectorization is flowgrad.keras.layers.TextVectorization
     assert preprocessing.Normalization is flowgrad.keras.layers.Normalization
     assert generic_utils.has_arg(lambda x, **kwargs: x, "y", accept_all=True)
+
+
+def test_dense_features_trains_in_a_sequential_model_as_the_structured_data_tutorial():
+    flowgrad.compat.v1.enable_v2_behavior()
+    fc, keras = flowgrad.feature_column, flowgrad.keras
+    thal = fc.categorical_column_with_vocabulary_list("thal", ["fixed", "normal", "reversible"])
+    layer = keras.layers.DenseFeatures([fc.numeric_column("age"), fc.embedding_column(thal, 2)])
+    features = {"age": np.array([0.3, 0.4, 0.5, 0.6], np.float32),
+                "thal": np.array(["fixed", "normal", "normal", "reversible"])}
+    data = flowgrad.data.Dataset.from_tensor_slices((features, np.array([0, 1, 1, 0]))).batch(2)
+    model = keras.Sequential([layer, keras.layers.Dense(4, activation="relu"),
+                              keras.layers.Dense(1)])
+    model.compile("adam", loss=keras.losses.BinaryCrossentropy(from_logits=True))
+    assert layer(features).shape == (4, 3)      # builds the embedding table
+    table = layer.trainable_weights[0].numpy().copy()
+    model.fit(data, epochs=2, verbose=0)
+    assert table.shape == (3, 2) and not np.allclose(table, layer.trainable_weights[0].numpy())
+    assert model.predict(data, verbose=0).shape == (4, 1)
+    with pytest.raises(ValueError, match="DenseColumn"):
+        keras.layers.DenseFeatures([thal])
+    with pytest.raises(ValueError, match="dictionary"):
+        layer(np.zeros((2, 1), np.float32))

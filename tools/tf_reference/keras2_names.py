@@ -1,7 +1,7 @@
 """Records Keras 2's ``tf.keras`` names that Keras 3 dropped, and what they compute, for
 tests/test_keras2_names.py: the long loss function names of ``tf.keras.losses`` /
-``tf.keras.metrics``, ``tf.keras.layers.experimental.preprocessing``, and
-``generic_utils.has_arg``.
+``tf.keras.metrics``, ``tf.keras.layers.experimental.preprocessing``,
+``tf.keras.layers.DenseFeatures`` and ``generic_utils.has_arg``.
 
 ``program(tf)`` runs with TensorFlow's legacy Keras (``tf_keras`` 2.21 with
 ``TF_USE_LEGACY_KERAS=1``: Keras 2, as TensorFlow 2.0-2.15 had it) and with flowgrad;
@@ -47,6 +47,36 @@ def _generic_utils(tf):
     return found or importlib.import_module("tf_keras.src.utils.generic_utils")
 
 
+def _dense_features(tf):
+    """tf.keras.layers.DenseFeatures of numeric, bucketized, indicator, embedding and crossed
+    columns: its output, weights and an embedding table's gradient."""
+    fc = tf.feature_column
+    age = fc.numeric_column("age")
+    thal = fc.categorical_column_with_vocabulary_list("thal", ["fixed", "normal", "reversible"])
+    table = np.arange(6.0).reshape(3, 2)
+    columns = [age, fc.bucketized_column(age, [35.0, 55.0]), fc.indicator_column(thal),
+               fc.embedding_column(thal, 2, combiner="sum",
+                                   initializer=tf.constant_initializer(table)),
+               fc.indicator_column(fc.crossed_column([thal, "sex"], hash_bucket_size=5))]
+    features = {"age": np.array([[30.0], [40.0], [50.0], [60.0]], np.float32),
+                "thal": np.array([["fixed"], ["normal"], ["normal"], ["x"]]),
+                "sex": np.array([["m"], ["f"], ["m"], ["f"]])}
+    layer = tf.keras.layers.DenseFeatures(columns)
+    with tf.GradientTape() as tape:
+        dense = layer(features)
+        total = tf.reduce_sum(dense * np.arange(1.0, 15.0, dtype=np.float32))
+    grad = tf.convert_to_tensor(tape.gradient(total, layer.trainable_weights[0]))
+    try:
+        tf.keras.layers.DenseFeatures([thal])
+        error = None
+    except ValueError:
+        error = "ValueError"
+    return {"DenseFeatures": np.asarray(dense).tolist(),
+            "DenseFeatures.weights": [list(w.shape) for w in layer.weights],
+            "DenseFeatures.gradient": np.asarray(grad).tolist(),
+            "DenseFeatures.categorical": error}
+
+
 def program(tf):
     """What the Keras 2 names compute (plain values)."""
     y_true = tf.constant([[0.0, 1.0, 0.5], [0.2, 0.0, 1.0]])
@@ -78,6 +108,7 @@ def program(tf):
     out["Normalization"] = np.asarray(norm(np.array([[2.0, 20.0]], np.float32))).round(5).tolist()
     out["Rescaling"] = np.asarray(pre.Rescaling(1.0 / 255)(np.full((1, 2), 51.0, np.float32))
                                   ).round(6).tolist()
+    out.update(_dense_features(tf))
     gu = _generic_utils(tf)
 
     def f(a, b=1, *args, c=2, **kwargs):
