@@ -4,7 +4,8 @@ in this process printing what TensorFlow 2.21 prints (tests/data/programs/patter
 by tools/tf_reference/program_patterns.py): ``pretty_printed_concrete_signatures``, nested
 ``input_signature`` (``dataset.element_spec``), a ``tf.random.Generator`` in a checkpoint and
 a ``tf.Module``, Python outputs of a tf.function becoming tensors, MirroredStrategy over GPU
-names on a machine without GPUs, NumPy behaviour's boolean and separated array indices."""
+names on a machine without GPUs, NumPy behaviour's boolean and separated array indices,
+Keras's fit and predict on a SparseTensor (RowPartition, tf.gather of RaggedTensors)."""
 from __future__ import annotations
 
 import contextlib
@@ -119,8 +120,10 @@ def test_program_prints_what_tensorflow_prints(eager, name):
 
 @pytest.mark.parametrize("name", sorted(n for n in REF if REF[n].get("alone")))
 def test_program_alone_prints_what_tensorflow_prints(tmp_path, name):
-    """Programs that change TensorFlow for the rest of the process (NumPy behaviour) run
-    unchanged under ``python -m flowgrad``, each in a Python of its own."""
+    """Programs that change TensorFlow for the rest of the process (NumPy behaviour) or need
+    Keras run unchanged under ``python -m flowgrad``, each in a Python of its own."""
+    if "tf.keras" in REF[name]["source"] and importlib.util.find_spec("keras") is None:
+        pytest.skip("needs the keras extra: pip install flowgrad[keras]")
     assert _run(tmp_path, REF[name]["source"]) == REF[name]["stdout"]
 
 

@@ -544,17 +544,31 @@ class _TensorSliceDataset(Dataset):
     def __init__(self, tensors: Any):
         norm = structure.normalize(tensors)
         comps, unbatched = [], []       # unbatched: an ExtensionType leaf's element spec
+        rows = []                       # per leaf: the spec whose first dimension is its rows
+        self._kinds = []                # per leaf: "dense", "sparse" or "ragged"
         for x in structure.flatten(norm):
-            if _is_composite_value(x) and hasattr(x._type_spec, "_unbatch"):
+            if isinstance(x, (SparseTensor, RaggedTensor)):
+                # sliced by rows: the element is the SparseTensor's or RaggedTensor's row
+                spec = structure.spec_of_value(x)
+                parts = [_component(c) for c in structure.components_of(x)]
+                comps.extend(parts)
+                unbatched.append((_unbatched_composite_spec(spec), len(parts)))
+                rows.append(TensorSpec(spec.shape, spec.dtype))
+                self._kinds.append("sparse" if isinstance(x, SparseTensor) else "ragged")
+            elif _is_composite_value(x) and hasattr(getattr(x, "_type_spec", None), "_unbatch"):
                 parts = [_component(c) for c in structure.components_of(x)]
                 comps.extend(parts)
                 unbatched.append((x._type_spec._unbatch(), len(parts)))
+                rows.extend(_spec_of_component(c) for c in parts)
+                self._kinds.append("dense")
             else:
                 comps.append(_component(x))
                 unbatched.append((None, 1))
+                rows.append(_spec_of_component(comps[-1]))
+                self._kinds.append("dense")
         specs = [_spec_of_component(c) for c in comps]
         first = None
-        for i, s in enumerate(specs):
+        for i, s in enumerate(rows):
             if s.shape.rank == 0:
                 raise ValueError("Unbatching a tensor is only supported for rank >= 1: "
                                  "component %d of from_tensor_slices is a scalar." % i)
@@ -569,8 +583,9 @@ class _TensorSliceDataset(Dataset):
                                  "dimension, but component %d has %d and component %d has %d."
                                  % (first[1], n, first[0], first[1], i, n))
         self._components = comps
+        self._sizes = [n for _, n in unbatched]
         self._n = first[1] if first is not None and all(
-            s.shape.rank is not None and s.shape.as_tuple()[0] is not None for s in specs) \
+            s.shape.rank is not None and s.shape.as_tuple()[0] is not None for s in rows) \
             else None
         leaf_specs, i = [], 0
         for element_spec, n in unbatched:
@@ -583,17 +598,67 @@ class _TensorSliceDataset(Dataset):
 
     def _iterate(self, ctx: IterationContext) -> Iterator[list]:
         values = [np.asarray(ctx.value(c)) for c in self._components]
-        sizes = {v.shape[0] for v in values}
+        leaves, at = [], 0
+        for kind, n in zip(self._kinds, self._sizes):
+            leaves.append((kind, values[at:at + n]))
+            at += n
+        sizes = {_rows_of(kind, parts, j) for kind, parts in leaves
+                 for j in range(len(parts) if kind == "dense" else 1)}
         if len(sizes) > 1:
             raise errors.InvalidArgumentError(
                 None, None, "All components must have the same size in the 0th dimension: "
-                "got sizes %s." % [v.shape[0] for v in values])
+                "got sizes %s." % sorted(sizes))
         n = sizes.pop() if sizes else 0
         for i in range(n):      # v[i, ...]: a string element stays a 0-d object array
-            yield [v[i, ...] if v.dtype.kind == "O" else v[i] for v in values]
+            element = []
+            for kind, parts in leaves:
+                if kind == "sparse":
+                    element.extend(_sparse_row(parts, i))
+                elif kind == "ragged":
+                    element.extend(_ragged_row(parts, i))
+                else:
+                    element.extend(v[i, ...] if v.dtype.kind == "O" else v[i] for v in parts)
+            yield element
 
     def _cardinality(self) -> int:
         return UNKNOWN if self._n is None else self._n
+
+
+def _unbatched_composite_spec(spec: Any) -> Any:
+    """The spec of one row of a SparseTensor's or RaggedTensor's ``spec``."""
+    shape = _drop_first(spec.shape)
+    if isinstance(spec, structure.SparseTensorSpec):
+        return structure.SparseTensorSpec(shape, spec.dtype)
+    return structure.RaggedTensorSpec(shape, spec.dtype, spec.ragged_rank - 1,
+                                      spec.row_splits_dtype)
+
+
+def _rows_of(kind: str, parts: list, j: int) -> int:
+    """The number of rows of a leaf (its ``j``-th component's, for a dense one)."""
+    if kind == "sparse":
+        return int(parts[2][0])
+    if kind == "ragged":
+        return len(parts[1]) - 1
+    return parts[j].shape[0]
+
+
+def _sparse_row(parts: list, i: int) -> list:
+    """Row ``i`` of a SparseTensor's (indices, values, dense_shape), as the same three."""
+    indices, values, dense_shape = parts
+    mine = indices[:, 0] == i
+    return [indices[mine][:, 1:], values[mine], dense_shape[1:]]
+
+
+def _ragged_row(parts: list, i: int) -> list:
+    """Row ``i`` of a RaggedTensor's (flat_values, *nested_row_splits): the components of a
+    RaggedTensor of one ragged rank less (the flat values alone for ragged rank 1)."""
+    flat, splits = parts[0], parts[1:]
+    start, stop = int(splits[0][i]), int(splits[0][i + 1])
+    inner = []
+    for level in splits[1:]:
+        inner.append(level[start:stop + 1] - level[start])
+        start, stop = int(level[start]), int(level[stop])
+    return [flat[start:stop]] + inner
 
 
 def _drop_first(shape: TensorShape) -> TensorShape:

@@ -77,10 +77,10 @@ class OwnedIterator(IteratorBase):
         if not optional:
             out = apply_op("IteratorGetNext", [], attrs, name="IteratorGetNext")
             out = list(out) if isinstance(out, (list, tuple)) else [out]
-            return nest.pack_sequence_as(spec, out)
+            return structure.pack(spec, out)
         out = list(apply_op("IteratorGetNextAsOptional", [], attrs,
                             name="IteratorGetNextAsOptional"))
-        return Optional(nest.pack_sequence_as(spec, out[1:]), out[0], spec)
+        return Optional(structure.pack(spec, out[1:]), out[0], spec)
 
     def get_next(self, name: str | None = None) -> Any:
         """The next element; OutOfRangeError at the end."""

@@ -2,7 +2,8 @@
 ``dispatch_for_api`` registrations of its ragged ops): the element-wise APIs (``tf.math``'s,
 ``tf.cast``, ``tf.ones_like``, ``tf.nn.relu``, ``tf.clip_by_value`` & co.) applied to
 RaggedTensors work on their flat values (the row partitions are kept), ``tf.reduce_*``
-reduce along ragged axes, ``tf.where`` selects row-wise and ``tf.concat`` joins ragged rows.
+reduce along ragged axes, ``tf.where`` selects row-wise, ``tf.concat`` joins ragged rows and
+``tf.gather`` picks them.
 
 Everything is registered through flowgrad/framework/dispatch.py, as a user's
 ``tf.experimental.dispatch_for_*`` is: the op functions themselves are untouched, so the
@@ -21,7 +22,7 @@ import numpy as np
 from flowgrad.framework import dispatch
 from flowgrad.framework.tensor import TensorBase, convert_to_tensor
 from flowgrad.ops import (arithmetic_ops, comparison_ops, concat_ops, elementwise_ops,
-                          ragged_ops, reduction_ops, sum_ops)
+                          fill_ops, indexing_ops, ragged_ops, reduction_ops, shape_ops, sum_ops)
 from flowgrad.ops.ragged_tensor import RaggedTensor
 from flowgrad.ops.state_ops import Variable
 
@@ -114,6 +115,40 @@ def ragged_concat(values: list, axis: Any, name: str = "concat") -> Any:
     if ax == 1:
         return ragged_ops.merge_dims(ragged_ops.stack(list(values), axis=1), 1, 2)
     raise NotImplementedError("flowgrad concatenates RaggedTensors along axis 0 or 1")
+
+
+@dispatch.dispatch_for_api(indexing_ops.gather_v2, {"params": RaggedTensor})
+def ragged_gather(params: Any, indices: Any, validate_indices: Any = None, axis: Any = None,
+                  batch_dims: int = 0, name: str | None = None) -> Any:
+    """``tf.gather`` of a RaggedTensor's rows (axis 0) at dense ``indices``: a scalar index
+    gives one row, a vector the rows in its order, more index dimensions uniform rows."""
+    if axis not in (None, 0) or batch_dims != 0:
+        raise NotImplementedError("flowgrad gathers a RaggedTensor's rows (axis=0, "
+                                  "batch_dims=0); got axis=%r, batch_dims=%r"
+                                  % (axis, batch_dims))
+    indices = convert_to_tensor(indices) if not isinstance(indices, TensorBase) else indices
+    if indices.shape.rank == 0:
+        return params[indices]
+    if indices.shape.rank != 1:
+        flat = ragged_gather(params, shape_ops.reshape(indices, [-1]))
+        for width in reversed(indices.shape.as_list()[1:]):
+            flat = RaggedTensor.from_uniform_row_length(flat, width)
+        return flat
+    splits = params.row_splits
+    starts = indexing_ops.gather_v2(splits[:-1], indices)
+    limits = indexing_ops.gather_v2(splits[1:], indices)
+    kind = splits.dtype.base_dtype
+    new_splits = concat_ops.concat([fill_ops.zeros([1], kind),
+                                    reduction_ops.cumsum(limits - starts)], 0)
+    rowids = ragged_ops.row_splits_to_segment_ids(new_splits)
+    one = convert_to_tensor(1, kind)
+    positions = fill_ops.range(convert_to_tensor(0, kind), new_splits[-1], one, dtype=kind) + \
+        indexing_ops.gather_v2(starts - new_splits[:-1], rowids)
+    return RaggedTensor.from_row_splits(indexing_ops.gather_v2(params.values, positions),
+                                        new_splits, validate=False)
+
+
+dispatch.DISPATCH_FRAMES.add(ragged_gather.__code__)
 
 
 def _operator(fn: Callable, reflected: bool = False) -> Callable:

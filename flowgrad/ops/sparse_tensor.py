@@ -128,6 +128,11 @@ class SparseTensor:
         return value
 
 
+# The module path by which libraries written for TensorFlow recognise a SparseTensor (Keras 3's
+# data adapters take one from ``tensorflow.python.`` as a sparse input of fit and predict).
+SparseTensor.__module__ = "tensorflow.python.framework.sparse_tensor"
+
+
 def _is_tensor(x: Any) -> bool:
     return hasattr(x, "dtype") and hasattr(x, "shape") and not isinstance(x, np.ndarray)
 

@@ -221,11 +221,99 @@ print(tf.distribute.MirroredStrategy(["/cpu:0", "GPU:0"]).extended.worker_device
 print(tf.distribute.MirroredStrategy(["/device:GPU:3"]).extended.worker_devices)
 print(tf.distribute.MirroredStrategy(["/job:localhost/device:CPU:0"]).extended.worker_devices)
 ''',
+    # tensorflow/docs guide/sparse_tensor.ipynb: Keras 3 slices a SparseTensor by rows with a
+    # RowPartition and tf.gather of RaggedTensors
+    "row_partition_and_ragged_gather": '''
+RP = tf.experimental.RowPartition
+rp = RP.from_value_rowids([0, 0, 2, 2, 2, 3], nrows=5)
+print(rp.row_splits().numpy(), rp.row_lengths().numpy(), rp.nrows().numpy(), rp.nvals().numpy())
+print(rp.value_rowids().numpy(), rp.row_starts().numpy(), rp.row_limits().numpy(), rp.dtype)
+print(rp)
+print(RP.from_value_rowids(tf.constant([0, 1, 1], tf.int32)).row_splits())
+print(RP.from_row_lengths([2, 0, 3]).row_splits())
+u = RP.from_uniform_row_length(2, nvals=6)
+print(u.row_splits().numpy(), u.nrows().numpy(), u.is_uniform(), rp.is_uniform())
+print(RP.from_row_starts([0, 2], nvals=5).row_lengths().numpy())
+print(RP.from_row_limits([2, 5]).row_starts().numpy())
+print(RP.from_row_splits([0, 1, 4]).with_dtype(tf.int32).row_splits())
+print(rp.static_nrows, RP.from_row_splits([0, 1, 4]).static_nrows)
+for bad in ([1, 2], [0, 3, 2]):
+    try:
+        RP.from_row_splits(bad)
+    except tf.errors.InvalidArgumentError as e:
+        print("InvalidArgumentError")
+try:
+    RP(None)
+except ValueError as e:
+    print(e)
+rt = tf.ragged.constant([[1, 2], [], [3, 4, 5], [6]])
+print(tf.gather(rt, [2, 0, 0, 1]))
+print(tf.gather(rt, 2))
+print(tf.gather(rt, tf.constant([[3, 0], [2, 2]])).to_list())
+r2 = tf.ragged.constant([[[1], [2, 3]], [], [[4, 5, 6]]])
+print(tf.gather(r2, [2, 0]))
+dense_rows = tf.RaggedTensor.from_row_splits(tf.constant([[1, 2], [3, 4], [5, 6]]), [0, 1, 3])
+print(tf.gather(dense_rows, [1, 1, 0]).to_list())
+
+@tf.function
+def pick(rt, i):
+    return tf.gather(rt, i).to_tensor()
+print(pick(rt, tf.constant([3, 2])))
+''',
+    # tensorflow/docs guide/sparse_tensor.ipynb and ragged_tensor.ipynb: from_tensor_slices
+    # of a SparseTensor and a RaggedTensor slices their rows
+    "slices_of_sparse_and_ragged": '''
+import numpy as np
+st = tf.sparse.SparseTensor(indices=[[0, 0], [0, 2], [2, 1], [3, 3]], values=[1.0, 2.0, 3.0, 4.0],
+                            dense_shape=[4, 5])
+ds = tf.data.Dataset.from_tensor_slices(st)
+print(ds.element_spec)
+for e in ds:
+    print(e.indices.numpy().tolist(), e.values.numpy().tolist(), e.dense_shape.numpy().tolist())
+ds = tf.data.Dataset.from_tensor_slices((st, np.arange(4))).batch(3)
+print(ds.element_spec)
+for s, y in ds:
+    print(s.indices.numpy().tolist(), s.values.numpy().tolist(), s.dense_shape.numpy().tolist(),
+          y.numpy().tolist())
+rt = tf.ragged.constant([[1, 2], [], [3, 4, 5]])
+ds = tf.data.Dataset.from_tensor_slices(rt)
+print(ds.element_spec)
+for e in ds:
+    print(type(e).__name__, e.numpy().tolist())
+r2 = tf.ragged.constant([[[1], [2, 3]], [], [[4, 5, 6]]])
+ds = tf.data.Dataset.from_tensor_slices({"r": r2, "n": [1, 2, 3]})
+print(ds.element_spec)
+for e in ds:
+    print(type(e["r"]).__name__, e["r"].to_list(), int(e["n"]))
+print([x.to_list() for x in ds.map(lambda e: e["r"] * 2)])
+''',
 }
 
-#: Programs that change TensorFlow for the rest of the process (NumPy behaviour): each runs in
-#: a Python of its own, as written (``import tensorflow as tf`` first).
+#: Programs that change TensorFlow for the rest of the process (NumPy behaviour) or need
+#: Keras: each runs in a Python of its own, as written (``import tensorflow as tf`` first).
 ALONE = {
+    # tensorflow/docs guide/sparse_tensor.ipynb: predict and fit on a SparseTensor, a dataset
+    # of SparseTensors in fit
+    "keras_fit_on_sparse_tensor": '''import numpy as np
+import tensorflow as tf
+x = tf.keras.Input(shape=(4,), sparse=True)
+y = tf.keras.layers.Dense(4, kernel_initializer="ones")(x)
+model = tf.keras.Model(x, y)
+sparse_data = tf.sparse.SparseTensor(
+    indices=[(0, 0), (0, 1), (0, 2), (4, 3), (5, 0), (5, 1)],
+    values=[1, 1, 1, 1, 1, 1], dense_shape=(6, 4))
+print(model(sparse_data))
+print(model.predict(sparse_data, verbose=0))
+model.compile("sgd", "mse")
+sp = tf.sparse.SparseTensor(indices=[(0, 0), (1, 1), (2, 2), (3, 3)], values=[1.0, 2.0, 3.0, 4.0],
+                            dense_shape=(4, 4))
+h = model.fit(sp, np.ones((4, 4), np.float32), batch_size=2, epochs=2, verbose=0, shuffle=False)
+print([round(v, 4) for v in h.history["loss"]])
+print(round(model.evaluate(sp, np.ones((4, 4), np.float32), verbose=0, batch_size=4), 4))
+ds = tf.data.Dataset.from_tensor_slices((sp, np.zeros((4, 4), np.float32))).batch(2)
+h = model.fit(ds, epochs=1, verbose=0)
+print([round(v, 4) for v in h.history["loss"]])
+''',
     # tensorflow/docs guide/tf_numpy.ipynb: a tuple of booleans as an index, arrays apart
     "numpy_behavior_indexing": '''import tensorflow as tf
 import tensorflow.experimental.numpy as tnp
