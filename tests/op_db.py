@@ -1621,6 +1621,8 @@ def _recipes() -> list:
         "Sub": (lambda a, b: a - b, [_a(2, 3), _a(2, 1)]),
         "Sum": (lambda x: tf.reduce_sum(x, [0]), [_a(2, 3)]),
         "Svd": (lambda m: tf.linalg.svd(m, compute_uv=False), [_a(3, 2)]),
+        "Eig": (lambda m: tf.math.real(tf.reduce_sum(tf.linalg.eigvals(m) ** 2))
+                + tf.reduce_sum(tf.abs(tf.linalg.eig(m)[1]) ** 2), [_a(3, 3)]),
         "Tan": (tf.math.tan, [_a(3)]),
         "Tanh": (tf.tanh, [_a(3)]),
         "TanhGrad": (_grad_of(tf.tanh), [_a(3), _a(3)]),
@@ -1725,7 +1727,7 @@ def _recipes() -> list:
 # the op types whose recipe is their only gradient-checked entry -> the inputs that get no
 # gradient (read for their shape, or where the pool's maxima are)
 _GRADIENT_CHECKED_RECIPES = {
-    "CheckNumerics": (), "CropAndResize": (), "CropAndResizeGradImage": (),
+    "CheckNumerics": (), "CropAndResize": (), "CropAndResizeGradImage": (), "Eig": (),
     "ExtractImagePatches": (), "GatherGradAlongAxis": (0,), "MaxPoolGradGrad": (1,),
     "MaxPool3DGradGrad": (1,), "MaxPoolGradGradWithArgmax": (1,), "Print": (), "RGBToHSV": (),
     "SparseReduceSum": (), "SparseReorder": (), "SparseSlice": (), "SparseTensorDenseMatMul": (),
@@ -1734,6 +1736,35 @@ _GRADIENT_CHECKED_RECIPES = {
 
 # --------------------------------------------------------------------------------------
 # Batching: vectorized_map against a loop
+
+def _abs2(x: Any) -> Any:
+    return flowgrad.math.square(flowgrad.math.abs(x))
+
+
+def _svd_rebuild(x: Any) -> Any:
+    s, u, v = flowgrad.linalg.svd(x)
+    return tf1.matmul(u * tf1.cast(s, x.dtype)[None, :], v, adjoint_b=True)
+
+
+def _svd_abs(x: Any, full: bool) -> Any:
+    s, u, v = flowgrad.linalg.svd(x, full_matrices=full)
+    return tf1.reduce_sum(_abs2(u) * s[:1]) + tf1.reduce_sum(_abs2(v) * 2.0)
+
+
+def _qr_abs(x: Any) -> Any:
+    q, r = flowgrad.linalg.qr(x)
+    return tf1.reduce_sum(_abs2(q) * 1.5) + tf1.reduce_sum(_abs2(r) * flowgrad.math.real(x[0, 0]))
+
+
+def _eigh_abs(x: Any) -> Any:
+    e, v = flowgrad.linalg.eigh(x + flowgrad.linalg.adjoint(x))
+    return tf1.reduce_sum(_abs2(v) * flowgrad.math.real(e)[None, :])
+
+
+def _eig_abs(x: Any) -> Any:
+    e, v = flowgrad.linalg.eig(x)
+    return tf1.reduce_sum(_abs2(v) * flowgrad.math.imag(e)[None, :])
+
 
 def _complex() -> list:
     """Complex inputs: each gradient is TensorFlow's ``dL/dRe(z) + i dL/dIm(z)`` (the check
@@ -1818,6 +1849,18 @@ def _complex() -> list:
         ("eigvalsh", lambda x: math.real(flowgrad.linalg.eigvalsh(x + flowgrad.linalg.adjoint(x))),
          [M]),
         ("expm", flowgrad.linalg.expm, [0.3 * M]),
+        # the decompositions, through functions that do not depend on the vectors' phases
+        ("svd_values", lambda x: flowgrad.linalg.svd(x, compute_uv=False), [A]),
+        ("svd_rebuild", lambda x: _svd_rebuild(x), [A]),
+        ("svd_rebuild_tall", lambda x: _svd_rebuild(x), [A.T.copy()]),
+        ("svd_abs_full", lambda x: _svd_abs(x, True), [A]),
+        ("svd_abs_square", lambda x: _svd_abs(x, False), [M]),
+        ("qr_square", lambda x: _qr_abs(x), [M]),
+        ("qr_wide", lambda x: _qr_abs(x), [A]),
+        ("qr_tall", lambda x: _qr_abs(x), [A.T.copy()]),
+        ("eigh_vectors", lambda x: _eigh_abs(x), [M]),
+        ("eig_values", lambda x: tf.reduce_sum(flowgrad.linalg.eigvals(x) ** 3), [M]),
+        ("eig_vectors", lambda x: _eig_abs(x), [M]),
     ]
 
     # TensorFlow's gradients of Cumprod (no conjugate) and of EuclideanNorm (x / (norm /

@@ -18,12 +18,14 @@ from flowgrad.framework.registry import defop, register_jvp, register_op
 from flowgrad.framework.shape_rules import binary
 from flowgrad.framework.tensor import convert_to_tensor
 from flowgrad.framework.tensor_shape import TensorShape
-from flowgrad.ops.arithmetic_ops import multiply, realdiv
-from flowgrad.ops.array_ops import _as_value, expand_dims, shape, sum_tangents
+from flowgrad.ops.arithmetic_ops import add, multiply, negative, realdiv, subtract
+from flowgrad.ops.array_ops import _as_value, expand_dims, shape, sum_tangents, zeros_like
 from flowgrad.ops.cast_ops import cast
 from flowgrad.ops.comparison_ops import greater, where
 from flowgrad.ops.fill_ops import fill
-from flowgrad.ops.linalg_ops import norm, svd
+from flowgrad.ops.complex_ops import conj, real
+from flowgrad.ops.linalg_ops import (_safe_reciprocal, adjoint, diag, diag_part, norm, set_diag,
+                                     solve, svd)
 from flowgrad.ops.matmul_ops import matmul
 from flowgrad.ops.reduction_ops import reduce_max
 from flowgrad.ops.sum_ops import reduce_sum
@@ -148,7 +150,52 @@ def _eig_infer(ins: list, attrs: dict) -> list:
     return [(t, e), (t, s if attrs["compute_v"] else TensorShape([0]))]
 
 
-register_op("Eig", _eig_kernel, _eig_infer, num_outputs=2, input_names=("input",))
+@defop("Eig", _eig_kernel, _eig_infer, num_outputs=2, input_names=("input",))
+def _eig_grad(op: Any, grad_e: Any, grad_v: Any) -> Any:
+    """TensorFlow's formula: ``inv(V^H) (diag(grad_e) + conj(F) * (V^H grad_v - V^H V
+    diag(Re(diag(V^H grad_v))))) V^H`` with ``F_ij = 1 / (e_j - e_i)`` off the diagonal (the
+    real part for a real input); from the values only, ``inv(V^H) diag(grad_e) V^H``."""
+    e = op.outputs[0]
+    grad_e = zeros_like(e) if grad_e is None else grad_e
+    if op.get_attr("compute_v"):
+        v = op.outputs[1]
+        grad_v = zeros_like(v) if grad_v is None else grad_v
+        vt = adjoint(v)
+        f = conj(set_diag(_safe_reciprocal(subtract(expand_dims(e, -2), expand_dims(e, -1))),
+                          zeros_like(e)))
+        vgv = matmul(vt, grad_v)
+        diag_grad_part = diag(diag_part(cast(real(vgv), vgv.dtype)))
+        mid = add(diag(grad_e),
+                  multiply(f, subtract(vgv, matmul(matmul(vt, v), diag_grad_part))))
+    else:
+        vt = adjoint(apply_op("Eig", (op.inputs[0],), {"compute_v": True,
+                                                       "Tout": e.dtype.base_dtype})[1])
+        mid = diag(grad_e)
+    return cast(solve(vt, matmul(mid, vt)), op.inputs[0].dtype.base_dtype)
+
+
+def _eig_jvp(op: Any, tangent: Any) -> Any:
+    """``de = diag(P)``, ``dV = V C`` with ``P = inv(V) dA V``, ``C_ij = P_ij / (e_j - e_i)``
+    off the diagonal and ``C_jj = -Re((V^H V C)_jj)`` (unit-norm vectors, the phase the
+    gradient assumes)."""
+    if tangent is None:
+        return None, None
+    e = op.outputs[0]
+    compute_v = op.get_attr("compute_v")
+    v = op.outputs[1] if compute_v else apply_op(
+        "Eig", (op.inputs[0],), {"compute_v": True, "Tout": e.dtype.base_dtype})[1]
+    p = solve(v, matmul(cast(tangent, e.dtype), v))
+    if not compute_v:
+        return diag_part(p), None
+    f = set_diag(_safe_reciprocal(subtract(expand_dims(e, -2), expand_dims(e, -1))),
+                 zeros_like(e))
+    c = multiply(f, p)
+    c = set_diag(c, cast(negative(real(diag_part(matmul(matmul(v, v, adjoint_a=True), c)))),
+                         e.dtype))
+    return diag_part(p), matmul(v, c)
+
+
+register_jvp("Eig", _eig_jvp)
 
 
 def eig(tensor: TensorLike, name: str | None = None) -> tuple:

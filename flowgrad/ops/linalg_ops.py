@@ -4,7 +4,8 @@ SVD, eigh, expm; and ``norm``/``safe_norm`` (vector and matrix norms, the spectr
 
 Each op is TensorFlow's op type with a NumPy kernel, a shape rule and a gradient
 written with ops of this module and matmul, so every derivative can be differentiated
-again. Real dtypes only (``adjoint`` is the transpose). A singular or non-positive-
+again. Real dtypes, and complex ones where TensorFlow's kernels take them (``_COMPLEX_OK``;
+``adjoint`` conjugates). A singular or non-positive-
 definite input is an InvalidArgumentError naming the op, as in TensorFlow."""
 from __future__ import annotations
 
@@ -23,7 +24,9 @@ from flowgrad.framework.shape_rules import normalize_axis
 from flowgrad.ops.arithmetic_ops import add, conj_if_complex, multiply, negative, subtract
 from flowgrad.ops.array_ops import (_as_value, concat, expand_dims, identity, ones_like, squeeze,
                                     transpose, zeros_like)
+from flowgrad.ops.cast_ops import cast
 from flowgrad.ops.comparison_ops import greater, where
+from flowgrad.ops.complex_ops import real
 from flowgrad.ops.elementwise_ops import abs, log, pow, reciprocal, sqrt
 from flowgrad.ops.fill_ops import range as tf_range
 from flowgrad.ops.matmul_ops import matmul
@@ -40,7 +43,7 @@ _FLOATS = "half, float, double"
 # The ops whose TensorFlow kernels take complex64/complex128 too
 _COMPLEX_OK = frozenset({"MatrixInverse", "MatrixDeterminant", "LogMatrixDeterminant",
                          "Cholesky", "MatrixSolve", "MatrixTriangularSolve",
-                         "SelfAdjointEigV2", "MatrixExponential"})
+                         "SelfAdjointEigV2", "MatrixExponential", "Qr", "Svd"})
 
 
 def _float_input(x: Any, op_type: str, arg: str = "input", dtype: Any = None) -> Any:
@@ -115,10 +118,6 @@ def adjoint(matrix: TensorLike, name: str | None = None) -> Any:
     """
     with name_scope(name, "adjoint", [matrix]):
         return matrix_transpose(matrix, conjugate=True)
-
-
-def _t(x: Any) -> Any:
-    return matrix_transpose(x)
 
 
 # --------------------------------------------------------------------------------------
@@ -715,17 +714,24 @@ def _qr_infer(ins: list, attrs: dict) -> list:
 
 
 def _upper_solve_right(x: Any, r: Any) -> Any:
-    """x @ inv(r)^T for upper-triangular r."""
-    return _t(triangular_solve(r, _t(x), lower=False))
+    """x @ inv(r)^H for upper-triangular r."""
+    return adjoint(triangular_solve(r, adjoint(x), lower=False))
 
 
 def _qr_grad_square_or_tall(q: Any, r: Any, dq: Any, dr: Any) -> Any:
-    """The published formula for A = QR with A square or tall (reduced)."""
-    qdq = matmul(q, dq, transpose_a=True)
-    rdr = matmul(r, dr, transpose_b=True)
-    tril = band_part(add(subtract(qdq, _t(qdq)), subtract(rdr, _t(rdr))), -1, 0)
-    grad_a = matmul(q, add(dr, _upper_solve_right(tril, r)))
-    return add(grad_a, _upper_solve_right(subtract(dq, matmul(q, qdq)), r))
+    """TensorFlow's formula for A = QR with A square or tall (reduced), with its correction
+    of the diagonal's imaginary part for complex A."""
+    qdq = matmul(q, dq, adjoint_a=True)
+    rdr = matmul(r, dr, adjoint_b=True)
+    tril = band_part(add(subtract(qdq, adjoint(qdq)), subtract(rdr, adjoint(rdr))), -1, 0)
+    grad_a = add(matmul(q, add(dr, _upper_solve_right(tril, r))),
+                 _upper_solve_right(subtract(dq, matmul(q, qdq)), r))
+    if q.dtype.is_complex:
+        m = subtract(rdr, adjoint(qdq))
+        eyem = set_diag(zeros_like(m), diag_part(m))
+        correction = subtract(eyem, cast(real(eyem), q.dtype))
+        grad_a = add(grad_a, _upper_solve_right(matmul(q, adjoint(correction)), r))
+    return grad_a
 
 
 @defop("Qr", _qr_kernel, _qr_infer, num_outputs=2, input_names=("input",))
@@ -745,7 +751,7 @@ def _qr_grad(op: Any, dq: Any, dr: Any) -> Any:
         return _qr_grad_square_or_tall(q, r, dq, dr)
     y, u = op.inputs[0][..., m:], r[..., :m]
     dv = dr[..., m:]
-    dx = _qr_grad_square_or_tall(q, u, add(dq, matmul(y, dv, transpose_b=True)), dr[..., :m])
+    dx = _qr_grad_square_or_tall(q, u, add(dq, matmul(y, dv, adjoint_b=True)), dr[..., :m])
     return concat([dx, matmul(q, dv)], -1)
 
 
@@ -763,14 +769,16 @@ def qr(input: TensorLike, full_matrices: bool = False, name: str | None = None) 
 
 
 def _svd_kernel(x: Any, *, compute_uv: bool = True, full_matrices: bool = False) -> tuple:
+    """s in the input's dtype (complex for complex input, as TensorFlow's op; ``svd`` takes
+    its real part), u and v."""
     x = np.asarray(x)
     if not compute_uv:
-        s = np.linalg.svd(x, compute_uv=False)
+        s = np.linalg.svd(x, compute_uv=False).astype(x.dtype)
         k = min(x.shape[-2:])
         return s, np.zeros(x.shape[:-2] + (x.shape[-2], k), x.dtype), \
             np.zeros(x.shape[:-2] + (x.shape[-1], k), x.dtype)
     u, s, vh = np.linalg.svd(x, full_matrices=full_matrices)
-    return s, u, np.swapaxes(vh, -1, -2)
+    return s.astype(x.dtype), u, np.conj(np.swapaxes(vh, -1, -2))
 
 
 def _svd_infer(ins: list, attrs: dict) -> list:
@@ -791,46 +799,64 @@ def _safe_reciprocal(x: Any, epsilon: float = 1e-20) -> Any:
 
 @defop("Svd", _svd_kernel, _svd_infer, num_outputs=3, input_names=("input",))
 def _svd_grad(op: Any, grad_s: Any, grad_u: Any, grad_v: Any) -> Any:
-    """The published formula (Townsend 2016; TensorFlow's), reduced mode; infinite where
+    """TensorFlow's formula (Townsend 2016, with its term for complex inputs); reduced mode,
+    or full matrices of at most one more row or column than columns or rows; infinite where
     two singular values coincide (smoothed by a 1e-20 epsilon)."""
     a = op.inputs[0]
     m, n = a.shape.as_list()[-2:]
     if m is None or n is None:
-        raise NotImplementedError("Svd gradient needs the matrix dimensions statically")
+        raise NotImplementedError("SVD gradient has not been implemented for input with "
+                                  "unknown inner matrix shape.")
     s, u, v = op.outputs
-    grad_s = zeros_like(s) if grad_s is None else grad_s
+    grad_s = zeros_like(s) if grad_s is None else cast(grad_s, a.dtype)
     grad_s_mat = diag(grad_s)
     if not op.get_attr("compute_uv"):
-        s2, u2, v2 = svd(a, full_matrices=False, compute_uv=True)
-        return matmul(u2, matmul(grad_s_mat, v2, transpose_b=True))
-    if op.get_attr("full_matrices") and m != n:
-        raise NotImplementedError("Svd gradient is not implemented for full_matrices=True and "
-                                  "non-square inputs (shape %s)" % a.shape)
+        _, u2, v2 = apply_op("Svd", [a], {"compute_uv": True, "full_matrices": False})
+        return matmul(u2, matmul(grad_s_mat, v2, adjoint_b=True))
+    full_matrices = op.get_attr("full_matrices")
+    if a.dtype.is_complex:
+        # s is real: through Real, a second derivative drops what would reach its zero
+        # imaginary part (the same numbers as TensorFlow's at first order)
+        s = cast(real(s), a.dtype)
     grad_u = zeros_like(u) if grad_u is None else grad_u
     grad_v = zeros_like(v) if grad_v is None else grad_v
     use_adjoint = m > n
     if use_adjoint:
         m, n, u, v, grad_u, grad_v = n, m, v, u, grad_v, grad_u
+    if full_matrices and n - m > 1:
+        raise NotImplementedError("svd gradient is not implemented for abs(m - n) > 1 when "
+                                  "full_matrices is True. Received shape %s" % a.shape)
     s_mat = diag(s)
     s2 = multiply(s, s)
     f = set_diag(_safe_reciprocal(subtract(expand_dims(s2, -2), expand_dims(s2, -1))),
                  zeros_like(s))
-    f_u = multiply(f, matmul(u, grad_u, transpose_a=True))
-    f_v = multiply(f, matmul(v, grad_v, transpose_a=True))
-    inner = add(add(grad_s_mat, matmul(add(f_u, _t(f_u)), s_mat)),
-                matmul(s_mat, add(f_v, _t(f_v))))
-    grad_a = matmul(u, matmul(inner, v, transpose_b=True))
+    s_inv_mat = diag(_safe_reciprocal(s))
+    v1, grad_v1 = v[..., :m], grad_v[..., :m]
+    f_u = multiply(f, matmul(u, grad_u, adjoint_a=True))
+    v_gv = matmul(v1, grad_v1, adjoint_a=True)
+    f_v = multiply(f, v_gv)
+    inner = add(add(grad_s_mat, matmul(add(f_u, adjoint(f_u)), s_mat)),
+                matmul(s_mat, add(f_v, adjoint(f_v))))
+    grad_a = matmul(u, matmul(inner, v1, adjoint_b=True))
     if m != n:
-        gvt = _t(grad_v)
-        term2 = subtract(gvt, matmul(matmul(gvt, v), v, transpose_b=True))
-        grad_a = add(grad_a, matmul(matmul(u, diag(_safe_reciprocal(s))), term2))
-    return _t(grad_a) if use_adjoint else grad_a
+        gv1t = adjoint(grad_v1)
+        term2 = subtract(gv1t, matmul(matmul(gv1t, v1), v1, adjoint_b=True))
+        if full_matrices:
+            v2, grad_v2 = v[..., m:n], grad_v[..., m:n]
+            term2 = subtract(term2, matmul(matmul(v1, grad_v2, adjoint_a=True), v2,
+                                           adjoint_b=True))
+        grad_a = add(grad_a, matmul(matmul(u, s_inv_mat), term2))
+    if a.dtype.is_complex:
+        diag_v_gv = multiply(eye_like(v_gv), v_gv)
+        term3 = matmul(s_inv_mat, subtract(adjoint(diag_v_gv), diag_v_gv))
+        grad_a = add(grad_a, multiply(0.5, matmul(u, matmul(term3, v1, adjoint_b=True))))
+    return adjoint(grad_a) if use_adjoint else grad_a
 
 
 def svd(tensor: TensorLike, full_matrices: bool = False, compute_uv: bool = True,
         name: str | None = None) -> Any:
-    """Singular values (descending), and with ``compute_uv`` (s, u, v) with
-    tensor = u @ diag(s) @ v^T.
+    """Singular values (descending, real), and with ``compute_uv`` (s, u, v) with
+    tensor = u @ diag(s) @ adjoint(v).
 
     Args:
         tensor: A tensor of matrices: the last two axes, any batch axes before them.
@@ -841,7 +867,8 @@ def svd(tensor: TensorLike, full_matrices: bool = False, compute_uv: bool = True
     out = apply_op("Svd", [_float_input(tensor, "Svd")],
                    {"compute_uv": bool(compute_uv), "full_matrices": bool(full_matrices)},
                    name=name)
-    return (out[0], out[1], out[2]) if compute_uv else out[0]
+    values = real(out[0])
+    return (values, out[1], out[2]) if compute_uv else values
 
 
 # --------------------------------------------------------------------------------------

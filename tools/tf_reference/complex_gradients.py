@@ -159,10 +159,11 @@ def _upstream(rng, y) -> np.ndarray:
     return rng.uniform(-1, 1, shape)
 
 
-def program(tf) -> dict:
-    """{case: {"eager": [gradient per input], "graph": [...]} or {"error": class name}}."""
+def program(tf, case_list: list | None = None) -> dict:
+    """{case: {"eager": [gradient per input], "graph": [...]} or {"error": class name}}, of
+    ``case_list`` (this module's :func:`cases` when None)."""
     out = {}
-    for name, fn, arrays in cases(tf):
+    for name, fn, arrays in cases(tf) if case_list is None else case_list:
         rng = np.random.RandomState(7)
         try:
             xs = [tf.constant(a, dtype=tf.complex128) for a in arrays]
