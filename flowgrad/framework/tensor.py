@@ -12,7 +12,21 @@ from flowgrad.framework.tensor_shape import TensorShape, as_shape
 from flowgrad.framework.type_hints import DTypeLike, ShapeLike, TensorLike
 
 
-class TensorBase:
+class _TensorFlowTensor:
+    """The name and module path by which libraries written for TensorFlow recognise a
+    ``tf.Tensor`` among a value's base classes (Keras 3's data adapters look for a base
+    ``Tensor`` from ``tensorflow.python.``, and slice such arrays with ``tf.gather``: a string
+    tensor given to ``predict``): a marker base of :class:`TensorBase`, with nothing of its
+    own."""
+
+    __slots__ = ()
+
+
+_TensorFlowTensor.__name__ = _TensorFlowTensor.__qualname__ = "Tensor"
+_TensorFlowTensor.__module__ = "tensorflow.python.framework.tensor"
+
+
+class TensorBase(_TensorFlowTensor):
     """Operator overloads shared by graph and eager tensors (methods set by ops.overloads)."""
 
     __slots__ = ()

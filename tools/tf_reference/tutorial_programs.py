@@ -43,6 +43,32 @@ opt = first(iter(tf.data.Dataset.from_tensor_slices({"a": [1, 2]})))
 print(opt.has_value(), opt.get_value())
 print(opt.element_spec)
 ''',
+    # tf.Tensor inputs to Keras's fit/evaluate/predict (a string tensor into a TextVectorization model): Keras slices what it recognises as a tf.Tensor with tf.gather
+    'tensor_inputs_to_keras': '''
+import numpy as np
+import tensorflow as tf
+import keras
+keras.utils.set_random_seed(0)
+x = tf.constant(np.linspace(-1, 1, 24, dtype="float32").reshape(12, 2))
+y = tf.reduce_sum(x, axis=1, keepdims=True) * 2.0
+model = keras.Sequential([keras.Input((2,)), keras.layers.Dense(1, kernel_initializer="zeros")])
+model.compile(optimizer=keras.optimizers.SGD(0.1), loss="mse")
+h = model.fit(x, y, epochs=2, batch_size=4, validation_split=0.25, shuffle=False, verbose=0)
+print(np.round(h.history["loss"], 5), np.round(h.history["val_loss"], 5))
+h = model.fit(x, y, epochs=1, batch_size=4, sample_weight=tf.ones([12]), shuffle=False, verbose=0)
+print(np.round(model.evaluate(x, y, batch_size=5, verbose=0), 5))
+print(np.round(model.predict(x[:3], verbose=0), 4))
+print(model.predict_on_batch(x[:2]).shape, np.round(model.train_on_batch(x, y), 5))
+tv = keras.layers.TextVectorization(max_tokens=10, output_sequence_length=3)
+tv.adapt(tf.constant(["a b c", "b c d", "c d"]))
+text_model = keras.Sequential([tv, keras.layers.Embedding(10, 2), keras.layers.GlobalAveragePooling1D()])
+print(text_model.predict(tf.constant(["a b", "c", "d d d"]), batch_size=2, verbose=0).shape)
+labels = tf.constant([0.0, 1.0, 0.0])
+clf = keras.Sequential([tv, keras.layers.Embedding(10, 2), keras.layers.GlobalAveragePooling1D(),
+                        keras.layers.Dense(1)])
+clf.compile(optimizer="sgd", loss="mse")
+print(len(clf.fit(tf.constant(["a b", "c", "d d d"]), labels, epochs=2, verbose=0).history["loss"]))
+''',
 }
 
 
