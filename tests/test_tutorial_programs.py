@@ -1,7 +1,8 @@
 """Programs written as tensorflow.org's tutorials and Keras's examples write them, each run
 unchanged under ``python -m flowgrad`` and printing what TensorFlow 2.21 printed for it
 (tests/data/programs/tutorial_programs.json, made by tools/tf_reference/tutorial_programs.py):
-Keras's ``fit`` on a dataset of unknown length, ..."""
+Keras's ``fit`` on a dataset of unknown length, tf.Tensor inputs to Keras, an iterator passed
+to a tf.function."""
 from __future__ import annotations
 
 import importlib.util

@@ -15,15 +15,16 @@ from flowgrad import nest
 from flowgrad.data import structure
 from flowgrad.data.structure import ElementStructure, IterationContext
 from flowgrad.framework import dtypes, errors
+from flowgrad.framework.composite_tensor import CompositeTensor, TypeSpec
 from flowgrad.framework.context import executing_eagerly
 from flowgrad.framework.op_call import apply_op
 from flowgrad.framework.registry import _NO_GRADIENT, register_op
-from flowgrad.framework.tensor import constant, convert_to_tensor
+from flowgrad.framework.tensor import EagerTensor, constant, convert_to_tensor
 from flowgrad.framework.tensor_shape import TensorShape
 from flowgrad.data.optional_ops import Optional
 
 
-class IteratorBase(collections.abc.Iterator, metaclass=abc.ABCMeta):
+class IteratorBase(collections.abc.Iterator, CompositeTensor, metaclass=abc.ABCMeta):
     """``tf.data.Iterator`` of the TF2 face: what ``iter(dataset)`` gives, with
     ``element_spec``, ``get_next()`` and ``get_next_as_optional()`` (Keras's ``fit`` tells a
     dataset's iterator by this class: it reads it with ``get_next_as_optional`` in a
@@ -63,24 +64,23 @@ class OwnedIterator(IteratorBase):
         flat = next(self._source)
         return structure.to_eager(self._dataset.element_spec, flat)
 
-    def _next_op(self, optional: bool) -> Any:
-        """In a traced function: the op that reads this iterator each time the function runs
-        (``optional``: with whether there was an element first, for ``get_next_as_optional``)."""
+    def _iterator_state(self) -> _IteratorState:
+        """The state the ops of traced functions read this iterator through (its handle)."""
         state = getattr(self, "_state", None)
         if state is None:
             state = self._state = _IteratorState("Iterator")
             state.source, state.started = self._source, True
-        spec = self._dataset.element_spec
-        specs = structure.flat_specs(spec)
-        attrs = {"output_types": tuple(s.dtype for s in specs),
-                 "output_shapes": tuple(s.shape for s in specs), "iterator": state}
-        if not optional:
-            out = apply_op("IteratorGetNext", [], attrs, name="IteratorGetNext")
-            out = list(out) if isinstance(out, (list, tuple)) else [out]
-            return structure.pack(spec, out)
-        out = list(apply_op("IteratorGetNextAsOptional", [], attrs,
-                            name="IteratorGetNextAsOptional"))
-        return Optional(structure.pack(spec, out[1:]), out[0], spec)
+        return state
+
+    @property
+    def _type_spec(self) -> IteratorSpec:
+        return IteratorSpec(self._dataset.element_spec)
+
+    def _next_op(self, optional: bool) -> Any:
+        """In a traced function: the op that reads this iterator each time the function runs
+        (``optional``: with whether there was an element first, for ``get_next_as_optional``)."""
+        return _next_op(self._dataset.element_spec, [], {"iterator": self._iterator_state()},
+                        optional)
 
     def get_next(self, name: str | None = None) -> Any:
         """The next element; OutOfRangeError at the end."""
@@ -100,6 +100,93 @@ class OwnedIterator(IteratorBase):
             return Optional.empty(self._dataset.element_spec)
         spec = self._dataset.element_spec
         return Optional(structure.to_eager(spec, flat), True, spec)
+
+
+def _next_op(spec: Any, inputs: list, attrs: dict, optional: bool) -> Any:
+    """The op reading the next element of ``spec`` from an iterator (the ``iterator`` attr's,
+    else the one whose handle ``inputs`` holds), or as an Optional."""
+    specs = structure.flat_specs(spec)
+    attrs = dict(attrs, output_types=tuple(s.dtype for s in specs),
+                 output_shapes=tuple(s.shape for s in specs))
+    if not optional:
+        op = "IteratorGetNext" if "iterator" in attrs else "IteratorGetNextFromStringHandle"
+        out = apply_op(op, inputs, attrs, name="IteratorGetNext")
+        out = list(out) if isinstance(out, (list, tuple)) else [out]
+        return structure.pack(spec, out)
+    out = list(apply_op("IteratorGetNextAsOptional", inputs, attrs,
+                        name="IteratorGetNextAsOptional"))
+    return Optional(structure.pack(spec, out[1:]), out[0], spec)
+
+
+class IteratorSpec(TypeSpec):
+    """``tf.data.IteratorSpec``: describes the iterators of datasets whose elements have
+    ``element_spec``. An iterator passed to a tf.function is one input (its handle), so the
+    function, traced once, reads whichever iterator a call passes (Keras's ``fit`` passes a
+    new one every epoch).
+
+    Args:
+        element_spec: The nested ``tf.TypeSpec`` of an element.
+    """
+
+    def __init__(self, element_spec: Any):
+        self._element_spec = element_spec
+
+    @property
+    def value_type(self) -> type:
+        return OwnedIterator
+
+    @property
+    def element_spec(self) -> Any:
+        return self._element_spec
+
+    @property
+    def _trace_key(self) -> Any:
+        return ("IteratorSpec", repr(self._element_spec))
+
+    def _to_components(self, value: OwnedIterator) -> list:
+        # eager even while a trace takes the argument apart: the call feeds the handle
+        return [EagerTensor(np.asarray(value._iterator_state().handle.encode(), object),
+                            dtypes.string)]
+
+    def _from_components(self, parts: list) -> Any:
+        return _HandleIterator(self._element_spec, parts[0])
+
+    def __eq__(self, other: Any) -> bool:
+        return type(other) is type(self) and self._element_spec == other._element_spec
+
+    def __hash__(self) -> int:
+        return hash(type(self))
+
+    def __repr__(self) -> str:
+        return "IteratorSpec(%r)" % (self._element_spec,)
+
+
+class _HandleIterator(IteratorBase):
+    """An iterator argument inside a traced function: reads the iterator whose handle the
+    call passes."""
+
+    def __init__(self, element_spec: Any, handle: Any):
+        self._spec = element_spec
+        self._handle = handle
+
+    @property
+    def element_spec(self) -> Any:
+        return self._spec
+
+    @property
+    def _type_spec(self) -> IteratorSpec:
+        return IteratorSpec(self._spec)
+
+    def __next__(self) -> Any:
+        return self.get_next()
+
+    def get_next(self, name: str | None = None) -> Any:
+        """The next element each time the function runs; OutOfRangeError at the end."""
+        return _next_op(self._spec, [self._handle], {}, optional=False)
+
+    def get_next_as_optional(self) -> Optional:
+        """The next element as an Optional each time the function runs."""
+        return _next_op(self._spec, [self._handle], {}, optional=True)
 
 
 class _IteratorState:
@@ -151,8 +238,10 @@ def _get_next_kernel(*captured: Any, iterator: _IteratorState, output_types: tup
     return _next_element(iterator, captured, output_types)
 
 
-def _get_next_as_optional_kernel(*, iterator: _IteratorState, output_types: tuple,
-                                  output_shapes: tuple) -> tuple:
+def _get_next_as_optional_kernel(*handle: Any, output_types: tuple, output_shapes: tuple,
+                                  iterator: _IteratorState | None = None) -> tuple:
+    if iterator is None:                 # an iterator passed to a traced function: by handle
+        iterator = _iterator_of(handle[0])
     try:
         out = _next_element(iterator, (), output_types)
     except errors.OutOfRangeError:
@@ -162,18 +251,23 @@ def _get_next_as_optional_kernel(*, iterator: _IteratorState, output_types: tupl
     return (np.array(True),) + (out if isinstance(out, tuple) else (out,))
 
 
-def _get_next_from_handle_kernel(handle: Any, *, output_types: tuple,
-                                 output_shapes: tuple) -> Any:
+def _iterator_of(handle: Any) -> _IteratorState:
     key = np.asarray(handle).item()
     key = key.decode() if isinstance(key, bytes) else str(key)
     iterator = _handles.get(key)
     if iterator is None:
         raise errors.InvalidArgumentError(None, None, "No iterator has the string handle %r"
                                           % key)
+    return iterator
+
+
+def _get_next_from_handle_kernel(handle: Any, *, output_types: tuple,
+                                 output_shapes: tuple) -> Any:
+    iterator = _iterator_of(handle)
     if iterator.one_shot is not None and iterator.one_shot._all_captures():
         raise errors.InvalidArgumentError(
             None, None, "The one-shot iterator behind handle %r captures tensors; use an "
-            "initializable iterator with string handles." % key)
+            "initializable iterator with string handles." % iterator.handle)
     return _next_element(iterator, (), output_types)
 
 

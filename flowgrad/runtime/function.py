@@ -417,7 +417,8 @@ def _signature(obj: Any, feeds: list, tensors: list) -> Any:
     """A hashable key for an argument; appends its tensor values to ``feeds``."""
     parts = _components(obj)
     if parts is not None:
-        return (CompositeTensor, type(parts[0]), _signature(parts[1], feeds, tensors))
+        return (CompositeTensor, type(parts[0]), getattr(parts[0], "_trace_key", None),
+                _signature(parts[1], feeds, tensors))
     if isinstance(obj, EagerTensor):
         feeds.append(obj._value)
         tensors.append(obj)

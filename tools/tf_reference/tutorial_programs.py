@@ -43,7 +43,8 @@ opt = first(iter(tf.data.Dataset.from_tensor_slices({"a": [1, 2]})))
 print(opt.has_value(), opt.get_value())
 print(opt.element_spec)
 ''',
-    # tf.Tensor inputs to Keras's fit/evaluate/predict (a string tensor into a TextVectorization model): Keras slices what it recognises as a tf.Tensor with tf.gather
+    # tf.Tensor inputs to Keras's fit/evaluate/predict (a string tensor into a
+    # TextVectorization model): Keras slices what it recognises as a tf.Tensor with tf.gather
     'tensor_inputs_to_keras': '''
 import numpy as np
 import tensorflow as tf
@@ -61,13 +62,41 @@ print(np.round(model.predict(x[:3], verbose=0), 4))
 print(model.predict_on_batch(x[:2]).shape, np.round(model.train_on_batch(x, y), 5))
 tv = keras.layers.TextVectorization(max_tokens=10, output_sequence_length=3)
 tv.adapt(tf.constant(["a b c", "b c d", "c d"]))
-text_model = keras.Sequential([tv, keras.layers.Embedding(10, 2), keras.layers.GlobalAveragePooling1D()])
+text_model = keras.Sequential([tv, keras.layers.Embedding(10, 2),
+                               keras.layers.GlobalAveragePooling1D()])
 print(text_model.predict(tf.constant(["a b", "c", "d d d"]), batch_size=2, verbose=0).shape)
 labels = tf.constant([0.0, 1.0, 0.0])
 clf = keras.Sequential([tv, keras.layers.Embedding(10, 2), keras.layers.GlobalAveragePooling1D(),
                         keras.layers.Dense(1)])
 clf.compile(optimizer="sgd", loss="mse")
 print(len(clf.fit(tf.constant(["a b", "c", "d d d"]), labels, epochs=2, verbose=0).history["loss"]))
+''',
+    # an iterator passed to a tf.function (Keras's fit passes a new one each epoch): one trace
+    # reads whichever iterator a call passes
+    'iterator_argument_traced_once': '''
+import tensorflow as tf
+traces = [0]
+
+@tf.function
+def step(iterator):
+    traces[0] += 1
+    return iterator.get_next() * 2
+
+@tf.function
+def peek(iterator):
+    return iterator.get_next_as_optional()
+
+ds = tf.data.Dataset.range(3)
+for epoch in range(3):
+    it = iter(ds)
+    print(step(it), step(it), peek(it).has_value(), peek(it).has_value())
+print(traces, step.experimental_get_tracing_count())
+it = iter(tf.data.Dataset.from_tensor_slices([1.0]))
+print(step(it), traces)
+try:
+    step(it)
+except tf.errors.OutOfRangeError:
+    print("OutOfRangeError")
 ''',
 }
 
