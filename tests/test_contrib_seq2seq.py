@@ -99,8 +99,8 @@ def _rnn_decoder(helper_fn, units=4, vocab=6, depth=3, impute_finished=True, **d
     out_layer = tf.layers.Dense(vocab, name="output_projection")
     with tf.variable_scope("decoder") as scope:
         helper = helper_fn()
-        dec = s2s.BasicDecoder(cell, helper, cell.zero_state(helper.batch_size, tf.float32),
-                               out_layer)
+        batch = 2 if isinstance(helper, s2s.CustomHelper) else helper.batch_size
+        dec = s2s.BasicDecoder(cell, helper, cell.zero_state(batch, tf.float32), out_layer)
         return s2s.dynamic_decode(dec, impute_finished=impute_finished, scope=scope,
                                   **decode_kw)
 
@@ -422,3 +422,111 @@ def test_blog_style_chatbot_trains_saves_and_answers_from_the_restored_graph():
     out = _program("chatbot_seq2seq.py")
     assert float(out.split("final loss ")[1].split()[0]) < 0.5
     assert "answered" in out and "Q: hi\nA: " in out
+
+
+# -- the other helpers ----------------------------------------------------------------------
+def _decode_with(helper_fn, **kwargs):
+    """Decodes in a fresh graph whose variables start from the same seeded values."""
+    with tf.Graph().as_default():
+        tf.set_random_seed(1)
+        outputs, state, lengths = _rnn_decoder(helper_fn, **kwargs)
+        return _run([outputs, state, lengths, tf.global_variables()])
+
+
+def _training_inputs():
+    rng = np.random.RandomState(3)
+    return rng.normal(size=(2, 4, 6)).astype(np.float32), np.array([4, 3], np.int32)
+
+
+def test_scheduled_sampling_with_probability_0_is_teacher_forcing():
+    x, lengths = _training_inputs()
+    emb = np.random.RandomState(4).normal(size=(6, 6)).astype(np.float32)
+    want = _decode_with(lambda: s2s.TrainingHelper(x, lengths), impute_finished=False)
+    got = _decode_with(lambda: s2s.ScheduledEmbeddingTrainingHelper(x, lengths, emb, 0.0),
+                       impute_finished=False)
+    np.testing.assert_allclose(got[0].rnn_output, want[0].rnn_output, rtol=1e-6)
+    np.testing.assert_array_equal(got[0].sample_id, -1)
+    out = _decode_with(lambda: s2s.ScheduledOutputTrainingHelper(x, lengths, 0.0),
+                       impute_finished=False)
+    np.testing.assert_allclose(out[0].rnn_output, want[0].rnn_output, rtol=1e-6)
+    assert out[0].sample_id.dtype == bool and not out[0].sample_id.any()
+    with pytest.raises(ValueError, match="sampling_probability must be either a scalar"):
+        s2s.ScheduledEmbeddingTrainingHelper(x, lengths, emb, [[0.5]])
+
+
+def test_scheduled_sampling_with_probability_1_feeds_the_sampled_embeddings():
+    x, lengths = _training_inputs()
+    emb = np.random.RandomState(4).normal(size=(6, 6)).astype(np.float32)
+    outputs, _, _ = _rnn_decoder(lambda: s2s.ScheduledEmbeddingTrainingHelper(
+        x, lengths, emb, 1.0, seed=1, scheduling_seed=2), impute_finished=False)
+    w, b, wo, bo = tf.global_variables()
+    out, w_, b_, wo_, bo_ = _run([outputs, w, b, wo, bo])
+    ids = out.sample_id
+    assert ids.min() >= 0 and ids.max() < 6
+    h = _rnn_step(w_, b_, x[:, 0], np.zeros((2, 4), np.float32))
+    np.testing.assert_allclose(out.rnn_output[:, 0], h @ wo_ + bo_, rtol=1e-5, atol=1e-6)
+    h = _rnn_step(w_, b_, emb[ids[:, 0]], h)        # the next input is the sample's embedding
+    np.testing.assert_allclose(out.rnn_output[:, 1], h @ wo_ + bo_, rtol=1e-5, atol=1e-6)
+
+
+def test_sample_embedding_helper_at_low_temperature_is_greedy():
+    emb = np.random.RandomState(4).normal(size=(6, 3)).astype(np.float32)
+    greedy = _decode_with(lambda: s2s.GreedyEmbeddingHelper(emb, [0, 1], 5),
+                          maximum_iterations=4)
+    sampled = _decode_with(lambda: s2s.SampleEmbeddingHelper(
+        emb, [0, 1], 5, softmax_temperature=1e-6, seed=3), maximum_iterations=4)
+    np.testing.assert_array_equal(sampled[0].sample_id, greedy[0].sample_id)
+    np.testing.assert_array_equal(sampled[2], greedy[2])
+    assert sampled[0].sample_id.dtype == np.int32
+
+
+def test_inference_and_custom_helpers_feed_back_what_their_functions_say():
+    start = np.ones((2, 6), np.float32)
+
+    def inference():
+        return s2s.InferenceHelper(sample_fn=lambda outputs: outputs, sample_shape=[6],
+                                   sample_dtype=tf.float32, start_inputs=start,
+                                   end_fn=lambda sample: tf.reduce_sum(sample, 1) > 1e9)
+    out, _, lengths, (w, b, wo, bo) = _decode_with(inference, maximum_iterations=3)
+    np.testing.assert_array_equal(lengths, [3, 3])
+    np.testing.assert_allclose(out.sample_id, out.rnn_output)     # the outputs fed back
+    h = _rnn_step(w, b, start, np.zeros((2, 4), np.float32))
+    y = h @ wo + bo
+    np.testing.assert_allclose(out.rnn_output[:, 0], y, rtol=1e-5, atol=1e-6)
+    h = _rnn_step(w, b, y, h)
+    np.testing.assert_allclose(out.rnn_output[:, 1], h @ wo + bo, rtol=1e-5, atol=1e-6)
+
+    def custom():
+        return s2s.CustomHelper(
+            initialize_fn=lambda: (tf.constant([False, False]), tf.constant(start)),
+            sample_fn=lambda time, outputs, state: tf.argmax(outputs, -1, output_type=tf.int32),
+            next_inputs_fn=lambda time, outputs, state, sample_ids: (
+                tf.fill([2], time >= 1), outputs, state))
+    with pytest.raises(ValueError, match="batch_size accessed before initialize"):
+        custom().batch_size  # noqa: B018
+    out2, _, lengths2, _ = _decode_with(custom)
+    np.testing.assert_array_equal(lengths2, [2, 2])
+    np.testing.assert_array_equal(out2.sample_id, out2.rnn_output.argmax(-1))
+
+
+def test_output_time_major_and_beam_search_with_coverage_penalty():
+    rng = np.random.RandomState(9)
+    memory = tf.constant(rng.normal(size=(2, 4, 3)).astype(np.float32))
+    beam = 2
+    with tf.variable_scope("decoder") as scope:
+        mech = s2s.BahdanauAttention(3, s2s.tile_batch(memory, beam),
+                                     memory_sequence_length=s2s.tile_batch(np.array([4, 2]), beam))
+        cell = s2s.AttentionWrapper(tf.nn.rnn_cell.GRUCell(3), mech, alignment_history=True)
+        dec = s2s.BeamSearchDecoder(cell, tf.constant(rng.normal(size=(5, 2)), tf.float32),
+                                    [0, 0], 4, cell.zero_state(2 * beam, tf.float32), beam,
+                                    output_layer=tf.layers.Dense(5),
+                                    coverage_penalty_weight=0.4, length_penalty_weight=0.5)
+        outputs, state, _ = s2s.dynamic_decode(dec, output_time_major=True,
+                                               maximum_iterations=3, scope=scope)
+    history = state.cell_state.alignment_history
+    ids, probs, hist = _run([outputs.predicted_ids, state.accumulated_attention_probs,
+                             history])
+    assert ids.shape[1:] == (2, beam) and ids.shape[0] <= 3
+    assert probs.shape == (2, beam, 4) and np.all(probs >= 0)
+    assert hist.shape[1:] == (2 * beam, 4)
+    np.testing.assert_allclose(hist[:, beam:, 2:], 0, atol=1e-7)   # entry 1: memory length 2
