@@ -132,6 +132,44 @@ with tf.Session() as sess:
     print(np.round(sess.run(tf.get_collection(tf.GraphKeys.GLOBAL_VARIABLES,
                                               "bn_conv/moving_mean")[0]), 5))
 ''',
+    # CRNN/OCR programs' label error rate: tf.edit_distance (was missing) of a CTC decode
+    # against sparse_placeholder labels, TensorFlow's documented example, SparseTensorValues.
+    "edit_distance": '''
+hyp = tf.SparseTensor([[0, 0, 0], [1, 0, 0]], ["a", "b"], (2, 1, 1))
+truth = tf.SparseTensor([[0, 1, 0], [1, 0, 0], [1, 0, 1], [1, 1, 0]], ["a", "b", "c", "a"],
+                        (2, 2, 2))
+d = tf.edit_distance(hyp, truth)
+print(d.shape, d.dtype)
+labels = tf.sparse_placeholder(tf.int32)
+logits = tf.constant(np.log(np.random.RandomState(0).dirichlet(np.ones(4), (6, 2))),
+                     tf.float32)
+decoded, _ = tf.nn.ctc_greedy_decoder(logits, [6, 4])
+ler = tf.reduce_mean(tf.edit_distance(tf.cast(decoded[0], tf.int32), labels))
+raw = tf.edit_distance(tf.cast(decoded[0], tf.int32), labels, normalize=False)
+with tf.Session() as sess:
+    print(sess.run(d))
+    print(sess.run(tf.edit_distance(hyp, truth, normalize=False)))
+    feed = {labels: ([[0, 0], [0, 1], [1, 0]], [1, 2, 0], [2, 3])}
+    print(sess.run(decoded[0], feed).values, sess.run([ler, raw], feed))
+    print(sess.run(tf.edit_distance(tf.SparseTensorValue([[0, 0], [0, 1], [0, 2], [2, 0]],
+                                                         [1, 2, 3, 4], [3, 3]),
+                                    tf.SparseTensorValue([[0, 0], [0, 1], [1, 0]], [1, 3, 5],
+                                                         [3, 2]))))
+    one = tf.SparseTensor([[0, 0]], [1], [1, 2])
+    print(sess.run(tf.edit_distance(tf.SparseTensor([[0, 5]], [1], [1, 2]), one)))
+    try:
+        sess.run(tf.edit_distance(tf.SparseTensor([[3, 0]], [1], [1, 2]), one))
+    except tf.errors.InternalError as e:
+        print("InternalError", "Got an inner product 3 which would require" in e.message)
+try:
+    tf.edit_distance(tf.SparseTensor([[0, 0, 0]], [1], [1, 1, 1]), one)
+except ValueError as e:
+    print("ValueError", str(e)[:60])
+try:
+    tf.edit_distance(tf.constant([[1]]), truth)
+except TypeError as e:
+    print("TypeError", e)
+''',
 }
 
 
