@@ -70,6 +70,16 @@ def _needed_ops(outputs: list, stops: set) -> set:
     return seen
 
 
+#: The tensors the functions being written return (ids), innermost last: a While output
+#: that one returns (an inner loop's record that the outer loop records) is used.
+_RETURNED: list = []
+
+
+def _used(t: Any) -> bool:
+    """Whether an op reads ``t`` or a function being written returns it."""
+    return bool(t._consumers) or any(id(t) in ids for ids in _RETURNED)
+
+
 def _type_enum(dt: Any) -> int:
     return int(dt) if isinstance(dt, RawDataType) else tf_protos.data_type(dt.base_dtype)
 
@@ -123,14 +133,20 @@ def subgraph_function(name: str, graph: Any, args: list, outputs: list, library:
     tensors = [t for t in outputs if not isinstance(t, (str, Later))]
     tensors += [d for t in outputs if isinstance(t, Later) for d in t.deps]
     needed = _needed_ops(tensors + list(control_outputs), stops)
-    for op in graph.get_operations():
-        if op not in needed:
-            continue
-        if op.type == "Placeholder":
-            raise UnexportableOpError("Cannot export %s: placeholder %s is not one of its "
-                                      "inputs" % (graph.name, op.name))
-        export_op(op, add_node, ref, function_node_ref, library)
-    extra_refs = iter(extra(add_node, ref) if extra is not None else ())
+    _RETURNED.append({id(t) for t in tensors})
+    try:
+        for op in graph.get_operations():
+            if op not in needed:
+                continue
+            if op.type == "Placeholder":
+                raise UnexportableOpError("Cannot export %s: placeholder %s is not one of its "
+                                          "inputs" % (graph.name, op.name))
+            export_op(op, add_node, ref, function_node_ref, library)
+        extra_refs = list(extra(add_node, ref) if extra is not None else ())
+        refs = [None if isinstance(t, Later) else ref(t) for t in outputs]
+    finally:
+        _RETURNED.pop()
+    extra_refs = iter(extra_refs)
     names = {n.name for n in fdef.node_def}
     for node in fdef.node_def:          # control inputs on arguments go away
         kept = [i for i in node.input if not i.startswith("^") or i[1:] in names]
@@ -138,7 +154,7 @@ def subgraph_function(name: str, graph: Any, args: list, outputs: list, library:
         node.input.extend(kept)
     for i, t in enumerate(outputs):
         out = "output_%d" % i
-        r = next(extra_refs) if isinstance(t, Later) else ref(t)
+        r = next(extra_refs) if isinstance(t, Later) else refs[i]
         dt = t.dtype if hasattr(t, "dtype") else dict((a, d) for a, d, _ in args)[t]
         sig.output_arg.add(name=out, type=_type_enum(dt))
         fdef.ret[out] = r
@@ -199,7 +215,7 @@ def _accumulated(op: Any) -> list:
     n, _, e_user, e = _while_layout(op)
     outs = op.outputs
     return list(range(n, n + e_user)) + [k for k in range(n + e_user, len(outs))
-                                         if k != n + e and outs[k]._consumers]
+                                         if k != n + e and _used(outs[k])]
 
 
 def _accumulator_spec(op: Any, k: int) -> tuple:
@@ -245,6 +261,15 @@ def _while_output_node(t: Any) -> tuple | None:
     return ("%s/TensorListStack_%d" % (t.op.name, accs.index(k)), "TensorListStack", 0)
 
 
+def _free_name(base: str, taken: set) -> str:
+    """``base``, or ``base_1``, ``base_2``, ... : the first not in ``taken``."""
+    name, k = base, 0
+    while name in taken:
+        k += 1
+        name = "%s_%d" % (base, k)
+    return name
+
+
 def _reversed_record(t: Any) -> Any:
     """For a sliced input ``t`` of a gradient loop that is a While's record read backwards
     (``reverse(record, [0])``): that While output, whose accumulator the gradient loop then
@@ -279,7 +304,7 @@ def _export_while(op: Any, library: FunctionLibrary) -> tuple:
     a = op._attrs
     n, ns, _, _ = _while_layout(op)
     for t in op.outputs:
-        if t._consumers:
+        if _used(t):
             _while_output_index(t)
     cond_f, body_f = a["cond"], a["body"]
     loop_vars, sliced = op.inputs[:n], op.inputs[n:n + ns]
@@ -292,11 +317,15 @@ def _export_while(op: Any, library: FunctionLibrary) -> tuple:
     i32 = dtypes.int32
     lists = [("tensor_list_%d" % j, VARIANT, None) for j in range(ns)]
     acc_args = [("accumulator_%d" % k, VARIANT, None) for k in range(na)]
+    # the arguments of TensorFlow's while_v2, renamed where an op of the body has the name
+    taken = {o.name for f in (cond_f, body_f) if f is not None
+             for o in f.graph.get_operations()}
+    counter, limit = _free_name("loop_counter", taken), _free_name("maximum_iterations", taken)
 
     def header(f_inputs: list, with_sliced: bool) -> list:
         loop = list(f_inputs[:n])
         rest = list(f_inputs[n + ns:] if with_sliced else f_inputs[n:])
-        return ([("loop_counter", i32, None), ("maximum_iterations", i32, None)] +
+        return ([(counter, i32, None), (limit, i32, None)] +
                 [(_arg(ph, i), ph.dtype.base_dtype, ph) for i, ph in enumerate(loop)] +
                 lists + acc_args +
                 [(_arg(ph, n + ns + na + i), ph.dtype.base_dtype, ph)
@@ -313,12 +342,12 @@ def _export_while(op: Any, library: FunctionLibrary) -> tuple:
         def extra(add_node: Callable, ref: Callable) -> list:
             terms = [ref(user)] if user is not None else []
             if bounded:
-                add_node("fg_less", "Less", ["loop_counter", "maximum_iterations"],
+                add_node("fg_less", "Less", [counter, limit],
                          {"T": i32}, "")
                 terms.append("fg_less:z:0")
             for j in range(ns):         # the elements run out
                 add_node("fg_length_%d" % j, "TensorListLength", [lists[j][0]], {}, "")
-                add_node("fg_in_%d" % j, "Less", ["loop_counter", "fg_length_%d:length:0" % j],
+                add_node("fg_in_%d" % j, "Less", [counter, "fg_length_%d:length:0" % j],
                          {"T": i32}, "")
                 terms.append("fg_in_%d:z:0" % j)
             if not terms:
@@ -345,20 +374,20 @@ def _export_while(op: Any, library: FunctionLibrary) -> tuple:
                     np.asarray(value, np.int32), i32)}, "")
                 return node + ":output:0"
             for j, ph in enumerate(slice_phs):
-                at = "loop_counter"
+                at = counter
                 if records[j] is not None:      # a record read from its end
                     add_node("fg_size_%d" % j, "TensorListLength", [lists[j][0]], {}, "")
                     add_node("fg_last_%d" % j, "Sub", ["fg_size_%d:length:0" % j,
                                                         const("fg_last_%d/y" % j, 1)],
                              {"T": i32}, "")
-                    add_node("fg_at_%d" % j, "Sub", ["fg_last_%d:z:0" % j, "loop_counter"],
+                    add_node("fg_at_%d" % j, "Sub", ["fg_last_%d:z:0" % j, counter],
                              {"T": i32}, "")
                     at = "fg_at_%d:z:0" % j
                 add_node("fg_item_%d" % j, "TensorListGetItem", [
                     lists[j][0], at,
                     const("fg_item_%d/element_shape" % j, _element_shape(ph.shape))],
                     {"element_dtype": ph.dtype.base_dtype}, "")
-            add_node("fg_next", "AddV2", ["loop_counter", const("fg_next/y", 1)],
+            add_node("fg_next", "AddV2", [counter, const("fg_next/y", 1)],
                      {"T": i32}, "")
             pushed = []
             for k, (dt, _, v) in enumerate(specs):
@@ -366,7 +395,7 @@ def _export_while(op: Any, library: FunctionLibrary) -> tuple:
                          {"element_dtype": dt}, "")
                 pushed.append("fg_push_%d:output_handle:0" % k)
             return ["fg_next:z:0"] + pushed
-        outs = [Later(i32), "maximum_iterations"] + list(body_f.outputs[:n]) + \
+        outs = [Later(i32), limit] + list(body_f.outputs[:n]) + \
             [x for x, _, _ in lists] + [Later(VARIANT, [v]) for v in pushed_values] + \
             [arg for arg, _, _ in args[2 + n + ns + na:]]
         return subgraph_function(name, body_f.graph, args, outs, library,

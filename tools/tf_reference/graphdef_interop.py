@@ -77,6 +77,7 @@ def write(out_dir):
     control_flow_half(out_dir)
     training_half(out_dir)
     loop_training_half(out_dir)
+    loop_gradient_half(out_dir)
     loop_saved_model_half(out_dir)
     tensor_list_half(out_dir)
     vocab_half(out_dir)
@@ -335,6 +336,109 @@ def loop_training_half(out_dir, steps=4):
                  losses=np.array(losses))
 
 
+LOOP_GRADIENTS = ("max_iter", "nested", "map_fn", "scan", "seqlen", "bidirectional",
+                  "second_order", "cond_in_loop", "tensor_array_unstack", "dropout_in_loop")
+
+
+def _loop_gradient_case(tf, kind, x, w):
+    """A scalar of ``x`` ([2, 5, 3]) and the variable ``w`` ([3, 4]) through loops."""
+    if kind == "max_iter":
+        _, h = tf.while_loop(lambda i, h: True,
+                             lambda i, h: (i + 1, tf.tanh(tf.matmul(x[:, i], w) + h)),
+                             [0, tf.zeros([2, 4])], maximum_iterations=4)
+        return tf.reduce_sum(h)
+    if kind == "nested":
+        def outer(i, h):
+            _, g = tf.while_loop(lambda j, g: j < i + 1, lambda j, g: (j + 1, tf.sin(g) * 1.1),
+                                 [0, h])
+            return i + 1, tf.tanh(tf.matmul(x[:, i], w) + g)
+        return tf.reduce_sum(tf.while_loop(lambda i, h: i < 5, outer, [0, tf.zeros([2, 4])])[1])
+    if kind == "map_fn":
+        return tf.reduce_sum(tf.map_fn(lambda r: tf.matmul(r, w) ** 2, x))
+    if kind == "scan":
+        return tf.reduce_sum(tf.scan(lambda a, r: tf.tanh(tf.matmul(r, w) + a),
+                                     tf.transpose(x, [1, 0, 2]), initializer=tf.zeros([2, 4])))
+    if kind == "seqlen":
+        outs, state = tf.nn.dynamic_rnn(tf.nn.rnn_cell.GRUCell(4), x, sequence_length=[3, 5],
+                                        dtype=tf.float32)
+        return tf.reduce_sum(outs) + tf.reduce_sum(state)
+    if kind == "bidirectional":
+        (fw, bw), _ = tf.nn.bidirectional_dynamic_rnn(
+            tf.nn.rnn_cell.LSTMCell(4), tf.nn.rnn_cell.LSTMCell(4), x, dtype=tf.float32)
+        return tf.reduce_sum(fw * bw)
+    if kind == "second_order":
+        _, h = tf.while_loop(lambda i, h: i < 3,
+                             lambda i, h: (i + 1, tf.sin(h) * w[0] + x[0, i, 0]),
+                             [0, tf.ones([2, 4])])
+        (g,) = tf.gradients(tf.reduce_sum(h), w)
+        return tf.reduce_sum(g * g)
+    if kind == "cond_in_loop":
+        def body(i, h):
+            return i + 1, tf.cond(i % 2 > 0, lambda: tf.tanh(tf.matmul(x[:, i], w) + h),
+                                  lambda: h * 0.5 + tf.reduce_mean(x[:, i]))
+        return tf.reduce_sum(tf.while_loop(lambda i, h: i < 5, body, [0, tf.ones([2, 4])])[1])
+    if kind == "tensor_array_unstack":
+        ta = tf.TensorArray(tf.float32, size=5).unstack(tf.transpose(x, [1, 0, 2]))
+        acc = tf.TensorArray(tf.float32, size=0, dynamic_size=True)
+
+        def body(i, h, acc):
+            h = tf.tanh(tf.matmul(ta.read(i), w) + h)
+            return i + 1, h, acc.write(i, h * 2.0)
+        _, h, acc = tf.while_loop(lambda i, h, a: i < 5, body, [0, tf.zeros([2, 4]), acc])
+        return tf.reduce_sum(acc.stack() ** 2) + tf.reduce_sum(h)
+    _, h = tf.while_loop(lambda i, h: i < 3, lambda i, h: (i + 1, tf.nn.dropout(
+        tf.tanh(tf.matmul(x[:, i], w) + h), rate=0.25, seed=1)), [0, tf.zeros([2, 4])])
+    return tf.reduce_sum(h)
+
+
+def loop_gradient_half(out_dir):
+    """Frozen GraphDefs of loops and their gradients (w.r.t. the variables and the input)."""
+    import flowgrad.compat.v1 as tf
+    rng = np.random.default_rng(4)
+    xv = rng.standard_normal((2, 5, 3)).astype(np.float32)
+    os.makedirs(os.path.join(out_dir, "loop_gradients"), exist_ok=True)
+    for kind in LOOP_GRADIENTS:
+        with tf.Graph().as_default():
+            tf.set_random_seed(2)
+            x = tf.placeholder(tf.float32, [None, 5, 3], name="x")
+            w = tf.Variable(rng.standard_normal((3, 4)).astype(np.float32) * 0.5, name="w")
+            out = tf.identity(_loop_gradient_case(tf, kind, x, w), name="out")
+            grads = tf.gradients(out, tf.trainable_variables() + [x])
+            fetches = [out] + [tf.identity(g, name="grad_%d" % k)
+                               for k, g in enumerate(grads) if g is not None]
+            with tf.Session() as sess:
+                sess.run(tf.global_variables_initializer())
+                values = sess.run(fetches, {x: xv})
+                frozen = tf.graph_util.convert_variables_to_constants(
+                    sess, tf.get_default_graph().as_graph_def(), [t.op.name for t in fetches])
+        path = os.path.join(out_dir, "loop_gradients", kind)
+        with open(path + ".pb", "wb") as f:
+            f.write(frozen.SerializeToString())
+        np.savez(path + ".npz", x=xv, names=np.array([t.name for t in fetches]),
+                 **{"value_%d" % i: v for i, v in enumerate(values)})
+
+
+def check_loop_gradients(out_dir):
+    import tensorflow as tf
+    for kind in LOOP_GRADIENTS:
+        path = os.path.join(out_dir, "loop_gradients", kind)
+        ref = np.load(path + ".npz")
+        gd = tf.compat.v1.GraphDef()
+        with open(path + ".pb", "rb") as f:
+            gd.ParseFromString(f.read())
+        names = list(ref["names"])
+        with tf.Graph().as_default():
+            tf.import_graph_def(gd, name="")
+            feed = {"x:0": ref["x"]} if any(n.name == "x" for n in gd.node) else {}
+            with tf.compat.v1.Session() as sess:
+                got = sess.run(names, feed)
+        for i, (name, value) in enumerate(zip(names, got)):
+            np.testing.assert_allclose(value, ref["value_%d" % i], rtol=1e-4, atol=1e-5,
+                                       err_msg="%s: %s" % (kind, name))
+    print("TensorFlow %s runs flowgrad's loops and their gradients (%s): the same values"
+          % (tf.__version__, ", ".join(LOOP_GRADIENTS)))
+
+
 LOOP_SAVED_MODELS = ("module_loop", "keras_lstm")
 
 
@@ -514,6 +618,7 @@ def check(out_dir):
     check_vocab(out_dir)
     tf.compat.v1.disable_eager_execution()
     check_training(out_dir)
+    check_loop_gradients(out_dir)
     check_tensor_lists(out_dir)
     ref = np.load(os.path.join(out_dir, "expected.npz"))
     for name in ("graph.pbtxt", "graph.pb", "frozen.pb"):
