@@ -20,6 +20,7 @@ import pytest
 
 import flowgrad as tf
 import flowgrad.compat.v1 as tf1
+from flowgrad.framework import errors
 
 DATA = os.path.join(os.path.dirname(__file__), "data", "tf_loop_training")
 
@@ -127,3 +128,14 @@ def test_flowgrads_saved_model_of_a_train_step_through_a_loop_is_tensorflows(eag
     loaded = tf.saved_model.load(str(tmp_path))
     got = [float(loaded.train_step(x, y)) for _ in range(3)]
     np.testing.assert_allclose(got, want, rtol=1e-6)
+
+
+@pytest.mark.parametrize("name", ["lstm_adam_cfv1", "loop_tensor_array_cfv1"])
+def test_control_flow_v1_training_graphs_are_an_error_naming_the_node(name):
+    """TensorFlow 1's dataflow loops (Enter/Exit frames, stacks for the gradient) are not
+    imported: an UnimplementedError naming the node and how to write control flow v2."""
+    with tf.Graph().as_default():
+        with pytest.raises(errors.UnimplementedError,
+                           match=r"Node '.*while/Enter.*' is an Enter op .*control flow v1.*"
+                                 r"enable_control_flow_v2\(\)"):
+            tf1.train.import_meta_graph(os.path.join(DATA, name, "model.meta"))

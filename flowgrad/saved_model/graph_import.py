@@ -680,11 +680,14 @@ class Importer:
         for node in nodes:
             if node.op in V1_CONTROL_FLOW and (skip is None or not skip(node)):
                 raise errors.UnimplementedError(
-                    None, None, "Node '%s'%s is a %s op of TensorFlow 1's control flow "
-                    "(tf.compat.v1.cond/while_loop with control flow v1); flowgrad imports "
-                    "TensorFlow 2's functional If/While only: build the graph with "
-                    "tf.compat.v1.enable_control_flow_v2() (TensorFlow's default since 2.0)"
-                    % (node.name, self.where, node.op))
+                    None, None, "Node '%s'%s is %s %s op of TensorFlow 1's dataflow control "
+                    "flow (control flow v1: what tf.compat.v1.while_loop/cond, dynamic_rnn "
+                    "and tf.gradients of them build on TensorFlow 1.x or after "
+                    "tf.compat.v1.disable_v2_behavior()); flowgrad imports TensorFlow 2's "
+                    "functional While/If ops only: build and save the graph again with "
+                    "tf.compat.v1.enable_control_flow_v2() called after disable_v2_behavior()"
+                    % (node.name, self.where, "an" if node.op[0] in "AEIOU" else "a",
+                       node.op))
         nodes = sorted(nodes, key=lambda n: n.op not in TABLE_INITIALIZERS)   # stable
         for node in topological(nodes, lambda n: [source_node(r) for r in n.input]):
             if node.name in self.values or (skip is not None and skip(node)):
