@@ -2212,6 +2212,23 @@ def _tf2_gaps() -> list:
                           ("spence", "Spence"))]
 
 
+def _matrix_diag() -> list:
+    """tf.linalg.diag / diag_part / set_diag with ``k`` and bands (MatrixDiagV3,
+    MatrixDiagPartV3, MatrixSetDiagV3): each one's gradient is another of them."""
+    tf = flowgrad
+    rng = np.random.RandomState(37)
+    return [
+        OpInfo("matrix_diag.diag_band", lambda d: tf.linalg.diag(
+            d, k=(-1, 1), num_rows=4, align="LEFT_RIGHT") ** 2, [rng.randn(2, 3, 3)],
+            op="MatrixDiagV3", jvp=True),
+        OpInfo("matrix_diag.diag_part_k", lambda x: tf.linalg.diag_part(
+            x, k=(-1, 2), padding_value=0.5) ** 2, [rng.randn(2, 3, 5)],
+            op="MatrixDiagPartV3", jvp=True),
+        OpInfo("matrix_diag.set_diag_k", lambda x, d: tf.linalg.set_diag(x, d, k=1) ** 2,
+               [rng.randn(3, 4), rng.randn(3)], op="MatrixSetDiagV3", jvp=True),
+    ]
+
+
 def _fake_quant() -> list:
     """tf.quantization's fake-quantization gradient ops, linear in the incoming gradient
     (inputs away from the nudged ranges' ends); the forward ops' straight-through gradients
@@ -2271,7 +2288,7 @@ _FAMILIES = [_core_math, _math, _array, _nn, _conv, _control_flow, _distribution
              _special_math, _recipes, _ctc, _incomplete_gamma, _linalg_gaps,
              _image_transform, _sampled_losses, _partition,
              _matrix_functions, _sparse_fill,
-             _tf2_gaps, _complex, _fake_quant,
+             _tf2_gaps, _complex, _fake_quant, _matrix_diag,
              _vmap, _fuzz]
 
 OP_DB: list[OpInfo] = [e for family in _FAMILIES for e in family()]

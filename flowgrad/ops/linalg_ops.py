@@ -376,14 +376,35 @@ def _diag_grad(op: Any, grad: Any) -> Any:
     return diag_part(grad)
 
 
-def diag(diagonal: TensorLike, name: str = "diag") -> Any:
-    """Square matrices with ``diagonal`` (last axis) on their main diagonal.
+def diag(diagonal: TensorLike, name: str = "diag", k: Any = 0, num_rows: Any = -1,
+         num_cols: Any = -1, padding_value: Any = 0, align: str = "RIGHT_LEFT") -> Any:
+    """Matrices with ``diagonal`` (last axis) on their main diagonal, or on diagonal ``k``.
 
     Args:
-        diagonal: The diagonals: a tensor of [..., M] vectors.
+        diagonal: The diagonals: a tensor of [..., M] vectors ([..., num_diags, M] for a
+            band ``k``).
         name: A name for the operation (optional).
+        k: The diagonal (0 the main one, positive above it), or a pair ``(lower, upper)``
+            for a band of them.
+        num_rows: The matrices' rows (-1: the fewest that fit).
+        num_cols: The matrices' columns (-1: the fewest that fit).
+        padding_value: The value off the diagonals.
+        align: Where shorter diagonals of a band sit: ``"RIGHT_LEFT"`` (superdiagonals to
+            the right, subdiagonals to the left), ``"LEFT_RIGHT"``, ``"LEFT_LEFT"`` or
+            ``"RIGHT_RIGHT"``.
     """
+    if not _default_band(k, num_rows, num_cols, padding_value, align):
+        from flowgrad.ops.matrix_diag_ops import matrix_diag
+        return matrix_diag(diagonal, k, num_rows, num_cols, padding_value, align, name=name)
     return apply_op("MatrixDiag", [convert_to_tensor(_as_value(diagonal))], name=name)
+
+
+def _default_band(k: Any, num_rows: Any = -1, num_cols: Any = -1, padding_value: Any = 0,
+                  align: str = "RIGHT_LEFT") -> bool:
+    """Whether the arguments are the main diagonal's defaults (TensorFlow 1's ops serve)."""
+    return all(isinstance(v, (int, float)) and not isinstance(v, bool) and v == want
+               for v, want in ((k, 0), (num_rows, -1), (num_cols, -1), (padding_value, 0))) \
+        and align == "RIGHT_LEFT"
 
 
 def _diag_part_kernel(x: Any) -> Any:
@@ -405,13 +426,21 @@ def _diag_part_grad(op: Any, grad: Any) -> Any:
     return set_diag(zeros_like(op.inputs[0]), grad)
 
 
-def diag_part(input: TensorLike, name: str = "diag_part") -> Any:  # noqa: A002
-    """The main diagonal of each matrix (length min(rows, columns)).
+def diag_part(input: TensorLike, name: str = "diag_part", k: Any = 0,  # noqa: A002
+              padding_value: Any = 0, align: str = "RIGHT_LEFT") -> Any:
+    """The main diagonal of each matrix (length min(rows, columns)), or diagonal ``k``.
 
     Args:
         input: A tensor of matrices: the last two axes, any batch axes before them.
         name: A name for the operation (optional).
+        k: The diagonal (0 the main one, positive above it), or a pair ``(lower, upper)``
+            for a band of them ([..., num_diags, max_len], shorter ones padded).
+        padding_value: The value that pads shorter diagonals of a band.
+        align: Where shorter diagonals of a band sit (see ``tf.linalg.diag``).
     """
+    if not _default_band(k, padding_value=padding_value, align=align):
+        from flowgrad.ops.matrix_diag_ops import matrix_diag_part
+        return matrix_diag_part(input, k, padding_value, align, name=name)
     return apply_op("MatrixDiagPart", [convert_to_tensor(_as_value(input))], name=name)
 
 
@@ -434,14 +463,23 @@ def _set_diag_grad(op: Any, grad: Any) -> Any:
     return set_diag(grad, zeros_like(op.inputs[1])), diag_part(grad)
 
 
-def set_diag(input: TensorLike, diagonal: TensorLike, name: str = "set_diag") -> Any:  # noqa: A002
-    """``input`` with the main diagonal of each matrix replaced by ``diagonal``.
+def set_diag(input: TensorLike, diagonal: TensorLike, name: str = "set_diag",  # noqa: A002
+             k: Any = 0, align: str = "RIGHT_LEFT") -> Any:
+    """``input`` with the main diagonal of each matrix replaced by ``diagonal``, or
+    diagonal ``k``.
 
     Args:
         input: A tensor of matrices: the last two axes, any batch axes before them.
-        diagonal: The new diagonals: a tensor of [..., min(M, N)] vectors.
+        diagonal: The new diagonals: a tensor of [..., min(M, N)] vectors (of diagonal
+            ``k``'s length; [..., num_diags, max_len] for a band).
         name: A name for the operation (optional).
+        k: The diagonal (0 the main one, positive above it), or a pair ``(lower, upper)``
+            for a band of them.
+        align: Where shorter diagonals of a band sit (see ``tf.linalg.diag``).
     """
+    if not _default_band(k, align=align):
+        from flowgrad.ops.matrix_diag_ops import matrix_set_diag
+        return matrix_set_diag(input, diagonal, k, align, name=name)
     x = convert_to_tensor(_as_value(input))
     d = convert_to_tensor(_as_value(diagonal), x.dtype.base_dtype)
     return apply_op("MatrixSetDiag", [x, d], name=name)
