@@ -1066,6 +1066,7 @@ EXPORTS: dict[str, dict[str, str]] = {
             "flowgrad.extension_types.extension_type:ExtensionTypeBatchEncoder",
         "ExtensionTypeSpec": "flowgrad.extension_types.extension_type:ExtensionTypeSpec",
         "Optional": "flowgrad.data.optional_ops:Optional",
+        "DynamicRaggedShape": "flowgrad.ops.dynamic_ragged_shape:DynamicRaggedShape",
         "RowPartition": "flowgrad.ops.row_partition:RowPartition",
         "dispatch_for_api": "flowgrad.framework.dispatch:dispatch_for_api",
         "dispatch_for_binary_elementwise_apis":

@@ -34,3 +34,4 @@ from flowgrad.ops import space_batch_ops, special_function_ops  # noqa: F401
 from flowgrad.ops import compressed_ops, fft_nd_ops, string_offset_ops  # noqa: F401
 from flowgrad.ops import webp_ops  # noqa: F401
 from flowgrad.ops import ragged_dispatch, sparse_dispatch  # noqa: F401 - ragged & sparse dispatch
+from flowgrad.ops import dynamic_ragged_shape  # noqa: F401 - tf.shape of a RaggedTensor &c.

@@ -86,6 +86,7 @@ def _zeros(shape: Any, np_dtype: np.dtype) -> np.ndarray:
     return np.full(shape, b"", object) if np_dtype.kind == "O" else np.zeros(shape, np_dtype)
 
 
+@dispatch.add_dispatch_support
 def zeros(shape: ShapeLike | TensorLike, dtype: DTypeLike = dtypes.float32,
           name: str | None = None) -> Any:
     """Creates a tensor of zeros (empty strings for ``tf.string``), as ``tf.zeros``.
@@ -105,6 +106,7 @@ def zeros(shape: ShapeLike | TensorLike, dtype: DTypeLike = dtypes.float32,
     return fill(shape, _zeros((), dtype.np), name=name or "zeros")
 
 
+@dispatch.add_dispatch_support
 def ones(shape: ShapeLike | TensorLike, dtype: DTypeLike = dtypes.float32,
          name: str | None = None) -> Any:
     """Creates a tensor of ones, as ``tf.ones``.

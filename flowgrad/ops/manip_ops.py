@@ -13,7 +13,7 @@ from typing import Any
 
 import numpy as np
 
-from flowgrad.framework import dtypes
+from flowgrad.framework import dispatch, dtypes
 from flowgrad.framework.errors import InvalidArgumentError
 from flowgrad.framework.graph import name_scope
 from flowgrad.framework.op_call import apply_op
@@ -383,6 +383,7 @@ register_op("BroadcastArgs", _broadcast_args_kernel,
             same_dtype=True, input_names=("s0", "s1"))
 
 
+@dispatch.add_dispatch_support
 def broadcast_dynamic_shape(shape_x: Any, shape_y: Any) -> Any:
     """The broadcast of two shapes given as int32/int64 vectors.
 
