@@ -389,3 +389,17 @@ def test_default_signature_without_signatures_argument(tmp_path):
     loaded = tf.saved_model.load(str(tmp_path / "k"))
     out = loaded.signatures["serving_default"](inputs=tf.ones([2, 3]))
     assert out["output_0"].numpy().tolist() == [[3.0], [3.0]] and len(loaded.variables) == 1
+
+
+def test_flowgrads_own_format_keeps_string_constants(tmp_path):
+    """A function saved in flowgrad's own format (an op TensorFlow's GraphDef cannot hold:
+    SparseCrossV2's flowgrad form) keeps its string constants (they were an error)."""
+    m = tf.Module()
+    m.g = tf.function(lambda x: tf.sparse.to_dense(tf.sparse.cross(
+        [tf.reshape(x, [1, 2]), tf.constant([["p", "q"]])])),
+        input_signature=[tf.TensorSpec([2], tf.string)])
+    want = m.g(tf.constant(["a", "b"])).numpy()
+    with pytest.warns(UserWarning, match="flowgrad's own SavedModel format.*SparseCrossV2"):
+        tf.saved_model.save(m, str(tmp_path / "sm"))
+    got = tf.saved_model.load(str(tmp_path / "sm")).g(tf.constant(["a", "b"])).numpy()
+    assert got.tolist() == want.tolist() == [[b"a_X_p", b"a_X_q", b"b_X_p", b"b_X_q"]]

@@ -103,6 +103,11 @@ class _AttrEncoder:
         if isinstance(value, TensorShape):
             dims = value.as_tuple()
             return {"shape": None if dims is None else list(dims)}
+        if isinstance(value, (np.ndarray, np.generic)) and np.asarray(value).dtype == object:
+            a = np.asarray(value)           # strings (bytes objects): .npy needs no pickle
+            return {"strings": [(x if isinstance(x, bytes) else str(x).encode("utf-8"))
+                                .decode("latin-1") for x in a.reshape(-1)],
+                    "dims": list(a.shape)}
         if isinstance(value, (np.ndarray, np.generic)):
             key = "c%d" % len(self.arrays)
             self.arrays[key] = np.asarray(value)
@@ -136,6 +141,10 @@ def _decode(value: Any, arrays: dict, graph: Any = None) -> Any:
         return dtypes.as_dtype(value["dtype"])
     if "shape" in value:
         return TensorShape(value["shape"])
+    if "strings" in value:
+        out = np.empty(len(value["strings"]), dtype=object)
+        out[:] = [x.encode("latin-1") for x in value["strings"]]
+        return out.reshape(value["dims"])
     if "array" in value:
         a = arrays[value["array"]]
         return a[()] if value["scalar"] else a
