@@ -2107,3 +2107,6 @@ _FAKE_QUANT = {name: "flowgrad.ops.fake_quant_ops:" + name for name in (
 EXPORTS["tf.quantization"] = dict(_FAKE_QUANT)
 EXPORTS["tf"]["quantization"] = "tf.quantization"
 EXPORTS["tf.compat.v1"].update({**_FAKE_QUANT, "quantization": "tf.quantization"})
+
+#: tf.compat.v1.wrap_function (legacy): TF1 graph code called eagerly, and prune.
+EXPORTS["tf.compat.v1"]["wrap_function"] = "flowgrad.runtime.wrap_function:wrap_function"
