@@ -1,7 +1,7 @@
 """TF2-face names older programs use, against TensorFlow 2.21
 (tools/tf_reference/tf2_legacy_names.py, recorded in tests/data/tf2_legacy_names/):
-``tf.distribute.experimental.CentralStorageStrategy`` with one device, the TPUStrategy
-names."""
+``tf.distribute.experimental.CentralStorageStrategy`` with one device, ``tf.distribute.Server``
+(``tf.compat.v1.train.Server``), the TPUStrategy names."""
 from __future__ import annotations
 
 import sys

@@ -2110,3 +2110,6 @@ EXPORTS["tf.compat.v1"].update({**_FAKE_QUANT, "quantization": "tf.quantization"
 
 #: tf.compat.v1.wrap_function (legacy): TF1 graph code called eagerly, and prune.
 EXPORTS["tf.compat.v1"]["wrap_function"] = "flowgrad.runtime.wrap_function:wrap_function"
+
+#: tf.distribute.Server / tf.compat.v1.train.Server (legacy): a cluster's task.
+EXPORTS["tf.distribute"]["Server"] = "flowgrad.train.server_lib:Server"

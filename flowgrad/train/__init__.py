@@ -64,6 +64,7 @@ from flowgrad.train.proximal_adagrad import ProximalAdagradOptimizer
 from flowgrad.train.proximal_gradient_descent import ProximalGradientDescentOptimizer
 from flowgrad.train.rmsprop import RMSPropOptimizer
 from flowgrad.train.saver import Saver
+from flowgrad.train.server_lib import Server
 from flowgrad.train.summary_iterator import summary_iterator
 from flowgrad.train.warm_start import warm_start
 from flowgrad.train.session_run_hook import (
@@ -134,6 +135,7 @@ __all__ = ["AdadeltaOptimizer", "AdagradOptimizer", "AdamOptimizer", "Checkpoint
            "maybe_batch", "maybe_batch_join", "maybe_shuffle_batch", "maybe_shuffle_batch_join",
            "range_input_producer", "shuffle_batch", "shuffle_batch_join",
            "slice_input_producer", "string_input_producer",
+           "Server",
            ] + list(EXAMPLE_MESSAGES)
 
 
