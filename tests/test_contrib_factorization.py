@@ -1,7 +1,8 @@
-"""TF 1.15's ``tf.contrib.factorization.KMeans`` in the TF1 face: the training graph's
-seven results (TF 1.4+'s tuple, as tutorials unpack it), distances, the initialization and
-the full-batch and mini-batch updates against NumPy of TensorFlow's ``clustering_ops``
-formulas. (TF 2.21 has no KMeans graph class, so nothing is recorded from it.)"""
+"""TF 1.15's ``tf.contrib.factorization.KMeans`` in the TF1 face: the training graph's six results
+(TF 1.15's ``clustering_ops``; tutorials unpack six or TF 1.4's seven), distances, the
+initialization and the full-batch and mini-batch updates against NumPy of TensorFlow's
+``clustering_ops`` formulas. (TF 2.21 has no KMeans graph class, so nothing is recorded from
+it.)"""
 from __future__ import annotations
 
 import numpy as np
@@ -27,8 +28,9 @@ def _data():
 def _graph_of(**kwargs):
     x = tf.placeholder(tf.float32, [None, 2])
     result = KMeans(inputs=x, num_clusters=3, **kwargs).training_graph()
-    assert len(result) == 7
-    return x, result
+    assert len(result) == 6
+    centers = next(v for v in tf.global_variables() if v.op.name == "clusters")
+    return x, result[:4] + (centers,) + result[4:]
 
 
 def test_full_batch_step_is_lloyds_update_from_the_given_centers():
@@ -96,6 +98,22 @@ def test_cosine_distance_normalizes_inputs_and_full_batch_centers():
     np.testing.assert_allclose(d_all, 1 - unit @ start.T, rtol=1e-5, atol=1e-6)
     np.testing.assert_array_equal(got_idx, d_all.argmin(1))
     np.testing.assert_allclose(np.linalg.norm(new, axis=1), 1, rtol=1e-5)
+
+
+def test_cosine_mini_batch_scores_against_normalized_centers():
+    data = _data() + 1.0
+    start = np.array([[2, 0], [3, 3], [0, 0.5]], np.float32)
+    x, (all_scores, idx, scores, _, centers, init_op, train_op) = _graph_of(
+        distance_metric="cosine", use_mini_batch=True, initial_clusters=start)
+    with tf.Session() as sess:
+        sess.run(tf.global_variables_initializer())
+        sess.run(init_op, {x: data})
+        np.testing.assert_allclose(sess.run(centers), start)       # not normalized
+        d_all, got_scores = sess.run([all_scores[0], scores[0]], {x: data})
+    unit = data / np.linalg.norm(data, axis=1, keepdims=True)
+    unit_c = start / np.linalg.norm(start, axis=1, keepdims=True)
+    np.testing.assert_allclose(d_all, 1 - unit @ unit_c.T, rtol=1e-5, atol=1e-6)
+    np.testing.assert_allclose(got_scores, d_all.min(1), rtol=1e-5, atol=1e-6)
 
 
 @pytest.mark.parametrize("init", ["random", "kmeans_plus_plus"])

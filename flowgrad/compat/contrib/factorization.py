@@ -1,7 +1,7 @@
-"""TF 1.15's ``tf.contrib.factorization.KMeans``: the graph of k-means clustering over one
-input tensor (or a list of them) -- distances to the centers, each row's nearest center, the
-centers' initialization (random rows, k-means++ or given centers) and the training op
-(Lloyd's full-batch update, or the mini-batch update that moves each center by
+"""TF 1.15's ``tf.contrib.factorization.KMeans`` (TensorFlow's ``clustering_ops``): the graph of
+k-means clustering over one input tensor (or a list of them) -- distances to the centers, each
+row's nearest center, the centers' initialization (random rows, k-means++ or given centers) and
+the training op (Lloyd's full-batch update, or the mini-batch update that moves each center by
 ``(sum(new points) - k * center) / (old count + k)``). Squared Euclidean or cosine distance
 (inputs and centers l2-normalized, distance 1 - cosine), as TensorFlow's ``clustering_ops``."""
 from __future__ import annotations
@@ -105,25 +105,22 @@ class KMeans:
 
     def _distances(self, inputs: Any, clusters: Any) -> list:
         """(all_scores, cluster_idx, scores) per input: distances to every center, the
-        nearest center and the distance to it (for cosine, the nearest is found against the
-        l2-normalized centers, which mini-batch training does not keep normalized)."""
-        all_scores, idx, scores = [], [], []
-        nearest_to = clusters
+        nearest center and the distance to it (for cosine, against the l2-normalized
+        centers, which mini-batch training does not keep normalized)."""
         if self._distance_metric == COSINE_DISTANCE and not self._clusters_l2_normalized():
-            nearest_to = _tf.nn.l2_normalize(clusters, 1)
+            clusters = _tf.nn.l2_normalize(clusters, 1)
+        all_scores, idx, scores = [], [], []
         for inp in inputs:
             if self._distance_metric == SQUARED_EUCLIDEAN_DISTANCE:
                 dist = (_tf.reduce_sum(_tf.square(inp), 1, keepdims=True)
                         - 2 * _tf.matmul(inp, clusters, transpose_b=True)
                         + _tf.transpose(_tf.reduce_sum(_tf.square(clusters), 1,
                                                        keepdims=True)))
-                nearest = dist
             else:
                 dist = 1.0 - _tf.matmul(inp, clusters, transpose_b=True)
-                nearest = 1.0 - _tf.matmul(inp, nearest_to, transpose_b=True)
             all_scores.append(dist)
-            idx.append(_tf.argmin(nearest, 1))
-            scores.append(_tf.maximum(_tf.reduce_min(nearest, 1), 0.0))
+            idx.append(_tf.argmin(dist, 1))
+            scores.append(_tf.maximum(_tf.reduce_min(dist, 1), 0.0))
         return all_scores, idx, scores
 
     def _initial_centers(self, inputs: Any) -> Any:
@@ -152,11 +149,11 @@ class KMeans:
         """The clustering graph.
 
         Returns:
-          ``(all_scores, cluster_idx, scores, cluster_centers_initialized,
-          cluster_centers_var, init_op, training_op)``: lists (one entry per input) of the
-          [n, k] distances, the [n] int64 nearest centers and the [n] nearest distances; the
-          bool variable saying the centers are set; the [k, dims] centers variable; the op
-          that sets them (once); the training op.
+          ``(all_scores, cluster_idx, scores, cluster_centers_initialized, init_op,
+          training_op)``, TF 1.15's six (TF 1.4 had the centers variable as a fifth; it is
+          ``tf.global_variables()``' ``clusters``): lists (one entry per input) of the [n, k]
+          distances, the [n] int64 nearest centers and the [n] nearest distances; the bool
+          variable saying the centers are set; the op that sets them (once); the training op.
         """
         inputs = self._inputs
         if self._l2_normalized():
@@ -177,8 +174,7 @@ class KMeans:
         else:
             training_op = self._full_batch_training_op(inputs, k, cluster_idx,
                                                        cluster_centers)
-        return (all_scores, cluster_idx, scores, initialized, cluster_centers, init_op,
-                training_op)
+        return all_scores, cluster_idx, scores, initialized, init_op, training_op
 
     def _init_op(self, inputs: list, cluster_centers: Any, initialized: Any) -> Any:
         def set_centers() -> Any:
