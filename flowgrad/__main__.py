@@ -15,6 +15,12 @@ program's own frames).
 written for TF 1.x (``import tensorflow as tf`` then ``tf.placeholder``/``tf.Session``):
 ``install_as_tensorflow(version=1)``. TensorFlow 2 has no such switch; without it, such a
 program stops where it would on TensorFlow 2.21.
+
+Child Python processes (multiprocessing's spawned workers, ``subprocess`` runs of
+``python``) import flowgrad as ``tensorflow`` too: their ``PYTHONPATH`` starts with
+``flowgrad/dropin_site`` (and this process's ``sys.path``, which spawned workers copy, ends
+with it), whose ``tensorflow`` package installs flowgrad (the same API version) when
+imported.
 """
 from __future__ import annotations
 
@@ -54,6 +60,17 @@ def _run(kind: str, target: str) -> None:
         runpy.run_path(target, run_name="__main__")
 
 
+def _serve_children(version: int) -> None:
+    """Makes ``import tensorflow`` in child Python processes import flowgrad (the
+    ``dropin_site`` directory first on their ``PYTHONPATH``)."""
+    site = os.path.join(os.path.dirname(os.path.abspath(__file__)), "dropin_site")
+    paths = [p for p in os.environ.get("PYTHONPATH", "").split(os.pathsep) if p and p != site]
+    os.environ["PYTHONPATH"] = os.pathsep.join([site] + paths)
+    os.environ["FLOWGRAD_TENSORFLOW_VERSION"] = str(version)
+    if site not in sys.path:        # multiprocessing's spawn gives its children this sys.path
+        sys.path.append(site)
+
+
 def main(argv: list[str]) -> int:
     """Runs the program ``argv`` names (the arguments after ``python -m flowgrad``).
 
@@ -89,6 +106,7 @@ def main(argv: list[str]) -> int:
         sys.argv = list(argv)
         sys.path[0] = os.path.dirname(os.path.realpath(target))
     install_as_tensorflow(version)
+    _serve_children(version)
     try:
         _run(kind, target)
     except SystemExit:

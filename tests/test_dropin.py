@@ -213,3 +213,45 @@ def test_tf_keras_without_the_keras_extra_names_it(tmp_path):
     out = run(["-m", "flowgrad", str(script)], cwd=tmp_path)
     assert out.returncode == 0, out.stderr
     assert out.stdout.split() == ["True", "True", "True", "True", "6.0"]
+
+
+def test_child_processes_import_flowgrad_as_tensorflow_too(tmp_path):
+    # multiprocessing's spawned workers re-import the program (and `tensorflow`); a
+    # `python` run by subprocess imports it afresh: both get flowgrad, with --tf1's API too
+    script = write(tmp_path / "prog.py", """
+        import multiprocessing
+        import subprocess
+        import sys
+        import tensorflow as tf
+
+        def work(n):
+            import tensorflow as tf
+            return float(tf.reduce_sum(tf.ones([n])))
+
+        if __name__ == "__main__":
+            with multiprocessing.get_context("spawn").Pool(1) as pool:
+                print(pool.map(work, [2, 3]))
+            code = "import tensorflow as tf; print(tf.__name__, hasattr(tf, 'placeholder'))"
+            print(subprocess.run([sys.executable, "-c", code], capture_output=True,
+                                 text=True).stdout.strip())
+        """)
+    out = run(["-m", "flowgrad", str(script)], tmp_path)
+    assert out.returncode == 0, out.stderr
+    assert out.stdout.splitlines() == ["[2.0, 3.0]", "flowgrad False"]
+    code = "import tensorflow as tf; print(tf.__name__, hasattr(tf, 'placeholder'))"
+    out = run(["-m", "flowgrad", "--tf1", "-c",
+               "import subprocess, sys; print(subprocess.run([sys.executable, '-c', %r], "
+               "capture_output=True, text=True).stdout.strip())" % code], tmp_path)
+    assert out.stdout.strip() == "flowgrad.compat.v1 True", out.stderr
+
+
+def test_the_child_stub_defers_to_a_python_without_flowgrad(tmp_path):
+    # a child Python where flowgrad does not import (another environment) gets its own
+    # `tensorflow`: here none, so the usual ModuleNotFoundError
+    write(tmp_path / "shadow" / "flowgrad" / "__init__.py", "raise ImportError('elsewhere')\n")
+    site = ROOT / "flowgrad" / "dropin_site"
+    env = dict(os.environ, PYTHONPATH=os.pathsep.join([str(tmp_path / "shadow"), str(site)]))
+    out = subprocess.run([sys.executable, "-c", "import tensorflow"], cwd=tmp_path, env=env,
+                         capture_output=True, text=True, timeout=60)
+    assert out.returncode == 1
+    assert "ModuleNotFoundError: No module named 'tensorflow'" in out.stderr, out.stderr

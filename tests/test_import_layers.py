@@ -37,6 +37,7 @@ LAYERS: list[tuple[str, list[str]]] = [
     ("tf_internal", ["flowgrad.tf_internal"]),
     ("faces", ["flowgrad", "flowgrad.compat", "flowgrad.compat.contrib", "flowgrad.api",
                "flowgrad.dropin", "flowgrad.dropin_aliases", "flowgrad.__main__",
+               "flowgrad.dropin_site",
                "flowgrad.keras2_names",
                "flowgrad.internal_api",
                "flowgrad.raw_ops_api",
