@@ -962,6 +962,8 @@ def _stack(batch: list, spec: Any = None) -> list:
             parts = [p[i] for p in per_leaf]
             if isinstance(leaf, structure.SparseTensorSpec):
                 out.extend(_batch_sparse(parts))
+            elif isinstance(leaf, structure.RaggedTensorSpec) and leaf.ragged_rank == 0:
+                out.extend(_ragged_rows(parts, leaf.row_splits_dtype))   # a row of a ragged
             elif isinstance(leaf, structure.RaggedTensorSpec):
                 out.extend(_batch_ragged(parts))
             else:
@@ -1192,22 +1194,40 @@ class _PaddedBatchDataset(_BatchDataset):
 
 class _UnbatchDataset(Dataset):
     def __init__(self, input_ds: Dataset):
-        for s in flat_specs(input_ds.element_spec):
+        spec = input_ds.element_spec
+        for s in flat_specs(spec):
             if s.shape.rank == 0:
                 raise ValueError("Cannot unbatch an input with scalar components.")
-        super().__init__(structure.with_shapes(input_ds.element_spec, _drop_first),
-                         (input_ds,))
+        leaves = nest.flatten(spec)
+        # SparseTensors and RaggedTensors unbatch by rows; the others' components by index
+        self._kinds = ["sparse" if isinstance(s, structure.SparseTensorSpec) else "ragged"
+                       if isinstance(s, structure.RaggedTensorSpec) else "dense" for s in leaves]
+        super().__init__(nest.pack_sequence_as(spec, [
+            _unbatched_composite_spec(s) if kind != "dense" else
+            structure.with_shapes(s, _drop_first) for s, kind in zip(leaves, self._kinds)]),
+            (input_ds,))
 
     def _iterate(self, ctx: IterationContext) -> Iterator[list]:
+        spec = self._inputs[0].element_spec
         for flat in self._inputs[0]._iterate(ctx):
-            sizes = {c.shape[0] for c in flat}
-            if len(sizes) > 1:
+            leaves = list(zip(self._kinds, structure.group(spec, flat)))
+            sizes = [_rows_of(kind, parts, j) for kind, parts in leaves
+                     for j in range(len(parts) if kind == "dense" else 1)]
+            if len(set(sizes)) > 1:
                 raise errors.InvalidArgumentError(
                     None, None, "Input element must have the same batch size in each "
                     "component. Component 0 had size %d but another had %d."
-                    % (flat[0].shape[0], max(sizes - {flat[0].shape[0]})))
-            for i in range(sizes.pop() if sizes else 0):
-                yield [c[i] for c in flat]
+                    % (sizes[0], max(set(sizes) - {sizes[0]})))
+            for i in range(sizes[0] if sizes else 0):
+                element = []
+                for kind, parts in leaves:
+                    if kind == "sparse":
+                        element.extend(_sparse_row(parts, i))
+                    elif kind == "ragged":
+                        element.extend(_ragged_row(parts, i))
+                    else:
+                        element.extend(c[i] for c in parts)
+                yield element
 
 
 class _ShuffleDataset(Dataset):

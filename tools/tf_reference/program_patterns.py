@@ -286,6 +286,15 @@ print(ds.element_spec)
 for e in ds:
     print(type(e["r"]).__name__, e["r"].to_list(), int(e["n"]))
 print([x.to_list() for x in ds.map(lambda e: e["r"] * 2)])
+un = tf.data.Dataset.from_tensor_slices((st, np.arange(4))).batch(3).unbatch()
+print(un.element_spec)
+for s, y in un:
+    print(s.indices.numpy().tolist(), s.values.numpy().tolist(), int(y))
+u = tf.data.Dataset.from_tensor_slices(rt).batch(2)
+print(u.element_spec, u.unbatch().element_spec)
+print([e.numpy().tolist() for e in u.unbatch()])
+r3 = tf.data.Dataset.from_tensors(r2).unbatch()
+print(r3.element_spec, [e.to_list() for e in r3])
 ''',
 }
 
