@@ -107,6 +107,18 @@ class _OpRecord:
         return "<recorded op %s>" % self.type
 
 
+def _watched_in_graph(t: EagerTensor) -> Tensor:
+    """The Const standing for the eager tensor ``t`` in the default graph, made once: ops of
+    the graph that take ``t`` use it, so a gradient with respect to ``t`` reaches them (as
+    TensorFlow's FuncGraph captures an eager tensor once)."""
+    g = get_default_graph()
+    hit = g._watched_eager.get(id(t))
+    if hit is None or hit[0] is not t:
+        with g.control_dependencies(None), g.name_scope(None):
+            hit = g._watched_eager[id(t)] = (t, constant(t._value, t.dtype.base_dtype))
+    return hit[1]
+
+
 class GradientTape:
     """Records operations for automatic differentiation (TensorFlow 2's ``tf.GradientTape``).
 
@@ -201,7 +213,9 @@ class GradientTape:
             if _is_variable(t):
                 self._variables[id(t)] = t
             elif isinstance(t, EagerTensor):
-                if _trainable(t):
+                if _trainable(t) and not executing_eagerly():
+                    self._graph_watched[id(t)] = _watched_in_graph(t)
+                elif _trainable(t):
                     self._tensors[id(t)] = t
                 else:
                     _log.warning("The dtype of the watched tensor must be floating (e.g. "
@@ -420,7 +434,10 @@ class GradientTape:
         out: list = [None] * len(sources)
         idx = [i for i, s in enumerate(sources) if _trainable(s) and self._graph_watches(s)]
         if idx:
-            gs = gradients([t for t in targets if t is not None], [sources[i] for i in idx],
+            # an eager tensor watched in the graph: its Const there is the source
+            srcs = [self._graph_watched.get(id(sources[i]), sources[i]) if isinstance(
+                sources[i], EagerTensor) else sources[i] for i in idx]
+            gs = gradients([t for t in targets if t is not None], srcs,
                            grad_ys=output_gradients, unconnected_gradients=unconnected)
             for i, g in zip(idx, gs):
                 out[i] = g

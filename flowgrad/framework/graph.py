@@ -189,6 +189,9 @@ class Graph:
         self._var_scope_stack: list = []
         self._op_seed_counter = 0
         self._version = 0
+        # id(EagerTensor) -> (it, its Const here): an eager tensor a GradientTape watches in
+        # this graph, so that its uses and the gradient's source are one tensor
+        self._watched_eager: dict = {}
 
     # -- default graph ----------------------------------------------------------------
     def as_default(self) -> Any:

@@ -62,7 +62,9 @@ def _graph_input(opdef: Any, i: int, x: Any, dtype: Any) -> Tensor:
     t = convert_to_tensor(x, dtype if dtype is not None else None, name=_input_name(opdef, i),
                           as_ref=i in opdef.updates)
     if isinstance(t, EagerTensor):
-        t = convert_to_tensor(t._value, t.dtype, name=_input_name(opdef, i))
+        watched = get_default_graph()._watched_eager.get(id(t))
+        t = watched[1] if watched is not None and watched[0] is t else \
+            convert_to_tensor(t._value, t.dtype, name=_input_name(opdef, i))
     if not isinstance(t, Tensor):
         raise TypeError("Input '%s' of '%s' Op: expected a Tensor, got %r"
                         % (_input_name(opdef, i), opdef.type, x))

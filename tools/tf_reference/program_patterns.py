@@ -296,6 +296,38 @@ print([e.numpy().tolist() for e in u.unbatch()])
 r3 = tf.data.Dataset.from_tensors(r2).unbatch()
 print(r3.element_spec, [e.to_list() for e in r3])
 ''',
+    # tensorflow/docs guide/tf_numpy.ipynb: a tape in a tf.function watches eager tensors (a
+    # model's weights as tnp arrays) and differentiates with respect to them
+    "watched_eager_tensor_in_function": '''
+w = tf.constant([1.0, 2.0])
+b = tf.constant(0.5)
+
+@tf.function
+def f(x):
+    with tf.GradientTape() as tape:
+        tape.watch([w, b])
+        y = tf.reduce_sum(w * w * x + b)
+    return tape.gradient(y, [w, b])
+print(f(tf.constant(3.0)))
+
+@tf.function
+def g(x):
+    with tf.GradientTape(persistent=True) as tape:
+        tape.watch(x)
+        y = tf.reduce_sum(w * x)
+    return tape.gradient(y, [x, w]), tape.gradient(y, w, unconnected_gradients="zero")
+print(g(tf.constant(2.0)))
+
+@tf.function
+def per_example(xs):
+    def one(x):
+        with tf.GradientTape() as tape:
+            tape.watch(w)
+            y = tf.reduce_sum(w * x)
+        return tape.gradient(y, w)
+    return tf.vectorized_map(one, xs)
+print(per_example(tf.constant([[1.0, 2.0], [3.0, 4.0]])))
+''',
 }
 
 #: Programs that change TensorFlow for the rest of the process (NumPy behaviour) or need
