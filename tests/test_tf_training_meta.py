@@ -227,7 +227,6 @@ def test_training_graphs_with_loops_write_their_meta_and_resume(kind, tmp_path):
 #: TensorFlow has no op of that name; the others' flowgrad forms differ from TensorFlow's.
 NOT_EXPORTED = {
     # flowgrad-internal, no TensorFlow form written
-    "GatherGradAlongAxis",
     "IteratorGetNextFromStringHandle",
     # TensorFlow's op keeps as inputs what flowgrad keeps as attributes (or the reverse)
     "MatrixSolveLs", "ParseExampleV2",
@@ -248,7 +247,7 @@ def test_every_registered_op_type_is_exported_or_a_listed_gap():
     internal = {t for t in kinds if tf_op_defs.get(t) is None}
     assert {t for t in internal if kinds[t] == "subgraph"} == {
         "BroadcastToShapeOf", "ReduceToShapeOf", "ReducedSize", "ReducedShape",
-        "TensorArrayZeros", "TensorArrayPadRows"}
+        "TensorArrayZeros", "TensorArrayPadRows", "GatherGradAlongAxis"}
     assert all(kinds[t] in (None, "subgraph") for t in internal)
     # the ops of TF1 training graphs: optimizers' updates and the gradient ops
     for t in ("ApplyAdam", "ApplyGradientDescent", "ApplyMomentum", "ApplyRMSProp",
@@ -262,10 +261,34 @@ def test_every_registered_op_type_is_exported_or_a_listed_gap():
 
 
 def test_an_unexportable_op_is_named(tmp_path):
-    x = tf.placeholder(tf.float32, None, name="x")             # rank unknown
-    tf.gradients(tf.reduce_sum(tf.gather(x, [0, 0], axis=1)), [x])
-    with pytest.raises(ValueError, match=r"op '.*' of type GatherGradAlongAxis"):
+    a = tf.placeholder(tf.float64, [3, 2], name="a")
+    tf.linalg.lstsq(a, tf.ones([3, 1], tf.float64), fast=False)   # flowgrad's MatrixSolveLs
+    with pytest.raises(ValueError, match=r"op '.*' of type MatrixSolveLs"):
         tf.get_default_graph().as_graph_def()
+
+
+def test_a_gathers_gradient_along_an_axis_of_unknown_rank_exports():
+    """GatherGradAlongAxis goes as TensorFlow's gather gradient (transposes around an
+    UnsortedSegmentSum, computed from the rank at run time); its gradient too."""
+    x = tf.placeholder(tf.float32, None, name="x")             # rank unknown
+    (g,) = tf.gradients(tf.reduce_sum(tf.gather(x, [0, 2, 0], axis=1) ** 2), [x])
+    (g2,) = tf.gradients(tf.reduce_sum(g * g), [x])
+    fetches = [tf.identity(g, name="g").name, tf.identity(g2, name="g2").name]
+    xv = np.arange(24, dtype=np.float32).reshape(2, 3, 4) / 10
+    gd = tf.get_default_graph().as_graph_def()
+    assert "UnsortedSegmentSum" in {n.op for n in gd.node}
+    with tf.Session() as sess:
+        want = sess.run(fetches, {"x:0": xv})
+    with tf.Graph().as_default():
+        tf.import_graph_def(gd, name="")
+        with tf.Session() as sess:
+            got = sess.run(fetches, {"x:0": xv})
+    expected = np.zeros_like(xv)
+    expected[:, 0] = 4 * xv[:, 0]
+    expected[:, 2] = 2 * xv[:, 2]
+    np.testing.assert_allclose(want[0], expected, rtol=1e-6)
+    for a, b in zip(got, want):
+        np.testing.assert_allclose(a, b, rtol=1e-6)
 
 
 def test_random_integers_round_trip_with_their_seeds():

@@ -23,8 +23,11 @@ that compute the same values, the last node named as flowgrad's op:
 - ``TensorArrayPadRows`` (a write's gradient, cut or padded to the rows of the array):
   ``Slice`` and ``Pad``.
 
-``GatherGradAlongAxis`` (a gather's gradient along an axis of a tensor of unknown rank) and
-``IteratorGetNextFromStringHandle`` are not written: exporting one is an
+- ``GatherGradAlongAxis`` (a gather's gradient along an axis of a tensor of unknown rank):
+  ``Reshape``, ``Transpose`` (the axis first), ``UnsortedSegmentSum`` and ``Transpose`` back,
+  with the permutations computed from the rank at run time.
+
+``IteratorGetNextFromStringHandle`` is not written: exporting it is an
 ``UnexportableOpError`` naming it."""
 from __future__ import annotations
 
@@ -247,6 +250,45 @@ def _tensor_array_pad_rows(op: Any, b: NodeBuilder) -> None:
     b.node(None, "Pad", [cut, pads], {"T": dt, "Tpaddings": i32})
 
 
+def _gather_grad_along_axis(op: Any, b: NodeBuilder) -> None:
+    """A gather's gradient along ``axis`` of a tensor of unknown rank (input 2, ``like``), as
+    TensorFlow's gather gradient builds it: ``grad`` reshaped to ``like``'s shape with the
+    gathered axis flattened, that axis moved first, ``UnsortedSegmentSum`` over the indices,
+    moved back."""
+    dt, idx_dt = _dt(op.inputs[0]), _dt(op.inputs[1])
+    s = _shape(b, 2, "like_shape")
+    rank = b.node("rank", "Size", [s], {"T": i32, "out_type": i32})
+    a = b.node("axis", "FloorMod", [b.const("axis/value", int(op._attrs["axis"])), rank],
+               {"T": i32})
+    a1 = b.node("axis_1", "Reshape", [a, b.const("axis_1/shape", [1])],
+                {"T": i32, "Tshape": i32})
+    after = b.node("after", "AddV2", [a1, b.const("after/one", [1])], {"T": i32})
+    outer = b.node("outer", "Slice", [s, b.const("outer/begin", [0]), a1],
+                   {"T": i32, "Index": i32})
+    inner = b.node("inner", "Slice", [s, after, b.const("inner/size", [-1])],
+                   {"T": i32, "Index": i32})
+    g = b.node("values", "Reshape", [b.input(0), b.node("values/shape", "ConcatV2", [
+        outer, b.const("values/shape/rows", [-1]), inner, b.const("values/shape/axis", 0)],
+        {"T": i32, "N": 3, "Tidx": i32})], {"T": dt, "Tshape": i32})
+    perm = b.node("perm", "ConcatV2", [
+        a1, b.node("perm/before", "Range", [b.const("perm/zero", 0), a, b.const("perm/one", 1)],
+                   {"Tidx": i32}),
+        b.node("perm/after", "Range", [
+            b.node("perm/start", "AddV2", [a, b.const("perm/start/one", 1)], {"T": i32}),
+            rank, b.const("perm/delta", 1)], {"Tidx": i32}),
+        b.const("perm/axis", 0)], {"T": i32, "N": 3, "Tidx": i32})
+    moved = b.node("moved", "Transpose", [g, perm], {"T": dt, "Tperm": i32})
+    rows = b.node("rows", "Reshape", [b.node("rows/size", "Slice", [s, a1, b.const(
+        "rows/one", [1])], {"T": i32, "Index": i32}), b.const("rows/shape", [])],
+                  {"T": i32, "Tshape": i32})
+    flat = b.node("indices", "Reshape", [b.input(1), b.const("indices/shape", [-1])],
+                  {"T": idx_dt, "Tshape": i32})
+    summed = b.node("summed", "UnsortedSegmentSum", [moved, flat, rows],
+                    {"T": dt, "Tindices": idx_dt, "Tnumsegments": i32})
+    b.node(None, "Transpose", [summed, b.node("inverse", "InvertPermutation", [perm],
+                                              {"T": i32})], {"T": dt, "Tperm": i32})
+
+
 def _print_v2(op: Any, b: NodeBuilder) -> None:
     """flowgrad's PrintV2 (the inputs and a template) as TensorFlow writes ``tf.print``: a
     ``StringFormat`` of the inputs, printed by TensorFlow's one-string ``PrintV2``."""
@@ -288,6 +330,8 @@ def _assert(op: Any, b: NodeBuilder) -> None:
 
 
 SUBGRAPH_EXPORTERS["PrintV2"] = _print_v2
+SUBGRAPH_EXPORTERS["GatherGradAlongAxis"] = _gather_grad_along_axis
+EXPORTED_TYPE["GatherGradAlongAxis"] = "Transpose"
 SUBGRAPH_EXPORTERS["Assert"] = _assert
 SUBGRAPH_EXPORTERS.update({"TensorArrayZeros": _tensor_array_zeros,
                            "TensorArrayScatter": _tensor_array_scatter,
