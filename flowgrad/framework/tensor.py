@@ -330,6 +330,20 @@ def register_tensor_conversion_function(base_type: type, fn: Callable) -> None:
     _conversion_functions[base_type] = fn
 
 
+_NON_RECTANGULAR = "Can't convert non-rectangular Python sequence to Tensor."
+
+
+def _sequence_array(value: Any) -> np.ndarray:
+    """``np.asarray(value)``; a nested list whose rows differ in length is TensorFlow's
+    ValueError (NumPy's names an "inhomogeneous shape")."""
+    try:
+        return np.asarray(value)
+    except ValueError as e:
+        if isinstance(value, (list, tuple)) and "inhomogeneous" in str(e):
+            raise ValueError(_NON_RECTANGULAR) from None
+        raise
+
+
 def infer_dtype(value: Any) -> dtypes.DType:
     """TensorFlow's dtype for a Python or NumPy value (Python floats are float32)."""
     if isinstance(value, (np.ndarray, np.generic)):
@@ -342,7 +356,7 @@ def infer_dtype(value: Any) -> dtypes.DType:
         return dtypes.int32 if -2**31 <= value < 2**31 else dtypes.int64
     if isinstance(value, float):
         return dtypes.float32
-    arr = np.asarray(value)
+    arr = _sequence_array(value)
     k = arr.dtype.kind
     if k == "f":
         return dtypes.float32
@@ -417,8 +431,10 @@ def to_numpy(value: Any, dtype: dtypes.DType | None = None) -> np.ndarray:
     if type(value) is float and dt._differentiable:
         return np.asarray(value, dtype=dt.np)   # a Python float for a floating tensor
     try:
-        arr = np.asarray(value)
+        arr = _sequence_array(value)
     except ValueError as e:
+        if str(e) == _NON_RECTANGULAR:
+            raise
         raise ValueError("Cannot convert %r to a tensor: %s" % (value, e)) from None
     if arr.dtype.kind in "OUS" and dt is not dtypes.string:
         raise TypeError("Cannot convert %r to a tensor of dtype %s." % (value, dt.name))

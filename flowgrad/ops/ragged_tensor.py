@@ -298,9 +298,7 @@ class RaggedTensor:
             if step != 1:
                 raise ValueError("Slicing a RaggedTensor's rows supports step 1 only")
             out = _slice_ragged(self, start, max(start, stop))
-            if rest:
-                raise ValueError("Indexing inner dimensions of sliced rows is not supported")
-            return out
+            return _index_rows(out, rest) if rest else out
         i = int(first)
         if not -n <= i < n:
             raise errors.InvalidArgumentError(None, None, "slice index %d of dimension 0 out "
@@ -388,6 +386,21 @@ def _nrows_of(values: Any) -> int | None:
         return int(s.shape[0]) - 1 if s.shape[0] is not None else None
     dims = values.shape.as_tuple()
     return None if not dims else dims[0]
+
+
+def _index_rows(rt: RaggedTensor, rest: tuple) -> Any:
+    """``rt[a:b, *rest]``: each row sliced by ``rest`` (a slice first: an integer cannot
+    index a ragged dimension, as in TensorFlow); the rows stay ragged."""
+    if not isinstance(rest[0], slice):
+        raise ValueError("Cannot index into an inner ragged dimension.")
+    key = rest if len(rest) > 1 else rest[0]
+    parts = [row[key] for row in _rows(rt)]
+    if any(not isinstance(p, EagerTensor) for p in parts):
+        raise ValueError("Indexing inner dimensions of sliced rows of a RaggedTensor of "
+                         "ragged rank %d is not supported" % rt.ragged_rank)
+    lengths = np.asarray([int(p.shape[0]) for p in parts], np.int64)
+    values = concat(parts, 0) if parts else rt.flat_values[:0]
+    return RaggedTensor.from_row_lengths(values, lengths)
 
 
 def _rows(rt: RaggedTensor) -> list:

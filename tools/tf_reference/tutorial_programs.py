@@ -98,6 +98,33 @@ try:
 except tf.errors.OutOfRangeError:
     print("OutOfRangeError")
 ''',
+    # tensorflow/docs guide/ragged_tensor.ipynb: rt[:, :1] slices each row (it raised); an
+    # integer into a ragged dimension is TF's ValueError
+    'ragged_inner_slices': '''
+import tensorflow as tf
+r = tf.ragged.constant([[1, 2, 5], [3], []])
+print(r[:, :1], r[1:, 1:], r[:, -2:])
+print(r[:2, :2].row_splits)
+try:
+    print(r[:2, 0])
+except Exception as e:
+    print(type(e).__name__)
+r2 = tf.ragged.constant([[1.0, 2.0], [3.0, 4.0, 5.0]])
+print(r2[0:1, ::2] if False else r2[:, :-1])
+''',
+    # a ragged nested list into tf.constant/convert_to_tensor/Variable/an op: TensorFlow's
+    # ValueError text (NumPy's 'inhomogeneous shape' message showed)
+    'non_rectangular_lists': '''
+import tensorflow as tf
+for f in [lambda: tf.constant([[1, 2], [3]]),
+          lambda: tf.constant([[1, 2], [3]], dtype=tf.float32),
+          lambda: tf.convert_to_tensor([[1.0], [2.0, 3.0]]), lambda: tf.Variable([[1], [2, 3]]),
+          lambda: tf.add([[1, 2], [3]], 1)]:
+    try:
+        f()
+    except Exception as e:
+        print(type(e).__name__, e)
+''',
 }
 
 
