@@ -10,6 +10,7 @@ import numpy as np
 
 from flowgrad.legacy_keras.data_utils import get_file
 from flowgrad.legacy_keras.migration_utils import DeterministicRandomTestTool
+from flowgrad.legacy_keras.variable_scope_shim import track_tf1_style_variables
 
 
 class Progbar:
@@ -167,4 +168,4 @@ def set_random_seed(seed: int) -> None:
 
 
 __all__ = ["Progbar", "to_categorical", "set_random_seed", "get_file",
-           "DeterministicRandomTestTool"]
+           "DeterministicRandomTestTool", "track_tf1_style_variables"]
