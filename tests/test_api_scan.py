@@ -102,6 +102,6 @@ def test_committed_scan_covers_at_least_the_recorded_share():
                               "sys.path.insert(0, 'tools'); import api_scan; api_scan.main()")
     figures = json.loads(out)
     assert figures["programs"] >= 500
-    assert figures["uses_covered"] / figures["uses"] >= 0.991
+    assert figures["uses_covered"] / figures["uses"] >= 0.992
     assert figures["tf_uses_covered"] / figures["tf_uses"] >= 0.996   # names TF 2.21 has
     assert figures["tf_uses"] < figures["uses"]          # the TensorFlow 2.21 reference is there
