@@ -138,3 +138,15 @@ def test_sparse_serialization_round_trips_in_a_graph():
         indices, values, shape = sess.run([back.indices, back.values, back.dense_shape])
     assert indices.tolist() == [[0, 1], [2, 0], [2, 3]]
     assert values.tolist() == [1.5, -2.0, 4.0] and shape.tolist() == [3, 4]
+
+
+def test_sparse_tensor_pickles_by_flowgrads_module(eager):
+    """SparseTensor's module path is TensorFlow's (Keras 3's data adapters recognise it by
+    that); pickle rebuilds one through flowgrad's module all the same."""
+    import pickle
+    st = tf.sparse.SparseTensor([[0, 1], [1, 2]], [2.0, 3.0], [2, 3])
+    assert type(st).__module__ == "tensorflow.python.framework.sparse_tensor"
+    back = pickle.loads(pickle.dumps(st))
+    assert back.indices.numpy().tolist() == [[0, 1], [1, 2]]
+    assert back.values.numpy().tolist() == [2.0, 3.0]
+    assert back.dense_shape.numpy().tolist() == [2, 3]

@@ -127,6 +127,15 @@ class SparseTensor:
     def from_value(value: TensorLike) -> SparseTensor:
         return value
 
+    def __reduce__(self) -> tuple:
+        # by flowgrad's module: the class's own module path is TensorFlow's (below)
+        return _sparse_tensor, (self._indices, self._values, self._dense_shape)
+
+
+def _sparse_tensor(indices: Any, values: Any, dense_shape: Any) -> SparseTensor:
+    """A SparseTensor again (what pickle calls to rebuild one)."""
+    return SparseTensor(indices, values, dense_shape)
+
 
 # The module path by which libraries written for TensorFlow recognise a SparseTensor (Keras 3's
 # data adapters take one from ``tensorflow.python.`` as a sparse input of fit and predict).
