@@ -170,6 +170,23 @@ try:
 except TypeError as e:
     print("TypeError", e)
 ''',
+    # tf.control_dependencies on a fed placeholder (the input check before a step): the
+    # placeholder became a control input of the plan, which then stopped as if unfed.
+    "control_dependency_on_a_placeholder": '''
+x = tf.placeholder(tf.float32, [None], name="x")
+v = tf.Variable(1.0)
+with tf.control_dependencies([x]):
+    a = tf.identity(v) * 2
+with tf.control_dependencies([x, tf.reduce_sum(x)]):
+    b = tf.assign_add(v, 1.0)
+with tf.Session() as sess:
+    sess.run(tf.global_variables_initializer())
+    print(sess.run(a, {x: [1.0, 2.0]}), sess.run(b, {x: [3.0]}), sess.run(a, {x: []}))
+    try:
+        sess.run(a)
+    except tf.errors.InvalidArgumentError:
+        print("InvalidArgumentError")
+''',
 }
 
 

@@ -194,6 +194,8 @@ class Emitter:
                 self.wait_for(c)
         if d.variable or (not op.outputs and d.kernel is None):
             return                  # a variable's output is resolved by its consumers
+        if d.must_feed and op.outputs[0] in self.fed_index:
+            return                  # a fed placeholder that is a control input: its feed
         if d.static_value is not None:
             v = d.static_value(op)
             if v is not None:
