@@ -52,6 +52,7 @@ from flowgrad.framework.op_call import apply_op
 from flowgrad.framework.registry import register_op
 from flowgrad.framework.tensor import EagerTensor, Tensor, TensorBase, convert_to_tensor
 from flowgrad.framework.tensor_shape import TensorShape, as_shape
+from flowgrad.framework.v2_compat import v2_behavior_enabled
 from flowgrad.ops.array_ops import identity, stop_gradient
 from flowgrad.ops.subgraph import (DONATED, DONATING_OPS, SIDE_EFFECTS, HistoryFlag,
                                    TracedFunction, as_output, inline, random_outputs,
@@ -568,7 +569,7 @@ def check_parallel_iterations(parallel_iterations: Any) -> None:
 
 def _while_loop(cond: Callable, body: Callable, loop_vars: Any, shape_invariants: Any,
                 back_prop: bool, name: str | None, maximum_iterations: Any,
-                return_same_structure: bool) -> Any:
+                return_same_structure: bool, body_container: bool = False) -> Any:
     if not callable(cond):
         raise TypeError("'cond' must be callable.")
     if not callable(body):
@@ -590,8 +591,11 @@ def _while_loop(cond: Callable, body: Callable, loop_vars: Any, shape_invariants
     def cond_fn(*xs: Any) -> Any:
         return cond(*_pack_loop_vars(structure, xs))
 
+    returned: list = []         # the body's own result, whose container TF1 returns
+
     def body_fn(*xs: Any) -> tuple:
-        res = _body_result(op_name, structure, body(*_pack_loop_vars(structure, xs)))
+        returned[:] = [body(*_pack_loop_vars(structure, xs))]
+        res = _body_result(op_name, structure, returned[0])
         return [_as_loop_tensor(x) for x in nest.flatten(res, expand_composites=True)], []
     finals, _, _, _ = build_while(cond_fn, body_fn, flat, shapes, max_iter=maximum_iterations,
                                   name=op_name)
@@ -600,6 +604,8 @@ def _while_loop(cond: Callable, body: Callable, loop_vars: Any, shape_invariants
     result = _pack_loop_vars(structure, finals)
     if wrapped:
         return result[0]
+    if body_container and type(returned[0]) in (list, tuple):
+        result = type(returned[0])(result)
     if not return_same_structure and len(finals) == 1:
         return finals[0]
     return result
@@ -630,8 +636,11 @@ def while_loop_v1(cond: Callable, body: Callable, loop_vars: Any, shape_invarian
             behaviour).
     """
     check_parallel_iterations(parallel_iterations)
+    # TF1's control flow (v1, on after disable_v2_behavior) returns the list or tuple the
+    # body returned; TF2's (while_v2) the loop_vars' one
     return _while_loop(cond, body, loop_vars, shape_invariants, back_prop, name,
-                       maximum_iterations, return_same_structure)
+                       maximum_iterations, return_same_structure,
+                       body_container=not v2_behavior_enabled())
 
 
 def while_loop(cond: Callable, body: Callable, loop_vars: Any, shape_invariants: Any = None,

@@ -187,6 +187,17 @@ with tf.Session() as sess:
     except tf.errors.InvalidArgumentError:
         print("InvalidArgumentError")
 ''',
+    # TF1's while_loop returns the container the body returned (a tuple from
+    # ``return i + 1, acc``), not the loop_vars' list: programs unpack or print it.
+    "while_loop_returns_the_bodys_container": '''
+x = tf.placeholder(tf.float32, [None])
+w = tf.while_loop(lambda i, s: i < 3, lambda i, s: (i + 1, s + tf.reduce_sum(x)), [0, 0.0])
+u = tf.while_loop(lambda i, s: i < 2, lambda i, s: [i + 1, s * 2.0], (0, 1.0))
+one = tf.while_loop(lambda i: i < 5, lambda i: (i + 2,), [0])
+print(type(w).__name__, type(u).__name__, isinstance(one, tf.Tensor))
+with tf.Session() as sess:
+    print(sess.run(w, {x: [1.0, 2.0]}), sess.run(u), sess.run(one))
+''',
 }
 
 
