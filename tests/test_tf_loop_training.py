@@ -64,6 +64,36 @@ def test_tensorflows_saved_model_train_step_through_a_loop_fine_tunes(name, eage
     assert any(not np.array_equal(b, v.numpy()) for b, v in zip(before, m.trainable_variables))
 
 
+def test_tensorflows_bidirectional_rnn_gradients_with_sequence_lengths():
+    """A frozen TF1 graph (control flow v2): bidirectional_dynamic_rnn with sequence_length
+    (TF1 ``Select`` of a vector condition picks rows), a growing TensorArray, map_fn, and
+    the gradients w.r.t. every variable and the input: TensorFlow's values."""
+    ref = np.load(os.path.join(DATA, "bidirectional_gradients.npz"))
+    gd = tf1.GraphDef()
+    with open(os.path.join(DATA, "bidirectional_gradients.pb"), "rb") as f:
+        gd.ParseFromString(f.read())
+    names = [str(n) for n in ref["names"]]
+    with tf.Graph().as_default():
+        tf1.import_graph_def(gd, name="")
+        with tf1.Session() as sess:
+            got = sess.run(names, {"x:0": ref["x"]})
+    assert len(got) == 6
+    for i, (name, value) in enumerate(zip(names, got)):
+        np.testing.assert_allclose(value, ref["value_%d" % i], rtol=1e-5, atol=1e-6,
+                                   err_msg=name)
+
+
+def test_tf1_select_of_a_vector_condition_picks_rows():
+    from flowgrad.saved_model import graph_import
+    cond = tf.constant([True, False])
+    x, y = tf.ones([2, 3]), tf.zeros([2, 3])
+    unknown = tf1.placeholder_with_default(cond, None)
+    with tf1.Session() as sess:
+        for c in (cond, unknown):
+            out = graph_import.IMPORTERS["Select"]([c, x, y], {}, "select")
+            np.testing.assert_array_equal(sess.run(out), [[1, 1, 1], [0, 0, 0]])
+
+
 def test_tensor_list_accumulator_of_a_growing_value_keeps_each_element():
     """A TensorList whose elements differ in shape (TensorFlow's accumulator of a growing
     TensorArray's storage) keeps each element as pushed, and PopBack returns them last

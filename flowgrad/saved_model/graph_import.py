@@ -497,7 +497,26 @@ for _t in ("Abs", "Neg", "Exp", "Log", "Log1p", "Expm1", "Sqrt", "Rsqrt", "Squar
            "GreaterEqual", "LogicalAnd", "LogicalOr"):
     IMPORTERS[_t] = _same(_t)
 IMPORTERS["Add"] = _same("AddV2")
-IMPORTERS["Select"] = IMPORTERS["SelectV2"]
+
+
+def _select(ins: list, a: dict, name: str) -> Any:
+    """TensorFlow 1's ``Select``: a vector condition picks rows of ``x``/``y`` (the first
+    dimension), where ``SelectV2`` broadcasts it against the last (dynamic_rnn's
+    ``sequence_length`` masks are such vectors)."""
+    from flowgrad.ops import array_ops
+    cond, x, y = ins
+    cr, xr = cond.shape.rank, x.shape.rank
+    if cr is not None and xr is not None:
+        if cr == 1 and xr > 1:
+            cond = array_ops.reshape(cond, [-1] + [1] * (xr - 1))
+    else:                   # the condition's shape padded with 1s to the rank of x
+        ones = array_ops.fill(array_ops.reshape(array_ops.rank(x) - array_ops.rank(cond),
+                                                [1]), 1)
+        cond = array_ops.reshape(cond, array_ops.concat([array_ops.shape(cond), ones], 0))
+    return comparison_ops.where(cond, x, y, name=name)
+
+
+IMPORTERS["Select"] = _select
 IMPORTERS["Div"] = lambda ins, a, name: arithmetic_ops.div(ins[0], ins[1], name=name)
 
 

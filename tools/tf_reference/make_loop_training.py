@@ -19,6 +19,12 @@ and v1 (``<name>_cfv1``: Enter/Exit/Merge/Switch/NextIteration frames with stack
 ``<name>.npz``: the batch (``x``, ``y``) and TensorFlow's loss at each of ``STEPS`` runs of
 ``[loss, train_op]`` after the restore.
 
+``bidirectional_gradients.pb`` (control flow v2, frozen): a ``bidirectional_dynamic_rnn`` of
+two LSTM cells with ``sequence_length`` (its masks are TF1 ``Select`` ops of a vector
+condition), a ``while_loop`` writing a growing TensorArray, a ``map_fn``, and
+``tf.gradients`` of the result w.r.t. every variable and the input
+(``bidirectional_gradients.npz``: ``x``, the fetched ``names`` and their ``value_<i>``).
+
 TF2 SavedModels (``tf.saved_model.save``):
 
 - ``module_loop``: a ``tf.Module`` whose ``train_step`` tf.function runs a ``tf.while_loop``
@@ -116,6 +122,41 @@ def tf1_graph(name, kind, cf_v2):
     print(name, losses)
 
 
+def bidirectional_gradients():
+    """The frozen GraphDef of bidirectional_gradients.pb (run in a fresh process)."""
+    v1.disable_v2_behavior()
+    v1.enable_control_flow_v2()
+    rng = np.random.default_rng(0)
+    xv = rng.standard_normal((2, 5, 3)).astype(np.float32)
+    x = v1.placeholder(tf.float32, [None, 5, 3], name="x")
+    with v1.variable_scope("fw"):
+        fw_cell = LSTMCell(4)
+    with v1.variable_scope("bw"):
+        bw_cell = LSTMCell(4)
+    (fw, bw), _ = v1.nn.bidirectional_dynamic_rnn(fw_cell, bw_cell, x, sequence_length=[3, 5],
+                                                  dtype=tf.float32)
+    ta = tf.TensorArray(tf.float32, size=0, dynamic_size=True, clear_after_read=False)
+
+    def body(i, ta):
+        return i + 1, ta.write(i, tf.reduce_sum(fw[:, i] * bw[:, i]) * tf.cast(i, tf.float32))
+    _, ta = v1.while_loop(lambda i, ta: i < 5, body, [0, ta])
+    out = tf.identity(tf.reduce_sum(ta.stack() ** 2) + tf.reduce_sum(
+        tf.map_fn(tf.reduce_max, x[:, :, 0])), name="out")
+    grads = tf.gradients(out, v1.trainable_variables() + [x])
+    fetches = [out] + [tf.identity(g, name="grad_%d" % k) for k, g in enumerate(grads)]
+    with v1.Session() as sess:
+        sess.run(v1.global_variables_initializer())
+        values = sess.run(fetches, {x: xv})
+        frozen = v1.graph_util.convert_variables_to_constants(
+            sess, v1.get_default_graph().as_graph_def(), [t.op.name for t in fetches])
+    with open(os.path.join(OUT, "bidirectional_gradients.pb"), "wb") as f:
+        f.write(frozen.SerializeToString())
+    np.savez(os.path.join(OUT, "bidirectional_gradients.npz"), x=xv,
+             names=np.array([t.name for t in fetches]),
+             **{"value_%d" % i: v for i, v in enumerate(values)})
+    print("bidirectional_gradients", values[0])
+
+
 class ModuleLoop(tf.Module):
     def __init__(self):
         super().__init__()
@@ -180,6 +221,9 @@ def tf2_saved_model(name, cls):
 
 
 def main():
+    if sys.argv[1:] == ["bidirectional_gradients"]:
+        bidirectional_gradients()
+        return
     if len(sys.argv) > 1:           # one TF1 graph: name kind v1|v2
         name, kind, cf = sys.argv[1:4]
         tf1_graph(name, kind, cf == "v2")
@@ -190,6 +234,7 @@ def main():
         for cf in ("v2", "v1"):
             subprocess.run([sys.executable, __file__, "%s_cf%s" % (kind, cf), kind, cf],
                            check=True)
+    subprocess.run([sys.executable, __file__, "bidirectional_gradients"], check=True)
     tf2_saved_model("module_loop", ModuleLoop)
     tf2_saved_model("keras_lstm", KerasLSTM)
 
