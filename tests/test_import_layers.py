@@ -41,7 +41,7 @@ LAYERS: list[tuple[str, list[str]]] = [
                "flowgrad.keras2_names",
                "flowgrad.internal_api",
                "flowgrad.raw_ops_api",
-               "flowgrad.cluster_resolver_api", "flowgrad.lite_api",
+               "flowgrad.cluster_resolver_api", "flowgrad.lite_api", "flowgrad.sysconfig_api",
                "flowgrad.replica_losses_api",
                "flowgrad.tensor_proto_api"]),
 ]
