@@ -3,7 +3,8 @@ answer from the restored graph (tests/data/contrib/programs/chatbot_seq2seq.py):
 ``with`` block makes its graph the default one, as TensorFlow's does; asserts with messages,
 static-``num_segments`` segment sums (Adam's sparse updates) and ``tf.concat`` of Python lists
 export to GraphDefs that TensorFlow 2.21 reads (checked by hand with its
-``import_meta_graph``: the assert fires with its message)."""
+``import_meta_graph``: the assert fires with its message); TF1's ``tf.where`` with a vector
+condition selects rows (``dynamic_decode`` keeps finished entries' states so)."""
 from __future__ import annotations
 
 import numpy as np
@@ -67,3 +68,22 @@ def test_static_segment_counts_and_concat_of_lists_export_with_unique_names():
         out = sess.run([summed.name, shape.name], {"data:0": np.ones((3, 3), np.float32)})
     np.testing.assert_array_equal(out[0], [[2, 2, 2], [1, 1, 1]])
     np.testing.assert_array_equal(out[1], [3, 4])
+
+
+def test_tf1_where_with_a_vector_condition_picks_whole_rows():
+    # TF 2.21's tf.compat.v1.where (the Select op), run by hand:
+    # where([True, False], [[1, 2], [3, 4]], [[5, 6], [7, 8]]) -> [[1, 2], [7, 8]]; a
+    # condition of 3 for 2 rows -> InvalidArgumentError "Number of batches of 'then' must
+    # match size of 'cond', but saw: 2 vs. 3"
+    with tf.Session() as sess:
+        out = sess.run(tf.where([True, False], [[1, 2], [3, 4]], [[5, 6], [7, 8]]))
+        np.testing.assert_array_equal(out, [[1, 2], [7, 8]])
+        x = np.arange(12.0).reshape(3, 2, 2)
+        out = sess.run(tf.where(tf.constant([False, True, False]), x, -x))
+        np.testing.assert_array_equal(out, np.where([False, True, False], x.T, -x.T).T)
+    with pytest.raises(errors.InvalidArgumentError, match="must match size of 'cond', but "
+                                                          "saw: 2 vs. 3"):
+        tf.where([True, False, True], [[1, 2], [3, 4]], [[5, 6], [7, 8]])
+    from flowgrad.testing import check_gradients
+    check_gradients(lambda a, b: tf.where(tf.constant([True, False]), a, b),
+                    [np.ones((2, 3)), np.zeros((2, 3))], order=2)

@@ -1542,7 +1542,7 @@ EXPORTS: dict[str, dict[str, str]] = {
         "vectorized_map": "flowgrad.autodiff.vectorized_jacobians:vectorized_map",
         "verify_tensor_all_finite": "flowgrad.debug.numerics_ops:verify_tensor_all_finite",
         "version": "flowgrad.version",
-        "where": "flowgrad.ops.comparison_ops:where",
+        "where": "flowgrad.ops.comparison_ops:where_v1",
         "while_loop": "flowgrad.ops.while_v2:while_loop_v1",
         "write_file": "flowgrad.ops.io_ops:write_file",
         "zeros": "flowgrad.ops.fill_ops:zeros",

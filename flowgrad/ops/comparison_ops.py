@@ -8,13 +8,14 @@ from typing import Any
 
 import numpy as np
 
-from flowgrad.framework import hooks
+from flowgrad.framework import dtypes, hooks
+from flowgrad.framework.errors import InvalidArgumentError
 from flowgrad.framework.context import _PKG_DIR
 from flowgrad.framework.op_call import apply_op
 from flowgrad.framework.registry import _NO_GRADIENT, defop, register_op
 from flowgrad.framework.shape_rules import comparison, unary
 from flowgrad.framework.tensor import Tensor, convert_to_tensor, infer_dtype, is_tensor
-from flowgrad.ops.array_ops import _as_value, _where_indices, zeros_like
+from flowgrad.ops.array_ops import _as_value, _where_indices, reshape, zeros_like
 from flowgrad.ops.math_helpers import _BOOL, _REAL, _binary, _unary
 from flowgrad.ops.sum_ops import sum_to
 from flowgrad.framework.type_hints import TensorLike
@@ -224,6 +225,42 @@ def where(condition: TensorLike, x: TensorLike | None = None, y: TensorLike | No
 
 # where ops that flowgrad's own functions build (guarded by construction; not warned about)
 LIBRARY_WHERES: weakref.WeakSet = weakref.WeakSet()
+
+
+def where_v1(condition: TensorLike, x: TensorLike | None = None, y: TensorLike | None = None,
+             name: str | None = None) -> Any:
+    """TF1's ``tf.where`` (``tf.compat.v1.where``, the ``Select`` op): ``x`` where
+    ``condition`` is true, else ``y``; a vector ``condition`` picks whole entries (along the
+    first axis) of higher-rank ``x`` and ``y``.
+
+    Args:
+        condition: A bool tensor: of ``x``'s shape, or a vector of its first dimension.
+        x: The values where ``condition`` is true; None with ``y`` None returns the true
+            indices.
+        y: The values where it is false (``x``'s shape).
+        name: A name for the operation (optional).
+
+    Returns:
+        The selected values (or the [num_true, rank] int64 indices of the true entries).
+
+    Raises:
+        InvalidArgumentError: a vector ``condition`` whose size is not ``x``'s first dimension.
+    """
+    if x is None and y is None:
+        return where(condition, name=name)
+    condition = convert_to_tensor(_as_value(condition), dtypes.bool)
+    x = _as_value(x)
+    x = x if is_tensor(x) else convert_to_tensor(x, None if not is_tensor(y) else y.dtype)
+    if condition.shape.rank == 1 and x.shape.rank is not None and x.shape.rank > 1:
+        n, first = condition.shape.as_list()[0], x.shape.as_list()[0]
+        if n is not None and first is not None and n != first:
+            raise InvalidArgumentError(None, None, "Number of batches of 'then' must match "
+                                       "size of 'cond', but saw: %d vs. %d" % (first, n))
+        condition = reshape(condition, [-1] + [1] * (x.shape.rank - 1))
+    out = where(condition, x, y, name=name)
+    if type(out) is Tensor and not sys._getframe(1).f_code.co_filename.startswith(_PKG_DIR):
+        LIBRARY_WHERES.discard(out.op)      # the user's where (warned about as tf.where is)
+    return out
 
 
 hooks.register(greater=greater, where=where)     # for the array families below
