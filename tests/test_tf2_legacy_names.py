@@ -41,3 +41,11 @@ def test_tpu_strategy_names_are_the_strategy_flowgrad_cannot_make():
                 v1.distribute.experimental.TPUStrategy):
         with pytest.raises(NotImplementedError, match="TPU"):
             cls()
+
+
+def test_executing_eagerly_outside_functions_is_false_in_tf1_mode():
+    v1.disable_eager_execution()
+    try:
+        assert v1.executing_eagerly_outside_functions() is False
+    finally:
+        v1.enable_eager_execution()

@@ -2115,3 +2115,7 @@ EXPORTS["tf.compat.v1"]["wrap_function"] = "flowgrad.runtime.wrap_function:wrap_
 
 #: tf.distribute.Server / tf.compat.v1.train.Server (legacy): a cluster's task.
 EXPORTS["tf.distribute"]["Server"] = "flowgrad.train.server_lib:Server"
+
+#: tf.compat.v1.executing_eagerly_outside_functions (legacy).
+EXPORTS["tf.compat.v1"]["executing_eagerly_outside_functions"] = \
+    "flowgrad.runtime.outside_functions:executing_eagerly_outside_functions"

@@ -1,7 +1,8 @@
 """Records what TF2-face names older programs use compute, for
 tests/test_tf2_legacy_names.py: ``tf.distribute.experimental.CentralStorageStrategy`` on a
 machine with one device (one replica; variables and computation on the CPU), and
-``tf.distribute.Server`` as the in-process clusters of TF's tutorials make them.
+``tf.distribute.Server`` as the in-process clusters of TF's tutorials make them, and
+``tf.compat.v1.executing_eagerly_outside_functions``.
 
 ``program(tf)`` runs eagerly. Run from the repository root on TensorFlow 2.21:
 
@@ -31,6 +32,10 @@ def program(tf):
         return s.run(lambda t: v.assign_add(tf.reduce_sum(t)), args=(x,))
     out["central_step"] = float(step(tf.constant([1.0, 2.0])))
     out.update(_servers(tf))
+    outside = tf.compat.v1.executing_eagerly_outside_functions
+    with tf.Graph().as_default():
+        in_graph = outside()
+    out["eager outside functions"] = [outside(), in_graph, bool(tf.function(outside)())]
     return out
 
 
