@@ -16,7 +16,7 @@ from flowgrad.framework import dtypes, errors
 from flowgrad.framework.tensor import constant as constant_op
 from flowgrad.framework.tensor import EagerTensor, Tensor, TensorBase, eager_value, to_numpy
 from flowgrad.framework.tensor_shape import TensorShape, as_shape
-from flowgrad.framework.composite_tensor import TypeSpec
+from flowgrad.framework.composite_tensor import TypeSpec, register
 from flowgrad.framework.none_tensor import NoneTensorSpec
 from flowgrad.runtime.function import TensorSpec
 from flowgrad.ops.ragged_tensor import RaggedTensor
@@ -87,6 +87,7 @@ def spec_of(arr: np.ndarray) -> TensorSpec:
     return TensorSpec(arr.shape, dtypes.from_numpy(arr.dtype))
 
 
+@register("tf.SparseTensorSpec")
 class SparseTensorSpec(TypeSpec):
     """``tf.SparseTensorSpec``: the dense ``shape`` and ``dtype`` of a SparseTensor.
 
@@ -115,6 +116,9 @@ class SparseTensorSpec(TypeSpec):
     def from_value(cls, value: SparseTensor) -> SparseTensorSpec:
         return cls(value.shape, value.dtype.base_dtype)
 
+    def _serialize(self) -> tuple:
+        return self._shape, self._dtype
+
     def _component_specs(self) -> list:
         rank = self._shape.rank
         return [TensorSpec([None, rank], dtypes.int64), TensorSpec([None], self._dtype),
@@ -141,6 +145,7 @@ class SparseTensorSpec(TypeSpec):
         return "SparseTensorSpec(%s, %r)" % (_shape_text(self._shape), self._dtype)
 
 
+@register("tf.RaggedTensorSpec")
 class RaggedTensorSpec(TypeSpec):
     """``tf.RaggedTensorSpec``: shape, dtype and ``ragged_rank`` of a RaggedTensor.
 
@@ -188,6 +193,9 @@ class RaggedTensorSpec(TypeSpec):
     def from_value(cls, value: RaggedTensor) -> RaggedTensorSpec:
         return cls(value.shape, value.dtype.base_dtype, value.ragged_rank,
                    value.row_splits_dtype.base_dtype)
+
+    def _serialize(self) -> tuple:
+        return self._shape, self._dtype, self._ragged_rank, self._row_splits_dtype
 
     def _component_specs(self) -> list:
         dims = self._shape.as_tuple()

@@ -26,6 +26,16 @@ class TypeSpec(abc.ABC):  # noqa: B024 - TensorFlow's TypeSpec subclasses fill i
         """The most specific spec that describes values of this spec and of ``others``."""
         return self if all(o == self for o in others) else None
 
+    def _serialize(self) -> tuple:
+        """The constructor arguments that rebuild this spec (``_deserialize``'s input: what
+        TensorFlow and Keras's legacy JSON encoder write a registered spec as)."""
+        raise NotImplementedError("%s does not serialize" % type(self).__name__)
+
+    @classmethod
+    def _deserialize(cls, serialization: tuple) -> TypeSpec:
+        """The spec of ``_serialize``'s output."""
+        return cls(*serialization)
+
 
 class CompositeTensor(abc.ABC):  # noqa: B024
     """A value made of tensors, described by its ``_type_spec``."""

@@ -37,7 +37,7 @@ from flowgrad import nest
 from flowgrad.autograph import tf_convert
 from flowgrad.framework import dtypes, errors
 from flowgrad.framework.context import executing_eagerly, get_default_graph, state
-from flowgrad.framework.composite_tensor import CompositeTensor, TypeSpec
+from flowgrad.framework.composite_tensor import CompositeTensor, TypeSpec, register
 from flowgrad.framework.graph import Graph, Operation
 from flowgrad.framework.graph_walk import ancestors
 from flowgrad.framework.indexed_slices import IndexedSlices
@@ -173,6 +173,7 @@ def _is_function_graph(g: Graph) -> bool:
     return isinstance(g, (FuncGraph, SubGraph))
 
 
+@register("tf.TensorSpec")
 class TensorSpec(TypeSpec):
     """Describes a tensor argument of a tf.function (shape may have None dimensions).
 
@@ -218,6 +219,9 @@ class TensorSpec(TypeSpec):
                 return None
             shape = shape.most_specific_compatible_shape(o.shape)
         return TensorSpec(shape, self.dtype, self.name)
+
+    def _serialize(self) -> tuple:
+        return self.shape, self.dtype, self.name
 
     def __eq__(self, other: object) -> bool:
         return isinstance(other, TensorSpec) and (self.shape, self.dtype, self.name) == (
