@@ -44,4 +44,5 @@ for text in SPECS:
 try:
     type_spec_registry.lookup("Invalid Type")
 except Exception as e:  # noqa: BLE001 - the class is the record
-    print("lookup('Invalid Type') ->", type(e).__name__, "No TypeSpec has been registered" in str(e))
+    print("lookup('Invalid Type') ->", type(e).__name__,
+          "No TypeSpec has been registered" in str(e))
