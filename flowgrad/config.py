@@ -48,9 +48,20 @@ class LogicalDeviceConfiguration(
 
 
 _CPU = PhysicalDevice("/physical_device:CPU:0", "CPU")
-_settings: dict = {"visible": [_CPU], "memory_growth": {}, "soft_placement": True,
-                   "logical": {}, "initialized": False, "jit": "",
-                   "optimizer": {"disable_model_pruning": False, "disable_meta_optimizer": False}}
+def _default_settings() -> dict:
+    return {"visible": [_CPU], "memory_growth": {}, "soft_placement": True, "logical": {},
+            "initialized": False, "jit": "",
+            "optimizer": {"disable_model_pruning": False, "disable_meta_optimizer": False}}
+
+
+_settings: dict = _default_settings()
+
+
+def _reset() -> None:
+    """Every setting back to its default, the devices not initialized (a new eager
+    context: ``tensorflow.python.eager.context._reset_context``)."""
+    _settings.clear()
+    _settings.update(_default_settings())
 
 
 def list_physical_devices(device_type: str | None = None) -> list:

@@ -33,6 +33,14 @@ def context() -> Context:
     return _context
 
 
+def _reset_context() -> None:
+    """A new eager context, as TensorFlow's test helper makes: the device configuration
+    (logical devices, memory growth, soft placement, JIT and optimizer options) back to its
+    defaults and not yet initialized, so logical devices can be set again."""
+    from flowgrad import config
+    config._reset()
+
+
 def async_wait() -> None:
     """Waits for pending asynchronous ops (flowgrad runs ops synchronously)."""
 
