@@ -18,12 +18,13 @@ from __future__ import annotations
 
 import collections
 import math
+import weakref
 from typing import Any
 
 import numpy as np
 
 from flowgrad.framework import dtypes
-from flowgrad.framework.graph import name_scope
+from flowgrad.framework.graph import get_default_graph, name_scope
 from flowgrad.framework.tensor import convert_to_tensor
 from flowgrad.ops.cast_ops import cast
 from flowgrad.ops.comparison_ops import greater_equal, less, logical_and, not_equal
@@ -31,10 +32,11 @@ from flowgrad.ops.comparison_ops import where as where_v2
 from flowgrad.ops.concat_ops import concat
 from flowgrad.ops.fill_ops import one_hot
 from flowgrad.ops.indexing_ops import gather
-from flowgrad.ops.init_ops import TruncatedNormal
+from flowgrad.ops.init_ops import TruncatedNormal, Zeros
 from flowgrad.ops.lookup_ops import (KeyValueTensorInitializer, StaticHashTable,
                                      StaticVocabularyTable, TextFileIndex, TextFileInitializer)
-from flowgrad.ops.math_ops import maximum, reduce_sum, sqrt
+from flowgrad.ops.math_ops import add_n, maximum, reduce_sum, sqrt
+from flowgrad.ops.matmul_ops import matmul
 from flowgrad.ops.parsing_ops import FixedLenFeature, VarLenFeature
 from flowgrad.ops.shape_ops import expand_dims, reshape
 from flowgrad.ops.sparse_tensor import SparseTensor
@@ -789,9 +791,88 @@ def input_layer(features: dict, feature_columns: Any, weight_collections: Any = 
         return concat(outputs, axis=1)
 
 
+def linear_logits(features: dict, columns: list, units: int, sparse_combiner: str = "sum",
+                  trainable: bool = True, cols_to_vars: dict | None = None,
+                  scope_of: Any = None) -> Any:
+    """The sum of one ``weights`` matrix per column (in a scope of the column's name, by
+    column name) times the column's values, plus ``bias_weights``, made in the current
+    variable scope: the body of TensorFlow's ``linear_model`` and of the canned linear
+    estimators. A categorical column counts its ids (``sum``), or divides the counts by
+    their sum (``mean``) or its square root (``sqrtn``). ``scope_of(name)`` names a
+    column's scope (the column's name when None)."""
+    if sparse_combiner not in ("sum", "mean", "sqrtn"):
+        raise ValueError("sparse_combiner must be one of 'sum', 'mean' or 'sqrtn', got %r"
+                         % (sparse_combiner,))
+    logits = []
+    for column in sorted(columns, key=lambda c: c.name):
+        categorical = isinstance(column, CategoricalColumn) and \
+            not isinstance(column, DenseColumn)
+        with variable_scope(scope_of(column.name) if scope_of else column.name):
+            value = input_layer(features, [indicator_column(column) if categorical
+                                           else column])
+            if categorical and sparse_combiner != "sum":
+                total = reduce_sum(value, axis=1, keepdims=True)
+                norm = total if sparse_combiner == "mean" else sqrt(total)
+                value = value / maximum(norm, 1e-12)
+            weights = get_variable("weights", [value.shape[-1], units], initializer=Zeros(),
+                                   trainable=trainable)
+        if cols_to_vars is not None:
+            cols_to_vars[column] = [weights]
+        logits.append(matmul(value, weights))
+    bias = get_variable("bias_weights", [units], initializer=Zeros(), trainable=trainable)
+    if cols_to_vars is not None:
+        cols_to_vars["bias"] = [bias]
+    return add_n(logits) + bias
+
+
+def linear_model(features: dict, feature_columns: Any, units: int = 1,
+                 sparse_combiner: str = "sum", weight_collections: Any = None,
+                 trainable: bool = True, cols_to_vars: dict | None = None) -> Any:
+    """``tf.compat.v1.feature_column.linear_model``: a linear prediction from the columns
+    (wide models), in a new variable scope ``linear_model``: ``<column>/weights`` per column
+    and ``bias_weights``, all zero at first.
+
+    Args:
+      features: the raw features by key (tensors or SparseTensors).
+      feature_columns: numeric, bucketized, categorical (also crossed) or embedding columns.
+      units: the number of outputs.
+      sparse_combiner: how a categorical column's ids combine: ``"sum"``, ``"mean"`` or
+        ``"sqrtn"``.
+      weight_collections: accepted, as in TensorFlow.
+      trainable: whether the variables are trainable.
+      cols_to_vars: if a dict, filled with each column's variables (and ``"bias"``).
+
+    Returns:
+      A float32 tensor ``[batch, units]``.
+
+    Raises:
+      ValueError: no columns, or an unknown ``sparse_combiner``.
+    """
+    del weight_collections
+    columns = list(feature_columns) if not isinstance(feature_columns, FeatureColumn) \
+        else [feature_columns]
+    if not columns:
+        raise ValueError("feature_columns must not be empty.")
+    with variable_scope(None, default_name="linear_model"):
+        return linear_logits(features, columns, units, sparse_combiner, trainable,
+                             cols_to_vars, scope_of=_graph_unique_name)
+
+
+_USED_NAMES: weakref.WeakKeyDictionary = weakref.WeakKeyDictionary()
+
+
+def _graph_unique_name(name: str) -> str:
+    """``name``, then ``name_1``, ``name_2``, ... in one graph: the unique layer names
+    TensorFlow gives linear_model's per-column layers (their variables' scopes)."""
+    used = _USED_NAMES.setdefault(get_default_graph(), collections.Counter())
+    n = used[name]
+    used[name] += 1
+    return name if n == 0 else "%s_%d" % (name, n)
+
+
 __all__ = ["bucketized_column", "categorical_column_with_hash_bucket",
        "categorical_column_with_identity", "categorical_column_with_vocabulary_file",
        "categorical_column_with_vocabulary_list", "crossed_column", "embedding_column",
        "indicator_column", "make_parse_example_spec", "numeric_column",
-       "weighted_categorical_column", "input_layer"]
+       "weighted_categorical_column", "input_layer", "linear_model"]
 

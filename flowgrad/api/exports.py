@@ -1834,6 +1834,7 @@ EXPORTS["tf.compat.v1.io"] = {
 EXPORTS["tf.compat.v1.feature_column"] = {
     **EXPORTS["tf.feature_column"],
     "input_layer": "flowgrad.feature_column_lib:input_layer",
+    "linear_model": "flowgrad.feature_column_lib:linear_model",
 }
 
 #: ``tf.compat.v1.sets``: TF2's names plus TensorFlow 1's ``set_*`` ones.

@@ -21,7 +21,7 @@ from flowgrad.estimator.export_output import (ClassificationOutput, PredictOutpu
 from flowgrad.estimator.mode_keys import ModeKeys
 from flowgrad.estimator.model_fn import EstimatorSpec
 from flowgrad.estimator.run_config import RunConfig
-from flowgrad.feature_column_lib import CategoricalColumn, indicator_column, input_layer
+from flowgrad.feature_column_lib import input_layer, linear_logits
 from flowgrad.framework import dtypes
 from flowgrad.layers.core import dense
 from flowgrad.metrics import metrics_impl as metrics
@@ -32,7 +32,6 @@ from flowgrad.ops.elementwise_ops import sigmoid, square
 from flowgrad.ops.fill_ops import ones_like, range as range_
 from flowgrad.ops.init_ops import GlorotUniform, Zeros
 from flowgrad.ops.lookup_ops import KeyValueTensorInitializer, StaticHashTable
-from flowgrad.ops.matmul_ops import matmul
 from flowgrad.ops.nn_impl import sigmoid_cross_entropy_with_logits_v2
 from flowgrad.ops.nn_ops import dropout_v2, relu, softmax
 from flowgrad.ops.nn_ops import sparse_softmax_cross_entropy_with_logits_v2 as sparse_xent
@@ -224,23 +223,9 @@ def _dnn_logits(features: dict, feature_columns: list, hidden_units: list,
 
 
 def _linear_logits(features: dict, feature_columns: list, units: int) -> Any:
-    """TensorFlow's ``linear_model``: one weight matrix per column (by name), a bias."""
+    """TensorFlow's ``linear_model`` in the canned estimators' scope ``linear``."""
     with variable_scope("linear"), variable_scope("linear_model"):
-        parts = []
-        for column in sorted(feature_columns, key=lambda c: c.name):
-            dense_column = (indicator_column(column)
-                            if isinstance(column, CategoricalColumn)
-                            and not hasattr(column, "variable_shape") else column)
-            with variable_scope(column.name):
-                value = input_layer(features, [dense_column])
-                weights = get_variable("weights", [value.shape[-1], units],
-                                       initializer=Zeros())
-            parts.append(matmul(value, weights))
-        bias = get_variable("bias_weights", [units], initializer=Zeros())
-        logits = bias
-        for part in parts:
-            logits = logits + part
-        return logits
+        return linear_logits(features, feature_columns, units)
 
 
 def _check_columns(feature_columns: Any) -> list:

@@ -198,6 +198,33 @@ print(type(w).__name__, type(u).__name__, isinstance(one, tf.Tensor))
 with tf.Session() as sess:
     print(sess.run(w, {x: [1.0, 2.0]}), sess.run(u), sess.run(one))
 ''',
+    # Wide & deep programs' wide part: tf.feature_column.linear_model (was missing from the
+    # TF1 face), its variables, the combiners and a few Ftrl steps.
+    "linear_model_wide_part": '''
+features = {"age": tf.constant([[25.], [40.], [33.]]),
+            "city": tf.constant([["bj", "bj"], ["sh", ""], ["gz", "sh"]]),
+            "tags": tf.constant([["a"], ["b"], ["a"]])}
+age = tf.feature_column.numeric_column("age", normalizer_fn=lambda x: (x - 30.) / 10.)
+age_b = tf.feature_column.bucketized_column(age, boundaries=[-1.0, 0.0, 1.0])
+city = tf.feature_column.categorical_column_with_vocabulary_list("city", ["bj", "sh", "gz"])
+cols = {}
+logits = tf.feature_column.linear_model(features, [age_b, city, age], cols_to_vars=cols)
+mean = tf.feature_column.linear_model(features, [city], units=2, sparse_combiner="mean")
+sqrtn = tf.feature_column.linear_model(features, [city], sparse_combiner="sqrtn")
+print(logits.shape, mean.shape, sorted(v.name for v in tf.global_variables()))
+print(sorted(str(k) if k == "bias" else k.name for k in cols))
+loss = tf.losses.sigmoid_cross_entropy(tf.constant([[1.], [0.], [1.]]), logits)
+train = tf.train.FtrlOptimizer(0.1).minimize(loss)
+assign = [tf.assign(v, tf.fill(tf.shape(v), 0.5)) for v in tf.global_variables()
+          if "linear_model_" in v.name]
+with tf.Session() as sess:
+    sess.run([tf.global_variables_initializer(), tf.tables_initializer()])
+    sess.run(assign)
+    print(sess.run([mean, sqrtn]))
+    for _ in range(3):
+        print("%.5f" % sess.run([train, loss])[1])
+    print(np.round(sess.run(logits), 5))
+''',
 }
 
 
