@@ -256,11 +256,17 @@ class Emitter:
         """Output 0 of an alias op names input 0's value. A read of a variable (``w/read``,
         ``tf.identity(w)``) names the variable itself: each consumer gets its value when the
         consumer runs, as TensorFlow's reads of a reference variable share its buffer (an op
-        after ``tf.control_dependencies([assign])`` sees the assigned value)."""
+        after ``tf.control_dependencies([assign])`` sees the assigned value). In a
+        ``tf.function``'s graph the variables are TensorFlow 2's resource variables, whose
+        reads (``ReadVariableOp``) copy: there a read snapshots the value at its place."""
         src = op._inputs[0]
         if src in self.names:
             self.names[op.outputs[0]] = self.names[src]
             self.fresh.pop(self.names[src], None)
+        elif getattr(op.graph, "building_function", False) and src not in self.var_alias:
+            self.names[op.outputs[0]] = out = self.local("t")
+            self.emit("%s = %s" % (out, args[0]), None)
+            self.roots[out] = self.roots[args[0]]
         else:
             self.var_alias[op.outputs[0]] = self.var_alias.get(src, src.op)
 
