@@ -103,8 +103,8 @@ class Tensor(TensorBase):
 
     def __str__(self) -> str:
         dev = ", device=%s" % self.op.device if self.op.device else ""
-        return 'Tensor("%s", shape=%s, dtype=%s%s)' % (self.name, self._shape, self._dtype.name,
-                                                       dev)
+        shape = "" if self._shape.rank is None else "shape=%s, " % (self._shape,)  # as TF's
+        return 'Tensor("%s", %sdtype=%s%s)' % (self.name, shape, self._dtype.name, dev)
 
     __hash__ = object.__hash__
 

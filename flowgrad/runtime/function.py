@@ -353,6 +353,22 @@ class ConcreteFunction:
         return "ConcreteFunction " + self.pretty_printed_signature()
 
     @property
+    def structured_input_signature(self) -> tuple:
+        """``(args, kwargs)``: the trace's inputs as TensorSpecs named after their parameters
+        (Python values as they are), keyword-only parameters in ``kwargs``."""
+        def spec(name: str, value: Any) -> Any:
+            if isinstance(value, TensorSpec):
+                return TensorSpec(value.shape, value.dtype, value.name or name)
+            if isinstance(value, (Tensor, EagerTensor)):
+                return TensorSpec(value.shape, value.dtype.base_dtype, name)
+            return nest.map_structure(
+                lambda v: TensorSpec(v.shape, v.dtype.base_dtype)
+                if isinstance(v, (Tensor, EagerTensor)) else v, value)
+        params = getattr(self, "_parameters", [])
+        return (tuple(spec(n, v) for n, kind, v in params if kind != "KEYWORD_ONLY"),
+                {n: spec(n, v) for n, kind, v in params if kind == "KEYWORD_ONLY"})
+
+    @property
     def trainable_variables(self) -> list:
         """The trainable ones of the variables the trace captured."""
         return [v for v in self.variables if getattr(v, "trainable", True)]
@@ -471,6 +487,40 @@ def _supertype_known_dims(call: Any, trace: Any) -> int | None:
             return None
         total += n
     return total
+
+
+def _relaxed_key(a: Any, b: Any) -> Any:
+    """The key of the most specific common supertype of call keys ``a`` and ``b`` that
+    differ only in tensor shapes, else None."""
+    if type(a) is not tuple or type(b) is not tuple or len(a) != len(b):
+        return a if a == b else None
+    if a and a[0] is _TENSOR and b[0] is _TENSOR:
+        if a[1] != b[1]:
+            return None
+        if a[2] is None or b[2] is None or len(a[2]) != len(b[2]):
+            return (_TENSOR, a[1], None)
+        return (_TENSOR, a[1], tuple(x if x == y else None for x, y in zip(a[2], b[2])))
+    if a and a[0] is CompositeTensor:
+        return a if a == b else None
+    out = []
+    for x, y in zip(a, b):
+        z = _relaxed_key(x, y)
+        if z is None and not (x is None and y is None):
+            return None
+        out.append(z)
+    return tuple(out)
+
+
+def _spec_arguments(value: Any, key: Any) -> Any:
+    """``value`` (the call's arguments) with each tensor replaced by the TensorSpec its
+    place in the relaxed call ``key`` gives."""
+    if type(key) is tuple and key and key[0] is _TENSOR:
+        return TensorSpec(None if key[2] is None else list(key[2]), key[1])
+    if isinstance(value, (list, tuple)) and type(key) is tuple and len(key) == 2:
+        return type(value)(_spec_arguments(v, k) for v, k in zip(value, key[1]))
+    if isinstance(value, dict):
+        return {k: _spec_arguments(value[k], sub) for k, sub in key[1]}
+    return value
 
 
 def _known_dims(key: Any) -> int:
@@ -608,9 +658,11 @@ class Function:
     """A Python function compiled per input signature (see the module docstring)."""
 
     def __init__(self, python_function: Callable, name: str | None = None,
-                 input_signature: Any = None, autograph: bool = True):
+                 input_signature: Any = None, autograph: bool = True,
+                 reduce_retracing: bool = False):
         self._python_function = python_function
         self._autograph = autograph
+        self._reduce_retracing = reduce_retracing
         self._name = name or getattr(python_function, "__name__", "function")
         self._input_signature = _checked_signature(input_signature)
         self._concrete: dict = {}
@@ -642,7 +694,8 @@ class Function:
                 bound = self._bound.get(instance)
                 if bound is None:
                     bound = Function(types.MethodType(self._python_function, instance),
-                                     self._name, self._input_signature, self._autograph)
+                                     self._name, self._input_signature, self._autograph,
+                                     self._reduce_retracing)
                     self._bound[instance] = bound
         return bound
 
@@ -652,8 +705,8 @@ class Function:
         if not executing_eagerly():             # inside another trace or a TF1 graph: inline
             return tf_convert(self._python_function, self._autograph)(*args, **kwargs)
         key, feeds, tensors = self._key(args, kwargs)
-        cf = self._concrete.get(key) or self._dispatch(key) or \
-            self._trace(key, args, kwargs, feeds)
+        cf = self._concrete.get(key) or self._dispatch(key) or self._relaxed_trace(
+            key, args, kwargs) or self._trace(key, args, kwargs, feeds)
         if state.tapes and any(t._watches_call(tensors, cf.variables) for t in state.tapes):
             return self._python_function(*args, **kwargs)
         return cf._call_flat(feeds)
@@ -673,6 +726,24 @@ class Function:
         if best is not None:
             self._dispatched[key] = best
         return best
+
+    def _relaxed_trace(self, key: Any, args: tuple, kwargs: dict) -> ConcreteFunction | None:
+        """With ``reduce_retracing``: a trace for the most specific common supertype of the
+        call ``key`` and the latest trace that differs from it only in tensor shapes (the
+        dimensions that differ, or the rank, left open), as TensorFlow generalizes; None
+        without one."""
+        if not self._reduce_retracing or key == "input_signature":
+            return None
+        for trace_key in reversed(list(self._concrete)):
+            relaxed = _relaxed_key(key, trace_key)
+            if relaxed is not None:
+                cf = self._concrete.get(relaxed)
+                if cf is None:
+                    spec_args, spec_kwargs = _spec_arguments((args, kwargs), relaxed)
+                    cf = self._trace(relaxed, spec_args, spec_kwargs)
+                self._dispatched[key] = cf
+                return cf
+        return None
 
     def _key(self, args: tuple, kwargs: dict) -> tuple:
         feeds: list = []
@@ -850,11 +921,12 @@ def function(func: Callable | None = None, input_signature: Any = None, autograp
         autograph: If true, Python ``if``/``for``/``while`` on tensors become graph
             control flow.
         jit_compile: Accepted and ignored (flowgrad has no XLA).
-        reduce_retracing: Accepted for TensorFlow's signature.
+        reduce_retracing: If true, a call whose tensors differ in shape from an earlier
+            trace's traces once for both, the differing dimensions left open.
         experimental_implements: Accepted for TensorFlow's signature.
         experimental_autograph_options: Accepted for TensorFlow's signature.
         experimental_attributes: Accepted for TensorFlow's signature.
-        experimental_relax_shapes: Accepted for TensorFlow's signature.
+        experimental_relax_shapes: The older name of ``reduce_retracing``.
         experimental_compile: Accepted and ignored (flowgrad has no XLA).
         experimental_follow_type_hints: Accepted for TensorFlow's signature.
 
@@ -862,7 +934,8 @@ def function(func: Callable | None = None, input_signature: Any = None, autograp
         A callable ``Function`` (or, if ``func`` is None, a decorator making one).
     """
     def decorate(f: Callable) -> Function:
-        return Function(f, input_signature=input_signature, autograph=autograph)
+        return Function(f, input_signature=input_signature, autograph=autograph,
+                        reduce_retracing=bool(reduce_retracing or experimental_relax_shapes))
     return decorate if func is None else decorate(func)
 
 

@@ -125,6 +125,42 @@ for f in [lambda: tf.constant([[1, 2], [3]]),
     except Exception as e:
         print(type(e).__name__, e)
 ''',
+    # tensorflow/docs guide/function.ipynb: reduce_retracing (experimental_relax_shapes)
+    # traces once for shapes that differ, the differing dimensions left open; a tensor of
+    # unknown rank prints as TF's
+    'reduce_retracing': '''
+import tensorflow as tf
+@tf.function(reduce_retracing=True)
+def g(x, scale=2):
+    print("Tracing with", x)
+    return x * scale
+print(g(tf.constant([1])), g(tf.constant([1, 2])), g(tf.constant([1, 2, 3])))
+print(g.experimental_get_tracing_count())
+print(g(tf.constant([[1]])), g(tf.constant([[1, 2]])), g.experimental_get_tracing_count())
+print(g(tf.constant([1.0])), g(tf.constant([1.0, 2.0]), scale=3),
+      g.experimental_get_tracing_count())
+print(g.pretty_printed_concrete_signatures())
+@tf.function(experimental_relax_shapes=True)
+def h(d):
+    print("Tracing h", d["a"].shape)
+    return d["a"] + 1
+h({"a": tf.ones([2])}); h({"a": tf.ones([3])}); h({"a": tf.ones([4])})
+print(h.experimental_get_tracing_count())
+''',
+    # ConcreteFunction.structured_input_signature (it was missing)
+    'structured_input_signature': '''
+import tensorflow as tf
+@tf.function
+def add(a, b, *, c=1):
+    return a + b
+cf = add.get_concrete_function(tf.TensorSpec([None], tf.float32), tf.TensorSpec([None], tf.float32))
+print(cf.structured_input_signature)
+print(add.get_concrete_function(tf.constant(1), 2).structured_input_signature)
+@tf.function(input_signature=[tf.TensorSpec([None, 3], tf.float32, name="inp")])
+def k(x):
+    return x
+print(k.get_concrete_function().structured_input_signature)
+''',
 }
 
 
