@@ -154,5 +154,40 @@ def shape_from_value(t: Any) -> TensorShape:
 
 
 def _dim(x: Any) -> int | None:
-    v = constant_value(x)
+    v = _scalar_dim(x)
     return None if v is None or int(v) < 0 else int(v)
+
+
+_DIM_ARITHMETIC = {"Mul": lambda a, b: a * b, "AddV2": lambda a, b: a + b,
+                   "Add": lambda a, b: a + b, "Sub": lambda a, b: a - b,
+                   "FloorDiv": lambda a, b: a // b}
+
+
+def _scalar_dim(x: Any) -> int | None:
+    """A scalar shape entry known when the graph is built, as TF's shape inference finds it.
+
+    Beyond ``constant_value``: ``tf.shape(x)[i]`` where dimension ``i`` of ``x`` is known, and
+    integer arithmetic of such entries (TensorFlow evaluates these small subgraphs, so
+    ``tf.stack([tf.shape(x)[0], 10])`` as a shape keeps a known batch size).
+    """
+    v = constant_value(x)
+    if v is not None:
+        return int(v) if np.ndim(v) == 0 else None
+    if not isinstance(x, Tensor) or x.shape.rank != 0:
+        return None
+    op = x.op
+    if op.type == "StridedSlice" and op.inputs[0].op.type == "Shape":
+        begin = (constant_value(op.inputs[1]) if len(op.inputs) > 1
+                 else op._attrs.get("begin"))
+        if begin is None or np.size(begin) != 1 or not op._attrs.get("shrink_axis_mask", 0) & 1:
+            return None
+        dims = op.inputs[0].op.inputs[0].shape
+        if dims.rank is None or not -dims.rank <= int(np.ravel(begin)[0]) < dims.rank:
+            return None
+        return dims.as_tuple()[int(np.ravel(begin)[0])]
+    if op.type in _DIM_ARITHMETIC and x.dtype.is_integer:
+        a, b = (_scalar_dim(i) for i in op.inputs)
+        if a is None or b is None or (op.type == "FloorDiv" and b == 0):
+            return None
+        return int(_DIM_ARITHMETIC[op.type](a, b))
+    return None

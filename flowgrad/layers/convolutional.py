@@ -244,7 +244,8 @@ class Conv2DTranspose(Conv2D):
         dyn = shape(inputs)
         out_hw = [_transposed_size(d, k, s, self.padding)
                   for d, k, s in zip(hw, self.kernel_size, self.strides)]
-        sizes = [dyn[2 + i] * s + (0 if self.padding == "same" else max(k - s, 0))
+        sizes = [dyn[(2 if first else 1) + i] * s
+                 + (0 if self.padding == "same" else max(k - s, 0))
                  if d is None else d
                  for i, (d, k, s) in enumerate(zip(out_hw, self.kernel_size, self.strides))]
         out_shape = stack([dyn[0], self.filters, *sizes] if first
