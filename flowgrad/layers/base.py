@@ -8,11 +8,14 @@ from __future__ import annotations
 import re
 from typing import Any
 
+from flowgrad import nest
 from flowgrad.framework import dtypes
 from flowgrad.framework.context import executing_eagerly
 from flowgrad.framework.graph import GraphKeys, add_to_collection, name_scope
 from flowgrad.framework.tensor import Tensor, convert_to_tensor
 from flowgrad.framework.tensor_shape import TensorShape
+from flowgrad.ops import array_ops
+from flowgrad.ops.cast_ops import cast
 from flowgrad.ops.variable_scope import VariableScope, get_variable, variable_scope
 from collections.abc import Callable
 from flowgrad.framework.type_hints import DTypeLike, ShapeLike, TensorLike
@@ -46,6 +49,7 @@ class Layer:
         if unknown:
             raise TypeError("Keyword argument not understood: %s" % sorted(unknown)[0])
         self.trainable = trainable
+        self.activity_regularizer = kwargs.get("activity_regularizer")
         self.built = False
         self._dtype = None if dtype is None else dtypes.as_dtype(dtype).base_dtype
         self._reuse = _reuse
@@ -175,7 +179,19 @@ class Layer:
                         self._dtype = inputs.dtype.base_dtype
                     self.build(inputs.shape)
                     self.built = True
-                return self.call(inputs, *args, **kwargs)
+                outputs = self.call(inputs, *args, **kwargs)
+                self._add_activity_losses(outputs)
+                return outputs
+
+    def _add_activity_losses(self, outputs: Any) -> None:
+        """Adds ``activity_regularizer(output) / batch size`` of each output to the losses."""
+        if self.activity_regularizer is None:
+            return
+        with name_scope("ActivityRegularizer"):
+            for output in nest.flatten(outputs):
+                loss = convert_to_tensor(self.activity_regularizer(output))
+                batch_size = cast(array_ops.shape(output)[0], loss.dtype)
+                self.add_loss(loss / batch_size, inputs=outputs)
 
     apply = __call__
 

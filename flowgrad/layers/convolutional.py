@@ -109,7 +109,8 @@ class Conv2D(_Spatial2D):
                  activity_regularizer: Callable | None = None,
                  kernel_constraint: Callable | None = None, bias_constraint: Callable | None = None,
                  trainable: bool = True, name: str | None = None, **kwargs: Any):
-        super().__init__(trainable=trainable, name=name, **kwargs)
+        super().__init__(trainable=trainable, name=name,
+                         activity_regularizer=activity_regularizer, **kwargs)
         if not isinstance(filters, numbers.Integral) or filters <= 0:
             raise ValueError("Invalid value for argument `filters`. Expected a strictly "
                              "positive value. Received filters=%r." % (filters,))
@@ -193,7 +194,7 @@ def conv2d(inputs: Any, filters: int, kernel_size: int | Sequence[int],
                    bias_initializer=bias_initializer, kernel_regularizer=kernel_regularizer,
                    bias_regularizer=bias_regularizer, kernel_constraint=kernel_constraint,
                    bias_constraint=bias_constraint, trainable=trainable, name=name,
-                   _scope=name, _reuse=reuse)
+                   _scope=name, _reuse=reuse, activity_regularizer=activity_regularizer)
     return layer.apply(inputs)
 
 
@@ -303,7 +304,7 @@ def conv2d_transpose(inputs: Any, filters: int, kernel_size: int | Sequence[int]
                             bias_regularizer=bias_regularizer,
                             kernel_constraint=kernel_constraint,
                             bias_constraint=bias_constraint, trainable=trainable, name=name,
-                            _scope=name, _reuse=reuse)
+                            _scope=name, _reuse=reuse, activity_regularizer=activity_regularizer)
     return layer.apply(inputs)
 
 
@@ -383,7 +384,7 @@ def conv1d(inputs: Any, filters: int, kernel_size: int | Sequence[int],
                    bias_initializer=bias_initializer, kernel_regularizer=kernel_regularizer,
                    bias_regularizer=bias_regularizer, kernel_constraint=kernel_constraint,
                    bias_constraint=bias_constraint, trainable=trainable, name=name,
-                   _scope=name, _reuse=reuse)
+                   _scope=name, _reuse=reuse, activity_regularizer=activity_regularizer)
     return layer.apply(inputs)
 
 

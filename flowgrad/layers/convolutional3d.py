@@ -207,7 +207,7 @@ def conv3d(inputs: Any, filters: int, kernel_size: _Ints, strides: _Ints = (1, 1
                    bias_initializer=bias_initializer, kernel_regularizer=kernel_regularizer,
                    bias_regularizer=bias_regularizer, kernel_constraint=kernel_constraint,
                    bias_constraint=bias_constraint, trainable=trainable, name=name,
-                   _scope=name, _reuse=reuse)
+                   _scope=name, _reuse=reuse, activity_regularizer=activity_regularizer)
     return layer.apply(inputs)
 
 
@@ -256,7 +256,7 @@ def conv3d_transpose(inputs: Any, filters: int, kernel_size: _Ints, strides: _In
                             bias_regularizer=bias_regularizer,
                             kernel_constraint=kernel_constraint,
                             bias_constraint=bias_constraint, trainable=trainable, name=name,
-                            _scope=name, _reuse=reuse)
+                            _scope=name, _reuse=reuse, activity_regularizer=activity_regularizer)
     return layer.apply(inputs)
 
 

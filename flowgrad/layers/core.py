@@ -98,7 +98,8 @@ class Dense(Layer):
                  activity_regularizer: Callable | None = None,
                  kernel_constraint: Callable | None = None, bias_constraint: Callable | None = None,
                  trainable: bool = True, name: str | None = None, **kwargs: Any):
-        super().__init__(trainable=trainable, name=name, **kwargs)
+        super().__init__(trainable=trainable, name=name,
+                         activity_regularizer=activity_regularizer, **kwargs)
         if not isinstance(units, numbers.Integral) or units <= 0:
             raise ValueError("Received an invalid value for `units`, expected a positive "
                              "integer, got %r." % (units,))
@@ -177,7 +178,8 @@ def dense(inputs: Any, units: int, activation: Callable | str | None = None, use
                   kernel_initializer=kernel_initializer, bias_initializer=bias_initializer,
                   kernel_regularizer=kernel_regularizer, bias_regularizer=bias_regularizer,
                   kernel_constraint=kernel_constraint, bias_constraint=bias_constraint,
-                  trainable=trainable, name=name, _scope=name, _reuse=reuse)
+                  trainable=trainable, name=name, _scope=name,
+                  _reuse=reuse, activity_regularizer=activity_regularizer)
     return layer.apply(inputs)
 
 

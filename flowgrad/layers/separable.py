@@ -33,7 +33,7 @@ class SeparableConv2D(Conv2D):
         depthwise_regularizer: A regularizer of ``depthwise_kernel``.
         pointwise_regularizer: A regularizer of ``pointwise_kernel``.
         bias_regularizer: A regularizer of ``bias``.
-        activity_regularizer: Accepted for TensorFlow's signature.
+        activity_regularizer: A function of the output whose result joins the regularization losses.
         depthwise_constraint: A projection of ``depthwise_kernel`` after each update.
         pointwise_constraint: A projection of ``pointwise_kernel`` after each update.
         bias_constraint: A projection of ``bias`` after each update.
@@ -63,7 +63,7 @@ class SeparableConv2D(Conv2D):
                          activation=activation, use_bias=use_bias,
                          bias_initializer=bias_initializer, bias_regularizer=bias_regularizer,
                          bias_constraint=bias_constraint, trainable=trainable, name=name,
-                         **kwargs)
+                         activity_regularizer=activity_regularizer, **kwargs)
         self.depth_multiplier = int(depth_multiplier)
         self.depthwise_initializer = depthwise_initializer
         self.pointwise_initializer = pointwise_initializer
@@ -152,7 +152,7 @@ def separable_conv2d(inputs: Any, filters: int, kernel_size: int | Sequence[int]
         depthwise_regularizer: A regularizer of ``depthwise_kernel``.
         pointwise_regularizer: A regularizer of ``pointwise_kernel``.
         bias_regularizer: A regularizer of ``bias``.
-        activity_regularizer: Accepted for TensorFlow's signature.
+        activity_regularizer: A function of the output whose result joins the regularization losses.
         depthwise_constraint: A projection of ``depthwise_kernel``.
         pointwise_constraint: A projection of ``pointwise_kernel``.
         bias_constraint: A projection of ``bias``.
@@ -172,7 +172,7 @@ def separable_conv2d(inputs: Any, filters: int, kernel_size: int | Sequence[int]
         pointwise_regularizer=pointwise_regularizer, bias_regularizer=bias_regularizer,
         depthwise_constraint=depthwise_constraint, pointwise_constraint=pointwise_constraint,
         bias_constraint=bias_constraint, trainable=trainable, name=name, _scope=name,
-        _reuse=reuse)
+        _reuse=reuse, activity_regularizer=activity_regularizer)
     return layer.apply(inputs)
 
 
