@@ -11,8 +11,8 @@ import importlib
 import types
 
 #: The sub-namespaces, each a module of this package.
-SUBMODULES = ("eager", "factorization", "framework", "image", "layers", "learn", "losses",
-              "metrics", "rnn", "seq2seq", "slim", "training")
+SUBMODULES = ("crf", "eager", "factorization", "framework", "image", "layers", "learn",
+              "losses", "metrics", "rnn", "seq2seq", "slim", "training")
 
 __all__ = list(SUBMODULES)
 
