@@ -353,6 +353,11 @@ class ConcreteFunction:
         return "ConcreteFunction " + self.pretty_printed_signature()
 
     @property
+    def outputs(self) -> list:
+        """The trace's output tensors, flat (``structured_outputs`` has their nesting)."""
+        return [t for t in nest.flatten(self.structured_outputs) if isinstance(t, Tensor)]
+
+    @property
     def structured_input_signature(self) -> tuple:
         """``(args, kwargs)``: the trace's inputs as TensorSpecs named after their parameters
         (Python values as they are), keyword-only parameters in ``kwargs``."""

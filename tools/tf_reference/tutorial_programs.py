@@ -161,6 +161,17 @@ def k(x):
     return x
 print(k.get_concrete_function().structured_input_signature)
 ''',
+    # tensorflow/docs guide/intro_to_graphs.ipynb: ConcreteFunction.outputs, the flat output
+    # tensors (it was missing)
+    'concrete_function_outputs': '''
+import tensorflow as tf
+@tf.function
+def f(a, b):
+    return {"s": a + b, "p": [a * b]}
+cf = f.get_concrete_function(tf.TensorSpec([None], tf.float32), tf.TensorSpec([None], tf.float32))
+print(len(cf.outputs), [t.shape for t in cf.outputs], [t.dtype for t in cf.outputs])
+print([t.name for t in cf.inputs])
+''',
 }
 
 
