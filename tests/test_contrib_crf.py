@@ -72,6 +72,21 @@ def test_scores_log_norm_and_log_likelihood_match_the_brute_force_over_all_tag_s
                                    rtol=1e-12)
 
 
+def test_multitag_sequence_score_sums_every_sequence_the_bitmap_allows():
+    x, tags, lengths, trans = _case(seed=7)
+    bitmap = np.random.RandomState(8).rand(*x.shape) < 0.6
+    bitmap[np.arange(4)[:, None], np.arange(4)[None], tags] = True
+    multi = crf.crf_multitag_sequence_score(x, bitmap, lengths, trans)
+    one_hot = crf.crf_multitag_sequence_score(x, np.eye(3, dtype=bool)[tags], lengths, trans)
+    single = crf.crf_sequence_score(x, tags, lengths, trans)
+    multi_v, one_hot_v, single_v = _run([multi, one_hot, single])
+    np.testing.assert_allclose(one_hot_v, single_v, rtol=1e-12)
+    for b, n in enumerate(lengths):
+        allowed = [s for seq, s in _brute(x[b], n, trans)
+                   if all(bitmap[b, t, seq[t]] for t in range(n))]
+        np.testing.assert_allclose(multi_v[b], np.logaddexp.reduce(allowed), rtol=1e-12)
+
+
 def test_length_one_inputs_and_empty_sequences():
     x, tags, _, trans = _case(seed=1, max_len=1)
     lengths = np.array([1, 0, 1, 1], np.int32)

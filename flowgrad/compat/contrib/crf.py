@@ -12,7 +12,8 @@ from flowgrad.framework.type_hints import TensorLike
 
 __all__ = ["CrfDecodeBackwardRnnCell", "CrfDecodeForwardRnnCell", "CrfForwardRnnCell",
            "crf_binary_score", "crf_decode", "crf_forward", "crf_log_likelihood",
-           "crf_log_norm", "crf_sequence_score", "crf_unary_score", "viterbi_decode"]
+           "crf_log_norm", "crf_multitag_sequence_score", "crf_sequence_score",
+           "crf_unary_score", "viterbi_decode"]
 
 
 def _static_dim(tensor: TensorLike, axis: int) -> int | None:
@@ -52,6 +53,30 @@ def crf_sequence_score(inputs: TensorLike, tag_indices: TensorLike,
     unary_scores = crf_unary_score(tag_indices, sequence_lengths, inputs)
     binary_scores = crf_binary_score(tag_indices, sequence_lengths, transition_params)
     return unary_scores + binary_scores
+
+
+def crf_multitag_sequence_score(inputs: TensorLike, tag_bitmap: TensorLike,
+                                sequence_lengths: TensorLike,
+                                transition_params: TensorLike) -> TensorLike:
+    """The log-sum-exp of the scores of every tag sequence allowed by ``tag_bitmap``.
+
+    With one-hot rows in ``tag_bitmap`` this is ``crf_sequence_score``.
+
+    Args:
+      inputs: [batch_size, max_seq_len, num_tags] unary potentials.
+      tag_bitmap: [batch_size, max_seq_len, num_tags] booleans: the tags allowed at each step.
+      sequence_lengths: [batch_size] true sequence lengths.
+      transition_params: [num_tags, num_tags] transition matrix.
+
+    Returns:
+      A [batch_size] vector of unnormalised scores.
+    """
+    inputs = _tf.convert_to_tensor(inputs, name="inputs")
+    tag_bitmap = _tf.convert_to_tensor(tag_bitmap, dtype=_tf.bool, name="tag_bitmap")
+    filtered_inputs = _tf.where(
+        tag_bitmap, inputs,
+        _tf.fill(_tf.shape(inputs), _tf.constant(-np.inf, dtype=inputs.dtype)))
+    return crf_log_norm(filtered_inputs, sequence_lengths, transition_params)
 
 
 def crf_unary_score(tag_indices: TensorLike, sequence_lengths: TensorLike,
@@ -164,12 +189,17 @@ def crf_forward(inputs: TensorLike, state: TensorLike, transition_params: Tensor
       [batch_size, num_tags] alphas.
     """
     inputs = _tf.convert_to_tensor(inputs, name="inputs")
-    sequence_lengths = _tf.convert_to_tensor(sequence_lengths, name="sequence_lengths")
-    _, alphas = _tf.nn.dynamic_rnn(
-        cell=CrfForwardRnnCell(transition_params), inputs=inputs,
-        sequence_length=_tf.maximum(sequence_lengths - 1, 0), initial_state=state,
-        dtype=inputs.dtype)
-    return alphas
+    state = _tf.convert_to_tensor(state, name="state")
+    sequence_lengths = _tf.cast(sequence_lengths, _tf.int32)
+    cell = CrfForwardRnnCell(transition_params)
+    all_alphas = _tf.scan(lambda alphas, step: cell(step, alphas)[0],
+                          _tf.transpose(inputs, [1, 0, 2]), state)
+    # The first step's alphas in front, so that a length-1 sequence reads them.
+    all_alphas = _tf.concat([_tf.expand_dims(state, 1), _tf.transpose(all_alphas, [1, 0, 2])],
+                            axis=1)
+    idxs = _tf.stack([_tf.range(_tf.shape(sequence_lengths)[0]),
+                      _tf.maximum(sequence_lengths - 1, 0)], axis=1)
+    return _tf.gather_nd(all_alphas, idxs)
 
 
 def crf_log_norm(inputs: TensorLike, sequence_lengths: TensorLike,
