@@ -13,7 +13,7 @@ from typing import Any
 from flowgrad.summary import experimental
 from flowgrad.summary.gradient_histograms import histogram_gradients
 from flowgrad.summary.trace import trace_export, trace_off, trace_on
-from flowgrad.summary.write_ops import histogram, image, scalar, text, write
+from flowgrad.summary.write_ops import audio, histogram, image, scalar, text, write
 from flowgrad.summary.writer import NoopSummaryWriter, SummaryWriter, default
 from flowgrad.framework.type_hints import TensorLike
 
@@ -90,7 +90,7 @@ def should_record_summaries() -> bool:
 __all__ = ["create_file_writer", "create_noop_writer", "SummaryWriter", "scalar", "histogram",
            "write",
            "text", "graph", "flush", "record_if", "should_record_summaries", "experimental",
-           "histogram_gradients", "image", "trace_on", "trace_off", "trace_export"]
+           "histogram_gradients", "image", "audio", "trace_on", "trace_off", "trace_export"]
 
 
 def __dir__() -> list:

@@ -1,5 +1,5 @@
-"""TF1 summary ops: ScalarSummary, HistogramSummary, ImageSummary, text (TensorSummaryV2),
-MergeSummary.
+"""TF1 summary ops: ScalarSummary, HistogramSummary, ImageSummary, AudioSummaryV2, text
+(TensorSummaryV2), MergeSummary.
 
 Each op's value is a serialized ``Summary`` protocol buffer (bytes), as in
 TensorFlow; ``FileWriter.add_summary`` writes it to an event file."""
@@ -16,6 +16,7 @@ from flowgrad.framework.op_call import apply_op
 from flowgrad.framework.registry import _NO_GRADIENT, register_op
 from flowgrad.framework.tensor import convert_to_tensor
 from flowgrad.framework.tensor_shape import TensorShape
+from flowgrad.ops.audio_ops import _encode_wav_kernel
 from flowgrad.ops.image_codec_ops import _encode_png_kernel
 from flowgrad.summary import protos
 from collections.abc import Sequence
@@ -82,6 +83,31 @@ def _image_summary(tensor: np.ndarray, *, tag: str, max_images: int,
 
 register_op("ImageSummary", _image_summary, _string_scalar, grad=_NO_GRADIENT,
             input_names=("tensor",))
+def _audio_summary(tensor: np.ndarray, sample_rate: np.ndarray, *, tag: str,
+                   max_outputs: int) -> bytes:
+    if tensor.ndim not in (2, 3):
+        raise errors.InvalidArgumentError(
+            None, None, "Tensor must be 3-D or 2-D, got: %s (audio summary '%s')"
+            % (list(tensor.shape), tag))
+    rate = float(sample_rate)
+    if rate <= 0:
+        raise errors.InvalidArgumentError(
+            None, None, "sample_rate must be > 0 (audio summary '%s')" % tag)
+    clips = tensor if tensor.ndim == 3 else tensor[:, :, None]
+    p = protos.pb()
+    values = []
+    for i in range(min(clips.shape[0], max_outputs)):
+        wav = _encode_wav_kernel(clips[i], np.int32(rate))
+        values.append(p.summary_pb2.Summary.Value(
+            tag="%s/audio" % tag if max_outputs == 1 else "%s/audio/%d" % (tag, i),
+            audio=p.summary_pb2.Summary.Audio(
+                sample_rate=rate, num_channels=clips.shape[2], length_frames=clips.shape[1],
+                encoded_audio_string=wav.item(), content_type="audio/wav")))
+    return protos.serialize(*values)
+
+
+register_op("AudioSummaryV2", _audio_summary, _string_scalar, grad=_NO_GRADIENT,
+            input_names=("tensor", "sample_rate"))
 register_op("HistogramSummary",
             lambda values, *, tag: protos.serialize(protos.histogram_value(tag, values)),
             _string_scalar, grad=_NO_GRADIENT, input_names=("values",))
@@ -167,6 +193,35 @@ def image(name: str, tensor: TensorLike, max_outputs: int = 3,
         tag = scope.rstrip("/") if family is None else "%s/%s" % (family, scope.rstrip("/"))
         out = apply_op("ImageSummary", [t], {"tag": tag, "max_images": int(max_outputs),
                                              "bad_color": (255, 0, 0, 255)}, name=scope)
+    for key in (collections if collections is not None else [GraphKeys.SUMMARIES]):
+        add_to_collection(key, out)
+    return out
+
+
+def audio(name: str, tensor: TensorLike, sample_rate: Any, max_outputs: int = 3,
+          collections: Sequence[str] | None = None, family: str | None = None) -> Any:
+    """A summary op holding up to ``max_outputs`` audio clips of ``tensor`` as 16-bit WAV
+    files (tags ``name/audio/0``, ...; ``name/audio`` when ``max_outputs`` is 1).
+
+    Args:
+        name: The summary's tag.
+        tensor: float32 samples in [-1, 1]: ``[batch, frames, channels]`` or
+            ``[batch, frames]`` (one channel).
+        sample_rate: The sample rate in Hz (a float32 scalar).
+        max_outputs: The most clips written.
+        collections: The graph collections the op joins; SUMMARIES when None.
+        family: A prefix of the tag (TensorBoard's tab).
+    """
+    t = convert_to_tensor(tensor, dtypes.float32)
+    protos.pb()
+    name, family = clean_tag(name), clean_tag(family)
+    base = name if family is None else "%s/%s" % (family, name)
+    with name_scope(base) as scope:
+        tag = scope.rstrip("/") if family is None else "%s/%s" % (family, scope.rstrip("/"))
+        rate = convert_to_tensor(sample_rate, dtypes.float32, name="sample_rate")
+        out = apply_op("AudioSummaryV2", [t, rate], {"tag": tag,
+                                                    "max_outputs": int(max_outputs)},
+                       name=scope)
     for key in (collections if collections is not None else [GraphKeys.SUMMARIES]):
         add_to_collection(key, out)
     return out

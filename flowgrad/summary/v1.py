@@ -4,7 +4,7 @@ from __future__ import annotations
 from typing import Any
 
 from flowgrad.summary.gradient_histograms import histogram_gradients
-from flowgrad.summary.summary_ops import histogram, image, merge, merge_all, scalar, text
+from flowgrad.summary.summary_ops import audio, histogram, image, merge, merge_all, scalar, text
 from flowgrad.summary.writer import FileWriter
 
 _PROTOS = {"Summary": "summary_pb2", "SummaryDescription": "summary_pb2",
@@ -20,7 +20,7 @@ def __getattr__(name: str) -> Any:
     raise AttributeError("module %r has no attribute %r" % (__name__, name))
 
 
-__all__ = ["scalar", "histogram", "image", "text", "merge", "merge_all", "FileWriter",
+__all__ = ["scalar", "histogram", "image", "audio", "text", "merge", "merge_all", "FileWriter",
            "histogram_gradients"]
 
 

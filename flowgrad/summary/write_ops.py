@@ -7,18 +7,19 @@ from typing import Any
 
 import numpy as np
 
-from flowgrad.framework import dtypes
+from flowgrad.framework import dtypes, errors
 from flowgrad.framework.context import executing_eagerly
 from flowgrad.framework.graph import get_default_graph
-from flowgrad.framework.tensor import to_numpy
+from flowgrad.framework.tensor import convert_to_tensor, to_numpy
 from flowgrad.ops.cast_ops import cast
-from flowgrad.ops.concat_ops import concat
+from flowgrad.ops.concat_ops import concat, tile
 from flowgrad.ops.functional_ops import map_fn
+from flowgrad.ops.audio_ops import encode_wav
 from flowgrad.ops.image_codec_ops import encode_png
 from flowgrad.ops.image_color_ops import convert_image_dtype
 from flowgrad.ops.io_ops import tensor_proto_bytes
 from flowgrad.ops.script_ops import numpy_function
-from flowgrad.ops.shape_ops import shape, stack
+from flowgrad.ops.shape_ops import shape, stack, transpose_v2
 from flowgrad.ops.string_ops import as_string
 from flowgrad.ops.subgraph import SIDE_EFFECTS
 from flowgrad.summary import protos
@@ -234,4 +235,55 @@ def image(name: str, data: Any, step: Any = None, max_outputs: int = 3,
         return concat([size, pngs], axis=0)
 
     with summary_scope(name, "image_summary") as (tag, _):
+        return write(tag=tag, tensor=encoded, step=step, metadata=meta)
+
+
+def audio(name: str, data: Any, sample_rate: Any, step: Any = None, max_outputs: int = 3,
+          encoding: str | None = None, description: str | None = None) -> Any:
+    """Writes audio clips for TensorBoard's audio dashboard (TensorBoard's
+    ``summary_v2.audio``): a string tensor ``[k, 2]`` of WAV files and (empty) labels of the
+    first ``max_outputs`` clips.
+
+    Args:
+        name: The summary's name; the tag is it under the current name scope.
+        data: float32 samples ``[k, t, c]`` in [-1, 1] (clipped outside).
+        sample_rate: The sample rate in Hz (an int32 scalar).
+        step: The step; the default step (``tf.summary.experimental.set_step``) when None.
+        max_outputs: At most this many clips are written.
+        encoding: ``"wav"`` (the default, and the only one).
+        description: A longer description for TensorBoard (Markdown).
+
+    Returns:
+        True when written (eager), a bool op (graph), False without a default writer.
+
+    Raises:
+        ValueError: an encoding other than ``"wav"``, ``data`` not of rank 3, or there is a
+            writer but no step.
+    """
+    from tensorboard.plugins.audio import metadata as audio_metadata
+
+    if encoding is None:
+        encoding = "wav"
+    if encoding != "wav":
+        raise ValueError("Unknown encoding: %r" % encoding)
+    meta = audio_metadata.create_summary_metadata(
+        display_name=None, description=description,
+        encoding=audio_metadata.Encoding.Value("WAV"))
+
+    def encoded() -> Any:
+        clips = convert_to_tensor(data)
+        if clips.shape.ndims is not None and clips.shape.ndims != 3:
+            raise ValueError("tf.summary.audio(%r): data must have rank 3 ([k, t, c]), got "
+                             "shape %s" % (name, clips.shape))
+        if int(max_outputs) < 0:
+            raise errors.InvalidArgumentError(
+                None, None, "tf.summary.audio(%r): max_outputs must be non-negative, got %d"
+                % (name, int(max_outputs)))
+        limited = clips[:max_outputs]
+        wavs = map_fn(lambda clip: encode_wav(clip, sample_rate), limited,
+                      fn_output_signature=dtypes.string, name="encode_each_audio")
+        labels = tile(convert_to_tensor([""]), shape(limited)[:1])
+        return transpose_v2(stack([wavs, labels]))
+
+    with summary_scope(name, "audio_summary") as (tag, _):
         return write(tag=tag, tensor=encoded, step=step, metadata=meta)

@@ -1,4 +1,5 @@
-"""TF1 summaries (tf.compat.v1.summary scalar under a name scope, histogram, text, image;
+"""TF1 summaries (tf.compat.v1.summary scalar under a name scope, histogram, text, image,
+audio;
 merge_all; FileWriter.add_summary over two steps) into the log directory given as the first
 argument. Recorded with TensorFlow 2.21:
 
@@ -16,6 +17,9 @@ tf.summary.histogram("x", x)
 tf.summary.text("t", tf.constant(["a", "b"]))
 tf.summary.image("im", tf.reshape(tf.linspace(0.0, 1.0, 2 * 3 * 3 * 3), [2, 3, 3, 3]),
                  max_outputs=2)
+wave = tf.sin(tf.reshape(tf.linspace(0.0, 20.0, 3 * 40 * 2), [3, 40, 2])) * 0.8
+tf.summary.audio("snd", wave, 8000.0, max_outputs=2)
+tf.summary.audio("mono", wave[:1, :, 0] * 1.5, 16000, max_outputs=1)
 merged = tf.summary.merge_all()
 with tf.Session() as s, tf.summary.FileWriter(sys.argv[1]) as w:
     for step in range(2):

@@ -1,5 +1,5 @@
 """TF2 summaries as programs write them (scalars, histograms with several bucket counts, one
-value and no values, text, images, name scopes, a tf.function), into the log directory given
+value and no values, text, images, audio, name scopes, a tf.function), into the log directory given
 as the first argument. Recorded with TensorFlow 2.21:
 
     /work/venv-tf/bin/python tools/tf_reference/summary_v2_events.py tests/data/summary_v2
@@ -34,5 +34,9 @@ with writer.as_default():
         tf.summary.text("notes", ["step %d" % step, "two"], step=step)
         tf.summary.image("img", np.linspace(0, 1, 2 * 3 * 3 * 3).reshape(2, 3, 3, 3),
                          step=step, max_outputs=1)
+        sound = (np.sin(np.linspace(0, 10 + step, 3 * 30 * 2)).reshape(3, 30, 2) * 0.9
+                 ).astype(np.float32)
+        tf.summary.audio("snd", sound, 8000, step=step, max_outputs=2, description="two")
+        tf.summary.audio("loud", sound[:1, :, :1] * 1.5, 22050, step=step)
         traced(tf.constant(data[step]), tf.constant(step, tf.int64))
 writer.close()
