@@ -28,6 +28,10 @@ Usage::
     python tools/program_corpus.py run /tmp/corpus --python /work/venv-tf/bin/python \\
         --again fg.jsonl --timeout 300 --log tf.jsonl   # did TensorFlow stop there too?
     python tools/program_corpus.py report fg.jsonl tf.jsonl [tf2.jsonl ...]
+    python tools/program_corpus.py report   # the committed logs, tools/program_corpus_logs/
+
+``PROGRAM_DEPS=DIR`` puts ``DIR`` (say, a ``pip install --target`` of matplotlib, pandas and
+scikit-learn) on the programs' path, for a Python that lacks them (TensorFlow's venv).
 """
 from __future__ import annotations
 
@@ -48,6 +52,8 @@ from pathlib import Path
 HERE = Path(__file__).resolve().parent
 CORPUS = HERE / "program_corpus.txt"
 SHIMS = HERE / "program_shims"
+#: The logs the README's table is made from (one line per program, the latest run's).
+LOGS = HERE / "program_corpus_logs"
 
 #: ``owner/name``: the folders read (all of the repository where empty).
 SOURCES = {
@@ -370,8 +376,8 @@ def main(argv: list[str] | None = None) -> int:
                         "the limit): with a longer --timeout, whether TensorFlow stops too")
     p.add_argument("--mnist", type=Path, default=HERE.parent.parent / "shared" / "data" / "mnist")
     p = sub.add_parser("report")
-    p.add_argument("fg_log", type=Path)
-    p.add_argument("tf_logs", type=Path, nargs="+")
+    p.add_argument("fg_log", type=Path, nargs="?", default=LOGS / "flowgrad.jsonl")
+    p.add_argument("tf_logs", type=Path, nargs="*", default=[LOGS / "tensorflow.jsonl"])
     args = parser.parse_args(argv)
     if args.cmd == "list":
         print("# TF2 programs run by tools/program_corpus.py: owner/name commit path")
