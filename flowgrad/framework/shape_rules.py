@@ -148,9 +148,28 @@ def shape_from_value(t: Any) -> TensorShape:
         return TensorShape([_dim(x) for x in t.op.inputs])
     if isinstance(t, Tensor) and t.op.type == "Shape":
         return t.op.inputs[0].shape
+    if isinstance(t, Tensor) and t.op.type == "StridedSlice" and len(t.op.inputs) == 1 \
+            and t.op.inputs[0].op.type == "Shape":
+        return _sliced_shape(t.op)
+    if isinstance(t, Tensor) and t.op.type == "ConcatV2" and "axis" in t.op._attrs:
+        parts = [shape_from_value(x) for x in t.op.inputs]
+        if all(p.rank is not None for p in parts):
+            return TensorShape([d for p in parts for d in p.as_tuple()])
     if isinstance(t, Tensor) and t.shape.rank == 1 and t.shape.as_tuple()[0] is not None:
         return unknown_shape(t.shape.as_tuple()[0])
     return TensorShape(None)
+
+
+def _sliced_shape(op: Any) -> TensorShape:
+    """``tf.shape(x)[b:e:s]`` as a partial shape (unknown where the slice is not plain)."""
+    a = op._attrs
+    dims = op.inputs[0].op.inputs[0].shape
+    if (dims.rank is None or a.get("shrink_axis_mask") or a.get("new_axis_mask")
+            or a.get("ellipsis_mask") or len(a.get("begin", ())) != 1):
+        return TensorShape(None)
+    begin = None if a.get("begin_mask", 0) & 1 else int(a["begin"][0])
+    end = None if a.get("end_mask", 0) & 1 else int(a["end"][0])
+    return TensorShape(list(dims.as_tuple()[begin:end:int(a["strides"][0])]))
 
 
 def _dim(x: Any) -> int | None:

@@ -1,7 +1,8 @@
 """Static and run-time output shapes of ``tf.compat.v1.layers.conv2d_transpose`` /
 ``Conv2DTranspose`` / ``conv3d_transpose`` and of ``tf.nn.conv2d_transpose`` with an
 ``output_shape`` built from ``tf.shape(x)`` (TensorFlow's shape inference keeps a known batch
-size there), for inputs whose batch or spatial sizes are unknown.
+size there), for inputs whose batch or spatial sizes are unknown; and shapes built from
+slices and concatenations of ``tf.shape(x)`` (reshape, zeros).
 
 ``program(tf)`` runs with ``tf`` either TensorFlow's ``tf.compat.v1`` or flowgrad's TF1 face.
 TensorFlow 2.21 loads ``tf.compat.v1.layers`` from tf_keras; record with it::
@@ -65,6 +66,12 @@ def program(tf):
         w, kernel, tf.stack([tf.shape(w)[0], tf.shape(w)[1] * 2, 10, 2]), [1, 2, 2, 1])
     fetches["zeros_arith"] = tf.zeros([tf.shape(w)[0] * 2, tf.shape(w)[-1]])
     fetches["reshape_batch"] = tf.reshape(w, [tf.shape(w)[0], -1])
+    u = tf.placeholder(tf.float32, [4, None, 5, 3], name="u")
+    feeds[u] = np.ones([4, 2, 5, 3], np.float32)
+    fetches["reshape_concat_head"] = tf.reshape(u, tf.concat([tf.shape(u)[:1], [-1]], 0))
+    fetches["reshape_concat_tail"] = tf.reshape(u, tf.concat([[-1], tf.shape(u)[2:]], 0))
+    fetches["zeros_concat"] = tf.zeros(tf.concat([tf.shape(u)[1:], [2]], 0))
+    fetches["zeros_strided"] = tf.zeros(tf.shape(u)[::2])
     with tf.Session() as sess:
         sess.run(tf.global_variables_initializer())
         values = sess.run(fetches, feeds)
