@@ -137,8 +137,9 @@ def crf_binary_score(tag_indices: TensorLike, sequence_lengths: TensorLike,
     return _tf.reduce_sum(binary_scores * truncated_masks, 1)
 
 
-class CrfForwardRnnCell(_tf.nn.rnn_cell.RNNCell):
-    """One step of the forward algorithm: the alphas of a linear-chain CRF, in log space."""
+class _TransitionCell(_tf.nn.rnn_cell.RNNCell):
+    """A cell stepping through a linear-chain CRF with a [num_tags, num_tags] transition
+    matrix: its state and output are one value per tag."""
 
     def __init__(self, transition_params: TensorLike):
         """Makes the cell.
@@ -158,6 +159,14 @@ class CrfForwardRnnCell(_tf.nn.rnn_cell.RNNCell):
     @property
     def output_size(self) -> int:
         return self._num_tags
+
+
+class CrfForwardRnnCell(_TransitionCell):
+    """One step of the forward algorithm: the alphas of a linear-chain CRF, in log space.
+
+    Args:
+      transition_params: [num_tags, num_tags] transition matrix.
+    """
 
     def __call__(self, inputs: TensorLike, state: TensorLike, scope=None) -> tuple:
         """The next alphas.
@@ -292,27 +301,12 @@ def viterbi_decode(score: np.ndarray, transition_params: np.ndarray) -> tuple:
     return viterbi, viterbi_score
 
 
-class CrfDecodeForwardRnnCell(_tf.nn.rnn_cell.RNNCell):
-    """One forward step of Viterbi decoding: the best scores and their backpointers."""
+class CrfDecodeForwardRnnCell(_TransitionCell):
+    """One forward step of Viterbi decoding: the best scores and their backpointers.
 
-    def __init__(self, transition_params: TensorLike):
-        """Makes the cell.
-
-        Args:
-          transition_params: [num_tags, num_tags] transition matrix.
-        """
-        super().__init__()
-        transition_params = _tf.convert_to_tensor(transition_params)
-        self._transition_params = _tf.expand_dims(transition_params, 0)
-        self._num_tags = _static_dim(transition_params, 0)
-
-    @property
-    def state_size(self) -> int:
-        return self._num_tags
-
-    @property
-    def output_size(self) -> int:
-        return self._num_tags
+    Args:
+      transition_params: [num_tags, num_tags] transition matrix.
+    """
 
     def __call__(self, inputs: TensorLike, state: TensorLike, scope=None) -> tuple:
         """The next best scores.
