@@ -21,7 +21,9 @@ def test_the_package_holds_only_the_small_mnist_sample():
         [*mnist.FILENAMES, "SHA256SUMS"])
     package_data = pyproject()["tool"]["setuptools"]["package-data"]
     assert package_data == {"flowgrad.datasets": ["data/mnist-sample/*"],
-                            "flowgrad": ["py.typed"],
+                            # PEP 561's marker; the tensorflow package python -m
+                            # flowgrad serves to its child processes
+                            "flowgrad": ["py.typed", "dropin_site/tensorflow/__init__.py"],
                             # TensorFlow's op definitions, for writing its GraphDefs
                             "flowgrad.saved_model": ["tf_op_defs.pb.gz"]}
 
