@@ -697,7 +697,8 @@ class Checkpoint:
     """
 
     def __init__(self, root: Any = None, **kwargs: Any):
-        objects = dict(kwargs)
+        objects = dict(sorted(kwargs.items()))  # TF's order: an object reached by two
+        #                                         paths is saved under the first by name
         if root is not None:
             objects["root"] = root
         for name, obj in objects.items():
