@@ -8,7 +8,9 @@ tests/test_tf_training_meta.py).
   forward loops' TensorList accumulators (``TensorListPopBack``), a TensorArray write's
   gradient resizes its list (``TensorListResize``), the accumulator of the growing array
   holds elements of different shapes; flowgrad reproduces TensorFlow's loss at every step.
-- The same graphs with control flow v1 (Enter/Exit frames): a clear error naming the op.
+- The same graphs with control flow v1 (Enter/Exit frames, stacks, TensorArrayV3): flowgrad
+  reproduces TensorFlow's loss at every step too; a frame it cannot convert is an error
+  naming the node and the frame.
 - TF2 SavedModels whose ``train_step`` tf.function differentiates a while loop (a
   ``tf.Module`` growing a TensorArray; a Keras 3 LSTM): flowgrad calls the loaded
   ``train_step`` and reproduces TensorFlow's losses while it updates the variables.
@@ -161,11 +163,29 @@ def test_flowgrads_saved_model_of_a_train_step_through_a_loop_is_tensorflows(eag
 
 
 @pytest.mark.parametrize("name", ["lstm_adam_cfv1", "loop_tensor_array_cfv1"])
-def test_control_flow_v1_training_graphs_are_an_error_naming_the_node(name):
-    """TensorFlow 1's dataflow loops (Enter/Exit frames, stacks for the gradient) are not
-    imported: an UnimplementedError naming the node and how to write control flow v2."""
+def test_flowgrad_resumes_tensorflows_control_flow_v1_training_graphs(name):
+    """TensorFlow 1's dataflow loops (Enter/Exit frames; the gradient loop pops the stacks
+    the forward loop pushed; TensorArrayV3 and its gradient array) resume with TensorFlow's
+    losses."""
+    got, step, ref = _resume(name)
+    np.testing.assert_allclose(got, ref["losses"], rtol=2e-6, atol=2e-6)
+    assert step == len(ref["losses"])
+
+
+def _meta_without(name, drop):
+    meta = tf1.MetaGraphDef()
+    with open(os.path.join(DATA, name, "model.meta"), "rb") as f:
+        meta.ParseFromString(f.read())
+    keep = [n for n in meta.graph_def.node if not drop(n)]
+    del meta.graph_def.node[:]
+    meta.graph_def.node.extend(keep)
+    return meta
+
+
+def test_a_frame_flowgrad_cannot_convert_is_an_error_naming_the_node_and_frame():
+    meta = _meta_without("loop_tensor_array_cfv1", lambda n: n.name == "while/LoopCond")
     with tf.Graph().as_default():
         with pytest.raises(errors.UnimplementedError,
-                           match=r"Node '.*while/Enter.*' is an Enter op .*control flow v1.*"
-                                 r"enable_control_flow_v2\(\)"):
-            tf1.train.import_meta_graph(os.path.join(DATA, name, "model.meta"))
+                           match=r"Node 'while/Enter' \(op Enter\) in frame "
+                                 r"'while/while_context'.*0 LoopCond"):
+            tf1.train.import_meta_graph(meta)

@@ -6,6 +6,7 @@ from flowgrad.saved_model import control_flow_export  # noqa: F401 - exports If/
 from flowgrad.saved_model import internal_op_export  # noqa: F401 - flowgrad's own ops
 from flowgrad.saved_model import tensor_list_import  # noqa: F401 - TF's TensorLists
 from flowgrad.saved_model import batch_norm_import  # noqa: F401 - TF's FusedBatchNorm*
+from flowgrad.saved_model import control_flow_v1_import  # noqa: F401 - TF1's loops
 from flowgrad.saved_model.saved_model import DEFAULT_SERVING_SIGNATURE_DEF_KEY, load, save
 from flowgrad.ops.asset import Asset
 from flowgrad.saved_model.save_options import LoadOptions, SaveOptions

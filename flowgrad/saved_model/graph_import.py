@@ -605,6 +605,11 @@ V1_CONTROL_FLOW = frozenset({"Switch", "RefSwitch", "Merge", "RefMerge", "Enter"
                              "LoopCond"})
 
 
+#: ``[f(importer, nodes, prefix, skip)]``: builds nodes with control flow v1 (registered by
+#: ``flowgrad.saved_model.control_flow_v1_import``, which converts its frames).
+V1_BUILDER: list = [None]
+
+
 def unsupported(op_type: str, node: str, where: str) -> errors.InvalidArgumentError:
     """The error for a node whose op type flowgrad cannot build."""
     return errors.InvalidArgumentError(
@@ -660,11 +665,27 @@ class Importer:
         self.where = where
         self.function_body = function_body
         self.values: dict[str, Any] = {}
+        self.parent: Importer | None = None
+        self.nodes: dict = {}
+
+    def child(self) -> Importer:
+        """An importer of a function inside this one's graph (a TensorFlow 1 loop's body, a
+        branch): its own values, and this one's for the names it does not have."""
+        imp = Importer(self.library, self.where, self.function_body)
+        imp.parent = self
+        imp.nodes = self.nodes
+        return imp
+
+    def has_local(self, name: str) -> bool:
+        """Whether node ``name``'s value is this importer's own (not an enclosing one's)."""
+        return name in self.values
 
     def lookup(self, ref: str) -> Any:
         """The tensor (or variable, for a resource handle) an input reference names."""
         parts = ref.split(":")
         out = self.values.get(parts[0])
+        if out is None and self.parent is not None:
+            return self.parent.lookup(ref)
         if out is None:
             raise errors.InvalidArgumentError(None, None, "Input '%s' names no node%s"
                                               % (ref, self.where))
@@ -693,36 +714,40 @@ class Importer:
     def run(self, nodes: list, prefix: str = "", skip: Callable[[Any], bool] | None = None
             ) -> None:
         """Builds ``nodes`` (in dependency order) under the name ``prefix``."""
-        g = get_default_graph()
-        eager = executing_eagerly()       # a loaded function replayed op by op under a tape
         self.nodes = {n.name: n for n in nodes}
-        for node in nodes:
-            if node.op in V1_CONTROL_FLOW and (skip is None or not skip(node)):
-                raise errors.UnimplementedError(
-                    None, None, "Node '%s'%s is %s %s op of TensorFlow 1's dataflow control "
-                    "flow (control flow v1: what tf.compat.v1.while_loop/cond, dynamic_rnn "
-                    "and tf.gradients of them build on TensorFlow 1.x or after "
-                    "tf.compat.v1.disable_v2_behavior()); flowgrad imports TensorFlow 2's "
-                    "functional While/If ops only: build and save the graph again with "
-                    "tf.compat.v1.enable_control_flow_v2() called after disable_v2_behavior()"
-                    % (node.name, self.where, "an" if node.op[0] in "AEIOU" else "a",
-                       node.op))
         nodes = sorted(nodes, key=lambda n: n.op not in TABLE_INITIALIZERS)   # stable
+        if any(node.op in V1_CONTROL_FLOW and (skip is None or not skip(node))
+               for node in nodes):
+            V1_BUILDER[0](self, nodes, prefix, skip)
+            return
         for node in topological(nodes, lambda n: [source_node(r) for r in n.input]):
             if node.name in self.values or (skip is not None and skip(node)):
                 continue
-            data = [self.lookup(r) for r in node.input if not r.startswith("^")]
-            control = [] if eager else [self.values.get(source_node(r)) for r in node.input
-                                        if r.startswith("^")]
-            control = [_as_op(c) for c in control if c is not None]
-            control = [c for c in control if c is not None]
-            name = prefix + node.name
-            if control:
-                with g.control_dependencies(control):
-                    out = self.build(node, data, name)
-            else:
+            self.build_node(node, prefix)
+
+    def build_node(self, node: Any, prefix: str = "") -> None:
+        """Builds one node whose inputs are built, under the name ``prefix + node.name``."""
+        g = get_default_graph()
+        data = [self.lookup(r) for r in node.input if not r.startswith("^")]
+        control = [] if executing_eagerly() else [self._local_or_outer(source_node(r))
+                                                  for r in node.input if r.startswith("^")]
+        control = [_as_op(c) for c in control if c is not None]
+        control = [c for c in control if c is not None and getattr(c, "graph", g) is g]
+        name = prefix + node.name
+        if control:
+            with g.control_dependencies(control):
                 out = self.build(node, data, name)
-            self.values[node.name] = _as_outputs(out)
+        else:
+            out = self.build(node, data, name)
+        self.values[node.name] = _as_outputs(out)
+
+    def _local_or_outer(self, name: str) -> Any:
+        imp: Importer | None = self
+        while imp is not None:
+            if name in imp.values:
+                return imp.values[name]
+            imp = imp.parent
+        return None
 
     def build(self, node: Any, inputs: list, name: str) -> Any:
         """One node: its importer, or the call of a library function (inlined)."""
