@@ -23,6 +23,7 @@ from collections.abc import Callable
 from typing import Any
 
 from flowgrad.framework.v2_compat import v2_behavior_enabled
+from flowgrad.testing import tf_test_util
 from flowgrad.tf_internal.python.eager.context import eager_mode, graph_mode
 
 #: Path (below ``tensorflow.``) -> the namespaces its names come from, in order: dotted
@@ -133,6 +134,46 @@ ALIASES: dict[str, tuple[str, ...]] = {
     "python.eager.function": ("tf2:",),
     "python.tools.inspect_checkpoint": (),
     "python.ops.resources": (),
+    # modules TensorFlow's own tests import (tensorflow/python/kernel_tests/**)
+    "python.ops.array_ops_stack": _OPS,
+    "python.ops.while_loop": _OPS,
+    "python.ops.cond": _OPS,
+    "python.ops.cond_v2": _OPS,
+    "python.ops.variable_v1": _OPS,
+    "python.ops.ref_variable": _OPS,
+    "python.ops.stateful_random_ops": ("random", "tf2:random") + _OPS,
+    "python.ops.stateless_random_ops": ("random", "tf2:random") + _OPS,
+    "python.ops.numerics": _OPS,
+    "python.ops.sort_ops": _OPS,
+    "python.ops.bitwise_ops": ("bitwise",) + _OPS,
+    "python.ops.batch_ops": ("nondifferentiable_batch_function",) + _OPS,
+    "python.ops.sparse_grad": (),
+    "python.ops.nn_grad": (),
+    "python.ops.math_grad": (),
+    "python.ops.array_grad": (),
+    "python.ops.tensor_array_grad": (),
+    "python.ops.image_grad": (),
+    "python.ops.data_flow_grad": (),
+    "python.ops.control_flow_grad": (),
+    "python.ops.linalg_grad": (),
+    "python.ops.random_grad": (),
+    "python.ops.ragged.ragged_factory_ops": ("ragged",),
+    "python.ops.ragged.ragged_tensor": ("ragged", "tf2:"),
+    "python.ops.ragged.ragged_math_ops": ("ragged", "tf2:math") + _OPS,
+    "python.ops.ragged.ragged_gather_ops": ("ragged",) + _OPS,
+    "python.ops.ragged.ragged_concat_ops": ("ragged",) + _OPS,
+    "python.ops.ragged.ragged_string_ops": ("ragged", "strings") + _OPS,
+    "python.ops.ragged.ragged_array_ops": ("ragged",) + _OPS,
+    "python.ops.ragged.ragged_functional_ops": ("ragged",),
+    "python.ops.ragged.ragged_tensor_value": ("ragged",),
+    "python.ops.ragged.row_partition": ("tf2:experimental",),
+    "python.framework.tensor": ("",),
+    "python.framework.tensor_conversion": ("",),
+    "python.framework.function": ("",),
+    "python.framework.test_ops": (),
+    "python.platform.googletest": ("test",),
+    "python.platform.benchmark": ("test",),
+    "python.module.module": ("",),
 }
 
 
@@ -438,12 +479,14 @@ def max_error(grad1: Any, grad2: Any) -> float:
     return error
 
 
+#: Names of :data:`_EXTRAS` given as a string are face attributes (a :data:`ALIASES` source
+#: path and the attribute: ``"tf2:test.TestCase"``), looked up on first use.
 _EXTRAS: dict[str, dict[str, Any]] = {
     "python.ops.gradient_checker_v2": {"max_error": max_error},
     "python.client.device_lib": {"list_local_devices": list_local_devices},
     "python.tf2": {"enabled": v2_behavior_enabled},
     "python.framework.test_util": {
-        "TensorFlowTestCase": None,          # tf.test.TestCase (filled in on first use)
+        "TensorFlowTestCase": "tf2:test.TestCase",
         "run_deprecated_v1": run_deprecated_v1, "run_v1_only": run_v1_only,
         "deprecated_graph_mode_only": run_deprecated_v1,
         "run_in_graph_and_eager_modes": run_in_graph_and_eager_modes,
@@ -455,7 +498,24 @@ _EXTRAS: dict[str, dict[str, Any]] = {
         "assert_no_garbage_created": _decorator, "assert_no_new_tensors": _decorator,
         "run_gpu_only": _skip_without_gpu, "run_cuda_only": _skip_without_gpu,
         "is_gpu_available": lambda *a, **k: False, "gpu_device_name": lambda: "",
+        "use_gpu": tf_test_util.use_gpu, "force_cpu": tf_test_util.force_cpu,
+        "device": tf_test_util.device, "is_xla_enabled": tf_test_util.is_xla_enabled,
+        "IsMklEnabled": tf_test_util.is_mkl_enabled,
+        "GpuSupportsHalfMatMulAndConv": tf_test_util.gpu_supports_half_matmul_and_conv,
+        "NHWCToNCHW": tf_test_util.nhwc_to_nchw, "NCHWToNHWC": tf_test_util.nchw_to_nhwc,
+        "for_all_test_methods": tf_test_util.for_all_test_methods,
+        "enable_control_flow_v2": tf_test_util.enable_control_flow_v2,
+        "with_control_flow_v2": tf_test_util.with_control_flow_v2,
+        "with_forward_compatibility_horizons":
+            tf_test_util.with_forward_compatibility_horizons,
+        "AbstractGradientTape": tf_test_util.AbstractGradientTape,
+        "run_all_without_tensor_float_32": _decorator, "no_xla_auto_jit": _decorator,
+        "set_xla_env_flag": _decorator,
     },
+    "python.ops.variable_v1": {"VariableV1": "Variable"},
+    "python.ops.ref_variable": {"RefVariable": "Variable"},
+    "python.platform.googletest": {"main": "tf2:test.main"},
+    "python.framework.tensor": {"Tensor": "Tensor"},
     "python.util.deprecation": {
         "deprecated": _decorator, "deprecated_args": _decorator,
         "deprecated_arg_values": _decorator, "deprecated_endpoints": _decorator,
@@ -494,13 +554,17 @@ def _lookup(path: str, name: str) -> Any:
     extras = _EXTRAS.get(path, {})
     if name in extras:
         value = extras[name]
-        if name == "TensorFlowTestCase":
-            value = sys.modules["flowgrad"].test.TestCase
+        if isinstance(value, str):
+            source, _, attr = value.rpartition(".")
+            value = getattr(_namespace(source), attr)
         return value
     for source in ALIASES.get(path, ()):
         ns = _namespace(source)
         if ns is not None and hasattr(ns, name):
             return getattr(ns, name)
+    if path.startswith("python.ops.") and path.endswith("_ops") and \
+            _snake_to_op_type(name) is not None:
+        return _gen_op(name)     # TensorFlow's x_ops modules import gen_x_ops' functions
     raise AttributeError("module 'tensorflow.%s' has no attribute %r (flowgrad serves this "
                          "TensorFlow-internal module from its public names)" % (path, name))
 
@@ -558,7 +622,7 @@ def make_module(path: str) -> types.ModuleType | None:
     module.__path__ = []      # every served module may be a parent
     if known:
         module.__dict__.update({k: v for k, v in _EXTRAS.get(path, {}).items()
-                                if k != "TensorFlowTestCase"})
+                                if not isinstance(v, str)})
     module.__getattr__ = functools.partial(attribute, path)
     sys.modules[full] = module
     return module

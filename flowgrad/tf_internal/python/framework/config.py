@@ -20,3 +20,15 @@ def is_op_determinism_enabled() -> bool:
 
 
 __all__ = ["disable_op_determinism", "enable_op_determinism", "is_op_determinism_enabled"]
+
+
+def __getattr__(name: str) -> object:
+    """The other functions of TensorFlow's ``config`` module are ``tf.config``'s
+    (``set_soft_device_placement``, ``list_physical_devices``, ...) and
+    ``tf.config.experimental``'s."""
+    from flowgrad import config
+    for ns in (config, config.experimental):
+        if hasattr(ns, name):
+            return getattr(ns, name)
+    raise AttributeError("module 'tensorflow.python.framework.config' has no attribute %r"
+                         % name)
