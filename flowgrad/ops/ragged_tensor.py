@@ -277,15 +277,19 @@ class RaggedTensor:
 
     def numpy(self) -> np.ndarray:
         """The rows as NumPy (eager mode), as TensorFlow gives them: one array stacking the
-        rows where they all have the same shape, else an object array of the rows."""
+        rows where they all have the same length, else an object array of the rows."""
         self._eager_check("numpy")
-        rows = [np.asarray(v.numpy()) if isinstance(v, EagerTensor) else v.numpy()
-                for v in _rows(self)]
-        if rows and all(r.dtype != object and r.shape == rows[0].shape for r in rows):
-            return np.stack(rows)
-        out = np.empty(len(rows), dtype=object)
-        out[:] = rows
-        return out
+        values = self.values.numpy()
+        splits = np.asarray(self.row_splits.numpy())
+        rows = [values[splits[i]:splits[i + 1]] for i in range(len(splits) - 1)]
+        if not rows:
+            return np.zeros((0, 0) + values.shape[1:], dtype=values.dtype)
+        ragged_rows = any(len(row) != len(rows[0]) for row in rows)
+        if ragged_rows:     # np.array would broadcast rows of equal shape into one block
+            out = np.empty(len(rows), dtype=object)
+            out[:] = rows
+            return out
+        return np.array(rows)
 
     def __getitem__(self, key: Any) -> Any:
         """A row (``rt[i]``), an element (``rt[i, j]``) or rows (``rt[a:b]``), eager mode."""
@@ -308,7 +312,8 @@ class RaggedTensor:
 
     def __repr__(self) -> str:
         if executing_eagerly() and isinstance(self.flat_values, EagerTensor):
-            return "<tf.RaggedTensor %s>" % self.to_list()
+            with np.printoptions(formatter={"all": _element_text}):
+                return "<tf.RaggedTensor %s>" % _element_text(self.numpy())
         return "tf.RaggedTensor(values=%s, row_splits=%s)" % (self._values, self._row_splits)
 
     __str__ = __repr__
@@ -401,6 +406,13 @@ def _index_rows(rt: RaggedTensor, rest: tuple) -> Any:
     lengths = np.asarray([int(p.shape[0]) for p in parts], np.int64)
     values = concat(parts, 0) if parts else rt.flat_values[:0]
     return RaggedTensor.from_row_lengths(values, lengths)
+
+
+def _element_text(x: Any) -> str:
+    """TensorFlow's ragged repr formatter: arrays with ", " between elements."""
+    if isinstance(x, np.ndarray):
+        return np.array2string(x, separator=", ") if x.size else repr(x.tolist())
+    return str(x)
 
 
 def _rows(rt: RaggedTensor) -> list:
