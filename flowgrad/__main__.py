@@ -27,6 +27,7 @@ from __future__ import annotations
 import os
 import runpy
 import sys
+import types
 
 from flowgrad.dropin import install_as_tensorflow
 
@@ -55,9 +56,27 @@ def _run(kind: str, target: str) -> None:
         runpy.run_module(target, run_name="__main__", alter_sys=True)
     elif kind == "code":
         namespace = {"__name__": "__main__", "__builtins__": __builtins__}
-        exec(compile(target, "<string>", "exec"), namespace)
-    else:
+        exec(compile(target, "<string>", "exec", dont_inherit=True), namespace)
+    elif os.path.isfile(target):
+        _run_script(target)
+    else:                           # a directory or zip file with a __main__.py
         runpy.run_path(target, run_name="__main__")
+
+
+def _run_script(path: str) -> None:
+    """Runs a script file as ``python`` does: ``__file__`` absolute, ``sys.argv[0]`` as typed,
+    ``sys.modules["__main__"]`` the script's module (pickle finds its classes)."""
+    filename = os.path.abspath(path)
+    with open(filename, "rb") as f:
+        code = compile(f.read(), filename, "exec", dont_inherit=True)
+    module = types.ModuleType("__main__")
+    module.__dict__.update(__file__=filename, __cached__=None, __builtins__=__builtins__)
+    runner = sys.modules.get("__main__")
+    sys.modules["__main__"] = module
+    try:
+        exec(code, module.__dict__)
+    finally:
+        sys.modules["__main__"] = runner
 
 
 def _serve_children(version: int) -> None:

@@ -64,6 +64,16 @@ def test_a_script_imports_tensorflow_as_flowgrad_and_sees_python_s_main_conventi
     assert "main 42" in out.stdout
 
 
+def test_a_script_named_by_a_relative_path_sees_python_s_absolute_file(tmp_path):
+    """Python makes the script's ``__file__`` absolute (``sys.argv[0]`` stays as typed);
+    programs find their data with ``os.path.dirname(__file__)`` after a ``chdir``."""
+    write(tmp_path / "prog" / "where.py", "import sys\nprint(__file__, sys.argv[0])\n")
+    plain = run(["prog/where.py"], cwd=tmp_path)
+    out = run(["-m", "flowgrad", "prog/where.py"], cwd=tmp_path)
+    assert out.returncode == 0, out.stderr
+    assert out.stdout == plain.stdout == "%s prog/where.py\n" % (tmp_path / "prog" / "where.py")
+
+
 def test_the_same_script_fails_under_plain_python_without_tensorflow(tmp_path):
     script = write(tmp_path / "p.py", IMPORTS)
     out = run([str(script)], cwd=tmp_path)
