@@ -92,13 +92,30 @@ class DType:
 
     @property
     def min(self) -> Any:
+        """The smallest value of the dtype.
+
+        Raises:
+            TypeError: a quantized, bool, string or complex dtype (TensorFlow's message).
+        """
+        self._check_ordered("minimum")
         d = self.base_dtype.np
         return _finfo(d).min if self.is_floating else np.iinfo(d).min
 
     @property
     def max(self) -> Any:
+        """The largest value of the dtype.
+
+        Raises:
+            TypeError: a quantized, bool, string or complex dtype (TensorFlow's message).
+        """
+        self._check_ordered("maximum")
         d = self.base_dtype.np
         return _finfo(d).max if self.is_floating else np.iinfo(d).max
+
+    def _check_ordered(self, which: str) -> None:
+        if self.is_quantized or not (self.is_floating or self.is_integer):
+            raise TypeError("Cannot find %s value of %s with %s %s." % (
+                which, self, "quantized type" if self.is_quantized else "type", self.base_dtype))
 
     def _as_ref(self) -> DType:
         return _REFS[self.name]

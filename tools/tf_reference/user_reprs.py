@@ -46,6 +46,9 @@ CASES = [
     "tf.IndexedSlices(tf.constant([[1.]]), tf.constant([0]))",
     "tf.cast(tf.constant([[1.5, -2.25]]), tf.bfloat16)",
     "tf.cast(tf.constant([[1.5, -2.25]]), tf.complex64)",
+    # DType limits: TypeError for unordered dtypes
+    "tf.complex64.min", "tf.complex128.max", "tf.bool.min", "tf.string.max",
+    "tf.float16.min", "tf.bfloat16.max", "tf.uint8.max", "tf.int64.min", "tf.float64.max",
 ]
 
 
