@@ -28,6 +28,7 @@ from flowgrad.ops import image_sample_ops  # noqa: F401
 from flowgrad.ops import image_transform_ops  # noqa: F401
 from flowgrad.ops import mutable_lookup_ops  # noqa: F401
 from flowgrad.ops import count_ops, sparse_cross_ops  # noqa: F401
+from flowgrad.ops import variable_checks  # noqa: F401
 from flowgrad.ops import beam_search_ops  # noqa: F401
 from flowgrad.ops import embedding_sparse_ops  # noqa: F401
 from flowgrad.ops import space_batch_ops, special_function_ops  # noqa: F401

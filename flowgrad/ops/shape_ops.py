@@ -86,6 +86,8 @@ def _static_size(op: Any) -> Any:
 
 
 def _static_rank(op: Any) -> Any:
+    if op.inputs[0].op._def.variable:
+        return None     # the rank of a variable's ref reads it (tf.assert_variables_initialized)
     r = op.inputs[0].shape.rank
     return None if r is None else np.int32(r)
 

@@ -245,6 +245,10 @@ class Emitter:
             elif t.op._def.variable:
                 if k in d.updates and not d.reads_refs:
                     args.append("None")
+                elif not d.updates and not d.reads_refs:
+                    # an op that asks whether the variable holds a value (IsVariableInitialized)
+                    args.append("True" if t.op in self.var_local
+                                else "(%s in S)" % self.gname("K", t.op))
                 else:
                     args.append(self.var_value(t.op))
             else:

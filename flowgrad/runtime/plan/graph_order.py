@@ -64,7 +64,8 @@ def read_later(ops: list, targets: list) -> list:
             continue                    # a constant: reads no value
         for k, t in enumerate(op._inputs):
             if t.op._def.variable and t.op not in seen:
-                seen[t.op] = not (k in d.updates and not d.reads_refs)
+                # an Assign overwrites its ref, an IsVariableInitialized only looks at it
+                seen[t.op] = d.reads_refs or bool(d.updates) and k not in d.updates
     for t in targets:
         if isinstance(t, Tensor) and t.op._def.variable and t.op not in seen:
             seen[t.op] = True
