@@ -2120,3 +2120,9 @@ EXPORTS["tf.distribute"]["Server"] = "flowgrad.train.server_lib:Server"
 #: tf.compat.v1.executing_eagerly_outside_functions (legacy).
 EXPORTS["tf.compat.v1"]["executing_eagerly_outside_functions"] = \
     "flowgrad.runtime.outside_functions:executing_eagerly_outside_functions"
+
+#: TF1's initialization checks (probe1: SessionManager / Supervisor programs).
+EXPORTS["tf.compat.v1"].update({
+    name: "flowgrad.ops.variable_checks:" + name for name in (
+        "assert_variables_initialized", "is_variable_initialized",
+        "report_uninitialized_variables")})

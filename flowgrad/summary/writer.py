@@ -116,6 +116,24 @@ class FileWriter:
         """Writes ``graph`` (a flowgrad Graph) as a GraphDef for TensorBoard's graph tab."""
         self._file.add_graph(graph, global_step, graph_def)
 
+    def add_meta_graph(self, meta_graph_def: Any, global_step: Any = None) -> None:
+        """Writes a ``MetaGraphDef`` (``tf.train.export_meta_graph()``'s) for TensorBoard.
+
+        Args:
+            meta_graph_def: The MetaGraphDef proto.
+            global_step: The step of the event.
+
+        Raises:
+            TypeError: If ``meta_graph_def`` is not a MetaGraphDef.
+        """
+        if type(meta_graph_def).__name__ != "MetaGraphDef":
+            raise TypeError("meta_graph_def must be type MetaGraphDef, saw type: %s"
+                            % type(meta_graph_def))
+        event = protos.pb().event_pb2.Event(meta_graph_def=meta_graph_def.SerializeToString())
+        if global_step is not None:
+            event.step = int(global_step)
+        self._file.add_event(event)
+
     def add_session_log(self, session_log: Any, global_step: Any = None) -> None:
         event = protos.pb().event_pb2.Event(session_log=session_log)
         if global_step is not None:

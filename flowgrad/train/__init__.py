@@ -65,6 +65,8 @@ from flowgrad.train.proximal_gradient_descent import ProximalGradientDescentOpti
 from flowgrad.train.rmsprop import RMSPropOptimizer
 from flowgrad.train.saver import Saver
 from flowgrad.train.server_lib import Server
+from flowgrad.train.session_manager import SessionManager
+from flowgrad.train.supervisor import Supervisor
 from flowgrad.train.summary_iterator import summary_iterator
 from flowgrad.train.warm_start import warm_start
 from flowgrad.train.session_run_hook import (
@@ -135,7 +137,7 @@ __all__ = ["AdadeltaOptimizer", "AdagradOptimizer", "AdamOptimizer", "Checkpoint
            "maybe_batch", "maybe_batch_join", "maybe_shuffle_batch", "maybe_shuffle_batch_join",
            "range_input_producer", "shuffle_batch", "shuffle_batch_join",
            "slice_input_producer", "string_input_producer",
-           "Server",
+           "Server", "SessionManager", "Supervisor",
            ] + list(EXAMPLE_MESSAGES)
 
 
