@@ -162,11 +162,17 @@ def test_flowgrads_saved_model_of_a_train_step_through_a_loop_is_tensorflows(eag
     np.testing.assert_allclose(got, want, rtol=1e-6)
 
 
-@pytest.mark.parametrize("name", ["lstm_adam_cfv1", "loop_tensor_array_cfv1"])
+@pytest.mark.parametrize("name", ["lstm_adam_cfv1", "loop_tensor_array_cfv1", "cond_cfv1",
+                                  "nested_loops_cfv1", "cond_in_loop_cfv1",
+                                  "rnn_sequence_length_cfv1", "bidirectional_cfv1",
+                                  "map_fn_scan_cfv1"])
 def test_flowgrad_resumes_tensorflows_control_flow_v1_training_graphs(name):
     """TensorFlow 1's dataflow loops (Enter/Exit frames; the gradient loop pops the stacks
-    the forward loop pushed; TensorArrayV3 and its gradient array) resume with TensorFlow's
-    losses."""
+    the forward loop pushed; TensorArrayV3 and its gradient array) and conditionals
+    (Switch/Merge, nested, their gradients; inside a loop, with stack pushes in the
+    branches) resume with TensorFlow's losses: dynamic_rnn with sequence_length, a
+    bidirectional_dynamic_rnn, map_fn and scan, nested while loops. The cond graph takes
+    the other branch at every step (its predicate is the global step's parity)."""
     got, step, ref = _resume(name)
     np.testing.assert_allclose(got, ref["losses"], rtol=2e-6, atol=2e-6)
     assert step == len(ref["losses"])
@@ -189,3 +195,29 @@ def test_a_frame_flowgrad_cannot_convert_is_an_error_naming_the_node_and_frame()
                            match=r"Node 'while/Enter' \(op Enter\) in frame "
                                  r"'while/while_context'.*0 LoopCond"):
             tf1.train.import_meta_graph(meta)
+
+
+def test_tensorflows_frozen_control_flow_v1_inference_graph():
+    """The frozen GraphDef a TF1 user has (convert_variables_to_constants of dynamic_rnn with
+    sequence_length, a tf.cond on the input, map_fn, a while_loop growing a TensorArray):
+    TensorFlow's outputs for two batches, whose conditional takes either branch."""
+    ref = np.load(os.path.join(DATA, "frozen_rnn_cfv1.npz"))
+    gd = tf1.GraphDef()
+    with open(os.path.join(DATA, "frozen_rnn_cfv1.pb"), "rb") as f:
+        gd.ParseFromString(f.read())
+    assert {"Enter", "Switch", "Merge", "TensorArrayV3"} <= {n.op for n in gd.node}
+    names = [str(n) for n in ref["names"]]
+    with tf.Graph().as_default():
+        x = tf1.placeholder(tf.float32, [None, 5, 3])
+        outs = tf1.import_graph_def(gd, input_map={"x:0": x}, return_elements=names,
+                                    name="frozen")
+        with tf1.Session() as sess:
+            for b in range(2):
+                got = sess.run(outs, {x: ref["x_%d" % b], "frozen/seq:0": ref["seq_%d" % b]})
+                for i, (name, value) in enumerate(zip(names, got)):
+                    np.testing.assert_allclose(value, ref["value_%d_%d" % (b, i)], rtol=1e-5,
+                                               atol=1e-6, err_msg=name)
+            # the conditional's Merge keeps its name
+            merge = tf1.get_default_graph().get_tensor_by_name("frozen/cond/Merge:0")
+            assert sess.run(merge, {x: ref["x_0"], "frozen/seq:0": ref["seq_0"]}).shape == \
+                (2, 4)

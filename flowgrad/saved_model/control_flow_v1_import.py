@@ -209,6 +209,251 @@ class Graph:
 
 
 # --------------------------------------------------------------------------------------
+# Conditionals: the branch each node of a frame is in
+
+
+class FrameInfo:
+    """The units of one frame (its nodes, each nested loop as one unit, in dependency order),
+    the conditional *state* of each -- the (predicate, branch) pairs of the Switches it is
+    behind, outermost first -- and its *phase* at each nesting depth: how many times a path to
+    it left a branch of that depth. Units behind one predicate at one depth and of one phase
+    are one flowgrad If op (a *group*); a group comes after every group of a lower phase, so
+    a conditional's gradient (behind the same predicate, after the loss) is another If."""
+
+    def __init__(self, g: Graph, f: Frame) -> None:
+        self.g, self.f = g, f
+        loop_nodes = {x.name for v in f.vars for x in (v.merge, v.switch, v.next)}
+        loop_nodes |= {e.name for e in f.enters}
+        if f.loop_cond is not None:
+            loop_nodes.add(f.loop_cond.name)
+        self.loop_nodes = loop_nodes
+        self.exits = [n for n, fr in g.frame_of.items() if fr is f and g.by_name[n].op in EXIT]
+        self.exits_set = set(self.exits)
+        names = [n for n, fr in g.frame_of.items() if fr is f and n not in loop_nodes and
+                 g.by_name[n].op not in EXIT]
+        self.units = self._order(names + list(f.children.values()))
+        self.state: dict = {}
+        self.phase: dict = {}
+        self.merge_sides: dict = {}        # cond Merge -> {branch: input ref}
+        for u in self.units:
+            self._state_of(u)
+        depth = max((len(s) for s in self.state.values()), default=0)
+        for u in self.units:
+            self._phase_of(u, depth)
+        self.groups: dict = {}
+        for u in self.units:
+            st = self.state[u]
+            for d in range(len(st)):
+                self.groups.setdefault(self.group_key(u, d), []).append(u)
+        self.exports = {key: self._exports(key, set(members))
+                        for key, members in self.groups.items()}
+
+    # -- structure
+    def is_cond_switch(self, name: str) -> bool:
+        return self.g.by_name[name].op in SWITCH and name not in self.loop_nodes
+
+    def is_cond_merge(self, name: str) -> bool:
+        return self.g.by_name[name].op in MERGE and name not in self.loop_nodes
+
+    def unit_of(self, name: str) -> Any:
+        """The unit of this frame making node ``name`` (itself, or a nested loop for one of
+        its Exits), None for a loop node of this frame or a node of another frame."""
+        f = self.g.frame_of.get(name)
+        if f is self.f:
+            return None if name in self.loop_nodes or name in self.exits_set else name
+        return self.g.child_frame_of_exit(name, self.f)
+
+    def inputs(self, u: Any) -> list:
+        """(ref, is_control) of the inputs of unit ``u``."""
+        if isinstance(u, Frame):
+            return [(r, r.startswith("^")) for e in u.enters for r in e.input]
+        return [(r, r.startswith("^")) for r in self.g.by_name[u].input]
+
+    def _order(self, units: list) -> list:
+        exits = set(self.exits)
+        order, state = [], {}
+        for root in units:
+            stack = [(root, False)]
+            while stack:
+                u, done = stack.pop()
+                if done:
+                    state[u] = 2
+                    order.append(u)
+                    continue
+                if state.get(u):
+                    continue
+                state[u] = 1
+                stack.append((u, True))
+                for r, _ in self.inputs(u):
+                    name = _src(r)
+                    if name in exits:
+                        continue
+                    d = self.unit_of(name)
+                    if d is None:
+                        continue
+                    if state.get(d) == 1:
+                        n = self.g.by_name[d] if isinstance(d, str) else d.enters[0]
+                        raise _unconvertible(n, self.f, "a cycle outside the loop structure "
+                                             "(Enter/Merge/Switch/NextIteration/Exit)")
+                    if not state.get(d):
+                        stack.append((d, False))
+        return order
+
+    # -- states and phases
+    def canonical(self, ref: str) -> str:
+        """A predicate's reference, through Identity nodes (``cond/pred_id``)."""
+        for _ in range(len(self.g.by_name)):
+            n = self.g.by_name.get(_src(ref))
+            if n is None or n.op != "Identity" or ref.startswith("^"):
+                break
+            ref = n.input[0]
+        return "%s:%d" % (_src(ref), _port(ref))
+
+    def in_state(self, ref: str) -> tuple:
+        """The state of the value ``ref`` reads (a Switch's output: behind its predicate)."""
+        name = _src(ref)
+        u = self.unit_of(name)
+        if u is None:
+            return ()
+        st = self.state[u]
+        if isinstance(u, str) and self.is_cond_switch(u) and not ref.startswith("^"):
+            node = self.g.by_name[u]
+            return st + ((self.canonical(node.input[1]), _port(ref)),)
+        return st
+
+    def _deepest(self, states: list, node: Any) -> tuple:
+        out: tuple = ()
+        for st in states:
+            if len(st) > len(out):
+                out, st = st, out
+            if out[:len(st)] != st:
+                raise _unconvertible(node, self.f, "it reads values of two different "
+                                     "branches (%s and %s)" % (_describe(out), _describe(st)))
+        return out
+
+    def _state_of(self, u: Any) -> None:
+        node = self.g.by_name[u] if isinstance(u, str) else u.enters[0]
+        ins = self.inputs(u)
+        if isinstance(u, str) and self.is_cond_merge(u):
+            data = [r for r, c in ins if not c]
+            states = [self.in_state(r) for r in data]
+            if len(data) != 2 or any(not s for s in states) or states[0][:-1] != \
+                    states[1][:-1] or states[0][-1][0] != states[1][-1][0] or \
+                    states[0][-1][1] == states[1][-1][1]:
+                raise _unconvertible(node, self.f, "a Merge whose inputs are not the two "
+                                     "branches of one Switch predicate (%s)"
+                                     % ", ".join(_describe(s) for s in states))
+            self.state[u] = states[0][:-1]
+            self.merge_sides[u] = {states[k][-1][1]: data[k] for k in range(2)}
+            return
+        states = [self.in_state(r) for r, _ in ins]
+        if node.op == "ControlTrigger" and states:     # runs whichever branch ran
+            common = states[0]
+            for st in states[1:]:
+                k = 0
+                while k < min(len(common), len(st)) and common[k] == st[k]:
+                    k += 1
+                common = common[:k]
+            self.state[u] = common
+            return
+        self.state[u] = self._deepest(states, node)
+
+    def _phase_of(self, u: Any, depth: int) -> None:
+        mine = len(self.state[u])
+        phase = [0] * depth
+        for r, _ in self.inputs(u):
+            src = self.unit_of(_src(r))
+            if src is None:
+                continue
+            theirs = len(self.in_state(r))
+            for d in range(depth):
+                phase[d] = max(phase[d], self.phase[src][d] + (1 if theirs > d >= mine else 0))
+        if isinstance(u, str) and self.is_cond_merge(u):
+            pred = self.unit_of(_src(self.merge_pred(u)))
+            if pred is not None:
+                phase = [max(a, b) for a, b in zip(phase, self.phase[pred])]
+        self.phase[u] = phase
+
+    def merge_pred(self, name: str) -> str:
+        return self.state_pred(self.in_state(self.merge_sides[name][1]), len(self.state[name]))
+
+    @staticmethod
+    def state_pred(st: tuple, d: int) -> str:
+        return st[d][0]
+
+    def group_key(self, u: Any, d: int) -> tuple:
+        st = self.state[u]
+        return ("group", d, st[:d], st[d][0], self.phase[u][d])
+
+    # -- what a group's If outputs
+    def _consumers(self, u: Any) -> list:
+        """(consumer unit, ref) of the values of unit ``u`` read in this frame."""
+        names = [e for e in u_exits(self, u)] if isinstance(u, Frame) else [u]
+        out = []
+        for name in names:
+            for c in self.g.consumers.get(name, ()):
+                cu = self.unit_of(c.name) if self.g.frame_of.get(c.name) is self.f else \
+                    (self.g.frame_of.get(c.name) if c.op in ENTER and
+                     self.g.frame_of.get(c.name).parent is self.f else None)
+                for r in c.input:
+                    if _src(r) == name:
+                        out.append((cu, r, c))
+        return out
+
+    def _exports(self, key: tuple, members: set) -> tuple[list, list]:
+        """The refs of a group's values read outside it (data: [(ref, branch)]) and its
+        members other units have control edges from."""
+        d = key[1]
+        data, control = [], []
+        for u in members:
+            side = self.state[u][d][1]
+            for cu, r, c in self._consumers(u):
+                if cu in members:
+                    continue
+                if c.name in self.loop_nodes and c.op not in NEXT:
+                    continue
+                if r.startswith("^"):
+                    if u not in control:
+                        control.append(u if isinstance(u, str) else _src(r))
+                elif (r, side) not in data and ("%s:%d" % (_src(r), _port(r)), side) not in data:
+                    data.append(("%s:%d" % (_src(r), _port(r)), side))
+        return data, control
+
+
+def u_exits(info: FrameInfo, f: Frame) -> list:
+    """The Exit nodes of loop ``f`` (a child frame of ``info``'s)."""
+    return [n for n, fr in info.g.frame_of.items() if fr is f and info.g.by_name[n].op in EXIT]
+
+
+def _describe(state: tuple) -> str:
+    return " and ".join("%s of '%s'" % ("true" if b else "false", p) for p, b in state) or \
+        "no branch"
+
+
+def _output_dtype(node: Any, port: int) -> Any:
+    """The dtype of output ``port`` of a NodeDef, from TensorFlow's OpDef."""
+    from flowgrad.framework import dtypes
+    from flowgrad.saved_model import tf_op_defs, tf_protos
+    d = tf_op_defs.get(node.op)
+    if d is None:
+        raise _unconvertible(node, None, "the dtype of its output %d is unknown" % port)
+    counts = {k: (v.i if v.WhichOneof("value") == "i" else list(v.list.type))
+              for k, v in node.attr.items()}
+    arg_name, i = tf_op_defs.output_arg(node.op, port, counts)
+    arg = [a for a in d.output_arg if a.name == arg_name][0]
+    if arg.type_attr:
+        enum = node.attr[arg.type_attr].type
+    elif arg.type_list_attr:
+        enum = node.attr[arg.type_list_attr].list.type[i]
+    else:
+        enum = arg.type
+    try:
+        return tf_protos.as_dtype(enum)
+    except TypeError:
+        return dtypes.string           # a handle
+
+
+# --------------------------------------------------------------------------------------
 # Building
 
 
@@ -225,38 +470,53 @@ class Builder:
     def __init__(self, imp: Any, nodes: list, prefix: str, skip: Callable | None) -> None:
         self.imp, self.prefix, self.skip = imp, prefix, skip
         self.g = Graph(nodes)
+        self._infos: dict = {}
+
+    def info(self, f: Frame) -> FrameInfo:
+        if f not in self._infos:
+            self._infos[f] = FrameInfo(self.g, f)
+        return self._infos[f]
 
     def run(self) -> None:
         g = self.g
         names = [n for n, f in g.frame_of.items() if f is g.root and
                  (self.skip is None or not self.skip(g.by_name[n]))]
+        self.imp.cf_state = ()
         self._build_units(self.imp, g.root, names, self.prefix)
 
-    # -- units: the nodes of one frame, each nested loop as one unit
+    # -- units: the nodes of one frame, each nested loop and each If as one unit
     def _unit(self, name: str, frame: Frame, scope: Any) -> Any:
-        """The unit that makes node ``name``'s value in ``frame``: the name itself, a child
-        loop (Frame), or None where the value is already known to ``scope``."""
+        """The unit that makes node ``name``'s value in ``scope`` (a function of ``frame`` at
+        its conditional state): the node itself, a nested loop (Frame), a group of nodes behind
+        one predicate (its key), or None where the value is known to ``scope`` or its
+        enclosing scopes."""
         if scope.has_local(name):
             return None
-        f = self.g.frame_of.get(name)
-        if f is None:
+        info = self.info(frame)
+        u = info.unit_of(name)
+        if u is None:
             return None
-        if f is frame:
-            return name
-        loop = self.g.child_frame_of_exit(name, frame)
-        if loop is not None:
-            return loop
-        return None          # an enclosing frame's value: looked up there
+        st, here = info.state[u], scope.cf_state
+        d = len(here)
+        if len(st) <= d:
+            return u if st == here else None
+        if st[:d] != here:
+            return None
+        return info.group_key(u, d)
 
     def _deps(self, unit: Any, frame: Frame, scope: Any) -> list:
-        if isinstance(unit, Frame):
-            refs = [r for e in unit.enters for r in e.input]
+        info = self.info(frame)
+        if isinstance(unit, tuple):
+            members = info.groups[unit]
+            refs = [r for m in members for r, _ in info.inputs(m)] + [unit[3]]
         else:
-            refs = list(self.g.by_name[unit].input)
+            refs = [r for r, _ in info.inputs(unit)]
+            if isinstance(unit, str) and info.is_cond_merge(unit):
+                refs.append(info.merge_pred(unit))
         out = []
         for r in refs:
             u = self._unit(_src(r), frame, scope)
-            if u is not None:
+            if u is not None and u != unit:
                 out.append(u)
         return out
 
@@ -270,26 +530,31 @@ class Builder:
             stack = [(u0, False)]
             while stack:
                 u, done = stack.pop()
-                key = u if isinstance(u, str) else id(u)
                 if done:
-                    state[key] = 2
+                    state[u] = 2
                     order.append(u)
                     continue
-                if state.get(key):
+                if state.get(u):
                     continue
-                state[key] = 1
+                state[u] = 1
                 stack.append((u, True))
                 for d in self._deps(u, frame, scope):
-                    dk = d if isinstance(d, str) else id(d)
-                    if state.get(dk) == 1:
-                        n = self.g.by_name[d] if isinstance(d, str) else d.enters[0]
-                        raise _unconvertible(n, frame, "a cycle outside the loop structure "
-                                             "(Enter/Merge/Switch/NextIteration/Exit)")
-                    if not state.get(dk):
+                    if state.get(d) == 1:
+                        n = self.g.by_name[d] if isinstance(d, str) else frame.enters[0]
+                        raise _unconvertible(n, frame, "a cycle between its conditionals")
+                    if not state.get(d):
                         stack.append((d, False))
+        info = self.info(frame)
         for u in order:
             if isinstance(u, Frame):
                 self._build_loop(scope, u, prefix)
+            elif isinstance(u, tuple):
+                self._build_group(scope, frame, u, prefix)
+            elif info.is_cond_switch(u):     # either output: its input, in that branch
+                v = scope.lookup(self.g.by_name[u].input[0])
+                scope.values.setdefault(u, [v, v])
+            elif info.is_cond_merge(u):
+                self._build_merge(scope, frame, u, prefix)
             else:
                 node = self.g.by_name[u]
                 if node.op in V1_STRUCTURE:
@@ -297,6 +562,105 @@ class Builder:
                                          "Enter/Merge/Switch/NextIteration/Exit structure")
                 scope.build_node(node, prefix)
                 self._recorded_shapes(node, scope.values.get(node.name))
+
+    def _child(self, scope: Any, state: tuple) -> Any:
+        child = scope.child()
+        child.cf_state = state
+        return child
+
+    # -- conditionals
+    def _build_group(self, scope: Any, frame: Frame, key: tuple, prefix: str) -> None:
+        """One If op: the nodes of a group, each branch built from the values its Switches
+        pass; its outputs are the values read outside the group (and, where a branch does
+        not make one, a zero of its dtype in its place)."""
+        from flowgrad.ops.cond_v2 import build_cond
+        info = self.info(frame)
+        _, d, outer, pred_ref, _phase = key
+        members = info.groups[key]
+        data, control = info.exports[key]
+        pred = scope.lookup(pred_ref)
+        switches = {_src(r) for m in members for r, c in info.inputs(m)
+                    if not c and info.unit_of(_src(r)) is not None and
+                    isinstance(info.unit_of(_src(r)), str) and info.is_cond_switch(_src(r)) and
+                    info.state[_src(r)] == outer}
+        shapes: dict = {}
+        outer_values = {m: scope.values[m] for m in self._read_from_other_groups(info, key)
+                        if m in scope.values}
+
+        def branch(b: int) -> Callable:
+            def fn() -> list:
+                child = self._child(scope, outer + ((pred_ref, b),))
+                child.values.update(outer_values)
+                for sw in switches:
+                    v = scope.lookup(self.g.by_name[sw].input[0])
+                    child.values[sw] = [v, v]
+                mine = [r for r, side in data if side == b]
+                ctrl = [c for c in control if info.state[info.unit_of(c) or c][d][1] == b]
+                self._build_units(child, frame, [_src(r) for r in mine] + ctrl, "")
+                outs = []
+                for r, side in data:
+                    if side == b:
+                        t = child.lookup(r)
+                        shapes[r] = t.shape
+                        outs.append(t)
+                    else:
+                        outs.append(_zero(_output_dtype(self.g.by_name[_src(r)], _port(r))))
+                graph = get_default_graph()
+                for c in ctrl:
+                    op = _op_of(child._local_or_outer(c))
+                    if op is not None and op.graph is graph:
+                        graph.add_to_collection(SIDE_EFFECTS, op)
+                return outs or [_zero(None)]
+            return fn
+        name = "%scond_v1_%s_%d" % (prefix, _src(pred_ref).replace("/", "_"), _phase)
+        out = build_cond(pred, branch(1), branch(0), name=name)
+        out = list(out) if isinstance(out, (list, tuple)) else [out]
+        op = out[0].op
+        for (r, _), t in zip(data, out):
+            t.set_shape(shapes.get(r, t.shape))
+            src, port = _src(r), _port(r)
+            vals = scope.values.get(src)
+            vals = list(vals) if isinstance(vals, list) else []
+            vals += [None] * (port + 1 - len(vals))
+            vals[port] = t
+            scope.values[src] = vals
+        for c in control:
+            if c not in scope.values:
+                scope.values[c] = op
+
+    def _read_from_other_groups(self, info: FrameInfo, key: tuple) -> list:
+        """The nodes of other groups behind the same predicate whose values the members of
+        group ``key`` read (outputs of those groups' If ops, captured)."""
+        d = key[1]
+        members = set(info.groups[key])
+        out = []
+        for m in members:
+            for r, _ in info.inputs(m):
+                u = info.unit_of(_src(r))
+                if u is None or u in members or len(info.state[u]) <= d:
+                    continue
+                out.append(_src(r))
+        return out
+
+    def _build_merge(self, scope: Any, frame: Frame, name: str, prefix: str) -> None:
+        """A Merge: the value of the branch that ran (an If op choosing between the values
+        its two inputs' groups output)."""
+        from flowgrad.ops import array_ops
+        from flowgrad.ops.comparison_ops import where
+        from flowgrad.ops.cond_v2 import build_cond
+        info = self.info(frame)
+        node = self.g.by_name[name]
+        sides = info.merge_sides[name]
+        pred = scope.lookup(info.merge_pred(name))
+        t, f = scope.lookup(sides[1]), scope.lookup(sides[0])
+        out = build_cond(pred, lambda: [t], lambda: [f], name=prefix + name)
+        out = out[0] if isinstance(out, (list, tuple)) else out
+        shape = _recorded_shape(node)
+        out.set_shape(shape if shape is not None else t.shape.most_specific_compatible_shape(
+            f.shape) if hasattr(t.shape, "most_specific_compatible_shape") else out.shape)
+        data = [r for r in node.input if not r.startswith("^")]
+        index = where(pred, data.index(sides[1]), data.index(sides[0]))
+        scope.values[name] = [out, array_ops.identity(index, name=prefix + name + "/value_index")]
 
     def _recorded_shapes(self, node: Any, outs: Any) -> None:
         """Gives ``node``'s outputs the static shapes TensorFlow recorded (a stack's pops and a
@@ -353,14 +717,14 @@ class Builder:
                 child.values[name] = value if not isinstance(value, Tensor) else [value]
 
         def cond_fn(*xs: Any) -> Any:
-            child = scope.child()
+            child = self._child(scope, ())
             fill(child, xs)
             ref = f.loop_cond.input[0]
             self._build_units(child, f, [_src(ref)], "")
             return child.lookup(ref)
 
         def body_fn(*xs: Any) -> tuple:
-            child = scope.child()
+            child = self._child(scope, ())
             fill(child, xs)
             child.values[f.loop_cond.name] = [constant(True)]
             roots = [_src(r) for v in f.vars for r in v.next.input]
@@ -386,9 +750,15 @@ class Builder:
             raise errors.InvalidArgumentError(None, None, "Cannot import the loop of frame '%s' "
                                               "(node '%s'): %s" % (f.name, f.enters[0].name,
                                                                    error)) from error
-        for v, x in zip(f.vars, finals):
-            if v.exit is not None:
-                scope.values[v.exit.name] = [identity(x, name=prefix + v.exit.name)]
+        # the Exit nodes: what they read of the loop's final values (the Switches' false
+        # outputs), built after the loop
+        after = self._child(scope, ())
+        fill(after, tuple(finals))
+        after.values[f.loop_cond.name] = [constant(False)]
+        exits = [self.g.by_name[n] for n in self.info(f).exits]
+        self._build_units(after, f, [_src(x.input[0]) for x in exits], prefix)
+        for x in exits:
+            scope.values[x.name] = [identity(after.lookup(x.input[0]), name=prefix + x.name)]
 
 
 #: The nodes of a loop's structure (never built as nodes of their own).
@@ -401,6 +771,17 @@ def _recorded_shape(node: Any) -> TensorShape | None:
     if av is None or not len(av.list.shape):
         return None
     return TensorShape(av.list.shape[0])
+
+
+def _zero(dtype: Any) -> Any:
+    """A scalar zero of ``dtype`` (float32 for None): a branch's output where it makes none."""
+    import numpy as np
+
+    from flowgrad.framework import dtypes
+    dt = dtypes.float32 if dtype is None else dtype
+    if dt is dtypes.string:
+        return constant(np.array(b"", object), dtype=dt)
+    return constant(np.zeros((), dt.np), dtype=dt)
 
 
 def _op_of(value: Any) -> Any:

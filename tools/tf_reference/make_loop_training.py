@@ -19,6 +19,18 @@ and v1 (``<name>_cfv1``: Enter/Exit/Merge/Switch/NextIteration frames with stack
 ``<name>.npz``: the batch (``x``, ``y``) and TensorFlow's loss at each of ``STEPS`` runs of
 ``[loss, train_op]`` after the restore.
 
+Control flow v1 only (``<kind>_cfv1``, 4 steps each; ``python make_loop_training.py cfv1``
+records just these and ``frozen_rnn_cfv1``): ``cond`` (nested ``tf.cond`` whose predicate is
+the global step's parity, so every step takes the other branch), ``nested_loops`` (a
+``while_loop`` in a ``while_loop``, Adam), ``cond_in_loop`` (a ``tf.cond`` in a loop body: the
+gradient's stack pushes sit in the branches), ``rnn_sequence_length`` (``dynamic_rnn`` with a
+``sequence_length`` placeholder with default), ``bidirectional``
+(``bidirectional_dynamic_rnn`` with ``sequence_length``) and ``map_fn_scan``.
+
+``frozen_rnn_cfv1.pb``: a frozen control-flow-v1 inference graph (``dynamic_rnn`` with
+``sequence_length``, ``tf.cond``, ``map_fn``, a growing TensorArray) and its outputs for two
+batches (``frozen_rnn_cfv1.npz``).
+
 ``bidirectional_gradients.pb`` (control flow v2, frozen): a ``bidirectional_dynamic_rnn`` of
 two LSTM cells with ``sequence_length`` (its masks are TF1 ``Select`` ops of a vector
 condition), a ``while_loop`` writing a growing TensorArray, a ``map_fn``, and
@@ -98,6 +110,73 @@ def _tf1_model(kind, x, y):
                                                                          global_step=gs)
 
 
+def _tf1_cfv1_model(kind, x, y):
+    """The models of the control-flow-v1 graphs that only TF1's frames hold (``<kind>_cfv1``):
+    conditionals, nested loops, ``sequence_length``, bidirectional RNNs, map_fn/scan."""
+    gs = v1.train.get_or_create_global_step()
+    glorot = v1.glorot_uniform_initializer
+    if kind == "cond":
+        w = v1.get_variable("w", [3, 2], initializer=glorot(seed=5))
+        h = tf.tanh(tf.matmul(x[:, 0], w))
+        even = tf.equal(tf.math.floormod(gs, 2), 0)
+
+        def inner():
+            return v1.cond(tf.reduce_sum(h) > 0.0, lambda: h * 2.0, lambda: h - 1.0)
+        out = v1.cond(even, lambda: inner() + tf.matmul(x[:, 1], w),
+                      lambda: tf.square(h) - 1.0)
+        loss = tf.identity(tf.reduce_mean(tf.square(out - y)), name="loss")
+        return loss, v1.train.GradientDescentOptimizer(0.1).minimize(loss, global_step=gs)
+    if kind == "nested_loops":
+        w = v1.get_variable("w", [3, 2], initializer=glorot(seed=5))
+        u = v1.get_variable("u", [2, 2], initializer=glorot(seed=6))
+
+        def outer(i, h, acc):
+            def inner(j, h):
+                return j + 1, tf.tanh(tf.matmul(h, u) + tf.matmul(x[:, i], w))
+            _, h = v1.while_loop(lambda j, h: j < 2, inner, [0, h])
+            return i + 1, h, acc + h
+        _, _, acc = v1.while_loop(lambda i, h, acc: i < tf.shape(x)[1], outer,
+                                  [0, tf.zeros_like(y), tf.zeros_like(y)])
+        loss = tf.identity(tf.reduce_mean(tf.square(acc * 0.2 - y)), name="loss")
+        return loss, v1.train.AdamOptimizer(0.05).minimize(loss, global_step=gs)
+    if kind == "cond_in_loop":
+        w = v1.get_variable("w", [3, 2], initializer=glorot(seed=5))
+
+        def body(i, h):
+            h2 = tf.tanh(tf.matmul(x[:, i], w) + h)
+            h = v1.cond(tf.equal(tf.math.floormod(i, 2), 0), lambda: h2,
+                        lambda: h2 * 0.5 + tf.square(h))
+            return i + 1, h
+        _, h = v1.while_loop(lambda i, h: i < tf.shape(x)[1], body, [0, tf.zeros_like(y)])
+        loss = tf.identity(tf.reduce_mean(tf.square(h - y)), name="loss")
+        return loss, v1.train.GradientDescentOptimizer(0.2).minimize(loss, global_step=gs)
+    if kind == "rnn_sequence_length":
+        seq = v1.placeholder_with_default(tf.constant([3, 5]), [None], name="seq")
+        outs, state = v1.nn.dynamic_rnn(LSTMCell(4), x, sequence_length=seq, dtype=tf.float32)
+        w = v1.get_variable("head", [8, 2], initializer=glorot(seed=4))
+        feat = tf.concat([state[1], tf.reduce_mean(outs, 1)], 1)
+        loss = tf.identity(tf.reduce_mean(tf.square(tf.matmul(feat, w) - y)), name="loss")
+        return loss, v1.train.AdamOptimizer(0.01).minimize(loss, global_step=gs)
+    if kind == "bidirectional":
+        with v1.variable_scope("fw"):
+            fw_cell = LSTMCell(3)
+        with v1.variable_scope("bw"):
+            bw_cell = LSTMCell(3)
+        (fw, bw), _ = v1.nn.bidirectional_dynamic_rnn(fw_cell, bw_cell, x,
+                                                      sequence_length=[4, 5], dtype=tf.float32)
+        w = v1.get_variable("head", [6, 2], initializer=glorot(seed=4))
+        feat = tf.concat([fw[:, -1], bw[:, 0]], 1)
+        loss = tf.identity(tf.reduce_mean(tf.square(tf.matmul(feat, w) - y)), name="loss")
+        return loss, v1.train.AdamOptimizer(0.01).minimize(loss, global_step=gs)
+    if kind == "map_fn_scan":
+        w = v1.get_variable("w", [3, 2], initializer=glorot(seed=5))
+        z = tf.map_fn(lambda xt: tf.tanh(tf.matmul(xt, w)), tf.transpose(x, [1, 0, 2]))
+        s = tf.scan(lambda a, zt: a * 0.5 + zt, z, initializer=tf.zeros_like(y))
+        loss = tf.identity(tf.reduce_mean(tf.square(s[-1] - y)), name="loss")
+        return loss, v1.train.GradientDescentOptimizer(0.1).minimize(loss, global_step=gs)
+    raise ValueError(kind)
+
+
 def tf1_graph(name, kind, cf_v2):
     """One TF1 training graph (run in a fresh process: control flow v1/v2 is global)."""
     v1.disable_v2_behavior()
@@ -109,7 +188,8 @@ def tf1_graph(name, kind, cf_v2):
     v1.set_random_seed(1)
     x = v1.placeholder(tf.float32, [None, 5, 3], name="x")
     y = v1.placeholder(tf.float32, [None, 2], name="y")
-    loss, train_op = _tf1_model(kind, x, y)
+    loss, train_op = (_tf1_model if kind in ("lstm_adam", "loop_tensor_array") else
+                      _tf1_cfv1_model)(kind, x, y)
     saver = v1.train.Saver()
     d = os.path.join(OUT, name)
     shutil.rmtree(d, ignore_errors=True)
@@ -117,9 +197,54 @@ def tf1_graph(name, kind, cf_v2):
     with v1.Session() as sess:
         sess.run(v1.global_variables_initializer())
         saver.save(sess, os.path.join(d, "model"))
-        losses = [sess.run([loss, train_op], {x: xv, y: yv})[0] for _ in range(STEPS)]
+        losses = [sess.run([loss, train_op], {x: xv, y: yv})[0]
+                  for _ in range(STEPS if kind in ("lstm_adam", "loop_tensor_array") else 4)]
     np.savez(os.path.join(OUT, name + ".npz"), x=xv, y=yv, losses=np.array(losses))
     print(name, losses)
+
+
+def frozen_rnn_cfv1():
+    """``frozen_rnn_cfv1.pb``: the frozen inference graph of a TF1 model with control flow v1
+    (what ``freeze_graph`` / ``convert_variables_to_constants`` users have): ``dynamic_rnn``
+    of an LSTM with ``sequence_length``, a ``tf.cond`` on the input, a ``map_fn`` and a
+    ``tf.while_loop`` growing a TensorArray (``frozen_rnn_cfv1.npz``: ``x``, ``seq``, the
+    fetched ``names`` and their ``value_<i>``, for two batches)."""
+    v1.disable_v2_behavior()
+    rng = np.random.default_rng(3)
+    x = v1.placeholder(tf.float32, [None, 5, 3], name="x")
+    seq = v1.placeholder(tf.int32, [None], name="seq")
+    outs, state = v1.nn.dynamic_rnn(LSTMCell(4), x, sequence_length=seq, dtype=tf.float32)
+    pooled = v1.cond(tf.reduce_mean(x) > 0.0, lambda: tf.reduce_max(outs, 1),
+                     lambda: tf.reduce_mean(outs, 1))
+    mapped = tf.map_fn(lambda r: tf.reduce_sum(r * r), state[1])
+    ta = tf.TensorArray(tf.float32, size=0, dynamic_size=True)
+    _, ta = v1.while_loop(lambda i, ta: i < tf.shape(x)[1],
+                          lambda i, ta: (i + 1, ta.write(i, tf.reduce_sum(outs[:, i], 1))),
+                          [0, ta])
+    probs = tf.nn.softmax(pooled, name="probs")
+    steps = tf.identity(tf.transpose(ta.stack()), name="steps")
+    energy = tf.identity(mapped, name="energy")
+    fetches = [probs, steps, energy]
+    feeds = [(rng.standard_normal((2, 5, 3)).astype(np.float32) + 0.5, np.array([3, 5])),
+             (rng.standard_normal((3, 5, 3)).astype(np.float32) - 0.5, np.array([5, 1, 2]))]
+    with v1.Session() as sess:
+        sess.run(v1.global_variables_initializer())
+        values = [sess.run(fetches, {x: xv, seq: sv}) for xv, sv in feeds]
+        frozen = v1.graph_util.convert_variables_to_constants(
+            sess, v1.get_default_graph().as_graph_def(), [t.op.name for t in fetches])
+    with open(os.path.join(OUT, "frozen_rnn_cfv1.pb"), "wb") as f:
+        f.write(frozen.SerializeToString())
+    arrays = {"names": np.array([t.name for t in fetches])}
+    for b, ((xv, sv), vals) in enumerate(zip(feeds, values)):
+        arrays["x_%d" % b], arrays["seq_%d" % b] = xv, sv
+        arrays.update({"value_%d_%d" % (b, i): v for i, v in enumerate(vals)})
+    np.savez(os.path.join(OUT, "frozen_rnn_cfv1.npz"), **arrays)
+    print("frozen_rnn_cfv1", sorted({n.op for n in frozen.node} & {"Enter", "Switch"}))
+
+
+#: The TF1 graphs only control flow v1 is recorded for (its frames).
+CFV1_KINDS = ("cond", "nested_loops", "cond_in_loop", "rnn_sequence_length", "bidirectional",
+              "map_fn_scan")
 
 
 def bidirectional_gradients():
@@ -224,6 +349,16 @@ def main():
     if sys.argv[1:] == ["bidirectional_gradients"]:
         bidirectional_gradients()
         return
+    if sys.argv[1:] == ["frozen_rnn_cfv1"]:
+        frozen_rnn_cfv1()
+        return
+    if sys.argv[1:] == ["cfv1"]:         # only the control-flow-v1 graphs below
+        import subprocess
+        for kind in CFV1_KINDS:
+            subprocess.run([sys.executable, __file__, "%s_cfv1" % kind, kind, "v1"],
+                           check=True)
+        subprocess.run([sys.executable, __file__, "frozen_rnn_cfv1"], check=True)
+        return
     if len(sys.argv) > 1:           # one TF1 graph: name kind v1|v2
         name, kind, cf = sys.argv[1:4]
         tf1_graph(name, kind, cf == "v2")
@@ -234,7 +369,10 @@ def main():
         for cf in ("v2", "v1"):
             subprocess.run([sys.executable, __file__, "%s_cf%s" % (kind, cf), kind, cf],
                            check=True)
+    for kind in CFV1_KINDS:
+        subprocess.run([sys.executable, __file__, "%s_cfv1" % kind, kind, "v1"], check=True)
     subprocess.run([sys.executable, __file__, "bidirectional_gradients"], check=True)
+    subprocess.run([sys.executable, __file__, "frozen_rnn_cfv1"], check=True)
     tf2_saved_model("module_loop", ModuleLoop)
     tf2_saved_model("keras_lstm", KerasLSTM)
 
