@@ -340,17 +340,25 @@ class Strategy:
         return [v for v in self._variables if not v.trainable]
 
     def experimental_distribute_values_from_function(self, value_fn: Callable) -> Any:
-        return value_fn(ValueContext())
+        """``value_fn(ValueContext)`` of each replica (a PerReplica with several)."""
+        return regroup([value_fn(ValueContext(r, self._num_replicas))
+                        for r in range(self._num_replicas)])
 
     def __repr__(self) -> str:
         return "<%s>" % type(self).__name__
 
 
 class ValueContext:
-    """What ``experimental_distribute_values_from_function``'s function gets."""
+    """What ``experimental_distribute_values_from_function``'s function gets.
 
-    replica_id_in_sync_group = 0
-    num_replicas_in_sync = 1
+    Args:
+        replica_id_in_sync_group: The replica the value is for.
+        num_replicas_in_sync: How many replicas there are.
+    """
+
+    def __init__(self, replica_id_in_sync_group: int = 0, num_replicas_in_sync: int = 1):
+        self.replica_id_in_sync_group = replica_id_in_sync_group
+        self.num_replicas_in_sync = num_replicas_in_sync
 
 
 class _DefaultDistributionStrategy(Strategy):

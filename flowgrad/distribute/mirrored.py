@@ -10,6 +10,7 @@ replica runs until it meets the others (``merge_call``, ``all_reduce``, an optim
 from __future__ import annotations
 
 import threading
+import weakref
 from collections.abc import Callable
 from typing import Any
 
@@ -19,7 +20,9 @@ from flowgrad.distribute import distribute_lib
 from flowgrad.distribute.distribute_lib import ReplicaContext, Strategy
 from flowgrad.framework import dtypes
 from flowgrad.framework.context import executing_eagerly, get_default_graph, state
+from flowgrad.autograph.conversion import tf_convert
 from flowgrad.ops import math_ops
+from flowgrad.runtime.function import Function
 
 
 def _canonical_device(device: str) -> str:
@@ -70,12 +73,15 @@ class MirroredStrategy(Strategy):
         super().__init__(num_replicas=len(devices))
         self._devices = devices
         self._run_state: _Run | None = None
+        self._replicated: Any = weakref.WeakKeyDictionary()   # tf.function -> its wrapper
 
     def run(self, fn: Callable, args: tuple = (), kwargs: dict | None = None,
             options: Any = None) -> Any:
         kwargs = dict(kwargs or {})
         if self._num_replicas == 1:
             return super().run(fn, args, kwargs)
+        if isinstance(fn, Function) and executing_eagerly():
+            return self._replicated_function(fn)(args, kwargs)
         if self._run_state is not None:
             raise RuntimeError("strategy.run was called inside strategy.run of the same "
                                "MirroredStrategy")
@@ -84,6 +90,22 @@ class MirroredStrategy(Strategy):
             return run.execute()
         finally:
             self._run_state = None
+
+    def _replicated_function(self, fn: Function) -> Function:
+        """A tf.function whose trace runs every replica of ``fn``'s Python function, as
+        TensorFlow's ``mirrored_run`` wraps a ``tf.function`` (the replicas do not each call
+        it: the first would trace while the others wait for the trace to end)."""
+        wrapped = self._replicated.get(fn)
+        if wrapped is None:
+            body = tf_convert(fn.python_function, fn._autograph)
+
+            def replicated(args: tuple, kwargs: dict) -> Any:
+                return self.run(body, args, kwargs)
+
+            wrapped = Function(replicated, fn._name, None, fn._autograph,
+                               fn._reduce_retracing)
+            self._replicated[fn] = wrapped
+        return wrapped
 
     def _merge_call(self, replica_id: int, merge_fn: Callable, args: tuple, kwargs: dict
                     ) -> Any:
