@@ -2126,3 +2126,8 @@ EXPORTS["tf.compat.v1"].update({
     name: "flowgrad.ops.variable_checks:" + name for name in (
         "assert_variables_initialized", "is_variable_initialized",
         "report_uninitialized_variables")})
+
+#: tf.OptionalSpec (suites: Keras 3's generator adapter gives a missing optional input
+#: tf.OptionalSpec(None)).
+for _ns in ("tf", "tf.compat.v1"):
+    EXPORTS[_ns]["OptionalSpec"] = "flowgrad.data.optional_ops:OptionalSpec"

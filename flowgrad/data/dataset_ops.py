@@ -27,6 +27,7 @@ from flowgrad.data.iterator_ops import (OwnedIterator, make_initializable_iterat
                                          make_one_shot_iterator)
 from flowgrad.data.structure import IterationContext, flat_specs, pack
 from flowgrad.framework import dtypes, errors
+from flowgrad.framework.composite_tensor import TypeSpec
 from flowgrad.framework.context import executing_eagerly
 from flowgrad.framework.philox import PhiloxWords, seeded_key_counter
 from flowgrad.framework.tensor import EagerTensor, Tensor, constant, convert_to_tensor
@@ -750,6 +751,8 @@ class _GeneratorDataset(Dataset):
                     None, None, "TypeError: `generator` yielded an element that did not match "
                     "the expected structure. The expected structure was %s, but the yielded "
                     "element was %r. (%s)" % (self.output_types, value, e)) from None
+        flat = [part for v, s in zip(flat, nest.flatten(self._element_spec))
+                for part in (_composite_parts(v, s) if structure.is_composite(s) else [v])]
         out = []
         for v, s in zip(flat, specs):
             try:
@@ -767,8 +770,26 @@ class _GeneratorDataset(Dataset):
         return out
 
 
-def _as_spec(s: Any) -> TensorSpec:
-    if not isinstance(s, TensorSpec):
+def _composite_parts(value: Any, spec: Any) -> list:
+    """The component tensors of a generator's composite ``value`` (a SparseTensor, an
+    Optional, ...) that ``spec`` describes.
+
+    Raises:
+      InvalidArgumentError: ``value`` is not of ``spec``'s kind (TensorFlow's message).
+    """
+    if not isinstance(value, spec.value_type):
+        try:
+            got = structure.spec_of_value(convert_to_tensor(value))
+        except (TypeError, ValueError):
+            got = type(value).__name__
+        raise errors.InvalidArgumentError(
+            None, None, "TypeError: `generator` yielded an element of %r where an element "
+            "of %r was expected." % (got, spec))
+    return list(spec._to_components(value))
+
+
+def _as_spec(s: Any) -> TypeSpec:
+    if not isinstance(s, TypeSpec):
         raise TypeError("output_signature must contain objects that are subclass of "
                         "`tf.TypeSpec` but found %s which is not." % type(s))
     return s

@@ -5,7 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 from flowgrad import nest
-from flowgrad.framework import errors
+from flowgrad.framework import dtypes, errors
 from flowgrad.framework.context import executing_eagerly
 from flowgrad.framework.composite_tensor import CompositeTensor, TypeSpec
 from flowgrad.framework.op_call import apply_op
@@ -95,9 +95,14 @@ class OptionalSpec(TypeSpec):
     def element_spec(self) -> Any:
         return self._element_spec
 
+    @property
+    def _component_specs(self) -> list:
+        """``has_value`` (a boolean scalar) and the value's tensors."""
+        return [TensorSpec([], dtypes.bool)] + _flat(self._element_spec)
+
     def _to_components(self, value: Optional) -> list:
         if value._value is None:
-            if nest.flatten(self._element_spec):
+            if _flat(self._element_spec):
                 raise ValueError("An empty Optional with element_spec %r cannot leave a "
                                  "tf.function" % (self._element_spec,))
             return [_as_tensor(value._has_value)]
@@ -114,8 +119,16 @@ class OptionalSpec(TypeSpec):
     def __hash__(self) -> int:
         return hash(type(self))
 
+    def _serialize(self) -> tuple:
+        return (self._element_spec,)
+
     def __repr__(self) -> str:
-        return "OptionalSpec(%r)" % (self._element_spec,)
+        return "OptionalSpec" + repr(self._serialize())
+
+
+def _flat(element_spec: Any) -> list:
+    """The value's flat specs (none for ``element_spec`` None: an Optional of nothing)."""
+    return [] if element_spec is None else nest.flatten(element_spec)
 
 
 def _as_tensor(has_value: Any) -> Any:
