@@ -1,11 +1,10 @@
-"""``tf.lite``: converting to TensorFlow Lite's flatbuffers and running them is not part of
-flowgrad (docs/differences.md).
+"""``tf.lite``: TensorFlow Lite files, written by flowgrad's converter and run by LiteRT.
 
-A program that sets a converter up (``TFLiteConverter.from_keras_model(model)``, its
-``optimizations``, ``target_spec``, ``representative_dataset``) runs; ``convert()`` raises
-``UnimplementedError`` saying so, and :class:`Interpreter` fails on a missing file as
-TensorFlow's does and with ``UnimplementedError`` on a real one. A SavedModel that flowgrad
-writes (``tf.saved_model.save``) converts with TensorFlow's own converter."""
+``TFLiteConverter`` lowers a Keras model, a concrete function, a SavedModel (TensorFlow's
+or flowgrad's) or, in the TF1 face, a Session's graph or a frozen GraphDef to TensorFlow
+Lite's builtin operators (``flowgrad.tflite``), with dynamic-range or float16 quantization
+on request. ``Interpreter`` is Google's LiteRT interpreter (``ai-edge-litert``), which runs
+those files and the ones TensorFlow writes. Both need ``pip install flowgrad[lite]``."""
 from __future__ import annotations
 
 import enum
@@ -13,12 +12,6 @@ import os
 import types
 from collections.abc import Callable
 from typing import Any
-
-from flowgrad.framework import errors
-
-_WHY = ("flowgrad does not convert to or run TensorFlow Lite models; save a SavedModel with "
-        "tf.saved_model.save and convert it with TensorFlow's tf.lite.TFLiteConverter "
-        "(docs/differences.md)")
 
 
 class Optimize(enum.Enum):
@@ -87,7 +80,11 @@ class RepresentativeDataset:
 
 
 class TFLiteConverter:
-    """Sets up a conversion to TensorFlow Lite; :meth:`convert` is not supported.
+    """Converts a Keras model, a concrete function or a SavedModel to TensorFlow Lite.
+
+    flowgrad lowers the traced inference graph to TensorFlow Lite's builtin operators
+    (``flowgrad.tflite``): float models, dynamic-range (``optimizations=[Optimize.DEFAULT]``)
+    and float16 quantization. The files run on LiteRT and on TensorFlow's interpreter.
 
     Args:
       funcs: the concrete functions to convert.
@@ -97,6 +94,8 @@ class TFLiteConverter:
     def __init__(self, funcs: Any, trackable_obj: Any = None) -> None:
         self._funcs = funcs
         self._trackable_obj = trackable_obj
+        self._source: Callable[[], Any] = lambda: _lite_converter().from_concrete_function(
+            _one_function(self._funcs))
         self.optimizations: set = set()
         self.representative_dataset = None
         self.target_spec = TargetSpec()
@@ -105,53 +104,180 @@ class TFLiteConverter:
         self.allow_custom_ops = False
         self.experimental_new_converter = True
         self.experimental_new_quantizer = True
+        self.exclude_conversion_metadata = False
 
     @classmethod
     def from_saved_model(cls, saved_model_dir: str, signature_keys: Any = None,
                          tags: Any = None) -> TFLiteConverter:
-        """A converter of the SavedModel in ``saved_model_dir``.
+        """A converter of the SavedModel in ``saved_model_dir`` (one of its signatures).
+
+        Args:
+          saved_model_dir: the SavedModel directory (TensorFlow's or flowgrad's files).
+          signature_keys: a list of one signature key (``["serving_default"]`` by default).
+          tags: the MetaGraph's tags (serving).
+
+        Returns:
+          The converter.
 
         Raises:
           OSError: there is no SavedModel there (TensorFlow's message).
+          ValueError: more than one signature key.
         """
         if not os.path.isdir(saved_model_dir):
             raise OSError("SavedModel file does not exist at: %s/{saved_model.pbtxt|"
                           "saved_model.pb}" % saved_model_dir)
-        return cls([saved_model_dir], None)
+        keys = list(signature_keys or ["serving_default"])
+        if len(keys) != 1:
+            raise ValueError("Only support a single signature key.")
+        conv = cls([saved_model_dir], None)
+        conv._source = lambda: _lite_converter().from_saved_model(saved_model_dir, keys[0])
+        return conv
 
     @classmethod
     def from_keras_model(cls, model: Any) -> TFLiteConverter:
-        """A converter of a Keras model."""
-        return cls([model], model)
+        """A converter of a Keras model's inference call (``training=False``).
+
+        Args:
+          model: a Keras model (functional, Sequential, or subclassed and called once).
+
+        Returns:
+          The converter.
+        """
+        conv = cls([model], model)
+        conv._source = lambda: _lite_converter().from_keras_model(model)
+        return conv
 
     @classmethod
     def from_concrete_functions(cls, funcs: Any, trackable_obj: Any = None) -> TFLiteConverter:
-        """A converter of concrete functions."""
+        """A converter of one concrete function (``f.get_concrete_function(...)``).
+
+        Args:
+          funcs: a list of one ``ConcreteFunction``.
+          trackable_obj: the object owning the function's variables.
+
+        Returns:
+          The converter.
+        """
         return cls(list(funcs), trackable_obj)
 
     def convert(self) -> bytes:
-        """Not supported.
+        """The TensorFlow Lite model's bytes (a ``.tflite`` file's content).
+
+        Returns:
+          The flatbuffer.
 
         Raises:
-          UnimplementedError: always; the message says what to do instead.
+          UnimplementedError: an op with no TensorFlow Lite lowering in flowgrad's converter
+            (naming the op and the function), or full integer quantization.
+          ImportError: LiteRT (``pip install flowgrad[lite]``) is not installed.
         """
-        raise errors.UnimplementedError(None, None, "TFLiteConverter.convert: " + _WHY)
+        return _lite_converter().convert(self._source(), self)
+
+
+def _lite_converter() -> Any:
+    from flowgrad.tflite import converter
+    return converter
+
+
+def _one_function(funcs: list) -> Any:
+    if len(funcs) != 1:
+        raise ValueError("This converter can only convert a single ConcreteFunction. "
+                         "Converting multiple functions is under development.")
+    return funcs[0]
+
+
+class TFLiteConverterV1(TFLiteConverter):
+    """TensorFlow 1's converter (``tf.compat.v1.lite.TFLiteConverter``): a Session's graph,
+    a frozen GraphDef file, a SavedModel or a Keras model file.
+
+    Args:
+      funcs: what is converted.
+      trackable_obj: the object owning its variables.
+    """
+
+    @classmethod
+    def from_session(cls, sess: Any, input_tensors: list,
+                     output_tensors: list) -> TFLiteConverterV1:
+        """A converter of ``sess``'s graph from ``input_tensors`` to ``output_tensors``.
+
+        Args:
+          sess: the Session holding the variables' values.
+          input_tensors: the placeholders the model takes.
+          output_tensors: the tensors it returns.
+
+        Returns:
+          The converter.
+        """
+        conv = cls([], None)
+        conv._source = lambda: _lite_converter().from_session(sess, input_tensors,
+                                                              output_tensors)
+        return conv
+
+    @classmethod
+    def from_frozen_graph(cls, graph_def_file: str, input_arrays: list, output_arrays: list,
+                          input_shapes: dict | None = None) -> TFLiteConverterV1:
+        """A converter of a frozen GraphDef file (``.pb``, binary or text).
+
+        Args:
+          graph_def_file: the file.
+          input_arrays: the input tensors' names.
+          output_arrays: the output tensors' names.
+          input_shapes: ``{input name: shape}`` for inputs whose shape the file leaves open.
+
+        Returns:
+          The converter.
+
+        Raises:
+          OSError: the file does not exist (TensorFlow's message).
+        """
+        if not os.path.isfile(graph_def_file):
+            raise OSError("File '%s' does not exist." % graph_def_file)
+        conv = cls([], None)
+        conv._source = lambda: _lite_converter().from_frozen_graph(
+            graph_def_file, input_arrays, output_arrays, input_shapes)
+        return conv
+
+    @classmethod
+    def from_keras_model_file(cls, model_file: str, input_arrays: Any = None,
+                              input_shapes: Any = None, output_arrays: Any = None,
+                              custom_objects: Any = None) -> TFLiteConverterV1:
+        """A converter of a Keras model file (``.keras``/``.h5``).
+
+        Args:
+          model_file: the file.
+          input_arrays: unused (TensorFlow's argument).
+          input_shapes: unused (TensorFlow's argument).
+          output_arrays: unused (TensorFlow's argument).
+          custom_objects: passed to ``keras.models.load_model``.
+
+        Returns:
+          The converter.
+        """
+        import keras
+        model = keras.models.load_model(model_file, custom_objects=custom_objects)
+        return cls.from_keras_model(model)
 
 
 class Interpreter:
-    """Runs a TensorFlow Lite model: not supported.
+    """Runs a TensorFlow Lite model with Google's LiteRT interpreter (``ai-edge-litert``).
+
+    The methods are LiteRT's, which are TensorFlow's ``tf.lite.Interpreter``'s:
+    ``allocate_tensors``, ``get_input_details``/``get_output_details``, ``set_tensor``,
+    ``invoke``, ``get_tensor``, ``resize_tensor_input``, ``get_signature_list``,
+    ``get_signature_runner``, ``get_tensor_details``, ``tensor``, ...
 
     Args:
       model_path: The path of a ``.tflite`` file.
       model_content: The bytes of a TensorFlow Lite model.
       experimental_delegates: TensorFlow Lite delegates.
       num_threads: The number of threads the interpreter may use.
-      **kwargs: TensorFlow's other options.
+      **kwargs: TensorFlow's other options (``experimental_op_resolver_type``,
+        ``experimental_preserve_all_tensors``, ...).
 
     Raises:
       ValueError: neither ``model_path`` nor ``model_content``, or a file that cannot be
-        opened (TensorFlow's messages).
-      UnimplementedError: a model is given.
+        opened or holds no model (TensorFlow's messages).
+      ImportError: LiteRT is not installed (``pip install flowgrad[lite]``).
     """
 
     def __init__(self, model_path: str | None = None, model_content: bytes | None = None,
@@ -161,12 +287,60 @@ class Interpreter:
             raise ValueError("`model_path` or `model_content` must be specified.")
         if model_path is not None and not os.path.isfile(model_path):
             raise ValueError("Could not open '%s'." % model_path)
-        raise errors.UnimplementedError(None, None, "tf.lite.Interpreter: " + _WHY)
+        from flowgrad.tflite.interpreter import litert_interpreter
+        resolver = kwargs.pop("experimental_op_resolver_type", None)
+        if resolver is not None:
+            kwargs["experimental_op_resolver_type"] = _litert_enum(resolver)
+        self._impl = litert_interpreter()(model_path=model_path, model_content=model_content,
+                                          experimental_delegates=experimental_delegates,
+                                          num_threads=num_threads, **kwargs)
+
+    def __getattr__(self, name: str) -> Any:
+        if name == "_impl":
+            raise AttributeError(name)
+        return getattr(self._impl, name)
+
+
+def _litert_enum(value: Any) -> Any:
+    from ai_edge_litert.interpreter import OpResolverType as LiteRT
+    return LiteRT[value.name] if hasattr(value, "name") else value
+
+
+class OpResolverType(enum.Enum):
+    """The interpreter's kernels (``tf.lite.experimental.OpResolverType``).
+
+    Args:
+      value: A member's value.
+    """
+
+    AUTO = 0
+    BUILTIN = 1
+    BUILTIN_REF = 2
+    BUILTIN_WITHOUT_DEFAULT_DELEGATES = 3
+
+
+def load_delegate(library: str, options: dict | None = None) -> Any:
+    """Loads a TensorFlow Lite delegate library (``tf.lite.experimental.load_delegate``).
+
+    Args:
+      library: the delegate's shared library.
+      options: its options.
+
+    Returns:
+      LiteRT's delegate.
+
+    Raises:
+      ValueError: the library cannot be loaded (LiteRT's message).
+    """
+    from flowgrad.tflite.interpreter import litert_module
+    return litert_module().load_delegate(library, options)
 
 
 experimental = types.ModuleType("flowgrad.lite_api.experimental",
-                                "``tf.lite.experimental``: nothing flowgrad supports.")
-experimental.__all__ = []
+                                "``tf.lite.experimental``: the interpreter's options.")
+experimental.OpResolverType = OpResolverType
+experimental.load_delegate = load_delegate
+experimental.__all__ = ["OpResolverType", "load_delegate"]
 
 __all__ = ["Interpreter", "OpsSet", "Optimize", "RepresentativeDataset", "TFLiteConverter",
            "TargetSpec", "experimental"]

@@ -27,7 +27,7 @@ LAYERS: list[tuple[str, list[str]]] = [
     ("runtime", ["flowgrad.runtime", "flowgrad.autograph"]),
     ("autodiff", ["flowgrad.autodiff"]),
     ("libraries", ["flowgrad.train", "flowgrad.legacy_keras", "flowgrad.layers", "flowgrad.losses",
-                   "flowgrad.metrics", "flowgrad.data", "flowgrad.datasets",
+                   "flowgrad.metrics", "flowgrad.data", "flowgrad.datasets", "flowgrad.tflite",
                    "flowgrad.distribute", "flowgrad.distributions", "flowgrad.debug",
                    "flowgrad.summary", "flowgrad.testing", "flowgrad.module", "flowgrad.rnn",
                    "flowgrad.saved_model", "flowgrad.initializers", "flowgrad.config",
@@ -41,7 +41,8 @@ LAYERS: list[tuple[str, list[str]]] = [
                "flowgrad.keras2_names",
                "flowgrad.internal_api",
                "flowgrad.raw_ops_api",
-               "flowgrad.cluster_resolver_api", "flowgrad.lite_api", "flowgrad.sysconfig_api",
+               "flowgrad.cluster_resolver_api", "flowgrad.lite_api", "flowgrad.lite_v1_api",
+               "flowgrad.sysconfig_api",
                "flowgrad.replica_losses_api",
                "flowgrad.tensor_proto_api"]),
 ]

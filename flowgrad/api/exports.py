@@ -1316,7 +1316,7 @@ EXPORTS: dict[str, dict[str, str]] = {
         "lin_space": "flowgrad.ops.sequence_ops:lin_space",
         "linalg": "tf.compat.v1.linalg",
         "linspace": "flowgrad.ops.sequence_ops:linspace",
-        "lite": "flowgrad.lite_api",
+        "lite": "flowgrad.lite_v1_api",
         "local_variables": "flowgrad.ops.state_ops:local_variables",
         "local_variables_initializer": "flowgrad.ops.state_ops:local_variables_initializer",
         "log": "flowgrad.ops.elementwise_ops:log",

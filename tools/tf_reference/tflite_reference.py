@@ -1,0 +1,90 @@
+"""Records TensorFlow 2.21's TensorFlow Lite conversions for tests/test_tflite.py.
+
+Run with a Python that has TensorFlow 2.21 and Keras 3.15 (``/work/venv-tf/bin/python``):
+
+    python tools/tf_reference/tflite_reference.py
+
+For each model of :func:`models` (the same code runs on flowgrad in the test), seeded with
+``keras.utils.set_random_seed(1)``, it converts with ``tf.lite.TFLiteConverter`` as a float
+model, with dynamic-range quantization (``Optimize.DEFAULT``) and with float16 weights,
+runs each file on ``tf.lite.Interpreter`` with a fixed input and saves the outputs (by
+signature output name) in ``tests/data/tflite/outputs.npz``. Two of TensorFlow's files
+(``dense.tflite``, ``cnn_dr.tflite``) are kept for the test that flowgrad's interpreter
+runs TensorFlow's files, and a TF1 frozen graph (``frozen_mlp.pb``) with its outputs for
+``from_frozen_graph``."""
+from __future__ import annotations
+
+import os
+import sys
+
+import numpy as np
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+OUT = os.path.join(HERE, "..", "..", "tests", "data", "tflite")
+sys.path.insert(0, os.path.join(HERE, "..", "..", "tests"))
+
+
+def main() -> None:
+    import tensorflow as tf
+    import keras
+    from tflite_models import MODES, input_for, models
+    os.makedirs(OUT, exist_ok=True)
+    record = {}
+    for name, make in models(keras):
+        keras.utils.set_random_seed(1)
+        model = make()
+        x = input_for(name, model)
+        for mode in MODES:
+            conv = tf.lite.TFLiteConverter.from_keras_model(model)
+            if mode != "float":
+                conv.optimizations = [tf.lite.Optimize.DEFAULT]
+            if mode == "f16":
+                conv.target_spec.supported_types = [tf.float16]
+            data = conv.convert()
+            runner = tf.lite.Interpreter(model_content=data).get_signature_runner()
+            key = runner.get_input_details()
+            outs = runner(**{k: x[k] for k in key})
+            for out_name, value in outs.items():
+                record["%s/%s/%s" % (name, mode, out_name)] = value
+            if (name, mode) in (("dense", "float"), ("cnn", "dr")):
+                with open(os.path.join(OUT, "%s.tflite" % (name if mode == "float"
+                                                           else name + "_" + mode)), "wb") as f:
+                    f.write(data)
+        for k, v in x.items():
+            record["%s/input/%s" % (name, k)] = v
+    np.savez(os.path.join(OUT, "outputs.npz"), **record)
+    _frozen_graph(tf)
+
+
+def _frozen_graph(tf) -> None:
+    """A TF1 MLP frozen with convert_variables_to_constants: the "frozen .pb" users have."""
+    v1 = tf.compat.v1
+    g = tf.Graph()
+    with g.as_default():
+        v1.set_random_seed(3)
+        x = v1.placeholder(tf.float32, [None, 4], name="x")
+        w1 = v1.get_variable("h/kernel", [4, 5])
+        b1 = v1.get_variable("h/bias", [5], initializer=v1.constant_initializer(0.1))
+        w2 = v1.get_variable("logits/kernel", [5, 3])
+        h = tf.nn.relu(tf.nn.bias_add(tf.matmul(x, w1), b1))
+        y = tf.nn.softmax(tf.matmul(h, w2), name="probs")
+        with v1.Session(graph=g) as sess:
+            sess.run(v1.global_variables_initializer())
+            frozen = v1.graph_util.convert_variables_to_constants(sess, g.as_graph_def(),
+                                                                  ["probs"])
+            xv = np.random.RandomState(5).rand(3, 4).astype(np.float32)
+            yv = sess.run(y, {x: xv})
+    with open(os.path.join(OUT, "frozen_mlp.pb"), "wb") as f:
+        f.write(frozen.SerializeToString())
+    conv = v1.lite.TFLiteConverter.from_frozen_graph(os.path.join(OUT, "frozen_mlp.pb"),
+                                                     ["x"], ["probs"], {"x": [3, 4]})
+    it = tf.lite.Interpreter(model_content=conv.convert())
+    it.allocate_tensors()
+    it.set_tensor(it.get_input_details()[0]["index"], xv)
+    it.invoke()
+    np.savez(os.path.join(OUT, "frozen_mlp.npz"), x=xv, probs=yv,
+             tflite=it.get_tensor(it.get_output_details()[0]["index"]))
+
+
+if __name__ == "__main__":
+    main()
