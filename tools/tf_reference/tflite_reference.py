@@ -1,8 +1,13 @@
-"""Records TensorFlow 2.21's TensorFlow Lite conversions for tests/test_tflite.py.
+"""TensorFlow Lite files between TensorFlow 2.21 and flowgrad.
 
-Run with a Python that has TensorFlow 2.21 and Keras 3.15 (``/work/venv-tf/bin/python``):
-
-    python tools/tf_reference/tflite_reference.py
+    /work/venv-tf/bin/python tools/tf_reference/tflite_reference.py record
+        # TensorFlow's conversions, recorded for tests/test_tflite.py (below)
+    python -m flowgrad tools/tf_reference/tflite_reference.py write DIR
+        # flowgrad converts the same models (every mode) and saves the .tflite files with
+        # the outputs LiteRT computes from them (DIR/outputs.npz)
+    /work/venv-tf/bin/python tools/tf_reference/tflite_reference.py check DIR
+        # TensorFlow's own tf.lite.Interpreter runs flowgrad's files and fails unless it
+        # computes the same outputs (the CI's interop job)
 
 For each model of :func:`models` (the same code runs on flowgrad in the test), seeded with
 ``keras.utils.set_random_seed(1)``, it converts with ``tf.lite.TFLiteConverter`` as a float
@@ -19,16 +24,49 @@ import sys
 
 import numpy as np
 
+os.environ["KERAS_BACKEND"] = "tensorflow"
 HERE = os.path.dirname(os.path.abspath(__file__))
 OUT = os.path.join(HERE, "..", "..", "tests", "data", "tflite")
 sys.path.insert(0, os.path.join(HERE, "..", "..", "tests"))
 
 
-def main() -> None:
+def main(argv: list) -> None:
+    mode = argv[1] if len(argv) > 1 else "record"
+    if mode == "record":
+        record(OUT, keep_files=(("dense", "float"), ("cnn", "dr")))
+        import tensorflow as tf
+        _frozen_graph(tf)
+    elif mode == "write":
+        record(argv[2], keep_files=None)
+    elif mode == "check":
+        check(argv[2])
+    else:
+        raise SystemExit("usage: tflite_reference.py record | write DIR | check DIR")
+
+
+def check(directory: str) -> None:
+    """Runs every ``.tflite`` file of ``directory`` on ``tf.lite.Interpreter``."""
+    import tensorflow as tf
+    want = np.load(os.path.join(directory, "outputs.npz"))
+    names = sorted(f[:-7] for f in os.listdir(directory) if f.endswith(".tflite"))
+    for name in names:
+        model, mode = name.rsplit("_", 1)
+        with open(os.path.join(directory, name + ".tflite"), "rb") as f:
+            runner = tf.lite.Interpreter(model_content=f.read()).get_signature_runner()
+        x = {k: want["%s/input/%s" % (model, k)] for k in runner.get_input_details()}
+        for key, value in runner(**x).items():
+            np.testing.assert_allclose(value, want["%s/%s/%s" % (model, mode, key)],
+                                       atol=1e-5, err_msg=name + " " + key)
+    print("TensorFlow ran flowgrad's %d .tflite files with the same outputs" % len(names))
+
+
+def record(directory: str, keep_files: tuple | None) -> None:
+    """Converts each model in each mode; saves the outputs (and the files: all of them, or
+    the ``(model, mode)`` pairs of ``keep_files``) in ``directory``."""
     import tensorflow as tf
     import keras
     from tflite_models import MODES, input_for, models
-    os.makedirs(OUT, exist_ok=True)
+    os.makedirs(directory, exist_ok=True)
     record = {}
     for name, make in models(keras):
         keras.utils.set_random_seed(1)
@@ -46,14 +84,17 @@ def main() -> None:
             outs = runner(**{k: x[k] for k in key})
             for out_name, value in outs.items():
                 record["%s/%s/%s" % (name, mode, out_name)] = value
-            if (name, mode) in (("dense", "float"), ("cnn", "dr")):
-                with open(os.path.join(OUT, "%s.tflite" % (name if mode == "float"
-                                                           else name + "_" + mode)), "wb") as f:
-                    f.write(data)
+            if keep_files is None:
+                path = "%s_%s.tflite" % (name, mode)
+            elif (name, mode) in keep_files:
+                path = "%s.tflite" % (name if mode == "float" else name + "_" + mode)
+            else:
+                continue
+            with open(os.path.join(directory, path), "wb") as f:
+                f.write(data)
         for k, v in x.items():
             record["%s/input/%s" % (name, k)] = v
-    np.savez(os.path.join(OUT, "outputs.npz"), **record)
-    _frozen_graph(tf)
+    np.savez(os.path.join(directory, "outputs.npz"), **record)
 
 
 def _frozen_graph(tf) -> None:
@@ -87,4 +128,4 @@ def _frozen_graph(tf) -> None:
 
 
 if __name__ == "__main__":
-    main()
+    main(sys.argv)
