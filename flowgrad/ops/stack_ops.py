@@ -66,7 +66,7 @@ def _push_kernel(handle: Any, elem: Any, *, swap_memory: bool = False) -> Any:
 def _pop_kernel(handle: Any, *, elem_type: dtypes.DType) -> Any:
     s = _stack(handle, "StackPopV2")
     if not s.values:
-        raise InvalidArgumentError(None, None, "Stack[%s] is empty." % s.name)
+        raise InvalidArgumentError(None, None, "Stack[%s] is empty when calling Pop()." % s.name)
     return s.values.pop()
 
 

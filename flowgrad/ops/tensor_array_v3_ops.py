@@ -72,7 +72,8 @@ class TensorArray:
                 None, None, "TensorArray %s: Could not write to TensorArray index %d because "
                 "the value shape is %s which is incompatible with the TensorArray's inferred "
                 "element shape: %s (consider setting infer_shape=False)."
-                % (self.name, i, list(v.shape), self.element_shape))
+                % (self.name, i, _shape_str(TensorShape(v.shape)),
+                   _shape_str(self.element_shape)))
         old = self.values[i]
         if old is _CLEARED:
             raise InvalidArgumentError(None, None, "TensorArray %s: Could not write to "
@@ -94,9 +95,8 @@ class TensorArray:
     def read(self, index: Any) -> np.ndarray:
         i = self._index(index, "read from")
         if i >= len(self.values):
-            raise InvalidArgumentError(None, None, "TensorArray %s: Tried to read from index %d "
-                                       "but array size is: %d" % (self.name, i,
-                                                                   len(self.values)))
+            raise InvalidArgumentError(None, None, "Tried to read from index %d but array "
+                                       "size is: %d" % (i, len(self.values)))
         v = self.values[i]
         if v is _CLEARED:
             raise InvalidArgumentError(
@@ -112,7 +112,8 @@ class TensorArray:
                     "you are working with a resizeable TensorArray and stop_gradients is not "
                     "allowing the gradients to be written.  If you set the full element_shape "
                     "property on the forward TensorArray, the proper all-zeros tensor will be "
-                    "returned instead of incurring this error." % (self.name, i, shape))
+                    "returned instead of incurring this error."
+                    % (self.name, i, _shape_str(shape)))
             return np.zeros(shape.as_tuple(), self.dtype.np)
         if self.clear_after_read:
             self.values[i] = _CLEARED
@@ -126,7 +127,7 @@ class TensorArray:
                 raise InvalidArgumentError(
                     None, None, "TensorArray %s: TensorArray has size zero, but element shape "
                     "%s is not fully defined. Currently only static shapes are supported when "
-                    "packing zero-size TensorArrays." % (self.name, shape))
+                    "packing zero-size TensorArrays." % (self.name, _shape_str(shape)))
             return np.zeros((0,) + shape.as_tuple(), self.dtype.np)
         values = [self.read(i) for i in idx]
         first = values[0].shape
@@ -149,6 +150,13 @@ class TensorArray:
                     g.shapes[i] = TensorShape(v.shape)
             self.grads[source] = g
         return g
+
+
+def _shape_str(shape: TensorShape) -> str:
+    """A shape as TensorFlow's messages write it (``[?,3]``, ``<unknown>``)."""
+    if shape.rank is None:
+        return "<unknown>"
+    return "[%s]" % ",".join("?" if d is None else str(d) for d in shape.as_list())
 
 
 def _array(handle: Any, op: str) -> TensorArray:
@@ -211,7 +219,7 @@ def _concat_kernel(handle: Any, flow_in: Any, *, dtype: dtypes.DType,
         if not rest.is_fully_defined():
             raise InvalidArgumentError(None, None, "TensorArray %s: TensorArray has size zero, "
                                        "but element_shape_except0 %s is not fully defined."
-                                       % (ta.name, rest))
+                                       % (ta.name, _shape_str(rest)))
         return np.zeros((0,) + rest.as_tuple(), ta.dtype.np), lengths
     if any(v.ndim == 0 for v in values):
         raise InvalidArgumentError(None, None, "TensorArray %s: Concat saw a scalar shape at "

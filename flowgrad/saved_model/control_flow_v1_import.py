@@ -812,6 +812,14 @@ def _op(op_type: str, *keys: str) -> Callable:
     return build
 
 
+def _tensor_array(ins: list, a: dict, name: str) -> Any:
+    """TensorArrayV3: an array named as TensorFlow names it (its node, where the
+    ``tensor_array_name`` attribute is empty)."""
+    return _op("TensorArrayV3", "dtype", "element_shape", "dynamic_size", "clear_after_read",
+               "identical_element_shapes", "tensor_array_name")(
+        ins, dict(a, tensor_array_name=a.get("tensor_array_name") or name), name)
+
+
 def _register() -> None:
     from flowgrad.ops import stack_ops, tensor_array_v3_ops  # noqa: F401 - the op records
     from flowgrad.saved_model.graph_import import IMPORTERS, V1_BUILDER, _no_op
@@ -821,9 +829,7 @@ def _register() -> None:
         "StackPushV2": _op("StackPushV2", "swap_memory"),
         "StackPopV2": _op("StackPopV2", "elem_type"),
         "StackCloseV2": _op("StackCloseV2"),
-        "TensorArrayV3": _op("TensorArrayV3", "dtype", "element_shape", "dynamic_size",
-                             "clear_after_read", "identical_element_shapes",
-                             "tensor_array_name"),
+        "TensorArrayV3": _tensor_array,
         "TensorArrayWriteV3": _op("TensorArrayWriteV3"),
         "TensorArrayReadV3": _op("TensorArrayReadV3", "dtype"),
         "TensorArrayGatherV3": _op("TensorArrayGatherV3", "dtype", "element_shape"),

@@ -25,7 +25,11 @@ the global step's parity, so every step takes the other branch), ``nested_loops`
 ``while_loop`` in a ``while_loop``, Adam), ``cond_in_loop`` (a ``tf.cond`` in a loop body: the
 gradient's stack pushes sit in the branches), ``rnn_sequence_length`` (``dynamic_rnn`` with a
 ``sequence_length`` placeholder with default), ``bidirectional``
-(``bidirectional_dynamic_rnn`` with ``sequence_length``) and ``map_fn_scan``.
+(``bidirectional_dynamic_rnn`` with ``sequence_length``), ``map_fn_scan``,
+``batch_norm_cond`` (TF1's ``batch_normalization`` written out, with a ``training``
+placeholder: a ``tf.cond``, its moving averages in ``UPDATE_OPS``; the ``.npz`` also holds
+``evals``, the loss with ``training`` False after each step) and
+``case_max_iterations`` (``tf.case`` after a ``while_loop`` with ``maximum_iterations``).
 
 ``frozen_rnn_cfv1.pb``: a frozen control-flow-v1 inference graph (``dynamic_rnn`` with
 ``sequence_length``, ``tf.cond``, ``map_fn``, a growing TensorArray) and its outputs for two
@@ -174,6 +178,43 @@ def _tf1_cfv1_model(kind, x, y):
         s = tf.scan(lambda a, zt: a * 0.5 + zt, z, initializer=tf.zeros_like(y))
         loss = tf.identity(tf.reduce_mean(tf.square(s[-1] - y)), name="loss")
         return loss, v1.train.GradientDescentOptimizer(0.1).minimize(loss, global_step=gs)
+    if kind == "batch_norm_cond":
+        training = v1.placeholder_with_default(True, [], name="training")
+        flat = tf.reshape(x, [-1, 15])
+        w1 = v1.get_variable("dense", [15, 6], initializer=glorot(seed=5))
+        w2 = v1.get_variable("out", [6, 2], initializer=glorot(seed=6))
+        z = tf.matmul(flat, w1)
+        # TF1's batch_normalization(training=<tensor>) written out (Keras 3's TensorFlow has
+        # no tf.compat.v1.layers): a tf.cond on training, moving averages in UPDATE_OPS
+        gamma = v1.get_variable("bn/gamma", [6], initializer=v1.ones_initializer())
+        beta = v1.get_variable("bn/beta", [6], initializer=v1.zeros_initializer())
+        mm = v1.get_variable("bn/moving_mean", [6], initializer=v1.zeros_initializer(),
+                             trainable=False)
+        mv = v1.get_variable("bn/moving_variance", [6], initializer=v1.ones_initializer(),
+                             trainable=False)
+        mean, var = v1.cond(training, lambda: tf.nn.moments(z, [0]),
+                            lambda: (tf.identity(mm), tf.identity(mv)))
+        z = tf.nn.batch_normalization(z, mean, var, beta, gamma, 1e-3)
+        momentum = v1.cond(training, lambda: tf.constant(0.9), lambda: tf.constant(1.0))
+        for v, stat in ((mm, mean), (mv, var)):
+            v1.add_to_collection(v1.GraphKeys.UPDATE_OPS,
+                                 v1.assign_sub(v, (v - stat) * (1.0 - momentum)))
+        out = tf.matmul(tf.nn.relu(z), w2)
+        loss = tf.identity(tf.reduce_mean(tf.square(out - y)), name="loss")
+        with tf.control_dependencies(v1.get_collection(v1.GraphKeys.UPDATE_OPS)):
+            return loss, v1.train.AdamOptimizer(0.05).minimize(loss, global_step=gs)
+    if kind == "case_max_iterations":
+        w = v1.get_variable("w", [3, 2], initializer=glorot(seed=5))
+
+        def body(i, h):
+            return [i + 1, tf.tanh(tf.matmul(x[:, i], w) + h)]
+        _, h = v1.while_loop(lambda i, h: i < 100, body, [0, tf.zeros_like(y)],
+                             maximum_iterations=3)
+        total = tf.reduce_sum(h)
+        out = v1.case([(total > 0.5, lambda: h * 2.0), (total < -0.5, lambda: h - 1.0)],
+                      default=lambda: h * h, exclusive=False)
+        loss = tf.identity(tf.reduce_mean(tf.square(out - y)), name="loss")
+        return loss, v1.train.GradientDescentOptimizer(0.3).minimize(loss, global_step=gs)
     raise ValueError(kind)
 
 
@@ -197,9 +238,13 @@ def tf1_graph(name, kind, cf_v2):
     with v1.Session() as sess:
         sess.run(v1.global_variables_initializer())
         saver.save(sess, os.path.join(d, "model"))
-        losses = [sess.run([loss, train_op], {x: xv, y: yv})[0]
-                  for _ in range(STEPS if kind in ("lstm_adam", "loop_tensor_array") else 4)]
-    np.savez(os.path.join(OUT, name + ".npz"), x=xv, y=yv, losses=np.array(losses))
+        losses, evals = [], []
+        for _ in range(STEPS if kind in ("lstm_adam", "loop_tensor_array") else 4):
+            losses.append(sess.run([loss, train_op], {x: xv, y: yv})[0])
+            if kind == "batch_norm_cond":      # the other branch: the moving averages
+                evals.append(sess.run(loss, {x: xv, y: yv, "training:0": False}))
+    extra = {"evals": np.array(evals)} if evals else {}
+    np.savez(os.path.join(OUT, name + ".npz"), x=xv, y=yv, losses=np.array(losses), **extra)
     print(name, losses)
 
 
@@ -244,7 +289,7 @@ def frozen_rnn_cfv1():
 
 #: The TF1 graphs only control flow v1 is recorded for (its frames).
 CFV1_KINDS = ("cond", "nested_loops", "cond_in_loop", "rnn_sequence_length", "bidirectional",
-              "map_fn_scan")
+              "map_fn_scan", "batch_norm_cond", "case_max_iterations")
 
 
 def bidirectional_gradients():

@@ -1,0 +1,74 @@
+"""TensorFlow 1's stacks and TensorArrays (StackV2/PushV2/PopV2, TensorArrayV3 and its
+Write/Read/Gather/Scatter/Concat/Split/Size/GradV3 ops: what control flow v1's loops and
+their gradients hold) in GraphDefs TensorFlow 2.21 wrote, run on flowgrad: TensorFlow's
+values, and its error class and message for a pop from an empty stack, a second write or
+read of an element, a write past the end of a fixed-size array, a read of an element not
+written (zeros when its shape is known), an element of the wrong shape
+(tests/data/tf_loop_training/stateful_array_ops.json, made by
+tools/tf_reference/stateful_array_ops.py). None of these ops has a gradient in flowgrad
+(their graphs hold TensorFlow 1's gradients already)."""
+import base64
+import json
+import os
+import re
+
+import numpy as np
+import pytest
+
+import flowgrad as tf
+import flowgrad.compat.v1 as tf1
+from flowgrad.framework import errors, registry
+
+with open(os.path.join(os.path.dirname(__file__), "data", "tf_loop_training",
+                       "stateful_array_ops.json")) as _f:
+    CASES = json.load(_f)
+
+
+def _masked(message):
+    """A message with the array's or stack's name out (TensorFlow numbers them per process)."""
+    message = re.sub(r"TensorArray \S+: ", "TensorArray <name>: ", message)
+    return re.sub(r"Stack\[[^\]]*\]", "Stack[<name>]", message)
+
+
+@pytest.mark.parametrize("case", sorted(CASES))
+def test_tensorflows_stack_and_tensor_array_graphs(case):
+    rec = CASES[case]
+    gd = tf1.GraphDef()
+    gd.ParseFromString(base64.b64decode(rec["graph"]))
+    with tf.Graph().as_default():
+        tf1.import_graph_def(gd, name="")
+        out = tf1.get_default_graph().get_tensor_by_name(rec["fetch"])
+        with tf1.Session() as sess:
+            if "error" in rec:
+                cls, message = rec["error"]
+                with pytest.raises(getattr(errors, cls)) as info:
+                    sess.run(out)
+                assert _masked(message) in _masked(info.value.message)
+            else:
+                want = np.asarray(rec["value"], np.float32).reshape(rec["shape"])
+                got = sess.run(out)
+                assert got.shape == want.shape
+                np.testing.assert_array_equal(got, want)
+
+
+def test_each_run_makes_new_arrays_and_stacks():
+    """The handle ops run once per Session.run: an array written and read (cleared) in one
+    run is new in the next, as TensorFlow's per-step resources."""
+    rec = CASES["read_unwritten_known_shape"]
+    gd = tf1.GraphDef()
+    gd.ParseFromString(base64.b64decode(rec["graph"]))
+    with tf.Graph().as_default():
+        tf1.import_graph_def(gd, name="")
+        out = tf1.get_default_graph().get_tensor_by_name(rec["fetch"])
+        with tf1.Session() as sess:
+            for _ in range(2):
+                np.testing.assert_array_equal(sess.run(out), np.zeros(3, np.float32))
+
+
+@pytest.mark.parametrize("op_type", ["StackV2", "StackPushV2", "StackPopV2", "TensorArrayV3",
+                                     "TensorArrayWriteV3", "TensorArrayReadV3",
+                                     "TensorArrayGatherV3", "TensorArrayGradV3"])
+def test_stack_and_tensor_array_ops_are_stateful_without_gradients(op_type):
+    d = registry.get_op_def(op_type)
+    assert d.stateful and not d.foldable
+    assert registry._gradients[op_type] is None
