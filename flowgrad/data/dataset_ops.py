@@ -36,7 +36,7 @@ from flowgrad.runtime.function import ConcreteFunction, FuncGraph, TensorSpec
 from flowgrad.ops.array_ops import identity, placeholder
 from flowgrad.ops import file_io
 from flowgrad.ops.ragged_tensor import RaggedTensor
-from flowgrad.ops.random_ops import get_seed
+from flowgrad.ops.random_ops import get_seed, global_seed
 from flowgrad.ops.sparse_tensor import SparseTensor
 from flowgrad.framework.type_hints import DTypeLike, TensorLike
 
@@ -285,8 +285,18 @@ class Dataset(structure.ElementStructure, DatasetV2):
         return self
 
     def cache(self, filename: str = "", name: str | None = None) -> Dataset:
-        """Accepted for compatibility: elements are recomputed on each iteration."""
-        return self
+        """The elements, computed by the first complete pass and then read back from memory
+        (``filename=""``) or from the tensor bundle ``filename`` (also in later runs), as
+        TensorFlow caches them (flowgrad/data/caching.py).
+
+        Args:
+            filename: A file path prefix for a cache on disk, or ``""`` for one in memory.
+            name: Accepted for TensorFlow's signature.
+
+        Returns:
+            A ``CacheDataset``.
+        """
+        return TRANSFORMS["cache"](self, filename)
 
     def with_options(self, options: Any, name: str | None = None) -> Dataset:
         """This dataset with ``options`` merged into its options (kept, see
@@ -819,6 +829,7 @@ class _TracedFunction:
             raise TypeError("`%s` function must be callable, got %r" % (what, func))
         self._what = what
         g = FuncGraph(getattr(func, "__name__", what))
+        g.seed = global_seed()         # random ops traced here take TF's seeds from it
         with g.as_default():
             phs = [placeholder(s.dtype, s.shape, name="args_%d" % i)
                    for i, s in enumerate(flat_specs(in_spec))]
@@ -829,6 +840,18 @@ class _TracedFunction:
             flat = [identity(t) if t.op.type == "Placeholder" else t
                     for leaf in nest.flatten(out) for t in structure.components_of(leaf)]
         self._fn = ConcreteFunction(g, phs, flat)
+        self._trace = (g, phs, flat)
+        self._stateful = any(op._def.rng for op in g.get_operations())
+
+    def for_iteration(self) -> _TracedFunction:
+        """The function for one iterator: as TensorFlow instantiates a dataset function per
+        iterator, its random ops start their streams again (the same numbers every epoch
+        under a seed); self where the function draws no random numbers."""
+        if not self._stateful:
+            return self
+        fresh = copy.copy(self)
+        fresh._fn = ConcreteFunction(*self._trace)
+        return fresh
 
     def _normalize(self, out: Any, top: bool = True) -> Any:
         if isinstance(out, list):
@@ -860,8 +883,9 @@ class _MapDataset(Dataset):
         super().__init__(self._fn.output_spec, (input_ds,))
 
     def _iterate(self, ctx: IterationContext) -> Iterator[list]:
+        fn = self._fn.for_iteration()
         for flat in self._inputs[0]._iterate(ctx):
-            out = _guarded(self._fn, flat, ctx)
+            out = _guarded(fn, flat, ctx)
             if out is not None:
                 yield out
 
@@ -898,8 +922,9 @@ class _FilterDataset(Dataset):
         super().__init__(input_ds.element_spec, (input_ds,))
 
     def _iterate(self, ctx: IterationContext) -> Iterator[list]:
+        fn = self._fn.for_iteration()
         for flat in self._inputs[0]._iterate(ctx):
-            keep = _guarded(self._fn, flat, ctx)
+            keep = _guarded(fn, flat, ctx)
             if keep is not None and bool(keep[0]):
                 yield flat
 
