@@ -6,13 +6,13 @@ from flowgrad.data import caching, folding, selection, windowing  # noqa: F401 -
 from flowgrad.data.dataset_ops import AUTOTUNE, Dataset
 from flowgrad.data.experimental import INFINITE_CARDINALITY, UNKNOWN_CARDINALITY
 from flowgrad.data.iterator_ops import IteratorBase as Iterator
-from flowgrad.data.options import Options
+from flowgrad.data.options import Options, ThreadingOptions
 from flowgrad.data.readers import FixedLengthRecordDataset, TextLineDataset, TFRecordDataset
 from flowgrad.data.structure import DatasetSpec
 
 __all__ = ["AUTOTUNE", "Dataset", "Iterator", "experimental", "TextLineDataset",
            "TFRecordDataset", "FixedLengthRecordDataset", "Options", "INFINITE_CARDINALITY",
-           "UNKNOWN_CARDINALITY", "DatasetSpec"]
+           "UNKNOWN_CARDINALITY", "DatasetSpec", "ThreadingOptions"]
 
 
 def __dir__() -> list:

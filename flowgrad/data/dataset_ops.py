@@ -132,7 +132,8 @@ class Dataset(structure.ElementStructure, DatasetV2):
         return True
 
     def __repr__(self) -> str:
-        return "<%s element_spec=%s>" % (type(self).__name__, self._element_spec)
+        return "<%s element_spec=%s>" % (getattr(self, "_tf_name", type(self).__name__),
+                                         self._element_spec)
 
     # -- sources ---------------------------------------------------------------------------
     @staticmethod
@@ -202,11 +203,13 @@ class Dataset(structure.ElementStructure, DatasetV2):
     def map(self, map_func: Callable, num_parallel_calls: int | None = None,
             deterministic: Any = None, name: str | None = None) -> Dataset:
         """``map_func`` applied to each element (traced once into a graph)."""
+        if num_parallel_calls is not None:
+            return _ParallelMapDataset(self, map_func)
         return _MapDataset(self, map_func)
 
     def flat_map(self, map_func: Callable, name: str | None = None) -> Dataset:
         """The elements of the datasets ``map_func`` makes of each element, one after another."""
-        return _InterleaveDataset(self, map_func, 1, 1)
+        return _FlatMapDataset(self, map_func, 1, 1)
 
     def interleave(self, map_func: Callable, cycle_length: int | None = None,
                    block_length: int | None = None, num_parallel_calls: int | None = None,
@@ -215,9 +218,9 @@ class Dataset(structure.ElementStructure, DatasetV2):
         ``block_length`` elements from each in turn (a finished one is replaced by the next)."""
         if cycle_length is None or cycle_length == AUTOTUNE:
             cycle_length = os.cpu_count() or 1
-        return _InterleaveDataset(self, map_func, _positive(cycle_length, "cycle_length"),
-                                  _positive(1 if block_length is None else block_length,
-                                            "block_length"))
+        cls = _InterleaveDataset if num_parallel_calls is None else _ParallelInterleaveDataset
+        return cls(self, map_func, _positive(cycle_length, "cycle_length"),
+                   _positive(1 if block_length is None else block_length, "block_length"))
 
     def filter(self, predicate: Callable, name: str | None = None) -> Dataset:
         """The elements for which ``predicate`` gives True."""
@@ -227,6 +230,8 @@ class Dataset(structure.ElementStructure, DatasetV2):
               num_parallel_calls: int | None = None, deterministic: Any = None,
               name: str | None = None) -> Dataset:
         """Consecutive elements stacked into batches (the last one smaller unless dropped)."""
+        if num_parallel_calls is not None:
+            return _ParallelBatchDataset(self, batch_size, drop_remainder)
         return _BatchDataset(self, batch_size, drop_remainder)
 
     def ragged_batch(self, batch_size: int, drop_remainder: bool = False,
@@ -278,11 +283,11 @@ class Dataset(structure.ElementStructure, DatasetV2):
         if not 0 <= index < num_shards:
             raise errors.InvalidArgumentError(None, None, "Index must be between 0 and %d "
                                               "(currently index = %d)." % (num_shards - 1, index))
-        return _SliceStepDataset(self, index, num_shards)
+        return _ShardDataset(self, index, num_shards)
 
     def prefetch(self, buffer_size: int | None, name: str | None = None) -> Dataset:
-        """Accepted for compatibility: elements are produced on demand."""
-        return self
+        """The same elements (TensorFlow's ``_PrefetchDataset``; produced on demand here)."""
+        return _PrefetchDataset(self)
 
     def cache(self, filename: str = "", name: str | None = None) -> Dataset:
         """The elements, computed by the first complete pass and then read back from memory
@@ -301,14 +306,26 @@ class Dataset(structure.ElementStructure, DatasetV2):
     def with_options(self, options: Any, name: str | None = None) -> Dataset:
         """This dataset with ``options`` merged into its options (kept, see
         flowgrad/data/options.py)."""
-        out = copy.copy(self)
-        out._options = self.options().merge(options)
-        return out
+        return _OptionsDataset(self, options)
 
     def options(self) -> Any:
-        """The options set with ``with_options`` (a ``tf.data.Options``)."""
+        """The options set with ``with_options`` on this dataset and the ones it reads
+        (merged as TensorFlow merges them: the later setting wins), a ``tf.data.Options``."""
         from flowgrad.data.options import Options
-        return getattr(self, "_options", None) or Options()
+        merged = getattr(self, "_merged_options", None)
+        if merged is None:
+            merged = Options()
+            for d in self._inputs:
+                merged = merged.merge(d._merged())
+            self._merged_options = merged
+        out = merged.merge(Options())       # a copy the caller cannot change
+        out._set_mutable(False)
+        return out
+
+    def _merged(self) -> Any:
+        """The merged options of this dataset (computed once; not a copy)."""
+        self.options()
+        return self._merged_options
 
     def reduce(self, initial_state: Any, reduce_func: Callable, name: str | None = None) -> Any:
         """The state after ``reduce_func(state, element)`` has seen every element (run at
@@ -717,6 +734,8 @@ def _py_error(e: Exception) -> errors.OpError:
 
 
 class _GeneratorDataset(Dataset):
+    _tf_name = "_FlatMapDataset"    # TensorFlow flat-maps a py_func over a range
+
     def __init__(self, generator: Callable, output_types: Any, output_shapes: Any, args: Any,
                  output_signature: Any):
         if not callable(generator):
@@ -891,6 +910,10 @@ class _MapDataset(Dataset):
 
     def _cardinality(self) -> int:
         return self._inputs[0]._cardinality()
+
+
+class _ParallelMapDataset(_MapDataset):
+    """``map`` with ``num_parallel_calls`` (run one element at a time here)."""
 
 
 def _guarded(fn: Any, flat: list, ctx: IterationContext) -> list | None:
@@ -1076,6 +1099,15 @@ def _ragged_rows(parts: list, row_splits_dtype: Any) -> list:
     return [np.concatenate(arrs), splits.astype(row_splits_dtype.np)]
 
 
+class _FlatMapDataset(_InterleaveDataset):
+    """``flat_map``: an interleave of one dataset at a time."""
+
+
+class _ParallelInterleaveDataset(_InterleaveDataset):
+    """``interleave`` with ``num_parallel_calls`` (opened one at a time, in the same order
+    as the sequential one: TensorFlow's deterministic order)."""
+
+
 class _BatchDataset(Dataset):
     def __init__(self, input_ds: Dataset, batch_size: int, drop_remainder: bool):
         self._size = _positive(batch_size, "batch_size")
@@ -1115,9 +1147,15 @@ def _batched_spec(s: Any, lead: int | None) -> Any:
     return TensorSpec(shape, s.dtype)
 
 
+class _ParallelBatchDataset(_BatchDataset):
+    """``batch`` with ``num_parallel_calls`` (stacked one batch at a time here)."""
+
+
 class _RaggedBatchDataset(_BatchDataset):
     """``ragged_batch``: dense elements of rank >= 1 batched into RaggedTensors (the first
     dimension ragged), scalars stacked, RaggedTensors batched as ``batch`` does."""
+
+    _tf_name = "_BatchDataset"      # TensorFlow batches a map to ragged tensors
 
     def __init__(self, input_ds: Dataset, batch_size: int, drop_remainder: bool,
                  row_splits_dtype: Any):
@@ -1389,13 +1427,48 @@ class _SkipDataset(Dataset):
         return 0 if self._count < 0 else max(n - self._count, 0)
 
 
-class _SliceStepDataset(Dataset):
+class _ShardDataset(Dataset):
     def __init__(self, input_ds: Dataset, start: int, step: int):
         self._start, self._step = start, step
         super().__init__(input_ds.element_spec, (input_ds,))
 
     def _iterate(self, ctx: IterationContext) -> Iterator[list]:
         return itertools.islice(self._inputs[0]._iterate(ctx), self._start, None, self._step)
+
+    def _cardinality(self) -> int:
+        n = self._inputs[0]._cardinality()
+        if n < 0:
+            return n
+        return n // self._step + (1 if self._start < n % self._step else 0)
+
+
+class _PassThroughDataset(Dataset):
+    """The elements of its input, unchanged (TensorFlow's prefetch and options datasets)."""
+
+    def __init__(self, input_ds: Dataset):
+        super().__init__(input_ds.element_spec, (input_ds,))
+
+    def _iterate(self, ctx: IterationContext) -> Iterator[list]:
+        return self._inputs[0]._iterate(ctx)
+
+    def _cardinality(self) -> int:
+        return self._inputs[0]._cardinality()
+
+
+class _PrefetchDataset(_PassThroughDataset):
+    """``dataset.prefetch(n)``: elements are produced on demand here."""
+
+
+class _OptionsDataset(_PassThroughDataset):
+    """``dataset.with_options(options)``: the options apply to this dataset and the ones
+    built on it."""
+
+    def __init__(self, input_ds: Dataset, options: Any):
+        from flowgrad.data.options import Options
+        if not isinstance(options, Options):
+            raise TypeError("`options` must be a `tf.data.Options`, got %r" % (options,))
+        super().__init__(input_ds)
+        self._merged_options = input_ds._merged().merge(options)
 
 
 class _ZipDataset(Dataset):

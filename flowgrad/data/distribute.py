@@ -8,20 +8,20 @@ from typing import Any
 import numpy as np
 
 from flowgrad import nest
-from flowgrad.data import sampling
+from flowgrad.data import caching, sampling
 from flowgrad.data.dataset_ops import (Dataset, _BatchDataset, _ConcatenateDataset,
-                                       _FilterDataset, _RepeatDataset, _ShuffleDataset,
-                                       _SkipDataset, _SliceStepDataset, _TakeDataset,
-                                       _ZipDataset)
+                                       _FilterDataset, _PassThroughDataset, _RepeatDataset,
+                                       _ShardDataset, _ShuffleDataset, _SkipDataset,
+                                       _TakeDataset, _ZipDataset)
 from flowgrad.data.structure import RaggedTensorSpec, SparseTensorSpec
 from flowgrad.framework.tensor import Tensor, constant
 from flowgrad.runtime.function import TensorSpec
 
 #: Transformations that keep their input's batches whole (TensorFlow's pass-through ops:
-#: Filter, Shuffle, Repeat, Take, Skip, Shard, AssertCardinality; prefetch and cache are the
-#: dataset itself here).
+#: Filter, Shuffle, Repeat, Take, Skip, Shard, AssertCardinality, Prefetch, Options, Cache).
 _PASS_THROUGH = (_FilterDataset, _ShuffleDataset, _RepeatDataset, _TakeDataset, _SkipDataset,
-                 _SliceStepDataset, sampling._AssertCardinalityDataset)
+                 _ShardDataset, sampling._AssertCardinalityDataset, _PassThroughDataset,
+                 caching.CacheDataset)
 
 
 def _static_batch_dim(spec: Any) -> int | None:

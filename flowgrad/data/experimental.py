@@ -12,8 +12,9 @@ from flowgrad.data.readers import CsvDataset, TFRecordWriter, make_csv_dataset
 from flowgrad.data.sampling import (_RandomDataset, assert_cardinality,
                                     choose_from_datasets, sample_from_datasets)
 from flowgrad.data.sampling import counter as Counter  # noqa: N812 - TensorFlow's name
-from flowgrad.data.options import (AutoShardPolicy, DistributeOptions,  # noqa: F401
-                                   ExternalStatePolicy, OptimizationOptions, ThreadingOptions)
+from flowgrad.data.options import (AutoShardPolicy, AutotuneAlgorithm,  # noqa: F401
+                                   AutotuneOptions, DistributeOptions, ExternalStatePolicy,
+                                   OptimizationOptions, ServiceOptions, ThreadingOptions)
 from flowgrad.framework.type_hints import DTypeLike
 
 INFINITE_CARDINALITY = INFINITE
@@ -264,7 +265,8 @@ def parallel_interleave(map_func: Callable, cycle_length: int, block_length: int
 
 __all__ = ["AUTOTUNE", "INFINITE_CARDINALITY", "UNKNOWN_CARDINALITY", "cardinality",
            "CsvDataset", "make_csv_dataset",
-           "AutoShardPolicy", "DistributeOptions", "ExternalStatePolicy", "OptimizationOptions",
+           "AutoShardPolicy", "AutotuneAlgorithm", "AutotuneOptions", "ServiceOptions",
+           "DistributeOptions", "ExternalStatePolicy", "OptimizationOptions",
            "ThreadingOptions", "TFRecordWriter", "dense_to_ragged_batch", "get_next_as_optional",
            "Counter", "RandomDataset", "assert_cardinality", "choose_from_datasets",
            "sample_from_datasets", "shuffle_and_repeat", "unbatch", "scan", "group_by_window",

@@ -99,6 +99,8 @@ class TFRecordDataset(_FileReaderDataset):
         DataLossError: (when iterated) a damaged record, naming the file.
     """
 
+    _tf_name = "TFRecordDatasetV2"
+
     def __init__(self, filenames: Any, compression_type: str | None = None,
                  buffer_size: int | None = None, num_parallel_reads: int | None = None,
                  name: str | None = None):
@@ -116,6 +118,8 @@ class TextLineDataset(_FileReaderDataset):
         num_parallel_reads: how many files are read interleaved (None: one after another).
         name: accepted for TensorFlow's signature.
     """
+
+    _tf_name = "TextLineDatasetV2"
 
     def __init__(self, filenames: Any, compression_type: str | None = None,
                  buffer_size: int | None = None, num_parallel_reads: int | None = None,
@@ -141,6 +145,8 @@ class FixedLengthRecordDataset(_FileReaderDataset):
         InvalidArgumentError: (when iterated) a file whose body is not a whole number of
             records.
     """
+
+    _tf_name = "FixedLengthRecordDatasetV2"
 
     def __init__(self, filenames: Any, record_bytes: int, header_bytes: int | None = None,
                  footer_bytes: int | None = None, buffer_size: int | None = None,
@@ -192,6 +198,8 @@ class CsvDataset(Dataset):
         select_cols: the (increasing) columns to return.
         exclude_cols: the columns not to return (instead of ``select_cols``).
     """
+
+    _tf_name = "CsvDatasetV2"
 
     def __init__(self, filenames: Any, record_defaults: Any, compression_type: str | None = None,
                  buffer_size: int | None = None, header: bool = False, field_delim: str = ",",

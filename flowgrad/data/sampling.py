@@ -61,6 +61,8 @@ class _RandomDataset(Dataset):
 
 
 class _CounterDataset(Dataset):
+    _tf_name = "_ScanDataset"       # TensorFlow scans a repeated constant
+
     def __init__(self, start: Any, step: Any, dtype: Any):
         self._dtype = dtypes.as_dtype(dtype)
         self._start = _scalar(start, self._dtype, "start")

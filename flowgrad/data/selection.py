@@ -106,7 +106,7 @@ class _RebatchDataset(Dataset):
         return INFINITE if self._inputs[0]._cardinality() == INFINITE else UNKNOWN
 
 
-class _SparseBatchDataset(Dataset):
+class _DenseToSparseBatchDataset(Dataset):
     """Batches of a dense component as SparseTensors whose rows have ``row_shape`` (every
     entry of an element is a value; a -1 dimension is the batch's largest)."""
 
@@ -151,7 +151,8 @@ def sparse_batch(dataset: Dataset, batch_size: int, row_shape: Any) -> Dataset:
     SparseTensors of dense shape ``[batch, *row_shape]``."""
     dims = row_shape.as_list() if hasattr(row_shape, "as_list") else list(
         np.asarray(row_shape).reshape(-1))
-    return _SparseBatchDataset(dataset, batch_size, [-1 if d is None else int(d) for d in dims])
+    return _DenseToSparseBatchDataset(dataset, batch_size,
+                                      [-1 if d is None else int(d) for d in dims])
 
 
 def unique(dataset: Dataset) -> Dataset:

@@ -24,7 +24,7 @@ from flowgrad.framework.tensor_shape import TensorShape
 from flowgrad.runtime.function import TensorSpec
 
 
-class _ElementsDataset(Dataset):
+class _VariantDataset(Dataset):
     """A dataset of given elements (flat lists of arrays): a window's, ``from_list``'s, a
     bucket's; or read, when it is iterated, from the component that carries a window (a
     traced function's input)."""
@@ -48,10 +48,10 @@ def window_dataset(element_spec: Any, component: Any) -> Dataset:
     """The dataset of the window ``component`` carries (an array, an EagerTensor, or a graph
     tensor whose value arrives when the dataset is iterated)."""
     if isinstance(component, Tensor):
-        return _ElementsDataset(element_spec, None, component)
+        return _VariantDataset(element_spec, None, component)
     if isinstance(component, EagerTensor):
         component = component._value
-    return _ElementsDataset(element_spec, np.asarray(component, object)[()].elements)
+    return _VariantDataset(element_spec, np.asarray(component, object)[()].elements)
 
 
 def from_list(elements: list, name: str | None = None) -> Dataset:
@@ -80,7 +80,7 @@ def from_list(elements: list, name: str | None = None) -> Dataset:
                              "and dtypes; %r differs from %r." % (n, norms[0]))
         specs = [TensorSpec(structure.most_specific_compatible(s.shape, TensorShape(a.shape)),
                             s.dtype) for s, a in zip(specs, flat)]
-    return _ElementsDataset(nest.pack_sequence_as(norms[0], specs), flats)
+    return _VariantDataset(nest.pack_sequence_as(norms[0], specs), flats)
 
 
 def _windows_of(spec: Any, elements: list) -> list:
@@ -90,7 +90,7 @@ def _windows_of(spec: Any, elements: list) -> list:
             for i in range(len(nest.flatten(spec)))]
 
 
-class _SlidingWindowDataset(Dataset):
+class _WindowDataset(Dataset):
     def __init__(self, input_ds: Dataset, size: int, shift: int, stride: int,
                  drop_remainder: bool):
         self._size, self._shift, self._stride = size, shift, stride
@@ -140,11 +140,11 @@ def window(dataset: Dataset, size: int, shift: int | None = None, stride: int = 
     starting every ``shift`` elements; each window is a (nested structure of) dataset."""
     size = _positive(size, "size")
     shift = size if shift is None else _positive(shift, "shift")
-    return _SlidingWindowDataset(dataset, size, shift, _positive(stride, "stride"),
+    return _WindowDataset(dataset, size, shift, _positive(stride, "stride"),
                                  drop_remainder)
 
 
-class _GroupDataset(Dataset):
+class _GroupByWindowDataset(Dataset):
     """Elements grouped by an int key (``key_of(element)``); a group of its window size (or,
     at the end, any group left, in ascending key order) is handed to ``reduce(key,
     elements)``, whose elements are the output."""
@@ -210,7 +210,7 @@ def group_by_window(dataset: Dataset, key_func: Callable, reduce_func: Callable,
             return n
     reduce_fn = _DatasetFunction(reduce_func, (TensorSpec([], dtypes.int64),
                                                DatasetSpec(dataset.element_spec)))
-    return _GroupDataset(
+    return _GroupByWindowDataset(
         dataset, lambda flat: int(key_fn(flat)[0]), size_of,
         lambda key, elements: reduce_fn([np.asarray(key, np.int64),
                                          window_component(elements)]),
@@ -247,7 +247,7 @@ def bucket_by_sequence_length(dataset: Dataset, element_length_func: Callable,
         lambda s: s.shape, spec)
 
     def batches(key: int, elements: list) -> Iterator[list]:
-        ds = _ElementsDataset(spec, elements)
+        ds = _VariantDataset(spec, elements)
         if no_padding:
             return ds.batch(sizes[key], drop_remainder)._iterate(IterationContext())
         filler = None
@@ -264,12 +264,12 @@ def bucket_by_sequence_length(dataset: Dataset, element_length_func: Callable,
     # the batch size and the padded length depend on the bucket: TensorFlow's spec has them
     # open
     out_spec = structure.with_shapes(
-        _ElementsDataset(spec, []).batch(1).element_spec if no_padding else
-        _ElementsDataset(spec, []).padded_batch(1, shapes, padding_values).element_spec,
+        _VariantDataset(spec, []).batch(1).element_spec if no_padding else
+        _VariantDataset(spec, []).padded_batch(1, shapes, padding_values).element_spec,
         lambda s: s if s.rank is None else type(s)(
             [None, None if pad_to_bucket_boundary else s.as_tuple()[1]] + list(
                 s.as_tuple()[2:]) if s.rank > 1 else [None]))
-    return _GroupDataset(dataset, key_of, lambda key: sizes[key], batches, out_spec)
+    return _GroupByWindowDataset(dataset, key_of, lambda key: sizes[key], batches, out_spec)
 
 
 def _with_first(shape: Any, filler: int | None) -> Any:
