@@ -39,8 +39,10 @@ from flowgrad.ops.sum_ops import (_axes, _grad_to_input_shape, _reduce, _reduce_
 
 def _mean_kernel(x: Any, axes_in: Any = None, *, axis: Any = None, keepdims: bool = False) -> Any:
     a = _axes(x, axis, axes_in)
-    if x.dtype.kind in "iu":    # TensorFlow's integer mean truncates toward zero
-        s = np.sum(x, axis=a, keepdims=keepdims, dtype=x.dtype)
+    if x.dtype.kind in "iu":    # TensorFlow's integer mean truncates toward zero; the sum
+        # does not wrap around (int8 200 ones: 1, not -56 // 200), as TensorFlow's kernel
+        s = np.sum(x, axis=a, keepdims=keepdims, dtype=np.int64 if x.dtype.kind == "i"
+                   else np.uint64)
         n = max(np.size(x) if a is None else int(np.prod([np.shape(x)[i] for i in a])), 1)
         q = np.abs(s) // n
         return np.where(s < 0, -q, q).astype(x.dtype)
@@ -293,6 +295,12 @@ def reduce_prod(input_tensor: TensorLike, axis: AxisLike = None, keepdims: bool 
                    _NUMERIC)
 
 
+def _as_bool(x: Any) -> Any:
+    """A value that is not a tensor as a bool tensor (``[]`` is an empty bool tensor): the op's
+    input type, as TensorFlow converts it."""
+    return x if is_tensor(x) else convert_to_tensor(_as_value(x), dtypes.bool)
+
+
 @dispatch.add_dispatch_support
 def reduce_all(input_tensor: TensorLike, axis: AxisLike = None, keepdims: bool = False,
                name: str | None = None, reduction_indices: AxisLike = None,
@@ -307,8 +315,8 @@ def reduce_all(input_tensor: TensorLike, axis: AxisLike = None, keepdims: bool =
         reduction_indices: TF1's name for ``axis``.
         keep_dims: TF1's name for ``keepdims``.
     """
-    return _reduce("All", input_tensor, axis, keepdims, name, reduction_indices, keep_dims,
-                   _BOOL)
+    return _reduce("All", _as_bool(input_tensor), axis, keepdims, name, reduction_indices,
+                   keep_dims, _BOOL)
 
 
 @dispatch.add_dispatch_support
@@ -325,8 +333,8 @@ def reduce_any(input_tensor: TensorLike, axis: AxisLike = None, keepdims: bool =
         reduction_indices: TF1's name for ``axis``.
         keep_dims: TF1's name for ``keepdims``.
     """
-    return _reduce("Any", input_tensor, axis, keepdims, name, reduction_indices, keep_dims,
-                   _BOOL)
+    return _reduce("Any", _as_bool(input_tensor), axis, keepdims, name, reduction_indices,
+                   keep_dims, _BOOL)
 
 
 @dispatch.add_dispatch_support
