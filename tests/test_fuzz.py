@@ -66,8 +66,8 @@ _DTYPES = st.sampled_from([np.float32, np.float64, np.int32])
 
 @st.composite
 def _axes(draw, rank: int):
-    """None, one axis or a list of axes, each possibly negative, some possibly repeated
-    (TensorFlow reduces a repeated axis once)."""
+    """None, one axis or a list of distinct axes, each possibly negative (TensorFlow refuses
+    a repeated axis: tests/test_tf_kernel_test_values.py)."""
     if rank == 0:
         return None
     kind = draw(st.sampled_from(["none", "int", "list"]))
@@ -75,7 +75,7 @@ def _axes(draw, rank: int):
         return None
     if kind == "int":
         return draw(st.integers(-rank, rank - 1))
-    axes = draw(st.lists(st.integers(0, rank - 1), min_size=1, max_size=rank + 1))
+    axes = draw(st.lists(st.integers(0, rank - 1), min_size=1, max_size=rank, unique=True))
     return [a - rank if draw(st.booleans()) else a for a in axes]
 
 

@@ -238,15 +238,20 @@ def test_reduction_of_unknown_rank_gradients(name, keepdims):
 
 
 @pytest.mark.parametrize("name", _REDUCTIONS)
-def test_reduction_of_unknown_rank_with_repeated_axes_dedupes_them(name):
-    # [0, -2] names axis 0 twice once the rank (2) is known: TensorFlow reduces it once
+def test_reduction_of_unknown_rank_with_repeated_axes_refuses_them(name):
+    # [0, -2] names axis 0 twice once the rank (2) is known: TensorFlow 2.21's kernel refuses
+    # it when it runs (InvalidArgumentError), with a known rank too
     x = tf.placeholder(tf.float64)
     y = getattr(tf, name)(x, [0, -2])
     known = getattr(tf, name)(tf.constant(_X), [0, -2])
     with tf.Session() as sess:
-        np.testing.assert_allclose(sess.run(y, {x: _X}), sess.run(known))
-    check_gradients(lambda a: tf.reshape(getattr(tf, name)(_unknown_rank(a), [0, -2, 0]),
-                                         (3,)), [_X], order=2)
+        for t, feed in ((y, {x: _X}), (known, None)):
+            with pytest.raises(errors.InvalidArgumentError, match="duplicate dimension: 0"):
+                sess.run(t, feed)
+        np.testing.assert_allclose(sess.run(getattr(tf, name)(x, [1, -2]), {x: _X}),
+                                   sess.run(getattr(tf, name)(tf.constant(_X))))
+    check_gradients(lambda a: tf.reshape(getattr(tf, name)(_unknown_rank(a), [1, -2]),
+                                         ()), [_X], order=2)
 
 
 def test_reduction_of_unknown_rank_with_axis_out_of_range():

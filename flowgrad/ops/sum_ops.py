@@ -51,6 +51,9 @@ def _axes(x: Any, axis: Any, axes_in: Any) -> Any:
         if not -r <= a < max(r, 1):
             raise errors.InvalidArgumentError(None, None, "Invalid reduction dimension (%d for "
                                               "input with %d dimension(s)" % (a, r))
+        if (a % r if r else 0) in out:
+            raise errors.InvalidArgumentError(None, None, "Invalid reduction arguments: Axes "
+                                              "contains duplicate dimension: %d" % (a % r))
         out.add(a % r if r else 0)
     return tuple(sorted(out))
 
@@ -143,6 +146,19 @@ def _reduce(op_type: str, input_tensor: Any, axis: Any, keepdims: Any, name: str
             return apply_op(op_type, (x, axis), {"axis": None, "keepdims": keepdims},
                             name=name, dtype=dtypes.int32)
         axis = c
+    if axis is not None and np.ndim(axis) > 1 and not executing_eagerly():
+        dims = "[%s]" % ",".join("?" if d is None else str(d) for d in x.shape.as_list()) \
+            if x.shape.rank is not None else "?"
+        raise ValueError("Shape must be at most rank 1 but is rank %d for '%s' (op: '%s') with "
+                         "input shapes: %s, [%s]." % (np.ndim(axis), name or op_type, op_type,
+                                                      dims, ",".join(map(str, np.shape(axis)))))
+    if rank and axis is not None and np.size(axis) > 1:
+        # repeated axes: TensorFlow's kernel refuses them when it runs, so they go to the
+        # kernel as an input (with an unknown rank, the kernel checks the axis attr)
+        flat = [int(a) % rank for a in np.ravel(axis) if -rank <= int(a) < rank]
+        if len(set(flat)) < len(flat):
+            return apply_op(op_type, (x, convert_to_tensor(np.ravel(axis), dtypes.int32)),
+                            {"axis": None, "keepdims": keepdims}, name=name)
     try:
         ax = normalize_axis(axis, rank)
     except ValueError as e:
