@@ -93,3 +93,24 @@ def test_max_gradient_splits_ties():
     x = tf.constant([[1.0, 5.0], [5.0, 2.0], [5.0, 2.0]])
     (g,) = tf.gradients(tf.reduce_sum(tf.unsorted_segment_max(x, [0, 0, 0], 1)), x)
     np.testing.assert_allclose(_run(g), [[0, 1], [0.5, 0], [0.5, 0]])
+
+
+@pytest.mark.parametrize("index_type", [tf.int16, tf.int32, tf.int64])
+def test_top_k_index_type(index_type):
+    # TF 2.21's top_k(input, k, sorted, index_type): the indices' dtype (topk_op_test.py)
+    v, i = tf.nn.top_k(TIES, 2, index_type=index_type)
+    assert i.dtype == index_type and _run(i).dtype == index_type.as_numpy_dtype
+    np.testing.assert_array_equal(_run(i), [[0, 2], [1, 3]])
+    from flowgrad.tf_internal.python.eager.context import eager_mode
+    with eager_mode():
+        _, ie = flowgrad.math.top_k(TIES, 2, index_type=index_type)
+    assert ie.dtype == index_type and ie.numpy().dtype == index_type.as_numpy_dtype
+
+
+def test_top_k_index_type_must_be_a_signed_int_of_16_to_64_bits():
+    # graph: TypeError; eager: InvalidArgumentError (TF 2.21)
+    with pytest.raises(TypeError, match="index_type"):
+        tf.nn.top_k(TIES, 1, index_type=tf.uint8)
+    from flowgrad.tf_internal.python.eager.context import eager_mode
+    with eager_mode(), pytest.raises(tf.errors.InvalidArgumentError, match="index_type"):
+        flowgrad.math.top_k(TIES, 1, index_type=tf.int8)

@@ -10,7 +10,7 @@ from typing import Any, NamedTuple
 
 import numpy as np
 
-from flowgrad.framework import dtypes
+from flowgrad.framework import context, dtypes
 from flowgrad.framework.errors import InvalidArgumentError
 from flowgrad.framework.graph import name_scope
 from flowgrad.framework.op_call import apply_op
@@ -27,7 +27,8 @@ from flowgrad.framework.type_hints import TensorLike
 from flowgrad.framework import dispatch
 
 
-def _top_k_kernel(x: Any, *, k: int | None, sorted: bool = True) -> tuple:  # noqa: A002
+def _top_k_kernel(x: Any, *, k: int | None, sorted: bool = True,  # noqa: A002
+                  index_type: Any = dtypes.int32) -> tuple:
     x = np.asarray(x)
     if x.ndim == 0:
         raise InvalidArgumentError(None, None, "TopKV2: input must be at least 1-D, got a "
@@ -38,19 +39,20 @@ def _top_k_kernel(x: Any, *, k: int | None, sorted: bool = True) -> tuple:  # no
         raise InvalidArgumentError(None, None, "TopKV2: input must have at least k=%d columns, "
                                    "got %d" % (k, x.shape[-1]))
     order = np.argsort(-x if x.dtype.kind != "u" else ~x, axis=-1, kind="stable")[..., :k]
-    return np.take_along_axis(x, order, -1), order.astype(np.int32)
+    return np.take_along_axis(x, order, -1), order.astype(index_type.as_numpy_dtype)
 
 
 def _top_k_infer(ins: list, attrs: dict) -> list:
     s, k = ins[0].shape, attrs["k"]
+    index_type = attrs.get("index_type", dtypes.int32)
     if s.rank == 0:
         raise ValueError("top_k: input must be at least 1-D, got a scalar (%s)" % ins[0].name)
     if k is None:
-        return [(ins[0].dtype.base_dtype, s), (dtypes.int32, s)]
+        return [(ins[0].dtype.base_dtype, s), (index_type, s)]
     if s.rank is not None and s.as_list()[-1] is not None and k > s.as_list()[-1]:
         raise ValueError("top_k: input must have at least k=%d columns, got shape %s" % (k, s))
     out = TensorShape(None) if s.rank is None else TensorShape(s.as_list()[:-1] + [k])
-    return [(ins[0].dtype.base_dtype, out), (dtypes.int32, out)]
+    return [(ins[0].dtype.base_dtype, out), (index_type, out)]
 
 
 @defop("TopKV2", _top_k_kernel, _top_k_infer, num_outputs=2, input_names=("input",))
@@ -72,13 +74,14 @@ class TopKV2(NamedTuple):
 
 @dispatch.add_dispatch_support
 def top_k(input: TensorLike, k: int = 1, sorted: bool = True,  # noqa: A002
-          name: str | None = None) -> TopKV2:
+          index_type: Any = dtypes.int32, name: str | None = None) -> TopKV2:
     """The k largest entries along the last axis and their indices.
 
     Args:
         input: A tensor of rank >= 1.
         k: How many entries to keep (a Python int or a scalar tensor known at build time).
         sorted: Whether the values come in descending order.
+        index_type: The indices' dtype: ``tf.int16``, ``tf.int32`` or ``tf.int64``.
         name: A name for the op.
 
     Returns:
@@ -86,14 +89,25 @@ def top_k(input: TensorLike, k: int = 1, sorted: bool = True,  # noqa: A002
 
     Raises:
         ValueError: If ``k`` is negative or unknown when the graph is built.
+        TypeError: If ``index_type`` is not one of those integer types (eagerly:
+            InvalidArgumentError, as TensorFlow's).
     """
+    index_type = dtypes.as_dtype(index_type)
+    if index_type not in (dtypes.int16, dtypes.int32, dtypes.int64):
+        if context.executing_eagerly():
+            raise InvalidArgumentError(None, None, "Value for attr 'index_type' of %s is not "
+                                       "in the list of allowed values: int16, int32, int64"
+                                       % index_type.name)
+        raise TypeError("Value passed to parameter 'index_type' has DataType %s not in list "
+                        "of allowed values: int16, int32, int64" % index_type.name)
     x = convert_to_tensor(_as_value(input))
     kk = _known_scalar(k, "top_k k")
     if kk is None:
         raise ValueError("top_k: k must be known when the graph is built, got %s" % (k,))
     if kk < 0:
         raise ValueError("top_k: k must be non-negative, got %d" % kk)
-    out = apply_op("TopKV2", [x], {"k": int(kk), "sorted": bool(sorted)}, name=name)
+    out = apply_op("TopKV2", [x], {"k": int(kk), "sorted": bool(sorted),
+                                   "index_type": index_type}, name=name)
     return TopKV2(out[0], out[1])
 
 

@@ -251,7 +251,7 @@ def _leaky_relu(ins: list, a: dict, name: str) -> Any:
 def _top_k(ins: list, a: dict, name: str) -> Any:
     from flowgrad.ops.sort_ops import top_k
     return top_k(ins[0], int(_static(ins[1], "k", name)), sorted=a.get("sorted", True),
-                 name=name)
+                 index_type=a.get("index_type", dtypes.int32), name=name)
 
 
 def _depthwise(ins: list, a: dict, name: str) -> Any:
