@@ -51,9 +51,11 @@ def _pow_grad(op: Any, grad: Any) -> Any:
         mask = not_equal(x, 0)
     else:
         mask = greater(x, 0)
-    gx = multiply(grad, multiply(y, pow(x, subtract(y, 1))))
+    # TensorFlow's order of products, (grad * y) * x^(y-1) and (grad * z) * log(x): where
+    # z * log(x) overflows (float16), a zero grad still gives 0, not 0 * inf = nan
+    gx = multiply(multiply(grad, y), pow(x, subtract(y, 1)))
     safe_log = where(mask, log(where(mask, x, 1)), 0)
-    gy = multiply(grad, multiply(z, safe_log))
+    gy = multiply(multiply(grad, z), safe_log)
     return sum_to(gx, x), sum_to(gy, y)
 
 
