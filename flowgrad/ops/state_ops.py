@@ -528,6 +528,17 @@ class EagerVariable(Variable):
     def device(self) -> str:
         return "/job:localhost/replica:0/task:0/device:CPU:0"
 
+    @property
+    def initializer(self) -> None:
+        """None: an eager variable is initialized when created (TensorFlow's eager
+        ``ResourceVariable.initializer`` is None too)."""
+        return None
+
+    @property
+    def initial_value(self) -> Any:
+        """Not kept eagerly: a RuntimeError, as TensorFlow's."""
+        raise RuntimeError("This property is not supported when eager execution is enabled.")
+
     def _set_value(self, value: Any) -> None:
         if type(value) is np.ndarray and not value.ndim:
             value = eager_value(value)
