@@ -16,7 +16,7 @@ from flowgrad.framework.context import executing_eagerly, get_default_session
 from flowgrad.framework.indexed_slices import IndexedSlices
 from flowgrad.framework.tensor import convert_to_tensor, to_numpy
 
-_FLOATS = ("float16", "float32", "float64", "complex64", "complex128")
+_FLOATS = ("float16", "bfloat16", "float32", "float64", "complex64", "complex128")
 
 
 def _check_dtype(dt: Any, what: str) -> None:
@@ -202,37 +202,47 @@ def compute_gradient_v1(x: Any, x_shape: Any, y: Any, y_shape: Any, x_init_value
 
 def _one_v1(sess: Any, x: Any, x_shape: tuple, y: Any, y_shape: tuple, init: Any, delta: float,
             extra: dict, gradients: Callable, placeholder: Callable) -> tuple:
+    """TensorFlow's TF1 Jacobians: a complex ``x`` or ``y`` counts as its real and imaginary
+    parts (twice the rows or columns, real-typed), the numerical one in ``y``'s precision."""
     x = convert_to_tensor(x)
     _check_dtype(x.dtype, "x")
-    dt = x.dtype.base_dtype.np
+    xdt, ydt = x.dtype.base_dtype, y.dtype.base_dtype
     if init is not None:
         if tuple(np.shape(init)) != x_shape:
             raise ValueError("x_shape = %s, init_data shape = %s" % (list(x_shape),
                                                                      list(np.shape(init))))
-        x_data = np.array(init, dtype=dt)
+        x_data = np.array(init, dtype=xdt.np)
     else:
-        x_data = np.random.random_sample(x_shape).astype(dt)
+        x_data = np.random.random_sample(x_shape).astype(xdt.np)
+        if xdt.is_complex:
+            x_data.imag = np.random.random_sample(x_shape)
+    x_real = xdt.real_dtype.np if xdt.is_complex else xdt.np
+    y_real = ydt.real_dtype.np if ydt.is_complex else ydt.np
+    x_size = int(np.prod(x_shape)) * (2 if xdt.is_complex else 1)
+    y_size = int(np.prod(y_shape)) * (2 if ydt.is_complex else 1)
     dy = placeholder(y.dtype, y_shape)
     (dx,) = gradients(y, [x], grad_ys=dy)
-    x_size, y_size = int(np.prod(x_shape)), int(np.prod(y_shape))
-    jt = np.zeros((x_size, y_size), dtype=dt)
-    dy_data = np.zeros(y_shape, y.dtype.base_dtype.np)
+    jt = np.zeros((x_size, y_size), dtype=x_real)
+    dy_data = np.zeros(y_shape, ydt.np)
+    dy_flat = dy_data.reshape(-1).view(y_real)
     if dx is not None:
         fetch = (dx.values, dx.indices, dx.dense_shape) if isinstance(dx, IndexedSlices) else dx
         for col in range(y_size):
-            dy_data.reshape(-1)[col] = 1
+            dy_flat[col] = 1
             g = sess.run(fetch, _feeds(extra, {x: x_data, dy: dy_data}))
-            jt[:, col] = _dense(tuple(g) if isinstance(g, (list, tuple)) else g, x_shape,
-                                dt).ravel()
-            dy_data.reshape(-1)[col] = 0
-    jn = np.zeros((x_size, y_size), dtype=dt)
+            g = _dense(tuple(g) if isinstance(g, (list, tuple)) else g, x_shape, xdt.np)
+            jt[:, col] = np.ascontiguousarray(g, dtype=xdt.np).reshape(-1).view(x_real)
+            dy_flat[col] = 0
+    jn = np.zeros((x_size, y_size), dtype=x_real)
+    scale = np.asarray(2 * delta, dtype=y_real)[()]
     for row in range(x_size):
         pos, neg = x_data.copy(), x_data.copy()
-        pos.reshape(-1)[row] += delta
-        neg.reshape(-1)[row] -= delta
-        y_pos = np.asarray(sess.run(y, _feeds(extra, {x: pos})), np.float64)
-        y_neg = np.asarray(sess.run(y, _feeds(extra, {x: neg})), np.float64)
-        jn[row, :] = ((y_pos - y_neg) / (2 * delta)).ravel()
+        pos.reshape(-1).view(x_real)[row] += delta
+        neg.reshape(-1).view(x_real)[row] -= delta
+        y_pos = np.asarray(sess.run(y, _feeds(extra, {x: pos})), ydt.np)
+        y_neg = np.asarray(sess.run(y, _feeds(extra, {x: neg})), ydt.np)
+        jn[row, :] = np.ascontiguousarray((y_pos - y_neg) / scale, ydt.np).reshape(-1) \
+            .view(y_real)
     return jt, jn
 
 
