@@ -515,6 +515,7 @@ _EXTRAS: dict[str, dict[str, Any]] = {
         "run_all_without_tensor_float_32": _decorator, "no_xla_auto_jit": _decorator,
         "set_xla_env_flag": _decorator,
     },
+    "python.ops.array_ops": {"where_v2": "tf2:.where"},
     "python.ops.variable_v1": {"VariableV1": "Variable"},
     "python.ops.ref_variable": {"RefVariable": "Variable"},
     "python.platform.googletest": {"main": "tf2:test.main"},

@@ -727,10 +727,11 @@ class TestCase(_Base):
 
     def assertRaisesIncompatibleShapesError(  # noqa: N802
             self, exception_type: Any = errors.InvalidArgumentError) -> Any:
-        """A context in which an incompatible-shapes error must be raised."""
+        """A context in which an ``exception_type`` error (a class or a tuple of them) about
+        incompatible shapes must be raised, as TensorFlow's."""
         return self.assertRaisesWithPredicateMatch(
-            (exception_type, ValueError),
-            r"Incompatible shapes|Dimensions must be equal|incompatible|broadcast")
+            exception_type, r"Incompatible shapes|Dimensions must be equal|"
+            r"required broadcastable shapes")
 
 def main(argv: list[str] | None = None) -> None:
     """Runs the tests of ``__main__`` (TensorFlow's ``tf.test.main``) and exits: with absl's
