@@ -54,6 +54,33 @@ def canonical_device(spec: str | None) -> str:
     return "/" + "/".join(out)
 
 
+_DEVICE_FIELDS = ("job", "replica", "task", "device")
+
+
+def merge_device(spec: str, current: str) -> str:
+    """The device ``spec`` with the fields ``current`` sets overriding it, as TensorFlow
+    merges nested ``tf.device`` scopes (``/job:ps`` around ``/task:1``: ``/job:ps/task:1``)."""
+    fields: dict = {}
+    for device in (spec, current):
+        for part in canonical_device(device).strip("/").split("/"):
+            if part:
+                key, _, value = part.partition(":")
+                fields[key] = value
+    return "".join("/%s:%s" % (k, fields[k]) for k in _DEVICE_FIELDS if k in fields)
+
+
+def _apply_device_stack(op: Operation, stack: list) -> str:
+    """``op``'s device from the ``tf.device`` scopes, innermost first as TensorFlow applies
+    them: a string fills in the fields not set yet, a device function (``replica_device_setter``)
+    gives the device from the op, None stops."""
+    for spec in reversed(stack):
+        if spec is None:
+            break
+        op.device = canonical_device(spec(op) or "") if callable(spec) \
+            else merge_device(spec, op.device)
+    return op.device
+
+
 class Operation:
     """A node of the graph: an op type applied to input tensors, with attributes.
 
@@ -83,7 +110,7 @@ class Operation:
         self._attrs = attrs
         self.control_inputs = control_inputs
         self._control_outputs: list = []
-        self.device = graph._device_stack[-1] if graph._device_stack else ""
+        self.device = ""
         self._id = len(graph._ops)
         self._grad_type = graph._gradient_override_map.get(opdef.type)
         if self._grad_type is not None:
@@ -94,6 +121,8 @@ class Operation:
             t._consumers.append(self)
         for c in control_inputs:
             c._control_outputs.append(self)
+        if graph._device_stack:
+            _apply_device_stack(self, graph._device_stack)
 
     @property
     def inputs(self) -> list:
@@ -278,8 +307,12 @@ class Graph:
 
     @contextlib.contextmanager
     def device(self, spec: Any) -> Iterator[None]:
-        """Records a device string on the ops created inside (everything runs on the CPU)."""
-        self._device_stack.append(canonical_device(spec if isinstance(spec, str) else ""))
+        """Records a device on the ops created inside (everything runs on the CPU): a string
+        (merged with the enclosing scopes'), a ``DeviceSpec``, a device function of the op, or
+        None (no device)."""
+        if spec is not None and not isinstance(spec, str) and not callable(spec):
+            spec = spec.to_string() if hasattr(spec, "to_string") else str(spec)
+        self._device_stack.append(spec)
         try:
             yield
         finally:
