@@ -100,6 +100,25 @@ class ClusterSpec:
         tasks = self._job(job_name)
         return [tasks.get(i) for i in range(max(tasks) + 1)] if tasks else []
 
+    def as_cluster_def(self) -> Any:
+        """The cluster as TensorFlow's ``ClusterDef`` proto (jobs by name, tasks by index).
+
+        Returns:
+          A ``ClusterDef``.
+        """
+        try:
+            from tensorboard.compat.proto import cluster_pb2
+        except ImportError as e:
+            raise ImportError("ClusterSpec.as_cluster_def needs TensorFlow's protocol buffers "
+                              "from the optional 'tensorboard' package: pip install "
+                              "flowgrad[tf-formats]") from e
+        cluster_def = cluster_pb2.ClusterDef()
+        for job in sorted(self._jobs):
+            job_def = cluster_def.job.add(name=job)
+            for i, address in sorted(self._jobs[job].items()):
+                job_def.tasks[i] = address
+        return cluster_def
+
     def _job(self, job_name: str) -> dict:
         if job_name not in self._jobs:
             raise ValueError("No such job in cluster: %r" % (job_name,))

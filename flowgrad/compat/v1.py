@@ -6,6 +6,7 @@ import importlib as _importlib
 
 import flowgrad.ops as _ops  # noqa: F401 - registers every op
 from flowgrad.api import namespaces as _namespaces
+from flowgrad.cluster_resolver_api import ClusterSpec as _ClusterSpec
 from flowgrad.distribute.sync_replicas import SyncReplicasOptimizer as _SyncReplicasOptimizer
 from flowgrad.runtime import session_config as _session_config
 from flowgrad.saved_model import graph_export as _graph_export, meta_graph as _meta_graph
@@ -20,6 +21,7 @@ train.import_meta_graph = _meta_graph.import_meta_graph  # noqa: F821 - bound by
 train.export_meta_graph = _meta_graph.export_meta_graph  # noqa: F821
 train.write_graph = _graph_export.write_graph  # noqa: F821
 train.SyncReplicasOptimizer = _SyncReplicasOptimizer  # noqa: F821
+train.ClusterSpec = _ClusterSpec  # noqa: F821
 
 
 def __getattr__(name: str) -> type:
