@@ -2131,3 +2131,6 @@ EXPORTS["tf.compat.v1"].update({
 #: tf.OptionalSpec(None)).
 for _ns in ("tf", "tf.compat.v1"):
     EXPORTS[_ns]["OptionalSpec"] = "flowgrad.data.optional_ops:OptionalSpec"
+
+#: tf.compat.v1.nn.raw_rnn (probe1: TF1 decoders feeding back their outputs).
+EXPORTS["tf.compat.v1.nn"]["raw_rnn"] = "flowgrad.rnn.rnn:raw_rnn"

@@ -324,3 +324,115 @@ def static_bidirectional_rnn(cell_fw: Any, cell_bw: Any, inputs: list,
 
 
 __all__ = ["dynamic_rnn", "static_rnn", "bidirectional_dynamic_rnn", "static_bidirectional_rnn"]
+
+
+def raw_rnn(cell: Any, loop_fn: Any, parallel_iterations: int | None = None,
+            swap_memory: bool = False, scope: Any = None) -> tuple:
+    """TF1's ``tf.nn.raw_rnn``: runs ``cell`` in a while loop whose inputs, state and emitted
+    outputs ``loop_fn`` chooses at every step (decoders feeding back their own outputs).
+
+    ``loop_fn(time, cell_output, cell_state, loop_state)`` returns ``(elements_finished,
+    next_input, next_cell_state, emit_output, next_loop_state)``; it is called once before the
+    loop with ``cell_output``, ``cell_state`` and ``loop_state`` None (to give the first input
+    and the initial state). A finished batch entry emits zeros and keeps its state.
+
+    Args:
+        cell: The RNN cell.
+        loop_fn: The step function above.
+        parallel_iterations: Accepted for TensorFlow's signature.
+        swap_memory: Accepted for TensorFlow's signature.
+        scope: The variable scope; ``rnn`` when None.
+
+    Returns:
+        ``(emit_ta, final_state, final_loop_state)``: the emitted outputs as TensorArrays
+        (of the emit structure), the final state and the final loop state (None when the first
+        call gave none).
+
+    Raises:
+        TypeError: If ``loop_fn`` is not callable.
+    """
+    from flowgrad.ops.comparison_ops import logical_not, logical_or, where
+    from flowgrad.ops.reduction_ops import reduce_all
+    from flowgrad.ops.tensor_array_ops import TensorArray
+    from flowgrad.ops.while_v2 import while_loop
+    assert_like_rnncell("cell", cell)
+    if not callable(loop_fn):
+        raise TypeError("Argument `loop_fn` must be a callable. Received: %s." % (loop_fn,))
+    with variable_scope(scope or "rnn"):
+        time = convert_to_tensor(0, dtypes.int32)
+        elements_finished, next_input, initial_state, emit_structure, init_loop_state = \
+            loop_fn(time, None, None, None)
+        flat_input = [convert_to_tensor(x) for x in nest.flatten(next_input)]
+        next_input = nest.pack_sequence_as(next_input, flat_input)
+        loop_state = init_loop_state if init_loop_state is not None \
+            else convert_to_tensor(0, dtypes.int32)
+        const_batch = flat_input[0].shape.as_list()[0] if flat_input[0].shape.rank else None
+        batch_size = const_batch if const_batch is not None \
+            else array_ops.shape(flat_input[0])[0]
+        nest.assert_same_structure(initial_state, cell.state_size)
+        state = nest.pack_sequence_as(initial_state, [convert_to_tensor(s) for s in
+                                                      nest.flatten(initial_state)])
+        if emit_structure is not None:
+            flat_emit = nest.flatten(emit_structure)
+            emit_sizes = [e.shape if e.shape.is_fully_defined() else array_ops.shape(e)
+                          for e in flat_emit]
+            emit_dtypes = [e.dtype for e in flat_emit]
+        else:
+            emit_structure = cell.output_size
+            emit_sizes = nest.flatten(emit_structure)
+            emit_dtypes = [nest.flatten(state)[0].dtype] * len(emit_sizes)
+
+        def static_dims(size: Any) -> list | None:
+            return None if isinstance(size, TensorBase) else TensorShape(size).as_list()
+
+        emit_ta = nest.pack_sequence_as(emit_structure, [
+            TensorArray(dtype=dt, size=0, dynamic_size=True, name="rnn_output_%d" % i,
+                        element_shape=(TensorShape([const_batch] + static_dims(size))
+                                       if static_dims(size) is not None else None))
+            for i, (dt, size) in enumerate(zip(emit_dtypes, emit_sizes))])
+        zero_emit = nest.pack_sequence_as(emit_structure, [
+            array_ops.zeros(array_ops.concat([[batch_size], size], 0)
+                            if isinstance(size, TensorBase)
+                            else [batch_size] + static_dims(size), dt)
+            for size, dt in zip(emit_sizes, emit_dtypes)])
+
+        def condition(unused_time: Any, finished: Any, *_: Any) -> Any:
+            return logical_not(reduce_all(finished))
+
+        def body(time: Any, finished: Any, current_input: Any, emit_ta: Any, state: Any,
+                 loop_state: Any) -> tuple:
+            next_output, cell_state = cell(current_input, state)
+            nest.assert_same_structure(state, cell_state)
+            nest.assert_same_structure(cell.output_size, next_output)
+            next_time = time + 1
+            next_finished, next_input, next_state, emit_output, next_loop_state = loop_fn(
+                next_time, next_output, cell_state, loop_state)
+            nest.assert_same_structure(state, next_state)
+            nest.assert_same_structure(current_input, next_input)
+            nest.assert_same_structure(emit_ta, emit_output)
+            loop_state = loop_state if next_loop_state is None else next_loop_state
+
+            def copy_some_through(current: Any, candidate: Any) -> Any:
+                def copy_fn(cur: Any, cand: Any) -> Any:
+                    if isinstance(cur, TensorArray) or cur.shape.rank == 0:
+                        return cand
+                    cand = convert_to_tensor(cand)
+                    mask = array_ops.reshape(finished, [-1] + [1] * (cand.shape.rank - 1))
+                    return where(mask, cur, cand)
+                return nest.map_structure(copy_fn, current, candidate)
+
+            emit_output = copy_some_through(zero_emit, emit_output)
+            next_state = copy_some_through(state, next_state)
+            emit_ta = nest.map_structure(lambda ta, emit: ta.write(time, emit), emit_ta,
+                                         emit_output)
+            finished = logical_or(finished, next_finished)
+            return next_time, finished, next_input, emit_ta, next_state, loop_state
+
+        returned = while_loop(condition, body, loop_vars=[time, elements_finished, next_input,
+                                                          emit_ta, state, loop_state],
+                              parallel_iterations=parallel_iterations or 32,
+                              swap_memory=swap_memory)
+        emit_ta, final_state, final_loop_state = returned[-3:]
+        if init_loop_state is None:
+            final_loop_state = None
+        return emit_ta, final_state, final_loop_state

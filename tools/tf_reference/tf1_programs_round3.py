@@ -2,8 +2,13 @@
 programs written as 2016-2019 GitHub repositories and blog posts write them (round 3 of the
 TF1 probes: Supervisor, SessionManager, the initialization checks, ...), each cut to what
 flowgrad printed differently (or where it stopped); tests/test_tf1_programs_round3.py runs
-each with ``tf`` = ``flowgrad.compat.v1`` and compares. Run from the repository root:
-    /work/venv-tf/bin/python tools/tf_reference/tf1_programs_round3.py
+each with ``tf`` = ``flowgrad.compat.v1`` and compares.
+
+TensorFlow 2.21 loads ``tf.compat.v1.nn.rnn_cell`` from the legacy Keras 2 (tf_keras). Run from
+the repository root:
+    /work/venv-tf/bin/python -m pip install --no-deps --target /tmp/tfk_site tf_keras==2.21.0
+    TF_USE_LEGACY_KERAS=1 PYTHONPATH=/tmp/tfk_site /work/venv-tf/bin/python \\
+        tools/tf_reference/tf1_programs_round3.py
 It writes tests/data/tf1_programs_round3/tf_2_21.json: ``{name: {"source", "stdout"}}``.
 """
 import contextlib
@@ -168,6 +173,115 @@ try:
 except RuntimeError as e:
     print("RuntimeError", str(e).split("error:")[1])
 ''',
+    # Between-graph replication's placement: tf.device scopes nest (fields merge, innermost
+    # first), replica_device_setter places variables on the ps tasks round robin and the
+    # other ops on the worker; tf.train.ClusterSpec in the TF1 face, as_cluster_def.
+    "device_scopes_and_replica_device_setter": """
+cluster = tf.train.ClusterSpec({"ps": ["localhost:2222"],
+                                "worker": ["localhost:2223", "localhost:2224"]})
+print(cluster.jobs, cluster.num_tasks("worker"), cluster.task_address("worker", 1))
+print(cluster.as_dict())
+cd = cluster.as_cluster_def()
+print(type(cd).__name__, [(j.name, sorted(j.tasks.items())) for j in cd.job])
+print(tf.train.ClusterSpec({"worker": {1: "a:1", 3: "b:2"}}).task_indices("worker"))
+with tf.device(tf.train.replica_device_setter(worker_device="/job:worker/task:0",
+                                              cluster=cluster)):
+    x = tf.placeholder(tf.float32, [None, 2])
+    w = tf.get_variable("w", [2, 1])
+    b = tf.get_variable("b", [1])
+    y = tf.matmul(x, w) + b
+    gs = tf.train.get_or_create_global_step()
+print(w.device, b.device, y.device, gs.device, x.device)
+out = []
+with tf.device('/job:ps'):
+    with tf.device('/task:1'):
+        out.append(tf.constant(1.0).device)
+    with tf.device('/cpu:0'):
+        out.append(tf.constant(1.0).device)
+    with tf.device(None):
+        out.append(tf.constant(1.0).device)
+    with tf.device('/job:worker/task:2'):
+        out.append(tf.constant(1.0).device)
+with tf.device('/gpu:0'):
+    with tf.device('/cpu:0'):
+        out.append(tf.constant(1.0).device)
+    with tf.device('/job:w'):
+        out.append(tf.constant(1.0).device)
+setter = tf.train.replica_device_setter(ps_tasks=2, worker_device="/job:worker/task:1")
+with tf.device(setter):
+    v = tf.Variable(1.0)
+    out.append(v.device)
+    out.append((v + 1).device)
+    with tf.device('/cpu:0'):
+        out.append(tf.Variable(2.0).device)
+        out.append(tf.constant(3.).device)
+    with tf.device(lambda op: "/job:x/task:5"):
+        out.append(tf.constant(3.).device)
+with tf.device('/device:CPU:0'):
+    with tf.device(setter):
+        out.append(tf.Variable(2.0).device)
+        out.append(tf.constant(3.).device)
+with tf.device('/job:a/replica:2/task:3/device:GPU:1'):
+    out.append(tf.constant(1.).device)
+with tf.device('/job:a/task:3/gpu:*'):
+    out.append(tf.constant(1.).device)
+for o in out:
+    print(repr(o))
+with tf.device(tf.train.replica_device_setter(ps_tasks=3)):
+    vs = [tf.Variable(float(i)) for i in range(4)]
+print([v.device for v in vs])
+""",
+    # tf.nn.raw_rnn as the seq2seq tutorials write its loop_fn (inputs read from a
+    # TensorArray, sequences of different lengths), with a stacked LSTM of concatenated
+    # states (MultiRNNCell(state_is_tuple=False)), a residual GRU and DropoutWrapper.
+    "raw_rnn_and_cell_wrappers": """
+tf.set_random_seed(11)
+B, T, D, H = 3, 5, 4, 4
+x = tf.placeholder(tf.float32, [B, T, D])
+init = tf.glorot_uniform_initializer(seed=2)
+with tf.variable_scope("stack", initializer=init):
+    cells = [tf.nn.rnn_cell.BasicLSTMCell(H, state_is_tuple=False) for _ in range(2)]
+    multi = tf.nn.rnn_cell.MultiRNNCell(cells, state_is_tuple=False)
+    print(multi.state_size, multi.output_size)
+    out, state = tf.nn.dynamic_rnn(multi, x, dtype=tf.float32)
+print(out.shape, state.shape)
+with tf.variable_scope("res", initializer=init):
+    cell = tf.nn.rnn_cell.ResidualWrapper(tf.nn.rnn_cell.GRUCell(D))
+    cell = tf.nn.rnn_cell.DropoutWrapper(cell, input_keep_prob=1.0, output_keep_prob=1.0,
+                                         state_keep_prob=1.0)
+    out2, st2 = tf.nn.dynamic_rnn(cell, x, dtype=tf.float32)
+with tf.variable_scope("raw", initializer=init):
+    inputs_ta = tf.TensorArray(dtype=tf.float32, size=T).unstack(tf.transpose(x, [1, 0, 2]))
+    seq_len = tf.constant([5, 3, 4])
+    rcell = tf.nn.rnn_cell.LSTMCell(H)
+    def loop_fn(time, cell_output, cell_state, loop_state):
+        emit_output = cell_output
+        if cell_output is None:
+            next_cell_state = rcell.zero_state(B, tf.float32)
+        else:
+            next_cell_state = cell_state
+        elements_finished = (time >= seq_len)
+        finished = tf.reduce_all(elements_finished)
+        next_input = tf.cond(finished, lambda: tf.zeros([B, D], dtype=tf.float32),
+                             lambda: inputs_ta.read(time))
+        return (elements_finished, next_input, next_cell_state, emit_output, None)
+    outputs_ta, final_state, final_loop_state = tf.nn.raw_rnn(rcell, loop_fn)
+    raw_out = tf.transpose(outputs_ta.stack(), [1, 0, 2])
+print(final_loop_state, type(outputs_ta).__name__, raw_out.shape)
+loss = tf.reduce_sum(out) + tf.reduce_sum(out2) + tf.reduce_sum(raw_out)
+grads = tf.gradients(loss, tf.trainable_variables())
+print([v.name for v in tf.trainable_variables()])
+X = np.random.RandomState(0).randn(B, T, D).astype(np.float32)
+with tf.Session() as sess:
+    sess.run(tf.global_variables_initializer())
+    o, s, o2, ro, fs, g = sess.run([out, state, out2, raw_out, final_state, grads], {x: X})
+    print(np.round(o[:, -1], 5))
+    print(np.round(s, 5))
+    print(np.round(o2[0], 5))
+    print(np.round(ro[1], 5))
+    print(np.round(fs.h, 5))
+    print([round(float(np.abs(gg).sum()), 4) for gg in g])
+""",
 }
 
 
