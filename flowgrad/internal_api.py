@@ -4,6 +4,7 @@ among them) use: tracking base classes, ``CompositeTensor``, ``FuncGraph``,
 import types as _types
 
 from flowgrad.distribute import distribute_lib as _distribute_lib
+from flowgrad.framework import autotrackable as _autotrackable
 from flowgrad.framework import trackable as _trackable
 from flowgrad.framework import trackable_data_structures as _data_structures
 from flowgrad.framework import types_core as _types_core
@@ -49,10 +50,10 @@ class _EagerMode:
 
 
 tracking = _namespace(
-    "tracking", Trackable=_trackable.Trackable, AutoTrackable=_trackable.AutoTrackable,
+    "tracking", Trackable=_trackable.Trackable, AutoTrackable=_autotrackable.AutoTrackable,
     no_automatic_dependency_tracking=_trackable.no_automatic_dependency_tracking,
     NoDependency=_trackable.NoDependency, wrap=_data_structures.wrap_or_unwrap,
-    sticky_attribute_assignment=_trackable.sticky_attribute_assignment,
+    sticky_attribute_assignment=_data_structures.sticky_attribute_assignment,
     TrackableDataStructure=_trackable.Trackable)
 types = _namespace("types", Tensor=_types_core.Tensor)
 smart_cond = _namespace("smart_cond", smart_cond=_smart_cond.smart_cond)

@@ -449,3 +449,53 @@ def test_tf1_restore_or_initialize_with_a_session(tmp_path):
     with tf1.Session() as sess:
         ckpt.restore(manager.latest_checkpoint).initialize_or_restore(sess)
         assert manager.latest_checkpoint == path and sess.run(m.w).tolist() == [5.0, 6.0]
+
+
+def test_restore_on_creation_for_trackables_as_tensorflow(tmp_path):
+    """A Trackable restored before its dependencies exist (a Keras 3 layer before its build,
+    an optimizer before its slots) gives each its saved value when it is tracked: an attribute
+    set later, a list element appended later (by position), a variable in a dict."""
+    from flowgrad.framework.autotrackable import AutoTrackable
+
+    def make(build):
+        root = AutoTrackable()
+        root.slots = []
+        root.table = {}
+        if build:
+            root.child = AutoTrackable()
+            root.child.leaf = AutoTrackable()
+            root.slots.append(tf.Variable([1.0, 2.0]))
+            root.slots.append(tf.Variable(3.0))
+            root.table["w"] = tf.Variable(4.0)
+        return root
+
+    saved = make(True)
+    path = tf.train.Checkpoint(root=saved).write(str(tmp_path / "ck"))
+    keys = [k for k, _ in tf.train.list_variables(path)]
+    assert keys == ["_CHECKPOINTABLE_OBJECT_GRAPH", "root/slots/0/.ATTRIBUTES/VARIABLE_VALUE",
+                    "root/slots/1/.ATTRIBUTES/VARIABLE_VALUE",
+                    "root/table/w/.ATTRIBUTES/VARIABLE_VALUE"]
+    fresh = make(False)
+    status = tf.train.Checkpoint(root=fresh).restore(path)
+    fresh.slots.append(tf.Variable([0.0, 0.0]))
+    fresh.slots.extend([tf.Variable(0.0)])
+    fresh.table["w"] = tf.Variable(0.0)
+    assert fresh.slots[0].numpy().tolist() == [1.0, 2.0] and fresh.slots[1].numpy() == 3.0
+    assert fresh.table["w"].numpy() == 4.0
+    status.assert_consumed()
+
+
+def test_the_latest_of_two_waiting_restores_wins(tmp_path):
+    from flowgrad.framework.autotrackable import AutoTrackable
+    paths = []
+    for value in (1.0, 2.0):
+        root = AutoTrackable()
+        root.vs = [tf.Variable(value)]
+        paths.append(tf.train.Checkpoint(root=root).write(str(tmp_path / ("ck%d" % value))))
+    fresh = AutoTrackable()
+    fresh.vs = []
+    ckpt = tf.train.Checkpoint(root=fresh)
+    ckpt.restore(paths[1])
+    ckpt.restore(paths[0])
+    fresh.vs.append(tf.Variable(0.0))
+    assert fresh.vs[0].numpy() == 1.0

@@ -14,7 +14,7 @@ import numpy as np
 import pytest
 
 import flowgrad as tf
-from flowgrad.framework import composite_tensor, trackable
+from flowgrad.framework import autotrackable, composite_tensor, trackable
 from flowgrad.framework.trackable_data_structures import ListWrapper, _DictWrapper
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -31,7 +31,7 @@ class Leaf(trackable.Trackable):
 
 
 def test_autotrackable_tracks_trackable_attributes_by_name():
-    class Holder(trackable.AutoTrackable):
+    class Holder(autotrackable.AutoTrackable):
         pass
     h = Holder()
     a, b = Leaf(), Leaf()
@@ -56,7 +56,7 @@ def test_track_trackable_rejects_duplicates_and_non_trackables():
 
 
 def test_no_automatic_dependency_tracking_pauses_tracking():
-    class Holder(trackable.AutoTrackable):
+    class Holder(autotrackable.AutoTrackable):
         @trackable.no_automatic_dependency_tracking
         def set_quietly(self, v):
             self.quiet = v

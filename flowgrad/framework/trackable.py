@@ -1,8 +1,13 @@
-"""Object dependencies for checkpointing: ``Trackable`` and ``AutoTrackable``, as
-TensorFlow's ``tensorflow/python/trackable/{base,autotrackable}.py`` define them
-(``tf.__internal__.tracking``). Libraries such as Keras build their layers, variables and
-optimizers on these classes: an object names its children with ``_track_trackable`` and
-lists them with ``_trackable_children``; ``AutoTrackable`` does it on attribute assignment."""
+"""Object dependencies for checkpointing: ``Trackable``, as TensorFlow's
+``tensorflow/python/trackable/base.py`` defines it (``tf.__internal__.tracking``; its
+``AutoTrackable`` is in ``autotrackable.py``). Libraries such as Keras build their layers,
+variables and optimizers on these classes: an object names its children with
+``_track_trackable`` and lists them with ``_trackable_children``.
+
+Restore on creation, as TensorFlow's: a checkpoint restored before a dependency exists
+queues what it holds for it in the object's ``_deferred_dependencies`` (name -> objects with a
+``restore(trackable)`` method and a ``restore_uid``), and tracking a new dependency of that
+name hands it to them (``_handle_deferred_dependencies``)."""
 from __future__ import annotations
 
 import functools
@@ -130,8 +135,24 @@ class Trackable:
                     deps[i] = reference
         elif current is None:
             deps.append(reference)
+            self._handle_deferred_dependencies(name, trackable)
         self._self_unconditional_dependency_names[name] = trackable
         return trackable
+
+    def _handle_deferred_dependencies(self, name: str, trackable: Any) -> None:
+        """Restores into ``trackable`` what checkpoints restored before it existed queued
+        for the dependency ``name`` (the latest restore last, so its values win).
+
+        Args:
+          name: the dependency's name in this object.
+          trackable: the object now tracked under ``name``.
+        """
+        self._maybe_initialize_trackable()
+        if isinstance(trackable, Trackable):
+            trackable._maybe_initialize_trackable()
+        waiting = self._self_unconditional_deferred_dependencies.pop(name, ())
+        for position in sorted(waiting, key=lambda p: p.restore_uid):
+            position.restore(trackable)
 
     def _delete_tracking(self, name: str) -> None:
         """Removes the dependency ``name`` (if any)."""
@@ -166,42 +187,5 @@ class Trackable:
         return value
 
 
-class AutoTrackable(Trackable):
-    """A Trackable whose attributes holding Trackables become its dependencies."""
-
-    def __setattr__(self, name: str, value: Any) -> None:
-        try:
-            if getattr(self, name) is value:
-                return
-        except AttributeError:
-            pass
-        if getattr(self, "_self_setattr_tracking", True):
-            value = sticky_attribute_assignment(self, name, value)
-        super().__setattr__(name, value)
-
-    def __delattr__(self, name: str) -> None:
-        self._delete_tracking(name)
-        super().__delattr__(name)
-
-
-def sticky_attribute_assignment(trackable: Trackable, name: str, value: Any) -> Any:
-    """What ``trackable.name = value`` stores: ``value`` (unwrapped from NoDependency),
-    tracked as the dependency ``name`` when it is a Trackable.
-
-    Args:
-      trackable: the object whose attribute is assigned.
-      name: the attribute.
-      value: the value assigned.
-
-    Returns:
-      The value to store.
-    """
-    if isinstance(value, NoDependency):
-        return value.value
-    if isinstance(value, Trackable):
-        trackable._track_trackable(value, name=name, overwrite=True)
-    return value
-
-
-__all__ = ["AutoTrackable", "NoDependency", "Trackable", "TrackableReference",
-           "no_automatic_dependency_tracking", "sticky_attribute_assignment"]
+__all__ = ["NoDependency", "Trackable", "TrackableReference",
+           "no_automatic_dependency_tracking"]

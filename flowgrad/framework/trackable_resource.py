@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from flowgrad.framework.trackable import AutoTrackable
+from flowgrad.framework.autotrackable import AutoTrackable
 
 
 class TrackableResource(AutoTrackable):

@@ -22,11 +22,16 @@ Checkpoint directories. flowgrad 0.1.0's checkpoints (``<prefix>.npz``, the obje
 as JSON, its own names) stay readable.
 
 Restoration is immediate for objects that exist and deferred for those that do not
-yet: a variable or sub-module later assigned to a Module attribute the checkpoint
-knows (a layer built on its first call) gets its saved value then, and an optimizer
-that has not made its slots yet makes them for the restored variables."""
+yet, as TensorFlow's: a variable or sub-module later assigned to a Module attribute the
+checkpoint knows gets its saved value then; a Trackable (the real Keras 3's layers and
+optimizers) queues the restore in its ``_deferred_dependencies`` and hands it to the
+dependency it tracks under that name later (a layer's kernel made by its first call, an
+optimizer's slots appended to its ``_variables`` list when it builds, by position). A TF1
+optimizer or flowgrad's TF1-face Keras optimizer that has not made its slots yet makes them for
+the restored variables."""
 from __future__ import annotations
 
+import itertools
 import json
 import os
 import time
@@ -84,12 +89,12 @@ def _children(obj: Any, legacy: bool = False) -> list:
     Keras 3's names (flowgrad 0.1.0's names with ``legacy``)."""
     if isinstance(obj, Variable) or _holds_value(obj):
         return []
-    if isinstance(obj, Trackable) and not isinstance(obj, (module_lib.Module, Checkpoint)):
-        return _trackable_attributes(obj)
-    if isinstance(obj, (list, tuple)):
+    if isinstance(obj, (list, tuple)):      # ListWrapper too: its variables are children
         items: list = [(str(i), x) for i, x in enumerate(obj)]
     elif isinstance(obj, dict):
         items = [(str(k), obj[k]) for k in obj]
+    elif isinstance(obj, Trackable) and not isinstance(obj, (module_lib.Module, Checkpoint)):
+        return _trackable_attributes(obj)
     elif hasattr(obj, "_trackable_children"):     # a class naming its own dependencies
         items = list(obj._trackable_children().items())
     elif isinstance(obj, Checkpoint):
@@ -122,23 +127,16 @@ def _holds_value(obj: Any) -> bool:
 
 def _trackable_attributes(obj: Any) -> list:
     """The children of a Trackable written for TensorFlow (the real Keras 3's layers and
-    optimizers): its tracked dependencies and, as TensorFlow's AutoTrackable wraps them,
-    its list and dict attributes that hold trackables, in the order they were assigned."""
-    deps = dict(obj._trackable_children())
-    items = []
-    for name, value in vars(obj).items():
-        if name.startswith("_self_"):
-            continue
-        if name in deps or isinstance(value, (list, tuple, dict)) and _is_trackable(value):
-            items.append((name, deps.pop(name, value)))
-    return [(n, c) for n, c in items + list(deps.items()) if _is_trackable(c)]
-
-
-def _is_keras_optimizer(obj: Any) -> bool:
-    """A Keras optimizer: flowgrad's TF1-face Keras's, or the real Keras 3's (built when it
-    has made its slots for the trainable variables)."""
-    return isinstance(obj, KerasOptimizer) or isinstance(obj, Trackable) and hasattr(
-        obj, "_trainable_variables") and hasattr(obj, "build") and hasattr(obj, "built")
+    optimizers): its tracked dependencies in the order they were tracked (lists and dicts
+    assigned to an AutoTrackable's attributes are tracked as trackable containers, as in
+    TensorFlow) and, as TensorFlow's AutoTrackable wraps them, its tuple attributes that hold
+    trackables."""
+    items = list(obj._trackable_children().items())
+    tracked = {name for name, _ in items}
+    items += [(name, value) for name, value in vars(obj).items()
+              if name not in tracked and not name.startswith("_self_")
+              and isinstance(value, tuple) and _is_trackable(value)]
+    return [(n, c) for n, c in items if _is_trackable(c)]
 
 
 def _keras_layer_children(layer: Any, items: list) -> list:
@@ -367,6 +365,9 @@ class _Values:
 # Restoring
 
 
+_restore_uids = itertools.count()
+
+
 class _Restore:
     """One restore: the saved graph and values, matched against live objects."""
 
@@ -383,11 +384,13 @@ class _Restore:
         self.deferred_ops: list = []          # (variable, value, key) for graph variables
         self.pending_slots: list = []         # (node, optimizer) waiting for variables
         self.pending_builds: list = []        # (node id, Keras optimizer) waiting for them
+        self.uid = next(_restore_uids)        # later restores win over earlier ones
 
     def match(self, node_id: int, obj: Any) -> None:
         if node_id in self.matched:
             return
-        if _is_keras_optimizer(obj) and not self.legacy and not self._built(node_id, obj):
+        if isinstance(obj, KerasOptimizer) and not self.legacy and \
+                not self._built(node_id, obj):
             return
         self.matched[node_id] = obj
         node = self.nodes[node_id]
@@ -401,6 +404,9 @@ class _Restore:
                 self.match(cid, live[name])
             elif isinstance(obj, module_lib.Module) and not self.dry_run:
                 _defer(obj, name, self, cid)
+            elif isinstance(obj, Trackable) and not self.dry_run:
+                obj._deferred_dependencies.setdefault(name, []).append(
+                    _DeferredRestore(self, cid))
         if node.get("slots") and not self.dry_run:
             self._match_slots(node, obj)
 
@@ -444,13 +450,29 @@ class _Restore:
         self.restored.add(node_id)
 
     def _restore_trackable(self, obj: Any, node_id: int) -> None:
-        """Gives a Trackable that restores itself (a Keras 3 variable) its saved value."""
+        """Gives a Trackable that restores itself (a Keras 3 variable) its saved value.
+
+        A Keras 3 variable wrapping a flowgrad variable gets the value in that variable, even
+        inside a Keras stateless scope (a layer built while its model is traced symbolically,
+        after a restore that came before the build); one made in such a scope and not yet
+        initialized gets it as its initial value (TensorFlow's restore on creation)."""
         key = self.nodes[node_id]["key"]
         value = self.arrays[key]
+        wrapped = getattr(obj, "_value", None)
+        if isinstance(wrapped, Variable):
+            if self.dry_run:
+                _check_value(wrapped, value, key, self.path)
+            else:
+                _assign_value(wrapped, value, key, None)
+                self.restored.add(node_id)
+            return
         if self.dry_run:
             return
-        with init_scope():
-            obj._restore_from_tensors({"VARIABLE_VALUE": value})
+        if wrapped is None and callable(getattr(obj, "_initializer", None)):
+            obj._initializer = _CheckpointInitialValue(value)
+        else:
+            with init_scope():
+                obj._restore_from_tensors({"VARIABLE_VALUE": value})
         self.restored.add(node_id)
 
     def _match_slots(self, node: dict, opt: Any) -> None:
@@ -494,6 +516,35 @@ class _Restore:
     def unrestored_keys(self) -> list:
         return sorted(n["key"] for i, n in enumerate(self.nodes)
                       if "key" in n and i not in self.restored)
+
+
+class _CheckpointInitialValue:
+    """An initializer giving a checkpoint's value (TensorFlow's CheckpointInitialValue): a
+    variable made before it was initialized takes the saved value as its initial value."""
+
+    def __init__(self, value: np.ndarray):
+        self._value = value
+
+    def __call__(self, shape: Any = None, dtype: Any = None) -> np.ndarray:
+        return self._value if dtype is None else self._value.astype(dtypes.as_dtype(dtype).np)
+
+
+class _DeferredRestore:
+    """What a restore holds for a dependency a Trackable does not have yet (TensorFlow's
+    deferred ``CheckpointPosition``): tracking it under that name restores it
+    (``Trackable._handle_deferred_dependencies``)."""
+
+    def __init__(self, restore: _Restore, node_id: int):
+        self._restore = restore
+        self._node_id = node_id
+
+    @property
+    def restore_uid(self) -> int:
+        return self._restore.uid
+
+    def restore(self, trackable: Any) -> None:
+        self._restore.match(self._node_id, trackable)
+        self._restore.retry_pending()
 
 
 # Deferred restoration: Module -> (weak reference, {attribute: [(restore, node id)]}).

@@ -44,12 +44,12 @@ class TrackableView:
                 raise
             found = obj._trackable_children(save_type)
         out = {name: getattr(ref, "ref", ref) for name, ref in found.items()}
-        # TensorFlow's AutoTrackable wraps list and dict attributes that hold trackables
-        # (a Keras Functional's ``_operations``) and tracks them; flowgrad keeps them plain
+        # TensorFlow's AutoTrackable wraps tuple attributes that hold trackables and tracks
+        # them; flowgrad keeps them plain (lists and dicts are tracked wrappers, as in TF)
         from flowgrad.train.checkpoint import _is_trackable
         for name, value in getattr(obj, "__dict__", {}).items():
             if name not in out and not name.startswith("_self_") and \
-                    isinstance(value, (list, tuple, dict)) and _is_trackable(value):
+                    isinstance(value, tuple) and _is_trackable(value):
                 out[name] = value
         return out
 

@@ -1,4 +1,4 @@
 """``tensorflow.python.trackable.autotrackable``."""
-from flowgrad.framework.trackable import AutoTrackable  # noqa: F401
+from flowgrad.framework.autotrackable import AutoTrackable  # noqa: F401
 
 __all__ = ["AutoTrackable"]
