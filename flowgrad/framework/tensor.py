@@ -353,14 +353,23 @@ def infer_dtype(value: Any) -> dtypes.DType:
     if isinstance(value, bool):
         return dtypes.bool
     if isinstance(value, int):
+        if executing_eagerly() and not -2**63 <= value < 2**63:
+            raise ValueError(_OUT_OF_RANGE)
         return dtypes.int32 if -2**31 <= value < 2**31 else dtypes.int64
     if isinstance(value, float):
         return dtypes.float32
-    arr = _sequence_array(value)
+    if executing_eagerly() and not hasattr(value, "__array__"):
+        if isinstance(value, (list, tuple)):
+            return _eager_sequence_dtype(value)
+        kind = _leaf_kind(value)       # TensorFlow's ValueError for an unsupported type
+        return dtypes.string if kind == "string" else dtypes.complex128
+    arr = _sequence_array(value)    # a graph's constant: NumPy's dtype (make_tensor_proto)
     k = arr.dtype.kind
     if k == "f":
-        return dtypes.float32
+        return dtypes.float32 if arr.dtype == np.float64 else dtypes.from_numpy(arr.dtype)
     if k in "iu":
+        if arr.dtype != np.int64:
+            return dtypes.from_numpy(arr.dtype)
         return dtypes.int32 if arr.size == 0 or (arr.min() >= -2**31 and arr.max() < 2**31) \
             else dtypes.int64
     if k == "b":
@@ -370,11 +379,105 @@ def infer_dtype(value: Any) -> dtypes.DType:
     if k in "US" or k == "O" and all(isinstance(v, (str, bytes)) for v in arr.ravel()):
         return dtypes.string
     if k == "O" and any(isinstance(v, (str, bytes)) for v in arr.ravel()):
-        raise ValueError("Can't convert Python sequence with mixed types to Tensor.")
-    if executing_eagerly():     # TensorFlow's eager conversion error (a graph gives TypeError)
-        raise ValueError("Attempt to convert a value (%r) with an unsupported type (%s) to a "
-                         "Tensor." % (value, type(value)))
+        raise ValueError(_MIXED_TYPES)
     raise TypeError("Cannot infer a tensor dtype for %r" % (value,))
+
+
+_MIXED_TYPES = "Can't convert Python sequence with mixed types to Tensor."
+_OUT_OF_RANGE = "Can't convert Python sequence with out-of-range integer to Tensor."
+_SEQUENCES = (list, tuple, np.ndarray, range)
+
+
+def _leaf_kind(x: Any) -> str:
+    """The kind TensorFlow infers from one Python/NumPy scalar (py_seq_tensor.cc's order)."""
+    if isinstance(x, (str, bytes)):
+        return "string"
+    if isinstance(x, np.float64):
+        return "float64"
+    if isinstance(x, np.float16):
+        return "float16"
+    if isinstance(x, (float, np.floating)):
+        return "float"
+    if isinstance(x, (bool, np.bool_)):
+        return "bool"
+    if isinstance(x, (int, np.integer)) or type(x).__name__ == "Dimension":
+        return "int"
+    if isinstance(x, (complex, np.complexfloating)):
+        return "complex"
+    raise ValueError("Attempt to convert a value (%r) with an unsupported type (%r) to a "
+                     "Tensor." % (x, type(x)))
+
+
+def _sampled_shape_and_kind(value: Any) -> tuple[list, str]:
+    """The shape and element kind TensorFlow's eager conversion infers from a nested sequence:
+    from its first element at every level (a 0-d array counts as its scalar)."""
+    shape, x = [], value
+    while True:
+        if type(x) is np.ndarray and x.ndim == 0:
+            x = x[()]
+        if isinstance(x, (str, bytes)):
+            return shape, "string"
+        if not isinstance(x, _SEQUENCES):
+            return shape, _leaf_kind(x)
+        shape.append(len(x))
+        if not len(x):
+            return shape, "empty"
+        x = x[0]
+
+
+def _sequence_error(value: Any, shape: list, depth: int = 0) -> str | None:
+    """TensorFlow's message for the first element that does not fit ``shape`` (walked in
+    order): a short or scalar row is non-rectangular, a row where a scalar belongs a mixed
+    type."""
+    if depth == len(shape):
+        return _MIXED_TYPES if isinstance(value, _SEQUENCES) and not (
+            type(value) is np.ndarray and value.ndim == 0) else None
+    if not isinstance(value, _SEQUENCES) or len(value) != shape[depth]:
+        return _NON_RECTANGULAR
+    for v in value:
+        error = _sequence_error(v, shape, depth + 1)
+        if error:
+            return error
+    return None
+
+
+_KIND_FITS = {"bool": "b", "int": "iubf", "float": "iubf", "float64": "iubf", "float16": "iubf",
+              "complex": "iubfc"}
+
+
+def _eager_sequence_dtype(value: Any) -> dtypes.DType:
+    """TensorFlow's eager dtype for a nested list or tuple (py_seq_tensor.cc): the first
+    element decides (a NumPy float64 or float16 keeps its dtype, a Python float is float32,
+    integers are int32 unless one needs int64, a float among integers makes float32); an
+    element of another kind is TensorFlow's "mixed types" ValueError.
+
+    Raises:
+        ValueError: non-rectangular, mixed or unsupported elements, out-of-range integers.
+    """
+    shape, kind = _sampled_shape_and_kind(value)
+    if kind == "empty":
+        return dtypes.float32
+    if kind == "string":
+        return dtypes.string
+    try:
+        arr = np.asarray(value)
+    except (ValueError, TypeError, UnicodeError):
+        raise ValueError(_sequence_error(value, shape) or _MIXED_TYPES) from None
+    k = arr.dtype.kind
+    if list(arr.shape) != shape:        # NumPy took a row of NumPy arrays where TF did not
+        raise ValueError(_sequence_error(value, shape) or _NON_RECTANGULAR)
+    if kind == "int" and (k == "O" and all(isinstance(v, (int, np.integer)) for v in arr.flat)
+                          or k == "u" and arr.size and arr.max() >= 2**63):
+        raise ValueError(_OUT_OF_RANGE)
+    if k not in _KIND_FITS[kind]:
+        raise ValueError(_MIXED_TYPES)
+    if kind == "int":
+        if k == "f":
+            return dtypes.float32
+        return dtypes.int32 if arr.size == 0 or (arr.min() >= -2**31 and arr.max() < 2**31) \
+            else dtypes.int64
+    return {"bool": dtypes.bool, "float": dtypes.float32, "float64": dtypes.float64,
+            "float16": dtypes.float16, "complex": dtypes.complex128}[kind]
 
 
 def _to_bytes(x: Any) -> bytes:
@@ -401,6 +504,10 @@ def as_bytes_array(value: Any) -> np.ndarray:
     return out
 
 
+def _not_convertible(value: Any, dtype: dtypes.DType) -> str:
+    return "Cannot convert %r to EagerTensor of dtype %s" % (value, errors.dtype_text(dtype))
+
+
 def to_numpy(value: Any, dtype: dtypes.DType | None = None) -> np.ndarray:
     """A NumPy array for a Python value, with TensorFlow's dtype rules and checks.
 
@@ -411,23 +518,22 @@ def to_numpy(value: Any, dtype: dtypes.DType | None = None) -> np.ndarray:
     dt = dtype.base_dtype if dtype is not None else infer_dtype(value)
     if dt is dtypes.string:
         if isinstance(value, (np.ndarray, np.generic)) and value.dtype.kind not in "OUS":
-            raise TypeError("Cannot convert a NumPy value of dtype %s to a tensor of dtype "
-                            "string." % value.dtype)
+            raise ValueError("Failed to convert a NumPy array to a Tensor (Unsupported object "
+                             "type %s)." % type(np.asarray(value).flat[0].item()).__name__
+                             if value.size else "Failed to convert a NumPy array to a Tensor.")
         if dtype is None:
             try:
                 return as_bytes_array(value)
             except TypeError:
-                raise ValueError("Can't convert Python sequence with mixed types to "
-                                 "Tensor.") from None
-        return as_bytes_array(value)
+                raise ValueError(_MIXED_TYPES) from None
+        try:
+            return as_bytes_array(value)
+        except TypeError:
+            raise TypeError(_not_convertible(value, dt)) from None
     if isinstance(value, (np.ndarray, np.generic)):
         if value.dtype == dt.np:
             return np.asarray(value)
-        if dt.np.kind in "iub" and value.dtype.kind in "fc" or \
-                dt.np.kind == "b" and value.dtype.kind != "b":
-            raise TypeError("Cannot convert a NumPy value of dtype %s to a tensor of dtype %s."
-                            % (value.dtype, dt.name))
-        return np.asarray(value, dtype=dt.np)
+        return np.asarray(value).astype(dt.np)    # TensorFlow casts as NumPy does (1.5 -> 1)
     if type(value) is float and dt._differentiable:
         return np.asarray(value, dtype=dt.np)   # a Python float for a floating tensor
     try:
@@ -437,10 +543,11 @@ def to_numpy(value: Any, dtype: dtypes.DType | None = None) -> np.ndarray:
             raise
         raise ValueError("Cannot convert %r to a tensor: %s" % (value, e)) from None
     if arr.dtype.kind in "OUS" and dt is not dtypes.string:
-        raise TypeError("Cannot convert %r to a tensor of dtype %s." % (value, dt.name))
+        raise TypeError(_not_convertible(value, dt) if executing_eagerly() else
+                        "Cannot convert %r to a tensor of dtype %s." % (value, dt.name))
     if arr.size and (arr.dtype.kind in "fc" and dt.np.kind in "iub" or
                      arr.dtype.kind == "i" and dt.np.kind == "b"):     # [] fits any dtype
-        raise TypeError("Cannot convert %r to EagerTensor of dtype %s" % (value, dt.name))
+        raise TypeError(_not_convertible(value, dt))
     # Python integers out of the dtype's range wrap around, as TensorFlow's constants do
     # (tf.constant(300, tf.uint8) is 44); feeding one is the TypeError of Session.run.
     return arr.astype(dt.np, copy=False)
@@ -545,6 +652,11 @@ def constant(value: TensorLike, dtype: DTypeLike | None = None, shape: ShapeLike
             arr = np.broadcast_to(arr.reshape(()), shape)
         elif arr.size == int(np.prod(shape)):
             arr = arr.reshape(shape)
+        elif executing_eagerly():
+            raise TypeError("Eager execution of tf.constant with unsupported shape. Tensor %s "
+                            "(converted from %s) has %d elements, but got `shape` %s with %d "
+                            "elements)." % (arr, value, arr.size, TensorShape(shape),
+                                            int(np.prod(shape))))
         else:
             raise TypeError("Expected Tensor's shape: %s, but got %s." % (shape, arr.shape))
         arr = np.array(arr)
