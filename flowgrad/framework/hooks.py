@@ -22,8 +22,9 @@ imported (``import flowgrad`` imports them all):
 * ``flowgrad.saved_model.graph_export``: ``graph_def`` (``Graph.as_graph_def``), and
   ``flowgrad.saved_model.meta_graph``: ``export_meta_graph`` (the ``.meta`` file that
   ``tf.compat.v1.train.Saver.save`` writes beside a checkpoint);
-* ``flowgrad.debug``: ``explain_gradient`` (why a gradient is None) and
-  ``warn_unsafe_where`` (a ``tf.where`` whose gradient may be NaN).
+* ``flowgrad.debug``: ``explain_gradient`` (why a gradient is None),
+  ``warn_unsafe_where`` (a ``tf.where`` whose gradient may be NaN) and ``log_warning``
+  (a warning on TensorFlow's logger, as ``tf.function``'s retracing warning).
 """
 from __future__ import annotations
 
@@ -45,6 +46,7 @@ _PROVIDERS = {
     "numerics_plan_compiler": "flowgrad.debug.numerics",
     "explain_gradient": "flowgrad.debug.explain",
     "warn_unsafe_where": "flowgrad.debug.unsafe_where",
+    "log_warning": "flowgrad.debug.tf_logging",
     "graph_def": "flowgrad.saved_model.graph_export",
     "export_meta_graph": "flowgrad.saved_model.meta_graph",
 }
@@ -80,6 +82,7 @@ check_eager_numerics: Callable = _unregistered("check_eager_numerics")
 numerics_plan_compiler: Callable = _unregistered("numerics_plan_compiler")
 explain_gradient: Callable = _unregistered("explain_gradient")
 warn_unsafe_where: Callable = _unregistered("warn_unsafe_where")
+log_warning: Callable = _unregistered("log_warning")
 graph_def: Callable = _unregistered("graph_def")
 export_meta_graph: Callable = _unregistered("export_meta_graph")
 

@@ -35,7 +35,7 @@ import numpy as np
 
 from flowgrad import nest
 from flowgrad.autograph import tf_convert
-from flowgrad.framework import dtypes, errors
+from flowgrad.framework import dtypes, errors, hooks
 from flowgrad.framework.context import executing_eagerly, get_default_graph, state
 from flowgrad.framework.composite_tensor import CompositeTensor, TypeSpec, register
 from flowgrad.framework.graph import Graph, Operation
@@ -546,15 +546,16 @@ def _symbolic_args(args: tuple, kwargs: dict, names: list, placeholders: list) -
             parts = _components(x)
             if parts is not None:
                 return parts[0]._from_components([leaf(c) for c in parts[1]])
+            spec_name = None
             if isinstance(x, TensorSpec):
-                dt, shape = x.dtype, x.shape
+                dt, shape, spec_name = x.dtype, x.shape, x.name
             elif isinstance(x, (EagerTensor, np.ndarray)):
                 dt = x._dtype if isinstance(x, EagerTensor) else dtypes.as_dtype(x.dtype)
                 shape = TensorShape(x.shape)
             else:
                 return x
             k = next(count)
-            p = placeholder(dt, shape, name=name if not k else "%s_%d" % (name, k))
+            p = placeholder(dt, shape, name=spec_name or (name if not k else "%s_%d" % (name, k)))
             placeholders.append(p)
             return p
         return nest.map_structure(leaf, value)
@@ -654,6 +655,73 @@ def _arg_names(fn: Callable, n: int) -> list:
     return [params[i] if i < len(params) else "args_%d" % i for i in range(n)]
 
 
+class _CapturedDefault:
+    def __repr__(self) -> str:
+        return "<captured_default_value>"
+
+
+def _captured_signature(sig: inspect.Signature) -> str:
+    """A Python signature as TensorFlow's binding errors show it (defaults hidden)."""
+    params = [p.replace(annotation=p.empty, default=_CapturedDefault()
+                        if p.default is not p.empty else p.empty)
+              for p in sig.parameters.values()]
+    return str(sig.replace(parameters=params, return_annotation=sig.empty))
+
+
+class _TracingDetector:
+    """TensorFlow's warning when most of a function's recent calls traced it again (at
+    least 5 traces among the last 10 or so calls; twice at most per Python function, whose
+    code object keys it, so a tf.function made anew in a loop is caught too)."""
+
+    def __init__(self):
+        self.calls_per_tracing: list = []
+        self.calls = 0
+        self.warnings = 0
+
+    def called(self, traced: bool, fn: Callable) -> None:
+        self.calls += 1
+        if not traced:
+            if not self.calls_per_tracing:
+                self.calls_per_tracing = [0]
+            self.calls_per_tracing[-1] += 1
+            return
+        self.calls_per_tracing.append(1)
+        while self.calls_per_tracing and self.calls - self.calls_per_tracing[0] > 10:
+            self.calls -= self.calls_per_tracing.pop(0)
+        if self.warnings >= 2 or len(self.calls_per_tracing) < 5:
+            return
+        self.warnings += 1
+        hooks.log_warning(
+            "{} out of the last {} calls to {} triggered tf.function retracing. Tracing is "
+            "expensive and the excessive number of tracings could be due to (1) creating "
+            "@tf.function repeatedly in a loop, (2) passing tensors with different shapes, (3) "
+            "passing Python objects instead of tensors. For (1), please define your "
+            "@tf.function outside of the loop. For (2), @tf.function has reduce_retracing=True "
+            "option that can avoid unnecessary retracing. For (3), please refer to "
+            "https://www.tensorflow.org/guide/function#controlling_retracing and "
+            "https://www.tensorflow.org/api_docs/python/tf/function for  more details."
+            .format(len(self.calls_per_tracing), self.calls, fn))
+
+
+_tracing_detectors: Any = weakref.WeakKeyDictionary()
+
+
+def _tracing_detector(fn: Callable) -> _TracingDetector:
+    """The detector of a Python function's code (shared by the Functions made of it)."""
+    target = fn
+    while hasattr(target, "__wrapped__"):
+        target = target.__wrapped__
+    target = getattr(target, "__func__", target)
+    key = getattr(target, "__code__", fn)
+    try:
+        detector = _tracing_detectors.get(key)
+        if detector is None:
+            detector = _tracing_detectors[key] = _TracingDetector()
+    except TypeError:                   # not weak-referenceable
+        return _TracingDetector()
+    return detector
+
+
 #: Whether every Function runs its Python function eagerly instead of its traced graph
 #: (``tf.config.run_functions_eagerly``, a debugging switch as in TensorFlow).
 RUN_EAGERLY = [False]
@@ -676,6 +744,7 @@ class Function:
         self._trace_count = 0
         self._created_variables: list = []    # made by the first trace (they live outside)
         self._bound: Any = weakref.WeakKeyDictionary()  # instance -> its own Function
+        self._py_signature: Any = None     # inspect.Signature (False: none), when first called
         functools.update_wrapper(self, python_function)
 
     @property
@@ -709,12 +778,44 @@ class Function:
             return self._python_function(*args, **kwargs)
         if not executing_eagerly():             # inside another trace or a TF1 graph: inline
             return tf_convert(self._python_function, self._autograph)(*args, **kwargs)
+        if self._input_signature is None:
+            args, kwargs = self._canonical(args, kwargs)
+        count = self._trace_count
         key, feeds, tensors = self._key(args, kwargs)
         cf = self._concrete.get(key) or self._dispatch(key) or self._relaxed_trace(
             key, args, kwargs) or self._trace(key, args, kwargs, feeds)
         if state.tapes and any(t._watches_call(tensors, cf.variables) for t in state.tapes):
-            return self._python_function(*args, **kwargs)
-        return cf._call_flat(feeds)
+            out = self._python_function(*args, **kwargs)
+        else:
+            out = cf._call_flat(feeds)
+        _tracing_detector(self._python_function).called(self._trace_count != count,
+                                                        self._python_function)
+        return out
+
+    def _canonical(self, args: tuple, kwargs: dict) -> tuple:
+        """The call's arguments bound to the Python function's parameters, defaults filled
+        in, as TensorFlow canonicalizes them: ``f(x)``, ``f(x, True)`` and
+        ``f(x, training=True)`` are one call (one trace) where ``training`` defaults to True.
+
+        Raises:
+            TypeError: the arguments do not bind (TensorFlow's message).
+        """
+        if self._py_signature is None:
+            try:
+                self._py_signature = inspect.signature(self._python_function)
+            except (TypeError, ValueError):
+                self._py_signature = False
+        if self._py_signature is False:
+            return args, kwargs
+        try:
+            bound = self._py_signature.bind(*args, **kwargs)
+        except TypeError as e:
+            raise TypeError("Binding inputs to tf.function failed due to `%s`. Received args: "
+                            "%r and kwargs: %r for signature: %s."
+                            % (e, args, kwargs, _captured_signature(self._py_signature))) \
+                from None
+        bound.apply_defaults()
+        return bound.args, bound.kwargs
 
     def _dispatch(self, key: Any) -> ConcreteFunction | None:
         """A trace made for a supertype of the call ``key`` (a TensorSpec with None
@@ -757,14 +858,14 @@ class Function:
             return _signature((args, kwargs), feeds, tensors), feeds, tensors
         sig = self._input_signature
         n_args = len(args)
-        if kwargs:                 # arguments passed by their parameters' names
-            names = _arg_names(self._python_function, len(sig))[n_args:]
-            if set(kwargs) <= set(names):
-                args = tuple(args) + tuple(kwargs[n] for n in names if n in kwargs)
-        if len(args) != len(sig) or len(args) != n_args + len(kwargs):
-            raise TypeError("%s() takes %d positional tensor arguments matching its "
-                            "input_signature, got %d positional and %d keyword arguments"
-                            % (self._name, len(sig), n_args, len(kwargs)))
+        names = _arg_names(self._python_function, len(sig))
+        try:           # arguments may be passed by their parameters' names
+            args = inspect.Signature([inspect.Parameter(n, inspect.Parameter.POSITIONAL_OR_KEYWORD)
+                                      for n in names]).bind(*args, **kwargs).args
+        except TypeError as e:
+            raise TypeError("Binding inputs to tf.function failed due to `%s`. Received args: "
+                            "%r and kwargs: %r for signature: %s."
+                            % (e, args, kwargs, self._signature_text())) from None
         for a, spec in zip(args, sig):
             for leaf, leaf_spec in _match_signature(a, spec, args, sig):
                 t = convert_to_tensor(leaf, leaf_spec.dtype) if not isinstance(
