@@ -10,7 +10,7 @@ from __future__ import annotations
 import logging as _logging
 import sys
 from typing import Any
-from flowgrad.framework import hooks
+from flowgrad.framework import hooks as _hooks
 from flowgrad.framework.type_hints import TensorLike
 
 DEBUG = _logging.DEBUG
@@ -85,7 +85,7 @@ def warning(msg: str, *args: Any, **kwargs: Any) -> None:
 
 
 warn = warning
-hooks.register(log_warning=warning)
+_hooks.register(log_warning=warning)
 
 
 def error(msg: str, *args: Any, **kwargs: Any) -> None:

@@ -692,15 +692,15 @@ class _TracingDetector:
             return
         self.warnings += 1
         hooks.log_warning(
-            "{} out of the last {} calls to {} triggered tf.function retracing. Tracing is "
+            "%d out of the last %d calls to %s triggered tf.function retracing. Tracing is "
             "expensive and the excessive number of tracings could be due to (1) creating "
             "@tf.function repeatedly in a loop, (2) passing tensors with different shapes, (3) "
             "passing Python objects instead of tensors. For (1), please define your "
             "@tf.function outside of the loop. For (2), @tf.function has reduce_retracing=True "
             "option that can avoid unnecessary retracing. For (3), please refer to "
             "https://www.tensorflow.org/guide/function#controlling_retracing and "
-            "https://www.tensorflow.org/api_docs/python/tf/function for  more details."
-            .format(len(self.calls_per_tracing), self.calls, fn))
+            "https://www.tensorflow.org/api_docs/python/tf/function for  more details.",
+            len(self.calls_per_tracing), self.calls, fn)
 
 
 _tracing_detectors: Any = weakref.WeakKeyDictionary()
