@@ -72,3 +72,25 @@ def test_stack_and_tensor_array_ops_are_stateful_without_gradients(op_type):
     d = registry.get_op_def(op_type)
     assert d.stateful and not d.foldable
     assert registry._gradients[op_type] is None
+
+
+def test_tensorflow_1_0s_stack_ops_are_the_v2_ones():
+    """Graphs of TensorFlow before 1.4 hold Stack/StackPush/StackPop/StackClose (no
+    max_size input): imported as the V2 ops, last pushed first popped."""
+    from flowgrad.saved_model import graph_import
+    imp = graph_import.IMPORTERS
+    with tf.Graph().as_default() as g:
+        h = imp["Stack"]([], {"elem_type": tf.float32, "stack_name": "s"}, "Stack")
+        p1 = imp["StackPush"]([h, tf.constant([1.0, 2.0])], {"swap_memory": False}, "p1")
+        with g.control_dependencies([p1.op]):
+            p2 = imp["StackPush"]([h, tf.constant([3.0, 4.0])], {"swap_memory": False}, "p2")
+        with g.control_dependencies([p2.op]):
+            a = imp["StackPop"]([h], {"elem_type": tf.float32}, "a")
+        with g.control_dependencies([a.op]):
+            b = imp["StackPop"]([h], {"elem_type": tf.float32}, "b")
+        with g.control_dependencies([b.op]):
+            close = imp["StackClose"]([h], {}, "close")
+        with tf1.Session() as sess:
+            got = sess.run([a, b, close])
+    np.testing.assert_array_equal(got[0], [3.0, 4.0])
+    np.testing.assert_array_equal(got[1], [1.0, 2.0])

@@ -15,6 +15,8 @@ tests/test_tf_training_meta.py).
   ``tf.Module`` growing a TensorArray; a Keras 3 LSTM): flowgrad calls the loaded
   ``train_step`` and reproduces TensorFlow's losses while it updates the variables.
 """
+import base64
+import json
 import os
 
 import numpy as np
@@ -231,3 +233,30 @@ def test_tensorflows_frozen_control_flow_v1_inference_graph():
             merge = tf1.get_default_graph().get_tensor_by_name("frozen/cond/Merge:0")
             assert sess.run(merge, {x: ref["x_0"], "frozen/seq:0": ref["seq_0"]}).shape == \
                 (2, 4)
+
+
+with open(os.path.join(DATA, "cfv1_graphs.json")) as _f:
+    CFV1_GRAPHS = json.load(_f)
+
+
+@pytest.mark.parametrize("case", sorted(CFV1_GRAPHS))
+def test_tensorflows_control_flow_v1_graphs_without_recorded_shapes(case):
+    """TF1 graphs with control flow v1 as as_graph_def() writes them (no recorded shapes):
+    a loop growing a tensor (shape_invariants), variables assigned in a loop body
+    (RefEnter) and in tf.cond branches (RefSwitch) -- run twice, the assignments add up --,
+    an assertion in a loop body with back_prop=False, a TensorArray of elements of different
+    sizes, nested map_fn, a while_loop in a tf.cond branch and its gradient: TensorFlow's
+    values (tests/data/tf_loop_training/cfv1_graphs.json, tools/tf_reference/cfv1_graphs.py)."""
+    rec = CFV1_GRAPHS[case]
+    gd = tf1.GraphDef()
+    gd.ParseFromString(base64.b64decode(rec["graph"]))
+    with tf.Graph().as_default():
+        tf1.import_graph_def(gd, name="")
+        with tf1.Session() as sess:
+            if rec["init"]:
+                sess.run("init")
+            for want in rec["values"]:
+                got = sess.run(rec["fetch"])
+                for name, g, w in zip(rec["fetch"], got, want):
+                    np.testing.assert_allclose(g, np.asarray(w, np.float32), rtol=1e-6,
+                                               err_msg=name)

@@ -840,6 +840,12 @@ def _register() -> None:
         "TensorArrayCloseV3": _op("TensorArrayCloseV3"),
         "TensorArrayGradV3": _op("TensorArrayGradV3", "source"),
         "ControlTrigger": _no_op,
+        # TensorFlow before 1.4 (ref-typed string handles, no max_size input)
+        "Stack": lambda ins, a, name: _op("StackV2", "elem_type", "stack_name")(
+            [constant(-1)], a, name),
+        "StackPush": _op("StackPushV2", "swap_memory"),
+        "StackPop": _op("StackPopV2", "elem_type"),
+        "StackClose": _op("StackCloseV2"),
     })
 
 
