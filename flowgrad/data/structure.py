@@ -207,7 +207,12 @@ class RaggedTensorSpec(TypeSpec):
         return [value.flat_values] + list(value.nested_row_splits)
 
     def _from_components(self, parts: list) -> RaggedTensor:
-        return RaggedTensor.from_nested_row_splits(parts[0], parts[1:], validate=False)
+        rt = RaggedTensor.from_nested_row_splits(parts[0], parts[1:], validate=False)
+        dims, level = self._shape.as_tuple(), rt
+        for k in range(self._ragged_rank if dims is not None else 0):
+            level._uniform_row_length = dims[k + 1]     # a known dimension is uniform rows
+            level = level.values
+        return rt
 
     def __eq__(self, other: Any) -> bool:
         return type(other) is type(self) and (

@@ -216,6 +216,7 @@ def gather(params: TensorLike, indices: TensorLike, validate_indices: bool | Non
     return apply_op("GatherV2", [p, idx], {"axis": a}, name=name)
 
 
+@dispatch.add_dispatch_support
 def embedding_lookup(params: TensorLike, ids: TensorLike, partition_strategy: str = "mod",
                      name: str | None = None, validate_indices: bool = True,
                      max_norm: Any = None) -> Any:
@@ -443,6 +444,7 @@ def boolean_mask_v2(tensor: TensorLike, mask: TensorLike, axis: AxisLike = None,
     return boolean_mask(tensor, mask, name, axis)
 
 
+@dispatch.add_dispatch_support
 def embedding_lookup_v2(params: TensorLike, ids: TensorLike, max_norm: Any = None,
                         name: str | None = None) -> Any:
     """``tf.nn.embedding_lookup`` of TensorFlow 2: (params, ids, max_norm, name).

@@ -19,7 +19,7 @@ from typing import Any
 
 import numpy as np
 
-from flowgrad.framework import dispatch
+from flowgrad.framework import dispatch, dtypes
 from flowgrad.framework.tensor import TensorBase, convert_to_tensor
 from flowgrad.ops import (arithmetic_ops, comparison_ops, concat_ops, elementwise_ops,
                           fill_ops, indexing_ops, ragged_ops, reduction_ops, shape_ops, sum_ops)
@@ -117,11 +117,16 @@ def ragged_concat(values: list, axis: Any, name: str = "concat") -> Any:
     raise NotImplementedError("flowgrad concatenates RaggedTensors along axis 0 or 1")
 
 
-@dispatch.dispatch_for_api(indexing_ops.gather_v2, {"params": RaggedTensor})
+@dispatch.dispatch_for_api(indexing_ops.gather_v2, {"params": RaggedTensor},
+                           {"indices": RaggedTensor})
 def ragged_gather(params: Any, indices: Any, validate_indices: Any = None, axis: Any = None,
                   batch_dims: int = 0, name: str | None = None) -> Any:
     """``tf.gather`` of a RaggedTensor's rows (axis 0) at dense ``indices``: a scalar index
-    gives one row, a vector the rows in its order, more index dimensions uniform rows."""
+    gives one row, a vector the rows in its order, more index dimensions uniform rows; and
+    ``tf.gather`` at RaggedTensor ``indices`` (TensorFlow's ``ragged_gather_ops``): the
+    result has the indices' ragged rows where the gathered axis was."""
+    if isinstance(indices, RaggedTensor):
+        return _gather_at_ragged(params, indices, axis, batch_dims)
     if axis not in (None, 0) or batch_dims != 0:
         raise NotImplementedError("flowgrad gathers a RaggedTensor's rows (axis=0, "
                                   "batch_dims=0); got axis=%r, batch_dims=%r"
@@ -149,6 +154,81 @@ def ragged_gather(params: Any, indices: Any, validate_indices: Any = None, axis:
 
 
 dispatch.DISPATCH_FRAMES.add(ragged_gather.__code__)
+
+
+@dispatch.dispatch_for_api(indexing_ops.embedding_lookup, {"ids": RaggedTensor})
+def ragged_embedding_lookup(params: Any, ids: RaggedTensor, partition_strategy: str = "mod",
+                            name: str | None = None, validate_indices: bool = True,
+                            max_norm: Any = None) -> RaggedTensor:
+    """``tf.compat.v1.nn.embedding_lookup`` of RaggedTensor ``ids``: the ids' rows of the
+    looked-up rows (TensorFlow's ``embedding_lookup_ragged``)."""
+    return _embedding_lookup_ragged(params, ids, partition_strategy, max_norm)
+
+
+@dispatch.dispatch_for_api(indexing_ops.embedding_lookup_v2, {"ids": RaggedTensor})
+def ragged_embedding_lookup_v2(params: Any, ids: RaggedTensor, max_norm: Any = None,
+                               name: str | None = None) -> RaggedTensor:
+    """``tf.nn.embedding_lookup`` of RaggedTensor ``ids`` (TensorFlow's
+    ``embedding_lookup_ragged`` with the ``div`` strategy)."""
+    return _embedding_lookup_ragged(params, ids, "div", max_norm)
+
+
+def _embedding_lookup_ragged(params: Any, ids: RaggedTensor, partition_strategy: str,
+                             max_norm: Any) -> RaggedTensor:
+    if ids.dtype.base_dtype not in (dtypes.int32, dtypes.int64):
+        raise ValueError("The values contained by the inputs have type %s and cannot be "
+                         "processed. All values should be indices, either of type `int32` or "
+                         "`int64`." % ids.dtype.name)
+    return ids.with_flat_values(indexing_ops.embedding_lookup(
+        params, ids.flat_values, partition_strategy=partition_strategy, max_norm=max_norm))
+
+
+def _gather_at_ragged(params: Any, indices: RaggedTensor, axis: Any, batch_dims: int) -> Any:
+    """``tf.gather(params, indices, axis)`` of RaggedTensor ``indices`` as TensorFlow's
+    ``ragged_gather_ops._gather``: at axis 0 the indices' rows hold the gathered slices; at
+    axis 1 of a dense ``params`` every row of ``params`` is gathered at the indices (offset to
+    the flattened first two dimensions); deeper axes recurse on the rows."""
+    if indices.dtype.base_dtype not in (dtypes.int32, dtypes.int64):
+        raise TypeError("Value passed to parameter 'indices' has DataType %s not in list of "
+                        "allowed values: int32, int64" % indices.dtype.name)
+    if batch_dims != 0:
+        raise NotImplementedError("flowgrad gathers at RaggedTensor indices with "
+                                  "batch_dims=0; got batch_dims=%r" % (batch_dims,))
+    if not isinstance(params, RaggedTensor):
+        params = convert_to_tensor(params)
+    rank = params.shape.rank
+    axis = 0 if axis is None else int(axis)
+    if rank is not None and not -rank <= axis < rank:
+        raise ValueError("axis=%d out of bounds: expected %d<=axis<%d" % (axis, -rank, rank))
+    if axis < 0:
+        axis += rank
+    if axis == 0:
+        return indices.with_values(indexing_ops.gather_v2(params, indices.values))
+    if isinstance(params, RaggedTensor):
+        raise NotImplementedError("flowgrad gathers a RaggedTensor at RaggedTensor indices "
+                                  "along axis 0; got axis=%d" % axis)
+    dims = params.shape.as_list()
+    if axis > 1:        # the rows of params (uniform), each gathered one axis lower
+        inner = _gather_at_ragged(shape_ops.reshape(params, [-1] + dims[2:]), indices,
+                                  axis - 1, 0)
+        return RaggedTensor.from_uniform_row_length(inner, dims[1], validate=False)
+    nrows = indices.shape.as_list()[0]
+    if dims[0] is None or dims[1] is None or nrows is None:
+        raise ValueError("tf.gather at RaggedTensor indices along axis 1 needs params' first "
+                         "two dimensions and the indices' rows known, got params of shape %s "
+                         "and indices of shape %s" % (params.shape, indices.shape))
+    flat_params = shape_ops.reshape(params, [-1] + dims[2:])
+    kind = indices.dtype.base_dtype
+    rows = indices.nrows()
+    # the indices' rows once per row of params, each copy offset to that row's slice
+    copies = ragged_gather(indices, shape_ops.reshape(
+        concat_ops.tile(shape_ops.expand_dims(fill_ops.range(rows), 0), [dims[0], 1]), [-1]))
+    flat = copies.flat_values
+    per_copy = shape_ops.size(indices.flat_values, out_type=kind)
+    offsets = (fill_ops.range(shape_ops.size(flat, out_type=kind)) //
+               arithmetic_ops.maximum(per_copy, convert_to_tensor(1, kind))) * dims[1]
+    gathered = copies.with_flat_values(indexing_ops.gather_v2(flat_params, flat + offsets))
+    return RaggedTensor.from_uniform_row_length(gathered, nrows, nrows=dims[0], validate=False)
 
 
 def _operator(fn: Callable, reflected: bool = False) -> Callable:

@@ -631,7 +631,6 @@ RaggedTensor.merge_dims = merge_dims
 RaggedTensor.to_sparse = to_sparse
 RaggedTensor.with_row_splits_dtype = _with_row_splits_dtype
 RaggedTensor.get_shape = lambda self: self.shape
-RaggedTensor.uniform_row_length = property(lambda self: None)
 RaggedTensor.from_nested_row_lengths = classmethod(_from_nested_row_lengths)
 RaggedTensor.from_nested_value_rowids = classmethod(_from_nested_value_rowids)
 

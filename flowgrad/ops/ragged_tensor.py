@@ -19,6 +19,7 @@ from flowgrad.framework.shape_rules import constant_value
 from flowgrad.framework.tensor_shape import TensorShape, unknown_shape
 from flowgrad.ops.concat_ops import concat
 from flowgrad.ops.fill_ops import ones_like
+from flowgrad.ops.fill_ops import range as range_op
 from flowgrad.ops.indexing_ops import unsorted_segment_sum
 from flowgrad.ops.reduction_ops import cumsum
 from flowgrad.ops.shape_ops import shape as shape_of
@@ -45,6 +46,7 @@ class RaggedTensor:
                              "factory methods instead (e.g., RaggedTensor.from_row_lengths())")
         self._values = values
         self._row_splits = row_splits
+        self._uniform_row_length: int | None = None  # every row this long (from_uniform_...)
 
     # -- factories ---------------------------------------------------------------------
     @classmethod
@@ -120,11 +122,20 @@ class RaggedTensor:
         values = _as_values(values)
         n = _nrows_of(values)
         k = int(uniform_row_length)
-        if n is None:
-            raise ValueError("from_uniform_row_length needs values of a known length")
-        rows = n // k if k else int(nrows or 0)
-        return cls.from_row_splits(values, np.arange(rows + 1, dtype=np.int64) * k,
-                                   validate=validate)
+        if n is None and k:         # a graph's values of unknown length: splits computed
+            count = values.nrows(out_type=dtypes.int64) if isinstance(values, RaggedTensor) \
+                else shape_of(values, out_type=dtypes.int64)[0]
+            splits = range_op(dense_constant(np.int64(0)), count + 1, dense_constant(np.int64(k)))
+        elif n is None:
+            if nrows is None:
+                raise ValueError("from_uniform_row_length needs nrows for rows of length 0")
+            splits = np.zeros(int(nrows) + 1, np.int64)
+        else:
+            rows = n // k if k else int(nrows or 0)
+            splits = np.arange(rows + 1, dtype=np.int64) * k
+        rt = cls.from_row_splits(values, splits, validate=validate)
+        rt._uniform_row_length = k
+        return rt
 
     @classmethod
     def from_sparse(cls, st_input: Any, name: str | None = None,
@@ -226,7 +237,11 @@ class RaggedTensor:
         inner = self.flat_values.shape.as_tuple()
         if inner is None:
             return unknown_shape()
-        return TensorShape([nrows] + [None] * self.ragged_rank + list(inner[1:]))
+        dims, rt = [nrows], self
+        while isinstance(rt, RaggedTensor):     # a uniform row length is a known dimension
+            dims.append(rt._uniform_row_length)
+            rt = rt._values
+        return TensorShape(dims + list(inner[1:]))
 
     def nrows(self, out_type: DTypeLike | None = None, name: str | None = None) -> Any:
         return shape_of(self._row_splits, out_type=out_type or self._row_splits.dtype)[0] - 1
@@ -237,8 +252,17 @@ class RaggedTensor:
             return self._row_splits[1:] - self._row_splits[:-1]
         return self.with_values(self._values.row_lengths(axis - 1))
 
+    @property
+    def uniform_row_length(self) -> Any:
+        """The length of every row (a scalar tensor) when they are uniform, else None."""
+        if self._uniform_row_length is None:
+            return None
+        return convert_to_tensor(self._uniform_row_length, self._row_splits.dtype.base_dtype)
+
     def with_values(self, new_values: Any) -> RaggedTensor:
-        return RaggedTensor(_as_values(new_values), self._row_splits, internal=True)
+        rt = RaggedTensor(_as_values(new_values), self._row_splits, internal=True)
+        rt._uniform_row_length = self._uniform_row_length
+        return rt
 
     def with_flat_values(self, new_values: Any) -> RaggedTensor:
         if isinstance(self._values, RaggedTensor):
