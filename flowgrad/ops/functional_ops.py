@@ -16,7 +16,11 @@ from flowgrad.framework.context import executing_eagerly
 from flowgrad.framework.graph import name_scope
 from flowgrad.framework.tensor import convert_to_tensor
 from flowgrad.ops.array_ops import concat, expand_dims, reverse, stack, stop_gradient
+from flowgrad.ops.comparison_ops import equal
+from flowgrad.ops.fill_ops import range as fill_range
+from flowgrad.ops.indexing_ops import boolean_mask
 from flowgrad.ops.ragged_tensor import RaggedTensor
+from flowgrad.ops.sparse_tensor import SparseTensor
 from flowgrad.ops.while_v2 import build_while, check_parallel_iterations
 from flowgrad.framework.type_hints import DTypeLike, TensorLike
 
@@ -78,6 +82,9 @@ def map_fn(fn: Callable, elems: TensorLike, dtype: DTypeLike | None = None,
     name = name or "map"
     if any(isinstance(e, RaggedTensor) for e in nest.flatten(elems)):
         return _map_ragged(fn, elems, signature, name)
+    if any(isinstance(e, SparseTensor) for e in nest.flatten(elems)):
+        return _map_sparse(fn, elems, dtype, parallel_iterations, back_prop, swap_memory,
+                           infer_shape, name, fn_output_signature)
     flat, n = _elements(elems, name, expand=True)
     if executing_eagerly():
         rows = [fn(nest.pack_sequence_as(elems, [e[i] for e in flat], expand_composites=True))
@@ -104,6 +111,32 @@ def map_fn(fn: Callable, elems: TensorLike, dtype: DTypeLike | None = None,
     if not back_prop:
         extras = [stop_gradient(t) for t in extras]
     return nest.pack_sequence_as(structure[0], extras, expand_composites=True)
+
+
+def _map_sparse(fn: Callable, elems: Any, *args: Any) -> Any:
+    """map_fn over elements holding SparseTensors: each SparseTensor is mapped as the row
+    ids ``range(dense_shape[0])`` and ``fn`` gets row ``i``, the SparseTensor one rank lower
+    of the entries whose first index is ``i`` (TensorFlow maps its serialized rows)."""
+    leaves = nest.flatten(elems)
+
+    def row_ids(st: SparseTensor) -> Any:
+        n = st.shape[0] if st.shape.rank else None
+        count = n if n is not None else st.dense_shape[0]
+        return fill_range(convert_to_tensor(count, dtypes.int64))
+
+    def sparse_row(st: SparseTensor, i: Any) -> SparseTensor:
+        keep = equal(st.indices[:, 0], i)
+        return SparseTensor(boolean_mask(st.indices[:, 1:], keep),
+                            boolean_mask(st.values, keep), st.dense_shape[1:])
+
+    proxies = [row_ids(e) if isinstance(e, SparseTensor) else e for e in leaves]
+
+    def fn_of_rows(rows: Any) -> Any:
+        parts = [sparse_row(e, r) if isinstance(e, SparseTensor) else r
+                 for e, r in zip(leaves, nest.flatten(rows))]
+        return fn(nest.pack_sequence_as(elems, parts))
+
+    return map_fn(fn_of_rows, nest.pack_sequence_as(elems, proxies), *args)
 
 
 def _map_ragged(fn: Callable, elems: Any, signature: Any, name: str) -> Any:
