@@ -282,7 +282,100 @@ with tf.Session() as sess:
     print(np.round(fs.h, 5))
     print([round(float(np.abs(gg).sum()), 4) for gg in g])
 """,
+    # sherjilozair/char-rnn-tensorflow's model (TF 1.x's most copied char-RNN):
+    # tf.contrib.legacy_seq2seq.rnn_decoder over tf.split inputs, with its loop_function for
+    # sampling, and sequence_loss_by_example. TF 2.21 has no contrib: the recorder runs it with
+    # TF 1.15's two functions restated on TF 2.21's ops (_legacy_seq2seq_reference below).
+    "char_rnn_legacy_seq2seq": """
+tf.set_random_seed(4)
+B, T, V, H = 3, 5, 11, 8
+input_data = tf.placeholder(tf.int32, [B, T])
+targets = tf.placeholder(tf.int32, [B, T])
+cell = tf.nn.rnn_cell.MultiRNNCell([tf.nn.rnn_cell.BasicLSTMCell(H) for _ in range(2)])
+initial_state = cell.zero_state(B, tf.float32)
+with tf.variable_scope("rnnlm"):
+    softmax_w = tf.get_variable("softmax_w", [H, V])
+    softmax_b = tf.get_variable("softmax_b", [V])
+    embedding = tf.get_variable("embedding", [V, H])
+    inputs = tf.nn.embedding_lookup(embedding, input_data)
+    inputs = tf.split(inputs, T, 1)
+    inputs = [tf.squeeze(input_, [1]) for input_ in inputs]
+def loop(prev, _):
+    prev = tf.matmul(prev, softmax_w) + softmax_b
+    prev_symbol = tf.stop_gradient(tf.argmax(prev, 1))
+    return tf.nn.embedding_lookup(embedding, prev_symbol)
+outputs, last_state = tf.contrib.legacy_seq2seq.rnn_decoder(inputs, initial_state, cell,
+                                                            scope="rnnlm")
+with tf.variable_scope("sample"):
+    s_outputs, _ = tf.contrib.legacy_seq2seq.rnn_decoder(inputs, initial_state, cell,
+                                                         loop_function=loop, scope="rnnlm")
+output = tf.reshape(tf.concat(outputs, 1), [-1, H])
+logits = tf.matmul(output, softmax_w) + softmax_b
+probs = tf.nn.softmax(logits)
+loss = tf.contrib.legacy_seq2seq.sequence_loss_by_example(
+    [logits], [tf.reshape(targets, [-1])], [tf.ones([B * T])])
+cost = tf.reduce_sum(loss) / B / T
+weighted = tf.contrib.legacy_seq2seq.sequence_loss_by_example(
+    [tf.matmul(o, softmax_w) + softmax_b for o in outputs], tf.unstack(targets, axis=1),
+    [tf.ones([B])] * (T - 1) + [tf.zeros([B])])
+tvars = tf.trainable_variables()
+print([v.name for v in tvars])
+grads, _ = tf.clip_by_global_norm(tf.gradients(cost, tvars), 5.0)
+train_op = tf.train.AdamOptimizer(0.01).apply_gradients(zip(grads, tvars))
+rng = np.random.RandomState(0)
+X = rng.randint(0, V, (B, T))
+Y = np.roll(X, -1, axis=1)
+with tf.Session() as sess:
+    sess.run(tf.global_variables_initializer())
+    state = sess.run(initial_state)
+    for i in range(4):
+        feed = {input_data: X, targets: Y}
+        for j, (c, h) in enumerate(initial_state):
+            feed[c] = state[j].c
+            feed[h] = state[j].h
+        c_, state, _ = sess.run([cost, last_state, train_op], feed)
+        print(i, "%.5f" % c_)
+    print(np.round(sess.run(weighted, {input_data: X, targets: Y}), 5))
+    print(np.round(sess.run(s_outputs[-1], {input_data: X}), 5))
+""",
 }
+
+
+def _legacy_seq2seq_reference(tf):
+    """TF 1.15's ``tf.contrib.legacy_seq2seq.rnn_decoder`` and ``sequence_loss_by_example``
+    (contrib/legacy_seq2seq/python/ops/seq2seq.py) restated on TF 2.21's compat.v1 ops."""
+    import types
+
+    def rnn_decoder(decoder_inputs, initial_state, cell, loop_function=None, scope=None):
+        with tf.variable_scope(scope or "rnn_decoder"):
+            state, outputs, prev = initial_state, [], None
+            for i, inp in enumerate(decoder_inputs):
+                if loop_function is not None and prev is not None:
+                    with tf.variable_scope("loop_function", reuse=True):
+                        inp = loop_function(prev, i)
+                if i > 0:
+                    tf.get_variable_scope().reuse_variables()
+                output, state = cell(inp, state)
+                outputs.append(output)
+                if loop_function is not None:
+                    prev = output
+        return outputs, state
+
+    def sequence_loss_by_example(logits, targets, weights, average_across_timesteps=True,
+                                 softmax_loss_function=None, name=None):
+        with tf.name_scope(name, "sequence_loss_by_example", logits + targets + weights):
+            parts = []
+            for logit, target, weight in zip(logits, targets, weights):
+                crossent = tf.nn.sparse_softmax_cross_entropy_with_logits(
+                    labels=tf.reshape(target, [-1]), logits=logit)
+                parts.append(crossent * weight)
+            log_perps = tf.add_n(parts)
+            if average_across_timesteps:
+                log_perps /= tf.add_n(weights) + 1e-12
+        return log_perps
+
+    return types.SimpleNamespace(legacy_seq2seq=types.SimpleNamespace(
+        rnn_decoder=rnn_decoder, sequence_loss_by_example=sequence_loss_by_example))
 
 
 def main() -> None:
@@ -293,6 +386,7 @@ def main() -> None:
     tf.logging.set_verbosity(tf.logging.ERROR)
     from tensorflow.python.summary.summary_iterator import summary_iterator
     tf.train.summary_iterator = summary_iterator     # tf.compat.v1.train's in TF 1.x
+    tf.contrib = _legacy_seq2seq_reference(tf)      # TF 1.15's, see above
     out = {}
     here = os.getcwd()
     for name, source in PROGRAMS.items():

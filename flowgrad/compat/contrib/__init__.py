@@ -12,7 +12,7 @@ import types
 
 #: The sub-namespaces, each a module of this package.
 SUBMODULES = ("crf", "eager", "factorization", "framework", "image", "layers", "learn",
-              "losses", "metrics", "rnn", "seq2seq", "slim", "training")
+              "legacy_seq2seq", "losses", "metrics", "rnn", "seq2seq", "slim", "training")
 
 __all__ = list(SUBMODULES)
 

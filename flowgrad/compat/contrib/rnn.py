@@ -12,6 +12,8 @@ from flowgrad.rnn.cells import (BasicLSTMCell, BasicRNNCell, DeviceWrapper, Drop
                                 GRUCell, LSTMCell, LSTMStateTuple, MultiRNNCell,
                                 ResidualWrapper, RNNCell)
 from flowgrad.rnn.rnn import bidirectional_dynamic_rnn, static_bidirectional_rnn, static_rnn
+from flowgrad.compat.contrib.rnn_wrappers import (EmbeddingWrapper, InputProjectionWrapper,
+                                                  OutputProjectionWrapper)
 
 
 def _check_stack(cells_fw: Sequence, cells_bw: Sequence, initial_states_fw: Sequence | None,
@@ -131,6 +133,7 @@ def stack_bidirectional_rnn(cells_fw: list, cells_bw: list, inputs: list,
 
 
 __all__ = ["BasicLSTMCell", "BasicRNNCell", "DeviceWrapper", "DropoutWrapper", "GRUCell",
+           "EmbeddingWrapper", "InputProjectionWrapper", "OutputProjectionWrapper",
            "LSTMCell", "LSTMStateTuple", "MultiRNNCell", "RNNCell", "ResidualWrapper",
            "stack_bidirectional_dynamic_rnn", "stack_bidirectional_rnn",
            "static_bidirectional_rnn", "static_rnn"]
