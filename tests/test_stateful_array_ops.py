@@ -5,8 +5,10 @@ values, and its error class and message for a pop from an empty stack, a second 
 read of an element, a write past the end of a fixed-size array, a read of an element not
 written (zeros when its shape is known), an element of the wrong shape
 (tests/data/tf_loop_training/stateful_array_ops.json, made by
-tools/tf_reference/stateful_array_ops.py). None of these ops has a gradient in flowgrad
-(their graphs hold TensorFlow 1's gradients already)."""
+tools/tf_reference/stateful_array_ops.py). The ops TensorFlow does not differentiate are
+not differentiable; a gradient through the reads and writes TensorFlow differentiates is a
+LookupError naming the op (their graphs hold TensorFlow 1's gradients already; arrays without
+them import as flowgrad's own, differentiable TensorArray)."""
 import base64
 import json
 import os
@@ -66,12 +68,25 @@ def test_each_run_makes_new_arrays_and_stacks():
 
 
 @pytest.mark.parametrize("op_type", ["StackV2", "StackPushV2", "StackPopV2", "TensorArrayV3",
-                                     "TensorArrayWriteV3", "TensorArrayReadV3",
-                                     "TensorArrayGatherV3", "TensorArrayGradV3"])
-def test_stack_and_tensor_array_ops_are_stateful_without_gradients(op_type):
+                                     "TensorArraySizeV3", "TensorArrayGradV3"])
+def test_ops_tensorflow_does_not_differentiate_are_not_differentiable(op_type):
     d = registry.get_op_def(op_type)
     assert d.stateful and not d.foldable
     assert registry._gradients[op_type] is None
+
+
+def test_a_gradient_through_a_stateful_tensor_array_is_a_lookup_error():
+    """TensorFlow differentiates TensorArray reads and writes; flowgrad's stateful ones
+    (kept where a graph holds TensorFlow's own gradient arrays) do not: tf.gradients through
+    them names the op, never a silent None."""
+    path = os.path.join(os.path.dirname(__file__), "data", "tf_loop_training",
+                        "loop_tensor_array_cfv1", "model.meta")
+    with tf.Graph().as_default():
+        tf1.train.import_meta_graph(path)
+        loss = tf1.get_default_graph().get_tensor_by_name("loss:0")
+        (w,) = [v for v in tf1.global_variables() if v.op.name == "w"]
+        with pytest.raises(LookupError, match="TensorArrayGatherV3"):
+            tf1.gradients(loss, [w])
 
 
 def test_tensorflow_1_0s_stack_ops_are_the_v2_ones():

@@ -212,7 +212,8 @@ def test_a_frame_flowgrad_cannot_convert_is_an_error_naming_the_node_and_frame()
 def test_tensorflows_frozen_control_flow_v1_inference_graph():
     """The frozen GraphDef a TF1 user has (convert_variables_to_constants of dynamic_rnn with
     sequence_length, a tf.cond on the input, map_fn, a while_loop growing a TensorArray):
-    TensorFlow's outputs for two batches, whose conditional takes either branch."""
+    TensorFlow's outputs for two batches, whose conditional takes either branch, and
+    TensorFlow's gradient w.r.t. the input (tf.gradients through the imported loops)."""
     ref = np.load(os.path.join(DATA, "frozen_rnn_cfv1.npz"))
     gd = tf1.GraphDef()
     with open(os.path.join(DATA, "frozen_rnn_cfv1.pb"), "rb") as f:
@@ -223,12 +224,22 @@ def test_tensorflows_frozen_control_flow_v1_inference_graph():
         x = tf1.placeholder(tf.float32, [None, 5, 3])
         outs = tf1.import_graph_def(gd, input_map={"x:0": x}, return_elements=names,
                                     name="frozen")
+        probs, steps, energy = outs
+        # differentiated in flowgrad: its TensorArrays are flowgrad's own (their flows hold
+        # the elements), its loops and conditional While and If ops
+        (grad,) = tf1.gradients(tf.reduce_sum(probs * [1.0, 2.0, 3.0, 4.0]) +
+                                tf.reduce_sum(steps) + tf.reduce_sum(energy), [x])
+        ops = {op.type for op in tf1.get_default_graph().get_operations()}
+        assert {"While", "If"} <= ops and "TensorArrayV3" not in ops
         with tf1.Session() as sess:
             for b in range(2):
-                got = sess.run(outs, {x: ref["x_%d" % b], "frozen/seq:0": ref["seq_%d" % b]})
+                got = sess.run(outs + [grad], {x: ref["x_%d" % b],
+                                               "frozen/seq:0": ref["seq_%d" % b]})
                 for i, (name, value) in enumerate(zip(names, got)):
                     np.testing.assert_allclose(value, ref["value_%d_%d" % (b, i)], rtol=1e-5,
                                                atol=1e-6, err_msg=name)
+                np.testing.assert_allclose(got[-1], ref["grad_x_%d" % b], rtol=1e-5,
+                                           atol=1e-6)
             # the conditional's Merge keeps its name
             merge = tf1.get_default_graph().get_tensor_by_name("frozen/cond/Merge:0")
             assert sess.run(merge, {x: ref["x_0"], "frozen/seq:0": ref["seq_0"]}).shape == \

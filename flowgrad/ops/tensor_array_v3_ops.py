@@ -12,8 +12,12 @@ the handle holds. As in TensorFlow, an array that is not ``dynamic_size`` cannot
 element is written once, ``clear_after_read`` clears it on reading, an element not written
 reads as zeros when its shape is known, and ``TensorArrayGradV3`` makes (once per
 ``source``) the gradient array of an array: of its size and element shapes, where writes to
-one index add up. None of these ops has a gradient in flowgrad: the graphs hold their
-gradients already (TensorFlow 1's ``tf.gradients`` wrote them)."""
+one index add up. The ops TensorFlow does not differentiate (``TensorArrayV3``,
+``SizeV3``, ``CloseV3``, ``GradV3``) are not differentiable; the reads and writes have no
+gradient in flowgrad (``tf.gradients`` through them is a LookupError naming the op): the
+graphs that need these kernels hold their gradients already (TensorFlow 1's
+``tf.gradients`` wrote them), and an array without TensorFlow's gradient is imported as
+flowgrad's own, differentiable TensorArray instead."""
 from __future__ import annotations
 
 from typing import Any
@@ -265,29 +269,32 @@ def _flow_out(ins: list, a: dict) -> tuple:
 
 
 _H = (dtypes.string, _SCALAR)
-_KW = {"grad": _NO_GRADIENT, "stateful": True}
+_KW = {"grad": _NO_GRADIENT, "stateful": True}    # TensorFlow's NotDifferentiable ones
+# reads and writes TensorFlow differentiates (tensor_array_grad.py) and flowgrad does not:
+# tf.gradients through them is a LookupError naming the op, never a silent None
+_RW = {"stateful": True}
 register_op("TensorArrayV3", _new_kernel, lambda ins, a: [_H, (dtypes.float32, _SCALAR)],
             num_outputs=2, input_names=("size",), **_KW)
 register_op("TensorArrayWriteV3", _write_kernel, _flow_out,
-            input_names=("handle", "index", "value", "flow_in"), **_KW)
+            input_names=("handle", "index", "value", "flow_in"), **_RW)
 register_op("TensorArrayReadV3", _read_kernel,
             lambda ins, a: (a["dtype"], unknown_shape()),
-            input_names=("handle", "index", "flow_in"), **_KW)
+            input_names=("handle", "index", "flow_in"), **_RW)
 register_op("TensorArrayGatherV3", _gather_kernel,
             lambda ins, a: (a["dtype"], TensorShape([None]).concatenate(
                 _elem_shape(a, "element_shape")) if _elem_shape(a, "element_shape").rank
                 is not None else unknown_shape()),
-            input_names=("handle", "indices", "flow_in"), **_KW)
+            input_names=("handle", "indices", "flow_in"), **_RW)
 register_op("TensorArrayScatterV3", _scatter_kernel, _flow_out,
-            input_names=("handle", "indices", "value", "flow_in"), **_KW)
+            input_names=("handle", "indices", "value", "flow_in"), **_RW)
 register_op("TensorArrayConcatV3", _concat_kernel,
             lambda ins, a: [(a["dtype"], TensorShape([None]).concatenate(
                 _elem_shape(a, "element_shape_except0")) if _elem_shape(
                 a, "element_shape_except0").rank is not None else unknown_shape()),
                 (dtypes.int64, TensorShape([None]))],
-            num_outputs=2, input_names=("handle", "flow_in"), **_KW)
+            num_outputs=2, input_names=("handle", "flow_in"), **_RW)
 register_op("TensorArraySplitV3", _split_kernel, _flow_out,
-            input_names=("handle", "value", "lengths", "flow_in"), **_KW)
+            input_names=("handle", "value", "lengths", "flow_in"), **_RW)
 register_op("TensorArraySizeV3", _size_kernel, lambda ins, a: (dtypes.int32, _SCALAR),
             input_names=("handle", "flow_in"), **_KW)
 register_op("TensorArrayCloseV3", _close_kernel, lambda ins, a: [], num_outputs=0,

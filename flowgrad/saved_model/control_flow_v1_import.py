@@ -27,7 +27,9 @@ flowgrad functionalizes these graphs as TensorFlow's own ``functionalize_control
 - inside a frame, ``Switch``/``Merge`` pairs of one predicate become one flowgrad If op
   (``tf.cond``), whose branches build the nodes between them;
 - stacks and TensorArrays keep their state as in TensorFlow, so the gradient loop pops what
-  the forward loop pushed.
+  the forward loop pushed; a TensorArray no TensorFlow gradient reads (the arrays of a
+  frozen ``dynamic_rnn``, ``map_fn``, ...) becomes flowgrad's own TensorArray instead, whose
+  flow holds its elements, so ``tf.gradients`` goes through the imported loops.
 
 The nodes of the outermost frame keep their names; the nodes inside a loop or a branch are
 built into its function (TensorFlow cannot fetch them either). A frame flowgrad cannot
@@ -36,6 +38,7 @@ inputs do not come from the two branches of one Switch predicate) is an
 ``UnimplementedError`` naming the node and the frame."""
 from __future__ import annotations
 
+import functools
 from collections.abc import Callable
 from typing import Any
 
@@ -471,6 +474,7 @@ class Builder:
         self.imp, self.prefix, self.skip = imp, prefix, skip
         self.g = Graph(nodes)
         self._infos: dict = {}
+        self.functional_arrays = self._functional_arrays()
 
     def info(self, f: Frame) -> FrameInfo:
         if f not in self._infos:
@@ -560,7 +564,8 @@ class Builder:
                 if node.op in V1_STRUCTURE:
                     raise _unconvertible(node, frame, "it is not part of a loop's "
                                          "Enter/Merge/Switch/NextIteration/Exit structure")
-                scope.build_node(node, prefix)
+                fn = self._array_fn(node) if node.op in FUNCTIONAL_ARRAY_OPS else None
+                scope.build_node(node, prefix, fn)
                 self._recorded_shapes(node, scope.values.get(node.name))
 
     def _child(self, scope: Any, state: tuple) -> Any:
@@ -678,21 +683,50 @@ class Builder:
             if isinstance(t, Tensor) and s.rank is not None and t.shape.is_compatible_with(s):
                 t.set_shape(s)
 
-    def _array_element_shape(self, node: Any) -> TensorShape | None:
-        """The ``element_shape`` of the TensorArrayV3 whose handle ``node`` reads."""
+    def _array_of(self, node: Any) -> Any:
+        """The TensorArrayV3 node whose handle ``node`` reads (through Enter, Identity and
+        Switch nodes), None if it cannot be told."""
         name = _src(node.input[0])
         for _ in range(len(self.g.by_name)):
             n = self.g.by_name.get(name)
             if n is None:
                 return None
             if n.op == "TensorArrayV3":
-                av = n.attr.get("element_shape")
-                return TensorShape(av.shape) if av is not None else None
-            if n.op not in ("Enter", "RefEnter", "Identity", "Switch", "Merge",
-                            "TensorArrayGradV3") or not n.input:
+                return n
+            if n.op not in ("Enter", "RefEnter", "Identity", "Switch", "RefSwitch") or \
+                    not n.input:
                 return None
             name = _src(n.input[0])
         return None
+
+    def _array_element_shape(self, node: Any) -> TensorShape | None:
+        """The ``element_shape`` of the TensorArrayV3 whose handle ``node`` reads."""
+        ta = self._array_of(node)
+        av = ta.attr.get("element_shape") if ta is not None else None
+        return TensorShape(av.shape) if av is not None else None
+
+    def _functional_arrays(self) -> set:
+        """The TensorArrayV3 nodes built as flowgrad's own (differentiable) TensorArray: its
+        flow holds its elements. Those a TensorFlow gradient reads (TensorArrayGradV3),
+        those of elements of different shapes (``infer_shape=False``) and those split or
+        concatenated keep TensorFlow's stateful kernels."""
+        arrays = {n.name for n in self.g.by_name.values() if n.op == "TensorArrayV3" and
+                  _attr(n, "identical_element_shapes", False)}
+        users = {}
+        for n in self.g.by_name.values():
+            if n.op in ARRAY_OPS:
+                ta = self._array_of(n)
+                if ta is None:           # a handle from elsewhere: keep every array stateful
+                    return set()
+                users.setdefault(ta.name, []).append(n.op)
+        return {a for a in arrays if not set(users.get(a, ())) & STATEFUL_ARRAY_USES}
+
+    def _array_fn(self, node: Any) -> Callable | None:
+        """The importer of a TensorArray op of a functional array, None for a stateful one."""
+        ta = node if node.op == "TensorArrayV3" else self._array_of(node)
+        if ta is None or ta.name not in self.functional_arrays:
+            return None
+        return functools.partial(FUNCTIONAL_ARRAY_OPS[node.op], ta)
 
     # -- loops
     def _build_loop(self, scope: Any, f: Frame, prefix: str) -> None:
@@ -704,7 +738,8 @@ class Builder:
             if not isinstance(x, TensorBase):
                 raise _unconvertible(v.enter, f, "its loop variable is not a tensor")
         recorded = [_recorded_shape(v.merge) for v in f.vars]
-        attempts = [[s if s is not None else x.shape for s, x in zip(recorded, init)],
+        attempts = [[s if s is not None and x.shape.is_compatible_with(s) else x.shape
+                     for s, x in zip(recorded, init)],
                     [TensorShape([None] * x.shape.rank) if x.shape.rank is not None
                      else TensorShape(None) for x in init],
                     [TensorShape(None) for _ in init]]
@@ -818,6 +853,75 @@ def _tensor_array(ins: list, a: dict, name: str) -> Any:
     return _op("TensorArrayV3", "dtype", "element_shape", "dynamic_size", "clear_after_read",
                "identical_element_shapes", "tensor_array_name")(
         ins, dict(a, tensor_array_name=a.get("tensor_array_name") or name), name)
+
+
+def _attr(node: Any, key: str, default: Any) -> Any:
+    from flowgrad.saved_model.graph_import import attr_value
+    av = node.attr.get(key)
+    return attr_value(av) if av is not None else default
+
+
+#: The ops that read or write a TensorArray's handle.
+ARRAY_OPS = frozenset({"TensorArrayWriteV3", "TensorArrayReadV3", "TensorArrayGatherV3",
+                       "TensorArrayScatterV3", "TensorArrayConcatV3", "TensorArraySplitV3",
+                       "TensorArraySizeV3", "TensorArrayCloseV3", "TensorArrayGradV3"})
+#: Uses of an array that keep it stateful.
+STATEFUL_ARRAY_USES = frozenset({"TensorArrayGradV3", "TensorArrayConcatV3",
+                                 "TensorArraySplitV3"})
+
+
+def _fa_new(ta: Any, ins: list, a: dict, name: str) -> list:
+    from flowgrad.framework import dtypes
+    from flowgrad.framework.op_call import apply_op
+    shape = _attr(ta, "element_shape", None)
+    flow = apply_op("TensorArrayZeros", [ins[0]], {
+        "dtype": _attr(ta, "dtype", dtypes.float32),
+        "element_shape": shape if isinstance(shape, TensorShape) else TensorShape(None),
+        "dynamic_size": bool(_attr(ta, "dynamic_size", False))}, name=name + "/flow")
+    return [constant(ta.name, name=name), flow]
+
+
+def _fa_scatter(ta: Any, flow: Any, indices: Any, value: Any, name: str) -> Any:
+    from flowgrad.framework.op_call import apply_op
+    from flowgrad.ops import array_ops
+    return apply_op("TensorArrayScatter", [flow, array_ops.reshape(indices, [-1]), value],
+                    {"dynamic_size": bool(_attr(ta, "dynamic_size", False)), "rows": None},
+                    name=name)
+
+
+def _fa_write(ta: Any, ins: list, a: dict, name: str) -> Any:
+    from flowgrad.ops import array_ops
+    _, index, value, flow = ins
+    return _fa_scatter(ta, flow, index, array_ops.expand_dims(value, 0), name)
+
+
+def _fa_gather(ta: Any, ins: list, a: dict, name: str) -> Any:
+    from flowgrad.ops import array_ops
+    return array_ops.gather(ins[2], ins[1], name=name)
+
+
+def _fa_size(ta: Any, ins: list, a: dict, name: str) -> Any:
+    from flowgrad.framework import dtypes
+    from flowgrad.ops import array_ops
+    return array_ops.identity(array_ops.shape(ins[1], out_type=dtypes.int32)[0], name=name)
+
+
+#: The importers of a functional array's ops: ``f(array node, inputs, attrs, name)``.
+FUNCTIONAL_ARRAY_OPS = {
+    "TensorArrayV3": _fa_new,
+    "TensorArrayWriteV3": _fa_write,
+    "TensorArrayReadV3": _fa_gather,
+    "TensorArrayGatherV3": _fa_gather,
+    "TensorArrayScatterV3": lambda ta, ins, a, name: _fa_scatter(ta, ins[3], ins[1], ins[2],
+                                                                 name),
+    "TensorArraySizeV3": _fa_size,
+    "TensorArrayCloseV3": lambda ta, ins, a, name: _no_op_of(name),
+}
+
+
+def _no_op_of(name: str) -> Any:
+    from flowgrad.ops.control_flow_ops import no_op
+    return no_op(name=name)
 
 
 def _register() -> None:

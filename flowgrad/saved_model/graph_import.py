@@ -725,8 +725,9 @@ class Importer:
                 continue
             self.build_node(node, prefix)
 
-    def build_node(self, node: Any, prefix: str = "") -> None:
-        """Builds one node whose inputs are built, under the name ``prefix + node.name``."""
+    def build_node(self, node: Any, prefix: str = "", fn: Callable | None = None) -> None:
+        """Builds one node whose inputs are built, under the name ``prefix + node.name``
+        (with ``fn(inputs, attrs, name)`` instead of its op type's importer if given)."""
         g = get_default_graph()
         data = [self.lookup(r) for r in node.input if not r.startswith("^")]
         control = [] if executing_eagerly() else [self._local_or_outer(source_node(r))
@@ -736,9 +737,9 @@ class Importer:
         name = prefix + node.name
         if control:
             with g.control_dependencies(control):
-                out = self.build(node, data, name)
+                out = self.build(node, data, name, fn)
         else:
-            out = self.build(node, data, name)
+            out = self.build(node, data, name, fn)
         self.values[node.name] = _as_outputs(out)
 
     def _local_or_outer(self, name: str) -> Any:
@@ -749,8 +750,8 @@ class Importer:
             imp = imp.parent
         return None
 
-    def build(self, node: Any, inputs: list, name: str) -> Any:
-        """One node: its importer, or the call of a library function (inlined)."""
+    def build(self, node: Any, inputs: list, name: str, fn: Callable | None = None) -> Any:
+        """One node: its importer (or ``fn``), or the call of a library function (inlined)."""
         if node.op in ("StatefulPartitionedCall", "PartitionedCall"):
             return self.call(node.attr["f"].func.name, inputs, name + "/")
         if node.op in ("If", "StatelessIf"):
@@ -759,7 +760,7 @@ class Importer:
             return self._while(node, inputs, name)
         if node.op in self.library:
             return self.call(node.op, inputs, name + "/")
-        fn = IMPORTERS.get(node.op)
+        fn = fn or IMPORTERS.get(node.op)
         attrs = _with_defaults(node)        # the table's importers read attributes by name
         if fn is None:
             target = op_def_form(node.op)

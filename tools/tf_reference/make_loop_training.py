@@ -253,7 +253,8 @@ def frozen_rnn_cfv1():
     (what ``freeze_graph`` / ``convert_variables_to_constants`` users have): ``dynamic_rnn``
     of an LSTM with ``sequence_length``, a ``tf.cond`` on the input, a ``map_fn`` and a
     ``tf.while_loop`` growing a TensorArray (``frozen_rnn_cfv1.npz``: ``x``, ``seq``, the
-    fetched ``names`` and their ``value_<i>``, for two batches)."""
+    fetched ``names`` and their ``value_<i>``, for two batches, and ``grad_x``: the gradient
+    of ``sum(probs * [1, 2, 3, 4]) + sum(steps) + sum(energy)`` w.r.t. ``x``)."""
     v1.disable_v2_behavior()
     rng = np.random.default_rng(3)
     x = v1.placeholder(tf.float32, [None, 5, 3], name="x")
@@ -272,9 +273,12 @@ def frozen_rnn_cfv1():
     fetches = [probs, steps, energy]
     feeds = [(rng.standard_normal((2, 5, 3)).astype(np.float32) + 0.5, np.array([3, 5])),
              (rng.standard_normal((3, 5, 3)).astype(np.float32) - 0.5, np.array([5, 1, 2]))]
+    # the gradient a user takes of the frozen model (its loops' TensorArrays differentiated)
+    (grad,) = tf.gradients(tf.reduce_sum(probs * [1.0, 2.0, 3.0, 4.0]) +
+                           tf.reduce_sum(steps) + tf.reduce_sum(energy), [x])
     with v1.Session() as sess:
         sess.run(v1.global_variables_initializer())
-        values = [sess.run(fetches, {x: xv, seq: sv}) for xv, sv in feeds]
+        values = [sess.run(fetches + [grad], {x: xv, seq: sv}) for xv, sv in feeds]
         frozen = v1.graph_util.convert_variables_to_constants(
             sess, v1.get_default_graph().as_graph_def(), [t.op.name for t in fetches])
     with open(os.path.join(OUT, "frozen_rnn_cfv1.pb"), "wb") as f:
@@ -282,7 +286,8 @@ def frozen_rnn_cfv1():
     arrays = {"names": np.array([t.name for t in fetches])}
     for b, ((xv, sv), vals) in enumerate(zip(feeds, values)):
         arrays["x_%d" % b], arrays["seq_%d" % b] = xv, sv
-        arrays.update({"value_%d_%d" % (b, i): v for i, v in enumerate(vals)})
+        arrays.update({"value_%d_%d" % (b, i): v for i, v in enumerate(vals[:-1])})
+        arrays["grad_x_%d" % b] = vals[-1]
     np.savez(os.path.join(OUT, "frozen_rnn_cfv1.npz"), **arrays)
     print("frozen_rnn_cfv1", sorted({n.op for n in frozen.node} & {"Enter", "Switch"}))
 
