@@ -1,13 +1,17 @@
-"""Image codecs of ``tf.image``/``tf.io`` through Pillow (``pip install flowgrad[image]``):
-DecodePng, DecodeJpeg, DecodeBmp, DecodeGif, DecodeImage, DecodeAndCropJpeg, EncodePng,
-EncodeJpeg, EncodeJpegVariableQuality and ExtractJpegShape, under TensorFlow's op type names.
-None is differentiable (as in TensorFlow).
+"""Image codecs of ``tf.image``/``tf.io`` through Pillow (``pip install flowgrad[image]``)
+and simplejpeg: DecodePng, DecodeJpeg, DecodeBmp, DecodeGif, DecodeImage, DecodeAndCropJpeg,
+EncodePng, EncodeJpeg, EncodeJpegVariableQuality and ExtractJpegShape, under TensorFlow's op
+type names. None is differentiable (as in TensorFlow).
 
-What matches TensorFlow 2.21 (tests/test_image_codecs.py): JPEG files are byte-identical
-(both use libjpeg-turbo with the same settings); decoded PNG, BMP and GIF pixels are equal;
-decoded JPEG pixels equal TensorFlow's with ``dct_method="INTEGER_ACCURATE"`` (Pillow always
-uses libjpeg's accurate integer DCT; TensorFlow's default ``""`` picks the fast one, whose
-pixels differ by a few levels). PNG files are written as libpng writes them (Pillow cannot:
+What matches TensorFlow 2.21 (tests/test_image_codecs.py, tests/test_jpeg_decode.py): JPEG
+files are byte-identical (both use libjpeg-turbo with the same settings); decoded PNG, BMP and
+GIF pixels are equal; decoded JPEG pixels are TensorFlow's when simplejpeg (libjpeg-turbo with
+the DCT and upsampling chosen per call) is installed: ``dct_method=""``/``"INTEGER_FAST"``
+are libjpeg's fast integer DCT, ``"INTEGER_ACCURATE"`` the accurate one, ``fancy_upscaling``
+libjpeg's fancy upsampling, ``ratio`` libjpeg's scaling, CMYK files converted to RGB by
+TensorFlow's formula. Without it, Pillow decodes (always the accurate DCT and fancy
+upsampling: TensorFlow's ``"INTEGER_ACCURATE"``; the default's pixels differ by a few levels).
+PNG files are written as libpng writes them (Pillow cannot:
 it picks other row filters): libpng's per-row filter choice, its zlib settings and window
 header, 8192-byte IDAT chunks -- byte-identical to TensorFlow's as far as the standard
 library's zlib compresses as TensorFlow's does (docs/differences.md)."""
@@ -108,22 +112,28 @@ def _to_channels(img: Any, channels: int, opaque: int | None = None) -> np.ndarr
     return np.concatenate([colour, alpha], 2) if channels in (2, 4) else colour
 
 
-def _as_dtype(arr: np.ndarray, dtype: Any) -> np.ndarray:
+def _as_dtype(arr: np.ndarray, dtype: Any, png: bool = False) -> np.ndarray:
+    """Decoded pixels as ``dtype``, as TensorFlow's kernels give them: a PNG is decoded at 16
+    bits for a uint16 or float result (libpng widens by 257), other formats' 8 bits are
+    scaled to uint16 by 256 (convert_image_dtype); a float multiplies by the float32
+    reciprocal of the maximum."""
     want = dtypes.as_dtype(dtype).base_dtype
+    if png and want != dtypes.uint8 and arr.dtype == np.uint8:
+        arr = arr.astype(np.uint16) * np.uint16(257)
     if want == dtypes.uint16:
-        return arr if arr.dtype == np.uint16 else arr.astype(np.uint16) * np.uint16(257)
-    if arr.dtype == np.uint16:
-        arr = (arr >> 8).astype(np.uint8)
+        return arr if arr.dtype == np.uint16 else arr.astype(np.uint16) * np.uint16(256)
     if want == dtypes.uint8:
-        return arr
-    return (arr.astype(np.float64) / 255.0).astype(want.np)    # the kernel divides, as TF
+        return (arr >> 8).astype(np.uint8) if arr.dtype == np.uint16 else arr
+    # TensorFlow's kernel multiplies by the float reciprocal of the source's maximum
+    scale = np.float32(1.0 / np.iinfo(arr.dtype).max)
+    return (arr.astype(np.float32) * scale).astype(want.np)
 
 
 def _decode_png_kernel(contents: Any, *, channels: int, dtype: Any) -> np.ndarray:
     _check_channels("DecodePng", channels, (0, 1, 2, 3, 4))
     data = scalar_bytes(contents)
     return _as_dtype(_to_channels(_open("DecodePng", data, "png"), channels, _png_opaque(data)),
-                     dtype)
+                     dtype, png=True)
 
 
 def _png_opaque(data: bytes) -> int:
@@ -133,14 +143,80 @@ def _png_opaque(data: bytes) -> int:
     return 65535 if depth == 16 else (1 << depth) - 1
 
 
-def _jpeg_pixels(op_type: str, data: bytes, channels: int, ratio: int) -> np.ndarray:
+_DCT_METHODS = ("", "INTEGER_FAST", "INTEGER_ACCURATE")
+
+
+def _simplejpeg() -> Any:
+    """simplejpeg, or None where it is not installed (Pillow decodes then)."""
+    try:
+        import simplejpeg
+    except ImportError:
+        return None
+    return simplejpeg
+
+
+def _adobe_marker(data: bytes) -> bool:
+    """Whether the JPEG's header has an APP14 "Adobe" segment (libjpeg's saw_Adobe_marker:
+    its CMYK values are stored inverted)."""
+    pos = 2
+    while pos + 4 <= len(data) and data[pos] == 0xFF:
+        marker = data[pos + 1]
+        if marker in (0xDA, 0xD9):          # start of scan / end of image: header done
+            return False
+        size = struct.unpack(">H", data[pos + 2:pos + 4])[0]
+        if marker == 0xEE and data[pos + 4:pos + 9] == b"Adobe":
+            return True
+        pos += 2 + size
+    return False
+
+
+def _libjpeg_pixels(sj: Any, op_type: str, data: bytes, channels: int, ratio: int,
+                    fancy_upscaling: bool, dct_method: str) -> np.ndarray:
+    """The pixels TensorFlow's libjpeg-turbo decode gives (jpeg_mem.cc's settings)."""
+    try:
+        height, width, colour, _ = sj.decode_jpeg_header(data)
+    except ValueError as err:
+        raise InvalidArgumentError(None, None, "%s: Invalid JPEG data: %s"
+                                   % (op_type, err)) from None
+    cmyk = colour in ("CMYK", "YCCK")
+    if cmyk and channels == 1:
+        raise InvalidArgumentError(None, None, "jpeg::Uncompress failed. Invalid JPEG data or "
+                                   "crop window.")
+    space = ("CMYK" if cmyk else "GRAY" if channels == 1 or (channels == 0 and colour == "Gray")
+             else "RGB")
+    try:
+        out = sj.decode_jpeg(data, colorspace=space, fastdct=dct_method != "INTEGER_ACCURATE",
+                             fastupsample=not fancy_upscaling, min_height=-(-height // ratio),
+                             min_width=-(-width // ratio), min_factor=ratio)
+    except ValueError as err:
+        raise InvalidArgumentError(None, None, "%s: Invalid JPEG data: %s"
+                                   % (op_type, err)) from None
+    if cmyk:        # TensorFlow's own CMYK -> RGB
+        c, m, y, k = (out[:, :, i].astype(np.int32) for i in range(4))
+        if _adobe_marker(data):
+            rgb = (k * c // 255, k * m // 255, k * y // 255)
+        else:
+            rgb = ((255 - k) * (255 - c) // 255, (255 - k) * (255 - m) // 255,
+                   (255 - k) * (255 - y) // 255)
+        out = np.stack(rgb, -1).astype(np.uint8)
+    return out
+
+
+def _jpeg_pixels(op_type: str, data: bytes, channels: int, ratio: int,
+                 fancy_upscaling: bool = True, dct_method: str = "") -> np.ndarray:
     _check_channels(op_type, channels, (0, 1, 3))
     if ratio not in (1, 2, 4, 8):
         raise InvalidArgumentError(None, None, "%s: ratio must be 1, 2, 4 or 8, got %d"
                                    % (op_type, ratio))
+    if dct_method not in _DCT_METHODS:
+        raise InvalidArgumentError(None, None, "dct_method must be one of {'', "
+                                   "'INTEGER_FAST', 'INTEGER_ACCURATE'}")
     if _format(data) != "jpeg":
         raise InvalidArgumentError(None, None, "%s: Invalid JPEG data or crop window, data "
                                    "size %d" % (op_type, len(data)))
+    sj = _simplejpeg()
+    if sj is not None:
+        return _libjpeg_pixels(sj, op_type, data, channels, ratio, fancy_upscaling, dct_method)
     mode = {0: None, 1: "L", 3: "RGB"}[channels]
     try:
         img = _pil().open(io.BytesIO(data))
@@ -157,14 +233,16 @@ def _jpeg_pixels(op_type: str, data: bytes, channels: int, ratio: int) -> np.nda
 def _decode_jpeg_kernel(contents: Any, *, channels: int, ratio: int, fancy_upscaling: bool,
                         try_recover_truncated: bool, acceptable_fraction: float,
                         dct_method: str) -> np.ndarray:
-    return _jpeg_pixels("DecodeJpeg", scalar_bytes(contents), channels, ratio)
+    return _jpeg_pixels("DecodeJpeg", scalar_bytes(contents), channels, ratio,
+                        fancy_upscaling, dct_method)
 
 
 def _decode_and_crop_jpeg_kernel(contents: Any, crop_window: Any, *, channels: int,
                                  ratio: int, fancy_upscaling: bool,
                                  try_recover_truncated: bool, acceptable_fraction: float,
                                  dct_method: str) -> np.ndarray:
-    pixels = _jpeg_pixels("DecodeAndCropJpeg", scalar_bytes(contents), channels, ratio)
+    pixels = _jpeg_pixels("DecodeAndCropJpeg", scalar_bytes(contents), channels, ratio,
+                          fancy_upscaling, dct_method)
     y, x, h, w = (int(v) for v in np.ravel(crop_window))
     if y < 0 or x < 0 or h <= 0 or w <= 0 or y + h > pixels.shape[0] or \
             x + w > pixels.shape[1]:
@@ -206,7 +284,8 @@ def _decode_image_kernel(contents: Any, *, channels: int, dtype: Any,
         return _as_dtype(_jpeg_pixels("DecodeImage", data, channels, 1), dtype)
     _check_channels("DecodeImage", channels, (0, 1, 3, 4))
     opaque = _png_opaque(data) if fmt == "png" else None
-    return _as_dtype(_to_channels(_open("DecodeImage", data, None), channels, opaque), dtype)
+    return _as_dtype(_to_channels(_open("DecodeImage", data, None), channels, opaque), dtype,
+                     png=fmt == "png")
 
 
 def _image_infer(rank: int, channels_attr: bool = True) -> Any:
@@ -409,21 +488,27 @@ def decode_jpeg(contents: TensorLike, channels: int = 0, ratio: int = 1,
                 name: str | None = None) -> Any:
     """Decodes a JPEG image to a uint8 tensor [height, width, channels].
 
-    Pillow decodes with libjpeg's accurate integer DCT whatever ``dct_method`` says
-    (TensorFlow's ``"INTEGER_ACCURATE"``); see docs/differences.md.
+    With simplejpeg installed (``pip install flowgrad[image]``) the pixels are TensorFlow's
+    for every setting; without it Pillow decodes with libjpeg's accurate integer DCT
+    whatever ``dct_method`` says (TensorFlow's ``"INTEGER_ACCURATE"``).
 
     Args:
         contents: A string scalar: the JPEG file's bytes.
         channels: 0 (the file's), 1 (grayscale) or 3 (RGB).
         ratio: Downscaling ratio: 1, 2, 4 or 8 (libjpeg's scaling).
-        fancy_upscaling: Accepted (libjpeg's fancy upsampling is always on).
+        fancy_upscaling: libjpeg's fancy (smooth) chroma upsampling, else replication.
         try_recover_truncated: Accepted; truncated files are an error.
         acceptable_fraction: Accepted; truncated files are an error.
-        dct_method: Accepted; the accurate integer DCT is used.
+        dct_method: ``""`` or ``"INTEGER_FAST"`` (libjpeg's fast integer DCT, TensorFlow's
+            default) or ``"INTEGER_ACCURATE"``.
         name: A name for the operation.
 
     Returns:
         The pixels.
+
+    Raises:
+        InvalidArgumentError: not a JPEG, a bad ``channels``/``ratio``/``dct_method``, or a
+            CMYK file decoded to one channel.
     """
     return apply_op("DecodeJpeg", (_contents(contents),),
                     _jpeg_attrs(channels, ratio, fancy_upscaling, try_recover_truncated,
@@ -444,7 +529,7 @@ def decode_and_crop_jpeg(contents: TensorLike, crop_window: Any, channels: int =
         fancy_upscaling: Accepted.
         try_recover_truncated: Accepted.
         acceptable_fraction: Accepted.
-        dct_method: Accepted; the accurate integer DCT is used.
+        dct_method: As for ``decode_jpeg``.
         name: A name for the operation.
 
     Returns:
@@ -594,7 +679,7 @@ def adjust_jpeg_quality(image: TensorLike, jpeg_quality: Any, dct_method: str = 
     Args:
         image: 3-D RGB or grayscale images.
         jpeg_quality: 0-100.
-        dct_method: Accepted; the accurate integer DCT is used.
+        dct_method: As for ``decode_jpeg`` (the decode after the round trip).
         name: A name for the operation.
 
     Returns:
