@@ -22,6 +22,7 @@ import numpy as np
 
 from flowgrad import nest
 from flowgrad.framework.composite_tensor import CompositeTensor, TypeSpec
+from flowgrad.framework.indexed_slices import IndexedSlices
 from flowgrad.framework.tensor import convert_to_tensor, is_tensor
 from flowgrad.ops import array_ops, math_ops, state_ops
 
@@ -132,9 +133,8 @@ class ReplicaContext:
         """``value`` (a nest of tensors) combined over the replicas (itself, for one);
         every replica gets the same result."""
         op = _reduce_op(reduce_op)
-        if self.num_replicas_in_sync == 1:
-            return nest.map_structure(lambda v: v if v is None else array_ops.identity(v),
-                                      value)
+        if self.num_replicas_in_sync == 1:      # an IndexedSlices stays one (Keras's sparse
+            return nest.map_structure(_copy, value)     # gradients reach update_step so)
 
         def merge(strategy: Strategy, per_replica: Any) -> Any:
             return nest.map_structure(lambda v: strategy.reduce(op, v, axis=None), per_replica)
@@ -145,6 +145,15 @@ class ReplicaContext:
     def all_gather(self, value: Any, axis: int, options: Any = None) -> Any:
         """``value`` concatenated over the replicas along ``axis``: itself, for one."""
         return nest.map_structure(array_ops.identity, value)
+
+
+def _copy(value: Any) -> Any:
+    """``value`` (a tensor, an IndexedSlices or None) as a new tensor of the same kind."""
+    if value is None:
+        return None
+    if isinstance(value, IndexedSlices):
+        return IndexedSlices(array_ops.identity(value.values), value.indices, value.dense_shape)
+    return array_ops.identity(value)
 
 
 class StrategyExtended:

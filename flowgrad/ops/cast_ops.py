@@ -7,6 +7,7 @@ from typing import Any
 import numpy as np
 
 from flowgrad.framework import dtypes, errors, hooks
+from flowgrad.framework.indexed_slices import IndexedSlices
 from flowgrad.framework.op_call import apply_op
 from flowgrad.framework.registry import defop, register_jvp
 from flowgrad.framework.tensor import convert_to_tensor
@@ -60,7 +61,7 @@ def cast(x: TensorLike, dtype: DTypeLike, name: str | None = None) -> TensorBase
         [ 1 -2]
 
     Args:
-        x: A tensor (or tensor-like value, or a SparseTensor) to cast.
+        x: A tensor (or tensor-like value, a SparseTensor or an IndexedSlices) to cast.
         dtype: The destination type.
         name: A name for the operation.
 
@@ -74,6 +75,8 @@ def cast(x: TensorLike, dtype: DTypeLike, name: str | None = None) -> TensorBase
     dt = dtypes.as_dtype(dtype).base_dtype
     if type(x).__name__ == "SparseTensor":          # the values cast, as TensorFlow's
         return x.with_values(cast(x.values, dt, name=name))
+    if isinstance(x, IndexedSlices):                # so are an IndexedSlices' (TF's)
+        return IndexedSlices(cast(x.values, dt, name=name), x.indices, x.dense_shape)
     x = convert_to_tensor(_as_value(x))
     if x.dtype.base_dtype is dt:
         return x
