@@ -22,6 +22,7 @@ import unittest
 from collections.abc import Callable
 from typing import Any
 
+from flowgrad.debug import timeline
 from flowgrad.framework.v2_compat import v2_behavior_enabled
 from flowgrad.testing import tf_test_util
 from flowgrad.tf_internal.python.eager.context import eager_mode, graph_mode
@@ -89,6 +90,7 @@ ALIASES: dict[str, tuple[str, ...]] = {
     "python.ops.partitioned_variables": _OPS,
     "python.ops.summary_ops_v2": ("tf2:summary",),
     "python.client.session": ("",),
+    "python.client.timeline": (),
     "python.platform.gfile": ("gfile", "io.gfile"),
     "python.platform.test": ("test",),
     "python.platform.tf_logging": ("logging",),
@@ -487,6 +489,9 @@ def max_error(grad1: Any, grad2: Any) -> float:
 _EXTRAS: dict[str, dict[str, Any]] = {
     "python.ops.gradient_checker_v2": {"max_error": max_error},
     "python.client.device_lib": {"list_local_devices": list_local_devices},
+    "python.client.timeline": {"Timeline": timeline.Timeline,
+                               "AllocationMaximum": timeline.AllocationMaximum,
+                               "StepStatsAnalysis": timeline.StepStatsAnalysis},
     "python.tf2": {"enabled": v2_behavior_enabled},
     "python.framework.test_util": {
         "TensorFlowTestCase": "tf2:test.TestCase",

@@ -18,6 +18,7 @@ from flowgrad.debug.numerics import (
     enable_check_numerics,
 )
 from flowgrad.debug.numerics_ops import add_check_numerics_ops, check_numerics
+from flowgrad.debug import timeline  # noqa: F401 - registers the fill_step_stats hook
 from flowgrad.debug.unsafe_where import NumericsWarning
 
 __all__ = ["explain_gradient", "explain_no_gradients", "GradientExplanation", "Blocker",

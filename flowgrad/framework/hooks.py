@@ -24,7 +24,9 @@ imported (``import flowgrad`` imports them all):
   ``tf.compat.v1.train.Saver.save`` writes beside a checkpoint);
 * ``flowgrad.debug``: ``explain_gradient`` (why a gradient is None),
   ``warn_unsafe_where`` (a ``tf.where`` whose gradient may be NaN) and ``log_warning``
-  (a warning on TensorFlow's logger, as ``tf.function``'s retracing warning).
+  (a warning on TensorFlow's logger, as ``tf.function``'s retracing warning);
+* ``flowgrad.debug.timeline``: ``fill_step_stats`` (a traced ``Session.run``'s per-op
+  timings written into ``run_metadata.step_stats``).
 """
 from __future__ import annotations
 
@@ -49,6 +51,7 @@ _PROVIDERS = {
     "log_warning": "flowgrad.debug.tf_logging",
     "graph_def": "flowgrad.saved_model.graph_export",
     "export_meta_graph": "flowgrad.saved_model.meta_graph",
+    "fill_step_stats": "flowgrad.debug.timeline",
 }
 
 
@@ -85,6 +88,7 @@ warn_unsafe_where: Callable = _unregistered("warn_unsafe_where")
 log_warning: Callable = _unregistered("log_warning")
 graph_def: Callable = _unregistered("graph_def")
 export_meta_graph: Callable = _unregistered("export_meta_graph")
+fill_step_stats: Callable = _unregistered("fill_step_stats")
 
 
 def register(**hooks: Callable) -> None:

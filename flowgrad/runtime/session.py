@@ -19,6 +19,7 @@ from flowgrad.framework.philox import PhiloxStream
 from flowgrad.framework.tensor import EagerTensor, Tensor, TensorBase
 from flowgrad.ops.ragged_tensor import RaggedTensor, ragged_value
 from flowgrad.ops.sparse_tensor import SparseTensor, SparseTensorValue
+from flowgrad.runtime import step_stats
 from flowgrad.runtime.plan import Plan, PlanCompiler, failing_op, inter_op_parallelism
 
 
@@ -114,10 +115,17 @@ class BaseSession:
             plan = self._compile(fetches, list(feed_dict) if feed_dict else [])
             if key is not None:
                 self._plans[key] = plan
+        values = tuple(feed_dict.values()) if feed_dict else ()
         try:
+            if run_metadata is not None and getattr(options, "trace_level", 0):
+                result, records = step_stats.traced(
+                    lambda: _run_locked(plan, values), getattr(plan.fn, "__code__", None),
+                    plan.ops_by_line)
+                hooks.fill_step_stats(run_metadata, records)
+                return result
             if plan.locks:
-                return _run_locked(plan, tuple(feed_dict.values()) if feed_dict else ())
-            return plan.fn(tuple(feed_dict.values()) if feed_dict else ())
+                return _run_locked(plan, values)
+            return plan.fn(values)
         except Exception as e:
             _reraise(self._runtime_error(plan, e, feed_dict.items() if feed_dict else ()), e)
 

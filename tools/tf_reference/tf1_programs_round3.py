@@ -338,6 +338,50 @@ with tf.Session() as sess:
     print(np.round(sess.run(weighted, {input_data: X, targets: Y}), 5))
     print(np.round(sess.run(s_outputs[-1], {input_data: X}), 5))
 """,
+    # The profiling recipe of TF 1.x performance posts: a run traced with
+    # RunOptions(trace_level=FULL_TRACE) fills run_metadata.step_stats, and
+    # tensorflow.python.client.timeline.Timeline writes it as a Chrome trace.
+    "timeline_of_a_traced_run": """
+import json
+from tensorflow.python.client import timeline
+x = tf.placeholder(tf.float32, [4, 3], name="x")
+w = tf.Variable(tf.ones([3, 2]), name="w")
+y = tf.nn.relu(tf.matmul(x, w, name="mm"), name="act")
+s = tf.split(y, 2, axis=1, name="sp")
+z = tf.add(s[0], s[1], name="z")
+total = tf.reduce_sum(tf.matmul(tf.random_normal([50, 50], seed=1),
+                                tf.random_normal([50, 50], seed=2), name="big"), name="total")
+with tf.Session() as sess:
+    sess.run(tf.global_variables_initializer())
+    options = tf.RunOptions(trace_level=tf.RunOptions.FULL_TRACE)
+    md = tf.RunMetadata()
+    out = sess.run(z, {x: np.ones((4, 3), np.float32)}, options=options, run_metadata=md)
+    print(out.tolist())
+    print(type(md.step_stats).__name__, [d.device for d in md.step_stats.dev_stats])
+    labels = {n.node_name: n.timeline_label for d in md.step_stats.dev_stats
+              for n in d.node_stats}
+    print(labels["act"], "|", labels["z"])
+    stats = {n.node_name: n for d in md.step_stats.dev_stats for n in d.node_stats}
+    print(stats["z"].all_start_micros >= stats["act"].all_start_micros,
+          [o.tensor_description.allocation_description.requested_bytes
+           for o in stats["act"].output])
+    tl = timeline.Timeline(md.step_stats)
+    trace = json.loads(tl.generate_chrome_trace_format(show_memory=True))
+    print(sorted(set(e["ph"] for e in trace["traceEvents"])))
+    print(sorted(e["args"]["name"] for e in trace["traceEvents"] if e["ph"] == "M"))
+    ops = {e["args"]["name"]: e for e in trace["traceEvents"] if e["ph"] == "X"}
+    print(ops["z"]["name"], ops["z"]["args"], ops["z"]["cat"])
+    analysis = tl.analyze_step_stats()
+    print(type(analysis).__name__, sorted(analysis.allocator_maximums))
+    md2 = tf.RunMetadata()
+    print(round(float(sess.run(total, options=options, run_metadata=md2)), 3))
+    trace = json.loads(timeline.Timeline(md2.step_stats).generate_chrome_trace_format())
+    print(sorted(set(e["ph"] for e in trace["traceEvents"])),
+          "big" in [e["args"]["name"] for e in trace["traceEvents"] if e["ph"] == "X"])
+    md3 = tf.RunMetadata()
+    sess.run(z, {x: np.ones((4, 3), np.float32)}, run_metadata=md3)
+    print(len(md3.step_stats.dev_stats))
+""",
 }
 
 
