@@ -202,16 +202,24 @@ def _mnist_npz(folder: Path) -> Path:
     return home
 
 
-def run_one(program: Path, command: list[str], timeout: float, env: dict) -> dict:
-    """Runs ``command + [program]`` in the program's folder; its status and last error."""
+def run_one(program: Path, command: list[str], timeout: float, env: dict,
+            output: Path | None = None) -> dict:
+    """Runs ``command + [program]`` in the program's folder; its status and last error
+    (its standard output written to ``output`` when given, to compare two runs)."""
     start = time.time()
     try:
         proc = subprocess.run(["nice", "-n", "10", *command, program.name], cwd=program.parent,
                               capture_output=True, text=True, timeout=timeout, env=env,
                               stdin=subprocess.DEVNULL, errors="replace")
-    except subprocess.TimeoutExpired:
+    except subprocess.TimeoutExpired as stopped:
+        if output is not None:
+            text = stopped.stdout or b""
+            output.write_text(text.decode("utf-8", "replace") if isinstance(text, bytes)
+                              else text)
         return {"status": "running", "detail": "", "seconds": round(time.time() - start, 1)}
     seconds = round(time.time() - start, 1)
+    if output is not None:
+        output.write_text(proc.stdout)
     if proc.returncode == 0:
         return {"status": "ok", "detail": "", "seconds": seconds}
     lines = [ln for ln in proc.stderr.strip().splitlines() if ln.strip()]
@@ -253,12 +261,14 @@ def _missing(command: list, modules: set, folders: set, env: dict) -> set:
 
 def run(out: Path, command: list[str], timeout: float, log: Path, mnist: Path | None,
         only: set | None = None, jobs: int = 1, corpus: Path = CORPUS,
-        again: bool = False) -> None:
+        again: bool = False, outputs: Path | None = None) -> None:
     """Runs every program of the corpus (those in ``only`` when given), appending to ``log``
-    (``again``: those already there too; the last line of a program counts).
+    (``again``: those already there too; the last line of a program counts) and, with
+    ``outputs``, writing each program's standard output there.
 
-    A program that downloads or imports a module this Python lacks is logged as ``out``
-    without running."""
+    A program runs with its repository's root on its path (the repository's own packages,
+    as ``tensorflow_examples``, import as from a checkout). A program that downloads or
+    imports a module this Python lacks is logged as ``out`` without running."""
     done = set()
     if log.exists() and not again:
         done = {json.loads(line)["program"] for line in log.read_text().splitlines() if line}
@@ -277,21 +287,28 @@ def run(out: Path, command: list[str], timeout: float, log: Path, mnist: Path | 
     codes = {name: program.read_text(errors="replace") for name, program in todo}
     modules = set().union(*map(_imports, codes.values())) if codes else set()
     folders = {program.parent for _, program in todo}
-    missing = _missing(command, modules, folders, env)
+    roots = {name: out.resolve() / name.split(":", 1)[0].replace("/", "+") for name, _ in todo}
+    missing = _missing(command, modules, folders | set(roots.values()), env)
     lock = threading.Lock()
 
     def one(item: tuple) -> None:
         name, program = item
         code = codes[name]
+        root = roots[name]
         lacking = sorted((_imports(code) & missing) - {
-            m for m in missing if (program.parent / m).exists()
-            or (program.parent / (m + ".py")).exists()})
+            m for m in missing for folder in (program.parent, root)
+            if (folder / m).exists() or (folder / (m + ".py")).exists()})
         if _NETWORK.search(code):
             result = {"status": "out", "detail": "downloads (offline)"}
         elif lacking:
             result = {"status": "out", "detail": "imports %s (not installed)" % ", ".join(lacking)}
         else:
-            result = run_one(program, command, timeout, env)
+            own = {**env, "PYTHONPATH": os.pathsep.join([env["PYTHONPATH"], str(root)])}
+            saved = None
+            if outputs is not None:
+                outputs.mkdir(parents=True, exist_ok=True)
+                saved = outputs / (re.sub(r"[^\w.-]+", "_", name) + ".txt")
+            result = run_one(program, command, timeout, own, saved)
         result = {"program": name, **result, "data": bool(_MNIST.search(code))}
         with lock, log.open("a") as f:
             f.write(json.dumps(result) + "\n")
@@ -362,6 +379,7 @@ def main(argv: list[str] | None = None) -> int:
     p = sub.add_parser("extract")
     p.add_argument("mirror", type=Path)
     p.add_argument("out", type=Path)
+    p.add_argument("--corpus", type=Path, default=CORPUS, help="the programs to extract")
     p = sub.add_parser("run")
     p.add_argument("out", type=Path)
     p.add_argument("--python", default=sys.executable)
@@ -375,6 +393,9 @@ def main(argv: list[str] | None = None) -> int:
                         "flowgrad and have no exit status here (not run, or still running at "
                         "the limit): with a longer --timeout, whether TensorFlow stops too")
     p.add_argument("--mnist", type=Path, default=HERE.parent.parent / "shared" / "data" / "mnist")
+    p.add_argument("--corpus", type=Path, default=CORPUS,
+                   help="the programs to run (default: the whole corpus list)")
+    p.add_argument("--outputs", type=Path, help="a folder for each program's standard output")
     p = sub.add_parser("report")
     p.add_argument("fg_log", type=Path, nargs="?", default=LOGS / "flowgrad.jsonl")
     p.add_argument("tf_logs", type=Path, nargs="*", default=[LOGS / "tensorflow.jsonl"])
@@ -384,7 +405,7 @@ def main(argv: list[str] | None = None) -> int:
         for row in list_programs(args.mirror):
             print(" ".join(row))
     elif args.cmd == "extract":
-        extract(args.mirror, args.out)
+        extract(args.mirror, args.out, args.corpus)
     elif args.cmd == "run":
         command = [args.python] + (["-m", "flowgrad"] if args.flowgrad else [])
         only = None
@@ -397,7 +418,8 @@ def main(argv: list[str] | None = None) -> int:
             only = {n for n, r in _load(args.again).items() if r["status"] == "error"
                     and mine.get(n, {}).get("status") in (None, "running")}
             again = True
-        run(args.out, command, args.timeout, args.log, mnist, only, args.jobs, again=again)
+        run(args.out, command, args.timeout, args.log, mnist, only, args.jobs, args.corpus,
+            again, args.outputs)
     else:
         print(report(args.tf_logs, args.fg_log))
     return 0
