@@ -82,14 +82,18 @@ class MirroredStrategy(Strategy):
             return super().run(fn, args, kwargs)
         if isinstance(fn, Function) and executing_eagerly():
             return self._replicated_function(fn)(args, kwargs)
-        if self._run_state is not None:
+        outer = self._run_state
+        if outer is not None and not outer.merging:
             raise RuntimeError("strategy.run was called inside strategy.run of the same "
                                "MirroredStrategy")
+        # From a merge_call's function (the cross-replica context of a run, all replicas
+        # paused), a run is a new round of replicas, as TensorFlow's call_for_each_replica
+        # there (Keras's LossScaleOptimizer applies its inner optimizer so).
         run = self._run_state = _Run(self, fn, args, kwargs)
         try:
             return run.execute()
         finally:
-            self._run_state = None
+            self._run_state = outer
 
     def _replicated_function(self, fn: Function) -> Function:
         """A tf.function whose trace runs every replica of ``fn``'s Python function, as
@@ -131,6 +135,7 @@ class _Run:
         self.pending: list = [None] * k        # (merge_fn, args, kwargs) at a merge point
         self.merge_results: list = [None] * k
         self.abort = False
+        self.merging = False                   # in a merge_call's function
 
     def merge(self, replica_id: int, merge_fn: Callable, args: tuple, kwargs: dict) -> Any:
         self.pending[replica_id] = (merge_fn, args, kwargs)
@@ -174,15 +179,21 @@ class _Run:
         def read(v: Any) -> Any:
             return np.array(v.numpy(), copy=True) if eager else v.read_value()
 
+        def writes() -> dict:       # id(variable) -> its last write in this graph
+            if hasattr(graph, "var_slots"):     # a cond/while body: the slots' last values
+                return {id(sl.var): sl.written for sl in graph.var_slots.values()
+                        if sl.var is not None}
+            return dict(getattr(graph, "_last_write", {}))
+
         def mark() -> Any:          # what tells which variables a replica's turn wrote
             if eager:
                 return {id(v): v.numpy() for v in candidates}
-            return dict(getattr(graph, "_last_write", {}))
+            return writes()
 
         def wrote(v: Any, before: Any) -> bool:
             if eager:
                 return not np.array_equal(v.numpy(), before[id(v)])
-            return getattr(graph, "_last_write", {}).get(id(v)) is not before.get(id(v))
+            return writes().get(id(v)) is not before.get(id(v))
 
         start = {id(v): read(v) for v in candidates}
         local: list = [{} for _ in range(k)]     # replica -> {id: value} of its ON_READ copies
@@ -235,8 +246,12 @@ class _Run:
         merge_fn = self.pending[0][0]
         args = distribute_lib.regroup([p[1] for p in self.pending])
         kwargs = distribute_lib.regroup([p[2] for p in self.pending])
-        with distribute_lib._cross_replica(self.strategy):
-            result = merge_fn(self.strategy, *args, **kwargs)
+        self.merging = True
+        try:
+            with distribute_lib._cross_replica(self.strategy):
+                result = merge_fn(self.strategy, *args, **kwargs)
+        finally:
+            self.merging = False
         for r in range(k):
             self.merge_results[r] = distribute_lib.select_replica(r, result)
             self.pending[r] = None

@@ -355,6 +355,28 @@ ds = tf.data.Dataset.from_tensor_slices((sp, np.zeros((4, 4), np.float32))).batc
 h = model.fit(ds, epochs=1, verbose=0)
 print([round(v, 4) for v in h.history["loss"]])
 ''',
+    # keras-team/keras integration_tests/tf_distribute_training_test.py: Keras's
+    # LossScaleOptimizer under MirroredStrategy (call_for_each_replica in a merge_call)
+    "loss_scale_optimizer_mirrored": '''import numpy as np
+import tensorflow as tf
+import keras
+cpus = tf.config.list_physical_devices("CPU")
+tf.config.set_logical_device_configuration(
+    cpus[0], [tf.config.LogicalDeviceConfiguration(), tf.config.LogicalDeviceConfiguration()])
+strategy = tf.distribute.MirroredStrategy(["CPU:0", "CPU:1"])
+with strategy.scope():
+    inputs = keras.layers.Input((3,), batch_size=4)
+    outputs = keras.layers.Dense(2, kernel_initializer="ones")(inputs)
+    model = keras.Model(inputs, outputs)
+    model.compile(optimizer=keras.optimizers.LossScaleOptimizer(
+        keras.optimizers.SGD(learning_rate=0.01, momentum=0.5)), loss="mse")
+x = np.arange(24, dtype=np.float32).reshape(8, 3) / 10
+y = np.ones((8, 2), np.float32)
+h = model.fit(x, y, batch_size=4, epochs=3, verbose=0, shuffle=False)
+print([round(v, 4) for v in h.history["loss"]])
+print(np.round(model.layers[1].kernel.numpy(), 4).tolist())
+print(int(model.optimizer.iterations.numpy()))
+''',
     # tensorflow/docs guide/tf_numpy.ipynb: a tuple of booleans as an index, arrays apart
     "numpy_behavior_indexing": '''import tensorflow as tf
 import tensorflow.experimental.numpy as tnp
