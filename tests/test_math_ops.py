@@ -482,7 +482,7 @@ def test_dtype_errors_name_the_op():
 def test_shape_errors_name_the_op():
     with pytest.raises(ValueError, match="Dimensions must be equal, but are 3 and 4 for MatMul"):
         tf.matmul(tf.ones([2, 3]), tf.ones([4, 2]))
-    with pytest.raises(ValueError, match="Shape must be rank >= 2 for MatMul"):
+    with pytest.raises(ValueError, match="Shape must be rank 2 but is rank 1 for 'MatMul'"):
         tf.matmul(tf.ones([3]), tf.ones([3, 2]))
     with pytest.raises(ValueError, match="The input scalar must be a 0-D value. Received shape "
                                          r"\(2,\)"):

@@ -30,6 +30,12 @@ def _matmul_same_dtype(a: Any, b: Any) -> Any:
 
 def _matmul_kernel(a: Any, b: Any, *, transpose_a: bool = False,
                    transpose_b: bool = False) -> Any:
+    if a.ndim != 2 or b.ndim != 2:      # the shape rule words the error
+        raise ValueError("MatMul needs two matrices")
+    return _transposed_matmul(a, b, transpose_a, transpose_b)
+
+
+def _transposed_matmul(a: Any, b: Any, transpose_a: bool, transpose_b: bool) -> Any:
     if transpose_a:
         a = np.swapaxes(a, -1, -2)
     if transpose_b:
@@ -50,10 +56,30 @@ def _matmul_flags(attrs: dict) -> tuple:
     return attrs.get("transpose_a", False), attrs.get("transpose_b", False)
 
 
+def _rank_error(a: TensorShape, b: TensorShape, attrs: dict) -> None:
+    """TensorFlow's errors for inputs that are not matrices: MatMul takes two of rank 2,
+    BatchMatMulV2 two of rank 2 or more."""
+    texts = [dims_text(x.as_tuple()) if x.rank is not None else "?" for x in (a, b)]
+    if "adj_x" not in attrs:
+        bad = [x.rank for x in (a, b) if x.rank is not None and x.rank != 2]
+        if bad:
+            raise ShapeRuleError(
+                "Shape must be rank 2 but is rank %d for 'MatMul' with input shapes: %s, %s."
+                % (bad[0], texts[0], texts[1]),
+                "In[0] and In[1] has different ndims: %s vs. %s" % tuple(texts)
+                if a.rank != b.rank else "In[0] and In[1] ndims must be == 2: %d" % bad[0])
+        return
+    for i, x in enumerate((a, b)):
+        if x.rank is not None and x.rank < 2:
+            raise ShapeRuleError(
+                "Shape must be at least rank 2 but is rank %d for 'BatchMatMulV2' with input "
+                "shapes: %s, %s." % (x.rank, texts[0], texts[1]),
+                "In[%d] ndims must be >= 2: %d" % (i, x.rank))
+
+
 def _matmul_infer(ins: list, attrs: dict) -> tuple:
     a, b = ins[0].shape, ins[1].shape
-    if a.rank is not None and a.rank < 2 or b.rank is not None and b.rank < 2:
-        raise ValueError("Shape must be rank >= 2 for MatMul, got shapes %s and %s" % (a, b))
+    _rank_error(a, b, attrs)
     if a.rank is None or b.rank is None:
         return ins[0].dtype.base_dtype, TensorShape(None)
     ad, bd = list(a.as_tuple()), list(b.as_tuple())
@@ -82,7 +108,9 @@ def _batch_matmul_kernel(a: Any, b: Any, *, adj_x: bool = False, adj_y: bool = F
         a = np.conj(a)
     if adj_y and np.iscomplexobj(b):
         b = np.conj(b)
-    return _matmul_kernel(a, b, transpose_a=adj_x, transpose_b=adj_y)
+    if a.ndim < 2 or b.ndim < 2:        # the shape rule words the error
+        raise ValueError("BatchMatMulV2 needs matrices")
+    return _transposed_matmul(a, b, adj_x, adj_y)
 
 
 def _batch_matmul_specialize(attrs: dict) -> Any:
@@ -228,7 +256,8 @@ def matmul(a: TensorLike, b: TensorLike, transpose_a: bool = False, transpose_b:
         ranks = [x.shape.rank if is_tensor(x) else np.ndim(x) for x in (a, b)]
     if dt.kind not in _NUMERIC:       # bool and string: TensorFlow has no MatMul for them
         _check_kind("MatMul", "a", dt, _NUMERIC)
-    if ranks == [2, 2]:       # MatMul transposes: an adjoint conjugates first (TensorFlow's)
+    if None not in ranks and max(ranks) <= 2:   # MatMul (vectors fail in it, as in TF);
+        # its transposes: an adjoint conjugates first (TensorFlow's)
         if dt.is_complex:
             a = apply_op("Conj", (convert_to_tensor(a, dt),)) if adjoint_a else a
             b = apply_op("Conj", (convert_to_tensor(b, dt),)) if adjoint_b else b
