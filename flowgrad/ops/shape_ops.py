@@ -193,15 +193,24 @@ def _reshape_kernel(x: Any, shape_in: Any = None, *, shape: Any = None) -> Any:
     target = shape if shape_in is None else tuple(shape_in)
     if np.size(x) == 0 and -1 in target and 0 in target:
         target = _empty_target(np.shape(x), target)
+    if target and min(target) < -1:         # NumPy takes any negative size for -1
+        raise ValueError("negative size")   # the shape rule words the error
     return np.reshape(x, target)
 
 
 def _reshape_infer(ins: list, attrs: dict) -> tuple:
     x = ins[0]
-    target = TensorShape(attrs["shape"]) if "shape" in attrs else shape_from_value(ins[1])
+    target = None if "shape" in attrs else shape_from_value(ins[1])
     if "shape" in attrs:
         dims = list(attrs["shape"])
         n = x.shape.num_elements()
+        unknown = [i for i, d in enumerate(dims) if d == -1]
+        if len(unknown) > 1:
+            raise ShapeRuleError("Only one input size may be -1, not both %d and %d"
+                                 % tuple(unknown[:2]))
+        for i, d in enumerate(dims):
+            if d < -1:
+                raise ShapeRuleError("Size %d must be non-negative, not %d" % (i, d))
         if -1 in dims:
             known = int(np.prod([d for d in dims if d != -1]))
             if n == 0 and 0 in dims:
@@ -358,12 +367,19 @@ def _unpack_infer(ins: list, attrs: dict) -> list:
     if s.rank is None:
         return [(dt, TensorShape(None))] * attrs["num"]
     dims = s.as_list()
+    if dims[axis] is not None and dims[axis] != attrs["num"]:
+        raise ShapeRuleError("Dimension must be %d but is %d for 'Unpack' with input shapes: %s."
+                             % (attrs["num"], dims[axis], dims_text(dims)),
+                             "Input shape axis %d must equal %d, got shape %s"
+                             % (axis, attrs["num"], dims_text(dims)))
     del dims[axis]
     return [(dt, TensorShape(dims))] * attrs["num"]
 
 
 def _unpack_kernel(x: Any, *, num: int, axis: int) -> Any:
     parts = tuple(np.moveaxis(np.asarray(x), axis, 0))
+    if len(parts) != num:                   # the shape rule words the error
+        raise ValueError("Unpack of %d parts into %d" % (len(parts), num))
     return parts[0] if num == 1 else parts
 
 
@@ -543,9 +559,16 @@ def _transpose_infer(ins: list, attrs: dict) -> tuple:
         raise ValueError("Dimension must be %d but is %d for transpose with input shapes: %s, "
                          "[%d] (perm %s)" % (len(dims), n, _fmt(x.shape), n,
                                              list(perm) if perm is not None else "?"))
+    if perm is not None and n is not None:     # -1 is the last axis, as in TensorFlow
+        perm = tuple(p + n if -n <= p < 0 else p for p in perm)
     if perm is not None and sorted(perm) != list(builtins.range(n)):
-        raise ValueError("transpose: perm %s is not a permutation of the dimensions %s"
-                         % (list(perm), list(builtins.range(n))))
+        bad = [p for p in perm if not 0 <= p < n]
+        missing = [i for i in builtins.range(n) if i not in perm]
+        raise ShapeRuleError("transpose: perm %s is not a permutation of the dimensions %s"
+                             % (list(perm), list(builtins.range(n))),
+                             "%d is out of range [0 .. %d)" % (bad[0], n) if bad else
+                             "%d is missing from {%s}." % (missing[0],
+                                                           ",".join(str(p) for p in perm)))
     if dims is None:
         return dt, TensorShape(None if n is None else [None] * n)
     if perm is None:
