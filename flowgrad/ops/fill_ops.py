@@ -11,6 +11,8 @@ from flowgrad.framework.graph import Operation
 from flowgrad.framework.op_call import apply_op
 from flowgrad.framework.registry import _NO_GRADIENT, defop, register_op
 from flowgrad.framework.shape_rules import constant_value, shape_from_value, unary
+from flowgrad.framework.context import executing_eagerly
+from flowgrad.framework.errors import ShapeRuleError
 from flowgrad.framework.tensor import constant, convert_to_tensor, is_tensor
 from flowgrad.framework.tensor_shape import TensorShape
 from flowgrad.framework.type_hints import DTypeLike, TensorLike
@@ -54,6 +56,10 @@ def _fill_kernel(value: Any, dims: Any = None, *, shape: Any = None) -> Any:
 
 def _fill_infer(ins: list, attrs: dict) -> tuple:
     if "shape" in attrs:
+        bad = [d for d in attrs["shape"] if d < 0]
+        if bad:
+            raise ShapeRuleError("Fill dimensions must be >= 0 (shape %s)" % list(attrs["shape"]),
+                                 "Dimension %d must be >= 0" % bad[0])
         return ins[0].dtype.base_dtype, TensorShape(attrs["shape"])
     return ins[0].dtype.base_dtype, shape_from_value(ins[1])
 
@@ -86,6 +92,16 @@ def _zeros(shape: Any, np_dtype: np.dtype) -> np.ndarray:
     return np.full(shape, b"", object) if np_dtype.kind == "O" else np.zeros(shape, np_dtype)
 
 
+def _check_dims(dims: list) -> None:
+    """TensorFlow's Fill error for a negative dimension of tf.zeros/tf.ones."""
+    bad = [d for d in dims if d < 0]
+    if bad:
+        if executing_eagerly():
+            raise errors.InvalidArgumentError(None, None, "Dimension %d must be >= 0 [Op:Fill]"
+                                              % bad[0])
+        raise ShapeRuleError("Fill dimensions must be >= 0 (shape %s)" % dims)
+
+
 @dispatch.add_dispatch_support
 def zeros(shape: ShapeLike | TensorLike, dtype: DTypeLike = dtypes.float32,
           name: str | None = None) -> Any:
@@ -102,6 +118,7 @@ def zeros(shape: ShapeLike | TensorLike, dtype: DTypeLike = dtypes.float32,
     dtype = dtypes.as_dtype(dtype)
     static = _static_int_list(shape)
     if static is not None:
+        _check_dims(static)
         return constant(_zeros(static, dtype.np), name=name or "zeros")
     return fill(shape, _zeros((), dtype.np), name=name or "zeros")
 
@@ -122,6 +139,7 @@ def ones(shape: ShapeLike | TensorLike, dtype: DTypeLike = dtypes.float32,
     dtype = dtypes.as_dtype(dtype)
     static = _static_int_list(shape)
     if static is not None:
+        _check_dims(static)
         return constant(np.ones(static, dtype.np), name=name or "ones")
     return fill(shape, np.ones((), dtype.np), name=name or "ones")
 
