@@ -25,9 +25,10 @@ import numpy as np
 from numpy.lib.stride_tricks import as_strided
 
 from flowgrad.framework import threads
-from flowgrad.framework.errors import InvalidArgumentError
+from flowgrad.framework.context import executing_eagerly
+from flowgrad.framework.errors import EAGER_ERROR_CLASSES, InvalidArgumentError, ShapeRuleError
 from flowgrad.framework.graph import name_scope
-from flowgrad.framework.op_call import apply_op
+from flowgrad.framework.op_call import apply_op, argument_error
 from flowgrad.framework.registry import defop
 from flowgrad.framework.shape_rules import shape_from_value
 from flowgrad.framework.tensor import convert_to_tensor, is_tensor
@@ -344,9 +345,12 @@ def _infer_output(x_shape: TensorShape, f_shape: TensorShape, attrs: dict, op_ty
     kh, kw, fc, fo = _dims4(f_shape, "filter", op_type)
     c = xd[3 if fmt == "NHWC" else 1]
     if c is not None and fc is not None and (c != fc if depthwise else fc == 0 or c % fc):
-        raise ValueError("Depth of input (%d) does not match the input depth of the filter (%d) "
-                         "for '%s' with input shapes: %s, %s" % (c, fc, op_type, x_shape,
-                                                                f_shape))
+        raise ShapeRuleError("Depth of input (%d) does not match the input depth of the filter "
+                             "(%d) for '%s' with input shapes: %s, %s"
+                             % (c, fc, op_type, x_shape, f_shape),
+                             ("input and filter must have the same depth: %d vs %d" if depthwise
+                              else "input depth must be evenly divisible by filter depth: "
+                              "%d vs %d") % (c, fc))
     if not depthwise and c is not None and fc and fo is not None and fo % (c // fc):
         raise ValueError("Depth of output (%d) is not a multiple of the number of groups (%d) "
                          "for '%s' with input shapes: %s, %s" % (fo, c // fc, op_type, x_shape,
@@ -525,8 +529,11 @@ def padding_attrs(padding: str | Sequence, data_format: str, op_name: str) -> tu
     """(padding, explicit_paddings) attrs from 'SAME', 'VALID' or 4 [before, after] pairs."""
     if isinstance(padding, str):
         if padding not in ("SAME", "VALID"):
-            raise ValueError("%s: padding must be 'SAME', 'VALID' or a list of 4 [before, after] "
-                             "pairs, got %r" % (op_name, padding))
+            raise argument_error(       # eagerly TensorFlow's kernel's class and first line
+                "Value for attr 'padding' of \"%s\" is not in the list of allowed values: "
+                "\"SAME\", \"VALID\", \"EXPLICIT\" [Op:%s]" % (padding, op_name)
+                if executing_eagerly() else "%s: padding must be 'SAME', 'VALID' or a list of 4 "
+                "[before, after] pairs, got %r" % (op_name, padding))
         return padding, ()
     pairs = [list(p) for p in padding]
     if len(pairs) != 4 or any(len(p) != 2 for p in pairs):
@@ -567,7 +574,13 @@ def _conv_inputs(op_type: str, input: Any, filters: Any, attrs: dict) -> tuple:
     f = _input(filters, op_type, "filter", dtype=x.dtype.base_dtype)
     check_rank4(x.shape, op_type, "input")
     check_rank4(f.shape, op_type, "filter")
-    _infer_output(x.shape, f.shape, attrs, op_type, op_type != "Conv2D")
+    try:
+        _infer_output(x.shape, f.shape, attrs, op_type, op_type != "Conv2D")
+    except ShapeRuleError as e:
+        if not executing_eagerly():
+            raise
+        raise EAGER_ERROR_CLASSES[ValueError](None, None, "%s [Op:%s]" % (e.kernel_message,
+                                                                          op_type)) from None
     return x, f
 
 

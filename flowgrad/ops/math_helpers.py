@@ -5,7 +5,8 @@ from __future__ import annotations
 
 from typing import Any
 
-from flowgrad.framework import dtypes
+from flowgrad.framework import dtypes, errors
+from flowgrad.framework.context import executing_eagerly
 from flowgrad.framework.op_call import apply_op, argument_error
 from flowgrad.framework.tensor import EagerTensor, convert_to_tensor, infer_dtype, is_tensor
 from flowgrad.ops.array_ops import _as_value
@@ -21,17 +22,50 @@ _SIGNED = "fci"     # ... any signed number (TensorFlow's Abs, Neg, Sign, Pow, .
 _BOOL = "b"
 
 
-def _check_kind(op_type: str, arg: str, dt: dtypes.DType, kinds: str) -> None:
+# Op signatures as TensorFlow's attr errors show them (the others: the first line only).
+_SIGNATURES = {"x": "x:T -> y:T", "x, y": "x:T, y:T -> z:T"}
+
+
+def attr_type_error(op_type: str, dtype: dtypes.DType, allowed: list,
+                    signature: str | None = None) -> str:
+    """TensorFlow's eager message for an op that does not take ``dtype``: ``Value for attr
+    'T' of int32 is not in the list of allowed values: ...``, with the NodeDef line where the
+    op's ``signature`` (``x:T -> y:T``) is known.
+
+    Args:
+        op_type: The op's type name.
+        dtype: The DType given.
+        allowed: The DTypes the op takes, in TensorFlow's order.
+        signature: The op's signature text, if known.
+    """
+    message = "Value for attr 'T' of %s is not in the list of allowed values: %s" % (
+        errors.dtype_text(dtype), ", ".join(errors.dtype_text(d) for d in allowed))
+    if signature is not None:
+        message += ("\n\t; NodeDef: {{node %s}}; Op<name=%s; signature=%s; attr=T:type,"
+                    "allowed=[%s]>" % (op_type, op_type, signature,
+                                       ", ".join("DT_" + errors.dtype_text(d).upper()
+                                                 for d in allowed)))
+    return message + " [Op:%s]" % op_type
+
+
+def _check_kind(op_type: str, arg: str, dt: dtypes.DType, kinds: str,
+                inputs: str | None = None) -> None:
     """Raises TensorFlow's error when ``op_type`` does not accept dtype ``dt``: a TypeError
-    while building a graph, an InvalidArgumentError (also a TypeError) in eager mode."""
+    while building a graph, an InvalidArgumentError (also a TypeError) in eager mode, with
+    TensorFlow's eager message (``inputs``: the op's input names, ``"x"`` or ``"x, y"``, for
+    its signature)."""
     if dt.kind in kinds:
         return
     if kinds == _BOOL:
         raise argument_error("Input '%s' of '%s' Op has type %s that does not match expected "
                              "type of bool." % (arg, op_type, dt.name), TypeError)
+    allowed = ", ".join(_KIND_TYPES[k] for k in kinds)
+    if executing_eagerly():
+        raise argument_error(attr_type_error(
+            op_type, dt, [dtypes.as_dtype(n) for n in allowed.split(", ")],
+            _SIGNATURES.get(inputs)), TypeError)
     raise argument_error("Value passed to parameter '%s' has DataType %s not in list of "
-                         "allowed values: %s (op %s)"
-                         % (arg, dt.name, ", ".join(_KIND_TYPES[k] for k in kinds), op_type),
+                         "allowed values: %s (op %s)" % (arg, dt.name, allowed, op_type),
                          TypeError)
 
 
@@ -55,7 +89,7 @@ def _binary(op_type: str, x: Any, y: Any, name: str | None, kinds: str | None = 
         else:
             dt = _dtype_of(y) if is_tensor(y) and not is_tensor(x) else _dtype_of(x)
     if kinds is not None and dt.kind not in kinds:
-        _check_kind(op_type, "x", dt, kinds)
+        _check_kind(op_type, "x", dt, kinds, "x, y")
     return apply_op(op_type, (x, y), name=name, dtype=dt)
 
 
@@ -65,7 +99,7 @@ def _unary(op_type: str, x: Any, name: str | None, kinds: str | None = None) -> 
     if kinds is not None:
         dt = x._dtype if type(x) is EagerTensor else _dtype_of(x)
         if dt.kind not in kinds:
-            _check_kind(op_type, "x", dt, kinds)
+            _check_kind(op_type, "x", dt, kinds, "x")
     return apply_op(op_type, (x,), name=name)
 
 

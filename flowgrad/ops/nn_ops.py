@@ -14,7 +14,8 @@ from typing import Any
 import numpy as np
 
 from flowgrad.framework import dtypes
-from flowgrad.framework.errors import InvalidArgumentError
+from flowgrad.framework.context import executing_eagerly
+from flowgrad.framework.errors import InvalidArgumentError, dims_text
 from flowgrad.framework.graph import name_scope
 from flowgrad.framework.op_call import apply_op, argument_error
 from flowgrad.framework.registry import _NO_GRADIENT, defop, register_jvp, register_op
@@ -38,6 +39,7 @@ from flowgrad.ops.array_ops import (
     zeros_like,
 )
 from flowgrad.ops.broadcast_grad_ops import reduce_to_shape_of
+from flowgrad.ops.math_helpers import attr_type_error
 from flowgrad.ops.math_ops import (
     abs,
     add,
@@ -63,6 +65,8 @@ from flowgrad.framework import dispatch
 # Helpers
 
 _FLOATS = "half, bfloat16, float, double"
+# Ops whose one output is named after them (Softmax: ``logits:T -> softmax:T``).
+_NAMED_OUTPUT = ("Softmax", "LogSoftmax")
 _REALS = "float, double, int32, uint8, int16, int8, int64, bfloat16, uint16, half, uint32, uint64"
 
 
@@ -71,10 +75,14 @@ def _input(x: Any, op_type: str, arg: str, floating_only: bool = True, dtype: An
     t = convert_to_tensor(_as_value(x), dtype)
     dt = t.dtype.base_dtype
     if not (dt.is_floating or not floating_only and dt.is_integer):
+        allowed = _FLOATS if floating_only else _REALS
+        if executing_eagerly():
+            raise argument_error(attr_type_error(
+                op_type, dt, [dtypes.as_dtype(n) for n in allowed.split(", ")],
+                "%s:T -> %s:T" % (arg, op_type.lower()) if op_type in _NAMED_OUTPUT else None),
+                TypeError)
         raise argument_error("Value for attr 'T' of %s is not in the list of allowed values: %s "
-                             "(input '%s' of %s)"
-                             % (dt.name, _FLOATS if floating_only else _REALS, arg, op_type),
-                             TypeError)
+                             "(input '%s' of %s)" % (dt.name, allowed, arg, op_type), TypeError)
     return t
 
 
@@ -626,7 +634,15 @@ def _softmax_xent(labels: Any, logits: Any, axis: Any, name: str | None,
     a = _class_axis(x, axis, "softmax_cross_entropy_with_logits")
     if x.shape.rank is not None and z.shape.rank is not None and x.shape.rank != z.shape.rank:
         return _xent_of_different_ranks(x, z, a, name)
-    _labels_broadcast_shape(x.shape, z.shape)
+    try:
+        _labels_broadcast_shape(x.shape, z.shape)
+    except ValueError:
+        if not executing_eagerly():
+            raise
+        raise InvalidArgumentError(      # TensorFlow's kernel message
+            None, None, "logits and labels must be broadcastable: logits_size=%s labels_size=%s "
+            "[Op:SoftmaxCrossEntropyWithLogits]" % (dims_text(x.shape.as_tuple()),
+                                                     dims_text(z.shape.as_tuple()))) from None
     loss, _ = apply_op("SoftmaxCrossEntropyWithLogits", (x, z), {"axis": a}, name=name)
     return loss
 
