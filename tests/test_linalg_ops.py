@@ -51,7 +51,8 @@ def test_gather_scatter_values_and_shapes():
 
 def test_gather_scatter_errors():
     with pytest.raises(tf.errors.InvalidArgumentError, match=r"indices\[1\] = \[3, 0\] does "
-                                                             r"not index into shape \[3, 4\]"):
+                                                             r"not index into param shape "
+                                                             r"\[3,4\], node name: GatherNd"):
         _run(tf.gather_nd(P, [[0, 0], [3, 0]]))
     with pytest.raises(ValueError, match="indices.shape\\[-1\\] must be <= the rank"):
         tf.gather_nd(P, [[0, 0, 0]])

@@ -235,7 +235,8 @@ def as_dtype(value: Any) -> DType:
     except TypeError:
         d = None
     if d is None:
-        raise TypeError("Cannot convert value %r to a TensorFlow DType." % (value,))
+        raise TypeError("Cannot convert the argument `type_value`: %r to a TensorFlow DType."
+                        % (value,))
     return d
 
 

@@ -9,7 +9,7 @@ from typing import Any
 import numpy as np
 
 from flowgrad.framework import dtypes, hooks
-from flowgrad.framework.errors import InvalidArgumentError
+from flowgrad.framework.errors import InvalidArgumentError, ShapeRuleError, dims_text
 from flowgrad.framework.context import _PKG_DIR
 from flowgrad.framework.op_call import apply_op
 from flowgrad.framework.registry import _NO_GRADIENT, defop, register_op
@@ -178,7 +178,12 @@ def logical_xor(x: TensorLike, y: TensorLike, name: str = "LogicalXor") -> Any:
 
 def _select_infer(ins: list, attrs: dict) -> tuple:
     from flowgrad.framework.tensor_shape import broadcast_shapes
-    s = broadcast_shapes(broadcast_shapes(ins[0].shape, ins[1].shape), ins[2].shape)
+    try:
+        s = broadcast_shapes(broadcast_shapes(ins[0].shape, ins[1].shape), ins[2].shape)
+    except ValueError as e:     # TensorFlow's kernel names all three shapes
+        raise ShapeRuleError(str(e), "condition %s, then %s, and else %s must be broadcastable"
+                             % tuple(dims_text(t.shape.as_tuple()) if t.shape.rank is not None
+                                     else "?" for t in ins)) from None
     if ins[1].dtype.base_dtype is not ins[2].dtype.base_dtype:
         raise TypeError("where: x and y must have one dtype, got %s and %s"
                         % (ins[1].dtype.name, ins[2].dtype.name))

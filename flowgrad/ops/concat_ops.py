@@ -69,8 +69,10 @@ def _concat_infer(ins: list, attrs: dict) -> tuple:
     if axis is None:
         return dt, TensorShape([None] * r)
     if not -r <= axis < r:
-        raise ValueError("Expected concatenating dimensions in the range [%d, %d), but got %d"
-                         % (-r, r, axis))
+        raise ShapeRuleError("Expected concatenating dimensions in the range [%d, %d), but got "
+                             "%d" % (-r, r, axis),
+                             "ConcatOp : Expected concatenating dimensions in the range [%d, "
+                             "%d), but got %d" % (-r, r, axis))
     a = axis % r
     out = list(first.shape.as_tuple())
     for v in known[1:]:

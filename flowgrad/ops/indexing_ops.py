@@ -401,8 +401,7 @@ def boolean_mask(tensor: TensorLike, mask: TensorLike, name: str = "boolean_mask
         a = _norm_axis(a, len(dims), "boolean_mask")
         covered = TensorShape(dims[a:a + k])
         if covered.rank != k or not covered.is_compatible_with(m.shape):
-            raise ValueError("Shapes %s and %s are incompatible (boolean_mask of a tensor of "
-                             "shape %s at axis %d)" % (covered, m.shape, _fmt(t.shape), a))
+            raise ValueError("Shapes %s and %s are incompatible" % (covered, m.shape))
         lead = covered.num_elements()
         parts = [d if d is not None else shape(t)[i] for i, d in enumerate(dims)]
         flat = reshape(t, parts[:a] + [-1 if lead is None else lead] + parts[a + k:])

@@ -14,7 +14,7 @@ from typing import Any
 import numpy as np
 
 from flowgrad.framework import dtypes
-from flowgrad.framework.errors import InvalidArgumentError
+from flowgrad.framework.errors import InvalidArgumentError, ShapeRuleError
 from flowgrad.framework.graph import name_scope
 from flowgrad.framework.op_call import apply_op, argument_error
 from flowgrad.framework.registry import defop
@@ -71,8 +71,8 @@ def _matrices(s: TensorShape, op_type: str, square: bool = True) -> TensorShape:
                          % (op_type, s))
     m, n = s.as_list()[-2:]
     if square and m is not None and n is not None and m != n:
-        raise ValueError("%s: input must be a batch of square matrices, got shape %s"
-                         % (op_type, s))
+        raise ShapeRuleError("%s: input must be a batch of square matrices, got shape %s"
+                             % (op_type, s), "Input matrix must be square.")
     return s
 
 
@@ -125,6 +125,8 @@ def adjoint(matrix: TensorLike, name: str | None = None) -> Any:
 
 
 def _inverse_kernel(x: Any, *, adjoint: bool = False) -> Any:
+    if x.ndim < 2 or x.shape[-1] != x.shape[-2]:
+        raise ValueError("not square")      # the shape rule words the error
     try:
         inv = np.linalg.inv(x)
     except np.linalg.LinAlgError:

@@ -10,6 +10,7 @@ from typing import Any
 
 import numpy as np
 
+from flowgrad.framework.context import executing_eagerly
 from flowgrad.framework import dtypes
 from flowgrad.framework.graph import name_scope
 from flowgrad.framework.op_call import apply_op, argument_error
@@ -510,8 +511,9 @@ def _arg(op_type: str, input: Any, axis: Any, name: str | None, dimension: Any,
     a, r = int(axis), x.shape.rank
     if r is not None:
         if not -r <= a < r:
-            raise argument_error("Expected dimension in the range [%d, %d), but got %d (in %s "
-                                 "of %s)" % (-r, r, a, op_type, getattr(x, "name", "a tensor")))
+            raise argument_error("Expected dimension in the range [%d, %d), but got %d %s"
+                                 % (-r, r, a, "[Op:%s]" % op_type if executing_eagerly() else
+                                    "(in %s of %s)" % (op_type, getattr(x, "name", "a tensor"))))
         a %= r
     return apply_op(op_type, (x,), {"axis": a, "output_type": out}, name=name)
 

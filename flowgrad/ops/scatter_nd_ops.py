@@ -11,7 +11,7 @@ from typing import Any
 import numpy as np
 
 from flowgrad.framework import dtypes, hooks
-from flowgrad.framework.errors import InvalidArgumentError
+from flowgrad.framework.errors import InvalidArgumentError, dims_text
 from flowgrad.framework.op_call import apply_op, argument_error
 from flowgrad.framework.registry import defop
 from flowgrad.framework.shape_rules import shape_from_value
@@ -38,9 +38,11 @@ def _index_tuple(indices: np.ndarray, target_shape: tuple, op_type: str) -> tupl
     bad = np.any((indices < 0) | (indices >= bound), axis=-1)
     if np.any(bad):
         where = tuple(int(i) for i in np.argwhere(bad)[0])
-        raise InvalidArgumentError(
-            None, None, "%s: indices%s = %s does not index into shape %s"
-            % (op_type, list(where), indices[where].tolist(), list(target_shape)))
+        raise InvalidArgumentError(      # TensorFlow's kernel messages
+            None, None, "indices[%s] = %s does not index into %s"
+            % (",".join(str(i) for i in where), indices[where].tolist(),
+               "param shape %s, node name: %s" % (dims_text(target_shape), op_type)
+               if op_type == "GatherNd" else "shape %s" % dims_text(target_shape)))
     return tuple(np.moveaxis(indices, -1, 0))
 
 
