@@ -45,3 +45,11 @@ def test_restoring_tensorflows_checkpoint_before_the_model_is_built(tmp_path, mo
 def test_saving_as_tensorflow_then_restoring_before_the_build(tmp_path):
     assert _run("save", str(tmp_path)) == _recorded("save_tf_2_21.txt")
     assert _run("load", str(tmp_path), "Net") == _recorded("load_BuiltNet_tf_2_21.txt")
+
+
+def test_the_guides_checkpoint_with_its_iterator_goes_on_with_the_next_elements(tmp_path):
+    # Checkpoint(step=, optimizer=, net=, iterator=) as in the guide: the restored run reads
+    # the elements after the saved position (TensorFlow's numbers, from its own checkpoints)
+    assert _run("save", str(tmp_path), "iterator") == _recorded("save_iterator_tf_2_21.txt")
+    assert _run("load", str(tmp_path), "Net", "iterator") == \
+        _recorded("load_BuiltNet_iterator_tf_2_21.txt")

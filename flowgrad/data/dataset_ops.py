@@ -15,7 +15,6 @@ import itertools
 import numbers
 import os
 import secrets
-import threading
 from collections.abc import Callable, Iterator
 from typing import Any
 
@@ -25,7 +24,7 @@ from flowgrad import nest
 from flowgrad.data import structure
 from flowgrad.data.iterator_ops import (OwnedIterator, make_initializable_iterator,
                                          make_one_shot_iterator)
-from flowgrad.data.structure import IterationContext, flat_specs, pack
+from flowgrad.data.structure import IterationContext, SeedStream, flat_specs, pack
 from flowgrad.framework import dtypes, errors
 from flowgrad.framework.composite_tensor import TypeSpec
 from flowgrad.framework.context import executing_eagerly
@@ -1330,17 +1329,11 @@ class _ShuffleDataset(Dataset):
         if not s1 and not s2:
             s1, s2 = secrets.randbits(63), secrets.randbits(63)
         self._seeds = (s1, s2)
-        self._seed_words = PhiloxWords(*seeded_key_counter(s1, s2)) if reshuffle else None
-        self._lock = threading.Lock()
+        self._seed_stream = SeedStream(self._seeds, bool(reshuffle))
         super().__init__(input_ds.element_spec, (input_ds,))
 
     def _iterate(self, ctx: IterationContext) -> Iterator[list]:
-        if self._seed_words is None:
-            seeds = self._seeds
-        else:
-            with self._lock:
-                seeds = (self._seed_words.next(), self._seed_words.next())
-        words = PhiloxWords(*seeded_key_counter(*seeds))
+        words = PhiloxWords(*seeded_key_counter(*ctx.draw_seeds(self._seed_stream)))
         size = self._buffer
         buf: list = [None] * size
         start = end = 0

@@ -12,7 +12,7 @@ from typing import Any
 import numpy as np
 
 from flowgrad import nest
-from flowgrad.data import structure
+from flowgrad.data import iterator_state, structure
 from flowgrad.data.structure import ElementStructure, IterationContext
 from flowgrad.framework import dtypes, errors
 from flowgrad.framework.composite_tensor import CompositeTensor, TypeSpec
@@ -21,6 +21,7 @@ from flowgrad.framework.op_call import apply_op
 from flowgrad.framework.registry import _NO_GRADIENT, register_op
 from flowgrad.framework.tensor import EagerTensor, constant, convert_to_tensor
 from flowgrad.framework.tensor_shape import TensorShape
+from flowgrad.framework.trackable import Trackable
 from flowgrad.data.optional_ops import Optional
 
 
@@ -44,12 +45,34 @@ class IteratorBase(collections.abc.Iterator, CompositeTensor, metaclass=abc.ABCM
         """The next element as a ``tf.experimental.Optional``, empty at the end."""
 
 
-class OwnedIterator(IteratorBase):
-    """Eager iterator: ``next()`` gives the next element as EagerTensors."""
+class OwnedIterator(IteratorBase, Trackable):
+    """Eager iterator: ``next()`` gives the next element as EagerTensors. A
+    ``tf.train.Checkpoint`` saves and restores its position (see ``iterator_state``), under
+    TensorFlow's key ``<path>/.ATTRIBUTES/ITERATOR_STATE``."""
+
+    _LEGACY_SAVEABLE_NAME = "ITERATOR"     # TensorFlow's saveable name of an iterator
 
     def __init__(self, dataset: ElementStructure):
         self._dataset = dataset
-        self._source = dataset._iterate(IterationContext())
+        self._source = iterator_state.ReplayableSource(dataset)
+
+    def _serialize_to_tensors(self) -> dict:
+        """The iterator's position, as a checkpoint saves it."""
+        return {"_STATE": iterator_state.serialize(self._source, self._dataset.element_spec)}
+
+    def _check_restored_tensors(self, restored_tensors: dict, where: str) -> dict:
+        """The position in ``restored_tensors`` (errors naming ``where`` if it is not one this
+        iterator can take)."""
+        return iterator_state.deserialize(restored_tensors["_STATE"],
+                                          self._dataset.element_spec, where)
+
+    def _restore_from_tensors(self, restored_tensors: dict, where: str = "the iterator") -> None:
+        """Goes back to the position a checkpoint saved."""
+        position = self._check_restored_tensors(restored_tensors, where)
+        self._source = iterator_state.ReplayableSource(self._dataset, position)
+        state = getattr(self, "_state", None)
+        if state is not None:
+            state.source = self._source
 
     @property
     def element_spec(self) -> Any:

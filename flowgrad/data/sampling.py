@@ -11,14 +11,13 @@ with the same seeds the same elements come out in the same order as on TensorFlo
 from __future__ import annotations
 
 import secrets
-import threading
 from collections.abc import Iterator
 from typing import Any
 
 import numpy as np
 
 from flowgrad.data.dataset_ops import INFINITE, UNKNOWN, Dataset
-from flowgrad.data.structure import IterationContext
+from flowgrad.data.structure import IterationContext, SeedStream
 from flowgrad.framework import dtypes, errors
 from flowgrad.framework.philox import PhiloxWords, seeded_key_counter
 from flowgrad.framework.tensor import Tensor, convert_to_tensor
@@ -42,17 +41,11 @@ class _RandomDataset(Dataset):
         if not s1 and not s2:
             s1, s2 = secrets.randbits(63), secrets.randbits(63)
         self._seeds = (s1, s2)
-        self._seed_words = PhiloxWords(*seeded_key_counter(s1, s2)) \
-            if rerandomize_each_iteration else None
-        self._lock = threading.Lock()
+        self._seed_stream = SeedStream(self._seeds, bool(rerandomize_each_iteration))
         super().__init__(TensorSpec([], dtypes.int64))
 
     def _iterate(self, ctx: IterationContext) -> Iterator[list]:
-        seeds = self._seeds
-        if self._seed_words is not None:
-            with self._lock:
-                seeds = (self._seed_words.next(), self._seed_words.next())
-        words = PhiloxWords(*seeded_key_counter(*seeds))
+        words = PhiloxWords(*seeded_key_counter(*ctx.draw_seeds(self._seed_stream)))
         while True:
             yield [np.asarray(words.next(), np.int64)]
 

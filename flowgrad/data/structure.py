@@ -7,12 +7,14 @@ tuples and dicts (namedtuples included) are structure, while a Python list is
 a value to be converted into one tensor."""
 from __future__ import annotations
 
+import threading
 from typing import Any
 
 import numpy as np
 
 from flowgrad import nest
 from flowgrad.framework import dtypes, errors
+from flowgrad.framework.philox import PhiloxWords, seeded_key_counter
 from flowgrad.framework.tensor import constant as constant_op
 from flowgrad.framework.tensor import EagerTensor, Tensor, TensorBase, eager_value, to_numpy
 from flowgrad.framework.tensor_shape import TensorShape, as_shape
@@ -529,11 +531,47 @@ def _numpy_of(value: Any) -> Any:
     return arr[()] if type(arr) is np.ndarray and not arr.ndim else arr
 
 
+class SeedStream:
+    """The seed pairs a random dataset keys its iterations with: its own pair, or (re-randomized
+    each iteration) a new pair each time from a Philox stream keyed by it, TensorFlow's
+    RandomSeedGenerator; ``position`` counts the pairs drawn.
+
+    Args:
+      seeds: the dataset's seed pair.
+      rerandomize: whether each iteration draws a new pair.
+    """
+
+    def __init__(self, seeds: tuple, rerandomize: bool):
+        self._seeds = seeds
+        self._rerandomize = rerandomize
+        self._lock = threading.Lock()
+        self.position = 0
+        self._words = PhiloxWords(*seeded_key_counter(*seeds))
+
+    def draw(self) -> tuple:
+        """The seed pair of the next iteration."""
+        if not self._rerandomize:
+            return self._seeds
+        with self._lock:
+            self.position += 1
+            return (self._words.next(), self._words.next())
+
+    def seek(self, position: int) -> None:
+        """Puts the stream where it was after ``position`` pairs (a restored iterator)."""
+        if not self._rerandomize:
+            return
+        with self._lock:
+            self._words = PhiloxWords(*seeded_key_counter(*self._seeds))
+            for _ in range(2 * position):
+                self._words.next()
+            self.position = position
+
+
 __all__ = ["normalize", "flatten", "to_array", "spec_of", "flat_specs", "pack", "with_shapes",
            "most_specific_compatible", "same_structure", "spec_from_types", "to_eager",
            "to_numpy_element", "IterationContext", "SparseTensorSpec", "RaggedTensorSpec",
            "is_composite", "spec_of_value", "components_of", "group", "DatasetSpec",
-           "WindowElements", "window_component"]
+           "WindowElements", "window_component", "SeedStream"]
 
 
 class IterationContext:
@@ -544,6 +582,22 @@ class IterationContext:
     def __init__(self, bindings: dict | None = None):
         self.bindings = bindings or {}
         self.on_error: Any = None
+        self.seeds_drawn: list = []       # the seed pairs the random datasets drew, in order
+        self.seeds_to_replay: list = []   # (a restored iterator) seed pairs to draw again
+
+    def draw_seeds(self, stream: SeedStream) -> tuple:
+        """The seed pair a random dataset (shuffle, random) keys this iteration with: the next
+        of its ``stream``, or the one a restored iterator replays (its stream put back where
+        it was then); recorded either way, so a checkpoint of the iterator can replay it."""
+        if self.seeds_to_replay:
+            seeds, position = self.seeds_to_replay.pop(0)
+            seeds = tuple(seeds)
+            stream.seek(position)
+        else:
+            seeds = stream.draw()
+        self.seeds_drawn.append((seeds, stream.position))
+        return seeds
+
 
     def value(self, t: Any) -> np.ndarray:
         if isinstance(t, Tensor):

@@ -56,7 +56,7 @@ from flowgrad.ops.state_ops import EagerVariable, Variable, global_variables_ini
 from flowgrad.train import checkpoint_management as cm
 from flowgrad.train.optimizer import Optimizer as V1Optimizer
 from flowgrad.train.checkpoint_reader import OBJECT_GRAPH_KEY, CheckpointReader
-from flowgrad.train.tensor_bundle import write_bundle
+from flowgrad.train.tensor_bundle import VariantArray, write_bundle
 
 _VALUE = "/.ATTRIBUTES/VARIABLE_VALUE"
 _KERAS_NOT_SLOTS = ("_variables", "_trainable_variables")
@@ -251,13 +251,18 @@ def build_object_graph(root: Any, session: Any = None) -> tuple[dict, dict, list
             nodes[i]["key"] = paths[i] + _VALUE
             arrays[nodes[i]["key"]] = _read_value(obj, session)
         elif _holds_value(obj):
-            value = obj._serialize_to_tensors().get("VARIABLE_VALUE")
-            if value is not None:
+            tensors = obj._serialize_to_tensors()
+            value = tensors.get("VARIABLE_VALUE")
+            legacy_name = getattr(obj, "_LEGACY_SAVEABLE_NAME", None)
+            if value is not None and legacy_name is None:
                 nodes[i].update(name=getattr(value, "name", paths[i]),
                                 trainable=getattr(obj, "trainable", True))
                 nodes[i]["key"] = paths[i] + _VALUE
                 arrays[nodes[i]["key"]] = _read_value(value, session) \
                     if isinstance(value, Variable) else np.asarray(value)
+            elif tensors:
+                nodes[i]["attributes"] = _save_attributes(paths[i], legacy_name, tensors,
+                                                          arrays, session)
         slots = []
         for original, name, slot in _slots(obj):
             oid = ids.get(id(original))
@@ -274,6 +279,25 @@ def build_object_graph(root: Any, session: Any = None) -> tuple[dict, dict, list
         if slots:
             nodes[i]["slots"] = slots
     return {"nodes": nodes}, arrays, objects + slot_objects
+
+
+def _save_attributes(path: str, legacy_name: str | None, tensors: dict, arrays: dict,
+                     session: Any) -> list:
+    """[(attribute name, checkpoint key)] of an object that saves tensors other than a
+    variable's value, its tensors put in ``arrays``, named as TensorFlow names them: under
+    a legacy saveable name (an iterator's ``ITERATOR``, whose tensor is ``ITERATOR_STATE``)
+    one attribute and a key per tensor (the name + the tensor's suffix), else one attribute
+    per tensor."""
+    prefix = path + "/.ATTRIBUTES/"
+    for name, value in tensors.items():
+        if isinstance(value, Variable):
+            value = _read_value(value, session)
+        elif not isinstance(value, VariantArray):      # a variant tensor stays one
+            value = np.asarray(value)
+        arrays[prefix + (legacy_name or "") + name] = value
+    if legacy_name is not None:
+        return [(legacy_name, prefix + legacy_name)]
+    return [(name, prefix + name) for name in tensors]
 
 
 def _graph_module() -> Any:
@@ -296,7 +320,7 @@ def object_graph_proto(graph: dict) -> bytes:
     for i, node in enumerate(nodes):
         for cid in node["children"].values():
             parents.setdefault(cid, set()).add(i)
-    with_values = {i for i, node in enumerate(nodes) if "key" in node}
+    with_values = {i for i, node in enumerate(nodes) if "key" in node or "attributes" in node}
     todo = list(with_values)
     while todo:
         for parent in parents.pop(todo.pop(), ()):
@@ -311,6 +335,8 @@ def object_graph_proto(graph: dict) -> bytes:
             name = node["name"][:-2] if node["name"].endswith(":0") else node["name"]
             obj.attributes.add(name="VARIABLE_VALUE", full_name=name,
                                checkpoint_key=node["key"])
+        for name, key in node.get("attributes", ()):
+            obj.attributes.add(name=name, checkpoint_key=key)
         for slot in node.get("slots", ()):
             obj.slot_variables.add(original_variable_node_id=slot["original"],
                                    slot_name=slot["name"], slot_variable_node_id=slot["slot"])
@@ -333,6 +359,8 @@ def graph_from_proto(raw: bytes, path: str) -> dict:
         for attr in obj.attributes:
             if attr.name == "VARIABLE_VALUE":
                 node["key"] = attr.checkpoint_key
+            else:
+                node.setdefault("attributes", []).append((attr.name, attr.checkpoint_key))
         if obj.slot_variables:
             node["slots"] = [{"original": s.original_variable_node_id, "name": s.slot_name,
                               "slot": s.slot_variable_node_id} for s in obj.slot_variables]
@@ -352,6 +380,10 @@ class _Values:
 
     def __contains__(self, key: str) -> bool:
         return self._reader.has_tensor(key)
+
+    def keys_under(self, key: str) -> list:
+        """The keys of the tensors saved for the attribute ``key`` (it and its suffixes)."""
+        return [k for k in self._reader.get_variable_to_shape_map() if k.startswith(key)]
 
     def __getitem__(self, key: str) -> np.ndarray:
         if key not in self._cache:
@@ -398,6 +430,8 @@ class _Restore:
             self._assign(obj, node_id)
         elif "key" in node and _holds_value(obj):
             self._restore_trackable(obj, node_id)
+        elif "attributes" in node and _holds_value(obj):
+            self._restore_attributes(obj, node_id)
         live = dict(_children(obj, self.legacy)) if _is_trackable(obj) else {}
         for name, cid in node["children"].items():
             if name in live:
@@ -447,6 +481,25 @@ class _Restore:
             _assign_value(var, value, key, None)
         else:
             self.deferred_ops.append((var, value, key))
+        self.restored.add(node_id)
+
+    def _restore_attributes(self, obj: Any, node_id: int) -> None:
+        """Gives an object that saves tensors other than a variable's value (an iterator) the
+        tensors saved under its attributes, by the names its ``_serialize_to_tensors`` gave
+        (the keys past the attribute's key)."""
+        restored, where = {}, []
+        for _, key in self.nodes[node_id]["attributes"]:
+            for full in self.arrays.keys_under(key):
+                restored[full[len(key):]] = self.arrays[full]
+                where.append(full)
+        where = "%s from %s" % (", ".join(where), self.path)
+        if self.dry_run:
+            check = getattr(obj, "_check_restored_tensors", None)
+            if check is not None:
+                check(restored, where)
+            return
+        with init_scope():
+            obj._restore_from_tensors(restored)
         self.restored.add(node_id)
 
     def _restore_trackable(self, obj: Any, node_id: int) -> None:
@@ -514,8 +567,9 @@ class _Restore:
         self.deferred_ops = []
 
     def unrestored_keys(self) -> list:
-        return sorted(n["key"] for i, n in enumerate(self.nodes)
-                      if "key" in n and i not in self.restored)
+        keys = [[n["key"]] if "key" in n else [k for _, k in n.get("attributes", ())]
+                for i, n in enumerate(self.nodes) if i not in self.restored]
+        return sorted(k for ks in keys for k in ks)
 
 
 class _CheckpointInitialValue:

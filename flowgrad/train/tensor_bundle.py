@@ -52,7 +52,23 @@ _DT_NAMES = {"float16": "DT_HALF", "float32": "DT_FLOAT", "float64": "DT_DOUBLE"
              "int32": "DT_INT32", "int64": "DT_INT64", "uint8": "DT_UINT8",
              "uint16": "DT_UINT16", "uint32": "DT_UINT32", "uint64": "DT_UINT64",
              "bool": "DT_BOOL", "string": "DT_STRING", "complex64": "DT_COMPLEX64",
-             "complex128": "DT_COMPLEX128"}
+             "complex128": "DT_COMPLEX128", "variant": "DT_VARIANT"}
+
+#: TensorFlow's variant dtype, as a checkpoint holds it (a tf.data iterator's state): each
+#: element a serialized ``VariantTensorDataProto``.
+VARIANT = dtypes.DType("variant", np.object_)
+
+
+class VariantArray:
+    """A variant tensor to write (a tf.data iterator's state): its elements as serialized
+    ``VariantTensorDataProto`` bytes.
+
+    Args:
+      items: a NumPy object array (or list) of bytes.
+    """
+
+    def __init__(self, items: Any):
+        self.items = items
 
 
 def data_path(prefix: str, shard: int = 0, num_shards: int = 1) -> str:
@@ -150,7 +166,7 @@ def _dtype_of(enum: int, path: str, key: str) -> dtypes.DType:
     value = _pb().DataType.values_by_number.get(enum)
     for k, v in _DT_NAMES.items():
         if value is not None and v == value.name:
-            return dtypes.as_dtype(k)
+            return VARIANT if k == "variant" else dtypes.as_dtype(k)
     raise errors.UnimplementedError(None, None, "Tensor %s in %s has dtype %s, which flowgrad "
                                     "cannot read" % (key, path, value.name if value else enum))
 
@@ -365,6 +381,14 @@ def _length_bytes(lengths: list) -> bytes:
 
 def _encode(value: np.ndarray, dt: dtypes.DType) -> tuple[bytes, int]:
     """(bytes, masked CRC32C) of one tensor as TensorFlow writes it."""
+    if dt is VARIANT:         # each element: its length, its bytes, the running checksum
+        out, crc = bytearray(), 0
+        for item in (_as_bytes(x) for x in value.ravel()):
+            crc = _crc32c(item, _crc32c(struct.pack("<Q", len(item)), crc))
+            checksum = struct.pack("<I", _mask(crc))
+            out += _varint(len(item)) + item + checksum
+            crc = _crc32c(checksum, crc)
+        return bytes(out), _mask(crc)
     if dt.name == "string":
         items = [_as_bytes(x) for x in value.ravel()]
         lengths = b"".join(_varint(len(x)) for x in items)
@@ -382,6 +406,20 @@ def _decode(raw: bytes, crc: int, dt: dtypes.DType, shape: list,
             big_endian: bool) -> np.ndarray:
     """The array of one tensor's bytes; ValueError unless they match the masked ``crc``."""
     n = int(np.prod(shape, dtype=np.int64))
+    if dt is VARIANT:
+        out, pos, running = np.empty(n, dtype=object), 0, 0
+        for i in range(n):
+            length, pos = _read_varint(raw, pos)
+            out[i] = bytes(raw[pos:pos + length])
+            running = _crc32c(out[i], _crc32c(struct.pack("<Q", length), running))
+            pos += length
+            if raw[pos:pos + 4] != struct.pack("<I", _mask(running)):
+                raise ValueError("checksum mismatch in variant element %d" % i)
+            running = _crc32c(raw[pos:pos + 4], running)
+            pos += 4
+        if pos != len(raw) or _mask(running) != crc:
+            raise ValueError("checksum mismatch")
+        return out.reshape(shape)
     if dt.name == "string":
         pos, lengths = 0, []
         for _ in range(n):
@@ -480,6 +518,8 @@ def write_bundle(prefix: str, tensors: dict, slices: dict | None = None) -> None
 
 
 def _as_array(value: Any) -> tuple[np.ndarray, dtypes.DType]:
+    if isinstance(value, VariantArray):
+        return np.asarray(value.items, dtype=object), VARIANT
     a = np.asarray(value)
     if a.dtype.kind in "SUO":
         return np.asarray(value, dtype=object), dtypes.string
@@ -601,4 +641,4 @@ def is_bundle(prefix: str) -> bool:
 
 
 __all__ = ["BundleReader", "write_bundle", "slice_key", "data_path", "is_bundle",
-           "INDEX_SUFFIX"]
+           "INDEX_SUFFIX", "VARIANT", "VariantArray"]

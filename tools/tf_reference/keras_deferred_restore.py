@@ -4,8 +4,14 @@ a Keras 3 model and Adam in ``tf.train.Checkpoint(step=, optimizer=, net=)`` wit
 checkpoint BEFORE the model or the optimizer are built, and trained on. The kernel, bias, the
 optimizer's ``iterations`` and Adam's slots come back when Keras creates them.
 
-    python keras_deferred_restore.py save DIR            # the guide's first run
-    python keras_deferred_restore.py load DIR CLASS      # its second run, from DIR's latest
+    python keras_deferred_restore.py save DIR [iterator]          # the guide's first run
+    python keras_deferred_restore.py load DIR CLASS [iterator]    # its second run
+
+With ``iterator`` the checkpoint holds the dataset iterator too, as in the guide
+(``Checkpoint(step=, optimizer=, net=, iterator=)``), and the second run goes on with the
+elements after the saved position. TensorFlow 2.21 printed {save,load_BuiltNet}_iterator_tf_2_21.txt
+(its own checkpoints, not committed: flowgrad cannot read TensorFlow's serialized iterator
+state); flowgrad must print the same restoring its own.
 
 CLASS is ``Net`` (the guide's subclassed model, built by its first call) or ``BuiltNet`` (the
 same with a ``build`` method); both save under the same keys. Real TensorFlow 2.21 + Keras
@@ -62,14 +68,13 @@ def show(values):
     return np.round(np.asarray(values, np.float64), 4).tolist()
 
 
-def train_and_checkpoint(net, opt, ckpt, manager):
+def train_and_checkpoint(net, opt, ckpt, manager, iterator):
     ckpt.restore(manager.latest_checkpoint)
     if manager.latest_checkpoint:
         print(f"Restored from {os.path.basename(manager.latest_checkpoint)}")
         print("restored iterations", int(opt.iterations.numpy()), "step", int(ckpt.step))
     else:
         print("Initializing from scratch.")
-    iterator = iter(toy_dataset())
     for _ in range(20):
         loss = train_step(net, next(iterator), opt)
         ckpt.step.assign_add(1)
@@ -85,13 +90,15 @@ def train_and_checkpoint(net, opt, ckpt, manager):
 
 
 def main():
-    mode, folder = sys.argv[1], sys.argv[2]
+    mode, folder, *rest = sys.argv[1:]
     keras.utils.set_random_seed(0)
-    net = (BuiltNet if mode == "load" and sys.argv[3] == "BuiltNet" else Net)()
+    net = (BuiltNet if mode == "load" and rest[0] == "BuiltNet" else Net)()
     opt = keras.optimizers.Adam(0.1)
-    ckpt = tf.train.Checkpoint(step=tf.Variable(1), optimizer=opt, net=net)
+    iterator = iter(toy_dataset())
+    saved = dict(iterator=iterator) if "iterator" in rest else {}
+    ckpt = tf.train.Checkpoint(step=tf.Variable(1), optimizer=opt, net=net, **saved)
     manager = tf.train.CheckpointManager(ckpt, folder, max_to_keep=3)
-    train_and_checkpoint(net, opt, ckpt, manager)
+    train_and_checkpoint(net, opt, ckpt, manager, iterator)
 
 
 if __name__ == "__main__":
