@@ -288,6 +288,37 @@ class Dataset(structure.ElementStructure, DatasetV2):
         """The same elements (TensorFlow's ``_PrefetchDataset``; produced on demand here)."""
         return _PrefetchDataset(self)
 
+    def save(self, path: str, compression: str | None = None, shard_func: Callable | None = None,
+             checkpoint_args: Any = None) -> None:
+        """Writes the elements to the directory ``path`` in TensorFlow's format (read back by
+        ``tf.data.Dataset.load``, flowgrad's or TensorFlow's; flowgrad/data/saving.py).
+
+        Args:
+            path: The directory.
+            compression: None or ``"GZIP"``.
+            shard_func: ``element -> int64 scalar``: the shard file an element goes to.
+            checkpoint_args: Accepted for TensorFlow's signature.
+        """
+        TRANSFORMS["save"](self, path, compression, shard_func, checkpoint_args)
+
+    @staticmethod
+    def load(path: str, element_spec: Any = None, compression: str | None = None,
+             reader_func: Callable | None = None, wait: bool = False) -> Dataset:
+        """A dataset that ``Dataset.save`` wrote (flowgrad's or TensorFlow's).
+
+        Args:
+            path: The directory.
+            element_spec: The element spec (default: the saved one).
+            compression: None or ``"GZIP"``, as saved.
+            reader_func: ``dataset of shard datasets -> dataset``.
+            wait: Accepted for TensorFlow's signature.
+
+        Returns:
+            The loaded dataset.
+        """
+        from flowgrad.data import saving
+        return saving.load(path, element_spec, compression, reader_func, wait)
+
     def cache(self, filename: str = "", name: str | None = None) -> Dataset:
         """The elements, computed by the first complete pass and then read back from memory
         (``filename=""``) or from the tensor bundle ``filename`` (also in later runs), as

@@ -4,7 +4,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
-from flowgrad.data.dataset_ops import AUTOTUNE, INFINITE, UNKNOWN
+from flowgrad.data.dataset_ops import AUTOTUNE, INFINITE, UNKNOWN, Dataset
 from flowgrad.data.folding import Reducer, group_by_reducer
 from flowgrad.data.windowing import from_list
 from flowgrad.framework import dtypes
@@ -263,7 +263,37 @@ def parallel_interleave(map_func: Callable, cycle_length: int, block_length: int
     return lambda dataset: dataset.interleave(map_func, cycle_length, block_length)
 
 
-__all__ = ["AUTOTUNE", "INFINITE_CARDINALITY", "UNKNOWN_CARDINALITY", "cardinality",
+def save(dataset: Any, path: str, compression: str | None = None,
+         shard_func: Callable | None = None, checkpoint_args: Any = None) -> None:
+    """``tf.data.experimental.save``: ``dataset.save(path, ...)`` (TensorFlow's format).
+
+    Args:
+        dataset: The dataset to write.
+        path: The directory.
+        compression: None or ``"GZIP"``.
+        shard_func: ``element -> int64 scalar``: the shard an element goes to.
+        checkpoint_args: Accepted for TensorFlow's signature.
+    """
+    dataset.save(path, compression, shard_func, checkpoint_args)
+
+
+def load(path: str, element_spec: Any = None, compression: str | None = None,
+         reader_func: Callable | None = None) -> Any:
+    """``tf.data.experimental.load``: ``tf.data.Dataset.load(path, ...)``.
+
+    Args:
+        path: The directory ``save`` wrote.
+        element_spec: The element spec (default: the saved one).
+        compression: None or ``"GZIP"``, as saved.
+        reader_func: ``dataset of shard datasets -> dataset``.
+
+    Returns:
+        The loaded dataset.
+    """
+    return Dataset.load(path, element_spec, compression, reader_func)
+
+
+__all__ = ["AUTOTUNE", "save", "load", "INFINITE_CARDINALITY", "UNKNOWN_CARDINALITY", "cardinality",
            "CsvDataset", "make_csv_dataset",
            "AutoShardPolicy", "AutotuneAlgorithm", "AutotuneOptions", "ServiceOptions",
            "DistributeOptions", "ExternalStatePolicy", "OptimizationOptions",

@@ -219,6 +219,28 @@ def _values_of(p: Any, dt: dtypes.DType) -> np.ndarray:
     return np.array(vals, dtype=dt.np)
 
 
+def _string_content(content: bytes, n: int) -> np.ndarray:
+    """The strings of a string TensorProto's ``tensor_content`` (TensorFlow's EncodeStringList:
+    the n lengths as varints, then the bytes one after another), as tf.data's snapshot files
+    hold them."""
+    lengths, pos = [], 0
+    for _ in range(n):
+        size, shift = 0, 0
+        while True:
+            byte = content[pos]
+            pos += 1
+            size |= (byte & 0x7F) << shift
+            shift += 7
+            if byte < 0x80:
+                break
+        lengths.append(size)
+    out = np.empty(n, object)
+    for i, size in enumerate(lengths):
+        out[i] = content[pos:pos + size]
+        pos += size
+    return out
+
+
 def _parse_tensor_kernel(serialized: Any, *, out_type: dtypes.DType) -> np.ndarray:
     tensor_pb2, types_pb2 = _tensor_pb2()
     p = tensor_pb2.TensorProto()
@@ -237,7 +259,9 @@ def _parse_tensor_kernel(serialized: Any, *, out_type: dtypes.DType) -> np.ndarr
             None, None, "Type mismatch between parsed tensor (%s) and dtype (%s)"
             % (types_pb2.DataType.Name(p.dtype)[3:].lower(), out_type.name))
     shape = tuple(d.size for d in p.tensor_shape.dim)
-    if p.tensor_content:
+    if p.tensor_content and out_type is dtypes.string:
+        flat = _string_content(p.tensor_content, int(np.prod(shape, dtype=np.int64)))
+    elif p.tensor_content:
         flat = np.frombuffer(p.tensor_content, dtype=out_type.np.newbyteorder("<"))
         flat = flat.astype(out_type.np)
     else:
