@@ -316,8 +316,7 @@ class Dataset(structure.ElementStructure, DatasetV2):
         Returns:
             The loaded dataset.
         """
-        from flowgrad.data import saving
-        return saving.load(path, element_spec, compression, reader_func, wait)
+        return TRANSFORMS["load"](path, element_spec, compression, reader_func, wait)
 
     def cache(self, filename: str = "", name: str | None = None) -> Dataset:
         """The elements, computed by the first complete pass and then read back from memory

@@ -229,6 +229,6 @@ def load(path: str, element_spec: Any = None, compression: str | None = None,
     return _LoadDataset(path, element_spec, kind, reader_func)
 
 
-TRANSFORMS["save"] = save
+TRANSFORMS.update(save=save, load=load)
 
 __all__ = ["load", "save"]
