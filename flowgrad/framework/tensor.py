@@ -596,7 +596,12 @@ def convert_to_tensor(value: TensorLike, dtype: DTypeLike | None = None, name: s
     if hasattr(type(value), "__tf_tensor__"):     # TensorFlow's conversion protocol
         return value.__tf_tensor__(dtype, name)
     if isinstance(value, (list, tuple)) and _contains_tensor(value):
-        return hooks.stack([_packed_element(v, dtype) for v in value], name=name or "packed")
+        # TensorFlow's autopacking: without a dtype, the first tensor's (depth first); the
+        # Python values convert to it ([[0.0, 0.0], tf.constant([0.0, 0.0], tf.float64)] is
+        # float64)
+        return hooks.stack([_packed_element(v, dtype if dtype is not None
+                                            else _first_tensor_dtype(value))
+                            for v in value], name=name or "packed")
     if dtype is None:
         hint = preferred_dtype if preferred_dtype is not None else dtype_hint
         if hint is not None:
@@ -605,6 +610,18 @@ def convert_to_tensor(value: TensorLike, dtype: DTypeLike | None = None, name: s
             except (TypeError, ValueError):
                 pass
     return constant(value, dtype, name=name or "Const")
+
+
+def _first_tensor_dtype(value: Any) -> dtypes.DType | None:
+    """The dtype of the first tensor of a nested list, depth first."""
+    for v in value:
+        if is_tensor(v):
+            return v.dtype.base_dtype
+        if isinstance(v, (list, tuple)):
+            dt = _first_tensor_dtype(v)
+            if dt is not None:
+                return dt
+    return None
 
 
 def _contains_tensor(value: Any) -> bool:
