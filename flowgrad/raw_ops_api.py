@@ -16,9 +16,12 @@ from __future__ import annotations
 import inspect
 from typing import Any, Callable
 
+import numpy as np
+
 from flowgrad.framework import dtypes
 from flowgrad.framework.op_call import apply_op
 from flowgrad.framework.registry import _ops, get_op_def
+from flowgrad.framework.tensor import EagerTensor
 
 #: Registered op types that TensorFlow does not have (flowgrad's internal helpers, and
 #: TF 1.15 contrib's ``GatherTree``).
@@ -37,7 +40,16 @@ _DEFAULTS = {
     "DenseBincount": {"binary_output": False},
     "ImageProjectiveTransformV2": {"fill_mode": "CONSTANT"},
     "ImageProjectiveTransformV3": {"fill_mode": "CONSTANT"},
+    "ConcatV2": {"axis": None},
 }
+
+#: Inputs that are lists of tensors in TensorFlow's op definitions (``AddN(inputs=[a, b])``):
+#: their tensors are the op's inputs one by one, and ``N`` (where the kernel takes it) is the
+#: length of the first list.
+_LIST_INPUTS = {"AddN": ("inputs",), "Pack": ("values",), "ConcatV2": ("values",),
+                "IdentityN": ("input",), "DynamicStitch": ("indices", "data"),
+                "ParallelDynamicStitch": ("indices", "data"), "Einsum": ("inputs",),
+                "StringJoin": ("inputs",), "MergeSummary": ("inputs",)}
 
 
 def _kernel_attrs(op_type: str) -> tuple:
@@ -62,15 +74,28 @@ def _raw_op(op_type: str) -> Callable:
 
     def call(**kwargs: Any) -> Any:
         name = kwargs.pop("name", None)
-        inputs = []
+        inputs: list = []
+        count = None
         for i, arg in enumerate(opdef.input_names):
             if arg not in kwargs:
                 if any(a in kwargs for a in opdef.input_names[i + 1:]):
                     raise TypeError("raw_ops.%s: missing input '%s'" % (op_type, arg))
                 break
-            inputs.append(kwargs.pop(arg))
+            value = kwargs.pop(arg)
+            if arg in _LIST_INPUTS.get(op_type, ()):
+                if isinstance(value, (np.ndarray, EagerTensor)) and np.ndim(value):
+                    value = list(value)         # a tensor's rows, as TensorFlow eagerly
+                if not isinstance(value, (list, tuple)):
+                    raise TypeError("Expected list for '%s' argument to '%s' Op, not %r."
+                                    % (arg, op_type, value))
+                count = len(value) if count is None else count
+                inputs.extend(value)
+            else:
+                inputs.append(value)
         known, takes_any = _kernel_attrs(op_type)
         attrs = dict(_DEFAULTS.get(op_type, {}))
+        if count is not None and "N" in known:
+            attrs["N"] = count
         for key, value in kwargs.items():
             if key in known or takes_any:
                 attrs[key] = dtypes.as_dtype(value) if isinstance(value, dtypes.DType) else value
