@@ -401,11 +401,15 @@ def _shifted_lse(x: Any, axis: int) -> tuple:
 
 
 def _log_softmax_np(x: Any, axis: int) -> Any:
+    if not x.size:
+        return np.zeros_like(x)
     shifted, lse = _shifted_lse(x, axis)
     return shifted - lse
 
 
 def _softmax_kernel(x: Any, *, axis: int = -1) -> Any:
+    if not x.size:
+        return np.zeros_like(x)
     e = np.exp(x - np.maximum.reduce(x, axis=axis, keepdims=True))
     e /= np.add.reduce(e, axis=axis, keepdims=True)
     return e
@@ -454,6 +458,15 @@ def _softmax_op(op_type: str, logits: Any, axis: Any, name: str | None, dim: Any
             raise ValueError("Cannot specify both 'axis' and 'dim'.")
         axis = dim
     x = _input(logits, op_type, "logits")
+    if is_tensor(axis):
+        c = constant_value(axis)
+        axis = axis if c is None else int(c)
+    r = x.shape.rank
+    if r and axis is not None and not is_tensor(axis) and not -r <= int(axis) < r:
+        # TensorFlow's softmax checks the axis as an op does (also in graphs)
+        raise InvalidArgumentError(None, None, "`dim` must be in the range [%d, %d) where %d "
+                                   "is the number of dimensions in the input. Received: dim=%d"
+                                   % (-r, r, r, int(axis)))
     return apply_op(op_type, (x,), {"axis": _class_axis(x, axis, op_type)}, name=name)
 
 
