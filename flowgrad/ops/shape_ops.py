@@ -8,7 +8,7 @@ from typing import Any
 import numpy as np
 
 from flowgrad.framework import dtypes, hooks
-from flowgrad.framework.errors import ShapeRuleError, dims_text
+from flowgrad.framework.errors import InvalidArgumentError, ShapeRuleError, dims_text
 from flowgrad.framework.op_call import apply_op
 from flowgrad.framework.registry import _NO_GRADIENT, defop, register_jvp, register_op
 from flowgrad.framework.shape_rules import shape_from_value, unary
@@ -275,7 +275,12 @@ def reshape(tensor: TensorLike, shape: ShapeLike | TensorLike,
 
 def _broadcast_to_kernel(x: Any, shape_in: Any = None, *, shape: Any = None) -> Any:
     out = np.empty(shape if shape_in is None else tuple(shape_in), np.result_type(x))
-    out[...] = x        # raises for shapes that do not broadcast, like np.broadcast_to
+    try:
+        out[...] = x
+    except ValueError:
+        raise InvalidArgumentError(None, None, "Unable to broadcast tensor of shape %s to "
+                                   "tensor of shape %s" % (dims_text(list(np.shape(x))),
+                                                           dims_text(list(out.shape)))) from None
     return out
 
 
@@ -357,6 +362,12 @@ def stack(values: list, axis: int = 0, name: str = "stack") -> Any:
     """
     values = [_as_value(v) for v in values]
     dt = next((v.dtype.base_dtype for v in values if is_tensor(v)), None)
+    first = values[0] if values else None
+    rank = first.shape.rank if is_tensor(first) else np.ndim(first) if values else None
+    if rank is not None and not -rank - 1 <= int(axis) < rank + 1:
+        # TensorFlow's stack checks the axis before it makes the op
+        raise ValueError("Argument `axis` = %d not in range [%d, %d)" % (int(axis), -rank - 1,
+                                                                        rank + 1))
     return apply_op("Pack", values, {"axis": int(axis)}, name=name, dtype=dt)
 
 
