@@ -171,8 +171,10 @@ def _unique_along(x: np.ndarray, axis: int | None, out_idx: Any) -> tuple:
         raise InvalidArgumentError(None, None, "UniqueV2: axis %d is out of range for a tensor "
                                    "of rank %d" % (axis, x.ndim))
     axis %= max(x.ndim, 1)
-    uniq, first, inverse, counts = np.unique(x, axis=axis, return_index=True,
-                                             return_inverse=True, return_counts=True)
+    # a vector without axis: every NaN is its own value, as in TensorFlow's hash map
+    uniq, first, inverse, counts = np.unique(x, axis=None if x.ndim == 1 else axis,
+                                             return_index=True, return_inverse=True,
+                                             return_counts=True, equal_nan=False)
     order = np.argsort(first, kind="stable")
     rank = np.empty_like(order)
     rank[order] = np.arange(order.size)
