@@ -204,6 +204,10 @@ def tensordot(a: TensorLike, b: TensorLike, axes: AxisLike, name: str | None = N
         b: A tensor of ``a``'s dtype.
         axes: An int N (the last N axes of ``a`` with the first N of ``b``) or a pair of axis lists.
         name: A name for the operation (optional).
+
+    Raises:
+        IndexError: an axis past the rank (TensorFlow's, which indexes the shape with it).
+        ValueError: an ``axes`` of the wrong form, or a negative axis past the rank.
     """
     a, b = convert_to_tensor(_as_value(a)), convert_to_tensor(_as_value(b))
     ra, rb = a.shape.rank, b.shape.rank
@@ -220,6 +224,14 @@ def tensordot(a: TensorLike, b: TensorLike, axes: AxisLike, name: str | None = N
         ax_a, ax_b = ([int(x)] if np.ndim(x) == 0 else [int(i) for i in x] for x in axes)
         if len(ax_a) != len(ax_b):
             raise ValueError("tensordot: axes lists differ in length: %r" % (axes,))
+        for axes_x, r, which in ((ax_a, ra, "a"), (ax_b, rb, "b")):
+            for i in axes_x:        # TensorFlow indexes the shape with them: IndexError
+                if i >= r:
+                    raise IndexError("tensordot: axis %d of %s is out of range for rank %d"
+                                     % (i, which, r))
+                if i < -r:
+                    raise ValueError("tensordot: axis %d of %s is out of range for rank %d"
+                                     % (i, which, r))
         ax_a, ax_b = [i % ra for i in ax_a], [i % rb for i in ax_b]
     letters = "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ"
     if ra + rb > len(letters):

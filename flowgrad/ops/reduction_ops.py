@@ -12,6 +12,7 @@ import numpy as np
 
 from flowgrad.framework.context import executing_eagerly
 from flowgrad.framework import dtypes
+from flowgrad.framework.errors import InvalidArgumentError
 from flowgrad.framework.graph import name_scope
 from flowgrad.framework.op_call import apply_op, argument_error
 from flowgrad.framework.registry import _NO_GRADIENT, defop, register_jvp, register_op
@@ -462,11 +463,15 @@ def _arg_kernel(fn: Any, nan_as: float) -> Any:
     # TensorFlow's kernel compares with ">" ("<" for argmin) from the first entry, so a NaN
     # never wins: it counts as the worst value (index 0 where every entry is NaN).
     def kernel(x: Any, axis_in: Any = None, *, axis: Any = 0, output_type: Any) -> Any:
+        a = axis if axis_in is None else int(axis_in)
+        if x.ndim and not x.shape[a] and all(x.shape[:a] + x.shape[a + 1:]):
+            raise InvalidArgumentError(None, None, "Reduction axis %d is empty in shape [%s]"
+                                       % (a % x.ndim, ",".join(map(str, x.shape))))
         if x.dtype.kind in "fV":
             nan = np.isnan(x)
             if nan.any():
                 x = np.where(nan, np.asarray(nan_as, x.dtype), x)
-        return fn(x, axis=axis if axis_in is None else int(axis_in)).astype(output_type.np)
+        return fn(x, axis=a).astype(output_type.np)
     return kernel
 
 
