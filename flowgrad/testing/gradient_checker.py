@@ -92,7 +92,8 @@ def compute_gradient(f: Callable, x: list | tuple, delta: float | None = None) -
         raise ValueError("`x` must be a list or tuple of values convertible to a Tensor "
                          "(arguments to `f`), not a %s" % type(x))
     delta = 1.0 / 1024 if delta is None else delta
-    xs = [np.array(_as_array(v), copy=True) for v in x]
+    # C order: the perturbations write through reshape(-1), a copy of a Fortran-ordered array
+    xs = [np.array(_as_array(v), copy=True, order="C") for v in x]
     dts = [dtypes.from_numpy(v.dtype) for v in xs]
     for i, dt in enumerate(dts):
         _check_dtype(dt, "argument %d" % i)
@@ -211,7 +212,7 @@ def _one_v1(sess: Any, x: Any, x_shape: tuple, y: Any, y_shape: tuple, init: Any
         if tuple(np.shape(init)) != x_shape:
             raise ValueError("x_shape = %s, init_data shape = %s" % (list(x_shape),
                                                                      list(np.shape(init))))
-        x_data = np.array(init, dtype=xdt.np)
+        x_data = np.array(init, dtype=xdt.np, order="C")
     else:
         x_data = np.random.random_sample(x_shape).astype(xdt.np)
         if xdt.is_complex:
