@@ -34,11 +34,11 @@ _OPS = ("", "math", "nn", "linalg", "image", "random", "sparse", "strings", "bit
         "signal", "io", "debugging", "tf2:dtypes", "tf2:math", "tf2:nn", "tf2:random")
 ALIASES: dict[str, tuple[str, ...]] = {
     "python.framework.ops": ("",),
-    "python.framework.dtypes": ("tf2:dtypes", ""),
+    "python.framework.dtypes": ("tf2:dtypes", "", "tf2:dtypes.experimental"),
     "python.framework.constant_op": ("",),
     "python.framework.tensor_shape": ("",),
     "python.framework.errors": ("errors",),
-    "python.framework.errors_impl": ("errors",),
+    "python.framework.errors_impl": ("tf2:errors", "errors"),
     "python.framework.random_seed": ("random", ""),
     "python.framework.graph_util": ("graph_util",),
     "python.framework.graph_io": ("io", "train"),
@@ -521,6 +521,7 @@ _EXTRAS: dict[str, dict[str, Any]] = {
         "set_xla_env_flag": _decorator,
     },
     "python.ops.array_ops": {"where_v2": "tf2:.where"},
+    "python.ops.resource_variable_ops": {"ResourceVariable": "tf2:.Variable"},
     "python.ops.variable_v1": {"VariableV1": "Variable"},
     "python.ops.ref_variable": {"RefVariable": "Variable"},
     "python.platform.googletest": {"main": "tf2:test.main"},
