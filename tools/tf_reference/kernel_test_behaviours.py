@@ -88,7 +88,78 @@ def _complex_jacobians_v1(tf):
             np.round(jn, 4).tolist(), bool(err < 2e-4)]
 
 
+def _numpy_cast(tf, values, dtype):
+    return tf.constant(np.array(values), getattr(tf, dtype)).numpy().tolist()
+
+
+def _numpy_operand(tf):
+    return [(tf.constant([1, 2]) + np.array([1.5, 2.5])).numpy().tolist(),
+            (tf.constant([1, 2]) * np.float64(2.5)).numpy().tolist(),
+            tf.matmul(tf.ones([1, 1], tf.int32), np.ones([1, 1])).dtype.name]
+
+
+def _numpy_cast_graph(tf):
+    with tf.Graph().as_default():
+        t = tf.convert_to_tensor(np.array([1.7, 300.5]), tf.int32)
+        return tf.compat.v1.Session().run(t).tolist()
+
+
+def _raw_list_inputs(tf):
+    r = tf.raw_ops
+    return [r.AddN(inputs=[[1.0, 2.0], [3.0, 4.0]]).numpy().tolist(),
+            r.AddN(inputs=tf.constant([1.0, 2.0])).numpy().tolist(),
+            r.Pack(values=[[1, 2], [3, 4]], axis=1).numpy().tolist(),
+            r.ConcatV2(values=[[1, 2], [3]], axis=0).numpy().tolist(),
+            r.DynamicStitch(indices=[[1], [0]], data=[[5], [6]]).numpy().tolist()]
+
+
+def _argmax_empty(tf, shape, axis):
+    return tf.argmax(tf.zeros(shape), axis).numpy().tolist()
+
+
+def _tensordot_axes(tf, axes):
+    a = [[1.0, 2.0], [3.0, 4.0]]
+    return tf.tensordot(a, a, axes).numpy().tolist()
+
+
+def _unique_nan(tf):
+    y, idx, count = tf.unique_with_counts([0.0, np.nan, 1.0, np.nan, 1.0])
+    return [str(y.numpy().tolist()), idx.numpy().tolist(), count.numpy().tolist()]
+
+
+def _gradient_of_fortran_array(tf):
+    x = np.asarray([[-0.9, -0.5, 0.1], [0.3, 0.7, 0.9]], np.float64, order="F")
+    jt, jn = tf.test.compute_gradient(tf.nn.relu, [x])
+    return [np.round(jt[0], 6).tolist(), np.round(jn[0], 6).tolist()]
+
+
 CASES = {
+    "softmax_axis_out_of_range": lambda tf: tf.nn.softmax(tf.ones([2, 3]), axis=2).numpy(),
+    "log_softmax_axis_out_of_range_function": lambda tf: tf.function(
+        lambda: tf.nn.log_softmax(tf.ones([2, 3]), axis=-3))().numpy(),
+    "softmax_empty": lambda tf: list(tf.nn.softmax(tf.ones([0, 3]), axis=0).shape),
+    "stack_axis_out_of_range": lambda tf: tf.stack([tf.ones(2)], axis=2).numpy(),
+    "stack_axis_out_of_range_function": lambda tf: tf.function(
+        lambda: tf.stack([tf.ones(2)], axis=-3))().numpy(),
+    "broadcast_to_bad_shape": lambda tf: tf.broadcast_to([1, 2], [2, 1]).numpy(),
+    "unique_with_counts_nan": _unique_nan,
+    "autopacking_takes_the_first_tensor_dtype": lambda tf: [
+        tf.convert_to_tensor([[0.0, 0.0], tf.constant([0.0, 0.0], tf.float64)]).dtype.name,
+        tf.convert_to_tensor([1, tf.constant(2.0, tf.float64)]).dtype.name],
+    "compute_gradient_of_a_fortran_ordered_array": _gradient_of_fortran_array,
+    "numpy_float_to_uint8_wraps": lambda tf: _numpy_cast(tf, [1.7, 2.2, 300.5], "uint8"),
+    "numpy_float_to_bool": lambda tf: _numpy_cast(tf, [1.5, 0.0], "bool"),
+    "numpy_string_to_float": lambda tf: _numpy_cast(tf, ["a"], "float32"),
+    "python_float_list_to_int32": lambda tf: tf.constant([1.7], tf.int32).numpy().tolist(),
+    "numpy_operand_takes_the_tensor_dtype": _numpy_operand,
+    "numpy_cast_in_a_graph": _numpy_cast_graph,
+    "raw_ops_list_inputs": _raw_list_inputs,
+    "argmax_empty_axis": lambda tf: _argmax_empty(tf, [0], 0),
+    "argmax_empty_rows": lambda tf: _argmax_empty(tf, [2, 0], 1),
+    "argmax_of_no_rows": lambda tf: _argmax_empty(tf, [2, 0], 0),
+    "tensordot_axis_past_rank": lambda tf: _tensordot_axes(tf, [[0], [7]]),
+    "tensordot_negative_axis_past_rank": lambda tf: _tensordot_axes(tf, [[-3], [0]]),
+    "tensordot_negative_axis": lambda tf: _tensordot_axes(tf, [[-1], [0]]),
     "reduce_mean_int8_200_ones": lambda tf: _mean_int(tf, np.int8, 200, 1),
     "reduce_mean_int8_130_threes": lambda tf: _mean_int(tf, np.int8, 130, 3),
     "reduce_mean_int8_100_minus_ones": lambda tf: _mean_int(tf, np.int8, 100, -1),
