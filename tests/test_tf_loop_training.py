@@ -271,3 +271,41 @@ def test_tensorflows_control_flow_v1_graphs_without_recorded_shapes(case):
                 for name, g, w in zip(rec["fetch"], got, want):
                     np.testing.assert_allclose(g, np.asarray(w, np.float32), rtol=1e-6,
                                                err_msg=name)
+
+
+@pytest.mark.parametrize("name", ["cond_cfv1", "lstm_adam_cfv1", "nested_loops_cfv1"])
+def test_tensorflows_control_flow_v1_graph_saved_again_by_flowgrad_resumes(name, tmp_path):
+    """Resumed, then saved by flowgrad's Saver (its .meta now holds While/If ops: control
+    flow v2; a StridedSlice's constant inputs, a Transpose's and a Slice's computed ones, a
+    DynamicStitch's two lists exported as TensorFlow's), the graph resumes again with
+    TensorFlow's losses (the CI's interop job has TensorFlow resume the conditional ones)."""
+    ref = np.load(os.path.join(DATA, name + ".npz"))
+    prefix = os.path.join(DATA, name, "model")
+    feed = {"x:0": ref["x"], "y:0": ref["y"]}
+    saved = str(tmp_path / "model")
+    with tf.Graph().as_default():
+        saver = tf1.train.import_meta_graph(prefix + ".meta")
+        train_op = tf1.get_collection("train_op")[-1]
+        with tf1.Session() as sess:
+            saver.restore(sess, prefix)
+            sess.run(train_op, feed)
+            import warnings
+            with warnings.catch_warnings():
+                warnings.simplefilter("error")          # the .meta is written
+                saver.save(sess, saved)
+    meta = tf1.MetaGraphDef()
+    with open(saved + ".meta", "rb") as f:
+        meta.ParseFromString(f.read())
+    ops = {n.op for n in meta.graph_def.node}
+    assert not ops & {"Enter", "Switch", "Merge"} and ops & {"If", "StatelessIf", "While",
+                                                             "StatelessWhile"}
+    names = [n.name for n in meta.graph_def.node]
+    assert len(names) == len(set(names))
+    with tf.Graph().as_default():
+        saver = tf1.train.import_meta_graph(saved + ".meta")
+        loss = tf1.get_default_graph().get_tensor_by_name("loss:0")
+        train_op = tf1.get_collection("train_op")[-1]
+        with tf1.Session() as sess:
+            saver.restore(sess, saved)
+            got = [sess.run([loss, train_op], feed)[0] for _ in ref["losses"][1:]]
+    np.testing.assert_allclose(got, ref["losses"][1:], rtol=5e-6, atol=2e-6)

@@ -229,6 +229,8 @@ def _reshape(op: Any) -> tuple:
 
 
 def _transpose(op: Any) -> tuple:
+    if op._attrs.get("perm") is None:        # a permutation computed at run time: input 1
+        return [0, 1], {"T": _t(op), "Tperm": op.inputs[1].dtype.base_dtype}
     return [0, ("perm", _ints(op._attrs["perm"]), dtypes.int32)], {"T": _t(op),
                                                                   "Tperm": dtypes.int32}
 
@@ -332,6 +334,8 @@ def _gather(op: Any) -> tuple:
 
 
 def _slice(op: Any) -> tuple:
+    if op._attrs.get("begin") is None:       # begin and size computed at run time: inputs
+        return [0, 1, 2], {"T": _t(op), "Index": op.inputs[1].dtype.base_dtype}
     return [0, ("begin", _ints(op._attrs["begin"]), dtypes.int32),
             ("size", _ints(op._attrs["size"]), dtypes.int32)], {"T": _t(op),
                                                                "Index": dtypes.int32}
@@ -571,7 +575,7 @@ class NodeBuilder:
         """Adds a node; returns the reference of its output (a list of ``outputs`` of them
         when more than one). ``suffix=None``: the op's own (last) node, which takes the op's
         control inputs."""
-        name = self.op.name if suffix is None else "%s/%s" % (self.op.name, suffix)
+        name = self.op.name if suffix is None else _free_name(self.op, suffix)
         refs = list(inputs)
         if suffix is None:
             refs.extend("^" + c.name for c in self.op.control_inputs)
@@ -636,12 +640,17 @@ def _from_op_def(op: Any) -> tuple:
                                                                          stray, op.type))
     fixed = sum(1 for a in d.input_arg if not (a.number_attr or a.type_list_attr))
     lists = [a for a in d.input_arg if a.number_attr or a.type_list_attr]
-    if len(lists) > 1 or (not lists and len(op.inputs) != fixed):
+    # several list arguments: of one count attribute (DynamicStitch's indices and data)
+    shared = len(lists) > 1 and all(a.number_attr and a.number_attr == lists[0].number_attr
+                                    for a in lists) and \
+        (len(op.inputs) - fixed) % len(lists) == 0
+    if (len(lists) > 1 and not shared) or (not lists and len(op.inputs) != fixed):
         raise UnexportableOpError("Cannot export op '%s' of type %s: %d inputs, TensorFlow's "
                                   "OpDef has %d" % (op.name, op.type, len(op.inputs),
                                                     len(d.input_arg)))
     attrs: dict = {}
-    for arg, tensors in _split_args(d.input_arg, list(op.inputs), len(op.inputs) - fixed):
+    for arg, tensors in _split_args(d.input_arg, list(op.inputs),
+                                    (len(op.inputs) - fixed) // max(len(lists), 1)):
         _type_attrs(arg, tensors, attrs)
     for arg, tensors in _split_args(d.output_arg, list(op.outputs),
                                     len(op.outputs) - sum(1 for a in d.output_arg if not (
@@ -702,6 +711,18 @@ def exporter_kind(op_type: str) -> str | None:
     return None
 
 
+def _free_name(op: Any, suffix: str) -> str:
+    """``<op>/<suffix>`` for a node an op's export adds, numbered past the graph's own ops of
+    that name (a graph imported from TensorFlow still holds the Const a StridedSlice read)."""
+    base = name = "%s/%s" % (op.name, suffix)
+    ops = getattr(op.graph, "_ops_by_name", {})
+    k = 0
+    while name in ops:
+        k += 1
+        name = "%s_%d" % (base, k)
+    return name
+
+
 def export_op(op: Any, add_node: Callable, input_ref: Callable = tensor_ref,
               node_ref: Callable = graph_node_ref, library: Any = None) -> None:
     """Adds the NodeDef(s) of ``op`` (see :func:`_export_op`); an attribute value TensorFlow's
@@ -749,7 +770,7 @@ def _export_op(op: Any, add_node: Callable, input_ref: Callable = tensor_ref,
             refs.append(i(NodeBuilder(op, add_node, input_ref, node_ref)))
         else:
             suffix, value, dt = i
-            name = "%s/%s" % (op.name, suffix)
+            name = _free_name(op, suffix)
             value = np.asarray(value, dtype=dt.as_numpy_dtype)
             add_node(name, "Const", [], {"dtype": dt, "value": tf_protos.tensor_proto(value, dt)},
                      op.device)
