@@ -12,7 +12,6 @@ import pytest
 
 import flowgrad as tf
 import flowgrad.compat.v1 as tf1
-from flowgrad.framework import errors
 from flowgrad.framework.context import state
 from flowgrad.saved_model import tf_protos
 
@@ -36,9 +35,16 @@ def test_tf_graph_with_if_and_while_reproduces_tensorflows_outputs(tag):
         np.testing.assert_allclose(value, ref["out_%s_%s" % (tag, key)], rtol=1e-6)
 
 
-def test_tf1_control_flow_v1_is_an_error_naming_the_op():
-    with pytest.raises(errors.UnimplementedError, match="'Switch'|Switch op|Enter op|Merge op"):
+@pytest.mark.parametrize("tag", ["pos", "neg"])
+def test_tf1_control_flow_v1_graph_gives_tensorflows_outputs(tag):
+    """A TF1 graph with control flow v1 (Switch/Merge, Enter/Exit/NextIteration) imports as
+    If/While ops and gives TensorFlow's output on either branch."""
+    ref = np.load(os.path.join(DATA, "v1_cond_graph.npz"))
+    with tf.Graph().as_default():
         tf1.import_graph_def(_graph_def("v1_cond_graph.pb"), name="")
+        with tf1.Session() as sess:
+            out = sess.run("out:0", {"x:0": ref["in_" + tag]})
+    np.testing.assert_allclose(out, ref["out_" + tag], rtol=1e-6)
 
 
 @pytest.fixture

@@ -9,7 +9,8 @@ Fixtures:
   over its variables (reads, and an ``assign_add`` inside the loop body), saved by
   ``tf.saved_model.save``; with the gradients TensorFlow computes through them;
 - ``v1_cond_graph.pb``: a TF1 graph built with control flow v1 (Switch/Merge and
-  Enter/Exit/NextIteration), which flowgrad refuses with an error naming the op.
+  Enter/Exit/NextIteration), which flowgrad converts into If/While ops on import
+  (``v1_cond_graph.npz``: TensorFlow's outputs for an input taking either branch).
 """
 import os
 import shutil
@@ -107,9 +108,15 @@ def v1_cond_graph():
         y = tf.compat.v1.cond(tf.reduce_sum(x) > 0, lambda: x * 2.0, lambda: -x)
         _, z = tf.compat.v1.while_loop(lambda i, a: i < 3, lambda i, a: (i + 1, a + y),
                                        [tf.constant(0), y])
-        tf.identity(z, name="out")
+        out = tf.identity(z, name="out")
         tf.compat.v1.enable_control_flow_v2()
+        inputs = {"pos": np.array([1.0, -0.5, 2.0], np.float32),
+                  "neg": np.array([-1.0, 0.5, -2.0], np.float32)}
+        with tf.compat.v1.Session() as sess:
+            outs = {k: sess.run(out, {x: v}) for k, v in inputs.items()}
     tf.io.write_graph(g.as_graph_def(), OUT, "v1_cond_graph.pb", as_text=False)
+    np.savez(os.path.join(OUT, "v1_cond_graph.npz"), **{"in_" + k: v for k, v in inputs.items()},
+             **{"out_" + k: v for k, v in outs.items()})
 
 
 if __name__ == "__main__":
