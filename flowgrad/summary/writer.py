@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import contextlib
 import time
+import warnings
 from collections.abc import Iterator
 from typing import Any
 
@@ -96,9 +97,19 @@ class FileWriter:
     def get_logdir(self) -> str:
         return self._file.logdir
 
+    def _closed(self) -> bool:
+        """Whether the writer is closed, with TensorFlow's warning: writing then does nothing
+        (``tf.train.Supervisor.stop`` closes it before ``managed_session`` stops again)."""
+        if self._file.closed:
+            warnings.warn("Attempting to use a closed FileWriter. The operation will be a noop "
+                          "unless the FileWriter is explicitly reopened.", stacklevel=3)
+        return self._file.closed
+
     def add_summary(self, summary: Any, global_step: Any = None) -> None:
         """Writes a Summary (serialized bytes from ``sess.run`` or a proto). As TensorFlow's,
         a tag's plugin metadata is written with its first value only."""
+        if self._closed():
+            return
         if isinstance(summary, (bytes, bytearray)):
             summary = protos.pb().summary_pb2.Summary.FromString(bytes(summary))
         for value in summary.value:
@@ -110,11 +121,13 @@ class FileWriter:
         self._file.add_summary(summary, global_step)
 
     def add_event(self, event: Any) -> None:
-        self._file.add_event(event)
+        if not self._closed():
+            self._file.add_event(event)
 
     def add_graph(self, graph: Any, global_step: Any = None, graph_def: Any = None) -> None:
         """Writes ``graph`` (a flowgrad Graph) as a GraphDef for TensorBoard's graph tab."""
-        self._file.add_graph(graph, global_step, graph_def)
+        if not self._closed():
+            self._file.add_graph(graph, global_step, graph_def)
 
     def add_meta_graph(self, meta_graph_def: Any, global_step: Any = None) -> None:
         """Writes a ``MetaGraphDef`` (``tf.train.export_meta_graph()``'s) for TensorBoard.
@@ -132,13 +145,13 @@ class FileWriter:
         event = protos.pb().event_pb2.Event(meta_graph_def=meta_graph_def.SerializeToString())
         if global_step is not None:
             event.step = int(global_step)
-        self._file.add_event(event)
+        self.add_event(event)
 
     def add_session_log(self, session_log: Any, global_step: Any = None) -> None:
         event = protos.pb().event_pb2.Event(session_log=session_log)
         if global_step is not None:
             event.step = int(global_step)
-        self._file.add_event(event)
+        self.add_event(event)
 
     def flush(self) -> None:
         self._file.flush()
