@@ -17,6 +17,7 @@ import json
 import os
 import sys
 import tempfile
+import types
 
 PROGRAMS = {
     # tf.train.Supervisor's training loop: managed_session, should_stop/request_stop,
@@ -382,7 +383,76 @@ with tf.Session() as sess:
     sess.run(z, {x: np.ones((4, 3), np.float32)}, run_metadata=md3)
     print(len(md3.step_stats.dev_stats))
 """,
+    # TF-slim's training loop (tf.contrib.slim.learning): create_train_op with gradient
+    # clipping and multipliers, UPDATE_OPS of a batch norm, and learning.train in a Supervisor
+    # session to number_of_steps, then resumed from logdir's checkpoint. TF 2.21 has no
+    # contrib: the recorder runs tf_slim 1.1.0's own learning.py (_slim_learning_reference).
+    "slim_learning_train": """
+import os
+tf.set_random_seed(3)
+rng = np.random.RandomState(0)
+X = rng.rand(16, 4).astype(np.float32)
+Y = (X.sum(1) > 2).astype(np.int64)
+def build():
+    x = tf.constant(X)
+    h = tf.layers.dense(x, 8, activation=tf.nn.relu,
+                        kernel_initializer=tf.glorot_uniform_initializer(seed=1), name="h")
+    h = tf.layers.batch_normalization(h, training=True, name="bn")
+    logits = tf.layers.dense(h, 2, kernel_initializer=tf.glorot_uniform_initializer(seed=2),
+                             name="out")
+    loss = tf.losses.sparse_softmax_cross_entropy(labels=tf.constant(Y), logits=logits)
+    return loss
+for run, steps in ((0, 5), (1, 8)):
+    with tf.Graph().as_default():
+        loss = build()
+        total_loss = tf.losses.get_total_loss()
+        optimizer = tf.train.MomentumOptimizer(0.1, 0.9)
+        train_op = tf.contrib.slim.learning.create_train_op(
+            total_loss, optimizer, clip_gradient_norm=1.0,
+            gradient_multipliers={"out/kernel": 2.0})
+        print(train_op.op.type, len(tf.get_collection(tf.GraphKeys.TRAIN_OP)))
+        final = tf.contrib.slim.learning.train(train_op, "slim_logs", number_of_steps=steps,
+                                               save_summaries_secs=0, save_interval_secs=0,
+                                               log_every_n_steps=0)
+        print(run, "%.5f" % final)
+print(tf.train.latest_checkpoint("slim_logs"))
+with tf.Graph().as_default():
+    loss = build()
+    saver = tf.train.Saver()
+    with tf.Session() as sess:
+        saver.restore(sess, tf.train.latest_checkpoint("slim_logs"))
+        print("%.5f" % sess.run(loss))
+        print(np.round(sess.run("bn/moving_mean:0"), 5))
+""",
 }
+
+
+def _slim_learning_reference():
+    """tf_slim 1.1.0's learning.py (TF 1.15's tf.contrib.slim.learning), loaded from its files
+    without tf_slim's __init__ (whose layers need Keras 2's legacy layers):
+    /work/venv-tf/bin/python -m pip install --no-deps --target /tmp/tfslim_site tf-slim==1.1.0
+    """
+    import importlib.util
+    import types
+
+    def load(name, path):
+        spec = importlib.util.spec_from_file_location(name, "/tmp/tfslim_site/tf_slim/" + path)
+        module = importlib.util.module_from_spec(spec)
+        sys.modules[name] = module
+        spec.loader.exec_module(module)
+        return module
+
+    import tensorflow as tf2
+    from tensorflow.python.framework import ops
+    for name in ("Tensor", "IndexedSlices"):    # TF 2.21 moved them out of ops
+        if not hasattr(ops, name):
+            setattr(ops, name, getattr(tf2, name))
+    for name in ("tf_slim", "tf_slim.training"):
+        sys.modules[name] = types.ModuleType(name)
+        sys.modules[name].__path__ = []
+    sys.modules["tf_slim.training"].training = load("tf_slim.training.training",
+                                                    "training/training.py")
+    return load("tf_slim.learning", "learning.py")
 
 
 def _legacy_seq2seq_reference(tf):
@@ -431,6 +501,7 @@ def main() -> None:
     from tensorflow.python.summary.summary_iterator import summary_iterator
     tf.train.summary_iterator = summary_iterator     # tf.compat.v1.train's in TF 1.x
     tf.contrib = _legacy_seq2seq_reference(tf)      # TF 1.15's, see above
+    tf.contrib.slim = types.SimpleNamespace(learning=_slim_learning_reference())
     out = {}
     here = os.getcwd()
     for name, source in PROGRAMS.items():

@@ -9,6 +9,7 @@ from flowgrad.compat.contrib import initializers as _initializers
 from flowgrad.compat.contrib import regularizers as _regularizers
 from flowgrad.compat.contrib import variables as _variables
 from flowgrad.compat.contrib import losses as _losses, metrics as _metrics
+from flowgrad.compat.contrib import slim_learning as _learning
 from flowgrad.compat.contrib.arg_scope import add_arg_scope, arg_scope
 from flowgrad.compat.contrib.initializers import (variance_scaling_initializer,
                                                   xavier_initializer, xavier_initializer_conv2d)
@@ -34,6 +35,7 @@ regularizers = _regularizers
 variables = _variables
 losses = _losses
 metrics = _metrics
+learning = _learning
 
 __all__ = ["add_arg_scope", "arg_scope", "assign_from_checkpoint_fn", "avg_pool2d", "batch_norm",
            "bias_add", "conv2d", "conv2d_transpose", "convolution", "convolution2d",
@@ -41,7 +43,7 @@ __all__ = ["add_arg_scope", "arg_scope", "assign_from_checkpoint_fn", "avg_pool2
            "get_model_variables", "get_trainable_variables", "get_unique_variable", "get_variables",
            "get_variables_by_name", "get_variables_by_suffix", "get_variables_to_restore",
            "initializers", "l1_l2_regularizer", "l1_regularizer", "l2_regularizer", "layer_norm",
-           "layers", "linear", "local_variable", "losses", "max_pool2d", "metrics",
+           "layers", "learning", "linear", "local_variable", "losses", "max_pool2d", "metrics",
            "model_variable", "one_hot_encoding", "regularizers", "repeat", "separable_conv2d",
            "stack", "variable", "variables", "variance_scaling_initializer", "xavier_initializer",
            "xavier_initializer_conv2d"]
