@@ -15,7 +15,7 @@ import re
 import threading
 from typing import Any
 
-from flowgrad.framework import hooks
+from flowgrad.framework import hooks as _hooks
 
 #: The device a local Session's step stats name.
 DEVICE = "/job:localhost/replica:0/task:0/device:CPU:0"
@@ -231,6 +231,6 @@ class Timeline:
                                        op_time).chrome_trace.format_to_string(pretty=True)
 
 
-hooks.register(fill_step_stats=fill_step_stats)
+_hooks.register(fill_step_stats=fill_step_stats)
 
 __all__ = ["AllocationMaximum", "StepStatsAnalysis", "Timeline", "fill_step_stats"]

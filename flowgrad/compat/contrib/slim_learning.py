@@ -9,15 +9,16 @@ import time
 from collections.abc import Callable
 from typing import Any
 
-from flowgrad.debug import tf_logging
+from flowgrad.debug import tf_logging as _tf_logging
 from flowgrad.debug.numerics_ops import check_numerics
-from flowgrad.framework import errors
+from flowgrad.framework import errors as _errors
 from flowgrad.framework.graph import GraphKeys, get_default_graph, name_scope
 from flowgrad.framework.indexed_slices import IndexedSlices
 from flowgrad.framework.tensor import TensorBase, convert_to_tensor
-from flowgrad.ops import clip_ops, control_flow_ops, lookup_ops, math_ops, state_ops
+from flowgrad.ops import clip_ops as _clip_ops, control_flow_ops as _control_flow_ops
+from flowgrad.ops import lookup_ops as _lookup_ops, math_ops as _math_ops, state_ops as _state_ops
 from flowgrad.ops.variable_checks import report_uninitialized_variables
-from flowgrad.summary import summary_ops
+from flowgrad.summary import summary_ops as _summary_ops
 from flowgrad.train.optimizer import Optimizer
 from flowgrad.train.saver import Saver
 from flowgrad.train.supervisor import Supervisor
@@ -40,10 +41,10 @@ def clip_gradient_norms(gradients_to_variables: list, max_norm: float) -> list:
     out = []
     for grad, var in gradients_to_variables:
         if isinstance(grad, IndexedSlices):
-            grad = IndexedSlices(clip_ops.clip_by_norm(grad.values, max_norm), grad.indices,
+            grad = IndexedSlices(_clip_ops.clip_by_norm(grad.values, max_norm), grad.indices,
                                  grad.dense_shape)
         elif grad is not None:
-            grad = clip_ops.clip_by_norm(grad, max_norm)
+            grad = _clip_ops.clip_by_norm(grad, max_norm)
         out.append((grad, var))
     return out
 
@@ -98,12 +99,12 @@ def add_gradients_summaries(grads_and_vars: list) -> list:
     summaries = []
     for grad, var in grads_and_vars:
         if grad is None:
-            tf_logging.info("Var %s has no gradient", var.op.name)
+            _tf_logging.info("Var %s has no gradient", var.op.name)
             continue
         values = grad.values if isinstance(grad, IndexedSlices) else grad
-        summaries.append(summary_ops.histogram(var.op.name + "_gradient", values))
-        summaries.append(summary_ops.scalar(var.op.name + "_gradient_norm",
-                                            clip_ops.global_norm([values])))
+        summaries.append(_summary_ops.histogram(var.op.name + "_gradient", values))
+        summaries.append(_summary_ops.scalar(var.op.name + "_gradient_norm",
+                                            _clip_ops.global_norm([values])))
     return summaries
 
 
@@ -142,14 +143,14 @@ def create_train_op(total_loss: Any, optimizer: Optimizer, global_step: Any = _U
     graph_update_ops = set(get_default_graph().get_collection(GraphKeys.UPDATE_OPS))
     update_ops = graph_update_ops if update_ops is None else set(update_ops)
     if not graph_update_ops.issubset(update_ops):
-        tf_logging.warning("update_ops in create_train_op does not contain all the "
+        _tf_logging.warning("update_ops in create_train_op does not contain all the "
                            "update_ops in GraphKeys.UPDATE_OPS")
     if update_ops:
         with get_default_graph().control_dependencies(list(update_ops)):
-            barrier = control_flow_ops.no_op(name="update_barrier")
-        total_loss = control_flow_ops.with_dependencies([barrier], total_loss)
+            barrier = _control_flow_ops.no_op(name="update_barrier")
+        total_loss = _control_flow_ops.with_dependencies([barrier], total_loss)
     if variables_to_train is None:
-        variables_to_train = state_ops.trainable_variables()
+        variables_to_train = _state_ops.trainable_variables()
     grads = optimizer.compute_gradients(total_loss, variables_to_train,
                                         gate_gradients=gate_gradients,
                                         aggregation_method=aggregation_method,
@@ -167,7 +168,7 @@ def create_train_op(total_loss: Any, optimizer: Optimizer, global_step: Any = _U
     with name_scope("train_op"):
         if numerics:
             total_loss = check_numerics(total_loss, "LossTensor is inf or nan")
-        train_op = control_flow_ops.with_dependencies([grad_updates], total_loss)
+        train_op = _control_flow_ops.with_dependencies([grad_updates], total_loss)
     train_ops = get_default_graph().get_collection_ref(GraphKeys.TRAIN_OP)
     if train_op not in train_ops:
         train_ops.append(train_op)
@@ -191,7 +192,7 @@ def train_step(sess: Any, train_op: Any, global_step: Any, train_step_kwargs: di
     total_loss, step = sess.run([train_op, global_step])
     elapsed = time.time() - start
     if "should_log" in train_step_kwargs and sess.run(train_step_kwargs["should_log"]):
-        tf_logging.info("global step %d: loss = %.4f (%.3f sec/step)", step, total_loss, elapsed)
+        _tf_logging.info("global step %d: loss = %.4f (%.3f sec/step)", step, total_loss, elapsed)
     should_stop = bool(sess.run(train_step_kwargs["should_stop"])) \
         if "should_stop" in train_step_kwargs else False
     return total_loss, should_stop
@@ -257,7 +258,7 @@ def train(train_op: Any, logdir: str | None, train_step_fn: Callable = train_ste
         if trace_every_n_steps is not None:
             raise ValueError("Cannot provide trace_every_n_steps because logdir=None")
     if sync_optimizer is not None:
-        raise errors.UnimplementedError(None, None, "slim.learning.train with a "
+        raise _errors.UnimplementedError(None, None, "slim.learning.train with a "
                                         "sync_optimizer needs a cluster; flowgrad runs one "
                                         "process")
     if number_of_steps is not None and number_of_steps <= 0:
@@ -269,24 +270,24 @@ def train(train_op: Any, logdir: str | None, train_step_fn: Callable = train_ste
         saver = saver or Saver()
         with name_scope("init_ops"):
             if init_op == _USE_DEFAULT:
-                init_op = state_ops.global_variables_initializer()
+                init_op = _state_ops.global_variables_initializer()
             if ready_op == _USE_DEFAULT:
                 ready_op = report_uninitialized_variables()
             if local_init_op == _USE_DEFAULT:
-                local_init_op = control_flow_ops.group(state_ops.local_variables_initializer(),
-                                                       lookup_ops.tables_initializer())
+                local_init_op = _control_flow_ops.group(_state_ops.local_variables_initializer(),
+                                                       _lookup_ops.tables_initializer())
         if summary_op == _USE_DEFAULT:
-            summary_op = summary_ops.merge_all()
+            summary_op = _summary_ops.merge_all()
         if summary_writer == _USE_DEFAULT:
             summary_writer = Supervisor.USE_DEFAULT
         if train_step_kwargs == _USE_DEFAULT:
             with name_scope("train_step"):
                 train_step_kwargs = {"should_stop": (
-                    math_ops.greater_equal(global_step, number_of_steps) if number_of_steps
+                    _math_ops.greater_equal(global_step, number_of_steps) if number_of_steps
                     else convert_to_tensor(False))}
                 if log_every_n_steps > 0:
-                    train_step_kwargs["should_log"] = math_ops.equal(
-                        math_ops.mod(global_step, log_every_n_steps), 0)
+                    train_step_kwargs["should_log"] = _math_ops.equal(
+                        _math_ops.mod(global_step, log_every_n_steps), 0)
     sv = Supervisor(graph=graph, is_chief=is_chief, logdir=logdir, init_op=init_op,
                     init_feed_dict=init_feed_dict, local_init_op=local_init_op,
                     ready_op=ready_op, summary_op=summary_op, summary_writer=summary_writer,
@@ -298,25 +299,25 @@ def train(train_op: Any, logdir: str | None, train_step_fn: Callable = train_ste
     total_loss = None
     with sv.managed_session(master, start_standard_services=False,
                             config=session_config) as sess:
-        tf_logging.info("Starting Session.")
+        _tf_logging.info("Starting Session.")
         if session_wrapper is not None:
             sess = session_wrapper(sess)
         if is_chief and logdir:
             sv.start_standard_services(sess)
         threads = sv.start_queue_runners(sess)
-        tf_logging.info("Starting Queues.")
+        _tf_logging.info("Starting Queues.")
         try:
             while not sv.should_stop():
                 total_loss, should_stop = train_step_fn(sess, train_op, global_step,
                                                         train_step_kwargs)
                 if should_stop:
-                    tf_logging.info("Stopping Training.")
+                    _tf_logging.info("Stopping Training.")
                     sv.request_stop()
                     break
-        except errors.OutOfRangeError as e:
-            tf_logging.info("Caught OutOfRangeError. Stopping Training. %s", e)
+        except _errors.OutOfRangeError as e:
+            _tf_logging.info("Caught OutOfRangeError. Stopping Training. %s", e)
         if logdir and sv.is_chief:
-            tf_logging.info("Finished training! Saving model to disk.")
+            _tf_logging.info("Finished training! Saving model to disk.")
             sv.saver.save(sess, sv.save_path, global_step=sv.global_step)
             sv.stop(threads, close_summary_writer=True, ignore_live_threads=ignore_live_threads)
     return total_loss
