@@ -104,3 +104,27 @@ def test_abstract_gradient_tape_is_a_tape_or_tf_gradients(tfi, use_tape):
             y = x * x
         g = tape.gradient(y, x)
         assert tf.compat.v1.Session().run(g) == 6.0
+
+
+def test_tf1_top_level_sparse_names():
+    # TF 1.x's tf.sparse_softmax, tf.sparse_reshape, tf.sparse_segment_sum...
+    # (TF 2.21's tf.compat.v1 has them; sparse_ops_test.py uses them through sparse_ops)
+    v1 = tf.compat.v1
+    for name in ("fill_empty_rows", "mask", "reset_shape", "reshape", "segment_mean",
+                 "segment_sqrt_n", "segment_sum", "softmax", "split", "to_indicator"):
+        assert getattr(v1, "sparse_" + name) is getattr(v1.sparse, name, None) or \
+            getattr(v1, "sparse_" + name) is getattr(tf.sparse, name)
+    with tf.Graph().as_default(), v1.Session() as sess:
+        got = sess.run(v1.sparse_segment_sum([[1.0, 2.0], [3.0, 4.0]], [0, 1], [0, 0]))
+    np.testing.assert_array_equal(got, [[4.0, 6.0]])
+
+
+def test_tf2_compute_gradient_takes_graph_tensors_in_a_session():
+    # gradient_checker_v2 in graph mode evaluates a graph tensor x in the default session
+    v1 = tf.compat.v1
+    with tf.Graph().as_default(), v1.Session():
+        x1 = tf.constant(2.0, shape=(2, 3))
+        x2 = tf.constant(3.0, shape=(2, 3))
+        jt, jn = tf.test.compute_gradient(lambda a: tf.add(a, x2), [x1])
+    np.testing.assert_allclose(jt[0], np.eye(6))
+    np.testing.assert_allclose(jn[0], np.eye(6), atol=1e-3)

@@ -197,6 +197,9 @@ def main(argv: list | None = None) -> int:
             last = [ln for ln in text.splitlines() if "Error" in ln][-1:] or ["no tests"]
             outcomes = {path + "::<module>": ("ERROR", cause_of(last[0].strip("E ")))}
         everything.update(outcomes)
+        if args.save:         # after every file, so an interrupted run keeps what it measured
+            Path(args.save).write_text("".join("%s %s\t%s\n" % (o, t, cause) for t, (o, cause)
+                                               in sorted(everything.items())))
         if args.logs:
             Path(args.logs).mkdir(parents=True, exist_ok=True)
             Path(args.logs, path.replace("/", "_") + ".log").write_text(text)
@@ -204,9 +207,6 @@ def main(argv: list | None = None) -> int:
         print("%-62s %6d %6d %7d%s" % (path.replace("tensorflow/python/", ""), c["passed"],
                                        c["failed"], c["skipped"],
                                        "  (timed out)" if timed_out else ""), flush=True)
-    if args.save:
-        Path(args.save).write_text("".join("%s %s\t%s\n" % (o, t, cause) for t, (o, cause)
-                                           in sorted(everything.items())))
     print()
     print_table(everything)
     print_causes(everything, args.causes)

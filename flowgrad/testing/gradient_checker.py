@@ -14,7 +14,7 @@ import numpy as np
 from flowgrad.framework import dtypes
 from flowgrad.framework.context import executing_eagerly, get_default_session
 from flowgrad.framework.indexed_slices import IndexedSlices
-from flowgrad.framework.tensor import convert_to_tensor, to_numpy
+from flowgrad.framework.tensor import Tensor, convert_to_tensor, to_numpy
 
 _FLOATS = ("float16", "bfloat16", "float32", "float64", "complex64", "complex128")
 
@@ -47,6 +47,8 @@ def _as_array(v: Any) -> np.ndarray:
     """A value (NumPy, Python, eager tensor or variable) as a NumPy array of its own dtype."""
     if hasattr(v, "numpy"):
         return np.asarray(v.numpy())
+    if isinstance(v, Tensor):         # a graph tensor: its value in the default session,
+        return np.asarray(_session().run(v))      # as TensorFlow's gradient_checker_v2
     return to_numpy(v)
 
 
