@@ -110,12 +110,15 @@ def _dtype_mismatch(opdef: Any, tensors: list) -> Exception:
 def _eager_operand(opdef: Any, x: Any, dtype: Any, before: list) -> EagerTensor:
     """Input ``len(before)`` of an eager op, converted to ``dtype`` when it is a Python value.
 
-    Where the value does not fit ``dtype`` (``tf.constant(1) + 1.5``), a same-dtype op
-    fails as TensorFlow's kernel does: InvalidArgumentError naming both dtypes."""
+    Where the value does not fit ``dtype``, AddV2 (``tf.constant(1) + 1.5``) fails as
+    TensorFlow's kernel does: InvalidArgumentError naming both dtypes; other ops with the
+    conversion's TypeError (``Cannot convert 1.5 to EagerTensor of dtype int32``)."""
     try:
         return _eager_input(x, dtype)
     except TypeError:
-        if not (opdef.same_dtype and before) or dtype is None:
+        # TensorFlow's add converts the Python value on its own (the kernel then refuses the
+        # dtypes); its other binary ops convert it to the tensor's dtype (a TypeError)
+        if not (opdef.same_dtype and before) or dtype is None or opdef.type != "AddV2":
             raise
     own = _eager_input(x, None)
     if own._dtype is before[0]._dtype:

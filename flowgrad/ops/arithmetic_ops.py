@@ -238,7 +238,11 @@ def truediv(x: TensorLike, y: TensorLike, name: str | None = None) -> Any:
         name: A name for the operation (optional).
     """
     with name_scope(name, "truediv", [x, y]) as scope:
-        x, y = _pair(x, y)
+        if is_tensor(x):        # y takes x's dtype if it can (TensorFlow's dtype_hint)
+            x = convert_to_tensor(_as_value(x), name="x")
+            y = convert_to_tensor(_as_value(y), dtype_hint=x.dtype.base_dtype, name="y")
+        else:
+            x, y = _pair(x, y)
         dt, dy = x.dtype.base_dtype, y.dtype.base_dtype
         if dt is not dy:
             raise TypeError("`x` and `y` must have the same dtype, got %r != %r." % (dt, dy))
