@@ -233,12 +233,12 @@ class EagerTensor(TensorBase):
     def __eq__(self, other: Any) -> Any:
         if not state.tensor_equality:
             return self is other
-        return hooks.equal(self, other)
+        return _compare(hooks.equal, self, other, False)
 
     def __ne__(self, other: Any) -> Any:
         if not state.tensor_equality:
             return self is not other
-        return hooks.not_equal(self, other)
+        return _compare(hooks.not_equal, self, other, True)
 
     def __bool__(self) -> bool:
         return bool(self._value)
@@ -300,6 +300,20 @@ class _Ref:
 types_core.Tensor.register(TensorBase)
 types_core.Symbol.register(Tensor)
 types_core.Value.register(EagerTensor)
+
+
+def _compare(op: Callable, x: EagerTensor, other: Any, unequal: bool) -> Any:
+    """``x == other`` (``!=``) as TensorFlow's tensor_equals: ``unequal`` (a Python bool)
+    for None, a scalar ``unequal`` for shapes that do not broadcast
+    (``incompatible_shape_error=False``), else the elementwise comparison."""
+    if other is None:
+        return unequal
+    try:
+        return op(x, other)
+    except errors.InvalidArgumentError as e:
+        if not e.message.startswith("Incompatible shapes"):
+            raise
+        return EagerTensor(np.asarray(unequal))
 
 
 def is_tensor(x: Any) -> bool:
