@@ -49,6 +49,15 @@ CASES = [
     # DType limits: TypeError for unordered dtypes
     "tf.complex64.min", "tf.complex128.max", "tf.bool.min", "tf.string.max",
     "tf.float16.min", "tf.bfloat16.max", "tf.uint8.max", "tf.int64.min", "tf.float64.max",
+    # comparisons (TensorFlow's tensor_equals) and Python numbers of another dtype
+    "tf.constant([1]) == None", "tf.constant([1]) != None",
+    "tf.constant([1, 2]) == tf.constant([1, 2, 3])",
+    "tf.constant([1, 2]) != tf.constant([1, 2, 3])",
+    "tf.constant([1, 2]) == [1, 2]", "tf.constant(1) == 1.5", "tf.constant(1) == 'a'",
+    "tf.constant(2) * 2.0", "2.0 * tf.constant(2)", "tf.constant(2) - 2.0", "tf.constant(2) / 2.5",
+    "tf.constant(2) // 2.5", "tf.constant(2) < 2.5", "tf.maximum(tf.constant(2), 2.0)",
+    "tf.clip_by_value(tf.constant([1, 5, 10]), 2.5, 8)",
+    "tf.constant(2) / 2", "tf.constant([2.]) / [1, 2]",
 ]
 
 
