@@ -278,9 +278,14 @@ def _broadcast_to_kernel(x: Any, shape_in: Any = None, *, shape: Any = None) -> 
     try:
         out[...] = x
     except ValueError:
+        shapes = dims_text(list(np.shape(x))), dims_text(list(out.shape))
+        try:        # TF's kernel: shapes that do not broadcast at all, else a wrong result
+            np.broadcast_shapes(np.shape(x), out.shape)
+        except ValueError:
+            raise InvalidArgumentError(None, None, "Incompatible shapes: %s vs. %s"
+                                       % shapes) from None
         raise InvalidArgumentError(None, None, "Unable to broadcast tensor of shape %s to "
-                                   "tensor of shape %s" % (dims_text(list(np.shape(x))),
-                                                           dims_text(list(out.shape)))) from None
+                                   "tensor of shape %s" % shapes) from None
     return out
 
 
