@@ -180,3 +180,10 @@ def test_sample_distorted_bounding_box(eager):
     assert v1[1].numpy()[2] == -1
     with pytest.raises(InvalidArgumentError, match="use_image_if_no_bounding_boxes"):
         im.sample_distorted_bounding_box([60, 50, 3], np.zeros((1, 0, 4), np.float32))
+
+
+def test_soft_nms_rescores_every_overlap_as_tensorflow():
+    # TF's suppress_weight: with soft_nms_sigma > 0 a box is rescored, not dropped, above
+    # iou_threshold (tools/tf_reference/soft_nms.py on TF 2.21)
+    from tf_reference_program import flowgrad_stdout, recorded_text
+    assert flowgrad_stdout("soft_nms.py") == recorded_text("image/soft_nms.txt")

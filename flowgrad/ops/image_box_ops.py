@@ -327,7 +327,8 @@ def nms_select(boxes: np.ndarray | None, scores: np.ndarray, max_output: int,
         hard = False
         for j in range(len(selected) - 1, begin - 1, -1):
             sim = similarity(i, selected[j])
-            weight = _F32(np.exp(scale * sim * sim)) if sim <= thr else _F32(0)
+            # TensorFlow's suppress_weight: Soft-NMS rescales whatever the overlap
+            weight = _F32(np.exp(scale * sim * sim)) if soft or sim <= thr else _F32(0)
             score = _F32(score * weight)
             if not soft and sim > thr:
                 hard = True
