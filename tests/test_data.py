@@ -179,7 +179,7 @@ def test_padded_batch_pads_to_the_longest_or_to_the_given_shape(eager):
     assert [s.shape.as_list() for s in pairs.element_spec] == [[None, None], [None, 6]]
     first = next(pairs.as_numpy_iterator())
     assert first[0].shape == (2, 2) and first[1].shape == (2, 6)
-    with pytest.raises(tf.errors.InvalidArgumentError, match="pad to a smaller size"):
+    with pytest.raises(tf.errors.DataLossError, match="pad to a smaller size"):
         list(ds.padded_batch(4, padded_shapes=[2]))
     with pytest.raises(ValueError, match="rank"):
         ds.padded_batch(2, padded_shapes=[2, 2])
@@ -414,3 +414,9 @@ def test_mnist_through_a_dataset_pipeline(eager):
     x, y = next(iter(ds))
     assert x.shape == (32, 28, 28) and x.dtype == tf.float32 and y.dtype == tf.int64
     np.testing.assert_allclose(x.numpy(), x_train[:32] / 255.0, rtol=1e-6)
+
+
+def test_padding_values_and_too_small_padding_are_tensorflows():
+    # tools/tf_reference/dataset_padding.py on TF 2.21: a Python int pads int32 only
+    from tf_reference_program import flowgrad_stdout, recorded_text
+    assert flowgrad_stdout("dataset_padding.py") == recorded_text("tf_data/padding.txt")

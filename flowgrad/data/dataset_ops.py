@@ -1254,6 +1254,27 @@ def _padded_dims(shape: Any, i: int) -> list:
     return shape.as_list()
 
 
+def _padding_value(value: Any, spec: Any) -> np.ndarray:
+    """A component's padding value: its dtype's zero (or b"") by default; a given one is
+    converted as TensorFlow converts it (a Python int is int32) and must match the
+    component's dtype and be a scalar."""
+    if value is None:
+        return np.asarray(b"" if spec.dtype.name == "string" else 0, spec.dtype.np)
+    from flowgrad.framework.tensor_util import constant_value
+    t = value if isinstance(value, (EagerTensor, Tensor)) else convert_to_tensor(value)
+    if t.dtype.base_dtype != spec.dtype.base_dtype:
+        raise TypeError("Invalid `padding_values`. `padding_values` values type %s does not "
+                        "match type %s of the corresponding input component."
+                        % (t.dtype, spec.dtype))
+    if t.shape.rank != 0:
+        raise ValueError("Invalid `padding_values`. `padding_values` values should be "
+                         "scalars, but got %s." % t.shape)
+    v = t._value if isinstance(t, EagerTensor) else constant_value(t)
+    if v is None:
+        raise ValueError("Invalid `padding_values`: %s has no constant value." % t.name)
+    return np.asarray(v, spec.dtype.np)
+
+
 class _PaddedBatchDataset(_BatchDataset):
     def __init__(self, input_ds: Dataset, batch_size: int, padded_shapes: Any,
                  padding_values: Any, drop_remainder: bool):
@@ -1273,9 +1294,7 @@ class _PaddedBatchDataset(_BatchDataset):
                                                                          s.shape))
             self._shapes.append(dims)
         values = _per_component(spec, padding_values, lambda s: None, "padding_values")
-        self._values = [np.asarray(v if v is not None else
-                                   (b"" if s.dtype.name == "string" else 0), s.dtype.np)
-                        for v, s in zip(values, flat_specs(spec))]
+        self._values = [_padding_value(v, s) for v, s in zip(values, flat_specs(spec))]
         super().__init__(input_ds, batch_size, drop_remainder)
         lead = self._size if self._drop else None
         self._element_spec = pack(spec, [TensorSpec([lead] + d, s.dtype) for d, s in
@@ -1288,9 +1307,8 @@ class _PaddedBatchDataset(_BatchDataset):
         out = np.full([len(comps)] + target, self._values[i], comps[0].dtype)
         for j, c in enumerate(comps):
             if any(a > b for a, b in zip(c.shape, target)):
-                raise errors.InvalidArgumentError(
-                    None, None, "Attempted to pad to a smaller size than the input element: "
-                    "component %d has shape %s, padded shape %s." % (i, list(c.shape), target))
+                raise errors.DataLossError(
+                    None, None, "Attempted to pad to a smaller size than the input element.")
             out[(j,) + tuple(slice(0, n) for n in c.shape)] = c
         return out
 
