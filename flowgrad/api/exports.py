@@ -329,6 +329,7 @@ EXPORTS: dict[str, dict[str, str]] = {
         "BytesList": "flowgrad.train:BytesList",
         "Checkpoint": "flowgrad.train.checkpoint:Checkpoint",
         "CheckpointManager": "flowgrad.train.checkpoint:CheckpointManager",
+        "CheckpointOptions": "flowgrad.train.checkpoint_options:CheckpointOptions",
         "TrackableView": "flowgrad.train.trackable_view:TrackableView",
         "Coordinator": "flowgrad.train.coordinator:Coordinator",
         "ClusterSpec": "flowgrad.cluster_resolver_api:ClusterSpec",

@@ -17,6 +17,7 @@ from flowgrad.train.basic_session_run_hooks import (
     SummarySaverHook,
 )
 from flowgrad.train.checkpoint import Checkpoint, CheckpointManager
+from flowgrad.train.checkpoint_options import CheckpointOptions
 from flowgrad.train.checkpoint_files import get_checkpoint_mtimes, remove_checkpoint
 from flowgrad.train.checkpoint_utils import (
     NewCheckpointReader,
@@ -107,7 +108,8 @@ from flowgrad.ops.example_protos import MESSAGES as EXAMPLE_MESSAGES
 piecewise_constant_decay = piecewise_constant  # TensorFlow 1 exports it under both names
 
 __all__ = ["AdadeltaOptimizer", "AdagradOptimizer", "AdamOptimizer", "Checkpoint",
-           "CheckpointManager", "ExponentialMovingAverage", "list_variables", "load_checkpoint",
+           "CheckpointManager", "CheckpointOptions", "ExponentialMovingAverage",
+           "list_variables", "load_checkpoint",
            "load_variable", "NewCheckpointReader", "init_from_checkpoint",
            "checkpoints_iterator",
            "GradientDescentOptimizer", "MomentumOptimizer", "Optimizer", "RMSPropOptimizer",

@@ -31,6 +31,7 @@ optimizer or flowgrad's TF1-face Keras optimizer that has not made its slots yet
 the restored variables."""
 from __future__ import annotations
 
+import inspect
 import itertools
 import json
 import os
@@ -97,8 +98,9 @@ def _children(obj: Any, legacy: bool = False) -> list:
         return _trackable_attributes(obj)
     elif hasattr(obj, "_trackable_children"):     # a class naming its own dependencies
         items = list(obj._trackable_children().items())
-    elif isinstance(obj, Checkpoint):
-        items = list(obj._objects.items())
+    elif isinstance(obj, Checkpoint):         # with root=: the root's dependencies first
+        items = _children(obj._root, legacy) if obj._root is not None else []
+        items += list(obj._objects.items())
         if obj._save_counter is not None:
             items.append(("save_counter", obj._save_counter))
     elif isinstance(obj, KerasOptimizer):
@@ -368,7 +370,7 @@ def graph_from_proto(raw: bytes, path: str) -> dict:
     if not nodes:
         raise errors.DataLossError(None, None, "The object graph of checkpoint %s is empty"
                                    % path)
-    return {"nodes": nodes}
+    return {"nodes": nodes, "proto": proto}
 
 
 class _Values:
@@ -409,6 +411,7 @@ class _Restore:
         self.dry_run = dry_run                # only check dtypes and shapes
         self.legacy = legacy                  # flowgrad 0.1.0's names
         self.nodes = graph["nodes"]
+        self.proto = graph.get("proto")       # the TrackableObjectGraph (TF's format)
         self.arrays = arrays
         self.session = session
         self.matched: dict = {}               # node id -> live object
@@ -436,13 +439,18 @@ class _Restore:
         for name, cid in node["children"].items():
             if name in live:
                 self.match(cid, live[name])
-            elif isinstance(obj, module_lib.Module) and not self.dry_run:
-                _defer(obj, name, self, cid)
-            elif isinstance(obj, Trackable) and not self.dry_run:
-                obj._deferred_dependencies.setdefault(name, []).append(
-                    _DeferredRestore(self, cid))
+            elif not self.dry_run:
+                self._defer(obj._root if isinstance(obj, Checkpoint) else obj, name, cid)
         if node.get("slots") and not self.dry_run:
             self._match_slots(node, obj)
+
+    def _defer(self, obj: Any, name: str, node_id: int) -> None:
+        """Queues the restore of the saved child ``name`` of ``obj`` until ``obj`` has it."""
+        if isinstance(obj, module_lib.Module):
+            _defer(obj, name, self, node_id)
+        elif isinstance(obj, Trackable):
+            obj._deferred_dependencies.setdefault(name, []).append(
+                _DeferredRestore(self, node_id))
 
     def _built(self, node_id: int, opt: Any) -> bool:
         """Whether the Keras optimizer ``opt`` can be matched now: built, or built here for
@@ -566,6 +574,25 @@ class _Restore:
             _assign_value(var, value, key, session or self.session)
         self.deferred_ops = []
 
+    def unresolved_message(self) -> str | None:
+        """TensorFlow's message for the first saved object holding values that no live object
+        took, ``(root).a.b: <its node>``; None if there is none."""
+        missing = [i for i, n in enumerate(self.nodes)
+                   if ("key" in n or "attributes" in n) and i not in self.restored]
+        if not missing:
+            return None
+        if self.proto is None:
+            return "Unresolved object in checkpoint %s: %s" % (self.path,
+                                                               ", ".join(self.unrestored_keys()))
+        names, order = {0: "(root)"}, [0]
+        for i in order:                       # breadth first: the shortest path names a node
+            for child in self.proto.nodes[i].children:
+                if child.node_id not in names:
+                    names[child.node_id] = names[i] + "." + child.local_name
+                    order.append(child.node_id)
+        return "Unresolved object in checkpoint %s: %s" % (
+            names.get(missing[0], str(missing[0])), self.proto.nodes[missing[0]])
+
     def unrestored_keys(self) -> list:
         keys = [[n["key"]] if "key" in n else [k for _, k in n.get("attributes", ())]
                 for i, n in enumerate(self.nodes) if i not in self.restored]
@@ -660,10 +687,9 @@ class CheckpointLoadStatus:
         a saved value (checked first, as TensorFlow does) and every saved value was
         restored."""
         self.assert_existing_objects_matched()
-        missing = self._restore.unrestored_keys()
-        if missing:
-            raise AssertionError("Unresolved object in checkpoint %s: %s"
-                                 % (self._restore.path, ", ".join(missing)))
+        message = self._restore.unresolved_message()
+        if message is not None:
+            raise AssertionError(message)
         return self
 
     def assert_existing_objects_matched(self) -> CheckpointLoadStatus:
@@ -675,8 +701,7 @@ class CheckpointLoadStatus:
             raise AssertionError("Found %d Python objects that were not bound to checkpointed "
                                  "values, likely due to changes in the Python program. "
                                  "Showing %d of %d unmatched objects: %s"
-                                 % (len(unmatched), shown, len(unmatched),
-                                    [v.name for v in unmatched[:shown]]))
+                                 % (len(unmatched), shown, len(unmatched), unmatched[:shown]))
         return self
 
     def assert_nontrivial_match(self) -> CheckpointLoadStatus:
@@ -804,16 +829,15 @@ class Checkpoint:
     def __init__(self, root: Any = None, **kwargs: Any):
         objects = dict(sorted(kwargs.items()))  # TF's order: an object reached by two
         #                                         paths is saved under the first by name
-        if root is not None:
-            objects["root"] = root
-        for name, obj in objects.items():
+        for name, obj in ([("root", root)] if root is not None else []) + list(objects.items()):
             if not _is_trackable(obj):
                 raise ValueError("`Checkpoint` was expecting %s to be a trackable object (an "
-                                 "object derived from tf.Module, a tf.Variable, an optimizer or "
-                                 "a container of them), got %r. If you believe this object "
-                                 "should be trackable (i.e. it is part of the TensorFlow Python "
-                                 "API and manages state), please open an issue." % (name, obj))
+                                 "object derived from `Trackable`), got %s. If you believe "
+                                 "this object should be trackable (i.e. it is part of the "
+                                 "TensorFlow Python API and manages state), please open an "
+                                 "issue." % (name, obj))
         self._objects = objects
+        self._root = root                      # its dependencies are the checkpoint's own
         self._save_counter: Any = None
         self._counter = 0                      # graph mode: the save counter in Python
 
@@ -821,6 +845,8 @@ class Checkpoint:
         objects = self.__dict__.get("_objects", {})
         if name in objects:
             return objects[name]
+        if name == "root" and self.__dict__.get("_root") is not None:
+            return self.__dict__["_root"]
         raise AttributeError("'Checkpoint' object has no attribute %r" % name)
 
     def __setattr__(self, name: str, value: Any) -> None:
@@ -861,12 +887,17 @@ class Checkpoint:
         arrays[OBJECT_GRAPH_KEY] = np.array(object_graph_proto(graph), dtype=object)
         cm.remove_orphan_temp_files(save_dir, os.path.basename(file_prefix))
         write_bundle(file_prefix, arrays)
+        for callback in getattr(options, "experimental_write_callbacks", None) or ():
+            if inspect.signature(callback).parameters:     # TF passes the path if it is taken
+                callback(file_prefix)
+            else:
+                callback()
         return file_prefix
 
     def save(self, file_prefix: str, options: Any = None, session: Any = None) -> str:
         """Writes ``file_prefix-<save_counter>`` and makes it the directory's latest."""
         path = "%s-%d" % (os.fspath(file_prefix), self._next_number())
-        self.write(path, session=session)
+        self.write(path, options=options, session=session)
         cm.update_checkpoint_state(os.path.dirname(path) or ".", path, [path],
                                    save_relative_paths=True)
         return path
@@ -887,10 +918,10 @@ class Checkpoint:
             return InitializationOnlyStatus()
         save_path = os.fspath(save_path)
         if os.path.isdir(save_path):
-            raise errors.DataLossError(None, None, "Unable to open table file %s: Is a "
-                                       "directory: pass the checkpoint's prefix, e.g. "
-                                       "tf.train.latest_checkpoint(%r)" % (save_path,
-                                                                           save_path))
+            raise errors.DataLossError(None, None, "Unable to open table file %s: "
+                                       "FAILED_PRECONDITION: %s; Is a directory: perhaps your "
+                                       "file is in a different file format and you need to use "
+                                       "a different restore operator?" % (save_path, save_path))
         if not cm.checkpoint_exists(save_path):
             raise errors.NotFoundError(None, None, "Error when restoring from checkpoint or "
                                        "SavedModel at %s: Unsuccessful TensorSliceReader "
@@ -920,14 +951,24 @@ def _int_value(x: Any) -> Any:
     return np.asarray(x.numpy() if hasattr(x, "numpy") else x)
 
 
+#: TensorFlow's C++ names of the dtypes whose Python names differ (its restore op's messages).
+_CC_DTYPE_NAMES = {"float32": "float", "float64": "double", "float16": "half"}
+
+
 def _check_value(var: Any, value: np.ndarray, key: str, path: str) -> None:
+    """Raises TensorFlow's errors unless ``value`` fits ``var``: its restore op's
+    InvalidArgumentError naming the key on another dtype, a ValueError on another shape."""
     want = var.dtype.base_dtype
-    if value.dtype != want.np or not var.shape.is_compatible_with(value.shape):
+    if value.dtype != want.np:
+        have = dtypes.as_dtype(value.dtype).name
         raise errors.InvalidArgumentError(
-            None, None, "Restoring %s from %s failed (no variable was changed): the "
-            "checkpoint holds a %s of shape %s, the variable %s is a %s of shape %s"
-            % (key, path, dtypes.as_dtype(value.dtype).name, list(value.shape), var.name,
-               want.name, var.shape))
+            None, None, "tensor_name = %s; expected dtype %s does not equal original dtype %s"
+            % (key, _CC_DTYPE_NAMES.get(want.name, want.name),
+               _CC_DTYPE_NAMES.get(have, have)))
+    if not var.shape.is_compatible_with(value.shape):
+        raise ValueError("Received incompatible tensor with shape %s when attempting to "
+                         "restore variable with shape %s and name %s."
+                         % (tuple(value.shape), tuple(var.shape.as_list()), var.name))
 
 
 class CheckpointManager:
@@ -1021,7 +1062,7 @@ class CheckpointManager:
         number = self._checkpoint._next_number()
         if checkpoint_number is not None:
             number = int(_int_value(checkpoint_number))
-        path = self._checkpoint.write("%s-%d" % (self._prefix, number))
+        path = self._checkpoint.write("%s-%d" % (self._prefix, number), options=options)
         self._maybe_delete = [(p, t) for p, t in self._maybe_delete if p != path]
         self._maybe_delete.append((path, time.time()))
         self._sweep()

@@ -573,8 +573,7 @@ class BundleReader:
 
     def _entry(self, key: str) -> Any:
         if key not in self._names:
-            raise errors.NotFoundError(None, None, "Key %s not found in checkpoint %s"
-                                       % (key, self.prefix))
+            raise errors.NotFoundError(None, None, "Key %s not found in checkpoint" % key)
         return self._entries[self._names[key]]
 
     def dtype(self, key: str) -> dtypes.DType:
