@@ -60,7 +60,7 @@ def test_rank_type_shapes_and_assert_op():
     with pytest.raises(tf.errors.InvalidArgumentError, match="must have rank"):
         sess.run(tf.debugging.assert_rank(q, 2), {q: np.ones(3)})
     sess.run(tf.debugging.assert_rank_at_least(q, 1), {q: np.ones(3)})
-    with pytest.raises(TypeError, match="must be of type int32"):
+    with pytest.raises(TypeError, match="must be of type tf.int32"):
         tf.debugging.assert_type(p, tf.int32)
     x, y = tf.placeholder(tf.float32, [None, 3]), tf.placeholder(tf.float32, [None, 2])
     with pytest.raises(ValueError, match="dimension 1 of tensor .* must be 4"):

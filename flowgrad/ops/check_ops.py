@@ -298,7 +298,7 @@ def _assert_rank(x: Any, r: int, message: Any, name: Any, at_least: bool) -> Any
         x = convert_to_tensor(_as_value(x))
         want = int(r)
         have = x.shape.rank
-        what = "at least rank" if at_least else "rank"
+        what = "rank at least" if at_least else "rank"
         if have is not None:
             if have < want if at_least else have != want:
                 raise ValueError("%sTensor %s must have %s %d.  Received rank %d, shape %s"
@@ -323,9 +323,9 @@ def assert_type(tensor: TensorLike, tf_type: Any, message: str | None = None,
     t = convert_to_tensor(_as_value(tensor))
     want = dtypes.as_dtype(tf_type)
     if t.dtype.base_dtype != want.base_dtype:
-        raise TypeError("%s%s must be of type %s; got %s" % (
-            "" if message is None else message + "  ", getattr(t, "name", "tensor"), want.name,
-            t.dtype.name))
+        raise TypeError("%s%s must be of type %r; got %r" % (
+            "" if message is None else message + "  ", getattr(t, "name", "tensor"), want,
+            t.dtype.base_dtype))
 
 
 def assert_shapes(shapes: Any, data: TensorLike | None = None, summarize: int | None = None,

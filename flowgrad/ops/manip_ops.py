@@ -14,7 +14,7 @@ from typing import Any
 import numpy as np
 
 from flowgrad.framework import dispatch, dtypes
-from flowgrad.framework.errors import InvalidArgumentError
+from flowgrad.framework.errors import InvalidArgumentError, dims_text
 from flowgrad.framework.graph import name_scope
 from flowgrad.framework.op_call import apply_op
 from flowgrad.framework.registry import defop, register_jvp, register_op
@@ -323,8 +323,9 @@ def bitcast(input: TensorLike, type: Any, name: str | None = None) -> Any:  # no
 def _ensure_shape_kernel(x: Any, *, shape: tuple) -> Any:
     x = np.asarray(x)
     if not TensorShape(list(x.shape)).is_compatible_with(TensorShape(shape)):
-        raise InvalidArgumentError(None, None, "Shape of tensor x %s is not compatible with "
-                                   "expected shape %s." % (list(x.shape), TensorShape(shape)))
+        raise InvalidArgumentError(None, None, "Shape of tensor input %s is not compatible "
+                                   "with expected shape %s." % (dims_text(x.shape),
+                                                                dims_text(shape)))
     return x
 
 

@@ -10,6 +10,7 @@ from typing import Any
 import numpy as np
 
 from flowgrad.framework import dtypes, hooks
+from flowgrad.framework.errors import dims_text
 from flowgrad.framework.context import executing_eagerly, session_for, state
 from flowgrad.framework.graph import GraphKeys, get_default_graph, name_scope
 from flowgrad.framework.op_call import apply_op, argument_error
@@ -602,10 +603,10 @@ class EagerVariable(Variable):
             v = convert_to_tensor(value, self._dtype)._value
         if op_type != "Assign":     # TensorFlow: an update needs the variable's exact shape
             if v.shape != self._value.shape:       # (eager values are NumPy arrays or scalars)
-                raise argument_error(
-                    "Cannot update variable %s with shape %s using a Tensor with shape %s, "
+                raise argument_error(       # TensorFlow's kernel message
+                    "Cannot update variable with shape %s using a Tensor with shape %s, "
                     "shapes must be equal. [Op:%sVariableOp]"
-                    % (self._name, list(np.shape(self._value)), list(np.shape(v)), op_type))
+                    % (dims_text(np.shape(self._value)), dims_text(np.shape(v)), op_type))
         elif not self._shape.is_compatible_with(np.shape(v)):
             raise ValueError("Cannot assign value to variable ' %s': Shape mismatch.The variable "
                              "shape %s, and the assigned value shape %s are incompatible."

@@ -131,6 +131,13 @@ CASES = {
     "concat axis": "tf.concat([tf.ones([2, 3]), tf.ones([2, 3])], 5)",
     "floordiv by zero": "tf.constant(1) // tf.constant(0)",
     "floormod by zero": "tf.math.floormod(tf.constant(1), tf.constant(0))",
+    "variable assign_add shape": "tf.Variable([1., 2.]).assign_add([1.])",
+    "variable assign_sub shape": "tf.Variable([[1., 2.]]).assign_sub([[1.], [2.]])",
+    "assert_type": "tf.debugging.assert_type(tf.constant(1), tf.float32)",
+    "assert_rank_at_least": "tf.debugging.assert_rank_at_least(tf.constant(1), 1)",
+    "ensure_shape": "tf.ensure_shape(tf.ones([2, 3]), [2, 4])",
+    "ensure_shape unknown": "tf.ensure_shape(tf.ones([2, 3]), [None, 4])",
+    "broadcast_to other shape": "tf.broadcast_to(tf.ones([2]), [2, 1])",
 }
 
 
