@@ -506,6 +506,15 @@ class DistributedDataset:
     def element_spec(self) -> Any:
         return self._dataset.element_spec
 
+    @property
+    def cardinality(self) -> np.int64:
+        """The number of elements (a NumPy int64, as TensorFlow's: -1 infinite, -2
+        unknown)."""
+        n = int(self._dataset.cardinality())
+        if n >= 0 and not self._split:
+            n = -(-n // self._k)
+        return np.int64(n)
+
     def __iter__(self) -> Iterator[Any]:
         if self._split:
             for batch in self._dataset:
@@ -525,6 +534,10 @@ class DistributedDataset:
         for element in self:
             state = reduce_func(state, element)
         return state
+
+
+# Keras 3 takes a dataset as TensorFlow's by its class's module (is_tf_dataset).
+DistributedDataset.__module__ = "tensorflow.python.distribute.input_lib"
 
 
 def _split_batch(batch: Any, k: int) -> Any:

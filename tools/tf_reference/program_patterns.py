@@ -377,6 +377,29 @@ print([round(v, 4) for v in h.history["loss"]])
 print(np.round(model.layers[1].kernel.numpy(), 4).tolist())
 print(int(model.optimizer.iterations.numpy()))
 ''',
+    # keras-team/keras integration_tests/tf_distribute_training_test.py: Keras's fit on
+    # strategy.experimental_distribute_dataset(...) (Keras knows TF's DistributedDataset)
+    "keras_fit_on_distributed_dataset": '''import numpy as np
+import tensorflow as tf
+import keras
+cpus = tf.config.list_physical_devices("CPU")
+tf.config.set_logical_device_configuration(
+    cpus[0], [tf.config.LogicalDeviceConfiguration(), tf.config.LogicalDeviceConfiguration()])
+s = tf.distribute.MirroredStrategy(["CPU:0", "CPU:1"])
+ds = s.experimental_distribute_dataset(tf.data.Dataset.range(10).batch(4))
+print(type(ds).__module__, type(ds).__name__, repr(ds.cardinality))
+print(repr(s.experimental_distribute_dataset(tf.data.Dataset.range(10).repeat().batch(4)).cardinality))
+with s.scope():
+    inputs = keras.layers.Input((3,), batch_size=4)
+    model = keras.Model(inputs, keras.layers.Dense(2, kernel_initializer="ones")(inputs))
+    model.compile(optimizer=keras.optimizers.SGD(0.01), loss="mse")
+x = np.arange(24, dtype=np.float32).reshape(8, 3) / 10
+y = np.ones((8, 2), np.float32)
+d = s.experimental_distribute_dataset(tf.data.Dataset.from_tensor_slices((x, y)).batch(4))
+h = model.fit(d, epochs=2, verbose=0)
+print([round(v, 4) for v in h.history["loss"]])
+print(np.round(model.layers[1].kernel.numpy(), 4).tolist())
+''',
     # tensorflow/docs guide/tf_numpy.ipynb: a tuple of booleans as an index, arrays apart
     "numpy_behavior_indexing": '''import tensorflow as tf
 import tensorflow.experimental.numpy as tnp
