@@ -71,7 +71,7 @@ def test_rank_type_shapes_and_assert_op():
         sess.run(check, {x: np.ones((5, 3)), y: np.ones((4, 2))})
     a = tf.Assert(tf.reduce_all(p > 0), ["p must be positive:", p], summarize=2)
     with pytest.raises(tf.errors.InvalidArgumentError,
-                       match=r"assertion failed: \[p must be positive:\] \[-1.0 2.0...\]"):
+                       match=r"assertion failed: \[p must be positive:\] \[\[-1 2...\]...\]"):
         sess.run(a, {p: [[-1.0, 2.0, 3.0]]})
     sess.run(a, {p: [[1.0, 2.0, 3.0]]})
 

@@ -31,16 +31,59 @@ from flowgrad.framework.type_hints import DTypeLike, TensorLike
 from flowgrad.framework import dispatch
 
 
+def _element(x: Any, kind: str, wide: bool) -> str:
+    """One value as TensorFlow's ``Tensor::SummarizeValue`` prints it: floats with the
+    shortest of %.6g/%.9g (%.15g/%.17g for doubles) that reads back, bools as 1/0."""
+    if kind == "f":
+        short, full = ("%.15g", "%.17g") if wide else ("%.6g", "%.9g")
+        text = short % x
+        narrow = float if wide else np.float32
+        return text if narrow(text) == narrow(x) or x != x else full % x
+    if kind == "b":
+        return "1" if x else "0"
+    if isinstance(x, bytes):
+        return x.decode("utf-8", "replace")
+    return str(x)
+
+
 def _text(v: Any, summarize: int | None) -> str:
-    """One piece of an assertion message: a string, or up to ``summarize`` values."""
+    """One piece of an assertion message: a string, or up to ``summarize`` values nested in
+    brackets by dimension, as TensorFlow's ``Tensor::SummarizeValue`` writes them."""
     if isinstance(v, bytes):
         return v.decode()
     if isinstance(v, str):
         return v
-    flat = np.asarray(v).reshape(-1)
+    arr = np.asarray(v)
+    kind, wide = arr.dtype.kind, arr.dtype == np.float64
+    flat = arr.reshape(-1).tolist()
     n = 3 if summarize is None else summarize
-    shown = flat if n < 0 or flat.size <= n else flat[:n]
-    return " ".join(str(x) for x in shown.tolist()) + ("..." if shown.size < flat.size else "")
+    limit = len(flat) if n < 0 else min(n, len(flat))
+    at = 0
+    out: list = []
+
+    def dim(k: int) -> None:
+        nonlocal at
+        if k == arr.ndim - 1:
+            count = arr.shape[k]
+            shown = []
+            while len(shown) < count and at < limit:
+                shown.append(_element(flat[at], kind, wide))
+                at += 1
+            # a cut row below the top says so itself; the whole value's cut is added below
+            out.append(" ".join(shown) + ("..." if len(shown) < count and k else ""))
+            return
+        for _ in range(arr.shape[k]):
+            if at >= limit:
+                return
+            out.append("[")
+            dim(k + 1)
+            out.append("]")
+
+    if arr.ndim == 0:
+        out.append(_element(flat[0], kind, wide) if limit else "")
+    else:
+        dim(0)
+    return "".join(out) + ("..." if limit < len(flat) else "")
 
 
 def _message(data: list, summarize: int | None) -> str:
@@ -184,7 +227,7 @@ def _unary_assert(sym: str, default: str, op_func: Any, np_func: Any, x: Any, da
         if data is None:
             data = ["%s.  " % message if message else "",
                     "Condition x %s 0 did not hold element-wise:" % sym,
-                    "x (%s) = " % _shape_and_dtype(x), x]
+                    "x (%s) = " % (_shape_and_dtype(x) if executing_eagerly() else x.name), x]
             message = None
         return _binary_assert(sym, default, lambda a, _: op_func(a, zero),
                               lambda a, _: np_func(a, zero), x, zero, data, summarize,

@@ -424,6 +424,32 @@ with tf.Graph().as_default():
         print("%.5f" % sess.run(loss))
         print(np.round(sess.run("bn/moving_mean:0"), 5))
 """,
+    # tf.Assert's message prints its data as TensorFlow's Tensor::SummarizeValue: floats as
+    # %g (shortest that reads back), bools as 1/0, strings raw, rows in brackets, cut with
+    # "..." after `summarize` values (flowgrad printed NumPy's -1.0 and flat lists).
+    "assert_messages": """
+vals = [np.float32([-1.0, 0.5, 1 / 3.0]), np.arange(5, dtype=np.int32),
+        np.float32([[1, -2, 3], [4, 5, 6]]), np.float64([0.1, 2.0, 1e-8, 1e20]),
+        np.array([True, False]), np.float32(2.5), np.array([b"ab", b"c"]),
+        np.arange(12, dtype=np.int64).reshape(2, 3, 2), np.float32([np.nan, np.inf, -np.inf]),
+        np.float16([1.5, 0.1])]
+x = tf.placeholder(tf.float32, [None, 3], name="x")
+checks = [tf.assert_positive(x, message="x must be positive"), tf.assert_less(x, 5.0)]
+with tf.Session() as s:
+    for v in vals:
+        for summarize in (None, 2, 20):
+            try:
+                s.run(tf.Assert(False, [tf.constant(v)], summarize=summarize))
+            except tf.errors.InvalidArgumentError as e:
+                msg = e.message
+                print(msg[msg.find("assertion failed:"):].split("\\n")[0])
+    for check, value in zip(checks, ([[1., -2., 3.]], [[1., 2., 9.]])):
+        try:
+            s.run(check, {x: value})
+        except tf.errors.InvalidArgumentError as e:
+            msg = e.message
+            print(msg[msg.find("assertion failed:"):].split("\\n")[0])
+""",
 }
 
 
