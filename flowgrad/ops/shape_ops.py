@@ -134,6 +134,10 @@ def size(input: TensorLike, name: str | None = None, out_type: DTypeLike = dtype
         name: A name for the operation (optional).
         out_type: int32 or int64.
     """
+    if type(input).__name__ == "SparseTensor":      # its dense shape's product, as TF's
+        dense_shape = apply_op("Cast", (input.dense_shape,),
+                               {"DstT": dtypes.as_dtype(out_type)})
+        return apply_op("Prod", (dense_shape,), {"axis": (0,), "keepdims": False}, name=name)
     return apply_op("Size", [_as_value(input)], {"out_type": dtypes.as_dtype(out_type)},
                     name=name)
 
