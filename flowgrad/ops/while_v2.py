@@ -527,8 +527,10 @@ def _body_result(name: str, loop_vars: Any, result: Any) -> Any:
 def _eager_while(cond: Callable, body: Callable, loop_vars: Any, maximum_iterations: Any,
                  name: str) -> Any:
     limit = None if maximum_iterations is None else int(convert_to_tensor(maximum_iterations))
-    loop_vars = nest.map_structure(_as_eager_loop_var, loop_vars)
     i = 0
+    # the loop variables stay as the body returns them (a Python int counter stays an int, as
+    # in TensorFlow's eager while_loop: Keras's fori_loop adds it to a float64 tensor) and
+    # become tensors at the end
     while limit is None or i < limit:
         c = cond(*loop_vars)
         if isinstance(c, EagerTensor) and c.dtype.base_dtype is not dtypes.bool:
@@ -537,9 +539,8 @@ def _eager_while(cond: Callable, body: Callable, loop_vars: Any, maximum_iterati
         if not bool(c):
             break
         loop_vars = _body_result(name, loop_vars, body(*loop_vars))
-        loop_vars = nest.map_structure(_as_eager_loop_var, loop_vars)
         i += 1
-    return loop_vars
+    return nest.map_structure(_as_eager_loop_var, loop_vars)
 
 
 def _invariants(name: str, flat: list, shape_invariants: Any) -> list:
