@@ -100,8 +100,10 @@ def groups_of(src: Path, folder: str, max_files: int) -> dict:
     return groups
 
 
-def run_group(files: list, timeout: float, python: str | None, log: Path) -> tuple:
-    """pytest over ``files``: ({test id: outcome}, timed_out); the output goes to ``log``."""
+def run_group(files: list, timeout: float, python: str | None, log: Path,
+              keyword: str | None = None) -> tuple:
+    """pytest over ``files`` (the tests ``keyword`` selects, pytest's ``-k``): ({test id:
+    outcome}, timed_out); the output goes to ``log``."""
     site = next(p for p in files[0].parents if p.name == "keras").parent
     timed_out = False
     with tempfile.TemporaryDirectory() as d, open(log, "w") as out:
@@ -113,6 +115,8 @@ def run_group(files: list, timeout: float, python: str | None, log: Path) -> tup
                                                         "pytest"]
         cmd += ["-v", "-rfE", "--tb=line", "-p", "no:cacheprovider", "-p", "conftest",
                 "--continue-on-collection-errors", "--rootdir", str(site), *map(str, files)]
+        if keyword:
+            cmd += ["-k", keyword]
         try:
             subprocess.run(cmd, env=env, stdout=out, stderr=subprocess.STDOUT, timeout=timeout,
                            cwd=d)
@@ -185,6 +189,8 @@ def main(argv: list | None = None) -> int:
     ap.add_argument("--python", help="run with this interpreter as it is (real TensorFlow)")
     ap.add_argument("--save", help="write every test's outcome to this file")
     ap.add_argument("--logs", help="keep each group's pytest output in this folder")
+    ap.add_argument("-k", dest="keyword", help="only the tests this pytest -k expression "
+                    "selects (applications: the light models)")
     ap.add_argument("--table", nargs="+", metavar="FILE",
                     help="print the table of saved outcomes (--save files) and run nothing")
     args = ap.parse_args(argv)
@@ -202,7 +208,7 @@ def main(argv: list | None = None) -> int:
         outcomes, timed_out = {}, False
         for name, files in groups_of(src, folder, args.max_files).items():
             got, late = run_group(files, args.timeout, args.python,
-                                  logs / (name.replace("/", "_") + ".log"))
+                                  logs / (name.replace("/", "_") + ".log"), args.keyword)
             outcomes.update(got)
             timed_out = timed_out or late
         everything.update(outcomes)
