@@ -98,3 +98,9 @@ def test_ignore_errors_drops_only_failing_elements_and_errors_otherwise_propagat
     assert list(ds.ignore_errors().as_numpy_iterator()) == [1.0, 3.0]
     with pytest.raises(tf.errors.InvalidArgumentError):
         list(ds.as_numpy_iterator())
+
+
+def test_rejection_resample_draws_tensorflows_numbers():
+    # tools/tf_reference/rejection_resample.py on TF 2.21 (seeded acceptance and mixing)
+    assert flowgrad_stdout("rejection_resample.py") == \
+        recorded_text("tf_data/rejection_resample.txt")

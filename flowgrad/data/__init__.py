@@ -2,7 +2,7 @@
 ``tf.data`` (``tf.compat.v1.data`` in flowgrad/api/exports.py) adds TensorFlow 1's graph
 iterators."""
 from flowgrad.data import experimental
-from flowgrad.data import caching, folding, saving, selection, windowing  # noqa: F401 - they add Dataset methods
+from flowgrad.data import caching, folding, resampling, saving, selection, windowing  # noqa: F401 - they add Dataset methods
 from flowgrad.data.dataset_ops import AUTOTUNE, Dataset
 from flowgrad.data.experimental import INFINITE_CARDINALITY, UNKNOWN_CARDINALITY
 from flowgrad.data.iterator_ops import IteratorBase as Iterator

@@ -318,6 +318,25 @@ class Dataset(structure.ElementStructure, DatasetV2):
         """
         return TRANSFORMS["load"](path, element_spec, compression, reader_func, wait)
 
+    def rejection_resample(self, class_func: Callable, target_dist: Any,
+                           initial_dist: Any = None, seed: int | None = None,
+                           name: str | None = None) -> Dataset:
+        """Elements kept or dropped by class to reach ``target_dist``, as ``(class,
+        element)`` pairs (TensorFlow's construction: flowgrad/data/resampling.py).
+
+        Args:
+            class_func: ``element -> int32 scalar`` class.
+            target_dist: The target class probabilities.
+            initial_dist: The class probabilities of this dataset (default: estimated).
+            seed: The random seed.
+            name: Accepted for TensorFlow's signature.
+
+        Returns:
+            The resampled dataset.
+        """
+        return TRANSFORMS["rejection_resample"](self, class_func, target_dist, initial_dist,
+                                                seed)
+
     def cache(self, filename: str = "", name: str | None = None) -> Dataset:
         """The elements, computed by the first complete pass and then read back from memory
         (``filename=""``) or from the tensor bundle ``filename`` (also in later runs), as

@@ -263,6 +263,23 @@ def parallel_interleave(map_func: Callable, cycle_length: int, block_length: int
     return lambda dataset: dataset.interleave(map_func, cycle_length, block_length)
 
 
+def rejection_resample(class_func: Callable, target_dist: Any, initial_dist: Any = None,
+                       seed: int | None = None) -> Callable:
+    """A transformation for ``Dataset.apply``: ``dataset.rejection_resample(...)``.
+
+    Args:
+        class_func: ``element -> int32 scalar`` class.
+        target_dist: The target class probabilities.
+        initial_dist: The dataset's class probabilities (default: estimated).
+        seed: The random seed.
+
+    Returns:
+        A function from a dataset to a dataset of ``(class, element)``.
+    """
+    return lambda dataset: dataset.rejection_resample(class_func, target_dist, initial_dist,
+                                                      seed)
+
+
 def save(dataset: Any, path: str, compression: str | None = None,
          shard_func: Callable | None = None, checkpoint_args: Any = None) -> None:
     """``tf.data.experimental.save``: ``dataset.save(path, ...)`` (TensorFlow's format).
@@ -293,7 +310,8 @@ def load(path: str, element_spec: Any = None, compression: str | None = None,
     return Dataset.load(path, element_spec, compression, reader_func)
 
 
-__all__ = ["AUTOTUNE", "save", "load", "INFINITE_CARDINALITY", "UNKNOWN_CARDINALITY", "cardinality",
+__all__ = ["AUTOTUNE", "save", "load", "rejection_resample", "INFINITE_CARDINALITY",
+           "UNKNOWN_CARDINALITY", "cardinality",
            "CsvDataset", "make_csv_dataset",
            "AutoShardPolicy", "AutotuneAlgorithm", "AutotuneOptions", "ServiceOptions",
            "DistributeOptions", "ExternalStatePolicy", "OptimizationOptions",

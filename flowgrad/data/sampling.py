@@ -221,7 +221,7 @@ def sample_from_datasets(datasets: Any, weights: Any = None, seed: int | None = 
         raise ValueError("Invalid `datasets`. `datasets` should not be empty.")
     seeds = random(seed, rerandomize_each_iteration).batch(2)
     if isinstance(weights, Dataset):
-        logits_ds = weights.map(lambda *p: log(p))
+        logits_ds = weights.map(lambda *p: log(convert_to_tensor(p)))  # packs [(p, 1 - p)]
         selector = Dataset.zip((logits_ds, seeds)).map(
             lambda logits, s: squeeze(stateless_categorical(logits, 1, s), [0, 1]))
         return _DirectedInterleaveDataset(selector, datasets, stop_on_empty_dataset)
