@@ -13,7 +13,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 from compat_v1_names import allowed, missing_names, tensorflow_namespaces  # noqa: E402
 
 #: The allow-list's size when it was last shortened; lower it with the list, never raise it.
-MAX_MISSING = 1668
+MAX_MISSING = 1657
 
 
 def test_the_recording_is_tensorflow_2_21s_whole_compat_v1():
