@@ -26,11 +26,27 @@ _TensorFlowTensor.__name__ = _TensorFlowTensor.__qualname__ = "Tensor"
 _TensorFlowTensor.__module__ = "tensorflow.python.framework.tensor"
 
 
+# The NumPy methods tf.experimental.numpy.experimental_enable_numpy_behavior() adds.
+_NUMPY_METHODS = frozenset({"T", "astype", "ravel", "transpose", "reshape", "clip", "size",
+                            "tolist", "data"})
+
+
 class TensorBase(_TensorFlowTensor):
     """Operator overloads shared by graph and eager tensors (methods set by ops.overloads)."""
 
     __slots__ = ()
     __array_priority__ = 100
+
+    def __getattr__(self, name: str) -> Any:
+        """Only for attributes a tensor lacks: NumPy's methods name the switch that adds them,
+        as in TensorFlow."""
+        if name in _NUMPY_METHODS:
+            raise AttributeError(
+                "%s object has no attribute '%s'. \n        If you are looking for numpy-related "
+                "methods, please run the following:\n        "
+                "tf.experimental.numpy.experimental_enable_numpy_behavior()\n      "
+                % (type(self).__name__, name))
+        return object.__getattribute__(self, name)  # a property's own AttributeError
 
     def get_shape(self) -> TensorShape:
         return self.shape

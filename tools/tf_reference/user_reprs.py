@@ -58,6 +58,8 @@ CASES = [
     "tf.constant(2) // 2.5", "tf.constant(2) < 2.5", "tf.maximum(tf.constant(2), 2.0)",
     "tf.clip_by_value(tf.constant([1, 5, 10]), 2.5, 8)",
     "tf.constant(2) / 2", "tf.constant([2.]) / [1, 2]",
+    # NumPy methods without experimental_enable_numpy_behavior()
+    "tf.constant([1]).reshape((1,))", "tf.constant([1]).T", "tf.constant([1.]).astype('int32')",
 ]
 
 
