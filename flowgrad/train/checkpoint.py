@@ -46,6 +46,7 @@ from flowgrad.framework import dtypes, errors
 from flowgrad.framework.context import executing_eagerly, get_default_session
 from flowgrad.framework.tensor import _Ref
 from flowgrad.framework.trackable import Trackable
+from flowgrad.framework.trackable_data_structures import wrap_or_unwrap
 from flowgrad.runtime.function import init_scope
 from flowgrad.legacy_keras.layers.base import Layer as KerasLayer
 from flowgrad.legacy_keras.layers.convolutional import Conv2D
@@ -437,12 +438,27 @@ class _Restore:
             self._restore_attributes(obj, node_id)
         live = dict(_children(obj, self.legacy)) if _is_trackable(obj) else {}
         for name, cid in node["children"].items():
+            attribute = vars(obj).get(name) if isinstance(obj, module_lib.Module) else None
+            if type(attribute) in (list, dict) and live.get(name, attribute) is attribute \
+                    and not self.dry_run:
+                live[name] = self._track_container(obj, name, attribute, cid)
             if name in live:
                 self.match(cid, live[name])
             elif not self.dry_run:
                 self._defer(obj._root if isinstance(obj, Checkpoint) else obj, name, cid)
         if node.get("slots") and not self.dry_run:
             self._match_slots(node, obj)
+
+    def _track_container(self, module: Any, name: str, value: Any, node_id: int) -> Any:
+        """A Module's plain list or dict attribute that lacks some of the saved elements becomes
+        the trackable container TensorFlow's tf.Module holds (a ListWrapper or _DictWrapper of
+        the same elements), so the elements appended to it later get their saved values."""
+        live = {str(k) for k in (range(len(value)) if isinstance(value, list) else value)}
+        if set(self.nodes[node_id]["children"]) <= live:
+            return value
+        wrapped = wrap_or_unwrap(value)
+        object.__setattr__(module, name, wrapped)
+        return wrapped
 
     def _defer(self, obj: Any, name: str, node_id: int) -> None:
         """Queues the restore of the saved child ``name`` of ``obj`` until ``obj`` has it."""

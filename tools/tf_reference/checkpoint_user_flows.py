@@ -314,3 +314,27 @@ show(
         )
     ],
 )
+
+
+# 21 a tf.Module restored before the variables of its list and dict attributes exist
+class Grow(tf.Module):
+    def __init__(self):
+        super().__init__()
+        self.vs = []
+        self.d = {}
+
+    def build(self):
+        self.vs.append(tf.Variable([1.0, 2.0]))
+        self.d["k"] = tf.Variable(3.0)
+
+
+g = Grow()
+g.build()
+g.vs[0].assign([5.0, 6.0])
+g.d["k"].assign(7.0)
+p21 = tf.train.Checkpoint(m=g).write(os.path.join(d("grow"), "c"))
+g2 = Grow()
+st21 = tf.train.Checkpoint(m=g2).read(p21)
+g2.build()
+show("21 deferred list/dict", lambda: (g2.vs[0].numpy().tolist(), float(g2.d["k"].numpy())))
+show("21 consumed", lambda: type(st21.assert_consumed()).__name__)
