@@ -341,11 +341,11 @@ def report(tf_logs: list, fg_log: Path) -> str:
         if "out" in (t, f):
             groups["left out before running (downloads, or imports a module not installed)"] \
                 .append(n)
-        elif t is None or f is None:
-            groups["not run on both yet"].append(n)
-        elif t == "error":
+        elif t == "error":      # flowgrad need not run what stops on TensorFlow
             groups["stop on TensorFlow 2.21 too (offline, Keras 3, the program's own bugs)"] \
                 .append(n)
+        elif t is None or f is None:
+            groups["not run on both yet"].append(n)
         else:
             groups["run on TensorFlow 2.21 (exit 0, or still running at the limit)"].append(n)
             groups["of those, run on flowgrad" if f in ("ok", "running") else
