@@ -8,15 +8,12 @@ import sys
 import keras
 import numpy as np
 import tensorflow as tf
-from tflite_models import MODES, input_for, models
+from tflite_models import configure, input_for, models, modes_of, run
 
 
 def convert(model, mode: str) -> bytes:
     conv = tf.lite.TFLiteConverter.from_keras_model(model)
-    if mode != "float":
-        conv.optimizations = [tf.lite.Optimize.DEFAULT]
-    if mode == "f16":
-        conv.target_spec.supported_types = [tf.float16]
+    configure(tf, conv, mode, model)
     return conv.convert()
 
 
@@ -28,22 +25,25 @@ def main(out: str) -> None:
         x = input_for(name, model)
         for k, v in x.items():
             record["%s/input/%s" % (name, k)] = v
-        for mode in MODES:
+        for mode in modes_of(name):
             data = convert(model, mode)
             record["%s/%s/size" % (name, mode)] = np.int64(len(data))
             it = tf.lite.Interpreter(model_content=data)
-            int8 = [d for d in it.get_tensor_details() if d["dtype"] == np.int8]
+            int8 = [d for d in it.get_tensor_details() if d["dtype"] == np.int8
+                    and mode in ("float", "dr")]
             record["%s/%s/int8_shapes" % (name, mode)] = np.array(
                 [list(d["shape"]) + [len(d["quantization_parameters"]["scales"])]
                  for d in int8], np.int64).reshape(-1, 3)
-            runner = it.get_signature_runner()
-            for k, v in runner(**x).items():
+            outs, types = run(it, x)
+            for k, v in outs.items():
                 record["%s/%s/%s" % (name, mode, k)] = v
+            record["%s/%s/types" % (name, mode)] = np.array(sorted("%s=%s" % kv for kv in
+                                                                   types.items()))
     keras.utils.set_random_seed(1)
     conv = tf.lite.TFLiteConverter.from_keras_model(dict(models(keras))["dense"]())
     conv.optimizations = [tf.lite.Optimize.DEFAULT]
-    conv.representative_dataset = lambda: iter([[np.zeros([1, 8], np.float32)]])
-    record["error/full_integer"] = np.array(_error(conv.convert))
+    conv.target_spec.supported_ops = [tf.lite.OpsSet.TFLITE_BUILTINS_INT8]
+    record["error/no_dataset"] = np.array(_error(conv.convert))
 
     class Subclassed(keras.Model):
         def __init__(self):

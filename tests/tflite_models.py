@@ -7,7 +7,9 @@ from typing import Any
 
 import numpy as np
 
-MODES = ("float", "dr", "f16")
+MODES = ("float", "dr", "f16", "int8", "int8_uint8", "int8_int8")
+#: the models full integer quantization is checked on
+INT8_MODELS = ("dense", "cnn", "mobile")
 
 
 def models(keras: Any) -> Iterator[tuple[str, Callable]]:
@@ -65,3 +67,60 @@ def input_for(name: str, model: Any) -> dict:
         else:
             out[key] = rs.rand(*shape).astype(np.float32)
     return out
+
+
+def modes_of(name: str) -> tuple:
+    """The conversion modes a model is checked in."""
+    return MODES if name in INT8_MODELS else MODES[:3]
+
+
+def configure(tf: Any, conv: Any, mode: str, model: Any) -> None:
+    """Sets ``conv`` up for ``mode``: float, dynamic range, float16 weights, or full integer
+    quantization with float, uint8 or int8 inputs and outputs."""
+    if mode == "float":
+        return
+    conv.optimizations = [tf.lite.Optimize.DEFAULT]
+    if mode == "f16":
+        conv.target_spec.supported_types = [tf.float16]
+    if mode.startswith("int8"):
+        conv.representative_dataset = representative(model)
+    if mode in ("int8_uint8", "int8_int8"):
+        io = tf.uint8 if mode == "int8_uint8" else tf.int8
+        conv.target_spec.supported_ops = [tf.lite.OpsSet.TFLITE_BUILTINS_INT8]
+        conv.inference_input_type = io
+        conv.inference_output_type = io
+
+
+def representative(model: Any) -> Callable:
+    """50 samples of the model's inputs, from a fixed NumPy seed (float values)."""
+    def gen() -> Iterator[list]:
+        rs = np.random.RandomState(3)
+        for _ in range(50):
+            yield [rs.randint(0, 20, size=(1,) + tuple(t.shape[1:])).astype(np.float32)
+                   if "int" in str(t.dtype) else rs.rand(1, *t.shape[1:]).astype(np.float32)
+                   for t in model.inputs]
+    return gen
+
+
+def run(interpreter: Any, x: dict) -> tuple:
+    """Runs the serving signature on ``x``; returns ({output: float value}, {name: dtype
+    name} of the signature's inputs and outputs). Integer inputs are quantized and integer
+    outputs dequantized with their tensors' parameters."""
+    runner = interpreter.get_signature_runner()
+    types = {}
+    feed = {}
+    for k, d in runner.get_input_details().items():
+        types["in/" + k] = np.dtype(d["dtype"]).name
+        v = x[k]
+        scale, zp = d["quantization"]
+        if d["dtype"] != np.float32 and scale:
+            v = np.clip(np.round(v / scale + zp), np.iinfo(d["dtype"]).min,
+                        np.iinfo(d["dtype"]).max)
+        feed[k] = v.astype(d["dtype"])
+    outs = {}
+    details = runner.get_output_details()
+    for k, v in runner(**feed).items():
+        types["out/" + k] = np.dtype(details[k]["dtype"]).name
+        scale, zp = details[k]["quantization"]
+        outs[k] = (v.astype(np.float32) - zp) * scale if scale else v
+    return outs, types

@@ -31,6 +31,7 @@ from flowgrad.ops.math_ops import (
     rsqrt,
     sigmoid,
     square,
+    squared_difference,
     subtract,
     tanh,
     where,
@@ -136,7 +137,7 @@ def moments_v2(x: TensorLike, axes: AxisLike, shift: Any = None, keepdims: bool 
     with name_scope(name, "moments", [x, axes]):
         y = convert_to_tensor(_as_value(x))
         mean = reduce_mean(y, axes, keepdims=True, name="mean")
-        variance = reduce_mean(square(subtract(y, mean)), axes, keepdims=keepdims,
+        variance = reduce_mean(squared_difference(y, mean), axes, keepdims=keepdims,
                                name="variance")
         if not keepdims:
             mean = reshape(mean, shape_of(variance))

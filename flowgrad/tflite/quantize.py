@@ -8,15 +8,13 @@
   operator reads is stored as float16 and a DEQUANTIZE operator restores it to float32
   when the model is loaded.
 
-Full integer quantization (a ``representative_dataset``) is not built: ``convert()``
-raises ``UnimplementedError`` saying so."""
+* a ``representative_dataset`` (or int8 ops or types): full integer quantization
+  (:mod:`flowgrad.tflite.integer_quantize`)."""
 from __future__ import annotations
 
 from typing import Any
 
 import numpy as np
-
-from flowgrad.framework import errors
 
 # operator name -> (weight input index, output-channel axis of the weights)
 _WEIGHTS = {"FULLY_CONNECTED": (1, 0), "CONV_2D": (1, 0), "DEPTHWISE_CONV_2D": (1, 3)}
@@ -32,7 +30,9 @@ def apply(b: Any, converter: Any, conv: Any) -> None:
       conv: the conversion (for error messages).
 
     Raises:
-      UnimplementedError: full integer quantization was asked for.
+      ValueError: int8 ops or types without a representative dataset.
+      UnimplementedError: int16 activations, or an operator without an int8 kernel where
+        only int8 builtins are allowed.
     """
     optimizations = {str(o) for o in (getattr(converter, "optimizations", None) or ())}
     if not optimizations & {"DEFAULT", "OPTIMIZE_FOR_SIZE", "OPTIMIZE_FOR_LATENCY"}:
@@ -42,10 +42,9 @@ def apply(b: Any, converter: Any, conv: Any) -> None:
     ops = {str(o) for o in (spec.supported_ops or ())}
     if converter.representative_dataset is not None or "TFLITE_BUILTINS_INT8" in ops \
             or types & {"int8", "int16"}:
-        raise errors.UnimplementedError(
-            None, None, "TFLiteConverter: full integer quantization (a representative "
-            "dataset, int8 ops or types) of %s is not supported by flowgrad's converter; "
-            "dynamic-range (Optimize.DEFAULT) and float16 quantization are" % conv.where)
+        from flowgrad.tflite.integer_quantize import quantize
+        quantize(b, converter, conv, _opname)
+        return
     if "float16" in types:
         _float16(b)
     else:

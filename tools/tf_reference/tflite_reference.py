@@ -47,14 +47,18 @@ def main(argv: list) -> None:
 def check(directory: str) -> None:
     """Runs every ``.tflite`` file of ``directory`` on ``tf.lite.Interpreter``."""
     import tensorflow as tf
+    from tflite_models import MODES, run
     want = np.load(os.path.join(directory, "outputs.npz"))
     names = sorted(f[:-7] for f in os.listdir(directory) if f.endswith(".tflite"))
     for name in names:
-        model, mode = name.rsplit("_", 1)
+        mode = next(m for m in sorted(MODES, key=len, reverse=True)
+                    if name.endswith("_" + m))
+        model = name[:-len(mode) - 1]
         with open(os.path.join(directory, name + ".tflite"), "rb") as f:
-            runner = tf.lite.Interpreter(model_content=f.read()).get_signature_runner()
-        x = {k: want["%s/input/%s" % (model, k)] for k in runner.get_input_details()}
-        for key, value in runner(**x).items():
+            interpreter = tf.lite.Interpreter(model_content=f.read())
+        keys = interpreter.get_signature_runner().get_input_details()
+        outs, _ = run(interpreter, {k: want["%s/input/%s" % (model, k)] for k in keys})
+        for key, value in outs.items():
             np.testing.assert_allclose(value, want["%s/%s/%s" % (model, mode, key)],
                                        atol=1e-5, err_msg=name + " " + key)
     print("TensorFlow ran flowgrad's %d .tflite files with the same outputs" % len(names))
@@ -65,25 +69,22 @@ def record(directory: str, keep_files: tuple | None) -> None:
     the ``(model, mode)`` pairs of ``keep_files``) in ``directory``."""
     import tensorflow as tf
     import keras
-    from tflite_models import MODES, input_for, models
+    from tflite_models import configure, input_for, models, modes_of, run
     os.makedirs(directory, exist_ok=True)
     record = {}
     for name, make in models(keras):
         keras.utils.set_random_seed(1)
         model = make()
         x = input_for(name, model)
-        for mode in MODES:
+        for mode in modes_of(name):
             conv = tf.lite.TFLiteConverter.from_keras_model(model)
-            if mode != "float":
-                conv.optimizations = [tf.lite.Optimize.DEFAULT]
-            if mode == "f16":
-                conv.target_spec.supported_types = [tf.float16]
+            configure(tf, conv, mode, model)
             data = conv.convert()
-            runner = tf.lite.Interpreter(model_content=data).get_signature_runner()
-            key = runner.get_input_details()
-            outs = runner(**{k: x[k] for k in key})
+            outs, types = run(tf.lite.Interpreter(model_content=data), x)
             for out_name, value in outs.items():
                 record["%s/%s/%s" % (name, mode, out_name)] = value
+            record["%s/%s/types" % (name, mode)] = np.array(sorted("%s=%s" % kv for kv in
+                                                                   types.items()))
             if keep_files is None:
                 path = "%s_%s.tflite" % (name, mode)
             elif (name, mode) in keep_files:
