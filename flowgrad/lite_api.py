@@ -83,8 +83,9 @@ class TFLiteConverter:
     """Converts a Keras model, a concrete function or a SavedModel to TensorFlow Lite.
 
     flowgrad lowers the traced inference graph to TensorFlow Lite's builtin operators
-    (``flowgrad.tflite``): float models, dynamic-range (``optimizations=[Optimize.DEFAULT]``)
-    and float16 quantization. The files run on LiteRT and on TensorFlow's interpreter.
+    (``flowgrad.tflite``): float models, dynamic-range (``optimizations=[Optimize.DEFAULT]``),
+    float16 and full integer quantization (a ``representative_dataset``). The files run on
+    LiteRT and on TensorFlow's interpreter.
 
     Args:
       funcs: the concrete functions to convert.
@@ -168,7 +169,8 @@ class TFLiteConverter:
 
         Raises:
           UnimplementedError: an op with no TensorFlow Lite lowering in flowgrad's converter
-            (naming the op and the function), or full integer quantization.
+            (naming the op and the function), or int16 activations.
+          ValueError: int8 ops or types without a representative dataset.
           ImportError: LiteRT (``pip install flowgrad[lite]``) is not installed.
         """
         return _lite_converter().convert(self._source(), self)
