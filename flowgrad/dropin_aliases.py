@@ -151,7 +151,7 @@ ALIASES: dict[str, tuple[str, ...]] = {
     "python.ops.numerics": _OPS,
     "python.ops.sort_ops": _OPS,
     "python.ops.bitwise_ops": ("bitwise",) + _OPS,
-    "python.ops.batch_ops": ("nondifferentiable_batch_function",) + _OPS,
+    "python.ops.batch_ops": _OPS,
     "python.ops.sparse_grad": (),
     "python.ops.nn_grad": (),
     "python.ops.math_grad": (),
