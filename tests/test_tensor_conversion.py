@@ -70,3 +70,18 @@ def test_graph_conversion_is_tensorflows(expr, outcomes):
         assert "error" in mine and "error" in tfs or "dtype" in mine and "dtype" in tfs
         return
     assert _no_address(mine) == _no_address(tfs)
+
+
+def test_a_list_holding_tensors_takes_the_first_tensors_dtype():
+    """TF's list autopacking: the first tensor's dtype decides (keras.ops.rot90 builds such
+    lists); values recorded from TensorFlow 2.21: int64, float64, [3, 1, 2]."""
+    import flowgrad as tf2
+    from flowgrad.compat import v1 as tf1
+    tf1.enable_v2_behavior()
+    try:
+        assert tf2.convert_to_tensor([tf2.constant(1, tf2.int64), 2]).dtype == tf2.int64
+        nested = [[1.0], [tf2.constant([2.0], tf2.float64)[0]]]
+        assert tf2.convert_to_tensor(nested).dtype == tf2.float64
+        assert tf2.concat([[tf2.constant(3)], [1, 2]], 0).numpy().tolist() == [3, 1, 2]
+    finally:
+        tf1.disable_v2_behavior()

@@ -455,6 +455,20 @@ def _sampled_shape_and_kind(value: Any) -> tuple[list, str]:
         x = x[0]
 
 
+def _first_tensor_dtype(value: Any) -> dtypes.DType | None:
+    """The dtype of the first tensor or variable in a nested list or tuple (depth first), as
+    TensorFlow's list autopacking takes it; None when it holds none."""
+    for x in value:
+        if isinstance(x, (list, tuple)):
+            found = _first_tensor_dtype(x)
+            if found is not None:
+                return found
+        elif not isinstance(x, np.ndarray) and isinstance(getattr(x, "dtype", None),
+                                                           dtypes.DType):
+            return x.dtype.base_dtype
+    return None
+
+
 def _sequence_error(value: Any, shape: list, depth: int = 0) -> str | None:
     """TensorFlow's message for the first element that does not fit ``shape`` (walked in
     order): a short or scalar row is non-rectangular, a row where a scalar belongs a mixed
@@ -484,6 +498,9 @@ def _eager_sequence_dtype(value: Any) -> dtypes.DType:
     Raises:
         ValueError: non-rectangular, mixed or unsupported elements, out-of-range integers.
     """
+    tensor_dtype = _first_tensor_dtype(value)
+    if tensor_dtype is not None:        # autopacking: the first tensor's dtype, as TF's
+        return tensor_dtype
     shape, kind = _sampled_shape_and_kind(value)
     if kind == "empty":
         return dtypes.float32
