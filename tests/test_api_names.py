@@ -177,12 +177,11 @@ def test_lite_matches_tensorflow_and_says_what_it_cannot_do(got, tmp_path):
         _same_error(got["lite"][key], RECORDED["lite"][key])
     model = tmp_path / "m.tflite"
     model.write_bytes(b"TFL3")
-    with pytest.raises(errors.UnimplementedError, match="TensorFlow Lite"):
-        tf.lite.Interpreter(model_path=str(model))
+    if importlib.util.find_spec("ai_edge_litert") is not None:   # the lite extra
+        with pytest.raises(ValueError, match="not a valid Flatbuffer"):
+            tf.lite.Interpreter(model_path=str(model))
     converter = tf.lite.TFLiteConverter.from_concrete_functions([])
-    converter.optimizations = [tf.lite.Optimize.DEFAULT]
-    converter.target_spec.supported_ops = [tf.lite.OpsSet.TFLITE_BUILTINS_INT8]
-    with pytest.raises(errors.UnimplementedError, match="tf.saved_model.save"):
+    with pytest.raises(ValueError, match="single ConcreteFunction"):
         converter.convert()
     with pytest.raises(OSError, match="SavedModel file does not exist"):
         tf.lite.TFLiteConverter.from_saved_model(str(tmp_path / "missing"))
