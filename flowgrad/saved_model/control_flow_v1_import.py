@@ -64,6 +64,32 @@ def _port(ref: str) -> int:
     return int(parts[1]) if len(parts) == 2 else 0
 
 
+def _post_order(roots: list, deps: Callable[[Any], list],
+                cycle: Callable[[Any], Exception]) -> list:
+    """The units ``roots`` reach through ``deps``, each after the units it depends on
+    (an iterative depth-first walk); a unit reached again while on the walk's path raises
+    ``cycle(unit)``."""
+    order, state = [], {}
+    for root in roots:
+        stack = [(root, False)]
+        while stack:
+            u, done = stack.pop()
+            if done:
+                state[u] = 2
+                order.append(u)
+                continue
+            if state.get(u):
+                continue
+            state[u] = 1
+            stack.append((u, True))
+            for d in deps(u):
+                if state.get(d) == 1:
+                    raise cycle(d)
+                if not state.get(d):
+                    stack.append((d, False))
+    return order
+
+
 def _unconvertible(node: Any, frame: Frame | None, why: str) -> errors.UnimplementedError:
     where = " in frame '%s'" % frame.name if frame is not None and frame.name else ""
     return errors.UnimplementedError(
@@ -274,33 +300,21 @@ class FrameInfo:
 
     def _order(self, units: list) -> list:
         exits = set(self.exits)
-        order, state = [], {}
-        for root in units:
-            stack = [(root, False)]
-            while stack:
-                u, done = stack.pop()
-                if done:
-                    state[u] = 2
-                    order.append(u)
-                    continue
-                if state.get(u):
-                    continue
-                state[u] = 1
-                stack.append((u, True))
-                for r, _ in self.inputs(u):
-                    name = _src(r)
-                    if name in exits:
-                        continue
-                    d = self.unit_of(name)
-                    if d is None:
-                        continue
-                    if state.get(d) == 1:
-                        n = self.g.by_name[d] if isinstance(d, str) else d.enters[0]
-                        raise _unconvertible(n, self.f, "a cycle outside the loop structure "
-                                             "(Enter/Merge/Switch/NextIteration/Exit)")
-                    if not state.get(d):
-                        stack.append((d, False))
-        return order
+
+        def deps(u: Any) -> list:
+            found = []
+            for r, _ in self.inputs(u):
+                name = _src(r)
+                d = None if name in exits else self.unit_of(name)
+                if d is not None:
+                    found.append(d)
+            return found
+
+        def cycle(d: Any) -> errors.UnimplementedError:
+            n = self.g.by_name[d] if isinstance(d, str) else d.enters[0]
+            return _unconvertible(n, self.f, "a cycle outside the loop structure "
+                                  "(Enter/Merge/Switch/NextIteration/Exit)")
+        return _post_order(units, deps, cycle)
 
     # -- states and phases
     def canonical(self, ref: str) -> str:
@@ -526,28 +540,12 @@ class Builder:
 
     def _build_units(self, scope: Any, frame: Frame, roots: list, prefix: str) -> None:
         """Builds the units ``roots`` need, in dependency order."""
-        order, state = [], {}
-        for root in roots:
-            u0 = self._unit(root, frame, scope)
-            if u0 is None:
-                continue
-            stack = [(u0, False)]
-            while stack:
-                u, done = stack.pop()
-                if done:
-                    state[u] = 2
-                    order.append(u)
-                    continue
-                if state.get(u):
-                    continue
-                state[u] = 1
-                stack.append((u, True))
-                for d in self._deps(u, frame, scope):
-                    if state.get(d) == 1:
-                        n = self.g.by_name[d] if isinstance(d, str) else frame.enters[0]
-                        raise _unconvertible(n, frame, "a cycle between its conditionals")
-                    if not state.get(d):
-                        stack.append((d, False))
+        units = [u for u in (self._unit(root, frame, scope) for root in roots) if u is not None]
+
+        def cycle(d: Any) -> errors.UnimplementedError:
+            n = self.g.by_name[d] if isinstance(d, str) else frame.enters[0]
+            return _unconvertible(n, frame, "a cycle between its conditionals")
+        order = _post_order(units, lambda u: self._deps(u, frame, scope), cycle)
         info = self.info(frame)
         for u in order:
             if isinstance(u, Frame):

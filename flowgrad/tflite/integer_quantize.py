@@ -18,6 +18,7 @@ from typing import Any
 import numpy as np
 
 from flowgrad.framework import errors
+from flowgrad.tflite.weight_quantization import per_channel_int8
 
 # operator -> (weight input, output-channel axis of the weights, bias input)
 _WEIGHTED = {"FULLY_CONNECTED": (1, 0, 2), "CONV_2D": (1, 0, 2),
@@ -233,12 +234,7 @@ class _Rewrite:
                 continue
             if spec is not None and k == spec[0]:
                 axis = spec[1]
-                moved = np.moveaxis(value, axis, 0).reshape(value.shape[axis], -1)
-                scale = np.abs(moved).max(axis=1) / 127.0
-                scale = np.where(scale == 0, 1.0, scale).astype(np.float32)
-                shape = [1] * value.ndim
-                shape[axis] = -1
-                q = np.clip(np.round(value / scale.reshape(shape)), -127, 127).astype(np.int8)
+                q, scale = per_channel_int8(value, axis)
                 self._set(i, "INT8", scale, np.zeros(len(scale), np.int64), axis, q)
                 done[i] = scale
                 bias = spec[2]

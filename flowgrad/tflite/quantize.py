@@ -16,6 +16,8 @@ from typing import Any
 
 import numpy as np
 
+from flowgrad.tflite.weight_quantization import per_channel_int8
+
 # operator name -> (weight input index, output-channel axis of the weights)
 _WEIGHTS = {"FULLY_CONNECTED": (1, 0), "CONV_2D": (1, 0), "DEPTHWISE_CONV_2D": (1, 3)}
 _MIN_ELEMENTS = 1024
@@ -75,12 +77,7 @@ def _dynamic_range(b: Any) -> None:
         w = _const_value(b, int(op.inputs[k]))
         if w is None or w.size < _MIN_ELEMENTS:
             continue
-        moved = np.moveaxis(w, axis, 0).reshape(w.shape[axis], -1)
-        scale = np.abs(moved).max(axis=1) / 127.0
-        scale = np.where(scale == 0, 1.0, scale).astype(np.float32)
-        shape = [1] * w.ndim
-        shape[axis] = -1
-        q = np.clip(np.round(w / scale.reshape(shape)), -127, 127).astype(np.int8)
+        q, scale = per_channel_int8(w, axis)
         t = b.subgraph.tensors[int(op.inputs[k])]
         t.type = s.TensorType.INT8
         b.model.buffers[t.buffer].data = np.frombuffer(q.tobytes(), np.uint8)

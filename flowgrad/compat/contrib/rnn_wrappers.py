@@ -61,7 +61,29 @@ def linear(args: Any, output_size: int, bias: bool, bias_initializer: Any = None
     return bias_add(res, biases)
 
 
-class EmbeddingWrapper(RNNCell):
+class _Wrapper(RNNCell):
+    """What the three wrappers share: the wrapped cell's state, size and zero state; no
+    weights of their own to build (``linear``/``get_variable`` make them in ``call``)."""
+
+    _cell: Any
+
+    @property
+    def state_size(self) -> Any:
+        return self._cell.state_size
+
+    @property
+    def output_size(self) -> Any:
+        return self._cell.output_size
+
+    def zero_state(self, batch_size: Any, dtype: Any) -> Any:
+        """The wrapped cell's zero state."""
+        return self._cell.zero_state(batch_size, dtype)
+
+    def build(self, inputs_shape: Any) -> None:
+        self.built = True
+
+
+class EmbeddingWrapper(_Wrapper):
     """Embeds the integer inputs (``embedding`` [embedding_classes, embedding_size], uniform in
     +-sqrt(3) unless the scope or ``initializer`` says otherwise) before the cell.
 
@@ -88,21 +110,6 @@ class EmbeddingWrapper(RNNCell):
         self._embedding_size = embedding_size
         self._initializer = initializer
 
-    @property
-    def state_size(self) -> Any:
-        return self._cell.state_size
-
-    @property
-    def output_size(self) -> Any:
-        return self._cell.output_size
-
-    def zero_state(self, batch_size: Any, dtype: Any) -> Any:
-        """The wrapped cell's zero state."""
-        return self._cell.zero_state(batch_size, dtype)
-
-    def build(self, inputs_shape: Any) -> None:
-        self.built = True
-
     def call(self, inputs: Any, state: Any) -> tuple:
         initializer = self._initializer or get_variable_scope().initializer or \
             init_ops.random_uniform_initializer(-math.sqrt(3), math.sqrt(3))
@@ -113,7 +120,7 @@ class EmbeddingWrapper(RNNCell):
         return self._cell(embedded, state)
 
 
-class InputProjectionWrapper(RNNCell):
+class InputProjectionWrapper(_Wrapper):
     """A linear map (``kernel``, ``bias``) of the inputs to ``num_proj`` before the cell.
 
     Args:
@@ -132,21 +139,6 @@ class InputProjectionWrapper(RNNCell):
         self._num_proj = num_proj
         self._activation = activation
 
-    @property
-    def state_size(self) -> Any:
-        return self._cell.state_size
-
-    @property
-    def output_size(self) -> Any:
-        return self._cell.output_size
-
-    def zero_state(self, batch_size: Any, dtype: Any) -> Any:
-        """The wrapped cell's zero state."""
-        return self._cell.zero_state(batch_size, dtype)
-
-    def build(self, inputs_shape: Any) -> None:
-        self.built = True
-
     def call(self, inputs: Any, state: Any) -> tuple:
         projected = linear(inputs, self._num_proj, True)
         if self._activation:
@@ -154,7 +146,7 @@ class InputProjectionWrapper(RNNCell):
         return self._cell(projected, state)
 
 
-class OutputProjectionWrapper(RNNCell):
+class OutputProjectionWrapper(_Wrapper):
     """A linear map (``kernel``, ``bias``) of the cell's output to ``output_size``.
 
     Args:
@@ -178,19 +170,8 @@ class OutputProjectionWrapper(RNNCell):
         self._activation = activation
 
     @property
-    def state_size(self) -> Any:
-        return self._cell.state_size
-
-    @property
     def output_size(self) -> int:
         return self._output_size
-
-    def zero_state(self, batch_size: Any, dtype: Any) -> Any:
-        """The wrapped cell's zero state."""
-        return self._cell.zero_state(batch_size, dtype)
-
-    def build(self, inputs_shape: Any) -> None:
-        self.built = True
 
     def call(self, inputs: Any, state: Any) -> tuple:
         output, new_state = self._cell(inputs, state)
