@@ -706,6 +706,19 @@ class _TracingDetector:
 _tracing_detectors: Any = weakref.WeakKeyDictionary()
 
 
+def _positional_defaults(sig: Any) -> tuple | None:
+    """The defaults (``Parameter.empty`` where none) of a signature made of positional
+    parameters only, else None: a call with positional arguments alone then binds as
+    ``args + defaults[len(args):]``."""
+    if sig is False:
+        return None
+    kinds = (inspect.Parameter.POSITIONAL_ONLY, inspect.Parameter.POSITIONAL_OR_KEYWORD)
+    params = list(sig.parameters.values())
+    if any(p.kind not in kinds for p in params):
+        return None
+    return tuple(p.default for p in params)
+
+
 def _tracing_detector(fn: Callable) -> _TracingDetector:
     """The detector of a Python function's code (shared by the Functions made of it)."""
     target = fn
@@ -745,6 +758,8 @@ class Function:
         self._created_variables: list = []    # made by the first trace (they live outside)
         self._bound: Any = weakref.WeakKeyDictionary()  # instance -> its own Function
         self._py_signature: Any = None     # inspect.Signature (False: none), when first called
+        self._defaults: tuple | None = None     # its positional parameters' defaults
+        self._detector: _TracingDetector | None = None
         functools.update_wrapper(self, python_function)
 
     @property
@@ -788,8 +803,9 @@ class Function:
             out = self._python_function(*args, **kwargs)
         else:
             out = cf._call_flat(feeds)
-        _tracing_detector(self._python_function).called(self._trace_count != count,
-                                                        self._python_function)
+        if self._detector is None:
+            self._detector = _tracing_detector(self._python_function)
+        self._detector.called(self._trace_count != count, self._python_function)
         return out
 
     def _canonical(self, args: tuple, kwargs: dict) -> tuple:
@@ -805,8 +821,13 @@ class Function:
                 self._py_signature = inspect.signature(self._python_function)
             except (TypeError, ValueError):
                 self._py_signature = False
+            self._defaults = _positional_defaults(self._py_signature)
         if self._py_signature is False:
             return args, kwargs
+        defaults = self._defaults       # the fast path: positional arguments only
+        if not kwargs and defaults is not None and len(args) <= len(defaults) and \
+                all(d is not inspect.Parameter.empty for d in defaults[len(args):]):
+            return args + defaults[len(args):], kwargs
         try:
             bound = self._py_signature.bind(*args, **kwargs)
         except TypeError as e:
