@@ -192,9 +192,15 @@ def test_eager_assign_add_of_wrong_shape_is_invalid_argument():
     with eager():
         v = flowgrad.Variable([1.0, 2.0, 3.0], name="acc")
         for delta in ([1.0, 2.0], [[1.0, 2.0, 3.0]] * 2, 1.0):
-            with pytest.raises(errors.InvalidArgumentError, match="acc"):
+            # TensorFlow 2.21's kernel message (tests/data/kernel_messages), which names the
+            # variable's shape and the op, not the variable
+            with pytest.raises(errors.InvalidArgumentError,
+                               match=r"Cannot update variable with shape \[3\] .*"
+                                     r"\[Op:AssignAddVariableOp\]"):
                 v.assign_add(delta)
-            with pytest.raises(errors.InvalidArgumentError, match="acc"):
+            with pytest.raises(errors.InvalidArgumentError,
+                               match=r"Cannot update variable with shape \[3\] .*"
+                                     r"\[Op:AssignSubVariableOp\]"):
                 v.assign_sub(delta)
         np.testing.assert_array_equal(v.numpy(), [1.0, 2.0, 3.0])
 
