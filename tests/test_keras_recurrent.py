@@ -229,7 +229,7 @@ def test_lstm_model_learns_with_fit():
     model = tf.keras.Sequential([layers.LSTM(16), layers.Dense(2)])
     model.compile(optimizer=tf.keras.optimizers.Adam(0.02), metrics=["accuracy"],
                   loss=tf.keras.losses.SparseCategoricalCrossentropy(from_logits=True))
-    model.fit(bits, labels, batch_size=64, epochs=8, verbose=0)
+    model.fit(bits, labels, batch_size=64, epochs=14, verbose=0)   # 8 gave 0.947-0.96
     assert model.evaluate(bits, labels, verbose=0)[1] > 0.95
 
 
