@@ -102,49 +102,46 @@ def _window(op: Any, key: str) -> tuple:
     return (v[1], v[2]) if len(v) == 4 else (v[0], v[0]) if len(v) == 1 else (v[0], v[1])
 
 
-def _conv2d(L: GraphLowering, op: Any) -> None:
+def _filter(L: GraphLowering, op: Any) -> np.ndarray:
+    """The constant filter of convolution ``op`` (NHWC only)."""
     _nhwc(L, op)
     f = L.const(op.inputs[1])
     if f is None:
         L._unsupported(op, "a convolution with a filter computed at run time")
-    out, bias, act = _fused_tail(L, op.outputs[0], f.shape[3])
+    return f
+
+
+def _convolution(L: GraphLowering, op: Any, kind: str, options: str, weights: np.ndarray,
+                 channels: int, **fields: Any) -> None:
+    """CONV_2D / DEPTHWISE_CONV_2D of ``op`` with TFLite-layout ``weights``, a bias add and
+    an activation after it fused (a zero bias where none follows)."""
+    out, bias, act = _fused_tail(L, op.outputs[0], channels)
     if bias is None:
-        bias = np.zeros([f.shape[3]], f.dtype)
+        bias = np.zeros([channels], weights.dtype)
     sh, sw = _window(op, "strides")
     dh, dw = _window(op, "dilations")
-    L.b.add_operator("CONV_2D", [L.tensor(op.inputs[0]),
-                                 L.new_const(f.transpose(3, 0, 1, 2), op.name),
-                                 L.new_const(bias, op.name + "/bias")],
+    L.b.add_operator(kind, [L.tensor(op.inputs[0]), L.new_const(weights, op.name),
+                            L.new_const(bias, op.name + "/bias")],
                      [L.output(out)], _options(
-                         L, "Conv2D", padding=_padding(L, op), strideH=sh, strideW=sw,
-                         dilationHFactor=dh, dilationWFactor=dw, fusedActivationFunction=act))
+                         L, options, padding=_padding(L, op), strideH=sh, strideW=sw,
+                         dilationHFactor=dh, dilationWFactor=dw, fusedActivationFunction=act,
+                         **fields))
+
+
+def _conv2d(L: GraphLowering, op: Any) -> None:
+    f = _filter(L, op)
+    _convolution(L, op, "CONV_2D", "Conv2D", f.transpose(3, 0, 1, 2), f.shape[3])
 
 
 def _depthwise(L: GraphLowering, op: Any) -> None:
-    _nhwc(L, op)
-    f = L.const(op.inputs[1])
-    if f is None:
-        L._unsupported(op, "a convolution with a filter computed at run time")
+    f = _filter(L, op)
     kh, kw, c, m = f.shape
-    out, bias, act = _fused_tail(L, op.outputs[0], c * m)
-    if bias is None:
-        bias = np.zeros([c * m], f.dtype)
-    sh, sw = _window(op, "strides")
-    dh, dw = _window(op, "dilations")
-    L.b.add_operator("DEPTHWISE_CONV_2D", [L.tensor(op.inputs[0]),
-                                           L.new_const(f.reshape(1, kh, kw, c * m), op.name),
-                                           L.new_const(bias, op.name + "/bias")],
-                     [L.output(out)], _options(
-                         L, "DepthwiseConv2D", padding=_padding(L, op), strideH=sh,
-                         strideW=sw, depthMultiplier=m, dilationHFactor=dh,
-                         dilationWFactor=dw, fusedActivationFunction=act))
+    _convolution(L, op, "DEPTHWISE_CONV_2D", "DepthwiseConv2D",
+                 f.reshape(1, kh, kw, c * m), c * m, depthMultiplier=m)
 
 
 def _conv2d_transpose(L: GraphLowering, op: Any) -> None:
-    _nhwc(L, op)
-    f = L.const(op.inputs[1])
-    if f is None:
-        L._unsupported(op, "a convolution with a filter computed at run time")
+    f = _filter(L, op)
     out, bias, act = _fused_tail(L, op.outputs[0], f.shape[2])
     sh, sw = _window(op, "strides")
     inputs = [_i32(L, op.inputs[0]), L.new_const(f.transpose(2, 0, 1, 3), op.name),
